@@ -1,0 +1,78 @@
+package bag
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ChunkHeader reads (once) the header of the chunk record that ci points at.
+func (b *Bag) ChunkHeader(ci *ChunkInfo) (*Chunk, error) {
+	return b.ChunkAt(ci.ChunkPos)
+}
+
+// ChunkAt reads (once) the header of the chunk record at off.
+func (b *Bag) ChunkAt(off int64) (*Chunk, error) {
+	b.mu.Lock()
+	c := b.chunks[off]
+	b.mu.Unlock()
+	if c != nil {
+		return c, nil
+	}
+	rec, _, err := b.readRecord(off, nil)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Op != OpChunk {
+		return nil, errAt(off, rec.Op, ErrMalformed, "chunk position points at a %s record, not a chunk", rec.Op)
+	}
+	if c, err = ParseChunk(rec); err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.chunks[off] = c
+	b.mu.Unlock()
+	return c, nil
+}
+
+// ChunkBuffer holds reusable buffers for reading chunks.
+type ChunkBuffer struct {
+	raw []byte // compressed bytes
+	out []byte // uncompressed bytes
+}
+
+// ReadChunkData reads and decompresses the data of chunk c. The result
+// aliases buf's memory (pass nil for a fresh buffer) and stays valid until
+// buf is used again.
+func (b *Bag) ReadChunkData(c *Chunk, buf *ChunkBuffer) ([]byte, error) {
+	if buf == nil {
+		buf = &ChunkBuffer{}
+	}
+	if c.DataLen > MaxChunkSize {
+		return nil, errAt(c.Offset, OpChunk, ErrTooLarge, "chunk data length %d exceeds the limit of %d bytes", c.DataLen, MaxChunkSize)
+	}
+	if cap(buf.raw) < int(c.DataLen) {
+		buf.raw = make([]byte, c.DataLen)
+	}
+	raw := buf.raw[:c.DataLen]
+	if err := b.readAt(raw, c.DataOffset, OpChunk, "chunk data"); err != nil {
+		return nil, err
+	}
+	out, err := Decompress(c.Compression, buf.out, raw, c.Size)
+	if c.Compression != CompressionNone {
+		buf.out = out
+	}
+	if err != nil {
+		return nil, &FormatError{Offset: c.DataOffset, Chunk: -1, Op: OpChunk, Msg: err.Error(), Err: unwrapSentinel(err)}
+	}
+	return out, nil
+}
+
+// unwrapSentinel returns the package sentinel err wraps, or err itself.
+func unwrapSentinel(err error) error {
+	for _, s := range []error{ErrUnsupportedCompression, ErrTooLarge, ErrMalformed, ErrTruncated} {
+		if errors.Is(err, s) {
+			return s
+		}
+	}
+	return fmt.Errorf("%w: %v", ErrMalformed, err)
+}

@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// infoJSON is the `info --json` object.
+type infoJSON struct {
+	Path        string          `json:"path"`
+	Version     string          `json:"version"`
+	Size        int64           `json:"size"`
+	Indexed     bool            `json:"indexed"`
+	Start       timeJSON        `json:"start"`
+	End         timeJSON        `json:"end"`
+	Messages    uint64          `json:"messages"`
+	Chunks      int             `json:"chunks"`
+	Compression map[string]int  `json:"compression"`
+	Topics      []topicInfoJSON `json:"topics"`
+}
+
+type topicInfoJSON struct {
+	Topic       string `json:"topic"`
+	Type        string `json:"type"`
+	MD5Sum      string `json:"md5sum"`
+	Messages    uint64 `json:"messages"`
+	Connections int    `json:"connections"`
+}
+
+func runInfo(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("info", "FILE", stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	path, code, ok := oneFile(fs, args)
+	if !ok {
+		return code
+	}
+	b, err := bag.Open(path)
+	if err != nil {
+		return fail(stderr, path, err)
+	}
+	defer b.Close()
+	s, err := b.Summary()
+	if err != nil {
+		return fail(stderr, path, err)
+	}
+	if *asJSON {
+		return printInfoJSON(stdout, s)
+	}
+	printInfo(stdout, s)
+	return 0
+}
+
+func printInfoJSON(w io.Writer, s *bag.Summary) int {
+	out := infoJSON{
+		Path: s.Path, Version: s.Version, Size: s.Size, Indexed: s.Indexed,
+		Start: toTimeJSON(s.Start), End: toTimeJSON(s.End),
+		Messages: s.Messages, Chunks: s.Chunks, Compression: s.Compression,
+		Topics: []topicInfoJSON{},
+	}
+	for _, t := range s.Topics {
+		out.Topics = append(out.Topics, topicInfoJSON{t.Topic, t.Type, t.MD5Sum, t.Messages, len(t.Connections)})
+	}
+	enc := json.NewEncoder(w)
+	if err := enc.Encode(out); err != nil {
+		return 1
+	}
+	return 0
+}
+
+func printInfo(w io.Writer, s *bag.Summary) {
+	line := func(k, format string, args ...any) {
+		fmt.Fprintf(w, "%-13s "+format+"\n", append([]any{k + ":"}, args...)...)
+	}
+	line("path", "%s", s.Path)
+	line("version", "%s", s.Version)
+	if s.Chunks > 0 {
+		dur := s.End.Sub(s.Start)
+		line("duration", "%s", humanDuration(dur))
+		line("start", "%s", humanTime(s.Start))
+		line("end", "%s", humanTime(s.End))
+	}
+	line("size", "%s", humanSize(float64(s.Size)))
+	line("messages", "%d", s.Messages)
+	if s.Chunks > 0 {
+		line("compression", "%s", compressionLine(s))
+		if s.UncompressedBytes > 0 && s.CompressedBytes != s.UncompressedBytes {
+			line("uncompressed", "%s", humanSize(float64(s.UncompressedBytes)))
+			line("compressed", "%s (%.2f%%)", humanSize(float64(s.CompressedBytes)), 100*float64(s.CompressedBytes)/float64(s.UncompressedBytes))
+		}
+	}
+	line("chunks", "%d", s.Chunks)
+	line("indexed", "%s", yesNo(s.Indexed))
+	printTypes(w, s)
+	printTopics(w, s)
+}
+
+func compressionLine(s *bag.Summary) string {
+	names := make([]string, 0, len(s.Compression))
+	for n := range s.Compression {
+		names = append(names, n)
+	}
+	// Most chunks first, as rosbag does.
+	sort.Slice(names, func(i, j int) bool {
+		if s.Compression[names[i]] != s.Compression[names[j]] {
+			return s.Compression[names[i]] > s.Compression[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s [%d/%d chunks]", n, s.Compression[n], s.Chunks)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func printTypes(w io.Writer, s *bag.Summary) {
+	width := 0
+	for _, t := range s.Types {
+		width = max(width, len(t.Type))
+	}
+	for i, t := range s.Types {
+		label := "types:"
+		if i > 0 {
+			label = ""
+		}
+		fmt.Fprintf(w, "%-13s %-*s [%s]\n", label, width, t.Type, t.MD5Sum)
+	}
+}
+
+func printTopics(w io.Writer, s *bag.Summary) {
+	tw, cw := 0, 0
+	for _, t := range s.Topics {
+		tw = max(tw, len(t.Topic))
+		cw = max(cw, len(fmt.Sprint(t.Messages)))
+	}
+	for i, t := range s.Topics {
+		label := "topics:"
+		if i > 0 {
+			label = ""
+		}
+		typ := t.Type
+		if len(t.Types) > 0 {
+			typ = strings.Join(t.Types, ", ")
+		}
+		extra := ""
+		if n := len(t.Connections); n > 1 {
+			extra = fmt.Sprintf(" (%d connections)", n)
+		}
+		fmt.Fprintf(w, "%-13s %-*s %*d msgs : %s%s\n", label, tw, t.Topic, cw, t.Messages, typ, extra)
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

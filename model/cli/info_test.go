@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"encoding/json"
+	"os/exec"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestInfoJSONMatchesReference compares `info --json` with the reference's
+// view of every real bag (testdata/ref_info.py), key by key.
+func TestInfoJSONMatchesReference(t *testing.T) {
+	requireRef(t)
+	for _, p := range allBags(t) {
+		t.Run(name(p), func(t *testing.T) {
+			t.Parallel()
+			ref, err := exec.Command(refPython, testdata+"/ref_info.py", p).Output()
+			if err != nil {
+				t.Fatalf("ref_info.py: %v", err)
+			}
+			var want map[string]any
+			if err := json.Unmarshal(ref, &want); err != nil {
+				t.Fatal(err)
+			}
+			out, stderr, code := run("info", "--json", p)
+			if refErr, ok := want["error"]; ok {
+				if code == 0 {
+					t.Fatalf("reference fails (%v) but info succeeded: %s", refErr, out)
+				}
+				if stderr == "" || !strings.Contains(stderr, "offset") {
+					t.Fatalf("error without an offset: %q", stderr)
+				}
+				return
+			}
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var got map[string]any
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("output is not one JSON object: %v\n%s", err, out)
+			}
+			for k := range want {
+				if !reflect.DeepEqual(got[k], want[k]) {
+					t.Errorf("%s:\n got %v\nwant %v", k, got[k], want[k])
+				}
+			}
+			for k := range got {
+				if _, ok := want[k]; !ok {
+					t.Errorf("unexpected key %q", k)
+				}
+			}
+		})
+	}
+}
+
+// TestInfoText checks the human-readable summary of a fixture.
+func TestInfoText(t *testing.T) {
+	out, stderr, code := run("info", testdata+"/two-conns-one-topic.bag")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"version:      2.0",
+		"messages:     14",
+		"compression:  none [1/1 chunks]",
+		"chunks:       1",
+		"indexed:      yes",
+		"std_msgs/String [992ce8a1687cec8c8bd883ec73ca41d1]",
+		"(3 connections)",
+		"/robot_mode",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestCommandErrors checks exit statuses and messages for bad input.
+func TestCommandErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		contains string
+	}{
+		{"no file", []string{"info"}, 2, "usage: bagscope info"},
+		{"missing file", []string{"info", "/nonexistent.bag"}, 1, "no such file"},
+		{"empty file", []string{"info", sharedBags + "/cruise-automation__rosbag.js/fixtures/empty-file.bag"}, 1, "offset 0: empty file"},
+		{"unindexed", []string{"info", sharedBags + "/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_unindexed.bag"}, 1, "unindexed"},
+		{"not a bag", []string{"records", "helpers_test.go"}, 1, "does not start with"},
+		{"truncated records", []string{"records", sharedBags + "/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag"}, 1, "offset 4117 (chunk record): chunk record declares 5544 data bytes but only 1826 remain"},
+		{"unknown command", []string{"frobnicate"}, 2, "unknown command"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := run(tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			if !strings.Contains(stderr, tc.contains) {
+				t.Errorf("stderr %q lacks %q", stderr, tc.contains)
+			}
+		})
+	}
+}
