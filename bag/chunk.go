@@ -76,3 +76,35 @@ func unwrapSentinel(err error) error {
 	}
 	return fmt.Errorf("%w: %v", ErrMalformed, err)
 }
+
+// ChunkIndex reads the index data records that follow chunk ci: one per
+// connection in the chunk, as the writer puts them right after the chunk
+// record.
+func (b *Bag) ChunkIndex(ci *ChunkInfo) ([]*IndexData, error) {
+	ch, err := b.ChunkHeader(ci)
+	if err != nil {
+		return nil, err
+	}
+	off := ch.End()
+	out := make([]*IndexData, 0, len(ci.Conns))
+	for range ci.Conns {
+		rec, _, err := b.readRecord(off, nil)
+		if err != nil {
+			return out, err
+		}
+		if rec.Op != OpIndexData {
+			return out, errAt(off, rec.Op, ErrMalformed, "expected an index data record after the chunk at %d, found a %s record", ci.ChunkPos, rec.Op)
+		}
+		data, err := b.ReadData(&rec)
+		if err != nil {
+			return out, err
+		}
+		x, err := ParseIndexData(rec, data)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, x)
+		off = rec.End()
+	}
+	return out, nil
+}

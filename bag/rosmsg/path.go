@@ -1,0 +1,289 @@
+package rosmsg
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Path is a compiled field path such as "transforms[0].transform.translation.x".
+// It reads one plottable value out of serialized message data without
+// decoding the rest: fixed-size fields before it are skipped by offset,
+// variable-size ones by reading their lengths only. A Path is immutable and
+// safe for concurrent use; Float64 does not allocate unless it fails.
+type Path struct {
+	text string
+	ops  []pathOp
+	kind Kind  // kind of the value read
+	part uint8 // for time and duration: 0 whole (seconds), 1 secs, 2 nsecs
+}
+
+type pathOp struct {
+	code  uint8
+	n     int        // bytes to skip, or element index
+	field *FieldPlan // field to skip, or array to index
+}
+
+const (
+	opSkip       = iota // off += n
+	opSkipField         // skip one variable-size field
+	opIndex             // variable array: read count, check n < count, skip n elements
+	opFixedIndex        // fixed array of variable-size elements: skip n elements
+)
+
+// CompilePath compiles a field path for plan p. A path is field names
+// separated by '.', each optionally followed by an index "[N]" for an array
+// field; it must end at a plottable field (a number, bool, time or duration).
+// A time or duration may be followed by ".secs" or ".nsecs".
+func CompilePath(p *Plan, s string) (*Path, error) {
+	fail := func(format string, args ...any) error {
+		return &Error{Type: p.Type, Path: s, Offset: -1, Err: ErrPath, Msg: fmt.Sprintf(format, args...)}
+	}
+	if s == "" {
+		return nil, fail("empty path")
+	}
+	path := &Path{text: s}
+	m := p.Root
+	skip := 0
+	flush := func() {
+		if skip > 0 {
+			path.ops = append(path.ops, pathOp{code: opSkip, n: skip})
+			skip = 0
+		}
+	}
+	segs := strings.Split(s, ".")
+	for si := 0; si < len(segs); si++ {
+		seg := segs[si]
+		if m == nil {
+			return nil, fail("%q follows a field that is not a message", seg)
+		}
+		name, idx := seg, -1
+		if i := strings.IndexByte(seg, '['); i >= 0 {
+			if !strings.HasSuffix(seg, "]") {
+				return nil, fail("bad index in %q", seg)
+			}
+			n, err := strconv.Atoi(seg[i+1 : len(seg)-1])
+			if err != nil || n < 0 || seg[i+1] == '+' {
+				return nil, fail("bad index in %q", seg)
+			}
+			name, idx = seg[:i], n
+		}
+		k := -1
+		for j := range m.Fields {
+			if m.Fields[j].Name == name {
+				k = j
+				break
+			}
+		}
+		if k < 0 {
+			return nil, fail("%s has no field %q", m.Type, name)
+		}
+		for j := 0; j < k; j++ {
+			if f := &m.Fields[j]; f.Size >= 0 {
+				skip += f.Size
+			} else {
+				flush()
+				path.ops = append(path.ops, pathOp{code: opSkipField, field: f})
+			}
+		}
+		f := &m.Fields[k]
+		switch {
+		case f.Array && idx < 0:
+			return nil, fail("%s is an array: give an index", name)
+		case !f.Array && idx >= 0:
+			return nil, fail("%s is not an array", name)
+		case f.Array && f.Len < 0:
+			flush()
+			path.ops = append(path.ops, pathOp{code: opIndex, n: idx, field: f})
+		case f.Array:
+			if idx >= f.Len {
+				return nil, fail("index %d out of range for %s", idx, f.Type)
+			}
+			if f.ElemSize >= 0 {
+				skip += idx * f.ElemSize
+			} else {
+				flush()
+				path.ops = append(path.ops, pathOp{code: opFixedIndex, n: idx, field: f})
+			}
+		}
+		if f.Kind == KindMessage {
+			m = f.Msg
+			if si == len(segs)-1 {
+				return nil, fail("%s is a message, not a plottable value", name)
+			}
+			continue
+		}
+		if !f.Kind.Plottable() {
+			return nil, fail("%s is a %s, not a plottable value", name, f.Kind)
+		}
+		path.kind = f.Kind
+		rest := segs[si+1:]
+		if len(rest) == 1 && (f.Kind == KindTime || f.Kind == KindDuration) {
+			switch rest[0] {
+			case "secs":
+				path.part = 1
+			case "nsecs":
+				path.part, skip = 2, skip+4
+			default:
+				return nil, fail("%s has no part %q", f.Kind, rest[0])
+			}
+		} else if len(rest) > 0 {
+			return nil, fail("%s is a %s, not a message", name, f.Kind)
+		}
+		flush()
+		return path, nil
+	}
+	return nil, fail("path does not end at a value")
+}
+
+// String returns the path as written.
+func (p *Path) String() string { return p.text }
+
+// Kind returns the kind of the value the path reads.
+func (p *Path) Kind() Kind { return p.kind }
+
+// Float64 reads the path's value from one serialized message: numbers as
+// float64, bool as 0 or 1, time and duration in seconds (or their secs or
+// nsecs part). Errors are *Error: ErrIndex if an array of this message is too
+// short for the path's index, ErrTruncated or ErrTooLarge for bad data.
+func (p *Path) Float64(data []byte) (float64, error) {
+	off := 0
+	for i := range p.ops {
+		op := &p.ops[i]
+		var ok bool
+		switch op.code {
+		case opSkip:
+			off += op.n
+			ok = off <= len(data)
+		case opSkipField:
+			off, ok = skipField(op.field, data, off)
+		case opIndex:
+			if len(data)-off < 4 {
+				return 0, p.fail(off, ErrTruncated, "array count cut off")
+			}
+			n := int(binary.LittleEndian.Uint32(data[off:]))
+			if op.n >= n {
+				return 0, p.fail(off, ErrIndex, fmt.Sprintf("index %d, array has %d elements", op.n, n))
+			}
+			off, ok = skipElems(op.field, op.n, data, off+4)
+		case opFixedIndex:
+			off, ok = skipElems(op.field, op.n, data, off)
+		}
+		if !ok {
+			return 0, p.fail(off, ErrTruncated, "message data ends before the field")
+		}
+	}
+	size := p.kind.Size()
+	if p.part != 0 {
+		size = 4
+	}
+	if len(data)-off < size {
+		return 0, p.fail(off, ErrTruncated, "message data ends before the field")
+	}
+	switch p.part {
+	case 1:
+		if p.kind == KindDuration {
+			return float64(int32(binary.LittleEndian.Uint32(data[off:]))), nil
+		}
+		return float64(binary.LittleEndian.Uint32(data[off:])), nil
+	case 2:
+		if p.kind == KindDuration {
+			return float64(int32(binary.LittleEndian.Uint32(data[off:]))), nil
+		}
+		return float64(binary.LittleEndian.Uint32(data[off:])), nil
+	}
+	v, _ := scalarFloat(p.kind, readScalar(p.kind, data, off))
+	return v, nil
+}
+
+func (p *Path) fail(off int, sentinel error, msg string) error {
+	return &Error{Path: p.text, Offset: off, Err: sentinel, Msg: msg}
+}
+
+// The skip functions return the offset after the skipped bytes, or the
+// offset where the data turned out too short and false.
+
+func skipField(f *FieldPlan, data []byte, off int) (int, bool) {
+	if f.Size >= 0 {
+		if f.Size > len(data)-off {
+			return off, false
+		}
+		return off + f.Size, true
+	}
+	if !f.Array {
+		return skipValue(f, data, off)
+	}
+	n := f.Len
+	if n < 0 {
+		if len(data)-off < 4 {
+			return off, false
+		}
+		n = int(binary.LittleEndian.Uint32(data[off:]))
+		off += 4
+	}
+	return skipElems(f, n, data, off)
+}
+
+// skipElems skips n elements of array field f.
+func skipElems(f *FieldPlan, n int, data []byte, off int) (int, bool) {
+	left := len(data) - off
+	if f.ElemSize >= 0 {
+		if f.ElemSize > 0 && n > left/f.ElemSize {
+			return off, false
+		}
+		return off + n*f.ElemSize, true
+	}
+	// Variable-size elements take at least 4 bytes each: bound the loop.
+	min := 4
+	if f.Msg != nil {
+		min = f.Msg.MinSize
+	}
+	if min > 0 && n > left/min {
+		return off, false
+	}
+	var ok bool
+	for range n {
+		if off, ok = skipValue(f, data, off); !ok {
+			return off, false
+		}
+	}
+	return off, true
+}
+
+// skipValue skips one element (or the non-array value) of field f.
+func skipValue(f *FieldPlan, data []byte, off int) (int, bool) {
+	if f.ElemSize >= 0 {
+		if f.ElemSize > len(data)-off {
+			return off, false
+		}
+		return off + f.ElemSize, true
+	}
+	if f.Kind == KindString {
+		if len(data)-off < 4 {
+			return off, false
+		}
+		l := int(binary.LittleEndian.Uint32(data[off:]))
+		if l > len(data)-off-4 {
+			return off, false
+		}
+		return off + 4 + l, true
+	}
+	return skipMsg(f.Msg, data, off)
+}
+
+func skipMsg(m *MsgPlan, data []byte, off int) (int, bool) {
+	if m.Size >= 0 {
+		if m.Size > len(data)-off {
+			return off, false
+		}
+		return off + m.Size, true
+	}
+	var ok bool
+	for i := range m.Fields {
+		if off, ok = skipField(&m.Fields[i], data, off); !ok {
+			return off, false
+		}
+	}
+	return off, true
+}
