@@ -35,6 +35,10 @@ def convert_float(v):
     return v
 
 
+def _text(v):
+    return v.decode('utf-8') if isinstance(v, bytes) else v
+
+
 def convert(value, slot_type):
     base, is_array = slot_type, False
     if slot_type.endswith(']'):
@@ -74,11 +78,15 @@ def main():
     except Exception as ex:
         sys.exit('genpy_dump: %s: %s' % (type(ex).__name__, ex))
     with bag:
-        for topic, msg, t in bag.read_messages(topics=args.topic, raw=False):
+        # The type is the connection's datatype: rosbag reuses the message class of the
+        # first connection with the same md5 (tf/tfMessage and tf2_msgs/TFMessage share
+        # one), so msg._type can name another type than the bag says.
+        for topic, msg, t, conn in bag.read_messages(topics=args.topic, raw=False,
+                                                     return_connection_header=True):
             line = {
                 'topic': topic,
                 'time': {'secs': int(t.secs), 'nsecs': int(t.nsecs)},
-                'type': msg._type,
+                'type': _text(conn['type']),
                 'msg': convert_msg(msg),
             }
             out.write(json.dumps(line, ensure_ascii=False, separators=(',', ':'), allow_nan=False).encode('utf-8'))

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/rosmsg"
+)
+
+func runCat(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("cat", "FILE", stderr)
+	var topics stringsFlag
+	fs.Var(&topics, "topic", "print only this topic (repeatable)")
+	start := fs.String("start", "", "first receive time: seconds since the epoch, or +SECONDS from the bag's start")
+	end := fs.String("end", "", "last receive time (inclusive), same forms as --start")
+	asJSON := fs.Bool("json", false, "print one JSON object per message")
+	path, code, ok := oneFile(fs, args)
+	if !ok {
+		return code
+	}
+	b, err := bag.OpenOrScan(path)
+	if err != nil {
+		return fail(stderr, path, err)
+	}
+	defer b.Close()
+	bagStart, _ := b.TimeRange()
+	f := bag.MessageFilter{Topics: topics}
+	if f.Start, err = parseTimeArg(*start, bagStart); err != nil {
+		return fail(stderr, "", err)
+	}
+	if f.End, err = parseTimeArg(*end, bagStart); err != nil {
+		return fail(stderr, "", err)
+	}
+	w := bufio.NewWriterSize(stdout, 256<<10)
+	defer w.Flush()
+	p := &catPrinter{w: w, stderr: stderr, json: *asJSON, warned: map[uint32]bool{}}
+	it := b.Messages(f)
+	for it.Next() {
+		p.print(it.Message())
+	}
+	if err := it.Err(); err != nil {
+		w.Flush()
+		return fail(stderr, path, err)
+	}
+	if p.failed > 0 {
+		w.Flush()
+		fmt.Fprintf(stderr, "bagscope: %d messages could not be decoded\n", p.failed)
+		return 1
+	}
+	return 0
+}
+
+// catPrinter decodes and prints messages.
+type catPrinter struct {
+	w      *bufio.Writer
+	stderr io.Writer
+	json   bool
+	plans  rosmsg.Cache
+	warned map[uint32]bool
+	failed int
+	buf    []byte
+}
+
+// appendJSONString appends s as a JSON string.
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
+}
+
+func (p *catPrinter) warnOnce(c *bag.Connection, format string, args ...any) {
+	if p.warned[c.ID] {
+		return
+	}
+	p.warned[c.ID] = true
+	fmt.Fprintf(p.stderr, "bagscope: warning: connection %d (%s, %s): %s\n", c.ID, c.Topic, c.Type, fmt.Sprintf(format, args...))
+}
+
+func (p *catPrinter) print(m *bag.Message) {
+	c := m.Conn
+	plan, err := p.plans.Get(c.Type, c.MD5Sum, c.MessageDefinition)
+	if err != nil {
+		p.failed++
+		p.warnOnce(c, "cannot compile the message definition: %v", err)
+		return
+	}
+	if err := plan.CheckMD5(c.MD5Sum); err != nil {
+		p.warnOnce(c, "%v", err)
+	}
+	node, err := plan.Decode(m.Data)
+	if err != nil {
+		if node == nil || !errors.Is(err, rosmsg.ErrTrailingBytes) {
+			p.failed++
+			fmt.Fprintf(p.stderr, "bagscope: message at %s on %s (chunk at %d, record at %d): %v\n", m.Time, c.Topic, m.ChunkPos, m.Offset, err)
+			return
+		}
+		p.warnOnce(c, "%v", err)
+	}
+	if p.json {
+		b := p.buf[:0]
+		b = append(b, `{"topic": `...)
+		b = appendJSONString(b, c.Topic)
+		b = fmt.Appendf(b, `, "time": {"secs": %d, "nsecs": %d}, "type": `, m.Time.Sec, m.Time.NSec)
+		b = appendJSONString(b, c.Type)
+		b = append(b, `, "msg": `...)
+		b = rosmsg.AppendJSON(b, node)
+		b = append(b, "}\n"...)
+		p.w.Write(b)
+		p.buf = b
+		return
+	}
+	fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
+	writeEcho(p.w, node, 0)
+	p.w.WriteString("---\n")
+}
