@@ -57,7 +57,20 @@ func (b *Bag) ReadChunkData(c *Chunk, buf *ChunkBuffer) ([]byte, error) {
 	if err := b.readAt(raw, c.DataOffset, OpChunk, "chunk data"); err != nil {
 		return nil, err
 	}
-	out, err := Decompress(c.Compression, buf.out, raw, c.Size)
+	var out []byte
+	var err error
+	if c.Open && c.Compression != CompressionNone {
+		// A salvaged open chunk: keep the complete records of the
+		// prefix that decompresses.
+		out, _ = decompressPrefix(c.Compression, buf.out, raw, int(c.Size))
+		if len(out) < int(c.Size) {
+			err = fmt.Errorf("open chunk decompresses to %d bytes, fewer than the %d salvaged before: %w", len(out), c.Size, ErrMalformed)
+		} else {
+			out = out[:c.Size]
+		}
+	} else {
+		out, err = Decompress(c.Compression, buf.out, raw, c.Size)
+	}
 	if c.Compression != CompressionNone {
 		buf.out = out
 	}

@@ -64,3 +64,24 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// FuzzScan opens arbitrary bytes with NewReaderOrScan, which scans
+// unindexed and damaged bags, and reads everything it finds.
+func FuzzScan(f *testing.F) {
+	f.Add(twoChunkBag())
+	seeds, _ := filepath.Glob("../testdata/*.bag")
+	for _, p := range seeds {
+		if data, err := os.ReadFile(p); err == nil && len(data) < 80<<10 {
+			f.Add(data)
+			// The same bag unindexed: index_pos zeroed.
+			if len(data) > 4117 {
+				c := bytes.Clone(data)
+				copy(c[13+4+4+3+1+4+len("index_pos="):], make([]byte, 8))
+				f.Add(c)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		exercise(t, data, "fuzz")
+	})
+}

@@ -41,6 +41,9 @@ type Bag struct {
 	Connections []*Connection
 	// ChunkInfos from the index section, in file order.
 	ChunkInfos []*ChunkInfo
+	// Scan is set when the bag was read by scanning instead of through
+	// its index (see Scan); it says what was found.
+	Scan *ScanReport
 	// Warnings are problems found while opening that did not stop it
 	// (counts that disagree with the bag header, unexpected records in
 	// the index section).

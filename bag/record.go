@@ -80,6 +80,10 @@ type Chunk struct {
 	Record
 	Compression string
 	Size        uint32 // uncompressed size
+	// Open is set for a chunk that was never closed, salvaged by Scan:
+	// Size is then the length of its complete records, and for compressed
+	// chunks DataLen runs to the end of the file.
+	Open bool
 }
 
 // ChunkConnCount is one entry of a chunk info record.

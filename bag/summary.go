@@ -71,7 +71,7 @@ func (b *Bag) Summary() (*Summary, error) {
 		Path:        b.path,
 		Version:     b.Version,
 		Size:        b.size,
-		Indexed:     true,
+		Indexed:     b.Scan == nil,
 		Chunks:      len(b.ChunkInfos),
 		Compression: map[string]int{},
 	}

@@ -39,7 +39,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	b, err := bag.Open(path)
+	b, err := bag.OpenOrScan(path)
 	if err != nil {
 		return fail(stderr, path, err)
 	}
@@ -51,7 +51,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		return printInfoJSON(stdout, s)
 	}
-	printInfo(stdout, s)
+	printInfo(stdout, b, s)
 	return 0
 }
 
@@ -72,7 +72,7 @@ func printInfoJSON(w io.Writer, s *bag.Summary) int {
 	return 0
 }
 
-func printInfo(w io.Writer, s *bag.Summary) {
+func printInfo(w io.Writer, b *bag.Bag, s *bag.Summary) {
 	line := func(k, format string, args ...any) {
 		fmt.Fprintf(w, "%-13s "+format+"\n", append([]any{k + ":"}, args...)...)
 	}
@@ -95,6 +95,9 @@ func printInfo(w io.Writer, s *bag.Summary) {
 	}
 	line("chunks", "%d", s.Chunks)
 	line("indexed", "%s", yesNo(s.Indexed))
+	if r := b.Scan; r != nil {
+		printScan(w, r)
+	}
 	printTypes(w, s)
 	printTopics(w, s)
 }
@@ -152,6 +155,28 @@ func printTopics(w io.Writer, s *bag.Summary) {
 			extra = fmt.Sprintf(" (%d connections)", n)
 		}
 		fmt.Fprintf(w, "%-13s %-*s %*d msgs : %s%s\n", label, tw, t.Topic, cw, t.Messages, typ, extra)
+	}
+}
+
+// printScan says what scanning an unindexed or damaged bag found.
+func printScan(w io.Writer, r *bag.ScanReport) {
+	fmt.Fprintf(w, "%-13s %s\n", "scanned:", r.Reason)
+	fmt.Fprintf(w, "%-13s parsed to byte %d of %d, %d closed chunks\n", "", r.ParsedTo, r.Size, r.ClosedChunks)
+	if o := r.Open; o != nil {
+		state := "open"
+		if o.Cut {
+			state = "cut"
+		}
+		fmt.Fprintf(w, "%-13s %s %s chunk at %d: %d messages salvaged (%d bytes), %d bytes after them lost\n", "", state, o.Compression, o.Pos, o.Messages, o.Salvaged, o.LostBytes)
+	}
+	if r.LostMessages > 0 {
+		fmt.Fprintf(w, "%-13s %d indexed messages lost in unreadable chunks\n", "", r.LostMessages)
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintf(w, "%-13s skipped %s\n", "", s)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "%-13s note: %s\n", "", n)
 	}
 }
 
