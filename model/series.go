@@ -1,0 +1,305 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/rosmsg"
+)
+
+// StageExtract is the progress stage of ExtractSeries.
+const StageExtract = "extracting series"
+
+// TimeBase is the time a series' points are placed at.
+type TimeBase int
+
+// Time bases.
+const (
+	// ReceiveTime is when the recorder received the message (the bag's
+	// message time).
+	ReceiveTime TimeBase = iota
+	// HeaderStamp is the message's own header.stamp.
+	HeaderStamp
+)
+
+// String returns "receive" or "stamp".
+func (tb TimeBase) String() string {
+	if tb == HeaderStamp {
+		return "stamp"
+	}
+	return "receive"
+}
+
+// ParseTimeBase reads "receive" or "stamp".
+func ParseTimeBase(s string) (TimeBase, error) {
+	switch s {
+	case "receive", "":
+		return ReceiveTime, nil
+	case "stamp", "header.stamp":
+		return HeaderStamp, nil
+	}
+	return 0, fmt.Errorf("unknown time base %q: want receive or stamp", s)
+}
+
+// SeriesRequest says which series ExtractSeries reads.
+type SeriesRequest struct {
+	Fields []FieldRef
+	Base   TimeBase
+	// Start and End bound the receive time, inclusive; zero means no bound.
+	Start, End bag.Time
+	// KeepIndex also records where each point's message lives (Series.Loc),
+	// 16 more bytes per point. Without it a point's message is found again
+	// with Series.Locate.
+	KeepIndex bool
+}
+
+// Series is one extracted field in columnar form: 16 bytes per point (an
+// int64 time in nanoseconds, ascending, and a float64 value). Messages are
+// never kept.
+type Series struct {
+	Ref FieldRef
+	// Name is the label for legends and CSV headers.
+	Name string
+	T    []int64
+	V    []float64
+	// Missing counts messages the field could not be read from (an array
+	// shorter than the path's index, a message without a readable stamp,
+	// bad data); they have no point.
+	Missing int
+	// Loc is where each point's message lives, when the request asked for
+	// KeepIndex; nil otherwise.
+	Loc []MessageLoc
+
+	base   TimeBase
+	paths  connPaths
+	stamps map[uint32]stampPaths
+}
+
+// MessageLoc says where a message is: its connection, its chunk record's
+// file offset and its message data record's offset in the chunk's
+// uncompressed data (as bag.Message has them).
+type MessageLoc struct {
+	ChunkPos int64
+	Offset   uint32
+	Conn     uint32
+}
+
+// SeriesSet is the result of one extraction.
+type SeriesSet struct {
+	Series []*Series
+	Base   TimeBase
+	// BagStart and BagEnd are the bag's time range; BagStart is the usual
+	// origin of a relative time axis.
+	BagStart, BagEnd bag.Time
+	// Messages is the number of messages read.
+	Messages int64
+}
+
+// slot is one series fed by a connection.
+type slot struct {
+	s    *Series
+	path *rosmsg.Path // nil for the latency series
+}
+
+// connSlots is what one connection's messages feed.
+type connSlots struct {
+	slots []slot
+	stamp stampPaths
+	// needStamp: the stamp is read (stamp time base or a latency series).
+	needStamp bool
+}
+
+// ExtractSeries reads the requested fields in one pass over the messages of
+// their topics, using the compiled single-field paths, into per-series
+// columns. It reports progress in messages (out of the count the index
+// gives for the selected connections and chunks) and stops with ctx's error
+// when ctx is cancelled. progress may be nil.
+func ExtractSeries(ctx context.Context, b *bag.Bag, cache *rosmsg.Cache, req SeriesRequest, progress ProgressFunc) (*SeriesSet, error) {
+	set := &SeriesSet{Base: req.Base}
+	set.BagStart, set.BagEnd = b.TimeRange()
+	byConn := map[uint32]*connSlots{}
+	var topics []string
+	for _, ref := range req.Fields {
+		paths, err := compileRef(b, cache, ref)
+		if err != nil {
+			return nil, err
+		}
+		s := &Series{Ref: ref, Name: seriesName(ref), base: req.Base, paths: paths, stamps: map[uint32]stampPaths{}}
+		set.Series = append(set.Series, s)
+		if !containsString(topics, ref.Topic) {
+			topics = append(topics, ref.Topic)
+		}
+		for id, p := range paths {
+			cs := byConn[id]
+			if cs == nil {
+				cs = &connSlots{}
+				byConn[id] = cs
+			}
+			cs.slots = append(cs.slots, slot{s, p})
+			if req.Base == HeaderStamp || ref.IsLatency() {
+				c := b.Connection(id)
+				plan, err := cache.Get(c.Type, c.MD5Sum, c.MessageDefinition)
+				if err != nil {
+					return nil, err
+				}
+				sp, err := compileStamp(plan)
+				if err != nil {
+					return nil, fmt.Errorf("%w: %s (%s) has no header.stamp; use the receive time base", ErrUnknownField, c.Topic, c.Type)
+				}
+				cs.stamp, cs.needStamp = sp, true
+				s.stamps[id] = sp
+			}
+		}
+	}
+	f := bag.MessageFilter{Topics: topics, Start: req.Start, End: req.End}
+	total := reserve(b, f, byConn, req.KeepIndex)
+
+	it := b.Messages(f)
+	defer it.Close()
+	var done int64
+	for it.Next() {
+		m := it.Message()
+		cs := byConn[m.Conn.ID]
+		done++
+		if done&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if progress != nil && done&16383 == 0 {
+				progress(done, total, StageExtract)
+			}
+		}
+		if cs == nil {
+			continue
+		}
+		recv := m.Time.Nanos()
+		t, stamp := recv, int64(0)
+		if cs.needStamp {
+			var err error
+			if stamp, err = cs.stamp.nanos(m.Data); err != nil {
+				for _, sl := range cs.slots {
+					sl.s.Missing++
+				}
+				continue
+			}
+			if req.Base == HeaderStamp {
+				t = stamp
+			}
+		}
+		for _, sl := range cs.slots {
+			var v float64
+			if sl.path == nil {
+				v = float64(stamp-recv) / 1e9
+			} else {
+				var err error
+				if v, err = sl.path.Float64(m.Data); err != nil {
+					sl.s.Missing++
+					continue
+				}
+			}
+			s := sl.s
+			s.T = append(s.T, t)
+			s.V = append(s.V, v)
+			if req.KeepIndex {
+				s.Loc = append(s.Loc, MessageLoc{ChunkPos: m.ChunkPos, Offset: m.Offset, Conn: m.Conn.ID})
+			}
+		}
+	}
+	if err := it.Err(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	set.Messages = done
+	if progress != nil {
+		progress(done, max(total, done), StageExtract)
+	}
+	if req.Base == HeaderStamp {
+		for _, s := range set.Series {
+			s.sortByTime()
+		}
+	}
+	return set, nil
+}
+
+// reserve sizes every series for the messages the index counts for its
+// connections in the chunks the filter reads, so columns do not over-grow,
+// and returns the total count for progress.
+func reserve(b *bag.Bag, f bag.MessageFilter, byConn map[uint32]*connSlots, keepIndex bool) int64 {
+	perSeries := map[*Series]int{}
+	var total int64
+	for _, ci := range b.ChunkInfos {
+		if !f.End.IsZero() && f.End.Before(ci.Start) || !f.Start.IsZero() && ci.End.Before(f.Start) {
+			continue
+		}
+		for _, cc := range ci.Conns {
+			cs := byConn[cc.Conn]
+			if cs == nil {
+				continue
+			}
+			total += int64(cc.Count)
+			for _, sl := range cs.slots {
+				perSeries[sl.s] += int(cc.Count)
+			}
+		}
+	}
+	for s, n := range perSeries {
+		s.T = make([]int64, 0, n)
+		s.V = make([]float64, 0, n)
+		if keepIndex {
+			s.Loc = make([]MessageLoc, 0, n)
+		}
+	}
+	return total
+}
+
+// seriesName is the label of a series.
+func seriesName(ref FieldRef) string {
+	if ref.IsLatency() {
+		return ref.Topic + " latency (stamp − receive, s)"
+	}
+	return ref.String()
+}
+
+// sortByTime orders the points by time, keeping equal times in receive
+// order (header stamps need not be monotonic).
+func (s *Series) sortByTime() {
+	if sort.SliceIsSorted(s.T, func(i, j int) bool { return s.T[i] < s.T[j] }) {
+		return
+	}
+	sort.Stable(byTime{s})
+}
+
+type byTime struct{ s *Series }
+
+func (b byTime) Len() int           { return len(b.s.T) }
+func (b byTime) Less(i, j int) bool { return b.s.T[i] < b.s.T[j] }
+func (b byTime) Swap(i, j int) {
+	s := b.s
+	s.T[i], s.T[j] = s.T[j], s.T[i]
+	s.V[i], s.V[j] = s.V[j], s.V[i]
+	if s.Loc != nil {
+		s.Loc[i], s.Loc[j] = s.Loc[j], s.Loc[i]
+	}
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Names returns the series' names, for a legend or a CSV header.
+func (set *SeriesSet) Names() []string {
+	out := make([]string, len(set.Series))
+	for i, s := range set.Series {
+		out[i] = s.Name
+	}
+	return out
+}

@@ -1,0 +1,107 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// ErrNotFound means Locate found no message for a point.
+var ErrNotFound = errors.New("message not found")
+
+// locateWindow is how far, in receive time, Locate first looks around a
+// header stamp before reading the whole topic.
+const locateWindow = 10e9
+
+// Locate returns where the message of point i lives, for "click a point,
+// select its message". With KeepIndex it is a lookup. Otherwise the message
+// is found again through the iterator: on the receive time base, the
+// messages of the topic at exactly T[i] (one chunk or a few); on the stamp
+// time base, the messages received within 10 s of the stamp, or the whole
+// topic when that window does not account for every point with this stamp.
+// Among messages with equal times, the point's rank (ties keep receive
+// order) picks the message, counting only messages the field could be read
+// from, as extraction does.
+func (s *Series) Locate(ctx context.Context, b *bag.Bag, i int) (MessageLoc, error) {
+	if i < 0 || i >= len(s.T) {
+		return MessageLoc{}, fmt.Errorf("point %d of %s: %w", i, s.Name, ErrNotFound)
+	}
+	if s.Loc != nil {
+		return s.Loc[i], nil
+	}
+	t := s.T[i]
+	first, last := i, i
+	for first > 0 && s.T[first-1] == t {
+		first--
+	}
+	for last+1 < len(s.T) && s.T[last+1] == t {
+		last++
+	}
+	rank, ties := i-first, last-first+1
+	if s.base == ReceiveTime {
+		tt := bag.TimeFromNanos(t)
+		return s.find(ctx, b, bag.MessageFilter{Topics: []string{s.Ref.Topic}, Start: tt, End: tt}, t, rank, -1)
+	}
+	w := bag.MessageFilter{Topics: []string{s.Ref.Topic}, Start: bag.TimeFromNanos(t - locateWindow), End: bag.TimeFromNanos(t + locateWindow)}
+	if loc, err := s.find(ctx, b, w, t, rank, ties); err == nil || !errors.Is(err, ErrNotFound) {
+		return loc, err
+	}
+	return s.find(ctx, b, bag.MessageFilter{Topics: []string{s.Ref.Topic}}, t, rank, -1)
+}
+
+// find returns the rank-th message (0-based) among those f selects whose
+// time on the series' base is t and whose field reads. When ties >= 0 the
+// filter must see exactly ties such messages, or the answer is ErrNotFound
+// (the window may have cut some off).
+func (s *Series) find(ctx context.Context, b *bag.Bag, f bag.MessageFilter, t int64, rank, ties int) (MessageLoc, error) {
+	it := b.Messages(f)
+	defer it.Close()
+	n := 0
+	var found MessageLoc
+	for it.Next() {
+		if n&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return MessageLoc{}, err
+			}
+		}
+		m := it.Message()
+		path, ok := s.paths[m.Conn.ID]
+		if !ok {
+			continue
+		}
+		mt := m.Time.Nanos()
+		if sp, ok := s.stamps[m.Conn.ID]; ok {
+			st, err := sp.nanos(m.Data)
+			if err != nil {
+				continue
+			}
+			if s.base == HeaderStamp {
+				mt = st
+			}
+		}
+		if mt != t {
+			continue
+		}
+		if path != nil {
+			if _, err := path.Float64(m.Data); err != nil {
+				continue
+			}
+		}
+		if n == rank {
+			found = MessageLoc{ChunkPos: m.ChunkPos, Offset: m.Offset, Conn: m.Conn.ID}
+			if ties < 0 {
+				return found, nil
+			}
+		}
+		n++
+	}
+	if err := it.Err(); err != nil {
+		return MessageLoc{}, err
+	}
+	if n > rank && (ties < 0 || n == ties) {
+		return found, nil
+	}
+	return MessageLoc{}, fmt.Errorf("point at %s of %s: %w", bag.TimeFromNanos(t), s.Name, ErrNotFound)
+}

@@ -1,0 +1,262 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/rosmsg"
+)
+
+// LatencyPath is the field path of a topic's derived series "header.stamp
+// minus receive time", in seconds: "/imu.@latency". It exists for types
+// with a header.
+const LatencyPath = "@latency"
+
+// ErrUnknownTopic and ErrUnknownField are what a field reference that does
+// not resolve wraps.
+var (
+	ErrUnknownTopic = errors.New("unknown topic")
+	ErrUnknownField = errors.New("unknown field")
+)
+
+// FieldRef names one plottable field of a topic: "/imu.linear_acceleration.x"
+// is Topic "/imu", Path "linear_acceleration.x".
+type FieldRef struct {
+	Topic string
+	Path  string
+}
+
+// String returns the reference as written: topic, '.', path.
+func (r FieldRef) String() string { return r.Topic + "." + r.Path }
+
+// IsLatency reports whether r names the derived latency series.
+func (r FieldRef) IsLatency() bool { return r.Path == LatencyPath }
+
+// bareTopic drops a leading slash, so "rosout" and "/rosout" compare equal.
+func bareTopic(s string) string { return strings.TrimPrefix(s, "/") }
+
+// ParseFieldRef splits s into a topic of topics and a field path: the
+// longest topic that s starts with followed by '.' (topics may contain dots;
+// a leading slash may be left out or added). It checks the topic only; see
+// ResolveField for the path.
+func ParseFieldRef(s string, topics []string) (FieldRef, error) {
+	bs := bareTopic(s)
+	best, bestLen := "", -1
+	for _, t := range topics {
+		bt := bareTopic(t)
+		if len(bs) > len(bt)+1 && strings.HasPrefix(bs, bt) && bs[len(bt)] == '.' {
+			// Prefer the longest topic, then the one spelt like s.
+			if len(bt) > bestLen || (len(bt) == bestLen && strings.HasPrefix(s, t)) {
+				best, bestLen = t, len(bt)
+			}
+		}
+	}
+	if bestLen >= 0 {
+		return FieldRef{Topic: best, Path: bs[bestLen+1:]}, nil
+	}
+	for _, t := range topics {
+		if bareTopic(t) == strings.TrimSuffix(bs, ".") {
+			return FieldRef{}, fmt.Errorf("%w: %q names topic %s but no field (write %s.FIELD)", ErrUnknownField, s, t, t)
+		}
+	}
+	sorted := append([]string(nil), topics...)
+	sort.Strings(sorted)
+	return FieldRef{}, fmt.Errorf("%w in %q; the bag's topics are: %s", ErrUnknownTopic, s, strings.Join(sorted, ", "))
+}
+
+// Topics returns the bag's distinct topics, sorted.
+func Topics(b *bag.Bag) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range b.Connections {
+		if !seen[c.Topic] {
+			seen[c.Topic] = true
+			out = append(out, c.Topic)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// topicConns returns the connections of topic.
+func topicConns(b *bag.Bag, topic string) []*bag.Connection {
+	var out []*bag.Connection
+	for _, c := range b.Connections {
+		if c.Topic == topic {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ResolveField parses s against the bag's topics and checks that the path
+// compiles for every connection of the topic. An unknown topic lists the
+// topics; an unknown field suggests close paths.
+func ResolveField(b *bag.Bag, cache *rosmsg.Cache, s string) (FieldRef, error) {
+	ref, err := ParseFieldRef(s, Topics(b))
+	if err != nil {
+		return ref, err
+	}
+	_, err = compileRef(b, cache, ref)
+	return ref, err
+}
+
+// connPaths is a field reference compiled for each connection of its topic.
+type connPaths map[uint32]*rosmsg.Path
+
+// compileRef compiles ref's path (or, for the latency series, the header
+// stamp) for every connection of its topic. Connections whose type lacks
+// the field (a topic published with several types) are left out; it is an
+// error only when none has it.
+func compileRef(b *bag.Bag, cache *rosmsg.Cache, ref FieldRef) (connPaths, error) {
+	conns := topicConns(b, ref.Topic)
+	if len(conns) == 0 {
+		return nil, fmt.Errorf("%w %s; the bag's topics are: %s", ErrUnknownTopic, ref.Topic, strings.Join(Topics(b), ", "))
+	}
+	out := connPaths{}
+	var firstErr error
+	for _, c := range conns {
+		p, err := compileConn(cache, ref, c)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		out[c.ID] = p
+	}
+	if len(out) == 0 {
+		return nil, firstErr
+	}
+	return out, nil
+}
+
+// compileConn compiles ref for one connection; a nil path with a nil error
+// is the latency series.
+func compileConn(cache *rosmsg.Cache, ref FieldRef, c *bag.Connection) (*rosmsg.Path, error) {
+	plan, err := cache.Get(c.Type, c.MD5Sum, c.MessageDefinition)
+	if err != nil {
+		return nil, fmt.Errorf("%s (%s): %w", ref.Topic, c.Type, err)
+	}
+	if ref.IsLatency() {
+		if _, err := compileStamp(plan); err != nil {
+			return nil, fmt.Errorf("%w: %s (%s) has no header.stamp for %s", ErrUnknownField, ref.Topic, c.Type, LatencyPath)
+		}
+		return nil, nil
+	}
+	p, err := rosmsg.CompilePath(plan, ref.Path)
+	if err != nil {
+		detail := err.Error()
+		var re *rosmsg.Error
+		if errors.As(err, &re) && re.Msg != "" {
+			detail = re.Msg
+		}
+		hint := ""
+		if s := suggest(ref.Path, plan.Paths()); len(s) > 0 {
+			for i := range s {
+				s[i] = ref.Topic + "." + s[i]
+			}
+			hint = "; did you mean " + strings.Join(s, ", ") + "?"
+		}
+		return nil, fmt.Errorf("%w %q of %s (%s): %s%s", ErrUnknownField, ref.Path, ref.Topic, c.Type, detail, hint)
+	}
+	return p, nil
+}
+
+// stampPaths reads header.stamp exactly, as seconds and nanoseconds.
+type stampPaths struct{ secs, nsecs *rosmsg.Path }
+
+// compileStamp compiles the header.stamp paths of plan.
+func compileStamp(plan *rosmsg.Plan) (stampPaths, error) {
+	s, err := rosmsg.CompilePath(plan, "header.stamp.secs")
+	if err != nil {
+		return stampPaths{}, err
+	}
+	n, err := rosmsg.CompilePath(plan, "header.stamp.nsecs")
+	if err != nil {
+		return stampPaths{}, err
+	}
+	return stampPaths{s, n}, nil
+}
+
+// nanos reads the stamp of one message as nanoseconds since the epoch.
+func (p stampPaths) nanos(data []byte) (int64, error) {
+	s, err := p.secs.Float64(data)
+	if err != nil {
+		return 0, err
+	}
+	n, err := p.nsecs.Float64(data)
+	if err != nil {
+		return 0, err
+	}
+	return int64(s)*1e9 + int64(n), nil
+}
+
+var indexRE = regexp.MustCompile(`\[\d*\]?`)
+
+// normIndex writes every array index as [0], the form Plan.Paths uses.
+func normIndex(s string) string { return indexRE.ReplaceAllString(s, "[0]") }
+
+// suggest returns up to three paths close to p (by edit distance, indices
+// ignored).
+func suggest(p string, paths []string) []string {
+	np := normIndex(p)
+	type cand struct {
+		s string
+		d int
+	}
+	var cs []cand
+	seen := map[string]bool{}
+	for _, q := range paths {
+		nq := normIndex(q)
+		if seen[nq] {
+			continue
+		}
+		seen[nq] = true
+		d := editDistance(np, nq)
+		if strings.HasSuffix(nq, "."+lastPart(np)) || strings.HasPrefix(nq, np) {
+			d = min(d, len(nq)/4)
+		}
+		if d <= max(3, len(np)/3) {
+			cs = append(cs, cand{q, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	var out []string
+	for i := 0; i < len(cs) && i < 3; i++ {
+		out = append(out, cs[i].s)
+	}
+	return out
+}
+
+func lastPart(p string) string {
+	if i := strings.LastIndexByte(p, '.'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,256 @@
+package plot
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"image/color"
+	stddraw "image/draw"
+	"math"
+	"time"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// MinSize is the smallest width and height, in pixels, that Render draws a
+// plot into; smaller images are left blank and get a zero Frame.
+const MinSize = 48
+
+// YRange is the value axis' range: automatic (the zero value: the window's
+// minimum and maximum with a margin) or fixed to [Min, Max].
+type YRange struct {
+	Fixed    bool
+	Min, Max float64
+}
+
+// Options control a rendering. The zero value draws an untitled plot with the
+// x axis in seconds from time 0.
+type Options struct {
+	Title  string
+	XLabel string // default: "time (s)" or "time (UTC)"
+	YLabel string
+	// Origin is the time shown as 0 s on a relative axis (usually the bag's
+	// start), in nanoseconds since the epoch.
+	Origin int64
+	// Absolute labels the time axis with UTC clock times instead.
+	Absolute bool
+	// Scale is the device pixels per logical pixel (a HiDPI canvas scale);
+	// fonts and lines grow with it. 0 means 1.
+	Scale float64
+}
+
+// ErrNoSize is returned by RenderSVG for a zero or negative size.
+var ErrNoSize = errors.New("plot: width and height must be positive")
+
+// Render draws series over window w into a width×height RGBA image and
+// returns it with the frame that maps pixels to data. Series are decimated
+// to the image's pixel columns first, so cost depends on the points in the
+// window, not on drawing them. Images smaller than MinSize are blank.
+func Render(series []Series, w Window, y YRange, width, height int, opt Options) (*image.RGBA, Frame) {
+	if width <= 0 || height <= 0 {
+		return image.NewRGBA(image.Rect(0, 0, max(width, 0), max(height, 0))), Frame{}
+	}
+	img := image.NewRGBA(image.Rect(0, 0, width, height))
+	if width < MinSize || height < MinSize {
+		for i := range img.Pix {
+			img.Pix[i] = 0xFF
+		}
+		return img, Frame{}
+	}
+	dpi := int(math.Round(96 * scaleOf(opt)))
+	c := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(dpi))
+	f := drawPlot(draw.New(c), float64(dpi), series, w, y, width, height, opt)
+	// The canvas draws on its own copy of img.
+	if out, ok := c.Image().(*image.RGBA); ok {
+		return out, f
+	}
+	out := image.NewRGBA(img.Bounds())
+	stddraw.Draw(out, out.Bounds(), c.Image(), image.Point{}, stddraw.Src)
+	return out, f
+}
+
+// RenderSVG draws the same plot as Render as an SVG document of width×height
+// pixels (at 96 pixels per inch).
+func RenderSVG(series []Series, w Window, y YRange, width, height int, opt Options) ([]byte, Frame, error) {
+	if width <= 0 || height <= 0 {
+		return nil, Frame{}, ErrNoSize
+	}
+	dpi := 96 * scaleOf(opt)
+	c := vgsvg.NewWith(vgsvg.UseWH(vg.Length(float64(width)*72/dpi), vg.Length(float64(height)*72/dpi)))
+	var f Frame
+	if width >= MinSize && height >= MinSize {
+		f = drawPlot(draw.New(c), dpi, series, w, y, width, height, opt)
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, Frame{}, err
+	}
+	return buf.Bytes(), f, nil
+}
+
+func scaleOf(opt Options) float64 {
+	if opt.Scale <= 0 {
+		return 1
+	}
+	return opt.Scale
+}
+
+// Theme.
+var (
+	gridColor = color.RGBA{0xE4, 0xE4, 0xE4, 0xFF}
+	axisColor = color.RGBA{0x55, 0x55, 0x55, 0xFF}
+	textColor = color.RGBA{0x22, 0x22, 0x22, 0xFF}
+)
+
+// drawPlot lays out and draws the plot on c (width×height pixels at dpi) and
+// returns its frame.
+func drawPlot(c draw.Canvas, dpi float64, series []Series, w Window, yr YRange, width, height int, opt Options) Frame {
+	px := func(n float64) vg.Length { return vg.Length(n * 72 / 96) } // logical pixels to points
+	if w.T1 <= w.T0 {
+		w = Window{w.T0 - int64(time.Second)/2, w.T0 + int64(time.Second)/2}
+	}
+	cols := width
+	dec := make([]Series, len(series))
+	for i, s := range series {
+		dec[i] = Decimate(Series{}, s, w, cols)
+	}
+	y0, y1 := yRange(dec, w, yr)
+
+	p := gplot.New()
+	p.BackgroundColor = color.White
+	p.Title.Text = opt.Title
+	p.Title.TextStyle.Color = textColor
+	p.Title.Padding = px(8)
+	xs := func(t int64) float64 { return float64(t-opt.Origin) / 1e9 }
+	p.X.Min, p.X.Max = xs(w.T0), xs(w.T1)
+	p.Y.Min, p.Y.Max = y0, y1
+	p.Title.TextStyle.Font = sans(px(15))
+	for _, a := range []*gplot.Axis{&p.X, &p.Y} {
+		a.Tick.Label.Font = sans(px(12))
+		a.Label.TextStyle.Font = sans(px(13))
+		a.Padding = 0
+		a.Color = axisColor
+		a.Width = px(1)
+		a.Tick.Color = axisColor
+		a.Tick.Width = px(1)
+		a.Tick.Length = px(5)
+		a.Tick.Label.Color = textColor
+		a.Label.TextStyle.Color = textColor
+		a.Label.Padding = px(4)
+	}
+	p.X.Label.Text = opt.XLabel
+	xTicks := max(2, (width-200)/100)
+	if opt.Absolute {
+		p.X.Tick.Marker = absoluteTicks{origin: opt.Origin, N: xTicks}
+		if p.X.Label.Text == "" {
+			p.X.Label.Text = "time (UTC, " + time.Unix(0, w.T0).UTC().Format("2006-01-02") + ")"
+		}
+	} else {
+		p.X.Tick.Marker = decimalTicks{N: xTicks}
+		if p.X.Label.Text == "" {
+			p.X.Label.Text = "time (s)"
+		}
+	}
+	p.Y.Label.Text = opt.YLabel
+	p.Y.Tick.Marker = decimalTicks{N: max(2, (height-100)/60)}
+
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = gridColor, gridColor
+	grid.Vertical.Width, grid.Horizontal.Width = px(1), px(1)
+	p.Add(grid)
+
+	leg := gplot.NewLegend()
+	leg.TextStyle.Font = sans(px(12))
+	leg.TextStyle.Color = textColor
+	leg.Top, leg.Left = true, true
+	leg.ThumbnailWidth = px(22)
+	leg.Padding = px(4)
+	for i, s := range dec {
+		lp := &linePlotter{s: s, origin: opt.Origin, style: draw.LineStyle{Color: colorOf(series[i], i), Width: px(1.5)}}
+		p.Add(lp)
+		leg.Add(legendName(s.Name), lp)
+	}
+
+	// Lay out: a margin all round, the legend in a column on the right so it
+	// never covers data.
+	margin := px(10)
+	area := draw.Crop(c, margin, -margin, margin, -margin)
+	var legW vg.Length
+	if len(dec) > 0 {
+		r := leg.Rectangle(area)
+		legW = r.Max.X - r.Min.X + px(16)
+		if maxW := (area.Max.X - area.Min.X) * 0.4; legW > maxW {
+			legW = maxW
+		}
+	}
+	plotArea := draw.Crop(area, 0, -legW, 0, 0)
+	p.Draw(plotArea)
+	dc := p.DataCanvas(plotArea)
+	if len(dec) > 0 {
+		legArea := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: plotArea.Max.X + px(16), Y: dc.Min.Y},
+			Max: vg.Point{X: area.Max.X, Y: dc.Max.Y},
+		}}
+		leg.Draw(legArea)
+	}
+
+	k := dpi / 72
+	H := float64(height)
+	return Frame{
+		Width: width, Height: height,
+		Data: Rect{
+			X0: float64(dc.Min.X) * k, X1: float64(dc.Max.X) * k,
+			Y0: H - float64(dc.Max.Y)*k, Y1: H - float64(dc.Min.Y)*k,
+		},
+		Window: w, Y0: y0, Y1: y1, Origin: opt.Origin,
+	}
+}
+
+// legendName shortens very long names.
+func legendName(s string) string {
+	const max = 48
+	if r := []rune(s); len(r) > max {
+		return string(r[:max/2-1]) + "…" + string(r[len(r)-max/2:])
+	}
+	return s
+}
+
+// yRange returns the value axis' range: fixed, or the finite minimum and
+// maximum of the decimated points inside w (exact, since decimation keeps
+// every column's extremes) with a 5% margin.
+func yRange(dec []Series, w Window, yr YRange) (float64, float64) {
+	if yr.Fixed && yr.Max > yr.Min && finite(yr.Min) && finite(yr.Max) {
+		return yr.Min, yr.Max
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range dec {
+		for i, t := range s.T {
+			if v := s.V[i]; t >= w.T0 && t <= w.T1 && finite(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	switch {
+	case lo > hi:
+		return 0, 1
+	case lo == hi:
+		d := math.Max(math.Abs(lo)*0.1, 1e-9)
+		if lo == 0 {
+			d = 1
+		}
+		return lo - d, hi + d
+	}
+	m := (hi - lo) * 0.05
+	return lo - m, hi + m
+}
+
+// sans returns the Liberation Sans face of the given size.
+func sans(size vg.Length) font.Font {
+	return font.Font{Typeface: "Liberation", Variant: "Sans", Size: size}
+}

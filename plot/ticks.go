@@ -1,0 +1,133 @@
+package plot
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	gplot "gonum.org/v1/plot"
+)
+
+// niceStep returns a step of 1, 2 or 5 times a power of ten close to
+// span/n.
+func niceStep(span float64, n int) float64 {
+	if n < 1 {
+		n = 1
+	}
+	raw := span / float64(n)
+	if !(raw > 0) || math.IsInf(raw, 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	switch f := raw / p; {
+	case f < 1.5:
+		return p
+	case f < 3.5:
+		return 2 * p
+	case f < 7.5:
+		return 5 * p
+	}
+	return 10 * p
+}
+
+// ticksAt returns major ticks every step (labelled by label) and four or
+// one minor ticks between them, within [min, max].
+func ticksAt(min, max, step float64, label func(v float64) string) []gplot.Tick {
+	if !(max > min) || !(step > 0) || (max-min)/step > 1000 {
+		return nil
+	}
+	minor := step / 5
+	if m := step / math.Pow(10, math.Floor(math.Log10(step))); m == 2 || m == 20 {
+		minor = step / 4
+	}
+	var ticks []gplot.Tick
+	first := math.Ceil(min/minor) * minor
+	for i := 0; ; i++ {
+		v := first + float64(i)*minor
+		if v > max+minor*1e-9 {
+			break
+		}
+		// Snap to a multiple of step when close enough to be one.
+		k := math.Round(v / step)
+		if math.Abs(v-k*step) < minor*1e-6 {
+			v = k * step
+			ticks = append(ticks, gplot.Tick{Value: v, Label: label(v)})
+		} else {
+			ticks = append(ticks, gplot.Tick{Value: v})
+		}
+	}
+	return ticks
+}
+
+// decimalTicks places about N labelled ticks at round decimal values.
+type decimalTicks struct{ N int }
+
+func (d decimalTicks) Ticks(min, max float64) []gplot.Tick {
+	step := niceStep(max-min, d.N)
+	prec := max0(-int(math.Floor(math.Log10(step) + 1e-9)))
+	big := math.Max(math.Abs(min), math.Abs(max))
+	return ticksAt(min, max, step, func(v float64) string {
+		if v == 0 {
+			return "0"
+		}
+		if big >= 1e7 || big < 1e-4 {
+			return strconv.FormatFloat(v, 'g', 4, 64)
+		}
+		return strconv.FormatFloat(v, 'f', prec, 64)
+	})
+}
+
+func max0(n int) int {
+	if n < 0 {
+		return 0
+	}
+	return n
+}
+
+// clockSteps are the tick steps, in seconds, of an absolute time axis at one
+// second and above.
+var clockSteps = []float64{1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400}
+
+// absoluteTicks labels a time axis with UTC clock times. Axis values are
+// seconds from origin (ns since the epoch); ticks fall on round clock times.
+type absoluteTicks struct {
+	origin int64
+	N      int
+}
+
+func (a absoluteTicks) Ticks(lo, hi float64) []gplot.Tick {
+	// Work in seconds since the start of the origin's UTC day, so that round
+	// numbers are round clock times and float64 keeps sub-microsecond
+	// precision.
+	day := a.origin - a.origin%int64(24*time.Hour)
+	shift := float64(a.origin-day) / 1e9
+	span := hi - lo
+	step := niceStep(span, a.N)
+	if step >= 1 {
+		step = clockSteps[len(clockSteps)-1]
+		for _, s := range clockSteps {
+			if s >= span/float64(max(a.N, 1))*0.75 {
+				step = s
+				break
+			}
+		}
+	}
+	layout := "15:04:05"
+	switch {
+	case step < 0.01:
+		layout = "15:04:05.000"
+	case step < 0.1:
+		layout = "15:04:05.00"
+	case step < 1:
+		layout = "15:04:05.0"
+	case step >= 60 && math.Mod(step, 60) == 0:
+		layout = "15:04"
+	}
+	ticks := ticksAt(lo+shift, hi+shift, step, func(v float64) string {
+		return time.Unix(0, day+int64(math.Round(v*1e9))).UTC().Format(layout)
+	})
+	for i := range ticks {
+		ticks[i].Value -= shift
+	}
+	return ticks
+}
