@@ -414,6 +414,8 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 	s.rep.Open = oc
 	avail := b.size - ch.DataOffset
 	var data []byte
+	var derr error
+	rawLen := 0
 	if ch.Compression == CompressionNone {
 		// The records follow the chunk header directly; read them in
 		// place, up to what is left of the file (bounded).
@@ -432,7 +434,8 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 			s.skip(ch.DataOffset, b.size, "open chunk cannot be read: "+err.Error())
 			return b.size
 		}
-		data, _ = DecompressPrefix(ch.Compression, raw, MaxChunkSize)
+		data, derr = DecompressPrefix(ch.Compression, raw, MaxChunkSize)
+		rawLen = len(raw)
 	}
 	ci, end, werr := s.indexRecords(ch, data)
 	oc.Messages = int(ci.Messages())
@@ -457,9 +460,16 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 		}
 	} else {
 		salvaged.DataLen = uint32(avail)
-		if lost := len(data) - end; lost > 0 || werr != nil {
-			oc.LostBytes = avail // compressed: the whole tail is what we could not fully use
-			s.note(ch.DataOffset, OpChunk, "open %s chunk: %d bytes decompressed, %d of them in complete records", ch.Compression, len(data), end)
+		// Bytes are lost when decompressed data ends inside a record, or
+		// when the compressed stream goes on past its header into a block
+		// that cannot be decoded (a recorder killed while writing it).
+		if lost := len(data) - end; lost > 0 || (derr != nil && rawLen > streamHeaderLen(ch.Compression)) || (werr != nil && !errors.Is(werr, ErrTruncated)) {
+			oc.LostBytes = avail
+			why := fmt.Sprintf("the rest of the open %s chunk: %d bytes decompress, %d of them in complete records", ch.Compression, len(data), end)
+			if derr != nil {
+				why += "; then " + derr.Error()
+			}
+			s.skip(ch.DataOffset, b.size, why)
 		}
 	}
 	b.chunks[ch.Offset] = &salvaged
@@ -468,6 +478,18 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 	}
 	s.rep.ParsedTo = next
 	return next
+}
+
+// streamHeaderLen is the length of the stream header a compressor writes
+// before any block: the LZ4 frame header, or bzip2's "BZh9".
+func streamHeaderLen(compression string) int {
+	switch compression {
+	case CompressionLZ4:
+		return 7
+	case CompressionBZ2:
+		return 4
+	}
+	return 0
 }
 
 // resync returns the offset of the next plausible record at or after off,

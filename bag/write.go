@@ -1,0 +1,287 @@
+package bag
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/dsnet/compress/bzip2"
+	"github.com/pierrec/lz4/v4"
+)
+
+// DefaultChunkThreshold is the uncompressed chunk size at which the
+// reference writer closes a chunk.
+const DefaultChunkThreshold = 768 * 1024
+
+// WriterOptions configure a Writer.
+type WriterOptions struct {
+	// Compression is "none" (default), "bz2" or "lz4".
+	Compression string
+	// ChunkThreshold is the uncompressed size at which a chunk is closed;
+	// 0 means DefaultChunkThreshold.
+	ChunkThreshold int
+}
+
+// Writer writes an indexed bag (format 2.0) as the reference writer lays
+// it out: version line, a 4096-byte bag header, chunks each followed by
+// their index data records, then the index section (connections and chunk
+// infos). Call Close to write the index; until then the file is unindexed.
+type Writer struct {
+	w    io.WriteSeeker
+	opt  WriterOptions
+	pos  int64
+	err  error
+	cbuf bytes.Buffer // the open chunk's uncompressed records
+	zbuf bytes.Buffer // compressed chunk data
+
+	conns     map[uint32]*Connection
+	connOrder []uint32
+	// Per open chunk.
+	chunkConns map[uint32]bool
+	index      map[uint32][]IndexEntry
+	start, end Time
+	hasMsgs    bool
+
+	infos []chunkInfoW
+}
+
+type chunkInfoW struct {
+	pos        int64
+	start, end Time
+	counts     []ChunkConnCount
+}
+
+// NewWriter starts a bag on w, which must be positioned at its start.
+func NewWriter(w io.WriteSeeker, opt WriterOptions) (*Writer, error) {
+	if opt.Compression == "" {
+		opt.Compression = CompressionNone
+	}
+	switch opt.Compression {
+	case CompressionNone, CompressionBZ2, CompressionLZ4:
+	default:
+		return nil, fmt.Errorf("compression %q: %w", opt.Compression, ErrUnsupportedCompression)
+	}
+	if opt.ChunkThreshold <= 0 {
+		opt.ChunkThreshold = DefaultChunkThreshold
+	}
+	bw := &Writer{w: w, opt: opt, conns: map[uint32]*Connection{}, chunkConns: map[uint32]bool{}, index: map[uint32][]IndexEntry{}}
+	bw.write([]byte(Magic + "2.0\n"))
+	bw.write(bagHeaderRecord(0, 0, 0))
+	return bw, bw.err
+}
+
+// AddConnection declares a connection. Its ID, topic and connection header
+// fields are written as they are.
+func (w *Writer) AddConnection(c *Connection) error {
+	if _, dup := w.conns[c.ID]; dup {
+		return fmt.Errorf("connection %d added twice", c.ID)
+	}
+	w.conns[c.ID] = c
+	w.connOrder = append(w.connOrder, c.ID)
+	return nil
+}
+
+// WriteMessage appends a message of connection conn received at t.
+func (w *Writer) WriteMessage(conn uint32, t Time, data []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	c := w.conns[conn]
+	if c == nil {
+		return fmt.Errorf("message of connection %d, which was not added", conn)
+	}
+	if !w.chunkConns[conn] {
+		w.chunkConns[conn] = true
+		w.cbuf.Write(connectionRecord(c))
+	}
+	w.index[conn] = append(w.index[conn], IndexEntry{Time: t, Offset: uint32(w.cbuf.Len())})
+	var hdr [64]byte
+	h := appendField(hdr[:0], "op", []byte{byte(OpMessageData)})
+	h = appendField(h, "conn", binary.LittleEndian.AppendUint32(nil, conn))
+	h = appendField(h, "time", appendTime(nil, t))
+	writeRecord(&w.cbuf, h, data)
+	if !w.hasMsgs || t.Before(w.start) {
+		w.start = t
+	}
+	if !w.hasMsgs || w.end.Before(t) {
+		w.end = t
+	}
+	w.hasMsgs = true
+	if w.cbuf.Len() >= w.opt.ChunkThreshold {
+		w.flushChunk()
+	}
+	return w.err
+}
+
+// Close writes the last chunk and the index section and patches the bag
+// header. It does not close the underlying file.
+func (w *Writer) Close() error {
+	w.flushChunk()
+	indexPos := w.pos
+	ids := append([]uint32(nil), w.connOrder...)
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		w.write(connectionRecord(w.conns[id]))
+	}
+	for _, ci := range w.infos {
+		h := appendField(nil, "op", []byte{byte(OpChunkInfo)})
+		h = appendField(h, "ver", binary.LittleEndian.AppendUint32(nil, 1))
+		h = appendField(h, "chunk_pos", binary.LittleEndian.AppendUint64(nil, uint64(ci.pos)))
+		h = appendField(h, "start_time", appendTime(nil, ci.start))
+		h = appendField(h, "end_time", appendTime(nil, ci.end))
+		h = appendField(h, "count", binary.LittleEndian.AppendUint32(nil, uint32(len(ci.counts))))
+		var d []byte
+		for _, cc := range ci.counts {
+			d = binary.LittleEndian.AppendUint32(d, cc.Conn)
+			d = binary.LittleEndian.AppendUint32(d, cc.Count)
+		}
+		var rb bytes.Buffer
+		writeRecord(&rb, h, d)
+		w.write(rb.Bytes())
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if _, err := w.w.Seek(VersionLineLen, io.SeekStart); err != nil {
+		return err
+	}
+	if _, err := w.w.Write(bagHeaderRecord(indexPos, uint32(len(w.conns)), uint32(len(w.infos)))); err != nil {
+		return err
+	}
+	_, err := w.w.Seek(0, io.SeekEnd)
+	return err
+}
+
+// flushChunk compresses and writes the open chunk and its index data.
+func (w *Writer) flushChunk() {
+	if w.err != nil || !w.hasMsgs {
+		return
+	}
+	raw := w.cbuf.Bytes()
+	data := raw
+	switch w.opt.Compression {
+	case CompressionBZ2:
+		w.zbuf.Reset()
+		zw, err := bzip2.NewWriter(&w.zbuf, &bzip2.WriterConfig{Level: 9})
+		if err == nil {
+			_, err = zw.Write(raw)
+		}
+		if err == nil {
+			err = zw.Close()
+		}
+		if err != nil {
+			w.err = err
+			return
+		}
+		data = w.zbuf.Bytes()
+	case CompressionLZ4:
+		w.zbuf.Reset()
+		zw := lz4.NewWriter(&w.zbuf)
+		_, err := zw.Write(raw)
+		if err == nil {
+			err = zw.Close()
+		}
+		if err != nil {
+			w.err = err
+			return
+		}
+		data = w.zbuf.Bytes()
+	}
+	pos := w.pos
+	h := appendField(nil, "op", []byte{byte(OpChunk)})
+	h = appendField(h, "compression", []byte(w.opt.Compression))
+	h = appendField(h, "size", binary.LittleEndian.AppendUint32(nil, uint32(len(raw))))
+	var rb bytes.Buffer
+	writeRecord(&rb, h, nil)
+	hdr := rb.Bytes()
+	binary.LittleEndian.PutUint32(hdr[len(hdr)-4:], uint32(len(data)))
+	w.write(hdr)
+	w.write(data)
+	ci := chunkInfoW{pos: pos, start: w.start, end: w.end}
+	ids := make([]uint32, 0, len(w.index))
+	for id := range w.index {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		entries := w.index[id]
+		h := appendField(nil, "op", []byte{byte(OpIndexData)})
+		h = appendField(h, "ver", binary.LittleEndian.AppendUint32(nil, 1))
+		h = appendField(h, "conn", binary.LittleEndian.AppendUint32(nil, id))
+		h = appendField(h, "count", binary.LittleEndian.AppendUint32(nil, uint32(len(entries))))
+		d := make([]byte, 0, 12*len(entries))
+		for _, e := range entries {
+			d = appendTime(d, e.Time)
+			d = binary.LittleEndian.AppendUint32(d, e.Offset)
+		}
+		rb.Reset()
+		writeRecord(&rb, h, d)
+		w.write(rb.Bytes())
+		ci.counts = append(ci.counts, ChunkConnCount{id, uint32(len(entries))})
+	}
+	w.infos = append(w.infos, ci)
+	w.cbuf.Reset()
+	clear(w.chunkConns)
+	clear(w.index)
+	w.hasMsgs = false
+}
+
+func (w *Writer) write(p []byte) {
+	if w.err != nil {
+		return
+	}
+	n, err := w.w.Write(p)
+	w.pos += int64(n)
+	w.err = err
+}
+
+// connectionRecord encodes a connection record: op, conn and topic in the
+// record header, the connection header fields as data.
+func connectionRecord(c *Connection) []byte {
+	h := appendField(nil, "op", []byte{byte(OpConnection)})
+	h = appendField(h, "conn", binary.LittleEndian.AppendUint32(nil, c.ID))
+	h = appendField(h, "topic", []byte(c.Topic))
+	var d []byte
+	for _, f := range c.Fields {
+		d = appendField(d, f.Name, f.Value)
+	}
+	var b bytes.Buffer
+	writeRecord(&b, h, d)
+	return b.Bytes()
+}
+
+// bagHeaderRecord encodes the bag header, padded with spaces to 4096 bytes
+// as the reference writer does.
+func bagHeaderRecord(indexPos int64, conns, chunks uint32) []byte {
+	h := appendField(nil, "op", []byte{byte(OpBagHeader)})
+	h = appendField(h, "index_pos", binary.LittleEndian.AppendUint64(nil, uint64(indexPos)))
+	h = appendField(h, "conn_count", binary.LittleEndian.AppendUint32(nil, conns))
+	h = appendField(h, "chunk_count", binary.LittleEndian.AppendUint32(nil, chunks))
+	var b bytes.Buffer
+	writeRecord(&b, h, bytes.Repeat([]byte{' '}, 4096-len(h)-8))
+	return b.Bytes()
+}
+
+func appendField(b []byte, name string, value []byte) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(name)+1+len(value)))
+	b = append(b, name...)
+	b = append(b, '=')
+	return append(b, value...)
+}
+
+func appendTime(b []byte, t Time) []byte {
+	b = binary.LittleEndian.AppendUint32(b, t.Sec)
+	return binary.LittleEndian.AppendUint32(b, t.NSec)
+}
+
+func writeRecord(w *bytes.Buffer, header, data []byte) {
+	var n [4]byte
+	binary.LittleEndian.PutUint32(n[:], uint32(len(header)))
+	w.Write(n[:])
+	w.Write(header)
+	binary.LittleEndian.PutUint32(n[:], uint32(len(data)))
+	w.Write(n[:])
+	w.Write(data)
+}

@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// Exit statuses of fix.
+const (
+	fixComplete = 0 // every message was kept
+	fixNothing  = 1 // nothing could be recovered, or an error
+	fixPartial  = 3 // something was lost
+)
+
+func runFix(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("fix", "IN OUT", stderr)
+	compression := fs.String("compression", "", "compression of the copy: none, bz2 or lz4 (default: the input's)")
+	threshold := fs.Int("chunk-threshold", bag.DefaultChunkThreshold, "uncompressed chunk size of the copy, in bytes")
+	force := fs.Bool("force", false, "overwrite OUT if it exists (never IN)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return 2
+	}
+	in, out := fs.Arg(0), fs.Arg(1)
+	if err := checkOutput(in, out, *force); err != nil {
+		fmt.Fprintf(stderr, "bagscope: %v\n", err)
+		return 2
+	}
+	b, err := bag.OpenOrScan(in)
+	if err != nil {
+		fail(stderr, in, err)
+		return fixNothing
+	}
+	defer b.Close()
+	// Write to a temporary file beside OUT and rename it into place, so a
+	// failed repair never leaves a half-written OUT.
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	if err != nil {
+		fmt.Fprintf(stderr, "bagscope: %v\n", err)
+		return fixNothing
+	}
+	defer os.Remove(tmp.Name())
+	rep, err := bag.Repair(b, tmp, *compression, *threshold)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fail(stderr, in, err)
+		return fixNothing
+	}
+	if err := os.Rename(tmp.Name(), out); err != nil {
+		fmt.Fprintf(stderr, "bagscope: %v\n", err)
+		return fixNothing
+	}
+	printRepair(stdout, in, out, b, rep)
+	switch {
+	case rep.Messages == 0 && !rep.Complete():
+		return fixNothing
+	case !rep.Complete():
+		return fixPartial
+	}
+	return fixComplete
+}
+
+// checkOutput refuses to write over the input, or over any existing file
+// without --force.
+func checkOutput(in, out string, force bool) error {
+	ist, err := os.Stat(in)
+	if err != nil {
+		return err
+	}
+	ost, err := os.Stat(out)
+	if err == nil {
+		if os.SameFile(ist, ost) {
+			return fmt.Errorf("refusing to write the repaired copy over the input %s: name another file", in)
+		}
+		if !force {
+			return fmt.Errorf("%s exists: name another file, or pass --force to overwrite it", out)
+		}
+	}
+	return nil
+}
+
+func printRepair(w io.Writer, in, out string, b *bag.Bag, rep *bag.RepairReport) {
+	fmt.Fprintf(w, "read %s", in)
+	if b.Scan != nil {
+		fmt.Fprintf(w, " by scanning (%v)", b.Scan.Reason)
+	}
+	fmt.Fprintf(w, "\nwrote %s: %d messages, %d connections, %s compression\n", out, rep.Messages, len(b.Connections), rep.Compression)
+	topics := make([]string, 0, len(rep.Kept))
+	for t := range rep.Kept {
+		topics = append(topics, t)
+	}
+	sort.Strings(topics)
+	for _, t := range topics {
+		fmt.Fprintf(w, "  kept %8d  %s\n", rep.Kept[t], t)
+	}
+	if b.Scan != nil && b.Scan.Open != nil {
+		o := b.Scan.Open
+		fmt.Fprintf(w, "salvaged %d messages from the chunk at %d that was never closed\n", o.Messages, o.Pos)
+	}
+	if rep.Complete() {
+		fmt.Fprintln(w, "nothing was lost")
+		return
+	}
+	if rep.LostMessages > 0 {
+		fmt.Fprintf(w, "lost %d indexed messages in unreadable chunks\n", rep.LostMessages)
+	}
+	for _, r := range rep.Lost {
+		fmt.Fprintf(w, "lost %s\n", r)
+	}
+}
