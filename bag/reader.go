@@ -51,6 +51,10 @@ type Bag struct {
 
 	connByID map[uint32]*Connection
 
+	// scanIndex holds, for a scanned bag, the index data records found
+	// after each closed chunk, by chunk position (for Check).
+	scanIndex map[int64][]*IndexData
+
 	mu     sync.Mutex
 	chunks map[int64]*Chunk // chunk record headers read so far, by position
 }

@@ -43,3 +43,14 @@ func TestDecoderReuseAfterFailure(t *testing.T) {
 		})
 	}
 }
+
+// TestReadAllLimitedZeroMax guards against a read loop that never ends
+// when the output limit is 0 (a salvaged open chunk with no complete record).
+func TestReadAllLimitedZeroMax(t *testing.T) {
+	for _, max := range []int{0, 1, 5} {
+		out, err := readAllLimited(nil, bytes.NewReader([]byte("abcdefgh")), max)
+		if err != nil || len(out) != max+1 {
+			t.Fatalf("max %d: %q, %v", max, out, err)
+		}
+	}
+}

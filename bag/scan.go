@@ -114,7 +114,7 @@ func (b *Bag) checkChunkHeaders() error {
 // works like an indexed Bag; its Scan field says what was found. reason
 // is recorded as the report's Reason.
 func Scan(r io.ReaderAt, size int64, reason error) (*Bag, error) {
-	b := &Bag{r: r, size: size, chunks: map[int64]*Chunk{}, connByID: map[uint32]*Connection{}}
+	b := &Bag{r: r, size: size, chunks: map[int64]*Chunk{}, connByID: map[uint32]*Connection{}, scanIndex: map[int64][]*IndexData{}}
 	v, err := ReadVersion(r, size)
 	if err != nil {
 		return nil, err
@@ -283,6 +283,7 @@ func (s *scanner) chunk(rec Record) int64 {
 		idx = append(idx, x)
 		off = r.End()
 	}
+	b.scanIndex[ch.Offset] = idx
 	// Trust the index data only when a whole record follows it: at the end
 	// of the file, or before bytes that do not parse, some of it may be
 	// missing.
