@@ -1,8 +1,10 @@
 package bag
 
 import (
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 )
 
 // MessageFilter selects messages. The zero value selects every message.
@@ -42,12 +44,16 @@ type entry struct {
 }
 
 // chunkCursor is a loaded chunk with its selected messages in time order.
+// A worker fills it (load) and signals done; then only the merge uses it.
 type chunkCursor struct {
+	q       *query
 	ci      *ChunkInfo
 	buf     ChunkBuffer
 	data    []byte
 	entries []entry
 	i       int
+	err     error
+	done    chan struct{}
 }
 
 func (c *chunkCursor) cur() *entry { return &c.entries[c.i] }
@@ -67,28 +73,76 @@ func (c *chunkCursor) less(d *chunkCursor) bool {
 // MessageIter yields messages in receive-time order across chunks and
 // connections; messages with equal times come in file order. Only the
 // chunks that overlap the time range and hold a selected connection are
-// read, and only as many chunks are held in memory as overlap in time.
+// read. Chunks are read and decompressed by a pool of GOMAXPROCS workers a
+// few chunks ahead of the merge: at most 2×GOMAXPROCS chunks are in flight
+// besides those that overlap in time, so memory does not grow with the bag.
 //
 //	it := b.Messages(bag.MessageFilter{Topics: []string{"/imu"}})
+//	defer it.Close()
 //	for it.Next() {
 //		m := it.Message()
 //		...
 //	}
 //	if err := it.Err(); err != nil { ... }
 type MessageIter struct {
-	b        *Bag
-	sel      connSet
-	start    uint64
-	end      uint64
+	q        *query
 	chunks   []*ChunkInfo // selected, by start time
-	next     int          // next chunk to load
+	next     int          // next chunk to merge
+	sent     int          // next chunk to hand to the workers
+	ahead    int          // chunks handed out and not yet merged, at most
+	window   []*chunkCursor
+	pool     *workerPool
 	heap     []*chunkCursor
 	free     []*chunkCursor
 	msg      Message
 	err      error
-	hdr      Header
 	selected []*Connection
 }
+
+// query is what the workers need to load a chunk; it does not change once
+// the iterator is made.
+type query struct {
+	b     *Bag
+	sel   connSet
+	start uint64
+	end   uint64
+	conns []*Connection // by ID, for IDs below len(conns)
+	hook  func(*LoadedChunk) error
+}
+
+// conn returns the connection with the given ID, or nil.
+func (q *query) conn(id uint32) *Connection {
+	if int(id) < len(q.conns) {
+		return q.conns[id]
+	}
+	return q.b.connByID[id]
+}
+
+// LoadedChunk is a chunk as the iterator reads it, passed to the function set
+// with OnChunk.
+type LoadedChunk struct {
+	Info  *ChunkInfo
+	Chunk *Chunk
+	// Data is the chunk's uncompressed records. It is reused once the
+	// function returns.
+	Data []byte
+}
+
+// workerPool is the goroutines that load chunks. It is stopped when the
+// iteration ends, by Close, or when the iterator is garbage collected.
+type workerPool struct {
+	jobs chan *chunkCursor
+	once sync.Once
+}
+
+func (p *workerPool) work() {
+	for c := range p.jobs {
+		c.err = c.load()
+		c.done <- struct{}{}
+	}
+}
+
+func (p *workerPool) stop() { p.once.Do(func() { close(p.jobs) }) }
 
 // connSet is a set of connection IDs.
 type connSet struct {
@@ -137,25 +191,34 @@ func (b *Bag) SelectConnections(f MessageFilter) []*Connection {
 
 // Messages returns an iterator over the messages the filter selects.
 func (b *Bag) Messages(f MessageFilter) *MessageIter {
-	it := &MessageIter{b: b, start: f.Start.Key(), end: f.End.Key()}
+	q := &query{b: b, start: f.Start.Key(), end: f.End.Key()}
+	it := &MessageIter{q: q, ahead: 2 * runtime.GOMAXPROCS(0)}
 	if f.End.IsZero() {
-		it.end = ^uint64(0)
+		q.end = ^uint64(0)
 	}
 	it.selected = b.SelectConnections(f)
 	if len(f.Topics) == 0 && len(f.Conns) == 0 {
-		it.sel.all = true
+		q.sel.all = true
 	} else {
 		for _, c := range it.selected {
-			it.sel.add(c.ID)
+			q.sel.add(c.ID)
+		}
+	}
+	for id, c := range b.connByID {
+		if id < 1<<16 {
+			if int(id) >= len(q.conns) {
+				q.conns = slices.Grow(q.conns, int(id)+1-len(q.conns))[:id+1]
+			}
+			q.conns[id] = c
 		}
 	}
 	for _, ci := range b.ChunkInfos {
-		if ci.End.Key() < it.start || ci.Start.Key() > it.end {
+		if ci.End.Key() < q.start || ci.Start.Key() > q.end {
 			continue
 		}
-		want := it.sel.all
+		want := q.sel.all
 		for _, cc := range ci.Conns {
-			if cc.Count > 0 && it.sel.has(cc.Conn) {
+			if cc.Count > 0 && q.sel.has(cc.Conn) {
 				want = true
 				break
 			}
@@ -177,6 +240,12 @@ func (b *Bag) Messages(f MessageFilter) *MessageIter {
 // Selected returns the connections the iterator yields messages of.
 func (it *MessageIter) Selected() []*Connection { return it.selected }
 
+// OnChunk sets a function called with every chunk the iterator reads, right
+// after it is decompressed, before its messages are merged. It runs on the
+// worker goroutines, so calls are concurrent and in no particular order. An
+// error from it stops the iteration. Call OnChunk before the first Next.
+func (it *MessageIter) OnChunk(fn func(*LoadedChunk) error) { it.q.hook = fn }
+
 // Next advances to the next message. It returns false when there are no
 // more or on an error (see Err).
 func (it *MessageIter) Next() bool {
@@ -184,29 +253,35 @@ func (it *MessageIter) Next() bool {
 		return false
 	}
 	for it.next < len(it.chunks) && (len(it.heap) == 0 || it.chunks[it.next].Start.Key() <= it.heap[0].cur().t) {
-		ci := it.chunks[it.next]
-		it.next++
-		if err := it.load(ci); err != nil {
+		c, err := it.take()
+		if err != nil {
 			it.err = err
+			it.Close()
 			return false
 		}
+		if len(c.entries) == 0 {
+			it.free = append(it.free, c)
+			continue
+		}
+		it.heap = append(it.heap, c)
+		it.up(len(it.heap) - 1)
 	}
 	if len(it.heap) == 0 {
+		it.Close()
 		return false
 	}
 	c := it.heap[0]
 	e := c.cur()
-	conn := it.b.connByID[e.conn]
 	it.msg = Message{
-		Conn:       conn,
+		Conn:       it.q.conn(e.conn),
 		Time:       Time{Sec: uint32(e.t >> 32), NSec: uint32(e.t)},
 		Data:       c.data[e.dataOff : e.dataOff+e.dataLen],
 		ChunkPos:   c.ci.ChunkPos,
 		Offset:     e.off,
 		DataOffset: e.dataOff,
 	}
-	// Advance the cursor now; the data stays valid because the buffer is
-	// only reused by a later load.
+	// Advance the cursor now; the data stays valid because a cursor is only
+	// reused by a later call to Next.
 	c.i++
 	if c.i == len(c.entries) {
 		it.pop()
@@ -222,68 +297,118 @@ func (it *MessageIter) Message() *Message { return &it.msg }
 // Err returns the error that stopped the iteration, if any.
 func (it *MessageIter) Err() error { return it.err }
 
-// load reads chunk ci, collects its selected messages and pushes it.
-func (it *MessageIter) load(ci *ChunkInfo) error {
-	ch, err := it.b.ChunkHeader(ci)
+// Close stops the iterator's workers. Next returns false afterwards. An
+// iteration that runs to the end closes itself; Close is only needed to stop
+// early, and even then the workers stop when the iterator is collected.
+func (it *MessageIter) Close() {
+	if it.pool != nil {
+		it.pool.stop()
+	}
+	it.next, it.sent = len(it.chunks), len(it.chunks)
+	it.heap = it.heap[:0]
+}
+
+// take returns the next chunk to merge, loaded, after handing the workers
+// the chunks that follow it.
+func (it *MessageIter) take() (*chunkCursor, error) {
+	for it.sent < len(it.chunks) && it.sent-it.next < it.ahead {
+		var c *chunkCursor
+		if n := len(it.free); n > 0 {
+			// A freed cursor's buffers may hold the previous message's
+			// Data, which is only promised to last until this call to Next.
+			c = it.free[n-1]
+			it.free = it.free[:n-1]
+		} else {
+			c = &chunkCursor{q: it.q, done: make(chan struct{}, 1)}
+		}
+		c.ci = it.chunks[it.sent]
+		it.sent++
+		it.window = append(it.window, c)
+		if runtime.GOMAXPROCS(0) == 1 || len(it.chunks) == 1 {
+			// Nothing to overlap with: load here, without goroutines.
+			c.err = c.load()
+			c.done <- struct{}{}
+			continue
+		}
+		if it.pool == nil {
+			it.startPool()
+		}
+		it.pool.jobs <- c // never blocks: the channel holds it.ahead jobs
+	}
+	c := it.window[0]
+	copy(it.window, it.window[1:])
+	it.window = it.window[:len(it.window)-1]
+	it.next++
+	<-c.done
+	return c, c.err
+}
+
+// startPool starts the workers: one per core, no more than there are chunks.
+func (it *MessageIter) startPool() {
+	p := &workerPool{jobs: make(chan *chunkCursor, it.ahead)}
+	for range min(runtime.GOMAXPROCS(0), len(it.chunks)) {
+		go p.work()
+	}
+	it.pool = p
+	// The workers do not refer to the iterator, so an abandoned iterator is
+	// collected and its workers stopped.
+	runtime.AddCleanup(it, func(p *workerPool) { p.stop() }, p)
+}
+
+// load reads chunk c.ci and collects its selected messages.
+func (c *chunkCursor) load() error {
+	c.i = 0
+	c.entries = c.entries[:0]
+	ch, err := c.q.b.ChunkHeader(c.ci)
 	if err != nil {
 		return err
 	}
-	var c *chunkCursor
-	if n := len(it.free); n > 0 {
-		// A freed cursor's buffers may hold the previous message's Data,
-		// which is only promised to last until this call to Next.
-		c = it.free[n-1]
-		it.free = it.free[:n-1]
-	} else {
-		c = &chunkCursor{}
-	}
-	c.ci = ci
-	c.i = 0
-	c.entries = c.entries[:0]
-	if c.data, err = it.b.ReadChunkData(ch, &c.buf); err != nil {
+	if c.data, err = c.q.b.ReadChunkData(ch, &c.buf); err != nil {
 		return err
 	}
-	if err := it.collect(c, ch); err != nil {
-		return err
+	if c.q.hook != nil {
+		if err := c.q.hook(&LoadedChunk{Info: c.ci, Chunk: ch, Data: c.data}); err != nil {
+			return err
+		}
 	}
-	if len(c.entries) == 0 {
-		it.free = append(it.free, c)
-		return nil
-	}
-	it.heap = append(it.heap, c)
-	it.up(len(it.heap) - 1)
-	return nil
+	return c.collect(ch)
 }
 
 // collect finds the selected message data records in c.data.
-func (it *MessageIter) collect(c *chunkCursor, ch *Chunk) error {
+func (c *chunkCursor) collect(ch *Chunk) error {
+	q := c.q
 	data := c.data
+	// Room for every message the chunk info promises, in one allocation;
+	// no more than the data could hold (a record takes at least 8 bytes).
+	if n := int(min(c.ci.Messages(), uint64(len(data)/8))); cap(c.entries) < n {
+		c.entries = make([]entry, 0, n)
+	}
 	sorted := true
 	var last uint64
 	for off := 0; off < len(data); {
 		if len(data)-off < 8 {
-			return it.preciseErr(data, off, ch)
+			return preciseErr(data, off, ch)
 		}
 		hlen := int(le32(data[off:]))
 		if hlen < 0 || hlen > len(data)-off-8 {
-			return it.preciseErr(data, off, ch)
+			return preciseErr(data, off, ch)
 		}
 		dstart := off + 8 + hlen
 		dlen := int(le32(data[dstart-4:]))
 		if dlen < 0 || dlen > len(data)-dstart {
-			return it.preciseErr(data, off, ch)
+			return preciseErr(data, off, ch)
 		}
 		op, conn, t, hasConn, hasTime, ok := scanHeader(data[off+4 : off+4+hlen])
 		if !ok {
-			return it.preciseErr(data, off, ch)
+			return preciseErr(data, off, ch)
 		}
 		if op == OpMessageData {
 			if !hasConn || !hasTime {
-				return it.preciseErr(data, off, ch)
+				return preciseErr(data, off, ch)
 			}
 			k := t.Key()
-			if it.sel.has(conn) && k >= it.start && k <= it.end {
-				if it.b.connByID[conn] == nil {
+			if q.sel.has(conn) && k >= q.start && k <= q.end {
+				if q.conn(conn) == nil {
 					return inChunk(errAt(int64(off), OpMessageData, ErrMalformed, "message uses connection %d, which the bag does not define", conn), ch.Offset)
 				}
 				if k < last {
@@ -310,9 +435,8 @@ func (it *MessageIter) collect(c *chunkCursor, ch *Chunk) error {
 }
 
 // preciseErr re-parses the record at off slowly to say what is wrong.
-func (it *MessageIter) preciseErr(data []byte, off int, ch *Chunk) error {
-	rec, hdr, err := parseRecordBytes(data, off, it.hdr)
-	it.hdr = hdr
+func preciseErr(data []byte, off int, ch *Chunk) error {
+	rec, _, err := parseRecordBytes(data, off, nil)
 	if err == nil && rec.Op == OpMessageData {
 		_, err = ParseMessageData(rec)
 	}

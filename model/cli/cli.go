@@ -17,8 +17,13 @@ type command struct {
 }
 
 var commands = map[string]command{
+	"cat":     {"print messages decoded, as text or one JSON object per line", runCat},
+	"plot":    {"render decoded fields over time to PNG or SVG (and CSV) without a window", runPlot},
+	"check":   {"cross-check every record of a bag and list what is wrong, with offsets", runCheck},
+	"fix":     {"write a repaired, indexed copy of a bag with every message that can be read", runFix},
 	"info":    {"print a summary of a bag (topics, types, counts, times, chunks)", runInfo},
 	"records": {"list every top-level record in byte order with its header fields", runRecords},
+	"verify":  {"read every message, check the index, print per-topic counts, bytes and CRC-32C", runVerify},
 }
 
 // IsCommand reports whether name is a headless subcommand.

@@ -1,0 +1,262 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// maxProblems is how many index problems verify prints; the rest are counted.
+const maxProblems = 50
+
+// castagnoli is the CRC-32C table (hardware-accelerated on amd64 and arm64).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// verifyJSON is the `verify --json` object.
+type verifyJSON struct {
+	Path         string            `json:"path"`
+	Messages     uint64            `json:"messages"`
+	Bytes        uint64            `json:"bytes"`
+	IndexEntries uint64            `json:"index_entries"`
+	Topics       []topicVerifyJSON `json:"topics"`
+	Problems     []string          `json:"problems"`
+	OK           bool              `json:"ok"`
+}
+
+type topicVerifyJSON struct {
+	Topic    string `json:"topic"`
+	Messages uint64 `json:"messages"`
+	Bytes    uint64 `json:"bytes"`
+	CRC32C   string `json:"crc32c"`
+}
+
+// topicStats accumulates one topic's messages in time order.
+type topicStats struct {
+	topic    string
+	messages uint64
+	bytes    uint64
+	crc      uint32
+}
+
+// verifyResult is what verify found.
+type verifyResult struct {
+	topics       []*topicStats // sorted by topic
+	messages     uint64
+	bytes        uint64
+	indexEntries uint64
+	problems     []error // sorted by chunk and offset; at most maxProblems
+	moreProblems int
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+func runVerify(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("verify", "FILE", stderr)
+	var topics stringList
+	fs.Var(&topics, "topic", "verify only topic `T` (repeat for several)")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	path, code, ok := oneFile(fs, args)
+	if !ok {
+		return code
+	}
+	b, err := bag.Open(path)
+	if err != nil {
+		return fail(stderr, path, err)
+	}
+	defer b.Close()
+	for _, t := range topics {
+		if len(b.SelectConnections(bag.MessageFilter{Topics: []string{t}})) == 0 {
+			return fail(stderr, path, fmt.Errorf("no topic %q in the bag", t))
+		}
+	}
+	res, err := verify(b, topics)
+	if err != nil {
+		return fail(stderr, path, err)
+	}
+	if *asJSON {
+		out := verifyJSON{Path: path, Messages: res.messages, Bytes: res.bytes, IndexEntries: res.indexEntries,
+			Topics: []topicVerifyJSON{}, Problems: []string{}, OK: len(res.problems) == 0}
+		for _, t := range res.topics {
+			out.Topics = append(out.Topics, topicVerifyJSON{t.topic, t.messages, t.bytes, fmt.Sprintf("%08x", t.crc)})
+		}
+		for _, p := range res.problems {
+			out.Problems = append(out.Problems, p.Error())
+		}
+		if res.moreProblems > 0 {
+			out.Problems = append(out.Problems, fmt.Sprintf("... and %d more", res.moreProblems))
+		}
+		if err := json.NewEncoder(stdout).Encode(out); err != nil {
+			return 1
+		}
+	} else {
+		printVerify(stdout, path, res)
+	}
+	for _, p := range res.problems {
+		fmt.Fprintf(stderr, "bagscope: %s: %v\n", path, p)
+	}
+	if res.moreProblems > 0 {
+		fmt.Fprintf(stderr, "bagscope: %s: ... and %d more index problems\n", path, res.moreProblems)
+	}
+	if len(res.problems) > 0 {
+		return 1
+	}
+	return 0
+}
+
+func printVerify(w io.Writer, path string, res *verifyResult) {
+	tw := len("total")
+	for _, t := range res.topics {
+		tw = max(tw, len(t.topic))
+	}
+	fmt.Fprintf(w, "path: %s\n", path)
+	fmt.Fprintf(w, "%-*s %10s %14s  %s\n", tw, "topic", "messages", "bytes", "crc32c")
+	for _, t := range res.topics {
+		fmt.Fprintf(w, "%-*s %10d %14d  %08x\n", tw, t.topic, t.messages, t.bytes, t.crc)
+	}
+	fmt.Fprintf(w, "%-*s %10d %14d\n", tw, "total", res.messages, res.bytes)
+	status := "ok"
+	if n := len(res.problems) + res.moreProblems; n > 0 {
+		status = fmt.Sprintf("%d problems", n)
+	}
+	fmt.Fprintf(w, "index: %d entries checked, %s\n", res.indexEntries, status)
+}
+
+// verify reads every selected message in time order, adding it to its
+// topic's count, byte total and CRC, and checks each chunk's index data
+// against the chunk's records as the iterator decompresses it.
+func verify(b *bag.Bag, topics []string) (*verifyResult, error) {
+	it := b.Messages(bag.MessageFilter{Topics: topics})
+	defer it.Close()
+	res := &verifyResult{}
+
+	// Per connection: its topic's stats and its message count, found by ID
+	// without a map lookup per message.
+	byTopic := map[string]*topicStats{}
+	var conns connTable
+	selected := map[uint32]bool{}
+	indexCount := map[uint32]uint64{} // index entries per connection
+	for _, c := range it.Selected() {
+		s := byTopic[c.Topic]
+		if s == nil {
+			s = &topicStats{topic: c.Topic}
+			byTopic[c.Topic] = s
+			res.topics = append(res.topics, s)
+		}
+		conns.add(c.ID, s)
+		selected[c.ID] = true
+	}
+	sort.Slice(res.topics, func(i, j int) bool { return res.topics[i].topic < res.topics[j].topic })
+
+	var mu sync.Mutex
+	var problems []error
+	it.OnChunk(func(lc *bag.LoadedChunk) error {
+		idx, err := b.ChunkIndex(lc.Info)
+		errs := bag.CheckChunkIndex(lc, idx, func(id uint32) bool { return selected[id] })
+		if err != nil {
+			errs = append(errs, err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, x := range idx {
+			if selected[x.Conn] {
+				indexCount[x.Conn] += uint64(len(x.Entries))
+			}
+		}
+		problems = append(problems, errs...)
+		return nil
+	})
+
+	for it.Next() {
+		m := it.Message()
+		cs := conns.get(m.Conn.ID)
+		if cs == nil {
+			return nil, fmt.Errorf("message of unselected connection %d", m.Conn.ID)
+		}
+		cs.messages++
+		s := cs.topic
+		s.messages++
+		s.bytes += uint64(len(m.Data))
+		s.crc = crc32.Update(s.crc, castagnoli, m.Data)
+	}
+	if err := it.Err(); err != nil {
+		return nil, err
+	}
+
+	for _, s := range res.topics {
+		res.messages += s.messages
+		res.bytes += s.bytes
+	}
+	for _, c := range it.Selected() {
+		res.indexEntries += indexCount[c.ID]
+		if n := conns.get(c.ID).messages; indexCount[c.ID] != n {
+			problems = append(problems, fmt.Errorf("connection %d (%s): %d messages in the chunks, %d index entries", c.ID, c.Topic, n, indexCount[c.ID]))
+		}
+	}
+	sort.SliceStable(problems, func(i, j int) bool {
+		a, b := problemKey(problems[i]), problemKey(problems[j])
+		return a[0] < b[0] || a[0] == b[0] && a[1] < b[1]
+	})
+	if len(problems) > maxProblems {
+		res.moreProblems = len(problems) - maxProblems
+		problems = problems[:maxProblems]
+	}
+	res.problems = problems
+	return res, nil
+}
+
+// connStats is what verify counts per connection.
+type connStats struct {
+	topic    *topicStats
+	messages uint64
+}
+
+// connTable finds a connection's stats by ID: in a slice for the usual small
+// IDs, in a map for others.
+type connTable struct {
+	dense []*connStats
+	other map[uint32]*connStats
+}
+
+func (t *connTable) add(id uint32, s *topicStats) {
+	cs := &connStats{topic: s}
+	if id < 1<<16 {
+		if int(id) >= len(t.dense) {
+			t.dense = slices.Grow(t.dense, int(id)+1-len(t.dense))[:id+1]
+		}
+		t.dense[id] = cs
+		return
+	}
+	if t.other == nil {
+		t.other = map[uint32]*connStats{}
+	}
+	t.other[id] = cs
+}
+
+func (t *connTable) get(id uint32) *connStats {
+	if int(id) < len(t.dense) {
+		return t.dense[id]
+	}
+	return t.other[id]
+}
+
+// problemKey orders problems by where they are in the file.
+func problemKey(err error) [2]int64 {
+	if fe, ok := err.(*bag.FormatError); ok {
+		if fe.Chunk >= 0 {
+			return [2]int64{fe.Chunk, fe.Offset}
+		}
+		return [2]int64{fe.Offset, 0}
+	}
+	return [2]int64{1 << 62, 0}
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Benchmark bagscope's headless commands against the reference readers (C++
+# rosbag_storage and Python rosbag) on the benchmark bags, side by side in one
+# run, and print a Markdown table of medians, ratios reference/bagscope and
+# peak RSS. Called by `make bench`; see BENCHMARKS.md.
+#
+#   testdata/bench/run.sh [BENCH_DIR]
+#
+# BENCH_DIR holds mixed.bag, mixed_lz4.bag, mixed_bz2.bag and images.bag, made by
+# ../shared/tools/gen_bench_bags.py (default: $BAGSCOPE_BENCH_DIR, else ../bench
+# beside the checkout). Missing bags are skipped.
+#
+# Environment:
+#   BUILD=/tmp/bagscope-bench  where bagscope and the C++ peers are built, and results go
+#   RUNS=10 SLOW_RUNS=3 PY_RUNS=2  hyperfine runs for bagscope/C++, for the bz2 row, and for
+#                              Python (the slow runs get no warm-up run)
+#   PYTHON=1                   0 skips the Python reference (the slowest part)
+#   ONLY=REGEX                 run only the workloads whose name matches (e.g. ONLY=imu)
+# Needs: go, g++, hyperfine, GNU time, librosbag-storage-dev, libsensor-msgs-dev,
+# pluginlib-dev, python3-rosbag (apt-get install -y hyperfine time g++ librosbag-storage-dev
+# libsensor-msgs-dev pluginlib-dev python3-rosbag).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+bench=${1:-${BAGSCOPE_BENCH_DIR:-$repo/../bench}}
+build=${BUILD:-/tmp/bagscope-bench}
+runs=${RUNS:-10}
+slow_runs=${SLOW_RUNS:-3}
+py_runs=${PY_RUNS:-2}
+python=${PYTHON:-1}
+py=/usr/bin/python3
+export GOTOOLCHAIN=${GOTOOLCHAIN:-auto}
+
+missing=()
+for tool in go g++ hyperfine /usr/bin/time; do
+	command -v "$tool" >/dev/null || missing+=("$tool")
+done
+[[ -e /usr/include/rosbag/view.h ]] || missing+=(librosbag-storage-dev)
+[[ -e /usr/include/pluginlib/pluginlib/class_loader.hpp ]] || missing+=(pluginlib-dev)
+if ((${#missing[@]})); then
+	echo "run.sh: missing ${missing[*]}; apt-get install -y hyperfine time g++ librosbag-storage-dev libsensor-msgs-dev pluginlib-dev" >&2
+	exit 1
+fi
+mkdir -p "$build"
+
+echo "== building bagscope and the C++ peers into $build" >&2
+(cd "$repo" && go build -o "$build/bagscope" .)
+# rosbag/bag.h pulls in pluginlib and class_loader, whose Debian headers sit one
+# directory down and need the ROS 2 utility headers beside them.
+cxxflags=(-O2 -std=c++17)
+for d in pluginlib class_loader rcpputils rcutils ament_index_cpp; do
+	[[ -d /usr/include/$d ]] && cxxflags+=("-I/usr/include/$d")
+done
+libs=(-lrosbag_storage -lroscpp_serialization -lrostime -lcpp_common -lconsole_bridge -lboost_filesystem)
+for p in read_all imu_sum; do
+	if [[ ! -x $build/$p || $here/$p.cpp -nt $build/$p ]]; then
+		g++ "${cxxflags[@]}" -o "$build/$p" "$here/$p.cpp" "${libs[@]}"
+	fi
+done
+
+bs=$build/bagscope
+rows=() # name|bag|bagscope command|C++ command|Python command|note
+for b in mixed images; do
+	rows+=("summary (info), $b.bag|$b.bag|$bs info @|$build/read_all --summary @|/usr/bin/rosbag info @|")
+done
+for b in mixed mixed_lz4 mixed_bz2 images; do
+	rows+=("every message, $b.bag|$b.bag|$bs verify @|$build/read_all @|$py $here/py_read_all.py @|")
+done
+# The field itself with `plot` (which writes every value to CSV and renders an
+# SVG, its cheaper image format), or, before plot existed, a read of /imu only.
+if "$bs" help | grep -q '^  plot '; then
+	imu_bs="$bs plot -o $build/imu.svg -csv $build/imu.csv @ /imu.linear_acceleration.x"
+	imu_note="bagscope: plot -o OUT.svg -csv OUT.csv FILE /imu.linear_acceleration.x (every value to CSV, plus the SVG)"
+else
+	imu_bs="$bs verify --topic /imu @"
+	imu_note="bagscope: verify --topic /imu (read + CRC only; field extraction command pending)"
+fi
+rows+=("/imu.linear_acceleration.x, mixed.bag|mixed.bag|$imu_bs|$build/imu_sum @|$py $here/py_imu_sum.py @|$imu_note")
+
+# median TOOL NAME CMD...: run hyperfine, print the median in seconds.
+median() {
+	local json=$1 n=$2
+	shift 2
+	local warm=1
+	((n > 3)) || warm=0
+	hyperfine -N --style none --warmup "$warm" --runs "$n" --export-json "$json" "$*" >/dev/null 2>&1 || {
+		echo "FAIL"
+		return
+	}
+	$py -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$json"
+}
+# peak CMD...: peak resident set size of one run, in MB.
+peak() {
+	local kb
+	kb=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1)
+	[[ $kb =~ ^[0-9]+$ ]] && echo $((kb / 1024)) || echo "?"
+}
+# cpu JSON: mean user+system seconds from a hyperfine export.
+cpu() { $py -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.3f" % (r["user"]+r["system"]))' "$1" 2>/dev/null || echo "?"; }
+ratio() { $py -c 'import sys; a,b=sys.argv[1:]; print("%.1fx" % (float(a)/float(b)) if a not in ("FAIL","-") and b not in ("FAIL","-") and float(b)>0 else "-")' "$1" "$2"; }
+
+out=$build/results.md
+{
+	echo "| workload | bagscope (s) | C++ (s) | Python (s) | C++/bagscope | Python/bagscope | CPU user+sys bagscope / C++ (s) | peak RSS bagscope / C++ (MB) |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+} >"$out"
+notes=()
+for row in "${rows[@]}"; do
+	IFS='|' read -r name bag cmd_bs cmd_cpp cmd_py note <<<"$row"
+	file=$bench/$bag
+	[[ -n ${ONLY:-} && ! $name =~ $ONLY ]] && continue
+	if [[ ! -f $file ]]; then
+		echo "== skipping $name: $file not found" >&2
+		continue
+	fi
+	cat "$file" >/dev/null # page cache warm
+	echo "== $name" >&2
+	slug=$(echo "$name" | tr -c 'a-zA-Z0-9_\n' '_')
+	n=$runs
+	[[ $bag == *bz2* ]] && n=$((slow_runs < runs ? slow_runs : runs))
+	t_bs=$(median "$build/$slug-bagscope.json" "$n" ${cmd_bs//@/$file})
+	t_cpp=$(median "$build/$slug-cpp.json" "$n" ${cmd_cpp//@/$file})
+	t_py=-
+	if [[ $python == 1 ]]; then
+		t_py=$(median "$build/$slug-python.json" "$py_runs" ${cmd_py//@/$file})
+	fi
+	m_bs=$(peak ${cmd_bs//@/$file})
+	m_cpp=$(peak ${cmd_cpp//@/$file})
+	[[ -n $note ]] && notes+=("$name: $note")
+	c_bs=$(cpu "$build/$slug-bagscope.json")
+	c_cpp=$(cpu "$build/$slug-cpp.json")
+	echo "| $name | $t_bs | $t_cpp | $t_py | $(ratio "$t_cpp" "$t_bs") | $(ratio "$t_py" "$t_bs") | $c_bs / $c_cpp | $m_bs / $m_cpp |" >>"$out"
+done
+{
+	echo
+	echo "Medians of $runs runs (bz2: $slow_runs, Python: $py_runs; no warm-up run when 3 or fewer) with hyperfine -N; page cache warm."
+	echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+	for n in "${notes[@]}"; do echo "- $n"; done
+} >>"$out"
+cat "$out"
