@@ -1,0 +1,132 @@
+# bagscope: build, test, run and install. GNU make.
+#
+#   make deps     install missing Debian packages (apt-get), download Go modules
+#   make build    build ./bagscope
+#   make run      open the sample bag in the window (or print its info without a display)
+#   make test     gofmt, go vet, staticcheck, import check, go test -race (under Xvfb if no display)
+#   make bench    Go benchmarks once, then bagscope vs the C++/Python reference (BENCHMARKS.md)
+#   make install  install binary, icon, desktop entry and MIME type (PREFIX=/usr/local)
+#   make package  build a Linux package with the fyne tool (slow)
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.ONESHELL:
+# Recipes print their own phase headers; the commands themselves are not echoed.
+.SILENT:
+.DEFAULT_GOAL := build
+
+# /usr/local/go/go.env says GOTOOLCHAIN=local; go.mod may need a newer Go.
+export GOTOOLCHAIN := auto
+# Fyne warns "Error parsing user locale C" without a UTF-8 locale.
+export LANG := C.UTF-8
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+# staticcheck is pinned here, not in go.mod: 2026.2.2 (module v0.8.2) knows go1.27.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := $(HOME)/.cache/bagscope-tools/staticcheck-$(STATICCHECK_VERSION)/staticcheck
+# vet, staticcheck and the tests all build with -race, so the cgo packages under
+# Fyne (go-gl, 4-5 minutes cold) are compiled once, not once with and once without.
+LINT_FLAGS := -race
+
+# Debian packages: cgo + GL/X11/Wayland headers for Fyne, Xvfb for the window tests,
+# the reference rosbag for the bag tests, and the desktop tools for install.
+APT_PKGS := gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxrandr-dev \
+	libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
+	xvfb xauth \
+	python3-rosbag python3-sensor-msgs python3-geometry-msgs python3-nav-msgs \
+	python3-tf2-msgs python3-rosgraph-msgs python3-roslz4 \
+	shared-mime-info desktop-file-utils xdg-utils
+
+# Packages that must never import Fyne.
+HEADLESS_PKGS := ./bag/... ./model/... $(if $(wildcard plot/*.go plot/*/*.go),./plot/...)
+
+.PHONY: deps build run test lint unit bench install package clean
+
+deps:
+	missing=()
+	for p in $(APT_PKGS); do
+		dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$$p")
+	done
+	if (( $${#missing[@]} )); then
+		echo "deps: installing $${missing[*]}"
+		sudo=; [[ $$(id -u) == 0 ]] || sudo=sudo
+		$$sudo apt-get update -qq
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$${missing[@]}" </dev/null
+	fi
+	go mod download
+	echo "== deps done in $${SECONDS}s"
+
+build:
+	echo "go build -o bagscope ."
+	go build -o bagscope .
+
+run: deps build
+	if [[ -n "$${DISPLAY:-}" || -n "$${WAYLAND_DISPLAY:-}" ]]; then
+		./bagscope --sample
+	else
+		echo 'No display found (DISPLAY is not set): showing `bagscope info` of the sample bag instead. Run `make run` from a desktop session to open the window.'
+		./bagscope info assets/sample.bag
+	fi
+
+test: deps lint unit
+
+lint:
+	echo "== gofmt"
+	bad=$$(gofmt -l .)
+	if [[ -n "$$bad" ]]; then echo "gofmt: these files need formatting:"; echo "$$bad"; exit 1; fi
+	echo "== go vet ($${SECONDS}s)"
+	go vet $(LINT_FLAGS) ./...
+	echo "== staticcheck $(STATICCHECK_VERSION) ($${SECONDS}s)"
+	if [[ ! -x "$(STATICCHECK)" ]]; then
+		GOBIN="$(dir $(STATICCHECK))" go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	fi
+	GOFLAGS="$$(go env GOFLAGS) $(LINT_FLAGS)" "$(STATICCHECK)" ./...
+	echo "== no Fyne below ui/ ($${SECONDS}s)"
+	if go list -deps $(HEADLESS_PKGS) | grep '^fyne\.io'; then
+		echo "these packages must not import Fyne: $(HEADLESS_PKGS)"; exit 1
+	fi
+	echo "== lint done in $${SECONDS}s"
+
+# The window tests need an X display: use Xvfb when there is none.
+unit:
+	xvfb=()
+	if [[ -z "$${DISPLAY:-}" && -z "$${WAYLAND_DISPLAY:-}" ]]; then
+		xvfb=(xvfb-run -a -s "-screen 0 1400x900x24")
+	fi
+	echo "== go test -race $${xvfb[*]:+(under xvfb-run)}"
+	CI="$${CI:-}" "$${xvfb[@]}" go test -race -timeout 25m ./...
+	echo "== tests done in $${SECONDS}s"
+
+# The large benchmark bags (../shared/tools/gen_bench_bags.py) live outside the repo.
+BENCH_DIR ?= ../bench
+BENCH_PKGS := hyperfine time g++ librosbag-storage-dev libsensor-msgs-dev pluginlib-dev
+
+# Go benchmarks once each, then bagscope against the C++ and Python reference
+# readers on the benchmark bags (testdata/bench/run.sh; see BENCHMARKS.md).
+bench: deps
+	$(MAKE) --no-print-directory APT_PKGS="$(BENCH_PKGS)" deps
+	echo "== go test -bench"
+	go test -run '^$$' -bench . -benchtime=1x ./...
+	echo "== reference comparison on $(BENCH_DIR)"
+	testdata/bench/run.sh $(BENCH_DIR)
+
+install: build
+	echo "== install to $(DESTDIR)$(PREFIX)"
+	install -Dm755 bagscope "$(DESTDIR)$(PREFIX)/bin/bagscope"
+	install -Dm644 assets/icon.png "$(DESTDIR)$(PREFIX)/share/icons/hicolor/256x256/apps/bagscope.png"
+	install -Dm644 assets/bagscope.desktop "$(DESTDIR)$(PREFIX)/share/applications/bagscope.desktop"
+	install -Dm644 assets/bagscope-mime.xml "$(DESTDIR)$(PREFIX)/share/mime/packages/bagscope.xml"
+	if [[ -z "$(DESTDIR)" ]]; then
+		update-mime-database "$(PREFIX)/share/mime"
+		update-desktop-database "$(PREFIX)/share/applications"
+		xdg-mime default bagscope.desktop application/x-rosbag
+		echo "installed: .bag files now open with bagscope ($(PREFIX)/bin/bagscope)"
+	fi
+
+package:
+	echo "== fyne package -os linux"
+	go tool fyne package -os linux
+
+clean:
+	rm -f bagscope bagscope.tar.xz

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// raceEnabled is set by race_test.go: the binary is then built with -race
+// too, which reuses the test build's compiled packages.
+var raceEnabled bool
+
+// e2eBag is a real-world bag from ../shared; testdata's is used when the
+// shared bags are not beside the repository.
+const e2eBag = "../shared/bags/cra-ros-pkg__robot_localization/test/test2.bag"
+
+// TestScreenshotEndToEnd builds bagscope, runs it in a real window on an X
+// display with --screenshot, and checks the PNG it writes.
+func TestScreenshotEndToEnd(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI is set but there is no DISPLAY: run the tests under xvfb-run, as `make test` does")
+		}
+		t.Skip("no DISPLAY and CI is unset: skipping the end-to-end window test (`make test` runs it under Xvfb)")
+	}
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	bagPath := e2eBag
+	if _, err := os.Stat(bagPath); err != nil {
+		t.Logf("%s missing, using testdata/lz4-multichunk.bag", e2eBag)
+		bagPath = "testdata/lz4-multichunk.bag"
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bagscope")
+	args := []string{"build", "-o", bin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, ".")...)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	out := filepath.Join(dir, "shot.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--screenshot", out, bagPath)
+	cmd.Env = append(os.Environ(), "LANG=C.UTF-8", "HOME="+dir) // keep the user's preferences out of it
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	took := time.Since(start)
+	t.Logf("bagscope --screenshot took %s", took.Round(time.Millisecond))
+	if err != nil {
+		t.Fatalf("bagscope --screenshot: %v\nstderr:\n%s", err, stderr.String())
+	}
+	if took > 60*time.Second {
+		t.Errorf("took %s, want under 60s", took)
+	}
+	if s := stderr.String(); strings.Contains(s, "Error in Fyne call thread") || strings.Contains(s, "panic") {
+		t.Errorf("stderr shows a threading error or panic:\n%s", s)
+	}
+
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("decoding %s: %v", out, err)
+	}
+	if got := img.Bounds().Size(); got != (image.Point{1280, 800}) {
+		t.Errorf("screenshot is %v, want 1280x800", got)
+	}
+	if n := distinctColours(img); n < 50 {
+		t.Errorf("screenshot has %d distinct colours: blank or nearly so", n)
+	}
+	if opaque(img) < 0.99 {
+		t.Errorf("screenshot is partly transparent (%.0f%% opaque)", 100*opaque(img))
+	}
+}
+
+func distinctColours(img image.Image) int {
+	seen := map[[4]uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, a := img.At(x, y).RGBA()
+			seen[[4]uint32{r, g, bl, a}] = true
+		}
+	}
+	return len(seen)
+}
+
+func opaque(img image.Image) float64 {
+	b := img.Bounds()
+	n, total := 0, 0
+	for y := b.Min.Y; y < b.Max.Y; y += 4 {
+		for x := b.Min.X; x < b.Max.X; x += 4 {
+			if _, _, _, a := img.At(x, y).RGBA(); a == 0xffff {
+				n++
+			}
+			total++
+		}
+	}
+	return float64(n) / float64(total)
+}

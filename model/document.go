@@ -1,0 +1,181 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// Progress stages reported while opening.
+const (
+	StageIndex  = "reading index"
+	StageChunks = "reading chunk headers"
+)
+
+// ProgressFunc receives progress of a background job: done out of total
+// units (bytes or chunks) in the named stage. It is called from the job's
+// goroutine.
+type ProgressFunc func(done, total int64, stage string)
+
+// Document is an opened bag and what the UI shows about it.
+type Document struct {
+	// Path is the file's path, or "" for a bag held in memory.
+	Path string
+	// Name is the file name shown in titles.
+	Name string
+	// Size is the file's size in bytes.
+	Size int64
+	// Source is the opened recording; Bag is the same value for ROS1 bags.
+	Source Source
+	Bag    *bag.Bag
+	// Summary is the bag's summary; Topics derive from it.
+	Summary *bag.Summary
+	Topics  []Topic
+	// Warnings are problems found while opening that did not stop it.
+	Warnings []error
+	// Scan is set when the bag could not be read through its index
+	// (unindexed, cut or damaged) and was scanned record by record instead.
+	Scan *bag.ScanReport
+
+	closer io.Closer
+}
+
+// Topic is one row of the topics table.
+type Topic struct {
+	Topic string
+	Type  string
+	// Types lists every type when the topic has more than one.
+	Types    []string
+	Messages uint64
+	// Frequency is messages per second over the bag's duration; 0 when
+	// the duration is 0.
+	Frequency   float64
+	Connections int
+}
+
+// Open opens the bag at path, reading its index and chunk headers; a bag
+// whose index is missing or damaged is scanned instead (see Document.Scan).
+// It stops with ctx's error when ctx is cancelled. progress may be nil.
+func Open(ctx context.Context, path string, progress ProgressFunc) (*Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a directory, not a bag file", path)
+	}
+	d, err := open(ctx, f, st.Size(), path, filepath.Base(path), progress)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	d.closer = f
+	return d, nil
+}
+
+// OpenBytes opens a bag held in memory, such as the embedded sample.
+func OpenBytes(ctx context.Context, name string, data []byte, progress ProgressFunc) (*Document, error) {
+	return open(ctx, bytes.NewReader(data), int64(len(data)), "", name, progress)
+}
+
+func open(ctx context.Context, r io.ReaderAt, size int64, path, name string, progress ProgressFunc) (*Document, error) {
+	if progress == nil {
+		progress = func(int64, int64, string) {}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	or := &openReader{r: r, ctx: ctx}
+	progress(0, size, StageIndex)
+	or.onRead = func(high int64) { progress(high, size, StageIndex) }
+	b, err := bag.NewReaderOrScan(or, size)
+	if err != nil {
+		return nil, cancelled(ctx, err)
+	}
+	or.mu.Lock()
+	or.onRead = nil
+	or.mu.Unlock()
+	n := int64(len(b.ChunkInfos))
+	for i, ci := range b.ChunkInfos {
+		if i%64 == 0 {
+			progress(int64(i), n, StageChunks)
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		// Errors here are reported by Summary below, with the rest.
+		if _, err := b.ChunkHeader(ci); err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	s, err := b.Summary()
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
+		return nil, err
+	}
+	progress(n, n, StageChunks)
+	or.detach()
+	s.Path = path
+	d := &Document{
+		Path: path, Name: name, Size: size,
+		Source: b, Bag: b, Summary: s,
+		Warnings: b.Warnings, Scan: b.Scan,
+	}
+	d.Topics = topicsOf(s)
+	return d, nil
+}
+
+// cancelled returns ctx's error when ctx is done and err came from that.
+func cancelled(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return cerr
+	}
+	return err
+}
+
+func topicsOf(s *bag.Summary) []Topic {
+	dur := s.End.Sub(s.Start)
+	out := make([]Topic, 0, len(s.Topics))
+	for _, t := range s.Topics {
+		row := Topic{Topic: t.Topic, Type: t.Type, Types: t.Types, Messages: t.Messages, Connections: len(t.Connections)}
+		if dur > 0 {
+			row.Frequency = float64(t.Messages) / dur
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// Duration returns the time from the first to the last message, in
+// seconds.
+func (d *Document) Duration() float64 {
+	if d.Summary.Chunks == 0 {
+		return 0
+	}
+	return d.Summary.End.Sub(d.Summary.Start)
+}
+
+// Close closes the document's file.
+func (d *Document) Close() error {
+	err := d.Source.Close()
+	if d.closer != nil {
+		if cerr := d.closer.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}

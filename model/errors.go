@@ -1,0 +1,34 @@
+package model
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// Hint returns a sentence that tells what to do about an error from Open,
+// or "" when there is nothing useful to add.
+func Hint(err error) string {
+	switch {
+	case errors.Is(err, bag.ErrUnindexed):
+		return "This bag was not closed cleanly, so it has no index, and scanning the file did not get around that. `bagscope fix FILE OUT.bag` writes an indexed copy with every message it could read."
+	case errors.Is(err, bag.ErrNotBag):
+		return "bagscope reads ROS1 bag files (they start with \"#ROSBAG V2.0\"). ROS 2 recordings (.db3, .mcap) are not supported yet."
+	case errors.Is(err, bag.ErrUnsupportedVersion):
+		return "Only version 2.0 bags are supported; `rosbag fix` can migrate older ones."
+	case errors.Is(err, bag.ErrTruncated):
+		return "The file ends early: it may have been cut off while copying or recording. `bagscope fix FILE OUT.bag` writes a copy with every complete message."
+	case errors.Is(err, bag.ErrUnsupportedCompression):
+		return "The chunks use a compression bagscope does not know (it reads none, bz2 and lz4)."
+	case errors.Is(err, bag.ErrTooLarge):
+		return "A length in the file is implausibly large: the file is probably damaged."
+	case errors.Is(err, bag.ErrMalformed):
+		return "The file does not follow the bag format at that point: it is probably damaged."
+	case errors.Is(err, fs.ErrNotExist):
+		return "The file does not exist (any more): check the path."
+	case errors.Is(err, fs.ErrPermission):
+		return "You are not allowed to read this file."
+	}
+	return ""
+}

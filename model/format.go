@@ -1,0 +1,119 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// Size formats a byte count for people: "1.4 MB".
+func Size(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	f := float64(n)
+	for _, u := range []string{"KB", "MB", "GB", "TB"} {
+		f /= unit
+		if f < unit || u == "TB" {
+			if f < 10 {
+				return fmt.Sprintf("%.1f %s", f, u)
+			}
+			return fmt.Sprintf("%.0f %s", f, u)
+		}
+	}
+	return ""
+}
+
+// Count formats a count with thousands separators: "12,345".
+func Count(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// Frequency formats messages per second; 0 shows as a dash.
+func Frequency(hz float64) string {
+	switch {
+	case hz == 0 || math.IsNaN(hz):
+		return "–"
+	case hz >= 1:
+		return fmt.Sprintf("%.1f", hz)
+	default:
+		return fmt.Sprintf("%.2f", hz)
+	}
+}
+
+// Duration formats seconds as rosbag does: "3:25s (205s)" or "12.3s".
+func Duration(sec float64) string {
+	if sec < 60 {
+		return fmt.Sprintf("%.1fs", sec)
+	}
+	total := int64(sec + 0.5)
+	h, m, s := total/3600, total/60%60, total%60
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%02d (%ds)", h, m, s, total)
+	}
+	return fmt.Sprintf("%d:%02d (%ds)", m, s, total)
+}
+
+// Time formats a ROS time as a UTC date and time with milliseconds:
+// "2023-11-14 22:13:20.123".
+func Time(t bag.Time) string {
+	return t.Std().Format("2006-01-02 15:04:05.000")
+}
+
+// Compression describes the chunks' compression: "lz4 (47 chunks, 38%)".
+// The percentage is compressed size over uncompressed size.
+func Compression(s *bag.Summary) string {
+	if s.Chunks == 0 {
+		return "no chunks"
+	}
+	names := make([]string, 0, len(s.Compression))
+	for n := range s.Compression {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if s.Compression[names[i]] != s.Compression[names[j]] {
+			return s.Compression[names[i]] > s.Compression[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s ×%d", n, s.Compression[n])
+	}
+	out := strings.Join(parts, ", ")
+	if s.UncompressedBytes > 0 && s.CompressedBytes != s.UncompressedBytes {
+		out += fmt.Sprintf(" (%.0f%% of %s)", 100*float64(s.CompressedBytes)/float64(s.UncompressedBytes), Size(int64(s.UncompressedBytes)))
+	}
+	return out
+}
+
+// ScanSummary describes in one sentence how a bag that could not be read
+// through its index was read instead; r.Reason says why.
+func ScanSummary(r *bag.ScanReport) string {
+	var b strings.Builder
+	b.WriteString("Read without its index: bagscope scanned the file record by record")
+	if r.Open != nil {
+		fmt.Fprintf(&b, ", salvaging %s messages from the chunk that was being written", Count(uint64(r.Open.Messages)))
+	}
+	if n := r.UnreadableBytes(); n > 0 {
+		fmt.Fprintf(&b, "; %s could not be read", Size(n))
+	}
+	if r.LostMessages > 0 {
+		fmt.Fprintf(&b, "; %s messages are lost", Count(r.LostMessages))
+	}
+	b.WriteString(". `bagscope fix FILE OUT.bag` writes an indexed copy with every message it could read.")
+	return b.String()
+}

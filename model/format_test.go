@@ -1,0 +1,39 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+func TestFormat(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{Size(0), "0 B"},
+		{Size(1023), "1023 B"},
+		{Size(1536), "1.5 KB"},
+		{Size(695357), "679 KB"},
+		{Size(5 << 30), "5.0 GB"},
+		{Count(0), "0"},
+		{Count(999), "999"},
+		{Count(1000), "1,000"},
+		{Count(1234567), "1,234,567"},
+		{Frequency(0), "–"},
+		{Frequency(0.5), "0.50"},
+		{Frequency(29.97), "30.0"},
+		{Frequency(200.44), "200.4"}, {Frequency(2), "2.0"},
+		{Duration(12.34), "12.3s"},
+		{Duration(205), "3:25 (205s)"},
+		{Duration(3725), "1:02:05 (3725s)"},
+		{Time(bag.Time{Sec: 1700000000, NSec: 123456789}), "2023-11-14 22:13:20.123"},
+		{Compression(&bag.Summary{}), "no chunks"},
+		{ScanSummary(&bag.ScanReport{Reason: bag.ErrUnindexed}), "Read without its index: bagscope scanned the file record by record. `bagscope fix FILE OUT.bag` writes an indexed copy with every message it could read."},
+		{ScanSummary(&bag.ScanReport{Reason: bag.ErrTruncated, Open: &bag.OpenChunk{Messages: 12}, Skipped: []bag.ByteRange{{Start: 10, End: 2058}}, LostMessages: 3}),
+			"Read without its index: bagscope scanned the file record by record, salvaging 12 messages from the chunk that was being written; 2.0 KB could not be read; 3 messages are lost. `bagscope fix FILE OUT.bag` writes an indexed copy with every message it could read."},
+		{Compression(&bag.Summary{Chunks: 3, Compression: map[string]int{"lz4": 2, "none": 1}, CompressedBytes: 50, UncompressedBytes: 200}), "lz4 ×2, none ×1 (25% of 200 B)"},
+	}
+	for i, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%d: got %q, want %q", i, tt.got, tt.want)
+		}
+	}
+}

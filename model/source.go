@@ -1,0 +1,14 @@
+package model
+
+import "github.com/bagscope/bagscope/bag"
+
+// Source is an opened recording as the model uses it. *bag.Bag is one;
+// readers for other formats (ROS 2 .db3, .mcap) plug in here later.
+type Source interface {
+	// Summary describes the recording: times, counts and topics.
+	Summary() (*bag.Summary, error)
+	// Close releases the recording.
+	Close() error
+}
+
+var _ Source = (*bag.Bag)(nil)

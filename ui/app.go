@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+
+	"github.com/bagscope/bagscope/assets"
+	"github.com/bagscope/bagscope/model"
+)
+
+// AppID is the application ID, as in FyneApp.toml.
+const AppID = "io.github.bagscope.bagscope"
+
+// Version is shown in the About dialog.
+const Version = "0.1.0"
+
+const prefRecent = "recent"
+
+// Run starts the GUI with the command-line arguments (without the program
+// name) and returns the exit status when the last window closes.
+func Run(args []string) int {
+	opts, code, ok := parseArgs(args, os.Stderr)
+	if !ok {
+		return code
+	}
+	a := app.NewWithID(AppID)
+	a.SetIcon(iconResource)
+	c := newController(a)
+	if opts.screenshot == "" {
+		c.recent.Load(a.Preferences().String(prefRecent))
+		c.recent.Save = func(s string) { a.Preferences().SetString(prefRecent, s) }
+	}
+	status := 0
+	switch {
+	case opts.screenshot != "":
+		c.screenshot(opts.screenshot, opts.sample, opts.files, &status)
+	case opts.sample || len(opts.files) > 0:
+		if opts.sample {
+			c.openSample(nil)
+		}
+		for _, f := range opts.files {
+			c.openPath(f, nil)
+		}
+	default:
+		c.showStart()
+	}
+	a.Run()
+	return status
+}
+
+// options are the GUI's command-line arguments.
+type options struct {
+	sample     bool
+	screenshot string
+	files      []string
+}
+
+func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
+	var o options
+	fs := flag.NewFlagSet("bagscope", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&o.sample, "sample", false, "open the embedded sample bag")
+	fs.StringVar(&o.screenshot, "screenshot", "", "once FILE (or --sample) has loaded, save the window to `OUT.png` and exit")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [FILE...]")
+		fmt.Fprintln(stderr, "       bagscope help            list the headless commands")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return o, 0, false
+		}
+		return o, 2, false
+	}
+	o.files = fs.Args()
+	if o.screenshot != "" && len(o.files) != 1 && !(o.sample && len(o.files) == 0) {
+		fmt.Fprintln(stderr, "bagscope: --screenshot needs exactly one FILE (or --sample)")
+		return o, 2, false
+	}
+	return o, 0, true
+}
+
+var iconResource = fyne.NewStaticResource("bagscope.png", assets.Icon)
+
+// controller owns the application's windows and the recent files.
+type controller struct {
+	app    fyne.App
+	recent *model.Recent
+	start  fyne.Window // the start page's window, while it shows the start page
+	views  map[fyne.Window]*bagView
+	// async runs background work; tests make it synchronous.
+	async func(func())
+	// onOpened, when set, is called once a bag view has finished loading.
+	onOpened func(*bagView)
+}
+
+func newController(a fyne.App) *controller {
+	return &controller{
+		app:    a,
+		recent: &model.Recent{},
+		views:  map[fyne.Window]*bagView{},
+		async:  func(f func()) { go f() },
+	}
+}

@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// source says where a bag comes from: a file, or bytes in memory.
+type source struct {
+	path string // "" for data
+	name string
+	data []byte
+}
+
+// bagView is the content of a bag window: a loading panel while the bag
+// opens in the background, then the bag's panels or an error.
+type bagView struct {
+	c       *controller
+	win     fyne.Window
+	src     source
+	content *fyne.Container // a stack holding the current state's panel
+
+	cancel context.CancelFunc
+	doc    *model.Document
+	err    error
+	closed bool
+}
+
+func newBagView(c *controller, w fyne.Window, src source) *bagView {
+	return &bagView{c: c, win: w, src: src, content: container.NewStack()}
+}
+
+// load opens the bag in the background, showing progress meanwhile.
+func (v *bagView) load() {
+	ctx, cancel := context.WithCancel(context.Background())
+	v.cancel = cancel
+	lp := newLoadingPanel(v.src.name, cancel)
+	v.show(lp.content)
+	progress := throttle(func(done, total int64, stage string) {
+		fyne.Do(func() { lp.set(done, total, stage) })
+	})
+	v.c.async(func() {
+		var doc *model.Document
+		var err error
+		if v.src.data != nil {
+			doc, err = model.OpenBytes(ctx, v.src.name, v.src.data, progress)
+		} else {
+			doc, err = model.Open(ctx, v.src.path, progress)
+		}
+		fyne.Do(func() { v.loaded(doc, err) })
+	})
+}
+
+// loaded shows the opened document or the error.
+func (v *bagView) loaded(doc *model.Document, err error) {
+	if v.closed {
+		if doc != nil {
+			doc.Close()
+		}
+		return
+	}
+	v.doc, v.err = doc, err
+	switch {
+	case errors.Is(err, context.Canceled):
+		v.show(newCancelledPanel(v))
+	case err != nil:
+		v.show(newErrorPanel(v, err))
+	default:
+		if v.src.path != "" {
+			v.c.recent.Add(v.src.path)
+			v.c.refreshMenus()
+		}
+		v.show(newDocumentPanel(doc))
+	}
+	if v.c.onOpened != nil {
+		v.c.onOpened(v)
+	}
+}
+
+func (v *bagView) show(o fyne.CanvasObject) {
+	v.content.Objects = []fyne.CanvasObject{o}
+	v.content.Refresh()
+}
+
+// close stops loading and closes the document, when the window closes.
+func (v *bagView) close() {
+	v.closed = true
+	if v.cancel != nil {
+		v.cancel()
+	}
+	if v.doc != nil {
+		v.doc.Close()
+		v.doc = nil
+	}
+}
+
+// throttle passes progress on at most every 50 ms, and always the end of a
+// stage.
+func throttle(f model.ProgressFunc) model.ProgressFunc {
+	var mu sync.Mutex
+	var last time.Time
+	var lastStage string
+	return func(done, total int64, stage string) {
+		mu.Lock()
+		now := time.Now()
+		pass := stage != lastStage || done == total || now.Sub(last) >= 50*time.Millisecond
+		if pass {
+			last, lastStage = now, stage
+		}
+		mu.Unlock()
+		if pass {
+			f(done, total, stage)
+		}
+	}
+}

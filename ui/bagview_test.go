@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+func TestBagViewStates(t *testing.T) {
+	const shared = "../../shared/bags/"
+	tests := []struct {
+		name string
+		path string
+		want []string // texts the window must show
+	}{
+		{"topics", "../testdata/two-conns-one-topic.bag", []string{"two-conns-one-topic.bag", "/chatter", "std_msgs/String, std_msgs/Int32", "Topics (2)"}},
+		{"empty bag", "../testdata/empty.bag", []string{"This bag has no messages"}},
+		{"missing file", "../testdata/no-such.bag", []string{"Could not open no-such.bag", "does not exist"}},
+		{"not a bag", "../go.mod", []string{"Could not open go.mod", "offset 0", "ROS1 bag files"}},
+		{"unindexed: scanned", shared + "Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_unindexed.bag", []string{"Read without its index", "scanned the file", "/rosout_agg"}},
+		{"old version", "testdata/v1.2.bag", []string{"Could not open v1.2.bag", "offset 9", "Only version 2.0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := os.Stat(tt.path); err != nil && strings.HasPrefix(tt.path, shared) {
+				t.Skip("shared bags missing")
+			}
+			c := newTestController(t)
+			var opened *bagView
+			c.onOpened = func(v *bagView) { opened = v }
+			c.openPath(tt.path, nil)
+			if opened == nil {
+				t.Fatal("loading did not finish")
+			}
+			w := opened.win
+			w.Resize(bagWindowSize.SubtractWidthHeight(80, 40)) // a new size lays out the table's cells
+			got := shown(w)
+			for _, want := range tt.want {
+				if !strings.Contains(got, want) {
+					t.Errorf("window does not show %q; it shows:\n%s", want, got)
+				}
+			}
+			w.Close()
+			if len(c.views) != 0 {
+				t.Error("closed window still has a view")
+			}
+		})
+	}
+}
+
+func TestRecentAfterOpen(t *testing.T) {
+	c := newTestController(t)
+	var saved string
+	c.recent.Save = func(s string) { saved = s }
+	c.openPath("../testdata/single-message.bag", nil)
+	if !strings.HasSuffix(saved, "testdata/single-message.bag") {
+		t.Errorf("recent files saved as %q", saved)
+	}
+}
+
+func TestCancelledLoading(t *testing.T) {
+	c := newTestController(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	v := newBagView(c, w, source{path: "../testdata/lz4-multichunk.bag", name: "lz4-multichunk.bag"})
+	w.SetContent(v.content)
+	// Cancel from inside the job, as the Cancel button would while it runs.
+	c.async = func(f func()) { v.cancel(); f() }
+	v.load()
+	if got := shown(w); !strings.Contains(got, "was cancelled") {
+		t.Fatalf("after cancel the window shows:\n%s", got)
+	}
+	c.async = func(f func()) { f() }
+	test.Tap(findButton(t, w.Content(), "Open again"))
+	if v.doc == nil {
+		t.Fatalf("retry did not open the bag: %v", v.err)
+	}
+}

@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// newDocumentPanel shows an opened bag: the header above, the views
+// below. The views are tabs; the timeline, records and message views will
+// join the topics tab.
+func newDocumentPanel(d *model.Document) fyne.CanvasObject {
+	var body fyne.CanvasObject
+	if len(d.Topics) == 0 {
+		body = newEmptyState("This bag has no messages",
+			"It holds no connections and no chunks: the recording was opened and closed without any message being written.")
+	} else {
+		topics := newTopicPanel(d)
+		tabs := container.NewAppTabs(container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topics.content))
+		body = tabs
+	}
+	top := []fyne.CanvasObject{newHeader(d)}
+	if d.Summary.Messages == 0 && len(d.Topics) > 0 {
+		top = append(top, banner(theme.InfoIcon(), "This bag has connections but no messages: every topic below has 0 messages.", ""))
+	}
+	if d.Scan != nil {
+		top = append(top, banner(theme.WarningIcon(), model.ScanSummary(d.Scan), d.Scan.Reason.Error()))
+	}
+	for _, w := range d.Warnings {
+		top = append(top, banner(theme.WarningIcon(), w.Error(), ""))
+	}
+	top = append(top, widget.NewSeparator())
+	return container.NewBorder(container.NewPadded(container.NewVBox(top...)), nil, nil, nil, body)
+}
+
+// newEmptyState is a centred explanation where content would be.
+func newEmptyState(title, detail string) fyne.CanvasObject {
+	t := widget.NewLabelWithStyle(title, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	t.SizeName = theme.SizeNameSubHeadingText
+	d := dimWrapped(detail, fyne.TextAlignCenter)
+	return newCentered(520, container.NewVBox(t, d))
+}
+
+// banner is a notice with an icon: a line of text (markdown) and an
+// optional dimmer line of detail. Lines are truncated rather than wrapped,
+// so the header keeps its height.
+func banner(icon fyne.Resource, text, detail string) fyne.CanvasObject {
+	t := widget.NewRichTextFromMarkdown(text)
+	t.Truncation = fyne.TextTruncateEllipsis
+	lines := container.New(&tightVBox{}, t)
+	if detail != "" {
+		lines.Add(dimText(detail, theme.SizeNameText, fyne.TextAlignLeading))
+	}
+	return container.NewBorder(nil, nil, container.NewCenter(widget.NewIcon(icon)), nil, lines)
+}

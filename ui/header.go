@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// newHeader shows the bag's file name and its key figures.
+func newHeader(d *model.Document) fyne.CanvasObject {
+	s := d.Summary
+	name := widget.NewLabelWithStyle(d.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	name.SizeName = theme.SizeNameSubHeadingText
+	where := d.Path
+	if where == "" {
+		where = "embedded sample bag"
+	}
+	path := dimText(where, theme.SizeNameText, fyne.TextAlignLeading)
+
+	duration, start, end := "–", "–", "–"
+	if s.Chunks > 0 {
+		duration = model.Duration(d.Duration())
+		start, end = model.Time(s.Start), model.Time(s.End)
+	}
+	indexed := fmt.Sprintf("ROS1 bag v%s", s.Version)
+	facts := container.NewGridWithColumns(4,
+		fact("Size", model.Size(d.Size)),
+		fact("Duration", duration),
+		fact("Messages", model.Count(s.Messages)),
+		fact("Topics", model.Count(uint64(len(d.Topics)))),
+		fact("Start (UTC)", start),
+		fact("End (UTC)", end),
+		fact("Chunks", model.Count(uint64(s.Chunks))),
+		fact("Compression", model.Compression(s)),
+	)
+	version := dimText(indexed, theme.SizeNameText, fyne.TextAlignTrailing)
+	version.Truncation = fyne.TextTruncateOff
+	title := container.NewBorder(nil, nil, name, version, path)
+	return container.NewVBox(title, facts)
+}
+
+// fact is a caption above a value.
+func fact(caption, value string) fyne.CanvasObject {
+	c := dimText(caption, theme.SizeNameCaptionText, fyne.TextAlignLeading)
+	v := widget.NewLabelWithStyle(value, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.Truncation = fyne.TextTruncateEllipsis
+	return container.New(&tightVBox{}, c, v)
+}
+
+// tightVBox stacks objects vertically with no padding between them and
+// pulls a label's caption closer to its value.
+type tightVBox struct{}
+
+func (tightVBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		m := o.MinSize()
+		s.Width = max(s.Width, m.Width)
+		s.Height += m.Height
+	}
+	return s.SubtractWidthHeight(0, overlap*float32(len(objs)-1))
+}
+
+func (tightVBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	y := float32(0)
+	for _, o := range objs {
+		h := o.MinSize().Height
+		o.Move(fyne.NewPos(0, y))
+		o.Resize(fyne.NewSize(size.Width, h))
+		y += h - overlap
+	}
+}
+
+// overlap is how much of a label's inner padding tightVBox removes.
+const overlap = 10

@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// assertMarkup compares c's markup with testdata/name, or rewrites it with -update.
+func assertMarkup(t *testing.T, name string, c fyne.Canvas) {
+	t.Helper()
+	if *update {
+		path := filepath.Join("testdata", name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(test.RenderToMarkup(c)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	test.AssertRendersToMarkup(t, name, c)
+}
+
+// newTestController returns a controller on a test app that opens bags
+// synchronously.
+func newTestController(t *testing.T) *controller {
+	c := newController(test.NewTempApp(t))
+	c.async = func(f func()) { f() }
+	return c
+}
+
+// findButton returns the visible button whose text starts with prefix.
+func findButton(t *testing.T, o fyne.CanvasObject, prefix string) *widget.Button {
+	t.Helper()
+	for _, obj := range test.LaidOutObjects(o) {
+		if b, ok := obj.(*widget.Button); ok && b.Visible() && strings.HasPrefix(b.Text, prefix) {
+			return b
+		}
+	}
+	t.Fatalf("no button %q", prefix)
+	return nil
+}
+
+// shown returns the markup of what w shows, to search for texts.
+func shown(w fyne.Window) string { return test.RenderToMarkup(w.Canvas()) }

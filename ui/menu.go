@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"path/filepath"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+)
+
+var (
+	shortcutOpen  = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutClose = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutQuit  = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
+)
+
+// mainMenu builds window w's menu bar.
+func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
+	open := fyne.NewMenuItem("Open…", func() { c.showOpenDialog(w) })
+	open.Shortcut = shortcutOpen
+	recent := fyne.NewMenuItem("Open Recent", nil)
+	recent.ChildMenu = c.recentMenu(w)
+	sample := fyne.NewMenuItem("Open Sample Bag", func() { c.openSample(w) })
+	closeItem := fyne.NewMenuItem("Close", func() { w.Close() })
+	closeItem.Shortcut = shortcutClose
+	quit := fyne.NewMenuItem("Quit", func() { c.app.Quit() })
+	quit.Shortcut = shortcutQuit
+	quit.IsQuit = true
+	file := fyne.NewMenu("File", open, recent, sample, fyne.NewMenuItemSeparator(), closeItem, quit)
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
+	return fyne.NewMainMenu(file, help)
+}
+
+func (c *controller) recentMenu(w fyne.Window) *fyne.Menu {
+	paths := c.recent.Paths()
+	if len(paths) == 0 {
+		none := fyne.NewMenuItem("No recent files", nil)
+		none.Disabled = true
+		return fyne.NewMenu("", none)
+	}
+	items := make([]*fyne.MenuItem, 0, len(paths)+2)
+	for _, p := range paths {
+		items = append(items, fyne.NewMenuItem(filepath.Base(p)+"  —  "+filepath.Dir(p), func() { c.openPath(p, w) }))
+	}
+	items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Clear Recent", func() {
+		c.recent.Clear()
+		c.refreshMenus()
+	}))
+	return fyne.NewMenu("", items...)
+}
+
+// refreshMenus rebuilds every window's menu, after the recent files change.
+func (c *controller) refreshMenus() {
+	for _, w := range c.app.Driver().AllWindows() {
+		if w.MainMenu() != nil {
+			w.SetMainMenu(c.mainMenu(w))
+		}
+	}
+	if c.start != nil {
+		c.start.SetContent(newStartPage(c, c.start))
+	}
+}
+
+// addShortcuts registers the menu's shortcuts on w's canvas.
+func (c *controller) addShortcuts(w fyne.Window) {
+	w.Canvas().AddShortcut(shortcutOpen, func(fyne.Shortcut) { c.showOpenDialog(w) })
+	w.Canvas().AddShortcut(shortcutClose, func(fyne.Shortcut) { w.Close() })
+	w.Canvas().AddShortcut(shortcutQuit, func(fyne.Shortcut) { c.app.Quit() })
+}
+
+func (c *controller) showAbout(w fyne.Window) {
+	icon := canvas.NewImageFromResource(iconResource)
+	icon.FillMode = canvas.ImageFillContain
+	icon.SetMinSize(fyne.NewSize(72, 72))
+	title := widget.NewLabelWithStyle("bagscope "+Version, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	text := widget.NewLabelWithStyle("A desktop inspector for ROS1 bag files.\nTopics, chunks, records and messages, read straight from the file.", fyne.TextAlignCenter, fyne.TextStyle{})
+	dialog.ShowCustom("About bagscope", "Close", container.NewVBox(container.NewCenter(icon), title, text), w)
+}

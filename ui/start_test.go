@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+func TestStartPage(t *testing.T) {
+	tests := []struct {
+		name   string
+		recent string
+		golden string
+	}{
+		{"no recent files", "", "start_empty.xml"},
+		{"recent files", "/data/run1.bag\n/data/old/run0.bag", "start_recent.xml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestController(t)
+			c.recent.Load(tt.recent)
+			w := test.NewTempWindow(t, widget.NewLabel(""))
+			c.start = w
+			w.SetContent(newStartPage(c, w))
+			w.Resize(startWindowSize)
+			assertMarkup(t, tt.golden, w.Canvas())
+			if tt.recent == "" && !strings.Contains(shown(w), "No recent files yet.") {
+				t.Error("empty recent list does not say so")
+			}
+			findButton(t, w.Content(), "Open…")
+		})
+	}
+}
+
+func TestStartPageOpensSample(t *testing.T) {
+	c := newTestController(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	c.start = w
+	w.SetContent(newStartPage(c, w))
+	test.Tap(findButton(t, w.Content(), "Open the sample bag"))
+	v := c.views[w]
+	if v == nil {
+		t.Fatal("the sample did not open in the start page's window")
+	}
+	if v.err != nil || v.doc == nil || len(v.doc.Topics) == 0 {
+		t.Fatalf("sample: doc %v, err %v", v.doc, v.err)
+	}
+	if c.start != nil {
+		t.Error("window still counted as the start page")
+	}
+	if got := shown(w); !strings.Contains(got, "sample.bag") || !strings.Contains(got, "embedded sample bag") {
+		t.Errorf("window does not show the sample's header:\n%s", got)
+	}
+	if len(c.recent.Paths()) != 0 {
+		t.Errorf("the embedded sample went into the recent files: %q", c.recent.Paths())
+	}
+}
+
+func TestMenus(t *testing.T) {
+	c := newTestController(t)
+	c.recent.Load("/data/a.bag")
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	m := c.mainMenu(w)
+	var labels []string
+	for _, it := range m.Items[0].Items {
+		labels = append(labels, it.Label)
+	}
+	if got := strings.Join(labels, "|"); got != "Open…|Open Recent||Close|Quit" && got != "Open…|Open Recent|Open Sample Bag||Close|Quit" {
+		t.Errorf("File menu = %q", got)
+	}
+	if sub := m.Items[0].Items[1].ChildMenu; sub == nil || !strings.HasPrefix(sub.Items[0].Label, "a.bag") {
+		t.Errorf("Open Recent submenu = %+v", sub)
+	}
+	if m.Items[1].Label != "Help" || m.Items[1].Items[0].Label != "About bagscope" {
+		t.Errorf("Help menu = %+v", m.Items[1])
+	}
+	for _, s := range []fyne.Shortcut{shortcutOpen, shortcutClose, shortcutQuit} {
+		if s.ShortcutName() == "" {
+			t.Errorf("shortcut %v has no name", s)
+		}
+	}
+}
+
+func TestDialogs(t *testing.T) {
+	c := newTestController(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(bagWindowSize)
+	c.start = w
+	w.SetContent(newStartPage(c, w))
+	test.Tap(findButton(t, w.Content(), "Open…"))
+	if w.Canvas().Overlays().Top() == nil {
+		t.Fatal("Open… showed no file dialog")
+	}
+	w.Canvas().Overlays().Top().Hide()
+	w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
+	c.showAbout(w)
+	if top := w.Canvas().Overlays().Top(); top == nil || !strings.Contains(test.RenderObjectToMarkup(top), "bagscope "+Version) {
+		t.Fatal("About shows no dialog with the version")
+	}
+}

@@ -1,0 +1,114 @@
+package ui
+
+import (
+	"path/filepath"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+
+	"github.com/bagscope/bagscope/assets"
+)
+
+// Default window sizes.
+var (
+	bagWindowSize   = fyne.NewSize(1280, 800)
+	startWindowSize = fyne.NewSize(760, 560)
+)
+
+// newWindow creates a window with bagscope's menu, shortcuts and drop
+// handling.
+func (c *controller) newWindow(title string) fyne.Window {
+	w := c.app.NewWindow(title)
+	w.SetIcon(iconResource)
+	w.SetMainMenu(c.mainMenu(w))
+	c.addShortcuts(w)
+	w.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
+		for _, u := range uris {
+			c.openPath(u.Path(), w)
+		}
+	})
+	return w
+}
+
+// showStart shows the start page in a new window.
+func (c *controller) showStart() {
+	w := c.newWindow("bagscope")
+	c.start = w
+	w.SetContent(newStartPage(c, w))
+	w.Resize(startWindowSize)
+	w.SetOnClosed(func() {
+		if c.start == w {
+			c.start = nil
+		}
+	})
+	w.CenterOnScreen()
+	w.Show()
+}
+
+// targetWindow returns the window to open a bag in: from picks the start
+// page's window when it still shows the start page; otherwise nil, which
+// means a new window.
+func (c *controller) targetWindow(from fyne.Window) fyne.Window {
+	if from != nil && from == c.start {
+		c.start = nil
+		return from
+	}
+	return nil
+}
+
+// openPath opens the bag at path in a window.
+func (c *controller) openPath(path string, from fyne.Window) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	c.openSource(source{path: path, name: filepath.Base(path)}, c.targetWindow(from))
+}
+
+// openSample opens the embedded sample bag.
+func (c *controller) openSample(from fyne.Window) {
+	c.openSource(source{name: assets.SampleName, data: assets.SampleBag}, c.targetWindow(from))
+}
+
+func (c *controller) openSource(src source, w fyne.Window) {
+	if w == nil {
+		w = c.newWindow(src.name + " — bagscope")
+		w.Resize(bagWindowSize)
+	} else {
+		w.SetTitle(src.name + " — bagscope")
+		w.Resize(bagWindowSize)
+	}
+	v := newBagView(c, w, src)
+	c.views[w] = v
+	w.SetOnClosed(func() {
+		v.close()
+		delete(c.views, w)
+	})
+	w.SetContent(v.content)
+	w.Show()
+	v.load()
+}
+
+// showOpenDialog asks for bag files to open.
+func (c *controller) showOpenDialog(w fyne.Window) {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, w)
+			return
+		}
+		if r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		c.openPath(path, w)
+	}, w)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".bag", ".active"}))
+	if paths := c.recent.Paths(); len(paths) > 0 {
+		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(paths[0]))); err == nil {
+			d.SetLocation(l)
+		}
+	}
+	d.Show() // Resize before Show panics in Fyne 2.8
+	d.Resize(fyne.NewSize(min(900, w.Canvas().Size().Width*0.9), min(640, w.Canvas().Size().Height*0.9)))
+}
