@@ -96,6 +96,8 @@ unit:
 	fi
 	echo "== go test -race $${xvfb[*]:+(under xvfb-run)}"
 	CI="$${CI:-}" "$${xvfb[@]}" go test -race -timeout 25m ./...
+	echo "== benchmarks once each, so they keep compiling and working ($${SECONDS}s)"
+	BAGSCOPE_BENCH_DIR=/nonexistent go test -race -run '^$$' -bench . -benchtime=1x $(HEADLESS_PKGS) >/dev/null
 	echo "== tests done in $${SECONDS}s"
 
 # The large benchmark bags (../shared/tools/gen_bench_bags.py) live outside the repo.

@@ -100,20 +100,26 @@ func Compression(s *bag.Summary) string {
 	return out
 }
 
-// ScanSummary describes in one sentence how a bag that could not be read
-// through its index was read instead; r.Reason says why.
+// ScanSummary describes in one line how a bag that could not be read
+// through its index was read instead: how far the scan parsed, its closed
+// chunks, the open chunk's salvaged messages and the bytes it could not
+// read. r.Reason says why.
 func ScanSummary(r *bag.ScanReport) string {
 	var b strings.Builder
-	b.WriteString("Read without its index: bagscope scanned the file record by record")
+	fmt.Fprintf(&b, "Read without its index: parsed to byte %s of %s, %s closed chunks",
+		Count(uint64(r.ParsedTo)), Count(uint64(r.Size)), Count(uint64(r.ClosedChunks)))
 	if r.Open != nil {
-		fmt.Fprintf(&b, ", salvaging %s messages from the chunk that was being written", Count(uint64(r.Open.Messages)))
+		fmt.Fprintf(&b, ", the open chunk with %s messages salvaged", Count(uint64(r.Open.Messages)))
 	}
 	if n := r.UnreadableBytes(); n > 0 {
-		fmt.Fprintf(&b, "; %s could not be read", Size(n))
+		fmt.Fprintf(&b, ", %s unreadable", Size(n))
 	}
 	if r.LostMessages > 0 {
-		fmt.Fprintf(&b, "; %s messages are lost", Count(r.LostMessages))
+		fmt.Fprintf(&b, ", %s messages lost", Count(r.LostMessages))
 	}
-	b.WriteString(". `bagscope fix FILE OUT.bag` writes an indexed copy with every message it could read.")
+	b.WriteString(".")
 	return b.String()
 }
+
+// FixHint says how to save an indexed copy of a scanned bag.
+const FixHint = "To save an indexed copy with every message that could be read: bagscope fix FILE OUT.bag"

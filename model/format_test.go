@@ -26,9 +26,9 @@ func TestFormat(t *testing.T) {
 		{Duration(3725), "1:02:05 (3725s)"},
 		{Time(bag.Time{Sec: 1700000000, NSec: 123456789}), "2023-11-14 22:13:20.123"},
 		{Compression(&bag.Summary{}), "no chunks"},
-		{ScanSummary(&bag.ScanReport{Reason: bag.ErrUnindexed}), "Read without its index: bagscope scanned the file record by record. `bagscope fix FILE OUT.bag` writes an indexed copy with every message it could read."},
-		{ScanSummary(&bag.ScanReport{Reason: bag.ErrTruncated, Open: &bag.OpenChunk{Messages: 12}, Skipped: []bag.ByteRange{{Start: 10, End: 2058}}, LostMessages: 3}),
-			"Read without its index: bagscope scanned the file record by record, salvaging 12 messages from the chunk that was being written; 2.0 KB could not be read; 3 messages are lost. `bagscope fix FILE OUT.bag` writes an indexed copy with every message it could read."},
+		{ScanSummary(&bag.ScanReport{Reason: bag.ErrUnindexed, ParsedTo: 9988, Size: 9988, ClosedChunks: 1}), "Read without its index: parsed to byte 9,988 of 9,988, 1 closed chunks."},
+		{ScanSummary(&bag.ScanReport{Reason: bag.ErrTruncated, ParsedTo: 5000, Size: 6000, Open: &bag.OpenChunk{Messages: 12}, Skipped: []bag.ByteRange{{Start: 10, End: 2058}}, LostMessages: 3}),
+			"Read without its index: parsed to byte 5,000 of 6,000, 0 closed chunks, the open chunk with 12 messages salvaged, 2.0 KB unreadable, 3 messages lost."},
 		{Compression(&bag.Summary{Chunks: 3, Compression: map[string]int{"lz4": 2, "none": 1}, CompressedBytes: 50, UncompressedBytes: 200}), "lz4 ×2, none ×1 (25% of 200 B)"},
 	}
 	for i, tt := range tests {

@@ -26,13 +26,13 @@ func newDocumentPanel(d *model.Document) fyne.CanvasObject {
 	}
 	top := []fyne.CanvasObject{newHeader(d)}
 	if d.Summary.Messages == 0 && len(d.Topics) > 0 {
-		top = append(top, banner(theme.InfoIcon(), "This bag has connections but no messages: every topic below has 0 messages.", ""))
+		top = append(top, banner(theme.InfoIcon(), "This bag has connections but no messages: every topic below has 0 messages."))
 	}
 	if d.Scan != nil {
-		top = append(top, banner(theme.WarningIcon(), model.ScanSummary(d.Scan), d.Scan.Reason.Error()))
+		top = append(top, banner(theme.WarningIcon(), model.ScanSummary(d.Scan), d.Scan.Reason.Error(), model.FixHint))
 	}
 	for _, w := range d.Warnings {
-		top = append(top, banner(theme.WarningIcon(), w.Error(), ""))
+		top = append(top, banner(theme.WarningIcon(), w.Error()))
 	}
 	top = append(top, widget.NewSeparator())
 	return container.NewBorder(container.NewPadded(container.NewVBox(top...)), nil, nil, nil, body)
@@ -46,15 +46,15 @@ func newEmptyState(title, detail string) fyne.CanvasObject {
 	return newCentered(520, container.NewVBox(t, d))
 }
 
-// banner is a notice with an icon: a line of text (markdown) and an
-// optional dimmer line of detail. Lines are truncated rather than wrapped,
-// so the header keeps its height.
-func banner(icon fyne.Resource, text, detail string) fyne.CanvasObject {
+// banner is a notice with an icon: a line of text (markdown) and dimmer
+// lines of detail. Lines are truncated rather than wrapped, so the header
+// keeps its height.
+func banner(icon fyne.Resource, text string, details ...string) fyne.CanvasObject {
 	t := widget.NewRichTextFromMarkdown(text)
 	t.Truncation = fyne.TextTruncateEllipsis
 	lines := container.New(&tightVBox{}, t)
-	if detail != "" {
-		lines.Add(dimText(detail, theme.SizeNameText, fyne.TextAlignLeading))
+	for _, d := range details {
+		lines.Add(dimText(d, theme.SizeNameText, fyne.TextAlignLeading))
 	}
 	return container.NewBorder(nil, nil, container.NewCenter(widget.NewIcon(icon)), nil, lines)
 }
