@@ -38,7 +38,7 @@ func Run(args []string) int {
 	status := 0
 	switch {
 	case opts.screenshot != "":
-		c.screenshot(opts.screenshot, opts.sample, opts.files, &status)
+		c.screenshot(opts.screenshot, opts.tab, opts.sample, opts.files, &status)
 	case opts.sample || len(opts.files) > 0:
 		if opts.sample {
 			c.openSample(nil)
@@ -57,6 +57,7 @@ func Run(args []string) int {
 type options struct {
 	sample     bool
 	screenshot string
+	tab        string
 	files      []string
 }
 
@@ -66,6 +67,7 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 	fs.SetOutput(stderr)
 	fs.BoolVar(&o.sample, "sample", false, "open the embedded sample bag")
 	fs.StringVar(&o.screenshot, "screenshot", "", "once FILE (or --sample) has loaded, save the window to `OUT.png` and exit")
+	fs.StringVar(&o.tab, "tab", "", "with --screenshot: show the tab whose title starts with `NAME` (e.g. Findings)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [FILE...]")
 		fmt.Fprintln(stderr, "       bagscope help            list the headless commands")

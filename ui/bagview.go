@@ -77,7 +77,7 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 			v.c.recent.Add(v.src.path)
 			v.c.refreshMenus()
 		}
-		v.show(newDocumentPanel(doc))
+		v.show(newDocumentPanel(doc, v.win))
 	}
 	if v.c.onOpened != nil {
 		v.c.onOpened(v)

@@ -11,18 +11,28 @@ import (
 	"github.com/bagscope/bagscope/model"
 )
 
+// moreTabs returns the views after the topics tab, each from its own file.
+func moreTabs(d *model.Document, w fyne.Window) []*container.TabItem {
+	return []*container.TabItem{
+		newFindingsTab(d, w),
+	}
+}
+
 // newDocumentPanel shows an opened bag: the header above, the views
 // below. The views are tabs; the timeline, records and message views will
 // join the topics tab.
-func newDocumentPanel(d *model.Document) fyne.CanvasObject {
+func newDocumentPanel(d *model.Document, w fyne.Window) fyne.CanvasObject {
 	var body fyne.CanvasObject
 	if len(d.Topics) == 0 {
 		body = newEmptyState("This bag has no messages",
 			"It holds no connections and no chunks: the recording was opened and closed without any message being written.")
 	} else {
 		topics := newTopicPanel(d)
-		tabs := container.NewAppTabs(container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topics.content))
-		body = tabs
+		items := []*container.TabItem{
+			container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topics.content),
+		}
+		items = append(items, moreTabs(d, w)...)
+		body = container.NewAppTabs(items...)
 	}
 	top := []fyne.CanvasObject{newHeader(d)}
 	if d.Summary.Messages == 0 && len(d.Topics) > 0 {

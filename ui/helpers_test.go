@@ -35,6 +35,8 @@ func assertMarkup(t *testing.T, name string, c fyne.Canvas) {
 func newTestController(t *testing.T) *controller {
 	c := newController(test.NewTempApp(t))
 	c.async = func(f func()) { f() }
+	background = func(f func()) { f() }
+	t.Cleanup(func() { background = func(f func()) { go f() } })
 	return c
 }
 

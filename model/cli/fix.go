@@ -3,11 +3,10 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model"
 )
 
 // Exit statuses of fix.
@@ -30,7 +29,7 @@ func runFix(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	in, out := fs.Arg(0), fs.Arg(1)
-	if err := checkOutput(in, out, *force); err != nil {
+	if err := model.CheckRepairOutput(in, out, *force); err != nil {
 		fmt.Fprintf(stderr, "bagscope: %v\n", err)
 		return 2
 	}
@@ -40,24 +39,9 @@ func runFix(args []string, stdout, stderr io.Writer) int {
 		return fixNothing
 	}
 	defer b.Close()
-	// Write to a temporary file beside OUT and rename it into place, so a
-	// failed repair never leaves a half-written OUT.
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
-	if err != nil {
-		fmt.Fprintf(stderr, "bagscope: %v\n", err)
-		return fixNothing
-	}
-	defer os.Remove(tmp.Name())
-	rep, err := bag.Repair(b, tmp, *compression, *threshold)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	rep, err := model.WriteRepaired(b, out, *compression, *threshold)
 	if err != nil {
 		fail(stderr, in, err)
-		return fixNothing
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		fmt.Fprintf(stderr, "bagscope: %v\n", err)
 		return fixNothing
 	}
 	printRepair(stdout, in, out, b, rep)
@@ -68,25 +52,6 @@ func runFix(args []string, stdout, stderr io.Writer) int {
 		return fixPartial
 	}
 	return fixComplete
-}
-
-// checkOutput refuses to write over the input, or over any existing file
-// without --force.
-func checkOutput(in, out string, force bool) error {
-	ist, err := os.Stat(in)
-	if err != nil {
-		return err
-	}
-	ost, err := os.Stat(out)
-	if err == nil {
-		if os.SameFile(ist, ost) {
-			return fmt.Errorf("refusing to write the repaired copy over the input %s: name another file", in)
-		}
-		if !force {
-			return fmt.Errorf("%s exists: name another file, or pass --force to overwrite it", out)
-		}
-	}
-	return nil
 }
 
 func printRepair(w io.Writer, in, out string, b *bag.Bag, rep *bag.RepairReport) {

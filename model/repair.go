@@ -1,0 +1,67 @@
+package model
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// CheckRepairOutput refuses an output path that is the input itself, or
+// an existing file unless force is set. in may be "" for a bag held in
+// memory.
+func CheckRepairOutput(in, out string, force bool) error {
+	ost, err := os.Stat(out)
+	if err != nil {
+		return nil
+	}
+	if in != "" {
+		if ist, err := os.Stat(in); err == nil && os.SameFile(ist, ost) {
+			return fmt.Errorf("refusing to write the repaired copy over the input %s: name another file", in)
+		}
+	}
+	if !force {
+		return fmt.Errorf("%s exists: name another file, or pass --force to overwrite it", out)
+	}
+	return nil
+}
+
+// WriteRepaired writes a repaired, indexed copy of src to out (see
+// bag.Repair): into a temporary file beside out, renamed into place once
+// complete, so a failed repair never leaves a half-written file. src's
+// in-memory index loses the chunks that cannot be read; open a fresh Bag
+// for it.
+func WriteRepaired(src *bag.Bag, out, compression string, chunkThreshold int) (*bag.RepairReport, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp.Name())
+	rep, err := bag.Repair(src, tmp, compression, chunkThreshold)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return rep, err
+	}
+	return rep, os.Rename(tmp.Name(), out)
+}
+
+// SaveRepaired writes a repaired copy of an opened document to out,
+// reading the bag afresh so the document itself is left as it is.
+func SaveRepaired(d *Document, out string) (*bag.RepairReport, error) {
+	if err := CheckRepairOutput(d.Path, out, true); err != nil {
+		return nil, err
+	}
+	src, err := bag.NewReaderOrScan(d.Bag.ReaderAt(), d.Size)
+	if err != nil {
+		return nil, err
+	}
+	return WriteRepaired(src, out, "", bag.DefaultChunkThreshold)
+}
+
+// CheckBag runs the doctor (bag.Check) on an opened document.
+func CheckBag(d *Document) (*bag.CheckReport, error) {
+	return bag.Check(d.Bag.ReaderAt(), d.Size)
+}

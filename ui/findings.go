@@ -1,0 +1,221 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model"
+)
+
+// autoCheckLimit is the largest bag checked as soon as its window opens;
+// larger ones wait for the Check button, as the check decompresses every
+// chunk.
+const autoCheckLimit = 256 << 20
+
+// background runs a panel's slow work off the UI goroutine; tests make it
+// synchronous.
+var background = func(f func()) { go f() }
+
+// findingsPanel is the Findings tab: the doctor's findings (bag.Check)
+// and the "Save repaired copy…" action.
+type findingsPanel struct {
+	d        *model.Document
+	win      fyne.Window
+	status   *widget.Label
+	progress *widget.ProgressBarInfinite
+	checkBtn *widget.Button
+	list     *widget.List
+	detail   *widget.Label
+	findings []bag.Finding
+	content  fyne.CanvasObject
+}
+
+// newFindingsTab returns the Findings tab of document d in window w.
+func newFindingsTab(d *model.Document, w fyne.Window) *container.TabItem {
+	return container.NewTabItemWithIcon("Findings", theme.WarningIcon(), newFindingsPanel(d, w).content)
+}
+
+// newFindingsPanel builds the panel and starts the check on small bags.
+func newFindingsPanel(d *model.Document, w fyne.Window) *findingsPanel {
+	p := &findingsPanel{d: d, win: w}
+	p.status = widget.NewLabel("")
+	p.status.Wrapping = fyne.TextWrapWord
+	p.progress = widget.NewProgressBarInfinite()
+	p.progress.Hide()
+	p.checkBtn = widget.NewButtonWithIcon("Check every record", theme.SearchIcon(), p.runCheck)
+	save := widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), p.saveRepaired)
+	p.detail = widget.NewLabel("")
+	p.detail.Wrapping = fyne.TextWrapWord
+	p.list = widget.NewList(
+		func() int { return len(p.findings) },
+		func() fyne.CanvasObject {
+			msg := widget.NewLabel("")
+			msg.Truncation = fyne.TextTruncateEllipsis
+			where := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+			return container.NewBorder(nil, nil, container.NewHBox(widget.NewIcon(theme.InfoIcon()), where), nil, msg)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			f := p.findings[i]
+			row := o.(*fyne.Container)
+			left := row.Objects[1].(*fyne.Container)
+			left.Objects[0].(*widget.Icon).SetResource(severityIcon(f.Severity))
+			left.Objects[1].(*widget.Label).SetText(findingPlace(f))
+			row.Objects[0].(*widget.Label).SetText(f.Message)
+		},
+	)
+	p.list.OnSelected = func(i widget.ListItemID) {
+		f := p.findings[i]
+		p.detail.SetText(fmt.Sprintf("%s at byte offset %d%s:\n%s", strings.ToUpper(f.Severity.String()[:1])+f.Severity.String()[1:], f.Offset, opSuffix(f.Op), f.Message))
+	}
+	top := container.NewVBox(
+		container.NewBorder(nil, nil, nil, container.NewHBox(p.checkBtn, save), p.status),
+		p.progress,
+	)
+	split := container.NewVSplit(p.list, container.NewVScroll(p.detail))
+	split.Offset = 0.75
+	p.content = container.NewBorder(top, nil, nil, nil, split)
+	if d.Size <= autoCheckLimit {
+		p.runCheck()
+	} else {
+		p.status.SetText(fmt.Sprintf("This bag is %s: checking reads and decompresses every chunk. Press \"Check every record\" to run it.", model.Size(d.Size)))
+	}
+	return p
+}
+
+// runCheck runs the doctor in the background.
+func (p *findingsPanel) runCheck() {
+	p.checkBtn.Disable()
+	p.progress.Show()
+	p.progress.Start()
+	p.status.SetText("Checking every record: bag header, index, chunks, index entries, connections, md5sums…")
+	background(func() {
+		rep, err := model.CheckBag(p.d)
+		fyne.Do(func() { p.showReport(rep, err) })
+	})
+}
+
+func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
+	p.progress.Stop()
+	p.progress.Hide()
+	p.checkBtn.Enable()
+	if err != nil {
+		p.status.SetText("The check could not run: " + err.Error())
+		return
+	}
+	p.findings = append(p.findings[:0], rep.Findings...)
+	// Most severe first, then in file order.
+	sort.SliceStable(p.findings, func(i, j int) bool { return p.findings[i].Severity > p.findings[j].Severity })
+	counts := [3]int{}
+	for _, f := range p.findings {
+		counts[f.Severity]++
+	}
+	switch {
+	case len(p.findings) == 0:
+		p.status.SetText(fmt.Sprintf("No findings: every record of the %s messages checks out.", model.Count(rep.Messages)))
+	case counts[bag.Error] == 0:
+		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
+	default:
+		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes an indexed bag with every message that can be read.", plural(counts[bag.Error], "error"), plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
+	}
+	p.detail.SetText("")
+	p.list.UnselectAll()
+	p.list.Refresh()
+}
+
+// saveRepaired asks where to write a repaired copy and writes it in the
+// background, then says what was kept and lost.
+func (p *findingsPanel) saveRepaired() {
+	save := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil || wc == nil {
+			return
+		}
+		out := wc.URI().Path()
+		wc.Close()
+		busy := dialog.NewCustomWithoutButtons("Writing the repaired copy…", widget.NewProgressBarInfinite(), p.win)
+		busy.Show()
+		background(func() {
+			rep, err := model.SaveRepaired(p.d, out)
+			fyne.Do(func() {
+				busy.Hide()
+				if err != nil {
+					dialog.ShowError(fmt.Errorf("the repaired copy could not be written: %w", err), p.win)
+					return
+				}
+				dialog.ShowInformation("Repaired copy saved", repairText(out, rep), p.win)
+			})
+		})
+	}, p.win)
+	name := strings.TrimSuffix(strings.TrimSuffix(p.d.Name, ".active"), ".bag") + "-repaired.bag"
+	save.SetFileName(name)
+	save.Show()
+}
+
+// repairText says what a repair kept and lost.
+func repairText(out string, rep *bag.RepairReport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Wrote %s: %s messages, %s compression.\n", out, model.Count(rep.Messages), rep.Compression)
+	topics := make([]string, 0, len(rep.Kept))
+	for t := range rep.Kept {
+		topics = append(topics, t)
+	}
+	sort.Strings(topics)
+	for _, t := range topics {
+		fmt.Fprintf(&b, "  %s: %s\n", t, model.Count(rep.Kept[t]))
+	}
+	if rep.Complete() {
+		b.WriteString("Nothing was lost.")
+		return b.String()
+	}
+	if rep.LostMessages > 0 {
+		fmt.Fprintf(&b, "Lost %s indexed messages in unreadable chunks.\n", model.Count(rep.LostMessages))
+	}
+	for _, r := range rep.Lost {
+		fmt.Fprintf(&b, "Lost %s\n", r)
+	}
+	return b.String()
+}
+
+// plural says "1 error", "2 errors".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func severityIcon(s bag.Severity) fyne.Resource {
+	switch s {
+	case bag.Error:
+		return theme.ErrorIcon()
+	case bag.Warning:
+		return theme.WarningIcon()
+	}
+	return theme.InfoIcon()
+}
+
+// findingPlace is the finding's location column: "offset 4117 chunk".
+func findingPlace(f bag.Finding) string {
+	return fmt.Sprintf("%10d %-11s", f.Offset, opName(f.Op))
+}
+
+func opName(o bag.Op) string {
+	if o == 0 {
+		return "bytes"
+	}
+	return o.String()
+}
+
+func opSuffix(o bag.Op) string {
+	if o == 0 {
+		return ""
+	}
+	return " (" + o.String() + " record)"
+}

@@ -1,0 +1,41 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// TestFindingsTab opens a cut, unindexed bag and checks that the Findings
+// tab lists the doctor's findings, most severe first, and shows a selected
+// one whole.
+func TestFindingsTab(t *testing.T) {
+	test.NewTempApp(t)
+	background = func(f func()) { f() }
+	defer func() { background = func(f func()) { go f() } }()
+	d, err := model.Open(context.Background(), "../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	w := test.NewTempWindow(t, nil)
+	p := newFindingsPanel(d, w)
+	w.SetContent(p.content)
+	if len(p.findings) != 3 {
+		t.Fatalf("%d findings: %v", len(p.findings), p.findings)
+	}
+	if got := p.status.Text; !strings.HasPrefix(got, "2 errors, 1 warning, 0 notes.") {
+		t.Errorf("status %q", got)
+	}
+	if p.findings[0].Severity < p.findings[2].Severity {
+		t.Errorf("not most severe first: %v", p.findings)
+	}
+	p.list.Select(1)
+	if !strings.Contains(p.detail.Text, "at byte offset 5892") {
+		t.Errorf("detail %q", p.detail.Text)
+	}
+}
