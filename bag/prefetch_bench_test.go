@@ -53,29 +53,7 @@ func BenchmarkDecompress(b *testing.B) {
 // messages of mixed.bag) in time order.
 func BenchmarkMessagesTopic(b *testing.B) {
 	for _, p := range benchBags(b) {
-		b.Run(filepath.Base(p), func(b *testing.B) {
-			bg, err := Open(p)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer bg.Close()
-			b.ReportAllocs()
-			var n, bytes int
-			for b.Loop() {
-				n, bytes = 0, 0
-				it := bg.Messages(MessageFilter{Topics: []string{"/imu"}})
-				for it.Next() {
-					n++
-					bytes += len(it.Message().Data)
-				}
-				if err := it.Err(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			s := b.Elapsed().Seconds() / float64(b.N)
-			b.ReportMetric(float64(n)/s, "msgs/s")
-			b.ReportMetric(float64(bytes)/s/1e6, "payloadMB/s")
-		})
+		b.Run(filepath.Base(p), func(b *testing.B) { benchRead(b, p, MessageFilter{Topics: []string{"/imu"}}) })
 	}
 }
 
@@ -86,25 +64,7 @@ func BenchmarkMessagesWorkers(b *testing.B) {
 		for _, procs := range []int{1, runtime.GOMAXPROCS(0)} {
 			b.Run(filepath.Base(p)+"/procs="+strconv.Itoa(procs), func(b *testing.B) {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-				bg, err := Open(p)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer bg.Close()
-				b.SetBytes(bg.Size())
-				b.ReportAllocs()
-				var n int
-				for b.Loop() {
-					n = 0
-					it := bg.Messages(MessageFilter{})
-					for it.Next() {
-						n++
-					}
-					if err := it.Err(); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+				benchRead(b, p, MessageFilter{})
 			})
 		}
 	}
