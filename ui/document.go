@@ -15,6 +15,7 @@ import (
 func moreTabs(d *model.Document, w fyne.Window) []*container.TabItem {
 	return []*container.TabItem{
 		newFindingsTab(d, w),
+		newRecordsTab(d),
 	}
 }
 

@@ -1,0 +1,310 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// StageRecords is the progress stage of BuildRecordIndex.
+const StageRecords = "indexing records"
+
+// RecordSet is a list of records in byte order, read on demand: the
+// top-level records of a bag (RecordIndex) or the records inside one chunk
+// (ChunkRecords).
+type RecordSet interface {
+	// Len returns the number of records.
+	Len() int
+	// Record returns record i with its header parsed (not its data).
+	Record(i int) (bag.Record, error)
+	// ReaderAt reads the bytes the records' offsets refer to.
+	ReaderAt() io.ReaderAt
+	// Size is the number of bytes ReaderAt holds.
+	Size() int64
+}
+
+// RecordIndex holds the offset and op of every top-level record of a bag,
+// about 9 bytes per record, so bags with millions of records stay cheap.
+type RecordIndex struct {
+	b       *bag.Bag
+	offsets []int64
+	ops     []bag.Op
+	// Err is the error that stopped the walk early (a cut or damaged
+	// record); the records before it are indexed.
+	Err error
+}
+
+var _ RecordSet = (*RecordIndex)(nil)
+
+// BuildRecordIndex walks the top-level records of b in byte order. It
+// reports progress in bytes (throttled) and stops with ctx's error when ctx
+// is cancelled. A damaged record ends the walk without an error: the index
+// then holds the records before it and Err says why it stopped.
+func BuildRecordIndex(ctx context.Context, b *bag.Bag, progress ProgressFunc) (*RecordIndex, error) {
+	if progress == nil {
+		progress = func(int64, int64, string) {}
+	}
+	x := &RecordIndex{b: b}
+	size := b.Size()
+	progress(0, size, StageRecords)
+	w := b.Walk()
+	for n := 0; w.Next(); n++ {
+		rec := w.Record()
+		x.offsets = append(x.offsets, rec.Offset)
+		x.ops = append(x.ops, rec.Op)
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			progress(rec.End(), size, StageRecords)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	x.Err = w.Err()
+	x.offsets = x.offsets[:len(x.offsets):len(x.offsets)]
+	x.ops = x.ops[:len(x.ops):len(x.ops)]
+	progress(size, size, StageRecords)
+	return x, nil
+}
+
+// Len returns the number of records.
+func (x *RecordIndex) Len() int { return len(x.offsets) }
+
+// Offset returns the file offset of record i.
+func (x *RecordIndex) Offset(i int) int64 { return x.offsets[i] }
+
+// Op returns the op of record i.
+func (x *RecordIndex) Op(i int) bag.Op { return x.ops[i] }
+
+// Record reads record i's header from the file.
+func (x *RecordIndex) Record(i int) (bag.Record, error) { return x.b.ReadRecord(x.offsets[i]) }
+
+// ReaderAt returns the bag file's reader.
+func (x *RecordIndex) ReaderAt() io.ReaderAt { return x.b.ReaderAt() }
+
+// Size returns the bag file's size.
+func (x *RecordIndex) Size() int64 { return x.b.Size() }
+
+// ChunkRecords are the records inside one chunk, parsed from its
+// decompressed data. Their offsets are relative to that data.
+type ChunkRecords struct {
+	// Chunk is the chunk record's header.
+	Chunk   *bag.Chunk
+	data    []byte
+	records []bag.Record
+	// Err is the error that stopped the walk early, if any.
+	Err error
+}
+
+var _ RecordSet = (*ChunkRecords)(nil)
+
+// ReadChunkRecords decompresses the chunk record at off and parses the
+// records inside it. A damaged inner record ends the list (see Err).
+func ReadChunkRecords(ctx context.Context, b *bag.Bag, off int64) (*ChunkRecords, error) {
+	ch, err := b.ChunkAt(off)
+	if err != nil {
+		return nil, err
+	}
+	data, err := b.ReadChunkData(ch, nil)
+	if err != nil {
+		return nil, fmt.Errorf("reading chunk at %d: %w", off, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c := &ChunkRecords{Chunk: ch, data: data}
+	w := bag.NewChunkWalker(data, off)
+	for w.Next() {
+		rec := *w.Record()
+		rec.Header = append(bag.Header(nil), rec.Header...) // the walker reuses its slice
+		c.records = append(c.records, rec)
+		if len(c.records)%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	c.Err = w.Err()
+	return c, nil
+}
+
+// Len returns the number of records in the chunk.
+func (c *ChunkRecords) Len() int { return len(c.records) }
+
+// Record returns record i; its header aliases the chunk data.
+func (c *ChunkRecords) Record(i int) (bag.Record, error) { return c.records[i], nil }
+
+// ReaderAt reads the chunk's decompressed data.
+func (c *ChunkRecords) ReaderAt() io.ReaderAt { return bytes.NewReader(c.data) }
+
+// Size returns the length of the decompressed data.
+func (c *ChunkRecords) Size() int64 { return int64(len(c.data)) }
+
+// SpanKind says what part of a record a span covers.
+type SpanKind int
+
+// Span kinds.
+const (
+	SpanLength      SpanKind = iota // the header_len or data_len field
+	SpanFieldLength                 // a header field's 4-byte length prefix
+	SpanField                       // a header field's name=value bytes
+	SpanData                        // the record's data
+)
+
+// Span is a named range of a record's bytes, [Start, End).
+type Span struct {
+	Name       string
+	Kind       SpanKind
+	Start, End int64
+	// Field is the header field's index for SpanFieldLength and SpanField.
+	Field int
+}
+
+// String names the span and its bytes (inclusive), for a status line.
+func (s Span) String() string {
+	if s.End <= s.Start {
+		return fmt.Sprintf("%s (empty, at byte %d)", s.Name, s.Start)
+	}
+	return fmt.Sprintf("%s (bytes %d..%d)", s.Name, s.Start, s.End-1)
+}
+
+// RecordSpans splits rec's bytes into spans in byte order: the header_len
+// field, each header field's length prefix and name=value bytes, the
+// data_len field and the data. Offsets are those of rec.
+func RecordSpans(rec *bag.Record) []Span {
+	spans := make([]Span, 0, 3+2*len(rec.Header))
+	spans = append(spans, Span{Name: "header_len", Kind: SpanLength, Start: rec.Offset, End: rec.HeaderOffset})
+	for i, f := range rec.Header {
+		at := rec.HeaderOffset + int64(f.Offset)
+		n := int64(len(f.Name) + 1 + len(f.Value))
+		spans = append(spans,
+			Span{Name: "header field " + f.Name + " length", Kind: SpanFieldLength, Start: at, End: at + 4, Field: i},
+			Span{Name: "header field " + f.Name, Kind: SpanField, Start: at + 4, End: at + 4 + n, Field: i})
+	}
+	hend := rec.HeaderOffset + int64(rec.HeaderLen)
+	spans = append(spans,
+		Span{Name: "data_len", Kind: SpanLength, Start: hend, End: hend + 4},
+		Span{Name: "data", Kind: SpanData, Start: rec.DataOffset, End: rec.End()})
+	return spans
+}
+
+// SpanAt returns the index of the span holding byte off, or -1. spans must
+// be sorted and not overlap, as RecordSpans returns them.
+func SpanAt(spans []Span, off int64) int {
+	lo, hi := 0, len(spans)
+	for lo < hi {
+		m := (lo + hi) / 2
+		switch {
+		case off < spans[m].Start:
+			hi = m
+		case off >= spans[m].End:
+			lo = m + 1
+		default:
+			return m
+		}
+	}
+	return -1
+}
+
+// FieldText returns a header field's decoded value as text.
+func FieldText(f bag.Field) string {
+	switch v := f.Decoded().(type) {
+	case bag.Op:
+		return fmt.Sprintf("0x%02x (%s)", uint8(v), v)
+	case bag.Time:
+		return fmt.Sprintf("%s (%s)", v, v.Std().Format("2006-01-02 15:04:05.000 MST"))
+	case string:
+		return fmt.Sprintf("%q", v)
+	case []byte:
+		return fmt.Sprintf("% x", v)
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+// KindName names a header field kind for display.
+func KindName(k bag.FieldKind) string {
+	switch k {
+	case bag.KindOp:
+		return "op"
+	case bag.KindUint32:
+		return "uint32"
+	case bag.KindUint64:
+		return "uint64"
+	case bag.KindTime:
+		return "time"
+	case bag.KindString:
+		return "string"
+	}
+	return "bytes"
+}
+
+// RecordSummary is a short line about rec's key fields: the topic of a
+// connection, the connection and time of a message, the compression and
+// size of a chunk, the chunk position and times of a chunk info. b, when
+// not nil, names the topics of message connections.
+func RecordSummary(rec *bag.Record, b *bag.Bag) string {
+	h := rec.Header
+	u32 := func(name string) (uint32, bool) {
+		for _, f := range h {
+			if f.Name == name {
+				v, ok := f.Decoded().(uint32)
+				return v, ok
+			}
+		}
+		return 0, false
+	}
+	val := func(name string) string {
+		for _, f := range h {
+			if f.Name == name {
+				switch v := f.Decoded().(type) {
+				case string:
+					return v
+				case []byte:
+					return fmt.Sprintf("% x", v)
+				default:
+					return fmt.Sprint(v)
+				}
+			}
+		}
+		return "?"
+	}
+	var parts []string
+	switch rec.Op {
+	case bag.OpBagHeader:
+		parts = append(parts, "index_pos "+val("index_pos"), "conns "+val("conn_count"), "chunks "+val("chunk_count"))
+	case bag.OpConnection:
+		parts = append(parts, val("topic"), "conn "+val("conn"))
+	case bag.OpMessageData:
+		s := "conn " + val("conn")
+		if id, ok := u32("conn"); ok && b != nil {
+			if c := b.Connection(id); c != nil {
+				s += " " + c.Topic
+			}
+		}
+		parts = append(parts, s, "time "+val("time"))
+	case bag.OpChunk:
+		s := val("compression") + ", " + val("size") + " bytes"
+		if size, ok := u32("size"); ok && size > 0 && rec.DataLen > 0 {
+			s += fmt.Sprintf(" (ratio %.2f)", float64(size)/float64(rec.DataLen))
+		}
+		parts = append(parts, s)
+	case bag.OpChunkInfo:
+		parts = append(parts, "chunk_pos "+val("chunk_pos"), val("start_time")+" .. "+val("end_time"), "conns "+val("count"))
+	case bag.OpIndexData:
+		parts = append(parts, "conn "+val("conn"), "count "+val("count"))
+	default:
+		for _, f := range h {
+			if f.Name != "op" {
+				parts = append(parts, f.Name)
+			}
+		}
+	}
+	return strings.Join(parts, "  ·  ")
+}

@@ -1,0 +1,139 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+func TestBuildRecordIndex(t *testing.T) {
+	for _, path := range []string{
+		"../testdata/single-message.bag",
+		"../testdata/empty.bag",
+		"../testdata/lz4-multichunk.bag",
+		"../testdata/bz2-multichunk.bag",
+		"../testdata/none-multichunk.bag",
+	} {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			if _, err := os.Stat(path); err != nil {
+				t.Skipf("fixture missing: %v", err)
+			}
+			b, err := bag.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			var last int64
+			x, err := BuildRecordIndex(context.Background(), b, func(done, total int64, _ string) { last = done })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if x.Err != nil {
+				t.Fatalf("walk stopped: %v", x.Err)
+			}
+			if last != b.Size() {
+				t.Errorf("last progress %d, want %d", last, b.Size())
+			}
+			w := b.Walk()
+			i := 0
+			for ; w.Next(); i++ {
+				rec := w.Record()
+				if i >= x.Len() || x.Offset(i) != rec.Offset || x.Op(i) != rec.Op {
+					t.Fatalf("record %d: index differs from walk at %d", i, rec.Offset)
+				}
+				got, err := x.Record(i)
+				if err != nil || got.DataLen != rec.DataLen || len(got.Header) != len(rec.Header) {
+					t.Fatalf("Record(%d) = %+v, %v", i, got.Pos, err)
+				}
+				checkSpans(t, &got)
+				if rec.Op == bag.OpChunk {
+					cr, err := ReadChunkRecords(context.Background(), b, rec.Offset)
+					if err != nil || cr.Err != nil || cr.Len() == 0 {
+						t.Fatalf("chunk at %d: %v %v", rec.Offset, err, cr.Err)
+					}
+					for j := 0; j < cr.Len(); j++ {
+						r, _ := cr.Record(j)
+						checkSpans(t, &r)
+						if r.End() > cr.Size() {
+							t.Fatalf("inner record %d ends past the chunk data", j)
+						}
+					}
+				}
+			}
+			if i != x.Len() {
+				t.Errorf("index has %d records, walk %d", x.Len(), i)
+			}
+		})
+	}
+}
+
+// checkSpans checks that the spans tile the record and name its fields.
+func checkSpans(t *testing.T, rec *bag.Record) {
+	t.Helper()
+	s := RecordSpans(rec)
+	if s[0].Start != rec.Offset || s[len(s)-1].End != rec.End() {
+		t.Fatalf("spans cover %d..%d, record %d..%d", s[0].Start, s[len(s)-1].End, rec.Offset, rec.End())
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i].Start != s[i-1].End {
+			t.Fatalf("gap between %v and %v", s[i-1], s[i])
+		}
+	}
+	if len(s) != 3+2*len(rec.Header) {
+		t.Fatalf("%d spans for %d fields", len(s), len(rec.Header))
+	}
+	for k, sp := range s {
+		if sp.End > sp.Start && SpanAt(s, sp.Start) != k || sp.End > sp.Start && SpanAt(s, sp.End-1) != k {
+			t.Fatalf("SpanAt misses %v", sp)
+		}
+	}
+	if SpanAt(s, rec.End()) != -1 || SpanAt(s, rec.Offset-1) != -1 {
+		t.Fatal("SpanAt outside the record")
+	}
+}
+
+func TestRecordSpansExample(t *testing.T) {
+	rec := bag.Record{Pos: bag.Pos{Offset: 100, HeaderOffset: 104, HeaderLen: 33, DataOffset: 141, DataLen: 3},
+		Op: bag.OpConnection, Header: bag.Header{
+			{Name: "op", Value: []byte{7}, Offset: 0},
+			{Name: "topic", Value: []byte("/a"), Offset: 8},
+			{Name: "conn", Value: []byte{0, 0, 0, 0}, Offset: 20},
+		}}
+	s := RecordSpans(&rec)
+	want := []string{
+		"header_len (bytes 100..103)",
+		"header field op length (bytes 104..107)",
+		"header field op (bytes 108..111)",
+		"header field topic length (bytes 112..115)",
+		"header field topic (bytes 116..123)",
+		"header field conn length (bytes 124..127)",
+		"header field conn (bytes 128..136)",
+		"data_len (bytes 137..140)",
+	}
+	for i, w := range want {
+		if got := s[i].String(); got != w {
+			t.Errorf("span %d = %q, want %q", i, got, w)
+		}
+	}
+	if got := s[len(s)-1].String(); got != "data (bytes 141..143)" {
+		t.Errorf("data span %q", got)
+	}
+}
+
+func TestBuildRecordIndexCancel(t *testing.T) {
+	path := "../testdata/lz4-multichunk.bag"
+	b, err := bag.Open(path)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer b.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := BuildRecordIndex(ctx, b, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}

@@ -1,0 +1,449 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// hexCols is the number of bytes on a hex view row.
+const hexCols = 16
+
+// HexView shows a range of bytes as rows of offset, 16 hex bytes and
+// ASCII, reading only the rows on screen from an io.ReaderAt. Bytes inside
+// spans are tinted by the span's kind; hovering a byte names its span in
+// the status line under the rows.
+type HexView struct {
+	widget.BaseWidget
+
+	r           io.ReaderAt
+	start, size int64
+	spans       []model.Span
+
+	top    int64   // first row shown
+	scroll float32 // scroll remainder in pixels
+	rows   int     // rows that fit, set by the renderer's layout
+	hover  int64   // hovered byte offset, or -1
+
+	slider *widget.Slider
+	status *widget.Label
+}
+
+var (
+	_ fyne.Widget       = (*HexView)(nil)
+	_ desktop.Hoverable = (*HexView)(nil)
+	_ fyne.Scrollable   = (*HexView)(nil)
+)
+
+// NewHexView returns an empty hex view.
+func NewHexView() *HexView {
+	h := &HexView{hover: -1}
+	h.status = widget.NewLabel("")
+	h.status.Truncation = fyne.TextTruncateEllipsis
+	h.slider = widget.NewSlider(0, 0)
+	h.slider.Orientation = widget.Vertical
+	h.slider.OnChanged = func(v float64) {
+		h.setTop(int64(math.Round(h.slider.Max - v)))
+	}
+	h.ExtendBaseWidget(h)
+	return h
+}
+
+// SetData shows size bytes of r from start, tinted by spans (sorted, not
+// overlapping, as model.RecordSpans returns them).
+func (h *HexView) SetData(r io.ReaderAt, start, size int64, spans []model.Span) {
+	h.r, h.start, h.size, h.spans = r, start, size, spans
+	h.top, h.scroll, h.hover = 0, 0, -1
+	h.status.SetText(h.idleStatus())
+	h.updateSlider()
+	h.Refresh()
+}
+
+// Clear empties the view.
+func (h *HexView) Clear() { h.SetData(nil, 0, 0, nil) }
+
+func (h *HexView) idleStatus() string {
+	if h.r == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d bytes at %d..%d. Point at a byte to name it.", h.size, h.start, h.start+h.size-1)
+}
+
+// totalRows is the number of rows of the whole range: rows start at
+// multiples of 16 so that offsets line up.
+func (h *HexView) totalRows() int64 {
+	if h.size <= 0 {
+		return 0
+	}
+	first := h.start / hexCols
+	last := (h.start + h.size - 1) / hexCols
+	return last - first + 1
+}
+
+func (h *HexView) maxTop() int64 { return max(0, h.totalRows()-int64(max(h.rows, 1))) }
+
+func (h *HexView) setTop(t int64) {
+	t = min(max(t, 0), h.maxTop())
+	if t == h.top {
+		return
+	}
+	h.top = t
+	h.Refresh()
+}
+
+func (h *HexView) updateSlider() {
+	m := float64(h.maxTop())
+	h.slider.Max = m
+	h.slider.Step = 1
+	h.slider.Value = m - float64(h.top)
+	if m == 0 {
+		h.slider.Hide()
+	} else {
+		h.slider.Show()
+	}
+	h.slider.Refresh()
+}
+
+// ScrollToOffset scrolls so that the row holding off is on screen.
+func (h *HexView) ScrollToOffset(off int64) {
+	row := off/hexCols - h.start/hexCols
+	if row < h.top || row >= h.top+int64(h.rows) {
+		h.setTop(row)
+		h.updateSlider()
+	}
+}
+
+// Scrolled moves the view by whole rows.
+func (h *HexView) Scrolled(ev *fyne.ScrollEvent) {
+	h.scroll -= ev.Scrolled.DY
+	rh := h.metrics().row
+	n := int64(h.scroll / rh)
+	if n == 0 {
+		return
+	}
+	h.scroll -= float32(n) * rh
+	h.setTop(h.top + n)
+	h.updateSlider()
+}
+
+// MouseIn starts hovering.
+func (h *HexView) MouseIn(ev *desktop.MouseEvent) { h.MouseMoved(ev) }
+
+// MouseMoved names the span of the byte under the pointer.
+func (h *HexView) MouseMoved(ev *desktop.MouseEvent) { h.hoverAt(ev.Position) }
+
+// MouseOut stops hovering.
+func (h *HexView) MouseOut() {
+	if h.hover >= 0 {
+		h.hover = -1
+		h.status.SetText(h.idleStatus())
+		h.Refresh()
+	}
+}
+
+// hoverAt sets the hovered byte from a position in the widget.
+func (h *HexView) hoverAt(p fyne.Position) {
+	off := h.offsetAt(p)
+	if off == h.hover {
+		return
+	}
+	h.hover = off
+	if off < 0 {
+		h.status.SetText(h.idleStatus())
+	} else {
+		h.status.SetText(h.describe(off))
+	}
+	h.Refresh()
+}
+
+// describe names the byte at off and its span.
+func (h *HexView) describe(off int64) string {
+	s := fmt.Sprintf("byte %d (0x%x)", off, off)
+	if i := model.SpanAt(h.spans, off); i >= 0 {
+		return h.spans[i].String() + "  ·  " + s
+	}
+	return s
+}
+
+// offsetAt returns the byte under p, or -1.
+func (h *HexView) offsetAt(p fyne.Position) int64 {
+	m := h.metrics()
+	if p.Y < m.head {
+		return -1
+	}
+	row := int64((p.Y - m.head) / m.row)
+	if row >= int64(h.rows) {
+		return -1
+	}
+	col := -1
+	if x := p.X - m.hexX + m.char/2; x >= 0 && x < hexCols*m.cell+m.char {
+		if x >= 8*m.cell {
+			x = max(x-m.char, 8*m.cell)
+		}
+		col = min(int(x/m.cell), hexCols-1)
+	} else if x := p.X - m.asciiX; x >= 0 && x < hexCols*m.char {
+		col = int(x / m.char)
+	}
+	if col < 0 {
+		return -1
+	}
+	off := (h.start/hexCols+h.top+row)*hexCols + int64(col)
+	if off < h.start || off >= h.start+h.size {
+		return -1
+	}
+	return off
+}
+
+// hexMetrics are the positions of the view's columns.
+type hexMetrics struct {
+	char, cell, row, head float32
+	offX, hexX, asciiX    float32
+	width                 float32
+}
+
+func (h *HexView) metrics() hexMetrics {
+	ts := theme.TextSize()
+	c := fyne.MeasureText("0", ts, fyne.TextStyle{Monospace: true})
+	pad := theme.Padding()
+	m := hexMetrics{char: c.Width, cell: 3 * c.Width, row: c.Height + 2}
+	m.head = m.row + pad
+	m.offX = pad
+	m.hexX = m.offX + 11*m.char
+	m.asciiX = m.hexX + (hexCols*3+3)*m.char
+	m.width = m.asciiX + hexCols*m.char + pad
+	return m
+}
+
+// spanColor is the tint of a span: lengths grey, each header field its own
+// hue, the data a light wash. Alpha keeps the theme's text readable on it.
+func spanColor(s model.Span, v fyne.ThemeVariant) color.Color {
+	dark := v == theme.VariantDark
+	a := uint8(0x48)
+	if dark {
+		a = 0x60
+	}
+	switch s.Kind {
+	case model.SpanLength, model.SpanFieldLength:
+		if dark {
+			return color.NRGBA{0xa0, 0xa0, 0xa0, 0x38}
+		}
+		return color.NRGBA{0x70, 0x70, 0x70, 0x30}
+	case model.SpanData:
+		return color.NRGBA{0x2e, 0x9e, 0x5e, a - 0x18}
+	}
+	c := fieldHues[s.Field%len(fieldHues)]
+	c.A = a
+	return c
+}
+
+// fieldHues tint header fields; none is green, which marks the data.
+var fieldHues = []color.NRGBA{
+	{0x3d, 0x7e, 0xff, 0}, // blue
+	{0xff, 0x8c, 0x1a, 0}, // orange
+	{0xb0, 0x4d, 0xff, 0}, // purple
+	{0x00, 0xb4, 0xc8, 0}, // teal
+	{0xff, 0x4d, 0x8d, 0}, // pink
+	{0xc8, 0xa8, 0x00, 0}, // ochre
+}
+
+// CreateRenderer builds the view's renderer.
+func (h *HexView) CreateRenderer() fyne.WidgetRenderer {
+	r := &hexRenderer{h: h, bg: canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))}
+	r.header = canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder))
+	r.header.TextStyle.Monospace = true
+	r.hoverHex = canvas.NewRectangle(color.Transparent)
+	r.hoverHex.StrokeWidth = 1.5
+	r.hoverASCII = canvas.NewRectangle(color.Transparent)
+	r.hoverASCII.StrokeWidth = 1.5
+	return r
+}
+
+type hexRow struct {
+	off        *canvas.Text
+	bgs, abgs  [hexCols]*canvas.Rectangle
+	hex, ascii [hexCols]*canvas.Text
+}
+
+type hexRenderer struct {
+	h                    *HexView
+	bg                   *canvas.Rectangle
+	header               *canvas.Text
+	rows                 []*hexRow
+	hoverHex, hoverASCII *canvas.Rectangle
+	objects              []fyne.CanvasObject
+	buf                  []byte
+	size                 fyne.Size
+}
+
+func (r *hexRenderer) Destroy() {}
+
+func (r *hexRenderer) MinSize() fyne.Size {
+	m := r.h.metrics()
+	st := r.h.status.MinSize()
+	return fyne.NewSize(m.width+r.h.slider.MinSize().Width, m.head+4*m.row+st.Height)
+}
+
+func (r *hexRenderer) Layout(size fyne.Size) {
+	r.size = size
+	m := r.h.metrics()
+	st := r.h.status.MinSize()
+	sw := r.h.slider.MinSize().Width
+	area := size.Height - st.Height
+	r.bg.Resize(fyne.NewSize(size.Width, area))
+	r.h.slider.Move(fyne.NewPos(size.Width-sw, m.head))
+	r.h.slider.Resize(fyne.NewSize(sw, max(area-m.head, 0)))
+	r.h.status.Move(fyne.NewPos(0, area))
+	r.h.status.Resize(fyne.NewSize(size.Width, st.Height))
+	n := max(int((area-m.head)/m.row), 0)
+	if n != r.h.rows {
+		r.h.rows = n
+		r.h.top = min(r.h.top, r.h.maxTop())
+		r.h.updateSlider()
+	}
+	for len(r.rows) < n {
+		r.rows = append(r.rows, r.newRow())
+	}
+	r.rebuildObjects(n)
+	r.Refresh()
+}
+
+func (r *hexRenderer) newRow() *hexRow {
+	row := &hexRow{off: canvas.NewText("", color.Black)}
+	row.off.TextStyle.Monospace = true
+	for i := range hexCols {
+		row.bgs[i] = canvas.NewRectangle(color.Transparent)
+		row.abgs[i] = canvas.NewRectangle(color.Transparent)
+		row.hex[i] = canvas.NewText("", color.Black)
+		row.hex[i].TextStyle.Monospace = true
+		row.ascii[i] = canvas.NewText("", color.Black)
+		row.ascii[i].TextStyle.Monospace = true
+	}
+	return row
+}
+
+func (r *hexRenderer) rebuildObjects(n int) {
+	objs := []fyne.CanvasObject{r.bg, r.header}
+	for _, row := range r.rows[:n] {
+		for i := range hexCols {
+			objs = append(objs, row.bgs[i], row.abgs[i])
+		}
+		objs = append(objs, row.off)
+		for i := range hexCols {
+			objs = append(objs, row.hex[i], row.ascii[i])
+		}
+	}
+	r.objects = append(objs, r.hoverHex, r.hoverASCII, r.h.slider, r.h.status)
+}
+
+func (r *hexRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+func (r *hexRenderer) Refresh() {
+	h := r.h
+	m := h.metrics()
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	fg := theme.Color(theme.ColorNameForeground)
+	dim := theme.Color(theme.ColorNamePlaceHolder)
+	ts := theme.TextSize()
+	r.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
+	r.bg.Refresh()
+
+	r.header.Color = dim
+	r.header.TextSize = ts
+	r.header.Text = ""
+	if h.r != nil {
+		s := fmt.Sprintf("%-10s ", "offset")
+		for i := range hexCols {
+			s += fmt.Sprintf("%02x ", i)
+			if i == 7 {
+				s += " "
+			}
+		}
+		r.header.Text = s + "  ascii"
+	}
+	r.header.Move(fyne.NewPos(m.offX, theme.Padding()/2))
+	r.header.Refresh()
+
+	n := min(h.rows, len(r.rows))
+	firstRow := h.start/hexCols + h.top
+	from := max(firstRow*hexCols, h.start)
+	to := min((firstRow+int64(n))*hexCols, h.start+h.size)
+	var data []byte
+	if h.r != nil && to > from {
+		if cap(r.buf) < int(to-from) {
+			r.buf = make([]byte, to-from)
+		}
+		data = r.buf[:to-from]
+		k, err := h.r.ReadAt(data, from)
+		if err != nil && err != io.EOF {
+			data = data[:k]
+		}
+		data = data[:k]
+	}
+	r.hoverHex.StrokeColor = color.Transparent
+	r.hoverASCII.StrokeColor = color.Transparent
+	for ri, row := range r.rows[:n] {
+		y := m.head + float32(ri)*m.row
+		rowOff := (firstRow + int64(ri)) * hexCols
+		row.off.Text = ""
+		if rowOff < h.start+h.size && h.r != nil {
+			row.off.Text = fmt.Sprintf("%010x", rowOff)
+		}
+		row.off.Color, row.off.TextSize = dim, ts
+		row.off.Move(fyne.NewPos(m.offX, y))
+		row.off.Refresh()
+		for c := range hexCols {
+			off := rowOff + int64(c)
+			hx, ax := m.hexX+float32(c)*m.cell, m.asciiX+float32(c)*m.char
+			if c >= 8 {
+				hx += m.char
+			}
+			bg := color.Color(color.Transparent)
+			hs, as := "", ""
+			if i := off - from; off >= from && i < int64(len(data)) {
+				b := data[i]
+				hs = fmt.Sprintf("%02x", b)
+				as = "."
+				if b >= 0x20 && b < 0x7f {
+					as = string(rune(b))
+				}
+				if si := model.SpanAt(h.spans, off); si >= 0 {
+					bg = spanColor(h.spans[si], v)
+				}
+				if off == h.hover {
+					r.hoverHex.StrokeColor = theme.Color(theme.ColorNamePrimary)
+					r.hoverHex.Move(fyne.NewPos(hx-m.char/2, y))
+					r.hoverHex.Resize(fyne.NewSize(m.cell, m.row))
+					r.hoverASCII.StrokeColor = theme.Color(theme.ColorNamePrimary)
+					r.hoverASCII.Move(fyne.NewPos(ax, y))
+					r.hoverASCII.Resize(fyne.NewSize(m.char, m.row))
+				}
+			}
+			// Backgrounds join up across a span: each covers its cell's gap.
+			row.bgs[c].FillColor = bg
+			row.bgs[c].Move(fyne.NewPos(hx-m.char/2, y))
+			row.bgs[c].Resize(fyne.NewSize(m.cell, m.row))
+			row.bgs[c].Refresh()
+			row.abgs[c].FillColor = bg
+			row.abgs[c].Move(fyne.NewPos(ax, y))
+			row.abgs[c].Resize(fyne.NewSize(m.char, m.row))
+			row.abgs[c].Refresh()
+			row.hex[c].Text, row.hex[c].Color, row.hex[c].TextSize = hs, fg, ts
+			row.hex[c].Move(fyne.NewPos(hx, y+1))
+			row.hex[c].Refresh()
+			row.ascii[c].Text, row.ascii[c].Color, row.ascii[c].TextSize = as, fg, ts
+			row.ascii[c].Move(fyne.NewPos(ax, y+1))
+			row.ascii[c].Refresh()
+		}
+	}
+	r.hoverHex.Refresh()
+	r.hoverASCII.Refresh()
+}

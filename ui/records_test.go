@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model"
+)
+
+func syncRun(f func()) { f() }
+
+// firstOp returns the first row of the current list with op.
+func firstOp(t *testing.T, p *recordsPanel, op bag.Op) int {
+	t.Helper()
+	set := p.level().set
+	for i := 0; i < set.Len(); i++ {
+		if r, err := set.Record(i); err == nil && r.Op == op {
+			return i
+		}
+	}
+	t.Fatalf("no %s record", op)
+	return -1
+}
+
+func TestRecordsPanel(t *testing.T) {
+	test.NewTempApp(t)
+	d := openSample(t)
+	p := newRecordsPanel(d, syncRun)
+	w := test.NewTempWindow(t, p.content)
+	w.Resize(fyne.NewSize(1280, 720))
+
+	n := 0
+	for wk := d.Bag.Walk(); wk.Next(); {
+		n++
+	}
+	if p.listLen() != n || n == 0 {
+		t.Fatalf("list has %d rows, the bag %d records", p.listLen(), n)
+	}
+	if !strings.Contains(p.count.Text, "records") || p.back.Visible() {
+		t.Errorf("count %q, back visible %v", p.count.Text, p.back.Visible())
+	}
+
+	// The bag header is first: its fields fill the table.
+	p.list.Select(0)
+	if p.rec.Op != bag.OpBagHeader || len(p.fields) != 4 {
+		t.Fatalf("selected %s with %d fields", p.rec.Op, len(p.fields))
+	}
+	if p.openBtn.Visible() {
+		t.Error("open button shown for a bag header")
+	}
+	assertMarkup(t, "records_bagheader.xml", w.Canvas())
+
+	// A connection names its topic in the list and table.
+	i := firstOp(t, p, bag.OpConnection)
+	p.list.Select(i)
+	if !strings.Contains(shown(w), "\"/") {
+		t.Error("connection topic not shown")
+	}
+
+	// A chunk opens to its inner records, with offsets into its data.
+	i = firstOp(t, p, bag.OpChunk)
+	p.list.Select(i)
+	if !p.openBtn.Visible() {
+		t.Fatal("no open button for a chunk")
+	}
+	chunkOff := p.rec.Offset
+	test.Tap(p.openBtn)
+	if len(p.levels) != 2 || !p.back.Visible() {
+		t.Fatalf("levels %d after opening the chunk", len(p.levels))
+	}
+	inner := p.level().set.(*model.ChunkRecords)
+	if inner.Len() == 0 || inner.Chunk.Offset != chunkOff {
+		t.Fatalf("inner records %d of chunk %d", inner.Len(), inner.Chunk.Offset)
+	}
+	j := firstOp(t, p, bag.OpMessageData)
+	p.list.Select(j)
+	if p.rec.Op != bag.OpMessageData || p.rec.End() > inner.Size() {
+		t.Fatalf("inner selection %s at %d", p.rec.Op, p.rec.Offset)
+	}
+	assertMarkup(t, "records_chunk.xml", w.Canvas())
+
+	// Back returns to the file's records with the chunk still selected.
+	test.Tap(p.back)
+	if len(p.levels) != 1 || p.rec.Offset != chunkOff {
+		t.Fatalf("after back: levels %d, selected %d", len(p.levels), p.rec.Offset)
+	}
+}
+
+// TestRecordsShots writes the panel in the default dark and light themes
+// to $BAGSCOPE_SHOTS/records-*.png when that variable is set, to look at it
+// by eye.
+func TestRecordsShots(t *testing.T) {
+	dir := os.Getenv("BAGSCOPE_SHOTS")
+	if dir == "" {
+		t.Skip("BAGSCOPE_SHOTS not set")
+	}
+	for _, v := range []struct {
+		name string
+		th   fyne.Theme
+	}{{"dark", theme.DarkTheme()}, {"light", theme.LightTheme()}} { //nolint:staticcheck // both variants, to check contrast
+		t.Run(v.name, func(t *testing.T) {
+			a := test.NewTempApp(t)
+			a.Settings().SetTheme(v.th)
+			p := newRecordsPanel(openSample(t), syncRun)
+			render := func(name string) {
+				img := renderContent(p.content, fyne.NewSize(1280, 720))
+				if err := writePNG(filepath.Join(dir, "records-"+name+"-"+v.name+".png"), img); err != nil {
+					t.Fatal(err)
+				}
+			}
+			renderContent(p.content, fyne.NewSize(1280, 720)) // lay out once
+			p.list.Select(1)
+			m := p.hex.metrics()
+			p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(m.hexX+9*m.cell+m.char+1, m.head+m.row*1.5)}})
+			render("chunk")
+			test.Tap(p.openBtn)
+			p.list.Select(firstOp(t, p, bag.OpMessageData) + 2)
+			p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(m.hexX+5*m.cell+1, m.head+m.row*2.5)}})
+			render("inner")
+		})
+	}
+}
