@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,6 +95,17 @@ func TestRecordsPanel(t *testing.T) {
 	}
 }
 
+// variantTheme is the default theme forced to one variant, to check
+// contrast in both.
+type variantTheme struct {
+	fyne.Theme
+	v fyne.ThemeVariant
+}
+
+func (t variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	return t.Theme.Color(n, t.v)
+}
+
 // TestRecordsShots writes the panel in the default dark and light themes
 // to $BAGSCOPE_SHOTS/records-*.png when that variable is set, to look at it
 // by eye.
@@ -105,7 +117,7 @@ func TestRecordsShots(t *testing.T) {
 	for _, v := range []struct {
 		name string
 		th   fyne.Theme
-	}{{"dark", theme.DarkTheme()}, {"light", theme.LightTheme()}} { //nolint:staticcheck // both variants, to check contrast
+	}{{"dark", variantTheme{theme.DefaultTheme(), theme.VariantDark}}, {"light", variantTheme{theme.DefaultTheme(), theme.VariantLight}}} {
 		t.Run(v.name, func(t *testing.T) {
 			a := test.NewTempApp(t)
 			a.Settings().SetTheme(v.th)
