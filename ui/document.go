@@ -24,6 +24,7 @@ func moreTabs(d *model.Document, w fyne.Window) []*container.TabItem {
 // join the topics tab.
 func newDocumentPanel(d *model.Document, w fyne.Window) fyne.CanvasObject {
 	var body fyne.CanvasObject
+	var tabs *container.AppTabs
 	if len(d.Topics) == 0 {
 		body = newEmptyState("This bag has no messages",
 			"It holds no connections and no chunks: the recording was opened and closed without any message being written.")
@@ -33,14 +34,22 @@ func newDocumentPanel(d *model.Document, w fyne.Window) fyne.CanvasObject {
 			container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topics.content),
 		}
 		items = append(items, moreTabs(d, w)...)
-		body = container.NewAppTabs(items...)
+		tabs = container.NewAppTabs(items...)
+		body = tabs
 	}
 	top := []fyne.CanvasObject{newHeader(d)}
 	if d.Summary.Messages == 0 && len(d.Topics) > 0 {
 		top = append(top, banner(theme.InfoIcon(), "This bag has connections but no messages: every topic below has 0 messages."))
 	}
 	if d.Scan != nil {
-		top = append(top, banner(theme.WarningIcon(), model.ScanSummary(d.Scan), d.Scan.Reason.Error(), model.FixHint))
+		scan := banner(theme.WarningIcon(), model.ScanSummary(d.Scan), d.Scan.Reason.Error(), model.FixHint)
+		if tabs != nil {
+			// A link to the doctor's findings for this bag.
+			show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { selectTabNamed(tabs, "Findings") })
+			show.Importance = widget.LowImportance
+			scan = container.NewBorder(nil, nil, nil, container.NewVBox(show), scan)
+		}
+		top = append(top, scan)
 	}
 	for _, w := range d.Warnings {
 		top = append(top, banner(theme.WarningIcon(), w.Error()))

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/model"
@@ -37,5 +38,29 @@ func TestFindingsTab(t *testing.T) {
 	p.list.Select(1)
 	if !strings.Contains(p.detail.Text, "at byte offset 5892") {
 		t.Errorf("detail %q", p.detail.Text)
+	}
+}
+
+// TestScanBannerLinksToFindings taps the scan banner's "Show findings" and
+// checks that the Findings tab is shown.
+func TestScanBannerLinksToFindings(t *testing.T) {
+	c := newTestController(t)
+	var opened *bagView
+	c.onOpened = func(v *bagView) { opened = v }
+	c.openPath("../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_unindexed.bag", nil)
+	if opened == nil || opened.err != nil {
+		t.Fatalf("not opened: %v", opened)
+	}
+	w := opened.win
+	w.Resize(bagWindowSize)
+	test.Tap(findButton(t, w.Content(), "Show findings"))
+	var tabs *container.AppTabs
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		if at, ok := o.(*container.AppTabs); ok {
+			tabs = at
+		}
+	}
+	if tabs == nil || tabs.Selected().Text != "Findings" {
+		t.Fatalf("selected tab: %v", tabs.Selected())
 	}
 }

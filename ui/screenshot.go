@@ -71,18 +71,23 @@ const tabSettle = 2 * time.Second
 func selectTab(o fyne.CanvasObject, name string) bool {
 	switch t := o.(type) {
 	case *container.AppTabs:
-		for _, it := range t.Items {
-			if strings.HasPrefix(it.Text, name) {
-				t.Select(it)
-				return true
-			}
-		}
-		return false
+		return selectTabNamed(t, name)
 	case *fyne.Container:
 		for _, c := range t.Objects {
 			if selectTab(c, name) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// selectTabNamed selects the tab whose title starts with name.
+func selectTabNamed(t *container.AppTabs, name string) bool {
+	for _, it := range t.Items {
+		if strings.HasPrefix(it.Text, name) {
+			t.Select(it)
+			return true
 		}
 	}
 	return false
