@@ -12,10 +12,17 @@ import (
 )
 
 // moreTabs returns the views after the topics tab, each from its own file.
-func moreTabs(d *model.Document, w fyne.Window) []*container.TabItem {
+// selectTab shows the tab whose title starts with a name.
+func moreTabs(d *model.Document, w fyne.Window, selectTab func(name string)) []*container.TabItem {
+	records, rp := newRecordsTab(d)
+	// A finding's "Show in Records" selects the record it is about.
+	showRecord := func(off int64) {
+		selectTab("Records")
+		rp.showOffset(off)
+	}
 	return []*container.TabItem{
-		newFindingsTab(d, w),
-		newRecordsTab(d),
+		newFindingsTab(d, w, showRecord),
+		records,
 	}
 }
 
@@ -33,7 +40,7 @@ func newDocumentPanel(d *model.Document, w fyne.Window) fyne.CanvasObject {
 		items := []*container.TabItem{
 			container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topics.content),
 		}
-		items = append(items, moreTabs(d, w)...)
+		items = append(items, moreTabs(d, w, func(name string) { selectTabNamed(tabs, name) })...)
 		tabs = container.NewAppTabs(items...)
 		body = tabs
 	}

@@ -32,20 +32,30 @@ type findingsPanel struct {
 	status   *widget.Label
 	progress *widget.ProgressBarInfinite
 	checkBtn *widget.Button
+	showBtn  *widget.Button
+	selected int // selected finding, or -1
 	list     *widget.List
 	detail   *widget.Label
 	findings []bag.Finding
 	content  fyne.CanvasObject
 }
 
-// newFindingsTab returns the Findings tab of document d in window w.
-func newFindingsTab(d *model.Document, w fyne.Window) *container.TabItem {
-	return container.NewTabItemWithIcon("Findings", theme.WarningIcon(), newFindingsPanel(d, w).content)
+// newFindingsTab returns the Findings tab of document d in window w;
+// showRecord shows the record at a file offset in the Records tab.
+func newFindingsTab(d *model.Document, w fyne.Window, showRecord func(off int64)) *container.TabItem {
+	return container.NewTabItemWithIcon("Findings", theme.WarningIcon(), newFindingsPanel(d, w, showRecord).content)
 }
 
 // newFindingsPanel builds the panel and starts the check on small bags.
-func newFindingsPanel(d *model.Document, w fyne.Window) *findingsPanel {
+func newFindingsPanel(d *model.Document, w fyne.Window, showRecord func(off int64)) *findingsPanel {
 	p := &findingsPanel{d: d, win: w}
+	p.showBtn = widget.NewButtonWithIcon("Show in Records", theme.NavigateNextIcon(), func() {
+		if p.selected >= 0 && p.selected < len(p.findings) {
+			showRecord(p.findings[p.selected].Offset)
+		}
+	})
+	p.showBtn.Disable()
+	p.selected = -1
 	p.status = widget.NewLabel("")
 	p.status.Wrapping = fyne.TextWrapWord
 	p.progress = widget.NewProgressBarInfinite()
@@ -72,6 +82,8 @@ func newFindingsPanel(d *model.Document, w fyne.Window) *findingsPanel {
 		},
 	)
 	p.list.OnSelected = func(i widget.ListItemID) {
+		p.selected = i
+		p.showBtn.Enable()
 		f := p.findings[i]
 		p.detail.SetText(fmt.Sprintf("%s at byte offset %d%s:\n%s", strings.ToUpper(f.Severity.String()[:1])+f.Severity.String()[1:], f.Offset, opSuffix(f.Op), f.Message))
 	}
@@ -79,7 +91,7 @@ func newFindingsPanel(d *model.Document, w fyne.Window) *findingsPanel {
 		container.NewBorder(nil, nil, nil, container.NewHBox(p.checkBtn, save), p.status),
 		p.progress,
 	)
-	split := container.NewVSplit(p.list, container.NewVScroll(p.detail))
+	split := container.NewVSplit(p.list, container.NewBorder(nil, nil, nil, container.NewVBox(p.showBtn), container.NewVScroll(p.detail)))
 	split.Offset = 0.75
 	p.content = container.NewBorder(top, nil, nil, nil, split)
 	if d.Size <= autoCheckLimit {
@@ -126,6 +138,8 @@ func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
 		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes an indexed bag with every message that can be read.", plural(counts[bag.Error], "error"), plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
 	}
 	p.detail.SetText("")
+	p.selected = -1
+	p.showBtn.Disable()
 	p.list.UnselectAll()
 	p.list.Refresh()
 }

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
 )
@@ -24,7 +25,8 @@ func TestFindingsTab(t *testing.T) {
 	}
 	defer d.Close()
 	w := test.NewTempWindow(t, nil)
-	p := newFindingsPanel(d, w)
+	var shown int64 = -1
+	p := newFindingsPanel(d, w, func(off int64) { shown = off })
 	w.SetContent(p.content)
 	if len(p.findings) != 3 {
 		t.Fatalf("%d findings: %v", len(p.findings), p.findings)
@@ -38,6 +40,10 @@ func TestFindingsTab(t *testing.T) {
 	p.list.Select(1)
 	if !strings.Contains(p.detail.Text, "at byte offset 5892") {
 		t.Errorf("detail %q", p.detail.Text)
+	}
+	test.Tap(p.showBtn)
+	if shown != 5892 {
+		t.Errorf("Show in Records asked for offset %d", shown)
 	}
 }
 
@@ -62,5 +68,43 @@ func TestScanBannerLinksToFindings(t *testing.T) {
 	}
 	if tabs == nil || tabs.Selected().Text != "Findings" {
 		t.Fatalf("selected tab: %v", tabs.Selected())
+	}
+}
+
+// TestFindingShowsRecord follows a finding to its record: the Records tab
+// comes up with the record holding the finding's offset selected.
+func TestFindingShowsRecord(t *testing.T) {
+	c := newTestController(t)
+	var opened *bagView
+	c.onOpened = func(v *bagView) { opened = v }
+	c.openPath("../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_unindexed.bag", nil)
+	if opened == nil || opened.err != nil {
+		t.Fatalf("not opened: %v", opened)
+	}
+	w := opened.win
+	w.Resize(bagWindowSize)
+	var tabs *container.AppTabs
+	var list *widget.List
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		if at, ok := o.(*container.AppTabs); ok {
+			tabs = at
+		}
+	}
+	selectTabNamed(tabs, "Findings")
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		if l, ok := o.(*widget.List); ok && l.Visible() {
+			list = l
+		}
+	}
+	if list == nil || list.Length() == 0 {
+		t.Fatal("no findings listed")
+	}
+	list.Select(0) // the bag header: index_pos 0
+	test.Tap(findButton(t, w.Content(), "Show in Records"))
+	if tabs.Selected().Text != "Records" {
+		t.Fatalf("selected tab %q", tabs.Selected().Text)
+	}
+	if got := shown(w); !strings.Contains(got, "bag header record at 13: header 69 bytes") {
+		t.Fatalf("the bag header record is not selected; the window shows:\n%.3000s", got)
 	}
 }

@@ -53,12 +53,17 @@ type recordsPanel struct {
 	stage    *widget.Label
 	cancel   context.CancelFunc
 	mu       sync.Mutex // guards cancel
+
+	// pending is a file offset to select once the index is built
+	// (showOffset).
+	pending    int64
+	hasPending bool
 }
 
-// newRecordsTab is the "Records" tab of a bag window.
-func newRecordsTab(d *model.Document) *container.TabItem {
-	p := newRecordsPanel(d, func(f func()) { go f() })
-	return container.NewTabItemWithIcon("Records", theme.ListIcon(), p.content)
+// newRecordsTab is the "Records" tab of a bag window, and its panel.
+func newRecordsTab(d *model.Document) (*container.TabItem, *recordsPanel) {
+	p := newRecordsPanel(d, func(f func()) { background(f) })
+	return container.NewTabItemWithIcon("Records", theme.ListIcon(), p.content), p
 }
 
 // Column widths of the record list.
@@ -147,7 +152,7 @@ func newRecordsPanel(d *model.Document, async func(func())) *recordsPanel {
 	p.progress = widget.NewProgressBar()
 	p.stage = widget.NewLabelWithStyle("Indexing records…", fyne.TextAlignCenter, fyne.TextStyle{})
 	p.body = container.NewStack()
-	p.content = newStartOnShow(p.body, p.startIndex)
+	p.content = newStartOnShow(p.body, p.ensureIndex)
 	return p
 }
 
@@ -279,6 +284,7 @@ func (p *recordsPanel) indexed(x *model.RecordIndex, err error) {
 	p.body.Objects = []fyne.CanvasObject{p.split}
 	p.body.Refresh()
 	p.showLevel()
+	p.applyPending()
 }
 
 // level is the list shown now.
