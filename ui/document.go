@@ -14,16 +14,15 @@ import (
 // moreTabs returns the views after the topics tab, each from its own file.
 // selectTab shows the tab whose title starts with a name.
 func moreTabs(d *model.Document, w fyne.Window, selectTab func(name string)) []*container.TabItem {
+	timeline, tv := newTimelineTab(d)
 	records, rp := newRecordsTab(d)
 	// A finding's "Show in Records" selects the record it is about.
 	showRecord := func(off int64) {
 		selectTab("Records")
 		rp.showOffset(off)
 	}
-	return []*container.TabItem{
-		newFindingsTab(d, w, showRecord),
-		records,
-	}
+	findings := newFindingsTab(d, w, showRecord, tv.markFindings)
+	return []*container.TabItem{timeline, findings, records}
 }
 
 // newDocumentPanel shows an opened bag: the header above, the views

@@ -34,6 +34,7 @@ type findingsPanel struct {
 	checkBtn *widget.Button
 	showBtn  *widget.Button
 	selected int // selected finding, or -1
+	onReport func([]bag.Finding)
 	list     *widget.List
 	detail   *widget.Label
 	findings []bag.Finding
@@ -42,8 +43,14 @@ type findingsPanel struct {
 
 // newFindingsTab returns the Findings tab of document d in window w;
 // showRecord shows the record at a file offset in the Records tab.
-func newFindingsTab(d *model.Document, w fyne.Window, showRecord func(off int64)) *container.TabItem {
-	return container.NewTabItemWithIcon("Findings", theme.WarningIcon(), newFindingsPanel(d, w, showRecord).content)
+// onReport, if not nil, receives the check's findings.
+func newFindingsTab(d *model.Document, w fyne.Window, showRecord func(off int64), onReport func([]bag.Finding)) *container.TabItem {
+	p := newFindingsPanel(d, w, showRecord)
+	p.onReport = onReport
+	if p.findings != nil && onReport != nil {
+		onReport(p.findings) // the check already ran (synchronously, in tests)
+	}
+	return container.NewTabItemWithIcon("Findings", theme.WarningIcon(), p.content)
 }
 
 // newFindingsPanel builds the panel and starts the check on small bags.
@@ -136,6 +143,9 @@ func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
 		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
 	default:
 		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes an indexed bag with every message that can be read.", plural(counts[bag.Error], "error"), plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
+	}
+	if p.onReport != nil {
+		p.onReport(p.findings)
 	}
 	p.detail.SetText("")
 	p.selected = -1

@@ -1,0 +1,132 @@
+package model
+
+import (
+	"sort"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// Timeline is what the timeline view draws: the chunks over time and, per
+// topic, how many messages fall in each time bin. It comes from the chunk
+// infos alone (a chunk's messages are spread evenly over its span), so it
+// costs nothing to build for any bag size.
+type Timeline struct {
+	Start, End int64 // nanoseconds since the epoch
+	Chunks     []ChunkSpan
+	Topics     []TopicDensity
+}
+
+// ChunkSpan is one chunk on the chunk lane.
+type ChunkSpan struct {
+	Pos         int64 // file offset of the chunk record
+	End         int64 // file offset just past it
+	T0, T1      int64 // its messages' time span, nanoseconds
+	Messages    uint64
+	Compression string
+	// Ratio is compressed/uncompressed size (1 for uncompressed chunks).
+	Ratio float64
+	// Damaged says why the chunk is marked as damaged, or "".
+	Damaged string
+}
+
+// TopicDensity is one topic's density lane.
+type TopicDensity struct {
+	Topic string
+	Bins  []float64 // messages per bin, bins spanning Start..End evenly
+	Max   float64
+}
+
+// TimelineBins is the number of density bins per topic.
+const TimelineBins = 512
+
+// BuildTimeline builds the timeline of an opened document. Chunks that a
+// scan salvaged or found damaged are marked.
+func BuildTimeline(d *Document) *Timeline {
+	b := d.Bag
+	s, e := b.TimeRange()
+	tl := &Timeline{Start: s.Nanos(), End: e.Nanos()}
+	if tl.End <= tl.Start {
+		tl.End = tl.Start + 1
+	}
+	topicOf := map[uint32]int{}
+	for _, c := range b.Connections {
+		i, ok := -1, false
+		for j := range tl.Topics {
+			if tl.Topics[j].Topic == c.Topic {
+				i, ok = j, true
+			}
+		}
+		if !ok {
+			tl.Topics = append(tl.Topics, TopicDensity{Topic: c.Topic, Bins: make([]float64, TimelineBins)})
+			i = len(tl.Topics) - 1
+		}
+		topicOf[c.ID] = i
+	}
+	span := float64(tl.End - tl.Start)
+	bin := func(t int64) int {
+		return min(TimelineBins-1, max(0, int(float64(t-tl.Start)/span*TimelineBins)))
+	}
+	for _, ci := range b.ChunkInfos {
+		cs := ChunkSpan{Pos: ci.ChunkPos, End: ci.ChunkPos, T0: ci.Start.Nanos(), T1: ci.End.Nanos(), Messages: ci.Messages(), Ratio: 1}
+		if ch, err := b.ChunkHeader(ci); err == nil {
+			cs.End = ch.End()
+			cs.Compression = ch.Compression
+			if ch.Size > 0 && ch.Compression != bag.CompressionNone {
+				cs.Ratio = float64(ch.DataLen) / float64(ch.Size)
+			}
+			if ch.Open {
+				cs.Damaged = "salvaged from a chunk that was never closed"
+			}
+		} else {
+			cs.Damaged = err.Error()
+		}
+		tl.Chunks = append(tl.Chunks, cs)
+		b0, b1 := bin(cs.T0), bin(cs.T1)
+		for _, cc := range ci.Conns {
+			ti, ok := topicOf[cc.Conn]
+			if !ok {
+				continue
+			}
+			per := float64(cc.Count) / float64(b1-b0+1)
+			for k := b0; k <= b1; k++ {
+				tl.Topics[ti].Bins[k] += per
+			}
+		}
+	}
+	sort.Slice(tl.Topics, func(i, j int) bool { return tl.Topics[i].Topic < tl.Topics[j].Topic })
+	for i := range tl.Topics {
+		for _, v := range tl.Topics[i].Bins {
+			tl.Topics[i].Max = max(tl.Topics[i].Max, v)
+		}
+	}
+	if r := d.Scan; r != nil {
+		for _, sk := range r.Skipped {
+			tl.MarkDamaged(sk.Start, sk.End, sk.Why)
+		}
+	}
+	return tl
+}
+
+// MarkDamaged marks the chunks whose bytes overlap [start, end) (or, for a
+// single offset, contain it) as damaged, with why.
+func (tl *Timeline) MarkDamaged(start, end int64, why string) {
+	for i := range tl.Chunks {
+		c := &tl.Chunks[i]
+		if start < c.End && end > c.Pos || (start == end && start >= c.Pos && start < c.End) {
+			if c.Damaged == "" {
+				c.Damaged = why
+			}
+		}
+	}
+}
+
+// Damaged returns the chunks marked as damaged.
+func (tl *Timeline) Damaged() []ChunkSpan {
+	var out []ChunkSpan
+	for _, c := range tl.Chunks {
+		if c.Damaged != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
