@@ -45,21 +45,9 @@ func Repair(b *Bag, out io.WriteSeeker, compression string, chunkThreshold int) 
 		rep.LostMessages = s.LostMessages
 	}
 	// Drop the chunks that cannot be read, so the copy goes on past them.
-	good := b.ChunkInfos[:0:0]
-	for _, ci := range b.ChunkInfos {
-		err := readableChunk(b, ci)
-		if err == nil {
-			good = append(good, ci)
-			continue
-		}
-		end := ci.ChunkPos
-		if ch, herr := b.ChunkHeader(ci); herr == nil {
-			end = ch.End()
-		}
-		rep.Lost = append(rep.Lost, ByteRange{ci.ChunkPos, end, fmt.Sprintf("chunk with %d messages cannot be read: %v", ci.Messages(), err)})
-		rep.LostMessages += ci.Messages()
-	}
-	b.ChunkInfos = good
+	lost, n := b.DropUnreadableChunks()
+	rep.Lost = append(rep.Lost, lost...)
+	rep.LostMessages += n
 	sort.Slice(rep.Lost, func(i, j int) bool { return rep.Lost[i].Start < rep.Lost[j].Start })
 
 	w, err := NewWriter(out, WriterOptions{Compression: compression, ChunkThreshold: chunkThreshold})
@@ -84,6 +72,32 @@ func Repair(b *Bag, out io.WriteSeeker, compression string, chunkThreshold int) 
 		return rep, err
 	}
 	return rep, w.Close()
+}
+
+// DropUnreadableChunks removes from b's in-memory index the chunks whose
+// messages cannot be read (damaged data, a wrong checksum, a connection
+// that is never defined), so that reading messages goes on past them. It
+// returns their byte ranges and how many messages their chunk infos held.
+// The file is not touched.
+func (b *Bag) DropUnreadableChunks() ([]ByteRange, uint64) {
+	var lost []ByteRange
+	var n uint64
+	good := b.ChunkInfos[:0:0]
+	for _, ci := range b.ChunkInfos {
+		err := readableChunk(b, ci)
+		if err == nil {
+			good = append(good, ci)
+			continue
+		}
+		end := ci.ChunkPos
+		if ch, herr := b.ChunkHeader(ci); herr == nil {
+			end = ch.End()
+		}
+		lost = append(lost, ByteRange{ci.ChunkPos, end, fmt.Sprintf("chunk with %d messages cannot be read: %v", ci.Messages(), err)})
+		n += ci.Messages()
+	}
+	b.ChunkInfos = good
+	return lost, n
 }
 
 // readableChunk reads every message of one chunk through the same path
