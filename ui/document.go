@@ -21,7 +21,7 @@ func moreTabs(d *model.Document, w fyne.Window, selectTab func(name string)) []*
 		selectTab("Records")
 		rp.showOffset(off)
 	}
-	findings := newFindingsTab(d, w, showRecord, tv.markFindings)
+	findings := newFindingsTab(d, w, showRecord, rp.showOffset, tv.markFindings)
 	return []*container.TabItem{timeline, findings, records}
 }
 

@@ -35,18 +35,23 @@ type findingsPanel struct {
 	showBtn  *widget.Button
 	selected int // selected finding, or -1
 	onReport func([]bag.Finding)
-	list     *widget.List
-	detail   *widget.Label
-	findings []bag.Finding
-	content  fyne.CanvasObject
+	// selectRecord selects the record at a file offset in the Records tab
+	// without showing it.
+	selectRecord func(off int64)
+	list         *widget.List
+	detail       *widget.Label
+	findings     []bag.Finding
+	content      fyne.CanvasObject
 }
 
 // newFindingsTab returns the Findings tab of document d in window w;
 // showRecord shows the record at a file offset in the Records tab.
-// onReport, if not nil, receives the check's findings.
-func newFindingsTab(d *model.Document, w fyne.Window, showRecord func(off int64), onReport func([]bag.Finding)) *container.TabItem {
+// onReport, if not nil, receives the check's findings; selectRecord
+// selects a finding's record in the Records tab as the finding is selected.
+func newFindingsTab(d *model.Document, w fyne.Window, showRecord, selectRecord func(off int64), onReport func([]bag.Finding)) *container.TabItem {
 	p := newFindingsPanel(d, w, showRecord)
 	p.onReport = onReport
+	p.selectRecord = selectRecord
 	if p.findings != nil && onReport != nil {
 		onReport(p.findings) // the check already ran (synchronously, in tests)
 	}
@@ -92,6 +97,9 @@ func newFindingsPanel(d *model.Document, w fyne.Window, showRecord func(off int6
 		p.selected = i
 		p.showBtn.Enable()
 		f := p.findings[i]
+		if p.selectRecord != nil {
+			p.selectRecord(f.Offset) // ready in the Records tab
+		}
 		p.detail.SetText(fmt.Sprintf("%s at byte offset %d%s:\n%s", strings.ToUpper(f.Severity.String()[:1])+f.Severity.String()[1:], f.Offset, opSuffix(f.Op), f.Message))
 	}
 	top := container.NewVBox(

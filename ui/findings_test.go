@@ -100,6 +100,9 @@ func TestFindingShowsRecord(t *testing.T) {
 		t.Fatal("no findings listed")
 	}
 	list.Select(0) // the bag header: index_pos 0
+	if got := shown(w); strings.Contains(got, "bag header record at 13") {
+		t.Fatal("the Records tab shows before the button is tapped")
+	}
 	test.Tap(findButton(t, w.Content(), "Show in Records"))
 	if tabs.Selected().Text != "Records" {
 		t.Fatalf("selected tab %q", tabs.Selected().Text)
