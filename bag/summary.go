@@ -134,3 +134,19 @@ func containsStr(s []string, v string) bool {
 	}
 	return false
 }
+
+// CompressionNames returns the compressions of the bag's chunks, most
+// chunks first (as rosbag info lists them), ties by name.
+func (s *Summary) CompressionNames() []string {
+	names := make([]string, 0, len(s.Compression))
+	for n := range s.Compression {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if s.Compression[names[i]] != s.Compression[names[j]] {
+			return s.Compression[names[i]] > s.Compression[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	return names
+}

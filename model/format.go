@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -79,16 +78,7 @@ func Compression(s *bag.Summary) string {
 	if s.Chunks == 0 {
 		return "no chunks"
 	}
-	names := make([]string, 0, len(s.Compression))
-	for n := range s.Compression {
-		names = append(names, n)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if s.Compression[names[i]] != s.Compression[names[j]] {
-			return s.Compression[names[i]] > s.Compression[names[j]]
-		}
-		return names[i] < names[j]
-	})
+	names := s.CompressionNames()
 	parts := make([]string, len(names))
 	for i, n := range names {
 		parts[i] = fmt.Sprintf("%s ×%d", n, s.Compression[n])

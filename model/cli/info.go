@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/bagscope/bagscope/bag"
@@ -103,17 +102,7 @@ func printInfo(w io.Writer, b *bag.Bag, s *bag.Summary) {
 }
 
 func compressionLine(s *bag.Summary) string {
-	names := make([]string, 0, len(s.Compression))
-	for n := range s.Compression {
-		names = append(names, n)
-	}
-	// Most chunks first, as rosbag does.
-	sort.Slice(names, func(i, j int) bool {
-		if s.Compression[names[i]] != s.Compression[names[j]] {
-			return s.Compression[names[i]] > s.Compression[names[j]]
-		}
-		return names[i] < names[j]
-	})
+	names := s.CompressionNames()
 	parts := make([]string, len(names))
 	for i, n := range names {
 		parts[i] = fmt.Sprintf("%s [%d/%d chunks]", n, s.Compression[n], s.Chunks)
