@@ -93,7 +93,18 @@ func unwrapSentinel(err error) error {
 // ChunkIndex reads the index data records that follow chunk ci: one per
 // connection in the chunk, as the writer puts them right after the chunk
 // record.
+//
+// For a scanned bag, the index data the scan trusted is returned without
+// reading the file again; for the other chunks (the salvaged open chunk,
+// chunks whose index data was missing or incomplete) the index is rebuilt
+// from the chunk's message records, in file order.
 func (b *Bag) ChunkIndex(ci *ChunkInfo) ([]*IndexData, error) {
+	if b.Scan != nil {
+		if b.trustedIndex[ci.ChunkPos] {
+			return b.scanIndex[ci.ChunkPos], nil
+		}
+		return b.rebuildIndex(ci)
+	}
 	ch, err := b.ChunkHeader(ci)
 	if err != nil {
 		return nil, err
@@ -120,4 +131,40 @@ func (b *Bag) ChunkIndex(ci *ChunkInfo) ([]*IndexData, error) {
 		off = rec.End()
 	}
 	return out, nil
+}
+
+// rebuildIndex makes index data for a chunk from its message data records:
+// one record per connection, entries in file order.
+func (b *Bag) rebuildIndex(ci *ChunkInfo) ([]*IndexData, error) {
+	ch, err := b.ChunkHeader(ci)
+	if err != nil {
+		return nil, err
+	}
+	var buf ChunkBuffer
+	data, err := b.ReadChunkData(ch, &buf)
+	if err != nil {
+		return nil, err
+	}
+	byConn := map[uint32]*IndexData{}
+	var out []*IndexData
+	w := NewChunkWalker(data, ch.Offset)
+	for w.Next() {
+		rec := w.Record()
+		if rec.Op != OpMessageData {
+			continue
+		}
+		m, err := ParseMessageData(*rec)
+		if err != nil {
+			return out, err
+		}
+		x := byConn[m.Conn]
+		if x == nil {
+			x = &IndexData{Record: Record{Op: OpIndexData, Pos: Pos{Offset: -1}}, Ver: 1, Conn: m.Conn}
+			byConn[m.Conn] = x
+			out = append(out, x)
+		}
+		x.Entries = append(x.Entries, IndexEntry{Time: m.Time, Offset: uint32(rec.Offset)})
+		x.Count++
+	}
+	return out, w.Err()
 }

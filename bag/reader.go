@@ -54,6 +54,9 @@ type Bag struct {
 	// scanIndex holds, for a scanned bag, the index data records found
 	// after each closed chunk, by chunk position (for Check).
 	scanIndex map[int64][]*IndexData
+	// trustedIndex says which of those chunks' index data the scan trusted
+	// (complete, and naming only known connections).
+	trustedIndex map[int64]bool
 
 	mu     sync.Mutex
 	chunks map[int64]*Chunk // chunk record headers read so far, by position

@@ -114,7 +114,7 @@ func (b *Bag) checkChunkHeaders() error {
 // works like an indexed Bag; its Scan field says what was found. reason
 // is recorded as the report's Reason.
 func Scan(r io.ReaderAt, size int64, reason error) (*Bag, error) {
-	b := &Bag{r: r, size: size, chunks: map[int64]*Chunk{}, connByID: map[uint32]*Connection{}, scanIndex: map[int64][]*IndexData{}}
+	b := &Bag{r: r, size: size, chunks: map[int64]*Chunk{}, connByID: map[uint32]*Connection{}, scanIndex: map[int64][]*IndexData{}, trustedIndex: map[int64]bool{}}
 	v, err := ReadVersion(r, size)
 	if err != nil {
 		return nil, err
@@ -300,6 +300,7 @@ func (s *scanner) chunk(rec Record) int64 {
 	}
 	var ci *ChunkInfo
 	if trusted {
+		b.trustedIndex[ch.Offset] = true
 		ci = &ChunkInfo{Record: Record{Op: OpChunkInfo, Pos: Pos{Offset: -1}}, Ver: 1, ChunkPos: ch.Offset}
 		fillFromIndex(ci, idx)
 	} else {

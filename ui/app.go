@@ -31,6 +31,7 @@ func Run(args []string) int {
 	a := app.NewWithID(AppID)
 	a.SetIcon(iconResource)
 	c := newController(a)
+	c.tab, c.sel = opts.tab, opts.sel
 	if opts.screenshot == "" {
 		c.recent.Load(a.Preferences().String(prefRecent))
 		c.recent.Save = func(s string) { a.Preferences().SetString(prefRecent, s) }
@@ -38,7 +39,7 @@ func Run(args []string) int {
 	status := 0
 	switch {
 	case opts.screenshot != "":
-		c.screenshot(opts.screenshot, opts.tab, opts.sample, opts.files, &status)
+		c.screenshot(opts.screenshot, opts.sample, opts.files, &status)
 	case opts.sample || len(opts.files) > 0:
 		if opts.sample {
 			c.openSample(nil)
@@ -58,6 +59,7 @@ type options struct {
 	sample     bool
 	screenshot string
 	tab        string
+	sel        *selection
 	files      []string
 }
 
@@ -67,9 +69,14 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 	fs.SetOutput(stderr)
 	fs.BoolVar(&o.sample, "sample", false, "open the embedded sample bag")
 	fs.StringVar(&o.screenshot, "screenshot", "", "once FILE (or --sample) has loaded, save the window to `OUT.png` and exit")
-	fs.StringVar(&o.tab, "tab", "", "with --screenshot: show the tab whose title starts with `NAME` (e.g. Findings)")
+	fs.StringVar(&o.tab, "tab", "", "show the tab whose title starts with `NAME` (e.g. Findings)")
+	fs.Func("select", "select the message of `TOPIC@TIME` nearest TIME: seconds from the bag's start, or since the epoch", func(s string) error {
+		sel, err := parseSelection(s)
+		o.sel = &sel
+		return err
+	})
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [FILE...]")
+		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [FILE...]")
 		fmt.Fprintln(stderr, "       bagscope help            list the headless commands")
 		fs.PrintDefaults()
 	}
@@ -99,6 +106,10 @@ type controller struct {
 	async func(func())
 	// onOpened, when set, is called once a bag view has finished loading.
 	onOpened func(*bagView)
+	// tab and sel are the command line's --tab and --select, applied to
+	// every bag it opens.
+	tab string
+	sel *selection
 }
 
 func newController(a fyne.App) *controller {

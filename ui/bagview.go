@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -30,6 +32,8 @@ type bagView struct {
 	cancel context.CancelFunc
 	doc    *model.Document
 	err    error
+	// link connects the document's views; nil until the bag has loaded.
+	link *docLink
 	closed bool
 }
 
@@ -77,7 +81,15 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 			v.c.recent.Add(v.src.path)
 			v.c.refreshMenus()
 		}
-		v.show(newDocumentPanel(doc, v.win))
+		content, link := newDocumentPanel(doc, v.win)
+		v.link = link
+		v.show(content)
+		if c := v.c; c.tab != "" && !link.selectTab(c.tab) {
+			fmt.Fprintf(os.Stderr, "bagscope: no tab called %q\n", c.tab)
+		}
+		if sel := v.c.sel; sel != nil {
+			link.applySelection(*sel, func(err error) { fmt.Fprintf(os.Stderr, "bagscope: %s: %v\n", v.src.name, err) })
+		}
 	}
 	if v.c.onOpened != nil {
 		v.c.onOpened(v)
@@ -94,6 +106,9 @@ func (v *bagView) close() {
 	v.closed = true
 	if v.cancel != nil {
 		v.cancel()
+	}
+	if v.link != nil {
+		v.link.close()
 	}
 	if v.doc != nil {
 		v.doc.Close()

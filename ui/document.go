@@ -11,37 +11,41 @@ import (
 	"github.com/bagscope/bagscope/model"
 )
 
-// moreTabs returns the views after the topics tab, each from its own file.
-// selectTab shows the tab whose title starts with a name.
-func moreTabs(d *model.Document, w fyne.Window, selectTab func(name string)) []*container.TabItem {
-	timeline, tv := newTimelineTab(d)
+// newViews builds the linked views of a bag with messages: the timeline
+// above, always visible, and the other views as tabs below it.
+func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
+	topics := newTopicPanel(d)
+	timeline, tv := newTimelinePane(d, l)
 	records, rp := newRecordsTab(d)
-	// A finding's "Show in Records" selects the record it is about.
-	showRecord := func(off int64) {
-		selectTab("Records")
+	l.showRecord = func(off int64) {
+		l.selectTab("Records")
 		rp.showOffset(off)
 	}
-	findings := newFindingsTab(d, w, showRecord, rp.showOffset, tv.markFindings)
-	return []*container.TabItem{timeline, findings, records}
+	findings := newFindingsTab(d, w, l.showRecord, rp.showOffset, tv.markFindings)
+	tabs := container.NewAppTabs(
+		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topics.content),
+		container.NewTabItemWithIcon("Message", theme.DocumentIcon(), newMessagePanel(l)),
+		container.NewTabItemWithIcon("Plots", theme.GridIcon(), newPlotsPanel(l)),
+		container.NewTabItemWithIcon("Chunk", theme.StorageIcon(), newChunkPanel(l)),
+		records,
+		findings,
+	)
+	l.selectTab = func(name string) bool { return selectTabNamed(tabs, name) }
+	split := container.NewVSplit(timeline, tabs)
+	split.Offset = 0.34
+	return split
 }
 
 // newDocumentPanel shows an opened bag: the header above, the views
-// below. The views are tabs; the timeline, records and message views will
-// join the topics tab.
-func newDocumentPanel(d *model.Document, w fyne.Window) fyne.CanvasObject {
+// below. It returns the link between the views, which the window closes.
+func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *docLink) {
+	l := newDocLink(d, background)
 	var body fyne.CanvasObject
-	var tabs *container.AppTabs
 	if len(d.Topics) == 0 {
 		body = newEmptyState("This bag has no messages",
 			"It holds no connections and no chunks: the recording was opened and closed without any message being written.")
 	} else {
-		topics := newTopicPanel(d)
-		items := []*container.TabItem{
-			container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topics.content),
-		}
-		items = append(items, moreTabs(d, w, func(name string) { selectTabNamed(tabs, name) })...)
-		tabs = container.NewAppTabs(items...)
-		body = tabs
+		body = newViews(d, w, l)
 	}
 	top := []fyne.CanvasObject{newHeader(d)}
 	if d.Summary.Messages == 0 && len(d.Topics) > 0 {
@@ -49,9 +53,9 @@ func newDocumentPanel(d *model.Document, w fyne.Window) fyne.CanvasObject {
 	}
 	if d.Scan != nil {
 		scan := banner(theme.WarningIcon(), model.ScanSummary(d.Scan), d.Scan.Reason.Error(), model.FixHint)
-		if tabs != nil {
+		if len(d.Topics) > 0 {
 			// A link to the doctor's findings for this bag.
-			show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { selectTabNamed(tabs, "Findings") })
+			show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.selectTab("Findings") })
 			show.Importance = widget.LowImportance
 			scan = container.NewBorder(nil, nil, nil, container.NewVBox(show), scan)
 		}
@@ -61,7 +65,7 @@ func newDocumentPanel(d *model.Document, w fyne.Window) fyne.CanvasObject {
 		top = append(top, banner(theme.WarningIcon(), w.Error()))
 	}
 	top = append(top, widget.NewSeparator())
-	return container.NewBorder(container.NewPadded(container.NewVBox(top...)), nil, nil, nil, body)
+	return container.NewBorder(container.NewPadded(container.NewVBox(top...)), nil, nil, nil, body), l
 }
 
 // newEmptyState is a centred explanation where content would be.

@@ -21,7 +21,7 @@ const screenshotTimeout = 2 * time.Minute
 // window's content to out and quits. status becomes 0 when the PNG is
 // written. A real GL window's Capture is blank under Xvfb, so the content
 // is rendered with Fyne's software painter, in the app's real theme.
-func (c *controller) screenshot(out, tab string, sample bool, files []string, status *int) {
+func (c *controller) screenshot(out string, sample bool, files []string, status *int) {
 	*status = 1
 	timer := time.AfterFunc(screenshotTimeout, func() {
 		fyne.Do(func() {
@@ -46,15 +46,11 @@ func (c *controller) screenshot(out, tab string, sample bool, files []string, st
 			}
 			c.app.Quit()
 		}
-		if tab == "" {
+		if v.link == nil {
 			capture()
 			return
 		}
-		if !selectTab(v.win.Content(), tab) {
-			fmt.Fprintf(os.Stderr, "bagscope: --screenshot: no tab called %q\n", tab)
-		}
-		// Give the tab's background work (a check, a list) a moment.
-		time.AfterFunc(tabSettle, func() { fyne.Do(capture) })
+		whenIdle(v.link, capture)
 	}
 	if sample {
 		c.openSample(nil)
@@ -63,23 +59,30 @@ func (c *controller) screenshot(out, tab string, sample bool, files []string, st
 	}
 }
 
-// tabSettle is how long --tab waits for the tab's background work.
-const tabSettle = 2 * time.Second
+// settle is how long --screenshot lets the views lay out and start their
+// background work, and how long they must then stay idle.
+const settle = 400 * time.Millisecond
 
-// selectTab selects, in the first tab container under o, the tab whose
-// title starts with name.
-func selectTab(o fyne.CanvasObject, name string) bool {
-	switch t := o.(type) {
-	case *container.AppTabs:
-		return selectTabNamed(t, name)
-	case *fyne.Container:
-		for _, c := range t.Objects {
-			if selectTab(c, name) {
-				return true
-			}
+// whenIdle calls f on the UI goroutine once the link's background work
+// (indexing, decoding, extracting, checking) has finished, or after the
+// screenshot timeout.
+func whenIdle(l *docLink, f func()) {
+	deadline := time.Now().Add(screenshotTimeout)
+	idle := 0
+	var poll func()
+	poll = func() {
+		if l.Busy() {
+			idle = 0
+		} else {
+			idle++
 		}
+		if idle >= 3 || time.Now().After(deadline) {
+			f()
+			return
+		}
+		time.AfterFunc(settle/3, func() { fyne.Do(poll) })
 	}
-	return false
+	time.AfterFunc(settle, func() { fyne.Do(poll) })
 }
 
 // selectTabNamed selects the tab whose title starts with name.

@@ -358,15 +358,16 @@ func ellipsize(s string, n int) string {
 	return s[:n-1] + "…"
 }
 
-// newTimelineTab is the Timeline tab: the lanes with a status line.
-func newTimelineTab(d *model.Document) (*container.TabItem, *TimelineView) {
+// newTimelinePane is the timeline above the other views: the lanes with a
+// status line.
+func newTimelinePane(d *model.Document, l *docLink) (fyne.CanvasObject, *TimelineView) {
 	tv := NewTimelineView(model.BuildTimeline(d))
 	status := widget.NewLabel("")
 	status.Truncation = fyne.TextTruncateEllipsis
 	hint := dimText("Scroll to zoom, drag to pan, click to place the cursor, double-click to fit. Red chunks are damaged.", theme.SizeNameCaptionText, fyne.TextAlignLeading)
 	tv.OnStatus = status.SetText
 	content := container.NewBorder(nil, container.NewVBox(status, hint), nil, nil, container.NewVScroll(tv))
-	return container.NewTabItemWithIcon("Timeline", theme.HistoryIcon(), content), tv
+	return content, tv
 }
 
 // markFindings marks the chunks holding error findings as damaged.

@@ -1,0 +1,192 @@
+package model
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sort"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// StageMessages is the progress stage of BuildMessageIndex.
+const StageMessages = "indexing messages"
+
+// MsgRef is one message as the index data lists it: its receive time and
+// where it lives. 24 bytes, so a million messages cost 24 MB.
+type MsgRef struct {
+	T int64 // receive time, nanoseconds since the epoch
+	MessageLoc
+}
+
+// TopicMessages is one topic's messages in receive-time order (ties in
+// file order).
+type TopicMessages struct {
+	Topic string
+	Refs  []MsgRef
+}
+
+// MessageIndex lists every message of a bag per topic, in time order. It is
+// built from the index data records that follow each chunk, so no chunk is
+// decompressed (but for a scanned bag's chunks whose index was missing).
+type MessageIndex struct {
+	// Topics are sorted by name.
+	Topics []*TopicMessages
+	// Errors are the chunks whose index could not be read, with why; their
+	// messages are missing from the index.
+	Errors []error
+	byName map[string]*TopicMessages
+}
+
+// BuildMessageIndex reads the index data of every chunk. Progress counts
+// chunks. A chunk whose index cannot be read is recorded in Errors and
+// skipped; only ctx's cancellation stops the build early.
+func BuildMessageIndex(ctx context.Context, b *bag.Bag, progress ProgressFunc) (*MessageIndex, error) {
+	x := &MessageIndex{byName: map[string]*TopicMessages{}}
+	topicOf := func(conn uint32) *TopicMessages {
+		name := "?"
+		if c := b.Connection(conn); c != nil {
+			name = c.Topic
+		}
+		t := x.byName[name]
+		if t == nil {
+			t = &TopicMessages{Topic: name}
+			x.byName[name] = t
+			x.Topics = append(x.Topics, t)
+		}
+		return t
+	}
+	n := int64(len(b.ChunkInfos))
+	for i, ci := range b.ChunkInfos {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if progress != nil && i%64 == 0 {
+			progress(int64(i), n, StageMessages)
+		}
+		idx, err := b.ChunkIndex(ci)
+		if err != nil {
+			x.Errors = append(x.Errors, err)
+		}
+		for _, d := range idx {
+			t := topicOf(d.Conn)
+			for _, e := range d.Entries {
+				t.Refs = append(t.Refs, MsgRef{T: e.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: ci.ChunkPos, Offset: e.Offset, Conn: d.Conn}})
+			}
+		}
+	}
+	for _, t := range x.Topics {
+		// Chunks may overlap in time; ties go in file order, as the
+		// message iterator yields them.
+		slices.SortFunc(t.Refs, func(a, b MsgRef) int {
+			if c := cmp.Compare(a.T, b.T); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.ChunkPos, b.ChunkPos); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Offset, b.Offset)
+		})
+	}
+	slices.SortFunc(x.Topics, func(a, b *TopicMessages) int { return cmp.Compare(a.Topic, b.Topic) })
+	if progress != nil {
+		progress(n, n, StageMessages)
+	}
+	return x, nil
+}
+
+// Topic returns a topic's messages, or nil.
+func (x *MessageIndex) Topic(name string) *TopicMessages { return x.byName[name] }
+
+// Count is the number of indexed messages.
+func (x *MessageIndex) Count() int {
+	n := 0
+	for _, t := range x.Topics {
+		n += len(t.Refs)
+	}
+	return n
+}
+
+// Search returns the index of the first message at or after t.
+func (t *TopicMessages) Search(ns int64) int {
+	return sort.Search(len(t.Refs), func(i int) bool { return t.Refs[i].T >= ns })
+}
+
+// Nearest returns the index of the message closest in time to ns (the
+// earlier one on a tie), or -1 when the topic has none.
+func (t *TopicMessages) Nearest(ns int64) int {
+	if len(t.Refs) == 0 {
+		return -1
+	}
+	i := t.Search(ns)
+	if i == len(t.Refs) {
+		return i - 1
+	}
+	if i > 0 && ns-t.Refs[i-1].T <= t.Refs[i].T-ns {
+		return i - 1
+	}
+	return i
+}
+
+// IndexOf returns the position of the message at loc, or -1.
+func (t *TopicMessages) IndexOf(ref MsgRef) int {
+	for i := t.Search(ref.T); i < len(t.Refs) && t.Refs[i].T == ref.T; i++ {
+		if t.Refs[i].MessageLoc == ref.MessageLoc {
+			return i
+		}
+	}
+	return -1
+}
+
+// Nearest returns the message closest in time to ns among the named topics
+// (all topics when topics is empty).
+func (x *MessageIndex) Nearest(topics []string, ns int64) (MsgRef, bool) {
+	var best MsgRef
+	found := false
+	consider := func(t *TopicMessages) {
+		if i := t.Nearest(ns); i >= 0 {
+			r := t.Refs[i]
+			if !found || absDiff(r.T, ns) < absDiff(best.T, ns) {
+				best, found = r, true
+			}
+		}
+	}
+	if len(topics) == 0 {
+		for _, t := range x.Topics {
+			consider(t)
+		}
+	} else {
+		for _, name := range topics {
+			if t := x.byName[name]; t != nil {
+				consider(t)
+			}
+		}
+	}
+	return best, found
+}
+
+// Density counts a topic's messages in bins equal bins spanning start..end
+// (nanoseconds, end exclusive of nothing: a message at end falls in the
+// last bin).
+func (t *TopicMessages) Density(start, end int64, bins int) []float64 {
+	out := make([]float64, bins)
+	if bins == 0 || end <= start {
+		return out
+	}
+	span := float64(end - start)
+	for i := t.Search(start); i < len(t.Refs) && t.Refs[i].T <= end; i++ {
+		b := int(float64(t.Refs[i].T-start) / span * float64(bins))
+		if b >= bins {
+			b = bins - 1
+		}
+		out[b]++
+	}
+	return out
+}
+
+func absDiff(a, b int64) int64 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}

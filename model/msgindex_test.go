@@ -1,0 +1,120 @@
+package model
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// TestMessageIndexMatchesIterator builds the message index of every shared
+// bag (indexed, unindexed and damaged ones) and checks it against the
+// message iterator, which the bag tests compare with the reference: the
+// same messages per topic, at the same places, in the same order.
+func TestMessageIndexMatchesIterator(t *testing.T) {
+	var paths []string
+	filepath.WalkDir(sharedBags, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && (strings.HasSuffix(p, ".bag") || strings.HasSuffix(p, ".bag.active")) {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if len(paths) == 0 {
+		t.Skip("no bags under " + sharedBags)
+	}
+	for _, p := range paths {
+		t.Run(strings.TrimPrefix(p, sharedBags+"/"), func(t *testing.T) {
+			b, err := bag.OpenOrScan(p)
+			if err != nil {
+				t.Skip(err)
+			}
+			defer b.Close()
+			if b.Scan != nil {
+				b.DropUnreadableChunks()
+			}
+			x, err := BuildMessageIndex(context.Background(), b, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(x.Errors) > 0 {
+				t.Fatalf("index errors: %v", x.Errors)
+			}
+			want := map[string][]MsgRef{}
+			it := b.Messages(bag.MessageFilter{})
+			for it.Next() {
+				m := it.Message()
+				want[m.Conn.Topic] = append(want[m.Conn.Topic], MsgRef{T: m.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: m.ChunkPos, Offset: m.Offset, Conn: m.Conn.ID}})
+			}
+			it.Close()
+			if err := it.Err(); err != nil {
+				t.Fatalf("iterator: %v", err)
+			}
+			total := 0
+			for topic, refs := range want {
+				total += len(refs)
+				got := x.Topic(topic)
+				if got == nil {
+					t.Fatalf("topic %s missing from the index", topic)
+				}
+				if len(got.Refs) != len(refs) {
+					t.Fatalf("%s: %d messages indexed, iterator yields %d", topic, len(got.Refs), len(refs))
+				}
+				for i := range refs {
+					if got.Refs[i] != refs[i] {
+						t.Fatalf("%s message %d: index %+v, iterator %+v", topic, i, got.Refs[i], refs[i])
+					}
+				}
+			}
+			if x.Count() != total {
+				t.Errorf("index has %d messages, iterator %d", x.Count(), total)
+			}
+		})
+	}
+}
+
+func TestTopicMessagesLookups(t *testing.T) {
+	tm := &TopicMessages{Refs: []MsgRef{{T: 10}, {T: 20}, {T: 20, MessageLoc: MessageLoc{Offset: 5}}, {T: 40}}}
+	cases := []struct {
+		ns               int64
+		search, nearest int
+	}{
+		{0, 0, 0}, {10, 0, 0}, {14, 1, 0}, {15, 1, 0}, {16, 1, 1}, {20, 1, 1},
+		{29, 3, 2}, {31, 3, 3}, {40, 3, 3}, {99, 4, 3},
+	}
+	for _, c := range cases {
+		if got := tm.Search(c.ns); got != c.search {
+			t.Errorf("Search(%d) = %d, want %d", c.ns, got, c.search)
+		}
+		if got := tm.Nearest(c.ns); got != c.nearest {
+			t.Errorf("Nearest(%d) = %d, want %d", c.ns, got, c.nearest)
+		}
+	}
+	if got := tm.IndexOf(tm.Refs[2]); got != 2 {
+		t.Errorf("IndexOf = %d, want 2", got)
+	}
+	if got := tm.IndexOf(MsgRef{T: 20, MessageLoc: MessageLoc{Offset: 9}}); got != -1 {
+		t.Errorf("IndexOf(absent) = %d, want -1", got)
+	}
+	d := tm.Density(0, 40, 4)
+	if want := []float64{0, 1, 2, 1}; !equalFloats(d, want) {
+		t.Errorf("Density = %v, want %v", d, want)
+	}
+	if (&TopicMessages{}).Nearest(5) != -1 {
+		t.Error("Nearest on an empty topic should be -1")
+	}
+}
+
+func equalFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

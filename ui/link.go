@@ -1,0 +1,209 @@
+package ui
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// docLink keeps the views of one bag window in step. A view that changes
+// the selected message, the time cursor, the time range or the selected
+// topics tells the link; the link tells every other view. Setting a value
+// equal to the current one does nothing, so a view may echo a change back
+// (a list's OnSelected firing after the list was told to select) without
+// loops.
+//
+// Everything but Go's work function runs on the UI goroutine.
+type docLink struct {
+	d   *model.Document
+	ctx context.Context
+	// cancel stops the window's background work when it closes.
+	cancel context.CancelFunc
+
+	// async runs background work; tests make it synchronous.
+	async func(func())
+	busy  atomic.Int64
+
+	// selectTab shows the view whose tab title starts with name.
+	selectTab func(name string) bool
+
+	msg       model.MsgRef
+	hasMsg    bool
+	cursor    int64
+	hasCursor bool
+	r0, r1    int64
+	hasRange  bool
+	topics    []string
+
+	onMessage []func(model.MsgRef)
+	onCursor  []func(t int64)
+	onRange   []func(t0, t1 int64, ok bool)
+	onTopics  []func(topics []string)
+
+	index        *model.MessageIndex
+	indexWaiters []func(*model.MessageIndex)
+	indexing     bool
+
+	// Actions that one view offers to the others; nil until that view
+	// exists.
+	//
+	// addSeries plots a field path ("/imu.linear_acceleration.x").
+	addSeries func(path string)
+	// showChunk shows the chunk whose record is at pos in the chunk view.
+	showChunk func(pos int64)
+	// showRecord selects the record at a file offset in the Records view.
+	showRecord func(off int64)
+}
+
+func newDocLink(d *model.Document, async func(func())) *docLink {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &docLink{d: d, ctx: ctx, cancel: cancel, async: async, selectTab: func(string) bool { return false }}
+}
+
+// close stops the window's background work.
+func (l *docLink) close() { l.cancel() }
+
+// Go runs work in the background and then done, if not nil, on the UI
+// goroutine. While it runs the link counts as busy (--screenshot waits for
+// idle). done is not called once the window has closed.
+func (l *docLink) Go(work func(ctx context.Context), done func()) {
+	l.busy.Add(1)
+	l.async(func() {
+		work(l.ctx)
+		finish := func() {
+			defer l.busy.Add(-1)
+			if done != nil && l.ctx.Err() == nil {
+				done()
+			}
+		}
+		fyne.Do(finish)
+	})
+}
+
+// Busy says whether background work started through Go is still running.
+func (l *docLink) Busy() bool { return l.busy.Load() > 0 }
+
+// SelectMessage selects a message everywhere, and moves the cursor to it.
+func (l *docLink) SelectMessage(m model.MsgRef) {
+	if l.hasMsg && l.msg == m {
+		return
+	}
+	l.msg, l.hasMsg = m, true
+	for _, f := range l.onMessage {
+		f(m)
+	}
+	l.SetCursor(m.T)
+}
+
+// Message returns the selected message.
+func (l *docLink) Message() (model.MsgRef, bool) { return l.msg, l.hasMsg }
+
+// OnMessage registers a view's reaction to a message selection.
+func (l *docLink) OnMessage(f func(model.MsgRef)) { l.onMessage = append(l.onMessage, f) }
+
+// SetCursor moves the time cursor (nanoseconds since the epoch).
+func (l *docLink) SetCursor(t int64) {
+	if l.hasCursor && l.cursor == t {
+		return
+	}
+	l.cursor, l.hasCursor = t, true
+	for _, f := range l.onCursor {
+		f(t)
+	}
+}
+
+// Cursor returns the time cursor.
+func (l *docLink) Cursor() (int64, bool) { return l.cursor, l.hasCursor }
+
+// OnCursor registers a view's reaction to the cursor moving.
+func (l *docLink) OnCursor(f func(t int64)) { l.onCursor = append(l.onCursor, f) }
+
+// SetRange selects the time range t0..t1; ok false clears it.
+func (l *docLink) SetRange(t0, t1 int64, ok bool) {
+	if t1 < t0 {
+		t0, t1 = t1, t0
+	}
+	if !ok {
+		t0, t1 = 0, 0
+	}
+	if l.hasRange == ok && l.r0 == t0 && l.r1 == t1 {
+		return
+	}
+	l.r0, l.r1, l.hasRange = t0, t1, ok
+	for _, f := range l.onRange {
+		f(t0, t1, ok)
+	}
+}
+
+// Range returns the selected time range.
+func (l *docLink) Range() (t0, t1 int64, ok bool) { return l.r0, l.r1, l.hasRange }
+
+// OnRange registers a view's reaction to the range changing.
+func (l *docLink) OnRange(f func(t0, t1 int64, ok bool)) { l.onRange = append(l.onRange, f) }
+
+// SetTopics selects topics; none selected means all.
+func (l *docLink) SetTopics(topics []string) {
+	if slices.Equal(l.topics, topics) {
+		return
+	}
+	l.topics = slices.Clone(topics)
+	for _, f := range l.onTopics {
+		f(l.topics)
+	}
+}
+
+// Topics returns the selected topics; empty means all.
+func (l *docLink) Topics() []string { return l.topics }
+
+// TopicSelected says whether a topic passes the topic selection.
+func (l *docLink) TopicSelected(topic string) bool {
+	return len(l.topics) == 0 || slices.Contains(l.topics, topic)
+}
+
+// OnTopics registers a view's reaction to the topic selection.
+func (l *docLink) OnTopics(f func(topics []string)) { l.onTopics = append(l.onTopics, f) }
+
+// WithIndex calls f on the UI goroutine with the message index, building
+// it in the background the first time it is asked for.
+func (l *docLink) WithIndex(f func(*model.MessageIndex)) {
+	if l.index != nil {
+		f(l.index)
+		return
+	}
+	l.indexWaiters = append(l.indexWaiters, f)
+	if l.indexing {
+		return
+	}
+	l.indexing = true
+	var x *model.MessageIndex
+	var mu sync.Mutex
+	l.Go(func(ctx context.Context) {
+		idx, err := model.BuildMessageIndex(ctx, l.d.Bag, nil)
+		if err != nil {
+			return // cancelled: the window closed
+		}
+		mu.Lock()
+		x = idx
+		mu.Unlock()
+	}, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if x == nil {
+			return
+		}
+		l.index = x
+		waiters := l.indexWaiters
+		l.indexWaiters = nil
+		for _, w := range waiters {
+			w(x)
+		}
+	})
+}
+
+// Index returns the message index when it has been built.
+func (l *docLink) Index() *model.MessageIndex { return l.index }

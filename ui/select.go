@@ -1,0 +1,52 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// selection is a parsed --select TOPIC@TIME: the message of a topic
+// nearest a time. A time below 1e8 s is relative to the bag's start (the
+// bag cannot be from 1973); a larger one is seconds since the epoch.
+type selection struct {
+	topic string
+	sec   float64
+}
+
+func parseSelection(s string) (selection, error) {
+	i := strings.LastIndex(s, "@")
+	if i <= 0 || i == len(s)-1 {
+		return selection{}, fmt.Errorf("--select %q: want TOPIC@TIME, e.g. /imu@12.5 (seconds from the bag's start) or /imu@1700000000.25", s)
+	}
+	sec, err := strconv.ParseFloat(strings.TrimSuffix(s[i+1:], "s"), 64)
+	if err != nil || math.IsNaN(sec) || math.IsInf(sec, 0) || sec < 0 {
+		return selection{}, fmt.Errorf("--select %q: %q is not a time in seconds", s, s[i+1:])
+	}
+	return selection{topic: s[:i], sec: sec}, nil
+}
+
+// nanos is the selection's time, given the bag's start.
+func (s selection) nanos(start int64) int64 {
+	if s.sec < 1e8 {
+		return start + int64(math.Round(s.sec*1e9))
+	}
+	return int64(math.Round(s.sec * 1e9))
+}
+
+// applySelection selects the message of sel's topic nearest its time once
+// the message index is built, and reports a topic the bag lacks to warn.
+func (l *docLink) applySelection(sel selection, warn func(error)) {
+	l.WithIndex(func(x *model.MessageIndex) {
+		t := x.Topic(sel.topic)
+		if t == nil || len(t.Refs) == 0 {
+			warn(fmt.Errorf("--select: the bag has no messages on topic %q", sel.topic))
+			return
+		}
+		start, _ := l.d.Bag.TimeRange()
+		l.SelectMessage(t.Refs[t.Nearest(sel.nanos(start.Nanos()))])
+	})
+}
