@@ -78,7 +78,7 @@ func TestMessageIndexMatchesIterator(t *testing.T) {
 func TestTopicMessagesLookups(t *testing.T) {
 	tm := &TopicMessages{Refs: []MsgRef{{T: 10}, {T: 20}, {T: 20, MessageLoc: MessageLoc{Offset: 5}}, {T: 40}}}
 	cases := []struct {
-		ns               int64
+		ns              int64
 		search, nearest int
 	}{
 		{0, 0, 0}, {10, 0, 0}, {14, 1, 0}, {15, 1, 0}, {16, 1, 1}, {20, 1, 1},

@@ -33,7 +33,7 @@ type bagView struct {
 	doc    *model.Document
 	err    error
 	// link connects the document's views; nil until the bag has loaded.
-	link *docLink
+	link   *docLink
 	closed bool
 }
 
