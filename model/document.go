@@ -57,6 +57,23 @@ type Topic struct {
 	// the duration is 0.
 	Frequency   float64
 	Connections int
+	// Conns are the topic's connections, by ID.
+	Conns []ConnRow
+	// Bytes adds up the payload sizes of the topic's messages, once
+	// BytesKnown (counting them reads every chunk, in the background).
+	Bytes      uint64
+	BytesKnown bool
+}
+
+// ConnRow is one connection of a topic, for the topics table.
+type ConnRow struct {
+	ID                     uint32
+	CallerID, Type, MD5Sum string
+	Latching               bool
+	Messages               uint64
+	Frequency              float64
+	Bytes                  uint64
+	BytesKnown             bool
 }
 
 // Open opens the bag at path, reading its index and chunk headers; a bag
@@ -135,7 +152,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, path, name string, pro
 		Source: b, Bag: b, Summary: s,
 		Warnings: b.Warnings, Scan: b.Scan,
 	}
-	d.Topics = topicsOf(s)
+	d.Topics = topicsOf(s, b.ConnectionCounts())
 	return d, nil
 }
 
@@ -147,13 +164,19 @@ func cancelled(ctx context.Context, err error) error {
 	return err
 }
 
-func topicsOf(s *bag.Summary) []Topic {
+func topicsOf(s *bag.Summary, counts map[uint32]uint64) []Topic {
 	dur := s.End.Sub(s.Start)
+	freq := func(n uint64) float64 {
+		if dur > 0 {
+			return float64(n) / dur
+		}
+		return 0
+	}
 	out := make([]Topic, 0, len(s.Topics))
 	for _, t := range s.Topics {
-		row := Topic{Topic: t.Topic, Type: t.Type, Types: t.Types, Messages: t.Messages, Connections: len(t.Connections)}
-		if dur > 0 {
-			row.Frequency = float64(t.Messages) / dur
+		row := Topic{Topic: t.Topic, Type: t.Type, Types: t.Types, Messages: t.Messages, Connections: len(t.Connections), Frequency: freq(t.Messages)}
+		for _, c := range t.Connections {
+			row.Conns = append(row.Conns, ConnRow{ID: c.ID, CallerID: c.CallerID, Type: c.Type, MD5Sum: c.MD5Sum, Latching: c.Latching, Messages: counts[c.ID], Frequency: freq(counts[c.ID])})
 		}
 		out = append(out, row)
 	}

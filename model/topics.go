@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -15,6 +16,7 @@ const (
 	ColType
 	ColMessages
 	ColFrequency
+	ColBytes
 	ColConnections
 	NumTopicColumns
 )
@@ -30,6 +32,8 @@ func (c TopicColumn) String() string {
 		return "Messages"
 	case ColFrequency:
 		return "Frequency (Hz)"
+	case ColBytes:
+		return "Bytes"
 	case ColConnections:
 		return "Connections"
 	}
@@ -38,8 +42,10 @@ func (c TopicColumn) String() string {
 
 // TopicView is the topics table's rows after filtering and sorting.
 type TopicView struct {
-	all    []Topic
-	rows   []Topic
+	all      []Topic
+	rows     []Topic
+	lines    []TopicLine
+	expanded map[string]bool
 	filter string
 	col    TopicColumn
 	desc   bool
@@ -47,7 +53,7 @@ type TopicView struct {
 
 // NewTopicView shows all topics sorted by name.
 func NewTopicView(topics []Topic) *TopicView {
-	v := &TopicView{all: topics}
+	v := &TopicView{all: slices.Clone(topics)}
 	v.apply()
 	return v
 }
@@ -100,6 +106,16 @@ func (v *TopicView) apply() {
 		}
 		return c
 	})
+	v.lines = v.lines[:0]
+	for i := range v.rows {
+		t := &v.rows[i]
+		v.lines = append(v.lines, TopicLine{Topic: t})
+		if t.Expandable() && v.expanded[t.Topic] {
+			for j := range t.Conns {
+				v.lines = append(v.lines, TopicLine{Topic: t, Conn: &t.Conns[j]})
+			}
+		}
+	}
 }
 
 func compareTopics(a, b Topic, col TopicColumn) int {
@@ -110,6 +126,8 @@ func compareTopics(a, b Topic, col TopicColumn) int {
 		return cmp.Compare(a.Messages, b.Messages)
 	case ColFrequency:
 		return cmp.Compare(a.Frequency, b.Frequency)
+	case ColBytes:
+		return cmp.Compare(a.Bytes, b.Bytes)
 	case ColConnections:
 		return cmp.Compare(a.Connections, b.Connections)
 	}
@@ -130,8 +148,86 @@ func (t Topic) Cell(col TopicColumn) string {
 		return Count(t.Messages)
 	case ColFrequency:
 		return Frequency(t.Frequency)
+	case ColBytes:
+		if !t.BytesKnown {
+			return "…"
+		}
+		return Size(int64(t.Bytes))
 	case ColConnections:
 		return Count(uint64(t.Connections))
 	}
 	return ""
+}
+
+// Cell returns the text of a connection row's column col.
+func (c ConnRow) Cell(col TopicColumn) string {
+	switch col {
+	case ColTopic:
+		s := fmt.Sprintf("connection %d", c.ID)
+		if c.CallerID != "" {
+			s += " · " + c.CallerID
+		}
+		if c.Latching {
+			s += " · latched"
+		}
+		return s
+	case ColType:
+		return c.Type
+	case ColMessages:
+		return Count(c.Messages)
+	case ColFrequency:
+		return Frequency(c.Frequency)
+	case ColBytes:
+		if !c.BytesKnown {
+			return "…"
+		}
+		return Size(int64(c.Bytes))
+	case ColConnections:
+		if len(c.MD5Sum) > 8 {
+			return "md5 " + c.MD5Sum[:8]
+		}
+		return c.MD5Sum
+	}
+	return ""
+}
+
+// TopicLine is one line of the topics table: a topic, or (Conn set) one
+// of the connections of an expanded topic.
+type TopicLine struct {
+	Topic *Topic
+	Conn  *ConnRow
+}
+
+// Lines returns the visible rows with the connections of expanded topics
+// under them.
+func (v *TopicView) Lines() []TopicLine { return v.lines }
+
+// Expandable says whether a topic has several connections to show.
+func (t *Topic) Expandable() bool { return len(t.Conns) > 1 }
+
+// Expanded says whether a topic's connections are shown.
+func (v *TopicView) Expanded(topic string) bool { return v.expanded[topic] }
+
+// ToggleExpanded shows or hides a topic's connections.
+func (v *TopicView) ToggleExpanded(topic string) {
+	if v.expanded == nil {
+		v.expanded = map[string]bool{}
+	}
+	v.expanded[topic] = !v.expanded[topic]
+	v.apply()
+}
+
+// SetBytes fills in the payload bytes per connection (and so per topic),
+// once they have been counted.
+func (v *TopicView) SetBytes(perConn map[uint32]uint64) {
+	for i := range v.all {
+		t := &v.all[i]
+		t.Bytes, t.BytesKnown = 0, true
+		for j := range t.Conns {
+			c := &t.Conns[j]
+			c.Bytes, c.BytesKnown = perConn[c.ID], true
+			t.Bytes += c.Bytes
+		}
+	}
+	v.apply()
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -56,10 +57,65 @@ func TestTopicView(t *testing.T) {
 
 func TestTopicCell(t *testing.T) {
 	row := Topic{Topic: "/chatter", Type: "std_msgs/String", Types: []string{"std_msgs/String", "std_msgs/Int32"}, Messages: 12345, Frequency: 9.876, Connections: 3}
-	want := []string{"/chatter", "std_msgs/String, std_msgs/Int32", "12,345", "9.9", "3"}
+	want := []string{"/chatter", "std_msgs/String, std_msgs/Int32", "12,345", "9.9", "…", "3"}
 	for c := ColTopic; c < NumTopicColumns; c++ {
 		if got := row.Cell(c); got != want[c] {
 			t.Errorf("%s = %q, want %q", c, got, want[c])
 		}
+	}
+	row.Bytes, row.BytesKnown = 3<<20, true
+	if got := row.Cell(ColBytes); got != "3.0 MB" {
+		t.Errorf("bytes = %q", got)
+	}
+	conn := ConnRow{ID: 4, CallerID: "/talker", Type: "std_msgs/String", MD5Sum: "992ce8a1687cec8c8bd883ec73ca41d1", Latching: true, Messages: 7, Frequency: 0.5}
+	wantConn := []string{"connection 4 · /talker · latched", "std_msgs/String", "7", "0.50", "…", "md5 992ce8a1"}
+	for c := ColTopic; c < NumTopicColumns; c++ {
+		if got := conn.Cell(c); got != wantConn[c] {
+			t.Errorf("conn %s = %q, want %q", c, got, wantConn[c])
+		}
+	}
+}
+
+// TestTopicLines checks that expanding a topic lists its connections under
+// it, and that bytes add up per topic.
+func TestTopicLines(t *testing.T) {
+	topics := []Topic{
+		{Topic: "/a", Messages: 3, Connections: 1, Conns: []ConnRow{{ID: 0, Messages: 3}}},
+		{Topic: "/tf", Messages: 5, Connections: 2, Conns: []ConnRow{{ID: 1, Messages: 2}, {ID: 2, Messages: 3}}},
+	}
+	v := NewTopicView(topics)
+	lines := func() string {
+		var s []string
+		for _, l := range v.Lines() {
+			if l.Conn != nil {
+				s = append(s, fmt.Sprintf("%s#%d", l.Topic.Topic, l.Conn.ID))
+			} else {
+				s = append(s, l.Topic.Topic)
+			}
+		}
+		return strings.Join(s, " ")
+	}
+	if got := lines(); got != "/a /tf" {
+		t.Errorf("collapsed: %q", got)
+	}
+	v.ToggleExpanded("/tf")
+	if got := lines(); got != "/a /tf /tf#1 /tf#2" {
+		t.Errorf("expanded: %q", got)
+	}
+	v.ToggleExpanded("/a") // one connection: nothing to show
+	if got := lines(); got != "/a /tf /tf#1 /tf#2" {
+		t.Errorf("single connection expanded: %q", got)
+	}
+	v.SetBytes(map[uint32]uint64{0: 10, 1: 100, 2: 1000})
+	v.SortBy(ColBytes)
+	if got := lines(); got != "/tf /tf#1 /tf#2 /a" {
+		t.Errorf("by bytes: %q", got)
+	}
+	if b := v.Lines()[0].Topic.Bytes; b != 1100 {
+		t.Errorf("topic bytes = %d, want 1100", b)
+	}
+	v.ToggleExpanded("/tf")
+	if got := lines(); got != "/tf /a" {
+		t.Errorf("collapsed again: %q", got)
 	}
 }

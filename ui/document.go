@@ -14,7 +14,7 @@ import (
 // newViews builds the linked views of a bag with messages: the timeline
 // above, always visible, and the other views as tabs below it.
 func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
-	topics := newTopicPanel(d)
+	topics := newTopicPanel(d, l)
 	timeline, tv := newTimelinePane(d, l)
 	records, rp := newRecordsTab(d)
 	l.showRecord = func(off int64) {

@@ -1,7 +1,12 @@
 package ui
 
 import (
+	"context"
 	"fmt"
+	"image/color"
+	"slices"
+
+	"fyne.io/fyne/v2/canvas"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -12,10 +17,14 @@ import (
 )
 
 // topicPanel is the topics table with its filter entry. Clicking a
-// column header sorts by it; clicking again reverses the order.
+// column header sorts by it; clicking again reverses the order. Clicking a
+// row selects its topic (again: unselects it); selected topics filter the
+// other views. Topics with several connections expand to list them.
 type topicPanel struct {
 	content fyne.CanvasObject
+	link    *docLink
 	view    *model.TopicView
+	clear   *widget.Button
 	filter  *widget.Entry
 	count   *widget.RichText
 	table   *widget.Table
@@ -23,8 +32,8 @@ type topicPanel struct {
 	widths  [model.NumTopicColumns]float32 // natural column widths
 }
 
-func newTopicPanel(d *model.Document) *topicPanel {
-	p := &topicPanel{view: model.NewTopicView(d.Topics)}
+func newTopicPanel(d *model.Document, l *docLink) *topicPanel {
+	p := &topicPanel{view: model.NewTopicView(d.Topics), link: l}
 	p.filter = widget.NewEntry()
 	p.filter.SetPlaceHolder("Filter by topic or type…")
 	p.filter.ActionItem = widget.NewIcon(theme.SearchIcon())
@@ -36,8 +45,8 @@ func newTopicPanel(d *model.Document) *topicPanel {
 	p.noMatch.Hide()
 
 	p.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(p.view.Rows()), int(model.NumTopicColumns) },
-		func() fyne.CanvasObject { return widget.NewLabel("") },
+		func() (int, int) { return len(p.view.Lines()), int(model.NumTopicColumns) },
+		newTopicCell,
 		p.updateCell,
 	)
 	p.table.ShowHeaderColumn = false
@@ -48,11 +57,19 @@ func newTopicPanel(d *model.Document) *topicPanel {
 		return b
 	}
 	p.table.UpdateHeader = p.updateHeader
-	p.table.OnSelected = func(widget.TableCellID) {} // rows are not selectable yet
+	p.table.OnSelected = p.tapped
+	p.clear = widget.NewButtonWithIcon("Show all topics", theme.ContentClearIcon(), func() { l.SetTopics(nil) })
+	p.clear.Importance = widget.LowImportance
+	p.clear.Hide()
 	p.measure()
 	p.updateCount()
+	l.OnTopics(func([]string) {
+		p.table.Refresh()
+		p.updateCount()
+	})
+	p.countBytes()
 
-	bar := container.NewBorder(nil, nil, nil, p.count, p.filter)
+	bar := container.NewBorder(nil, nil, nil, container.NewHBox(p.clear, p.count), p.filter)
 	tableArea := container.NewStack(&fyne.Container{Layout: &fillColumns{p}, Objects: []fyne.CanvasObject{p.table}}, container.NewCenter(p.noMatch))
 	p.content = container.NewBorder(container.NewPadded(bar), nil, nil, nil, tableArea)
 	return p
@@ -63,19 +80,122 @@ func numeric(col model.TopicColumn) bool {
 }
 
 func (p *topicPanel) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
-	l := o.(*widget.Label)
-	rows := p.view.Rows()
-	if id.Row < 0 || id.Row >= len(rows) {
-		l.SetText("")
+	c := o.(*topicCell)
+	lines := p.view.Lines()
+	if id.Row < 0 || id.Row >= len(lines) {
+		c.label.SetText("")
+		c.lead.Hide()
 		return
 	}
+	line := lines[id.Row]
 	col := model.TopicColumn(id.Col)
-	l.Alignment = fyne.TextAlignLeading
+	c.label.Alignment = fyne.TextAlignLeading
 	if numeric(col) {
-		l.Alignment = fyne.TextAlignTrailing
+		c.label.Alignment = fyne.TextAlignTrailing
 	}
-	l.Truncation = fyne.TextTruncateEllipsis
-	l.SetText(rows[id.Row].Cell(col))
+	c.label.Truncation = fyne.TextTruncateEllipsis
+	text := line.Topic.Cell(col)
+	if line.Conn != nil {
+		text = line.Conn.Cell(col)
+	}
+	c.label.TextStyle = fyne.TextStyle{Italic: line.Conn != nil && col == model.ColTopic}
+	c.label.SetText(text)
+	if col != model.ColTopic {
+		c.lead.Hide()
+		return
+	}
+	c.lead.Show()
+	topic := line.Topic.Topic
+	switch {
+	case line.Conn != nil:
+		c.expand.Hide()
+		c.check.Hide()
+		c.indent.Show()
+	case line.Topic.Expandable():
+		c.indent.Hide()
+		c.expand.Show()
+		c.check.Show()
+		if p.view.Expanded(topic) {
+			c.expand.SetIcon(theme.MenuDropDownIcon())
+		} else {
+			c.expand.SetIcon(theme.MenuExpandIcon())
+		}
+		c.expand.OnTapped = func() {
+			p.view.ToggleExpanded(topic)
+			p.table.Refresh()
+		}
+	default:
+		c.expand.Hide()
+		c.indent.Show()
+		c.check.Show()
+	}
+	if sel := p.link.Topics(); len(sel) > 0 && slices.Contains(sel, topic) {
+		c.check.SetResource(theme.CheckButtonCheckedIcon())
+	} else {
+		c.check.SetResource(theme.CheckButtonIcon())
+	}
+}
+
+// tapped toggles the selection of the tapped row's topic.
+func (p *topicPanel) tapped(id widget.TableCellID) {
+	p.table.UnselectAll()
+	lines := p.view.Lines()
+	if id.Row < 0 || id.Row >= len(lines) {
+		return
+	}
+	topic := lines[id.Row].Topic.Topic
+	sel := slices.Clone(p.link.Topics())
+	if i := slices.Index(sel, topic); i >= 0 {
+		sel = slices.Delete(sel, i, i+1)
+	} else {
+		sel = append(sel, topic)
+		slices.Sort(sel)
+	}
+	p.link.SetTopics(sel)
+}
+
+// countBytes adds up every topic's payload bytes in the background.
+func (p *topicPanel) countBytes() {
+	var perConn map[uint32]uint64
+	p.link.Go(func(ctx context.Context) {
+		perConn, _ = model.MessageBytes(ctx, p.link.d.Bag, nil)
+	}, func() {
+		if perConn == nil {
+			return
+		}
+		p.view.SetBytes(perConn)
+		p.measure()
+		p.table.Refresh()
+	})
+}
+
+// topicCell is a cell of the topics table: in the topic column an
+// expander (topics with several connections) and a selection mark before
+// the text.
+type topicCell struct {
+	widget.BaseWidget
+	lead   *fyne.Container
+	expand *widget.Button
+	indent *canvas.Rectangle
+	check  *widget.Icon
+	label  *widget.Label
+}
+
+func newTopicCell() fyne.CanvasObject {
+	c := &topicCell{label: widget.NewLabel("")}
+	c.expand = widget.NewButtonWithIcon("", theme.MenuExpandIcon(), nil)
+	c.expand.Importance = widget.LowImportance
+	c.indent = canvas.NewRectangle(color.Transparent)
+	c.indent.SetMinSize(c.expand.MinSize())
+	c.check = widget.NewIcon(theme.CheckButtonIcon())
+	c.lead = container.NewHBox(container.NewStack(c.indent, c.expand), c.check)
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// CreateRenderer lays the lead out before the label.
+func (c *topicCell) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewBorder(nil, nil, c.lead, nil, c.label))
 }
 
 func (p *topicPanel) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
@@ -112,11 +232,17 @@ func (p *topicPanel) setFilter(q string) {
 
 func (p *topicPanel) updateCount() {
 	n, total := len(p.view.Rows()), p.view.Total()
-	if n == total {
-		p.setCount(fmt.Sprintf("%d topics", total))
-	} else {
-		p.setCount(fmt.Sprintf("%d of %d topics", n, total))
+	text := fmt.Sprintf("%d topics", total)
+	if n != total {
+		text = fmt.Sprintf("%d of %d topics", n, total)
 	}
+	if sel := len(p.link.Topics()); sel > 0 {
+		text += fmt.Sprintf(", %d selected", sel)
+		p.clear.Show()
+	} else {
+		p.clear.Hide()
+	}
+	p.setCount(text)
 	if n == 0 && total > 0 {
 		p.noMatch.SetText(fmt.Sprintf("No topic or type contains “%s”.", p.filter.Text))
 		p.noMatch.Show()
@@ -130,10 +256,17 @@ func (p *topicPanel) updateCount() {
 func (p *topicPanel) measure() {
 	pad := 2*theme.Padding() + 2*theme.InnerPadding()
 	size := theme.TextSize()
+	lead := 2*theme.IconInlineSize() + 4*theme.Padding() + 2*theme.InnerPadding()
 	for c := model.ColTopic; c < model.NumTopicColumns; c++ {
 		w := fyne.MeasureText(c.String(), size, fyne.TextStyle{}).Width + theme.IconInlineSize() + theme.Padding()
 		for _, t := range p.view.Rows() {
 			w = max(w, fyne.MeasureText(t.Cell(c), size, fyne.TextStyle{}).Width)
+			for _, cr := range t.Conns {
+				w = max(w, fyne.MeasureText(cr.Cell(c), size, fyne.TextStyle{}).Width)
+			}
+		}
+		if c == model.ColTopic {
+			w += lead
 		}
 		p.widths[c] = min(w+pad, 520)
 	}

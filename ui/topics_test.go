@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/assets"
 	"github.com/bagscope/bagscope/model"
@@ -32,7 +33,8 @@ func topicNames(p *topicPanel) string {
 
 func TestTopicsTable(t *testing.T) {
 	test.NewTempApp(t)
-	p := newTopicPanel(openSample(t))
+	d := openSample(t)
+	p := newTopicPanel(d, newDocLink(d, func(f func()) { f() }))
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1000, 420))
 	assertMarkup(t, "topics_by_name.xml", w.Canvas())
@@ -68,5 +70,55 @@ func TestTopicsTable(t *testing.T) {
 	}
 	if !p.noMatch.Visible() || !strings.Contains(p.noMatch.Text, "nothing-like-this") {
 		t.Errorf("no-match message hidden or wrong: %q", p.noMatch.Text)
+	}
+}
+
+// TestTopicsSelectAndExpand taps rows to select topics for the other views,
+// and expands a topic published by two connections.
+func TestTopicsSelectAndExpand(t *testing.T) {
+	test.NewTempApp(t)
+	d, err := model.Open(context.Background(), "../testdata/two-conns-one-topic.bag", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	l := newDocLink(d, func(f func()) { f() })
+	var got [][]string
+	l.OnTopics(func(s []string) { got = append(got, s) })
+	p := newTopicPanel(d, l)
+	w := test.NewTempWindow(t, p.content)
+	w.Resize(fyne.NewSize(1100, 360))
+
+	lines := p.view.Lines()
+	if len(lines) == 0 || !lines[0].Topic.Expandable() {
+		t.Fatalf("first topic should have several connections: %+v", lines)
+	}
+	topic := lines[0].Topic.Topic
+	for _, l := range lines {
+		if !l.Topic.BytesKnown {
+			t.Errorf("%s: bytes not counted", l.Topic.Topic)
+		}
+	}
+
+	p.tapped(widget.TableCellID{Row: 0, Col: int(model.ColMessages)})
+	if len(got) != 1 || len(got[0]) != 1 || got[0][0] != topic {
+		t.Fatalf("after a tap, topics = %v", got)
+	}
+	if !p.clear.Visible() || !strings.Contains(p.count.String(), "1 selected") {
+		t.Errorf("count %q, clear shown %v", p.count.String(), p.clear.Visible())
+	}
+	p.tapped(widget.TableCellID{Row: 0, Col: int(model.ColTopic)})
+	if len(l.Topics()) != 0 {
+		t.Errorf("a second tap should unselect: %v", l.Topics())
+	}
+
+	n := len(p.view.Lines())
+	p.view.ToggleExpanded(topic)
+	p.table.Refresh()
+	if got, want := len(p.view.Lines()), n+len(lines[0].Topic.Conns); got != want {
+		t.Fatalf("expanded: %d lines, want %d", got, want)
+	}
+	if !strings.Contains(shown(w), "connection ") {
+		t.Errorf("expanded connections not shown:\n%s", shown(w))
 	}
 }
