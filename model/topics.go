@@ -46,9 +46,9 @@ type TopicView struct {
 	rows     []Topic
 	lines    []TopicLine
 	expanded map[string]bool
-	filter string
-	col    TopicColumn
-	desc   bool
+	filter   string
+	col      TopicColumn
+	desc     bool
 }
 
 // NewTopicView shows all topics sorted by name.
