@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -20,9 +21,19 @@ import (
 // chunk.
 const autoCheckLimit = 256 << 20
 
-// background runs a panel's slow work off the UI goroutine; tests make it
-// synchronous.
-var background = func(f func()) { go f() }
+// background runs a panel's slow work off the UI goroutine, counting it in
+// backgroundRunning; tests make it synchronous.
+var background = func(f func()) {
+	backgroundRunning.Add(1)
+	go func() {
+		defer backgroundRunning.Add(-1)
+		f()
+	}()
+}
+
+// backgroundRunning counts the background work running now, for
+// --screenshot to wait until the views are idle.
+var backgroundRunning atomic.Int64
 
 // findingsPanel is the Findings tab: the doctor's findings (bag.Check)
 // and the "Save repaired copy…" action.

@@ -17,8 +17,9 @@ import (
 // one whole.
 func TestFindingsTab(t *testing.T) {
 	test.NewTempApp(t)
+	old := background
 	background = func(f func()) { f() }
-	defer func() { background = func(f func()) { go f() } }()
+	defer func() { background = old }()
 	d, err := model.Open(context.Background(), "../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag", nil)
 	if err != nil {
 		t.Fatal(err)

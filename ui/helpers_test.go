@@ -35,8 +35,9 @@ func assertMarkup(t *testing.T, name string, c fyne.Canvas) {
 func newTestController(t *testing.T) *controller {
 	c := newController(test.NewTempApp(t))
 	c.async = func(f func()) { f() }
+	old := background
 	background = func(f func()) { f() }
-	t.Cleanup(func() { background = func(f func()) { go f() } })
+	t.Cleanup(func() { background = old })
 	return c
 }
 

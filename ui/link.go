@@ -86,7 +86,7 @@ func (l *docLink) Go(work func(ctx context.Context), done func()) {
 }
 
 // Busy says whether background work started through Go is still running.
-func (l *docLink) Busy() bool { return l.busy.Load() > 0 }
+func (l *docLink) Busy() bool { return l.busy.Load() > 0 || backgroundRunning.Load() > 0 }
 
 // SelectMessage selects a message everywhere, and moves the cursor to it.
 func (l *docLink) SelectMessage(m model.MsgRef) {
