@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 
 	"fyne.io/fyne/v2"
@@ -17,6 +18,7 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	topics := newTopicPanel(d, l)
 	timeline, tv := newTimelinePane(d, l)
 	records, rp := newRecordsTab(d)
+	context.AfterFunc(l.ctx, rp.stop)
 	l.showRecord = func(off int64) {
 		l.selectTab("Records")
 		rp.showOffset(off)

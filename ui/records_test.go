@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"image/color"
 	"os"
 	"path/filepath"
@@ -138,5 +139,30 @@ func TestRecordsShots(t *testing.T) {
 			p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(m.hexX+5*m.cell+1, m.head+m.row*2.5)}})
 			render("inner")
 		})
+	}
+}
+
+// TestRecordsIndexingStopsWithWindow closes the window's link while the
+// record index is being built and checks that the build is cancelled.
+func TestRecordsIndexingStopsWithWindow(t *testing.T) {
+	test.NewTempApp(t)
+	d := openSample(t)
+	l := newDocLink(d, func(f func()) { f() })
+	var run func()
+	p := newRecordsPanel(d, func(f func()) { run = f }) // held, as if still running
+	stopped := make(chan struct{})
+	context.AfterFunc(l.ctx, func() { p.stop(); close(stopped) })
+	p.startIndex()
+	if run == nil {
+		t.Fatal("indexing did not start")
+	}
+	l.close()
+	<-stopped
+	run()
+	if len(p.levels) != 0 {
+		t.Errorf("the index was built after the window closed: %d levels", len(p.levels))
+	}
+	if m := test.RenderObjectToMarkup(p.body); !strings.Contains(m, "was cancelled") {
+		t.Errorf("the panel does not say the indexing was cancelled:\n%s", m)
 	}
 }

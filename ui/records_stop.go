@@ -1,0 +1,11 @@
+package ui
+
+// stop cancels the record indexing, if it is running: when the window
+// closes, a million-record index must not go on being built for nobody.
+func (p *recordsPanel) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cancel != nil {
+		p.cancel()
+	}
+}
