@@ -30,8 +30,8 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
 	file := fyne.NewMenu("File", open, recent, sample, fyne.NewMenuItemSeparator(), closeItem, quit)
-	help := fyne.NewMenu("Help", fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
-	return fyne.NewMainMenu(file, help)
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard and mouse", func() { showKeys(w) }), fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
+	return fyne.NewMainMenu(file, c.viewMenu(w), help)
 }
 
 func (c *controller) recentMenu(w fyne.Window) *fyne.Menu {
@@ -69,6 +69,9 @@ func (c *controller) addShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutOpen, func(fyne.Shortcut) { c.showOpenDialog(w) })
 	w.Canvas().AddShortcut(shortcutClose, func(fyne.Shortcut) { w.Close() })
 	w.Canvas().AddShortcut(shortcutQuit, func(fyne.Shortcut) { c.app.Quit() })
+	for i, name := range viewNames {
+		w.Canvas().AddShortcut(viewShortcut(i), func(fyne.Shortcut) { c.showView(w, name) })
+	}
 }
 
 func (c *controller) showAbout(w fyne.Window) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -74,8 +75,8 @@ func TestMenus(t *testing.T) {
 	if sub := m.Items[0].Items[1].ChildMenu; sub == nil || !strings.HasPrefix(sub.Items[0].Label, "a.bag") {
 		t.Errorf("Open Recent submenu = %+v", sub)
 	}
-	if m.Items[1].Label != "Help" || m.Items[1].Items[0].Label != "About bagscope" {
-		t.Errorf("Help menu = %+v", m.Items[1])
+	if m.Items[2].Label != "Help" || m.Items[2].Items[1].Label != "About bagscope" {
+		t.Errorf("Help menu = %+v", m.Items[2])
 	}
 	for _, s := range []fyne.Shortcut{shortcutOpen, shortcutClose, shortcutQuit} {
 		if s.ShortcutName() == "" {
@@ -99,5 +100,38 @@ func TestDialogs(t *testing.T) {
 	c.showAbout(w)
 	if top := w.Canvas().Overlays().Top(); top == nil || !strings.Contains(test.RenderObjectToMarkup(top), "bagscope "+Version) {
 		t.Fatal("About shows no dialog with the version")
+	}
+}
+
+// TestViewMenu opens a bag and shows each view from the View menu, which
+// has a Ctrl+digit shortcut per view.
+func TestViewMenu(t *testing.T) {
+	c := newTestController(t)
+	var opened *bagView
+	c.onOpened = func(v *bagView) { opened = v }
+	c.openSample(nil)
+	if opened == nil || opened.err != nil {
+		t.Fatalf("not opened: %v", opened)
+	}
+	w := opened.win
+	w.Resize(bagWindowSize)
+	var tabs *container.AppTabs
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		if at, ok := o.(*container.AppTabs); ok {
+			tabs = at
+		}
+	}
+	view := c.mainMenu(w).Items[1]
+	if view.Label != "View" || len(view.Items) != len(viewNames) {
+		t.Fatalf("View menu = %+v", view)
+	}
+	for i, it := range view.Items {
+		it.Action()
+		if got := tabs.Selected().Text; !strings.HasPrefix(got, viewNames[i]) {
+			t.Errorf("%s shows tab %q", it.Label, got)
+		}
+		if it.Shortcut == nil || it.Shortcut.ShortcutName() == "" {
+			t.Errorf("%s has no shortcut", it.Label)
+		}
 	}
 }

@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+)
+
+// viewNames are the tabs of a bag window, in order; Ctrl+1… shows them.
+var viewNames = []string{"Topics", "Message", "Plots", "Chunk", "Records", "Findings"}
+
+func viewShortcut(i int) *desktop.CustomShortcut {
+	return &desktop.CustomShortcut{KeyName: fyne.KeyName(rune('1' + i)), Modifier: fyne.KeyModifierShortcutDefault}
+}
+
+// viewMenu lists the views of a bag window with their shortcuts.
+func (c *controller) viewMenu(w fyne.Window) *fyne.Menu {
+	items := make([]*fyne.MenuItem, len(viewNames))
+	for i, name := range viewNames {
+		items[i] = fyne.NewMenuItem(name, func() { c.showView(w, name) })
+		items[i].Shortcut = viewShortcut(i)
+	}
+	return fyne.NewMenu("View", items...)
+}
+
+// showView shows a view of the bag in window w, once it has loaded.
+func (c *controller) showView(w fyne.Window, name string) {
+	if v := c.views[w]; v != nil && v.link != nil {
+		v.link.selectTab(name)
+	}
+}
+
+// keyHelp is what Help > Keyboard and mouse lists.
+var keyHelp = [][2]string{
+	{"Ctrl+O / Ctrl+W / Ctrl+Q", "open a bag, close the window, quit"},
+	{"Ctrl+1 … Ctrl+6", "Topics, Message, Plots, Chunk, Records, Findings"},
+	{"Timeline: wheel, drag", "zoom about the mouse, pan"},
+	{"Timeline: click, double-click", "cursor and nearest message, fit the whole bag"},
+	{"Topics: click a row", "show only the selected topics in the other views"},
+	{"Drop files on a window", "open them"},
+}
+
+// showKeys lists the keyboard and mouse controls.
+func showKeys(w fyne.Window) {
+	rows := make([]fyne.CanvasObject, 0, 2*len(keyHelp))
+	for _, k := range keyHelp {
+		rows = append(rows, widget.NewLabelWithStyle(k[0], fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), widget.NewLabel(k[1]))
+	}
+	dialog.ShowCustom("Keyboard and mouse", "Close", container.New(layout.NewFormLayout(), rows...), w)
+}
