@@ -22,7 +22,7 @@ var raceEnabled bool
 const e2eBag = "../shared/bags/cra-ros-pkg__robot_localization/test/test2.bag"
 
 // TestScreenshotEndToEnd builds bagscope, runs it in a real window on an X
-// display with --screenshot, and checks the PNG it writes.
+// display with --screenshot on each view, and checks the PNGs it writes.
 func TestScreenshotEndToEnd(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		if os.Getenv("CI") != "" {
@@ -49,25 +49,57 @@ func TestScreenshotEndToEnd(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 
-	out := filepath.Join(dir, "shot.png")
+	views := []struct {
+		name string
+		args []string
+	}{
+		{"topics", nil},
+		{"message", []string{"--tab", "Message", "--select", "/imu/data@20"}},
+		{"chunk", []string{"--tab", "Chunk", "--select", "/imu/data@20"}},
+		{"records", []string{"--tab", "Records"}},
+		{"findings", []string{"--tab", "Findings"}},
+	}
+	if bagPath != e2eBag {
+		views = views[:1]
+	}
+	var shots []image.Image
+	for _, v := range views {
+		out := filepath.Join(dir, v.name+".png")
+		args := append(append([]string{"--screenshot", out}, v.args...), bagPath)
+		shots = append(shots, runScreenshot(t, bin, dir, args))
+	}
+	for i := range shots {
+		for j := i + 1; j < len(shots); j++ {
+			if samePixels(shots[i], shots[j]) {
+				t.Errorf("the %s and %s screenshots are identical: the view did not change", views[i].name, views[j].name)
+			}
+		}
+	}
+}
+
+// runScreenshot runs bagscope with args (which hold --screenshot OUT) and
+// checks and returns the image it writes.
+func runScreenshot(t *testing.T, bin, dir string, args []string) image.Image {
+	t.Helper()
+	out := args[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--screenshot", out, bagPath)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), "LANG=C.UTF-8", "HOME="+dir) // keep the user's preferences out of it
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()
 	err := cmd.Run()
 	took := time.Since(start)
-	t.Logf("bagscope --screenshot took %s", took.Round(time.Millisecond))
+	t.Logf("bagscope %s took %s", strings.Join(args, " "), took.Round(time.Millisecond))
 	if err != nil {
-		t.Fatalf("bagscope --screenshot: %v\nstderr:\n%s", err, stderr.String())
+		t.Fatalf("bagscope %s: %v\nstderr:\n%s", strings.Join(args, " "), err, stderr.String())
 	}
 	if took > 60*time.Second {
 		t.Errorf("took %s, want under 60s", took)
 	}
-	if s := stderr.String(); strings.Contains(s, "Error in Fyne call thread") || strings.Contains(s, "panic") {
-		t.Errorf("stderr shows a threading error or panic:\n%s", s)
+	if s := stderr.String(); strings.Contains(s, "Error in Fyne call thread") || strings.Contains(s, "panic") || strings.Contains(s, "no tab called") || strings.Contains(s, "--select") {
+		t.Errorf("stderr shows a threading error, a panic or a bad argument:\n%s", s)
 	}
 
 	f, err := os.Open(out)
@@ -80,14 +112,30 @@ func TestScreenshotEndToEnd(t *testing.T) {
 		t.Fatalf("decoding %s: %v", out, err)
 	}
 	if got := img.Bounds().Size(); got != (image.Point{1280, 800}) {
-		t.Errorf("screenshot is %v, want 1280x800", got)
+		t.Errorf("%s is %v, want 1280x800", out, got)
 	}
 	if n := distinctColours(img); n < 50 {
-		t.Errorf("screenshot has %d distinct colours: blank or nearly so", n)
+		t.Errorf("%s has %d distinct colours: blank or nearly so", out, n)
 	}
 	if opaque(img) < 0.99 {
-		t.Errorf("screenshot is partly transparent (%.0f%% opaque)", 100*opaque(img))
+		t.Errorf("%s is partly transparent (%.0f%% opaque)", out, 100*opaque(img))
 	}
+	return img
+}
+
+func samePixels(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	r := a.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if a.At(x, y) != b.At(x, y) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func distinctColours(img image.Image) int {
