@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -60,8 +61,7 @@ type plotCanvas struct {
 	onFit    func()
 	// onTap is told the picked point (s nil when none is near) and the
 	// time under the tap.
-	onTap   func(s *plotSeries, index int, t int64)
-	onHover func(text string)
+	onTap func(s *plotSeries, index int, t int64)
 
 	r *plotCanvasRenderer
 }
@@ -196,22 +196,16 @@ func (c *plotCanvas) MouseMoved(ev *desktop.MouseEvent) {
 	c.hover = ev.Position
 	c.hovering = c.view.Frame.Contains(float64(ev.Position.X), float64(ev.Position.Y))
 	c.overlay()
-	if c.onHover != nil {
-		c.onHover(c.readout())
-	}
 }
 
 // MouseOut hides the crosshair.
 func (c *plotCanvas) MouseOut() {
 	c.hovering = false
 	c.overlay()
-	if c.onHover != nil {
-		c.onHover("")
-	}
 }
 
 // readout is the crosshair's time and the value of each shown series
-// there.
+// there, as one line (the box beside the crosshair shows the same).
 func (c *plotCanvas) readout() string {
 	if !c.hovering {
 		return ""
@@ -259,6 +253,7 @@ func (c *plotCanvas) CreateRenderer() fyne.WidgetRenderer {
 	r.cross = canvas.NewRectangle(color.Transparent)
 	r.boxRect = canvas.NewRectangle(color.Transparent)
 	r.boxRect.StrokeWidth = 1
+	r.readout = container.NewWithoutLayout()
 	c.r = r
 	r.build(c.Size())
 	return r
@@ -274,6 +269,9 @@ type plotCanvasRenderer struct {
 	cursor  *canvas.Rectangle
 	cross   *canvas.Rectangle
 	boxRect *canvas.Rectangle
+	// readout is the crosshair's box: the time, then each series' value
+	// in its colour.
+	readout *fyne.Container
 	objs    []fyne.CanvasObject
 }
 
@@ -366,7 +364,7 @@ func (r *plotCanvasRenderer) build(size fyne.Size) {
 	place(r.raster, float32(data.X0), float32(data.Y0), float32(data.Dx()), float32(data.Dy()))
 	r.raster.Refresh()
 	r.objs = append([]fyne.CanvasObject{r.bg}, r.axes...)
-	r.objs = append(r.objs, r.raster, r.cursor, r.cross, r.boxRect)
+	r.objs = append(r.objs, r.raster, r.cursor, r.cross, r.boxRect, r.readout)
 	r.overlay()
 }
 
@@ -397,6 +395,7 @@ func (r *plotCanvasRenderer) overlay() {
 	r.cursor.Hide()
 	r.cross.Hide()
 	r.boxRect.Hide()
+	r.readout.Hide()
 	if !f.Valid() {
 		return
 	}
@@ -410,6 +409,7 @@ func (r *plotCanvasRenderer) overlay() {
 		r.cross.FillColor = withAlpha(th.Color(theme.ColorNameForeground, variant), 140)
 		place(r.cross, c.hover.X, top, 1, h)
 		r.cross.Show()
+		r.placeReadout()
 	}
 	if c.box {
 		primary := th.Color(theme.ColorNamePrimary, variant)
@@ -420,9 +420,51 @@ func (r *plotCanvasRenderer) overlay() {
 		place(r.boxRect, x0, y0, x1-x0, y1-y0)
 		r.boxRect.Show()
 	}
-	for _, o := range []fyne.CanvasObject{r.cursor, r.cross, r.boxRect} {
+	for _, o := range []fyne.CanvasObject{r.cursor, r.cross, r.boxRect, r.readout} {
 		canvas.Refresh(o)
 	}
+}
+
+// placeReadout fills the crosshair's box and puts it beside the
+// crosshair, on the side with room.
+func (r *plotCanvasRenderer) placeReadout() {
+	c := r.c
+	f := c.view.Frame
+	th := c.Theme()
+	variant := fyne.CurrentApp().Settings().ThemeVariant()
+	t := f.Time(float64(c.hover.X))
+	lines := []*canvas.Text{canvas.NewText(c.timeText(t), th.Color(theme.ColorNameForeground, variant))}
+	for _, s := range c.visible() {
+		d := s.data()
+		if i, ok := d.At(t); ok {
+			lines = append(lines, canvas.NewText(fmt.Sprintf("%s = %s", s.name(), valueText(d.V[i])), s.color))
+		}
+	}
+	const pad, size = 4, 11
+	var w, h float32
+	for _, l := range lines {
+		l.TextSize = size
+		ms := l.MinSize()
+		w = max(w, ms.Width)
+		h += ms.Height
+	}
+	bg := canvas.NewRectangle(withAlpha(th.Color(theme.ColorNameOverlayBackground, variant), 220))
+	bg.CornerRadius = 3
+	objs := []fyne.CanvasObject{bg}
+	x := c.hover.X + 8
+	if x+w+2*pad > float32(f.Data.X1) {
+		x = c.hover.X - 8 - w - 2*pad
+	}
+	y := float32(f.Data.Y0) + 4
+	place(bg, x, y, w+2*pad, h+2*pad)
+	for _, l := range lines {
+		ms := l.MinSize()
+		place(l, x+pad, y+pad, ms.Width, ms.Height)
+		y += ms.Height
+		objs = append(objs, l)
+	}
+	r.readout.Objects = objs
+	r.readout.Show()
 }
 
 // place moves and sizes o.

@@ -30,8 +30,7 @@ var timeBases = []struct {
 
 // plotPanel is one plot of the Plots tab: a toolbar to add series (typed
 // with suggestions), pick the time base, export and remove the panel; the
-// plot with its legend; progress while series are extracted; and a line
-// reading out the crosshair.
+// plot with its legend; and progress while series are extracted.
 type plotPanel struct {
 	g        *plotsView
 	series   []*plotSeries
@@ -49,7 +48,6 @@ type plotPanel struct {
 	progress  *widget.ProgressBar
 	progLabel *widget.Label
 	progRow   fyne.CanvasObject
-	readout   *widget.Label
 	content   fyne.CanvasObject
 }
 
@@ -62,9 +60,6 @@ func newPlotPanel(g *plotsView) *plotPanel {
 		g.current = p
 		g.pick(p, s, i, t)
 	}
-	p.readout = widget.NewLabel("")
-	p.readout.Truncation = fyne.TextTruncateEllipsis
-	p.canvas.onHover = p.readout.SetText
 	if t, ok := g.l.Cursor(); ok {
 		p.canvas.setCursor(t)
 	}
@@ -100,10 +95,10 @@ func newPlotPanel(g *plotsView) *plotPanel {
 
 	p.legend = container.NewVBox()
 	legend := container.NewVScroll(p.legend)
-	legend.SetMinSize(fyne.NewSize(280, 0))
+	legend.SetMinSize(fyne.NewSize(300, 0))
 	p.empty = p.emptyState()
 	plotArea := container.NewStack(p.canvas, p.empty)
-	body := container.NewBorder(nil, p.readout, nil, legend, plotArea)
+	body := container.NewBorder(nil, nil, nil, legend, plotArea)
 	top := container.NewVBox(toolbar, p.errText, p.progRow)
 	p.content = container.NewBorder(top, nil, nil, nil, body)
 	p.seriesChanged()

@@ -272,38 +272,50 @@ func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 }
 
 // examplePaths picks up to n plottable paths from the bag's topics, for
-// the empty state: a linear ".x" where a type has one, else an ".x", else
-// the first numeric field past the header.
+// the empty state: linear ".x" fields first, then other ".x" fields, then
+// the first numeric field past the header, one per topic; and the latency
+// of the first topic with a header.
 func examplePaths(b *bag.Bag, cache *rosmsg.Cache, n int) []string {
-	var out []string
+	ranks := []func(string) bool{
+		func(p string) bool { return strings.Contains(p, "linear") && strings.HasSuffix(p, ".x") },
+		func(p string) bool { return strings.HasSuffix(p, ".x") && !strings.Contains(p, "orientation") },
+		func(p string) bool {
+			return !strings.Contains(p, ".header.") && !strings.HasSuffix(p, model.LatencyPath) && !strings.Contains(p, "covariance")
+		},
+	}
+	byRank := make([][]string, len(ranks))
+	latency := map[string]string{} // first example's path -> its topic's latency
 	for _, t := range model.Topics(b) {
-		if len(out) == n {
-			break
-		}
 		comps := model.CompleteField(b, cache, t+".", 0)
-		best := ""
-		for _, rank := range []func(string) bool{
-			func(p string) bool { return strings.Contains(p, "linear") && strings.HasSuffix(p, ".x") },
-			func(p string) bool { return strings.HasSuffix(p, ".x") && !strings.Contains(p, "orientation") },
-			func(p string) bool {
-				return !strings.Contains(p, ".header.") && !strings.HasSuffix(p, model.LatencyPath) && !strings.Contains(p, "covariance")
-			},
-		} {
+		lat := ""
+		if len(comps) > 0 && strings.HasSuffix(comps[len(comps)-1], model.LatencyPath) {
+			lat = comps[len(comps)-1]
+		}
+	rank:
+		for r, ok := range ranks {
 			for _, p := range comps {
-				if p != t && rank(p) {
-					best = p
-					break
+				if p != t && ok(p) {
+					byRank[r] = append(byRank[r], p)
+					latency[p] = lat
+					break rank
 				}
 			}
-			if best != "" {
-				break
-			}
-		}
-		if best != "" {
-			out = append(out, best)
 		}
 	}
-	return out
+	var out []string
+	for _, paths := range byRank {
+		out = append(out, paths...)
+	}
+	lat := ""
+	for _, p := range out {
+		if lat = latency[p]; lat != "" {
+			break
+		}
+	}
+	if lat != "" && n > 1 {
+		out = append(out[:min(len(out), n-1)], lat)
+	}
+	return out[:min(len(out), n)]
 }
 
 // plotsByLink finds a window's Plots tab for plotPaths.

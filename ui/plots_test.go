@@ -5,12 +5,16 @@ import (
 	"context"
 	"image/png"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
@@ -271,12 +275,15 @@ func TestPlotLegendAndCrosshair(t *testing.T) {
 	f := c.view.Frame
 	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(float32(f.Data.X0+f.Data.Dx()/2), 50)}})
 	for _, want := range []string{" s    /imu.linear_acceleration.x = ", "/odom.twist.twist.linear.x = "} {
-		if !strings.Contains(p.readout.Text, want) {
-			t.Errorf("crosshair readout %q lacks %q", p.readout.Text, want)
+		if !strings.Contains(c.readout(), want) {
+			t.Errorf("crosshair readout %q lacks %q", c.readout(), want)
 		}
 	}
+	if !c.r.readout.Visible() || len(c.r.readout.Objects) != 4 {
+		t.Errorf("crosshair box: shown %v with %d objects, want a background and 3 lines", c.r.readout.Visible(), len(c.r.readout.Objects))
+	}
 	c.MouseOut()
-	if p.readout.Text != "" || c.r.cross.Visible() {
+	if c.readout() != "" || c.r.cross.Visible() || c.r.readout.Visible() {
 		t.Error("crosshair stays after the mouse left")
 	}
 
@@ -393,26 +400,55 @@ func TestPlotExport(t *testing.T) {
 	}
 }
 
-// TestPlotsPicture renders the Plots tab of the sample bag to the PNG named
-// by BAGSCOPE_PLOTS_PNG, to look at.
-func TestPlotsPicture(t *testing.T) {
-	out := os.Getenv("BAGSCOPE_PLOTS_PNG")
-	if out == "" {
-		t.Skip("set BAGSCOPE_PLOTS_PNG=FILE.png to render the Plots tab")
+// TestPlotsShots writes the bag window of the sample bag with its Plots
+// tab showing, in the default dark and light themes, to
+// $BAGSCOPE_SHOTS/plots-*.png when that variable is set, to look at it by
+// eye.
+func TestPlotsShots(t *testing.T) {
+	dir := os.Getenv("BAGSCOPE_SHOTS")
+	if dir == "" {
+		t.Skip("BAGSCOPE_SHOTS not set")
 	}
-	g, w := newTestPlots(t, "../assets/sample.bag")
-	g.l.plotPaths([]string{"/imu.linear_acceleration.x,/imu.angular_velocity.z", "/odom.twist.twist.linear.x,/odom.@latency"})
-	g.l.SetCursor(g.origin + 7e9)
-	w.Resize(fyne.NewSize(1400, 800))
-	c := g.panels[0].canvas
-	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(500, 80)}})
-	if err := writePNG(out, w.Canvas().Capture()); err != nil {
-		t.Fatal(err)
+	for _, v := range []struct {
+		name string
+		th   fyne.Theme
+	}{{"dark", variantTheme{theme.DefaultTheme(), theme.VariantDark}}, {"light", variantTheme{theme.DefaultTheme(), theme.VariantLight}}} {
+		t.Run(v.name, func(t *testing.T) {
+			newTestController(t).app.Settings().SetTheme(v.th)
+			d := openSample(t)
+			w := test.NewTempWindow(t, nil)
+			content, l := newDocumentPanel(d, w)
+			defer l.close()
+			l.plotPaths([]string{"/imu.linear_acceleration.x,/imu.angular_velocity.z", "/odom.twist.twist.linear.x"})
+			cv := software.NewCanvas()
+			cv.SetContent(content)
+			cv.Resize(bagWindowSize)
+			g := plotsByLink.m[l]
+			g.l.SetCursor(g.origin + 7e9)
+			c := g.panels[0].canvas
+			c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(c.Size().Width*0.6, 60)}})
+			img := cv.Capture()
+			if err := writePNG(filepath.Join(dir, "plots-"+v.name+".png"), img); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
-	g2, w2 := newTestPlots(t, "../assets/sample.bag")
-	_ = g2
-	w2.Resize(fyne.NewSize(1400, 600))
-	if err := writePNG(strings.TrimSuffix(out, ".png")+"-empty.png", w2.Canvas().Capture()); err != nil {
-		t.Fatal(err)
+}
+
+func TestExamplePaths(t *testing.T) {
+	tests := []struct {
+		path string
+		want []string
+	}{
+		{"../assets/sample.bag", []string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x", "/tf.transforms[0].transform.translation.x", "/imu.@latency"}},
+		{"../testdata/lz4-multichunk.bag", []string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x", "/tf.transforms[0].transform.translation.x", "/imu.@latency"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			g, _ := newTestPlots(t, tc.path)
+			if !reflect.DeepEqual(g.examples, tc.want) {
+				t.Errorf("got %q, want %q", g.examples, tc.want)
+			}
+		})
 	}
 }
