@@ -426,7 +426,7 @@ func TestPlotsShots(t *testing.T) {
 			g := plotsByLink.m[l]
 			g.l.SetCursor(g.origin + 7e9)
 			c := g.panels[0].canvas
-			c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(c.Size().Width*0.6, 60)}})
+			c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(c.Size().Width*0.3, 60)}})
 			img := cv.Capture()
 			if err := writePNG(filepath.Join(dir, "plots-"+v.name+".png"), img); err != nil {
 				t.Fatal(err)
