@@ -101,3 +101,30 @@ func BenchmarkPlotRedraw(b *testing.B) {
 		})
 	}
 }
+
+// TestRedrawKeepsSpike draws a million flat points with one spike through
+// the in-window path (decimate, range, rasterise) and finds the spike.
+func TestRedrawKeepsSpike(t *testing.T) {
+	const n, width, height = 1_000_000, 800, 200
+	s := plot.Series{T: make([]int64, n), V: make([]float64, n)}
+	for i := range n {
+		s.T[i] = pt0 + int64(i)*1000
+	}
+	spike := n/2 + 7
+	s.V[spike] = 1
+	s.V[n/4] = math.NaN()
+	w := plot.Window{T0: s.T[0], T1: s.T[n-1]}
+	lines := []plotLine{{plot.Decimate(plot.Series{}, s, w, width), color.RGBA{0, 0, 255, 255}}}
+	lo, hi := autoRange(valueRange(lines, w))
+	f := plot.Frame{Width: width, Height: height, Data: plot.Rect{X1: width, Y1: height}, Window: w, Y0: lo, Y1: hi}
+	img := image.NewRGBA(image.Rect(0, 0, width, height))
+	rasterize(img, f, lines, 1)
+	col := int(f.X(s.T[spike]))
+	top := int(f.Y(1))
+	if img.RGBAAt(col, top).A == 0 || painted(img, col) < int(f.Y(0))-top {
+		t.Errorf("the spike at column %d is not drawn up to row %d (%d pixels set)", col, top, painted(img, col))
+	}
+	if painted(img, width/8) != 1 {
+		t.Errorf("the flat line is %d pixels thick, want 1", painted(img, width/8))
+	}
+}
