@@ -1,0 +1,474 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/plot"
+)
+
+// Plot canvas geometry, in device-independent pixels.
+const (
+	pcLeft   = 64 // value tick labels
+	pcBottom = 22 // time tick labels
+	pcTop    = 8
+	pcRight  = 16
+	// pcPick is how near, in pixels, a tap must be to a point to pick it.
+	pcPick = 8
+)
+
+// plotCanvas draws a plot's series over the shared time window: decimated
+// per pixel column and rasterised into one image, with axes, grid, the
+// link's cursor and a crosshair drawn as canvas objects. Scrolling zooms
+// the time axis about the mouse, dragging pans, Shift+drag (or Ctrl+drag)
+// zooms to a rectangle, a double tap fits and a tap picks the point under
+// the mouse.
+type plotCanvas struct {
+	widget.BaseWidget
+	// series are the panel's series; hidden and loading ones are skipped.
+	series []*plotSeries
+	// view holds the time window (set by the group), the value range and
+	// the latest frame, in device-independent pixels.
+	view     plot.View
+	origin   int64
+	absolute bool
+
+	cursor    int64
+	hasCursor bool
+	hover     fyne.Position
+	hovering  bool
+
+	dragging bool
+	boxMod   bool // the button went down with Shift or Ctrl
+	box      bool
+	boxFrom  fyne.Position
+	boxTo    fyne.Position
+
+	// onWindow is told the window after the user zoomed or panned; final
+	// is false while a drag goes on.
+	onWindow func(w plot.Window, final bool)
+	onFit    func()
+	// onTap is told the picked point (s nil when none is near) and the
+	// time under the tap.
+	onTap func(s *plotSeries, index int, t int64)
+
+	r *plotCanvasRenderer
+}
+
+var (
+	_ fyne.Scrollable     = (*plotCanvas)(nil)
+	_ fyne.Draggable      = (*plotCanvas)(nil)
+	_ fyne.Tappable       = (*plotCanvas)(nil)
+	_ fyne.DoubleTappable = (*plotCanvas)(nil)
+	_ desktop.Hoverable   = (*plotCanvas)(nil)
+	_ desktop.Mouseable   = (*plotCanvas)(nil)
+)
+
+func newPlotCanvas(origin int64, w plot.Window) *plotCanvas {
+	c := &plotCanvas{origin: origin}
+	c.view.Window = w
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// visible returns the series drawn: loaded and not hidden.
+func (c *plotCanvas) visible() []*plotSeries {
+	var out []*plotSeries
+	for _, s := range c.series {
+		if s.ms != nil && !s.hidden {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// setWindow shows time window w.
+func (c *plotCanvas) setWindow(w plot.Window) {
+	if c.view.Window == w {
+		return
+	}
+	c.view.Window = w
+	c.Refresh()
+}
+
+// setCursor moves the link's cursor line.
+func (c *plotCanvas) setCursor(t int64) {
+	c.cursor, c.hasCursor = t, true
+	c.overlay()
+}
+
+// MinSize leaves room for the axes and a readable plot.
+func (c *plotCanvas) MinSize() fyne.Size { return fyne.NewSize(pcLeft+pcRight+160, pcTop+pcBottom+90) }
+
+// Scrolled zooms the time axis about the mouse.
+func (c *plotCanvas) Scrolled(ev *fyne.ScrollEvent) {
+	c.view.ZoomAt(float64(ev.Position.X), math.Pow(1/0.85, float64(ev.Scrolled.DY)/10))
+	c.changed(true)
+}
+
+// MouseDown notes whether a drag will pan or draw a zoom rectangle.
+func (c *plotCanvas) MouseDown(ev *desktop.MouseEvent) {
+	c.boxMod = ev.Modifier&(fyne.KeyModifierShift|fyne.KeyModifierControl) != 0
+}
+
+// MouseUp does nothing more.
+func (c *plotCanvas) MouseUp(*desktop.MouseEvent) {}
+
+// Dragged pans, or with Shift or Ctrl draws the zoom rectangle.
+func (c *plotCanvas) Dragged(ev *fyne.DragEvent) {
+	if !c.dragging {
+		c.dragging = true
+		c.box = c.boxMod
+		c.boxFrom = ev.Position.Subtract(ev.Dragged)
+	}
+	if c.box {
+		c.boxTo = ev.Position
+		c.overlay()
+		return
+	}
+	c.view.Pan(float64(ev.Dragged.DX), 0)
+	c.changed(false)
+}
+
+// DragEnd zooms to the rectangle or ends the pan.
+func (c *plotCanvas) DragEnd() {
+	c.dragging = false
+	if c.box {
+		c.box = false
+		c.view.ZoomRect(plot.Rect{X0: float64(c.boxFrom.X), Y0: float64(c.boxFrom.Y), X1: float64(c.boxTo.X), Y1: float64(c.boxTo.Y)})
+		c.Refresh()
+	}
+	c.changed(true)
+}
+
+// changed redraws after the user moved the view and tells the group.
+func (c *plotCanvas) changed(final bool) {
+	c.Refresh()
+	if c.onWindow != nil {
+		c.onWindow(c.view.Window, final)
+	}
+}
+
+// DoubleTapped fits every plot to the data.
+func (c *plotCanvas) DoubleTapped(*fyne.PointEvent) {
+	c.view.Y = plot.YRange{}
+	if c.onFit != nil {
+		c.onFit()
+	}
+	c.Refresh()
+}
+
+// Tapped picks the point nearest the tap, or just the time under it.
+func (c *plotCanvas) Tapped(ev *fyne.PointEvent) {
+	f := c.view.Frame
+	x, y := float64(ev.Position.X), float64(ev.Position.Y)
+	if !f.Contains(x, y) || c.onTap == nil {
+		return
+	}
+	vis := c.visible()
+	data := make([]plot.Series, len(vis))
+	for i, s := range vis {
+		data[i] = s.data()
+	}
+	if h, ok := plot.Nearest(data, f, x, y, pcPick); ok {
+		c.onTap(vis[h.Series], h.Index, data[h.Series].T[h.Index])
+		return
+	}
+	c.onTap(nil, 0, f.Time(x))
+}
+
+// MouseIn starts the crosshair.
+func (c *plotCanvas) MouseIn(ev *desktop.MouseEvent) { c.MouseMoved(ev) }
+
+// MouseMoved moves the crosshair and reads out each series at its time.
+func (c *plotCanvas) MouseMoved(ev *desktop.MouseEvent) {
+	c.hover = ev.Position
+	c.hovering = c.view.Frame.Contains(float64(ev.Position.X), float64(ev.Position.Y))
+	c.overlay()
+}
+
+// MouseOut hides the crosshair.
+func (c *plotCanvas) MouseOut() {
+	c.hovering = false
+	c.overlay()
+}
+
+// readout is the crosshair's time and the value of each shown series
+// there, as one line (the box beside the crosshair shows the same).
+func (c *plotCanvas) readout() string {
+	if !c.hovering {
+		return ""
+	}
+	t := c.view.Frame.Time(float64(c.hover.X))
+	parts := []string{c.timeText(t)}
+	for _, s := range c.visible() {
+		d := s.data()
+		if i, ok := d.At(t); ok {
+			parts = append(parts, fmt.Sprintf("%s = %s", s.name(), valueText(d.V[i])))
+		}
+	}
+	return strings.Join(parts, "    ")
+}
+
+// timeText formats t as the axis does: seconds from the origin or UTC.
+func (c *plotCanvas) timeText(t int64) string {
+	if c.absolute {
+		return time.Unix(0, t).UTC().Format("15:04:05.000000") + " UTC"
+	}
+	return fmt.Sprintf("%+.6f s", float64(t-c.origin)/1e9)
+}
+
+func valueText(v float64) string {
+	if !finiteF(v) {
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprintf("%.6g", v)
+}
+
+// overlay moves the cursor, crosshair and zoom rectangle without redrawing
+// the data.
+func (c *plotCanvas) overlay() {
+	if c.r != nil {
+		c.r.overlay()
+	}
+}
+
+// CreateRenderer draws the plot.
+func (c *plotCanvas) CreateRenderer() fyne.WidgetRenderer {
+	r := &plotCanvasRenderer{c: c}
+	r.bg = canvas.NewRectangle(color.Transparent)
+	r.raster = canvas.NewRaster(r.draw)
+	r.cursor = canvas.NewRectangle(color.Transparent)
+	r.cross = canvas.NewRectangle(color.Transparent)
+	r.boxRect = canvas.NewRectangle(color.Transparent)
+	r.boxRect.StrokeWidth = 1
+	r.readout = container.NewWithoutLayout()
+	c.r = r
+	r.build(c.Size())
+	return r
+}
+
+type plotCanvasRenderer struct {
+	c       *plotCanvas
+	bg      *canvas.Rectangle
+	raster  *canvas.Raster
+	img     *image.RGBA
+	lines   []plotLine
+	axes    []fyne.CanvasObject
+	cursor  *canvas.Rectangle
+	cross   *canvas.Rectangle
+	boxRect *canvas.Rectangle
+	// readout is the crosshair's box: the time, then each series' value
+	// in its colour.
+	readout *fyne.Container
+	objs    []fyne.CanvasObject
+}
+
+func (r *plotCanvasRenderer) Layout(size fyne.Size)        { r.build(size) }
+func (r *plotCanvasRenderer) MinSize() fyne.Size           { return r.c.MinSize() }
+func (r *plotCanvasRenderer) Objects() []fyne.CanvasObject { return r.objs }
+func (r *plotCanvasRenderer) Destroy()                     { r.c.r = nil }
+
+func (r *plotCanvasRenderer) Refresh() {
+	r.build(r.c.Size())
+	canvas.Refresh(r.c)
+}
+
+// scale is the canvas' device pixels per logical pixel.
+func (r *plotCanvasRenderer) scale() float32 {
+	if app := fyne.CurrentApp(); app != nil {
+		if cv := app.Driver().CanvasForObject(r.c); cv != nil && cv.Scale() > 0 {
+			return cv.Scale()
+		}
+	}
+	return 1
+}
+
+// build decimates the shown series to the data area's pixel columns,
+// settles the value range and frame, and lays out axes and overlays.
+func (r *plotCanvasRenderer) build(size fyne.Size) {
+	c := r.c
+	th := c.Theme()
+	variant := fyne.CurrentApp().Settings().ThemeVariant()
+	dim := th.Color(theme.ColorNamePlaceHolder, variant)
+	grid := th.Color(theme.ColorNameSeparator, variant)
+	data := plot.Rect{X0: pcLeft, Y0: pcTop, X1: float64(size.Width - pcRight), Y1: float64(size.Height - pcBottom)}
+	r.axes = r.axes[:0]
+	r.lines = r.lines[:0]
+	if data.Dx() < 8 || data.Dy() < 8 || c.view.Window.Duration() <= 0 {
+		c.view.Frame = plot.Frame{}
+		r.objs = []fyne.CanvasObject{}
+		return
+	}
+	cols := max(1, int(data.Dx()*float64(r.scale())))
+	w := c.view.Window
+	for _, s := range c.visible() {
+		s.dec = plot.Decimate(s.dec, s.data(), w, cols)
+		r.lines = append(r.lines, plotLine{s.dec, s.color})
+	}
+	y0, y1 := c.view.Y.Min, c.view.Y.Max
+	if !c.view.Y.Fixed || !(y1 > y0) {
+		y0, y1 = autoRange(valueRange(r.lines, w))
+	}
+	f := plot.Frame{Width: int(size.Width), Height: int(size.Height), Data: data, Window: w, Y0: y0, Y1: y1, Origin: c.origin}
+	c.view.Frame = f
+
+	r.bg.FillColor = th.Color(theme.ColorNameInputBackground, variant)
+	place(r.bg, float32(data.X0), float32(data.Y0), float32(data.Dx()), float32(data.Dy()))
+	rect := func(x, y, w, h float32, col color.Color) {
+		rc := canvas.NewRectangle(col)
+		place(rc, x, y, w, h)
+		r.axes = append(r.axes, rc)
+	}
+	text := func(s string, x, y float32, align fyne.TextAlign) {
+		t := canvas.NewText(s, dim)
+		t.TextSize = 11
+		sz := t.MinSize()
+		switch align {
+		case fyne.TextAlignTrailing:
+			x -= sz.Width
+		case fyne.TextAlignCenter:
+			x -= sz.Width / 2
+		}
+		place(t, x, y, sz.Width, sz.Height)
+		r.axes = append(r.axes, t)
+	}
+	for _, tk := range plot.TimeTicks(w, c.origin, c.absolute, max(2, int(data.Dx()/110))) {
+		x := float32(f.X(tk.T))
+		rect(x, float32(data.Y0), 1, float32(data.Dy()), grid)
+		label := tk.Label
+		if !c.absolute {
+			label += " s"
+		}
+		text(label, x, float32(data.Y1)+3, fyne.TextAlignCenter)
+	}
+	if c.absolute {
+		text("UTC", float32(data.X0)-4, float32(data.Y1)+3, fyne.TextAlignTrailing)
+	}
+	for _, tk := range plot.ValueTicks(y0, y1, max(2, int(data.Dy()/40))) {
+		y := float32(f.Y(tk.Value))
+		rect(float32(data.X0), y, float32(data.Dx()), 1, grid)
+		text(tk.Label, float32(data.X0)-4, y-7, fyne.TextAlignTrailing)
+	}
+	place(r.raster, float32(data.X0), float32(data.Y0), float32(data.Dx()), float32(data.Dy()))
+	r.raster.Refresh()
+	r.objs = append([]fyne.CanvasObject{r.bg}, r.axes...)
+	r.objs = append(r.objs, r.raster, r.cursor, r.cross, r.boxRect, r.readout)
+	r.overlay()
+}
+
+// draw rasterises the decimated lines at the raster's pixel size.
+func (r *plotCanvasRenderer) draw(w, h int) image.Image {
+	if w <= 0 || h <= 0 {
+		return image.NewRGBA(image.Rect(0, 0, 1, 1))
+	}
+	if r.img == nil || r.img.Rect.Dx() != w || r.img.Rect.Dy() != h {
+		r.img = image.NewRGBA(image.Rect(0, 0, w, h))
+	}
+	f := r.c.view.Frame
+	pf := plot.Frame{Width: w, Height: h, Data: plot.Rect{X1: float64(w), Y1: float64(h)}, Window: f.Window, Y0: f.Y0, Y1: f.Y1}
+	lw := 1
+	if f.Valid() {
+		lw = max(1, int(math.Round(float64(w)/f.Data.Dx())))
+	}
+	rasterize(r.img, pf, r.lines, lw)
+	return r.img
+}
+
+// overlay places the cursor line, the crosshair and the zoom rectangle.
+func (r *plotCanvasRenderer) overlay() {
+	c := r.c
+	f := c.view.Frame
+	th := c.Theme()
+	variant := fyne.CurrentApp().Settings().ThemeVariant()
+	r.cursor.Hide()
+	r.cross.Hide()
+	r.boxRect.Hide()
+	r.readout.Hide()
+	if !f.Valid() {
+		return
+	}
+	top, h := float32(f.Data.Y0), float32(f.Data.Dy())
+	if c.hasCursor && f.Window.Contains(c.cursor) {
+		r.cursor.FillColor = th.Color(theme.ColorNameError, variant)
+		place(r.cursor, float32(f.X(c.cursor))-1, top, 2, h)
+		r.cursor.Show()
+	}
+	if c.hovering && !c.box {
+		r.cross.FillColor = withAlpha(th.Color(theme.ColorNameForeground, variant), 140)
+		place(r.cross, c.hover.X, top, 1, h)
+		r.cross.Show()
+		r.placeReadout()
+	}
+	if c.box {
+		primary := th.Color(theme.ColorNamePrimary, variant)
+		r.boxRect.FillColor = withAlpha(primary, 40)
+		r.boxRect.StrokeColor = primary
+		x0, x1 := min(c.boxFrom.X, c.boxTo.X), max(c.boxFrom.X, c.boxTo.X)
+		y0, y1 := min(c.boxFrom.Y, c.boxTo.Y), max(c.boxFrom.Y, c.boxTo.Y)
+		place(r.boxRect, x0, y0, x1-x0, y1-y0)
+		r.boxRect.Show()
+	}
+	for _, o := range []fyne.CanvasObject{r.cursor, r.cross, r.boxRect, r.readout} {
+		canvas.Refresh(o)
+	}
+}
+
+// placeReadout fills the crosshair's box and puts it beside the
+// crosshair, on the side with room.
+func (r *plotCanvasRenderer) placeReadout() {
+	c := r.c
+	f := c.view.Frame
+	th := c.Theme()
+	variant := fyne.CurrentApp().Settings().ThemeVariant()
+	t := f.Time(float64(c.hover.X))
+	lines := []*canvas.Text{canvas.NewText(c.timeText(t), th.Color(theme.ColorNameForeground, variant))}
+	for _, s := range c.visible() {
+		d := s.data()
+		if i, ok := d.At(t); ok {
+			lines = append(lines, canvas.NewText(fmt.Sprintf("%s = %s", s.name(), valueText(d.V[i])), s.color))
+		}
+	}
+	const pad, size = 4, 11
+	var w, h float32
+	for _, l := range lines {
+		l.TextSize = size
+		ms := l.MinSize()
+		w = max(w, ms.Width)
+		h += ms.Height
+	}
+	bg := canvas.NewRectangle(withAlpha(th.Color(theme.ColorNameOverlayBackground, variant), 220))
+	bg.CornerRadius = 3
+	objs := []fyne.CanvasObject{bg}
+	x := c.hover.X + 8
+	if x+w+2*pad > float32(f.Data.X1) {
+		x = c.hover.X - 8 - w - 2*pad
+	}
+	y := float32(f.Data.Y0) + 4
+	place(bg, x, y, w+2*pad, h+2*pad)
+	for _, l := range lines {
+		ms := l.MinSize()
+		place(l, x+pad, y+pad, ms.Width, ms.Height)
+		y += ms.Height
+		objs = append(objs, l)
+	}
+	r.readout.Objects = objs
+	r.readout.Show()
+}
+
+// place moves and sizes o.
+func place(o fyne.CanvasObject, x, y, w, h float32) {
+	o.Move(fyne.NewPos(x, y))
+	o.Resize(fyne.NewSize(w, h))
+}

@@ -1,0 +1,499 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/driver/software"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/plot"
+)
+
+// newTestPlots opens path and shows its Plots tab alone in a test window,
+// with background work running inline.
+func newTestPlots(t *testing.T, path string) (*plotsView, fyne.Window) {
+	t.Helper()
+	test.NewTempApp(t)
+	d, err := model.Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	l := newDocLink(d, func(f func()) { f() })
+	t.Cleanup(l.close)
+	var tab string
+	l.selectTab = func(name string) bool { tab = name; return true }
+	g := newPlotsView(l)
+	w := test.NewTempWindow(t, g.content)
+	w.Resize(fyne.NewSize(1200, 700))
+	t.Cleanup(func() {
+		if tab != "" && tab != "Plots" {
+			t.Errorf("selected tab %q", tab)
+		}
+	})
+	return g, w
+}
+
+// legendTexts is the text of the labels in p's legend, one per line.
+func legendTexts(p *plotPanel) string {
+	var out []string
+	for _, o := range test.LaidOutObjects(p.legend) {
+		if l, ok := o.(*widget.Label); ok {
+			out = append(out, l.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+const plotBag = "../testdata/lz4-multichunk.bag"
+
+func TestPlotAddSeries(t *testing.T) {
+	tests := []struct {
+		name    string
+		paths   []string
+		points  []int  // points of each series that was added
+		wantErr string // in the panel's error line
+	}{
+		{"one field", []string{"/imu.linear_acceleration.x"}, []int{150}, ""},
+		{"two topics in one plot", []string{"/imu.angular_velocity.z", "/odom.twist.twist.linear.x"}, []int{150, 30}, ""},
+		{"array element", []string{"/scan.ranges[10]"}, []int{15}, ""},
+		{"latency", []string{"/imu.@latency"}, []int{150}, ""},
+		{"leading slash optional", []string{"imu.linear_acceleration.y"}, []int{150}, ""},
+		{"unknown topic", []string{"/nope.x"}, nil, "unknown topic"},
+		{"unknown field", []string{"/imu.linear_acceleration.w"}, nil, "unknown field"},
+		{"topic without field", []string{"/imu"}, nil, "names topic /imu but no field"},
+		{"twice", []string{"/imu.linear_acceleration.x", "/imu.linear_acceleration.x"}, []int{150}, "already in this plot"},
+		{"empty", []string{" "}, nil, "Type a field path first"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, w := newTestPlots(t, plotBag)
+			for _, path := range tc.paths {
+				g.l.addSeries(path)
+			}
+			p := g.panels[0]
+			if len(p.series) != len(tc.points) {
+				t.Fatalf("%d series, want %d", len(p.series), len(tc.points))
+			}
+			for i, s := range p.series {
+				if s.ms == nil || len(s.ms.T) != tc.points[i] {
+					t.Errorf("series %s: %v, want %d points", s.path, s.ms, tc.points[i])
+				}
+			}
+			if got := p.errText.Text; !strings.Contains(got, tc.wantErr) || (tc.wantErr == "") != !p.errText.Visible() {
+				t.Errorf("error line %q (shown %v), want %q", got, p.errText.Visible(), tc.wantErr)
+			}
+			names := legendTexts(p)
+			for _, s := range p.series {
+				if !strings.Contains(names, s.name()) {
+					t.Errorf("legend does not show %s: %s", s.name(), names)
+				}
+			}
+			if len(p.series) == 0 && !strings.Contains(shown(w), "Nothing plotted yet") {
+				t.Error("no empty state")
+			}
+		})
+	}
+}
+
+// TestPlotTypeWithSuggestions types a path prefix, opens the entry's
+// suggestions, picks one and adds it with the Add button.
+func TestPlotTypeWithSuggestions(t *testing.T) {
+	g, w := newTestPlots(t, plotBag)
+	p := g.panels[0]
+	w.Canvas().Focus(p.entry)
+	test.Type(p.entry, "/odom.twist.twist.lin")
+	test.Tap(p.entry.ActionItem.(fyne.Tappable))
+	menu := shown(w)
+	for _, want := range []string{"/odom.twist.twist.linear.x", "/odom.twist.twist.linear.z"} {
+		if !strings.Contains(menu, want) {
+			t.Fatalf("suggestions lack %s:\n%s", want, menu)
+		}
+	}
+	if strings.Contains(menu, "/odom.pose.pose.position.x") {
+		t.Error("suggestions do not follow the typed prefix")
+	}
+	w.Canvas().Overlays().Top().Hide()
+	w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
+	p.entry.SetText("/odom.twist.twist.linear.x")
+	test.Tap(findButton(t, p.content, "Add"))
+	if len(p.series) != 1 || p.series[0].ms == nil || len(p.series[0].ms.T) != 30 {
+		t.Fatalf("series after Add: %+v", p.series)
+	}
+	if p.entry.Text != "" {
+		t.Errorf("entry keeps %q after adding", p.entry.Text)
+	}
+}
+
+// TestPlotZoomPanFit zooms with the wheel, pans, zooms to a box and fits,
+// and checks that every panel and the link's range follow.
+func TestPlotZoomPanFit(t *testing.T) {
+	g, _ := newTestPlots(t, plotBag)
+	g.l.plotPaths([]string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x"})
+	if len(g.panels) != 2 {
+		t.Fatalf("%d panels, want 2", len(g.panels))
+	}
+	a, b := g.panels[0].canvas, g.panels[1].canvas
+	if !a.view.Frame.Valid() {
+		t.Fatal("the plot was not laid out")
+	}
+	full := g.win
+	if full != g.full() {
+		t.Fatalf("initial window %v is not the data's extent %v", full, g.full())
+	}
+	f := a.view.Frame
+	mid := fyne.NewPos(float32(f.Data.X0+f.Data.Dx()/2), float32(f.Data.Y0+f.Data.Dy()/2))
+	sameEverywhere := func(step string) {
+		t.Helper()
+		r0, r1, ok := g.l.Range()
+		if a.view.Window != g.win || b.view.Window != g.win || !ok || r0 != g.win.T0 || r1 != g.win.T1 {
+			t.Fatalf("%s: panels %v and %v, group %v, link range %d..%d %v", step, a.view.Window, b.view.Window, g.win, r0, r1, ok)
+		}
+	}
+
+	a.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: mid}, Scrolled: fyne.Delta{DY: 40}})
+	if d := g.win.Duration(); d >= full.Duration()*3/4 {
+		t.Fatalf("wheel: window %d ns of %d", d, full.Duration())
+	}
+	sameEverywhere("wheel")
+
+	before := g.win
+	b.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: mid}, Dragged: fyne.Delta{DX: 100}})
+	b.DragEnd()
+	if g.win.T0 >= before.T0 || g.win.Duration() != before.Duration() {
+		t.Fatalf("drag right: %v -> %v, want an earlier window of the same span", before, g.win)
+	}
+	sameEverywhere("pan")
+
+	fb := a.view.Frame
+	a.MouseDown(&desktop.MouseEvent{Modifier: fyne.KeyModifierShift})
+	a.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: mid.AddXY(50, 30)}, Dragged: fyne.Delta{DX: 50, DY: 30}})
+	if !a.box || !a.r.boxRect.Visible() {
+		t.Fatal("shift+drag draws no box")
+	}
+	a.DragEnd()
+	want := plot.Window{T0: fb.Time(float64(mid.X)), T1: fb.Time(float64(mid.X) + 50)}
+	if g.win != want || !a.view.Y.Fixed || a.view.Y.Max != fb.Value(float64(mid.Y)) || b.view.Y.Fixed {
+		t.Fatalf("box zoom: window %v, want %v; value ranges %+v and %+v", g.win, want, a.view.Y, b.view.Y)
+	}
+	sameEverywhere("box")
+
+	a.DoubleTapped(&fyne.PointEvent{Position: mid})
+	if g.win != g.full() || a.view.Y.Fixed {
+		t.Fatalf("double tap: window %v, want %v; value range %+v", g.win, g.full(), a.view.Y)
+	}
+	if _, _, ok := g.l.Range(); ok {
+		t.Error("fit leaves a range on the link")
+	}
+
+	// The link's range (from the timeline) sets the window of every panel.
+	g.l.SetRange(full.T0+1e9, full.T0+2e9, true)
+	if a.view.Window != (plot.Window{T0: full.T0 + 1e9, T1: full.T0 + 2e9}) || b.view.Window != a.view.Window {
+		t.Fatalf("link range: panels show %v and %v", a.view.Window, b.view.Window)
+	}
+	g.l.SetCursor(full.T0 + 15e8)
+	if !a.hasCursor || !b.hasCursor || !a.r.cursor.Visible() {
+		t.Error("the link's cursor is not drawn")
+	}
+}
+
+// TestPlotClickSelectsMessage taps a point and expects its message to be
+// selected on the link; a tap away from points moves the cursor only.
+func TestPlotClickSelectsMessage(t *testing.T) {
+	tests := []struct {
+		name string
+		base string // time base label
+	}{
+		{"receive time", timeBases[0].label},
+		{"header stamp", timeBases[2].label},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, _ := newTestPlots(t, plotBag)
+			p := g.panels[0]
+			p.baseSel.SetSelected(tc.base)
+			g.l.addSeries("/odom.pose.pose.position.x")
+			s := p.series[0]
+			c := p.canvas
+			c.Refresh()
+			const i = 7
+			f := c.view.Frame
+			pos := fyne.NewPos(float32(f.X(s.ms.T[i])), float32(f.Y(s.ms.V[i]))+2)
+			c.Tapped(&fyne.PointEvent{Position: pos})
+			msg, ok := g.l.Message()
+			if !ok {
+				t.Fatalf("tap on point %d selected no message (error %q)", i, p.errText.Text)
+			}
+			want, err := s.ms.Locate(context.Background(), g.l.d.Bag, i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg.MessageLoc != want {
+				t.Errorf("selected %+v, want %+v", msg.MessageLoc, want)
+			}
+			x := g.l.Index()
+			if x == nil {
+				x, _ = model.BuildMessageIndex(context.Background(), g.l.d.Bag, nil)
+			}
+			if k := x.Topic("/odom").IndexOf(msg); k < 0 {
+				t.Errorf("selected message %+v is not in the index (wrong receive time?)", msg)
+			}
+
+			// Above every point: the cursor moves to the time under the tap.
+			top := fyne.NewPos(pos.X, float32(f.Data.Y0)+1)
+			c.Tapped(&fyne.PointEvent{Position: top})
+			if cur, _ := g.l.Cursor(); cur != f.Time(float64(top.X)) {
+				t.Errorf("cursor at %d, want %d", cur, f.Time(float64(top.X)))
+			}
+			if m2, _ := g.l.Message(); m2 != msg {
+				t.Error("a tap away from points changed the message")
+			}
+		})
+	}
+}
+
+// TestPlotLegendAndCrosshair hides, shows and removes series and reads the
+// crosshair.
+func TestPlotLegendAndCrosshair(t *testing.T) {
+	g, _ := newTestPlots(t, plotBag)
+	g.l.plotPaths([]string{"/imu.linear_acceleration.x,/odom.twist.twist.linear.x"})
+	p := g.panels[0]
+	c := p.canvas
+	f := c.view.Frame
+	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(float32(f.Data.X0+f.Data.Dx()/2), 50)}})
+	for _, want := range []string{" s    /imu.linear_acceleration.x = ", "/odom.twist.twist.linear.x = "} {
+		if !strings.Contains(c.readout(), want) {
+			t.Errorf("crosshair readout %q lacks %q", c.readout(), want)
+		}
+	}
+	if !c.r.readout.Visible() || len(c.r.readout.Objects) != 4 {
+		t.Errorf("crosshair box: shown %v with %d objects, want a background and 3 lines", c.r.readout.Visible(), len(c.r.readout.Objects))
+	}
+	c.MouseOut()
+	if c.readout() != "" || c.r.cross.Visible() || c.r.readout.Visible() {
+		t.Error("crosshair stays after the mouse left")
+	}
+
+	var checks []*widget.Check
+	for _, o := range test.LaidOutObjects(p.legend) {
+		if ch, ok := o.(*widget.Check); ok {
+			checks = append(checks, ch)
+		}
+	}
+	if len(checks) != 2 {
+		t.Fatalf("%d legend check boxes, want 2", len(checks))
+	}
+	tapCheck := func(c *widget.Check) { test.TapAt(c, fyne.NewPos(8, c.Size().Height/2)) }
+	tapCheck(checks[0])
+	if !p.series[0].hidden || len(c.visible()) != 1 {
+		t.Fatal("unchecking does not hide the series")
+	}
+	tapCheck(checks[0])
+	if p.series[0].hidden {
+		t.Fatal("checking does not show the series again")
+	}
+	var removes []*widget.Button
+	for _, o := range test.LaidOutObjects(p.legend) {
+		if b, ok := o.(*widget.Button); ok && b.Text == "" {
+			removes = append(removes, b)
+		}
+	}
+	test.Tap(removes[0])
+	if len(p.series) != 1 || p.series[0].ref.Topic != "/odom" || strings.Contains(legendTexts(p), "/imu.linear_acceleration.x") {
+		t.Fatalf("after removing the first series: %+v", p.series)
+	}
+}
+
+// TestPlotTimeBase switches to header.stamp: a type without a header says
+// so in its legend row.
+func TestPlotTimeBase(t *testing.T) {
+	g, w := newTestPlots(t, plotBag)
+	g.l.plotPaths([]string{"/imu.linear_acceleration.x,/chatter.@latency"})
+	p := g.panels[0]
+	if !strings.Contains(p.errText.Text, "unknown field") {
+		t.Errorf("latency of a type without a header: %q", p.errText.Text)
+	}
+	g.add(p, "/odom.header.seq")
+	p.baseSel.SetSelected(timeBases[3].label)
+	if p.base != model.HeaderStamp || !p.canvas.absolute {
+		t.Fatal("time base not switched")
+	}
+	for _, s := range p.series {
+		if s.ms == nil || s.err != nil {
+			t.Errorf("%s on header.stamp: %v", s.path, s.err)
+		}
+	}
+	if !strings.Contains(shown(w), "UTC") {
+		t.Error("the time axis is not in UTC")
+	}
+}
+
+// TestPlotExport writes the visible range as CSV, PNG and SVG.
+func TestPlotExport(t *testing.T) {
+	g, _ := newTestPlots(t, plotBag)
+	g.l.plotPaths([]string{"/imu.linear_acceleration.x,/odom.twist.twist.linear.x"})
+	p := g.panels[0]
+	imu, odom := p.series[0].ms, p.series[1].ms
+	// Show from the 10th IMU sample to the 5th odometry sample.
+	g.l.SetRange(imu.T[10], odom.T[5], true)
+	wantRows := 1
+	for _, s := range []*model.Series{imu, odom} {
+		for _, tm := range s.T {
+			if tm >= imu.T[10] && tm <= odom.T[5] {
+				wantRows++
+			}
+		}
+	}
+	tests := []struct {
+		kind  exportKind
+		check func(t *testing.T, out []byte)
+	}{
+		{exportCSV, func(t *testing.T, out []byte) {
+			lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+			if lines[0] != "time_s,/imu.linear_acceleration.x,/odom.twist.twist.linear.x" {
+				t.Errorf("header %q", lines[0])
+			}
+			if len(lines) != wantRows {
+				t.Errorf("%d lines, want %d (the visible range only)", len(lines), wantRows)
+			}
+		}},
+		{exportPNG, func(t *testing.T, out []byte) {
+			img, err := png.Decode(bytes.NewReader(out))
+			if err != nil || img.Bounds().Dx() != exportW {
+				t.Errorf("PNG: %v, %v", err, img)
+			}
+		}},
+		{exportSVG, func(t *testing.T, out []byte) {
+			if !bytes.Contains(out, []byte("<svg")) || !bytes.Contains(out, []byte("linear_acceleration")) {
+				t.Errorf("SVG: %.200s", out)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(string(tc.kind), func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := p.export(tc.kind, &buf); err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, buf.Bytes())
+		})
+	}
+	if name := p.exportName(exportCSV); name != "lz4-multichunk_imu.linear_acceleration.x.csv" {
+		t.Errorf("suggested name %q", name)
+	}
+	p.series[0].hidden, p.series[1].hidden = true, true
+	if err := p.export(exportCSV, &bytes.Buffer{}); err == nil {
+		t.Error("exporting a plot with every series hidden does not fail")
+	}
+}
+
+// TestPlotsShots writes the bag window of the sample bag with its Plots
+// tab showing, in the default dark and light themes, to
+// $BAGSCOPE_SHOTS/plots-*.png when that variable is set, to look at it by
+// eye.
+func TestPlotsShots(t *testing.T) {
+	dir := os.Getenv("BAGSCOPE_SHOTS")
+	if dir == "" {
+		t.Skip("BAGSCOPE_SHOTS not set")
+	}
+	for _, v := range []struct {
+		name string
+		th   fyne.Theme
+	}{{"dark", variantTheme{theme.DefaultTheme(), theme.VariantDark}}, {"light", variantTheme{theme.DefaultTheme(), theme.VariantLight}}} {
+		t.Run(v.name, func(t *testing.T) {
+			newTestController(t).app.Settings().SetTheme(v.th)
+			d := openSample(t)
+			w := test.NewTempWindow(t, nil)
+			content, l := newDocumentPanel(d, w)
+			defer l.close()
+			l.plotPaths([]string{"/imu.linear_acceleration.x,/imu.angular_velocity.z", "/odom.twist.twist.linear.x"})
+			cv := software.NewCanvas()
+			cv.SetContent(content)
+			cv.Resize(bagWindowSize)
+			g := plotsByLink.m[l]
+			g.l.SetCursor(g.origin + 7e9)
+			c := g.panels[0].canvas
+			c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(c.Size().Width*0.3, 60)}})
+			img := cv.Capture()
+			if err := writePNG(filepath.Join(dir, "plots-"+v.name+".png"), img); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestExamplePaths(t *testing.T) {
+	tests := []struct {
+		path string
+		want []string
+	}{
+		{"../assets/sample.bag", []string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x", "/tf.transforms[0].transform.translation.x", "/imu.@latency"}},
+		{"../testdata/lz4-multichunk.bag", []string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x", "/tf.transforms[0].transform.translation.x", "/imu.@latency"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			g, _ := newTestPlots(t, tc.path)
+			if !reflect.DeepEqual(g.examples, tc.want) {
+				t.Errorf("got %q, want %q", g.examples, tc.want)
+			}
+		})
+	}
+}
+
+// TestPlotProgressAndCancel holds the extraction back to see its progress,
+// cancels it and checks that the late result is dropped.
+func TestPlotProgressAndCancel(t *testing.T) {
+	g, w := newTestPlots(t, plotBag)
+	var queued []func()
+	g.l.async = func(f func()) { queued = append(queued, f) }
+	g.l.addSeries("/imu.linear_acceleration.x")
+	p := g.panels[0]
+	if len(p.series) != 1 || !p.series[0].loading() || !p.progRow.Visible() || !g.l.Busy() {
+		t.Fatalf("while extracting: series %+v, progress shown %v, busy %v", p.series, p.progRow.Visible(), g.l.Busy())
+	}
+	if !strings.Contains(legendTexts(p)+shown(w), "extracting") {
+		t.Error("the legend does not say the series is being extracted")
+	}
+	test.Tap(findButton(t, p.content, "Cancel"))
+	if len(p.series) != 0 || p.progRow.Visible() {
+		t.Fatalf("after Cancel: series %+v, progress shown %v", p.series, p.progRow.Visible())
+	}
+	for _, f := range queued {
+		f()
+	}
+	if len(p.series) != 0 || g.l.Busy() {
+		t.Errorf("the cancelled extraction came back: %+v, busy %v", p.series, g.l.Busy())
+	}
+}
+
+// TestPlotPanels adds and removes plot panels; the last one stays.
+func TestPlotPanels(t *testing.T) {
+	g, _ := newTestPlots(t, plotBag)
+	test.Tap(findButton(t, g.content, "Add plot"))
+	if len(g.panels) != 2 || len(g.stack.Objects) != 2 {
+		t.Fatalf("%d panels after Add plot", len(g.panels))
+	}
+	g.l.addSeries("/odom.twist.twist.linear.x")
+	if len(g.panels[1].series) != 1 {
+		t.Error("addSeries does not add to the newest panel")
+	}
+	test.Tap(g.panels[1].removeBtn)
+	if len(g.panels) != 1 || len(g.stack.Objects) != 1 || g.current != g.panels[0] {
+		t.Fatalf("%d panels after removing one", len(g.panels))
+	}
+	if !g.panels[0].removeBtn.Disabled() {
+		t.Error("the last panel can be removed")
+	}
+}
