@@ -56,6 +56,7 @@ func TestScreenshotEndToEnd(t *testing.T) {
 		{"topics", nil},
 		{"message", []string{"--tab", "Message", "--select", "/imu/data@20"}},
 		{"chunk", []string{"--tab", "Chunk", "--select", "/imu/data@20"}},
+		{"plots", []string{"--plot", "/imu/data.linear_acceleration.x,/imu/data.angular_velocity.z", "--plot", "/jackal_velocity_controller/odom.twist.twist.linear.x"}},
 		{"records", []string{"--tab", "Records"}},
 		{"findings", []string{"--tab", "Findings"}},
 	}

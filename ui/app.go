@@ -31,7 +31,7 @@ func Run(args []string) int {
 	a := app.NewWithID(AppID)
 	a.SetIcon(iconResource)
 	c := newController(a)
-	c.tab, c.sel = opts.tab, opts.sel
+	c.tab, c.sel, c.plots = opts.tab, opts.sel, opts.plots
 	if opts.screenshot == "" {
 		c.recent.Load(a.Preferences().String(prefRecent))
 		c.recent.Save = func(s string) { a.Preferences().SetString(prefRecent, s) }
@@ -60,6 +60,7 @@ type options struct {
 	screenshot string
 	tab        string
 	sel        *selection
+	plots      []string
 	files      []string
 }
 
@@ -70,13 +71,17 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 	fs.BoolVar(&o.sample, "sample", false, "open the embedded sample bag")
 	fs.StringVar(&o.screenshot, "screenshot", "", "once FILE (or --sample) has loaded, save the window to `OUT.png` and exit")
 	fs.StringVar(&o.tab, "tab", "", "show the tab whose title starts with `NAME` (e.g. Findings)")
+	fs.Func("plot", "plot `PATHS` (e.g. /imu.linear_acceleration.x; commas put several in one plot); repeat for more plots", func(s string) error {
+		o.plots = append(o.plots, s)
+		return nil
+	})
 	fs.Func("select", "select the message of `TOPIC@TIME` nearest TIME: seconds from the bag's start, or since the epoch", func(s string) error {
 		sel, err := parseSelection(s)
 		o.sel = &sel
 		return err
 	})
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [FILE...]")
+		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--plot PATHS]... [FILE...]")
 		fmt.Fprintln(stderr, "       bagscope help            list the headless commands")
 		fs.PrintDefaults()
 	}
@@ -108,8 +113,9 @@ type controller struct {
 	onOpened func(*bagView)
 	// tab and sel are the command line's --tab and --select, applied to
 	// every bag it opens.
-	tab string
-	sel *selection
+	tab   string
+	sel   *selection
+	plots []string
 }
 
 func newController(a fyne.App) *controller {

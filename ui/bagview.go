@@ -84,6 +84,9 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 		content, link := newDocumentPanel(doc, v.win)
 		v.link = link
 		v.show(content)
+		if len(v.c.plots) > 0 {
+			link.plotPaths(v.c.plots)
+		}
 		if c := v.c; c.tab != "" && !link.selectTab(c.tab) {
 			fmt.Fprintf(os.Stderr, "bagscope: no tab called %q\n", c.tab)
 		}

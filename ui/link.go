@@ -58,6 +58,8 @@ type docLink struct {
 	showChunk func(pos int64)
 	// showRecord selects the record at a file offset in the Records view.
 	showRecord func(off int64)
+	// plots is the Plots view, for plotPaths.
+	plots *plotsView
 }
 
 func newDocLink(d *model.Document, async func(func())) *docLink {

@@ -71,7 +71,7 @@ func newPlotsView(l *docLink) *plotsView {
 	if t0, t1, ok := l.Range(); ok {
 		g.onRange(t0, t1, true)
 	}
-	registerPlots(l, g)
+	l.plots = g
 	return g
 }
 
@@ -318,35 +318,13 @@ func examplePaths(b *bag.Bag, cache *rosmsg.Cache, n int) []string {
 	return out[:min(len(out), n)]
 }
 
-// plotsByLink finds a window's Plots tab for plotPaths.
-var plotsByLink struct {
-	sync.Mutex
-	m map[*docLink]*plotsView
-}
-
-func registerPlots(l *docLink, g *plotsView) {
-	plotsByLink.Lock()
-	defer plotsByLink.Unlock()
-	if plotsByLink.m == nil {
-		plotsByLink.m = map[*docLink]*plotsView{}
-	}
-	plotsByLink.m[l] = g
-	context.AfterFunc(l.ctx, func() {
-		plotsByLink.Lock()
-		defer plotsByLink.Unlock()
-		delete(plotsByLink.m, l)
-	})
-}
-
 // plotPaths plots field paths in the Plots tab and shows it (for a
 // repeatable --plot flag). Each value fills one plot panel; a value may
 // name several series separated by commas:
 // "/imu.linear_acceleration.x,/imu.linear_acceleration.y". Paths that do
 // not resolve leave their error in the panel.
 func (l *docLink) plotPaths(paths []string) {
-	plotsByLink.Lock()
-	g := plotsByLink.m[l]
-	plotsByLink.Unlock()
+	g := l.plots
 	if g == nil {
 		return
 	}

@@ -422,7 +422,7 @@ func TestPlotsShots(t *testing.T) {
 			cv := software.NewCanvas()
 			cv.SetContent(content)
 			cv.Resize(bagWindowSize)
-			g := plotsByLink.m[l]
+			g := l.plots
 			g.l.SetCursor(g.origin + 7e9)
 			c := g.panels[0].canvas
 			c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(c.Size().Width*0.3, 60)}})
