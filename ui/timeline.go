@@ -164,7 +164,7 @@ func (v *TimelineView) chunkAt(p fyne.Position) int {
 	}
 	t := v.timeAt(p.X)
 	slack := int64(2 / float64(v.plotW()) * float64(v.t1-v.t0)) // thin chunks stay pickable
-	best := -1 // the narrowest chunk there, so that thin ones stay pickable
+	best := -1                                                  // the narrowest chunk there, so that thin ones stay pickable
 	for _, i := range v.tl.ChunksAt(t, slack) {
 		c := v.tl.Chunks[i]
 		if min(c.Row, tlMaxRows-1) != row && v.chunkRows() > 1 {
