@@ -30,6 +30,8 @@ type chunkPanel struct {
 	// pending is the offset (in the chunk data) of a record to select
 	// once the records have loaded, or -1.
 	pending int64
+	// selRow is the selected record row, or -1.
+	selRow int
 
 	title    *widget.Label
 	prev     *widget.Button
@@ -53,8 +55,12 @@ var (
 )
 
 // newChunkPanel is the Chunk tab of a bag window.
-func newChunkPanel(l *docLink) fyne.CanvasObject {
-	p := &chunkPanel{l: l, d: l.d, pending: -1}
+func newChunkPanel(l *docLink) fyne.CanvasObject { return makeChunkPanel(l).content }
+
+// makeChunkPanel builds the chunk panel and links it: it offers
+// l.showChunk and follows the selected message.
+func makeChunkPanel(l *docLink) *chunkPanel {
+	p := &chunkPanel{l: l, d: l.d, pending: -1, selRow: -1}
 	p.build()
 	l.showChunk = func(pos int64) {
 		l.selectTab("Chunk")
@@ -64,7 +70,7 @@ func newChunkPanel(l *docLink) fyne.CanvasObject {
 	if m, ok := l.Message(); ok {
 		p.followMessage(m)
 	}
-	return p.content
+	return p
 }
 
 func (p *chunkPanel) build() {
@@ -121,10 +127,11 @@ func (p *chunkPanel) build() {
 	} else {
 		first := widget.NewButtonWithIcon("Show the first chunk", theme.NavigateNextIcon(), func() { p.show(p.d.Bag.ChunkInfos[0].ChunkPos, -1) })
 		first.Importance = widget.HighImportance
-		p.empty = container.NewVBox(
-			newEmptyState("No chunk chosen", "Click a chunk on the chunk lane of the timeline above, or select a message, to see its chunk here: its index fields, its compression, its messages per connection and the records inside it."),
-			container.NewCenter(first))
-		p.empty = container.NewCenter(p.empty)
+		t := widget.NewLabelWithStyle("No chunk chosen", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+		t.SizeName = theme.SizeNameSubHeadingText
+		p.empty = newCentered(520, container.NewVBox(t,
+			dimWrapped("Click a chunk on the chunk lane of the timeline above, or select a message, to see its chunk here: its index fields, its compression, its messages per connection and the records inside it.", fyne.TextAlignCenter),
+			container.NewCenter(first)))
 	}
 	p.content = container.NewStack(p.empty)
 }
@@ -185,6 +192,7 @@ func (p *chunkPanel) show(pos, sel int64) {
 	p.conns.Refresh()
 	p.conns.ScrollToTop()
 	p.recs.UnselectAll()
+	p.selRow = -1
 	p.recs.Refresh()
 	p.content.Objects = []fyne.CanvasObject{p.view}
 	p.content.Refresh()
@@ -264,6 +272,7 @@ func (p *chunkPanel) selectOffset(off int64) {
 
 // selectRecord selects the message of a message data record everywhere.
 func (p *chunkPanel) selectRecord(i widget.ListItemID) {
+	p.selRow = i
 	if p.records == nil || p.detail == nil {
 		return
 	}

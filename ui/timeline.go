@@ -163,8 +163,9 @@ func (v *TimelineView) chunkAt(p fyne.Position) int {
 		row = min(v.chunkRows()-1, max(0, int(p.Y/tlRowH)))
 	}
 	t := v.timeAt(p.X)
-	slack := int64(2 / float64(v.plotW()) * float64(v.t1-v.t0)) // thin chunks stay pickable
-	best := -1                                                  // the narrowest chunk there, so that thin ones stay pickable
+	slack := int64(2 / float64(v.plotW()) * float64(v.t1-v.t0))
+	// The narrowest chunk near the mouse, so that thin ones stay pickable.
+	best := -1
 	for _, i := range v.tl.ChunksAt(t, slack) {
 		c := v.tl.Chunks[i]
 		if min(c.Row, tlMaxRows-1) != row && v.chunkRows() > 1 {

@@ -97,6 +97,9 @@ func (r *axisRenderer) build() {
 	text := func(s string, x, y float32, sz float32) {
 		t := canvas.NewText(s, col.dim)
 		t.TextSize = sz
+		if w := t.MinSize().Width; x+w > r.a.Size().Width {
+			x -= w + 4 // the last label goes left of its tick
+		}
 		t.Move(fyne.NewPos(x, y))
 		t.Resize(t.MinSize())
 		objs = append(objs, t)
