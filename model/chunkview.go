@@ -108,9 +108,18 @@ func (c *ChunkDetail) InfoFields(start int64) []Field {
 		{"Start", rel(ci.Start)},
 		{"End", rel(ci.End)},
 		{"Duration", fmt.Sprintf("%.3f s", float64(ci.End.Nanos()-ci.Start.Nanos())/1e9)},
-		{"Messages", fmt.Sprintf("%s on %d connections", Count(ci.Messages()), len(ci.Conns))},
-		{"Chunk info record at", fmt.Sprintf("byte %d (version %d)", ci.Offset, ci.Ver)},
+		{"Messages", fmt.Sprintf("%s on %d connection%s", Count(ci.Messages()), len(ci.Conns), map[bool]string{true: "s"}[len(ci.Conns) != 1])},
+		{"Chunk info record at", infoAt(ci)},
 	}
+}
+
+// infoAt says where a chunk info record is; a scan makes up the chunk
+// infos it did not find.
+func infoAt(ci *bag.ChunkInfo) string {
+	if ci.Offset < 0 {
+		return "none in the file (rebuilt by the scan)"
+	}
+	return fmt.Sprintf("byte %d (version %d)", ci.Offset, ci.Ver)
 }
 
 // HeaderFields are the chunk record's header fields and where its bytes

@@ -94,12 +94,12 @@ func (r *axisRenderer) build() {
 	v := r.a.v
 	col := colorsOf(r.a)
 	objs := r.objs[:0]
+	// text puts a label centred under x, kept inside the plot.
 	text := func(s string, x, y float32, sz float32) {
 		t := canvas.NewText(s, col.dim)
 		t.TextSize = sz
-		if w := t.MinSize().Width; x+w > r.a.Size().Width {
-			x -= w + 4 // the last label goes left of its tick
-		}
+		w := t.MinSize().Width
+		x = min(max(x-w/2, tlLabelW), r.a.Size().Width-w)
 		t.Move(fyne.NewPos(x, y))
 		t.Resize(t.MinSize())
 		objs = append(objs, t)
@@ -120,11 +120,15 @@ func (r *axisRenderer) build() {
 	if v.abs {
 		unit = time.Unix(0, v.t0).UTC().Format("2006-01-02") + " UTC"
 	}
-	text(unit, 4, 5, 11)
+	u := canvas.NewText(unit, col.dim)
+	u.TextSize = 11
+	u.Move(fyne.NewPos(4, 5))
+	u.Resize(u.MinSize())
+	objs = append(objs, u)
 	for _, tk := range v.ticks() {
 		x := v.x(tk.t)
 		fill(x, 0, 1, 5, col.dim)
-		text(tk.label, x+2, 5, 11)
+		text(tk.label, x, 5, 11)
 	}
 	if v.hasCur && v.cursor >= v.t0 && v.cursor <= v.t1 {
 		fill(v.x(v.cursor)-1, 0, 2, 8, col.err)

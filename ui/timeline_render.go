@@ -168,8 +168,8 @@ func (r *timelineRenderer) build() {
 	text(title, 4, (ch-16)/2, col.fg, 12, true)
 
 	// Chunks: one block per chunk on its row, shaded by how well it
-	// compressed (darker: smaller), with an edge at its start so neighbours
-	// stay apart. Damaged chunks are red; the shown chunk is outlined.
+	// compressed (darker: smaller). Damaged chunks are red; the shown chunk
+	// is outlined.
 	rows := v.chunkRows()
 	rowH := ch
 	if rows > 1 {
@@ -188,7 +188,9 @@ func (r *timelineRenderer) build() {
 			fill = col.err
 		}
 		rect(x0, y+1, x1-x0, rowH-2, fill)
-		rect(x0, y+1, 1, rowH-2, withAlpha(col.fg, 110))
+		if x1-x0 >= 6 { // an edge where there is room, so neighbours stay apart
+			rect(x0, y+1, 1, rowH-2, withAlpha(col.fg, 110))
+		}
 		if c.Pos == v.shown {
 			shown = []float32{x0, y, x1 - x0, rowH}
 		}
