@@ -264,6 +264,9 @@ func TestChunkPanel(t *testing.T) {
 	if !ok || m.ChunkPos != ci.ChunkPos || int64(m.Offset) != rec.Offset {
 		t.Fatalf("selected %+v, record at %d", m, rec.Offset)
 	}
+	if c, _ := l.Cursor(); c != m.T {
+		t.Errorf("cursor at %d, the record's message at %d", c, m.T)
+	}
 	// A message selected elsewhere shows its chunk and selects its record.
 	x, _ := model.BuildMessageIndex(l.ctx, d.Bag, nil)
 	last := x.Topics[0].Refs[len(x.Topics[0].Refs)-1]
@@ -275,4 +278,39 @@ func TestChunkPanel(t *testing.T) {
 	if r.Offset != int64(last.Offset) {
 		t.Errorf("selected record at %d, message at %d", r.Offset, last.Offset)
 	}
+}
+
+// TestTimelineAxisAndHover switches the axis to wall-clock time and hovers
+// a lane: the status and the tooltip say what is there, exactly.
+func TestTimelineAxisAndHover(t *testing.T) {
+	_, tv, w := newTestViews(t)
+	test.Tap(findTipButton(t, w, "Rel"))
+	if !tv.abs || !strings.Contains(shown(w), ">06:13:30<") {
+		t.Fatalf("Abs axis: %v, no wall-clock tick label", tv.abs)
+	}
+	findTipButton(t, w, "Abs")
+	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tlLabelW+tv.plotW()/2, tv.laneY(1)+5)}})
+	tip := tv.r.tipText
+	if !tip.Visible() || !strings.HasPrefix(tip.Text, "/imu: ") || !strings.Contains(tip.Text, " messages in 06:13:") {
+		t.Fatalf("tooltip %q (visible %v)", tip.Text, tip.Visible())
+	}
+	if got := titled(w, "/imu: "); got == "" {
+		t.Error("the status line does not say what is under the mouse")
+	}
+	tv.MouseOut()
+	if tv.r.tipText.Visible() {
+		t.Error("tooltip stays after the mouse left")
+	}
+}
+
+// findTipButton returns the toolbar button labelled text.
+func findTipButton(t *testing.T, w fyne.Window, text string) *tipButton {
+	t.Helper()
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		if b, ok := o.(*tipButton); ok && b.Text == text {
+			return b
+		}
+	}
+	t.Fatalf("no toolbar button %q", text)
+	return nil
 }

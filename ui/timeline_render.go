@@ -176,13 +176,19 @@ func (r *timelineRenderer) build() {
 		rowH = tlRowH
 	}
 	var shown []float32
+	covered := make([]float32, rows) // per row, where the last block ends
 	for _, c := range v.tl.Chunks {
 		if c.T1 < v.t0 || c.T0 > v.t1 {
 			continue
 		}
 		x0 := max(tlLabelW, v.x(c.T0))
 		x1 := min(right, max(v.x(c.T1), x0+2))
-		y := float32(min(c.Row, rows-1)) * rowH
+		row := min(c.Row, rows-1)
+		if x1 <= covered[row] && c.Damaged == "" && c.Pos != v.shown {
+			continue // a pixel already drawn: a zoomed-out bag of many chunks stays cheap
+		}
+		covered[row] = max(covered[row], x1)
+		y := float32(row) * rowH
 		fill := withAlpha(col.primary, uint8(70+150*(1-min(1, c.Ratio))))
 		if c.Damaged != "" {
 			fill = col.err
