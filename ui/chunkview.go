@@ -251,6 +251,16 @@ func (p *chunkPanel) recCells(i int) []string {
 	if err != nil {
 		return []string{"", "", err.Error()}
 	}
+	if rec.Op == bag.OpMessageData {
+		if m, err := bag.ParseMessageData(rec); err == nil {
+			start, _ := p.d.Bag.TimeRange()
+			topic := fmt.Sprintf("connection %d", m.Conn)
+			if c := p.d.Bag.Connection(m.Conn); c != nil {
+				topic = c.Topic
+			}
+			return []string{fmt.Sprint(rec.Offset), rec.Op.Name(), fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, relSeconds(m.Time.Nanos()-start.Nanos(), 6), tickLabel(m.Time.Nanos(), 0, 1e6, true), model.Size(int64(rec.DataLen)))}
+		}
+	}
 	return []string{fmt.Sprint(rec.Offset), rec.Op.Name(), model.RecordSummary(&rec, p.d.Bag)}
 }
 

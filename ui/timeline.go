@@ -72,6 +72,8 @@ type TimelineView struct {
 	OnTap func(t int64, topic string, chunk int64)
 	// OnRange is told when a range is selected or cleared.
 	OnRange func(t0, t1 int64, ok bool)
+	// OnTitle is told of a tap on a topic lane's title.
+	OnTitle func(topic string)
 }
 
 var (
@@ -378,6 +380,9 @@ func (v *TimelineView) timeLabel(t int64) string {
 func (v *TimelineView) Tapped(ev *fyne.PointEvent) {
 	v.focus()
 	if ev.Position.X < tlLabelW {
+		if l := v.lane(ev.Position.Y); l >= 0 && v.OnTitle != nil {
+			v.OnTitle(v.tl.Topics[l].Topic)
+		}
 		return
 	}
 	t := v.clampTime(v.timeAt(ev.Position.X))
@@ -490,7 +495,13 @@ func (v *TimelineView) status(s string) {
 
 // describe says what is at p.
 func (v *TimelineView) describe(p fyne.Position) string {
-	if p.X < tlLabelW || p.X > tlLabelW+v.plotW() {
+	if p.X < tlLabelW {
+		if l := v.lane(p.Y); l >= 0 {
+			return v.tl.Topics[l].Topic + ": click to show only this topic in every view, again to show all"
+		}
+		return ""
+	}
+	if p.X > tlLabelW+v.plotW() {
 		return ""
 	}
 	t := v.timeAt(p.X)

@@ -123,6 +123,13 @@ func linkTimeline(tv *TimelineView, bar *timelineBar, l *docLink) {
 		})
 	}
 	tv.OnRange = l.SetRange
+	tv.OnTitle = func(topic string) {
+		if ts := l.Topics(); len(ts) == 1 && ts[0] == topic {
+			l.SetTopics(nil)
+			return
+		}
+		l.SetTopics([]string{topic})
+	}
 	l.OnCursor(tv.SetCursor)
 	l.OnRange(func(t0, t1 int64, ok bool) {
 		tv.SetRange(t0, t1, ok)

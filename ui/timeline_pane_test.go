@@ -81,8 +81,18 @@ func TestTimelineTapSelectsNearest(t *testing.T) {
 		t.Errorf("cursor %d (view %d), message at %d", c, tv.cursor, m.T)
 	}
 
-	// With topics selected, a tap on the axis picks among them.
-	l.SetTopics([]string{"/rosout"})
+	// With topics selected (by a tap on a lane's title), a tap on the
+	// axis picks among them.
+	rosout := -1
+	for i, lane := range tv.tl.Topics {
+		if lane.Topic == "/rosout" {
+			rosout = i
+		}
+	}
+	test.TapAt(tv, fyne.NewPos(10, tv.laneY(rosout)+5))
+	if ts := l.Topics(); len(ts) != 1 || ts[0] != "/rosout" {
+		t.Fatalf("tap on the /rosout title selected %v", ts)
+	}
 	if tv.topicShown("/imu") || !tv.topicShown("/rosout") {
 		t.Error("topic selection not followed")
 	}
