@@ -36,6 +36,7 @@ type timelineBar struct {
 	zoomRange  *tipButton
 	clearRange *tipButton
 	axisMode   *tipButton
+	left       *fyne.Container // the buttons and the range
 	idle       string // the status when the mouse is elsewhere
 }
 
@@ -54,10 +55,10 @@ func newTimelineBar(tv *TimelineView) *timelineBar {
 	for _, bt := range []*tipButton{in, out, fit, b.axisMode, b.zoomRange, b.clearRange} {
 		bt.Importance = widget.LowImportance
 	}
-	b.showRange(0, 0, false)
 	tv.OnStatus = b.setStatus
-	left := container.NewHBox(in, out, fit, b.axisMode, widget.NewSeparator(), b.rangeText, b.zoomRange, b.clearRange)
-	b.content = container.NewBorder(nil, nil, left, nil, b.status)
+	b.left = container.NewHBox(in, out, fit, b.axisMode, widget.NewSeparator(), b.rangeText, b.zoomRange, b.clearRange)
+	b.showRange(0, 0, false)
+	b.content = container.NewBorder(nil, nil, b.left, nil, b.status)
 	return b
 }
 
@@ -84,12 +85,14 @@ func (b *timelineBar) showRange(t0, t1 int64, ok bool) {
 		b.rangeText.Importance = widget.LowImportance
 		b.zoomRange.Hide()
 		b.clearRange.Hide()
+		b.left.Refresh()
 		return
 	}
 	b.rangeText.Importance = widget.MediumImportance
 	b.rangeText.SetText(b.tv.rangeText())
 	b.zoomRange.Show()
 	b.clearRange.Show()
+	b.left.Refresh() // lay the buttons out again
 }
 
 // linkTimeline keeps the timeline and the other views in step: a tap
