@@ -37,7 +37,7 @@ type timelineBar struct {
 	clearRange *tipButton
 	axisMode   *tipButton
 	left       *fyne.Container // the buttons and the range
-	idle       string // the status when the mouse is elsewhere
+	idle       string          // the status when the mouse is elsewhere
 }
 
 func newTimelineBar(tv *TimelineView) *timelineBar {
