@@ -30,14 +30,13 @@ func newTimelinePane(d *model.Document, l *docLink) (fyne.CanvasObject, *Timelin
 // toggle, the selected range and a status line.
 type timelineBar struct {
 	tv         *TimelineView
-	content    fyne.CanvasObject
+	content    *fyne.Container
 	status     *widget.Label
 	rangeText  *widget.Label
 	zoomRange  *tipButton
 	clearRange *tipButton
 	axisMode   *tipButton
-	left       *fyne.Container // the buttons and the range
-	idle       string          // the status when the mouse is elsewhere
+	idle       string // the status when the mouse is elsewhere
 }
 
 func newTimelineBar(tv *TimelineView) *timelineBar {
@@ -56,9 +55,9 @@ func newTimelineBar(tv *TimelineView) *timelineBar {
 		bt.Importance = widget.LowImportance
 	}
 	tv.OnStatus = b.setStatus
-	b.left = container.NewHBox(in, out, fit, b.axisMode, widget.NewSeparator(), b.rangeText, b.zoomRange, b.clearRange)
+	left := container.NewHBox(in, out, fit, b.axisMode, widget.NewSeparator(), b.rangeText, b.zoomRange, b.clearRange)
+	b.content = container.NewBorder(nil, nil, left, nil, b.status)
 	b.showRange(0, 0, false)
-	b.content = container.NewBorder(nil, nil, b.left, nil, b.status)
 	return b
 }
 
@@ -73,6 +72,7 @@ func (b *timelineBar) setStatus(s string) {
 func (b *timelineBar) toggleAxis() {
 	b.tv.SetAbsolute(!b.tv.abs)
 	b.axisMode.SetText(map[bool]string{false: "Rel", true: "Abs"}[b.tv.abs])
+	b.relayout()
 	if b.tv.hasRange {
 		b.showRange(b.tv.r0, b.tv.r1, true)
 	}
@@ -85,14 +85,22 @@ func (b *timelineBar) showRange(t0, t1 int64, ok bool) {
 		b.rangeText.Importance = widget.LowImportance
 		b.zoomRange.Hide()
 		b.clearRange.Hide()
-		b.left.Refresh()
+		b.relayout()
 		return
 	}
 	b.rangeText.Importance = widget.MediumImportance
 	b.rangeText.SetText(b.tv.rangeText())
 	b.zoomRange.Show()
 	b.clearRange.Show()
-	b.left.Refresh() // lay the buttons out again
+	b.relayout()
+}
+
+// relayout lays the row out again after buttons show or hide, or the
+// range text changes width.
+func (b *timelineBar) relayout() {
+	if b.content != nil {
+		b.content.Refresh()
+	}
 }
 
 // linkTimeline keeps the timeline and the other views in step: a tap
