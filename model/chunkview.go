@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -97,19 +98,21 @@ func (c *ChunkDetail) Ratio() float64 {
 // Field is one labelled value of the chunk view.
 type Field struct{ Name, Value string }
 
-// InfoFields are the chunk info record's fields, times both absolute and
-// relative to start (the bag's start, nanoseconds).
+// InfoFields are the chunk info record's fields, times both relative to
+// start (the bag's start, nanoseconds) and as UTC time of day.
 func (c *ChunkDetail) InfoFields(start int64) []Field {
 	ci := c.Info
-	rel := func(t bag.Time) string { return fmt.Sprintf("%s (+%.3f s)", Time(t), float64(t.Nanos()-start)/1e9) }
+	rel := func(t bag.Time) string {
+		return fmt.Sprintf("+%.3f s (%s UTC)", float64(t.Nanos()-start)/1e9, time.Unix(0, t.Nanos()).UTC().Format("15:04:05.000"))
+	}
 	return []Field{
 		{"Chunk", fmt.Sprintf("%d of %d", c.Index+1, c.N)},
-		{"Chunk record at", fmt.Sprintf("byte %d", ci.ChunkPos)},
+		{"Record at", fmt.Sprintf("byte %d", ci.ChunkPos)},
 		{"Start", rel(ci.Start)},
 		{"End", rel(ci.End)},
 		{"Duration", fmt.Sprintf("%.3f s", float64(ci.End.Nanos()-ci.Start.Nanos())/1e9)},
 		{"Messages", fmt.Sprintf("%s on %d connection%s", Count(ci.Messages()), len(ci.Conns), map[bool]string{true: "s"}[len(ci.Conns) != 1])},
-		{"Chunk info record at", infoAt(ci)},
+		{"Chunk info at", infoAt(ci)},
 	}
 }
 

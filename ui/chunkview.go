@@ -186,7 +186,7 @@ func (p *chunkPanel) show(pos, sel int64) {
 		p.damage.Objects = []fyne.CanvasObject{banner(theme.WarningIcon(), "**This chunk is damaged**", c.Damaged)}
 	}
 	p.damage.Refresh()
-	p.fields.Objects = []fyne.CanvasObject{fieldGrid(c.InfoFields(start.Nanos()), 150), fieldGrid(c.HeaderFields(), 130)}
+	p.fields.Objects = []fyne.CanvasObject{fieldGrid(c.InfoFields(start.Nanos()), 104), fieldGrid(c.HeaderFields(), 124)}
 	p.fields.Refresh()
 	p.conns.UnselectAll()
 	p.conns.Refresh()
