@@ -13,7 +13,15 @@ import (
 type Timeline struct {
 	Start, End int64 // nanoseconds since the epoch
 	Chunks     []ChunkSpan
-	Topics     []TopicDensity
+	// ChunkRows is the number of rows the chunk lane needs so that chunks
+	// overlapping in time sit on different rows (see ChunkSpan.Row).
+	ChunkRows int
+	Topics    []TopicDensity
+
+	// index, once set, gives exact densities (see SetIndex).
+	index *MessageIndex
+	// cum[i] is the running sum of Topics[i].Bins, for resampling.
+	cum [][]float64
 }
 
 // ChunkSpan is one chunk on the chunk lane.
@@ -27,6 +35,9 @@ type ChunkSpan struct {
 	Ratio float64
 	// Damaged says why the chunk is marked as damaged, or "".
 	Damaged string
+	// Row is the chunk lane row the chunk sits on: 0 unless it overlaps in
+	// time a chunk before it in file order.
+	Row int
 }
 
 // TopicDensity is one topic's density lane.
@@ -75,7 +86,7 @@ func BuildTimeline(d *Document) *Timeline {
 				cs.Ratio = float64(ch.DataLen) / float64(ch.Size)
 			}
 			if ch.Open {
-				cs.Damaged = "salvaged from a chunk that was never closed"
+				cs.Damaged = openChunkDamage
 			}
 		} else {
 			cs.Damaged = err.Error()
@@ -99,12 +110,43 @@ func BuildTimeline(d *Document) *Timeline {
 			tl.Topics[i].Max = max(tl.Topics[i].Max, v)
 		}
 	}
+	tl.ChunkRows = layoutChunkRows(tl.Chunks)
 	if r := d.Scan; r != nil {
 		for _, sk := range r.Skipped {
 			tl.MarkDamaged(sk.Start, sk.End, sk.Why)
 		}
 	}
 	return tl
+}
+
+// openChunkDamage is why a chunk salvaged by a scan is marked.
+const openChunkDamage = "salvaged from a chunk that was never closed"
+
+// layoutChunkRows gives each chunk the first row whose chunks all end
+// before it starts, and returns the number of rows used.
+func layoutChunkRows(cs []ChunkSpan) int {
+	order := make([]int, len(cs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return cs[order[a]].T0 < cs[order[b]].T0 })
+	var ends []int64 // the end time of each row's last chunk
+	for _, i := range order {
+		c := &cs[i]
+		c.Row = len(ends)
+		for r, e := range ends {
+			if e < c.T0 || (e == c.T0 && c.T1 > c.T0) {
+				c.Row = r
+				break
+			}
+		}
+		if c.Row == len(ends) {
+			ends = append(ends, c.T1)
+		} else {
+			ends[c.Row] = c.T1
+		}
+	}
+	return max(1, len(ends))
 }
 
 // MarkDamaged marks the chunks whose bytes overlap [start, end) (or, for a

@@ -2,14 +2,10 @@ package ui
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/bag"
@@ -18,26 +14,66 @@ import (
 
 // Timeline geometry, in device-independent pixels.
 const (
-	tlLabelW = 170 // lane titles
-	tlLaneH  = 20
-	tlGap    = 4
-	tlAxisH  = 28
-	tlRight  = 40 // room for the last tick label
+	tlLabelW   = 170 // lane titles
+	tlLaneH    = 20
+	tlGap      = 4
+	tlAxisH    = 24
+	tlRight    = 16 // room for the last tick label
+	tlRowH     = 12 // a chunk lane row when chunks overlap
+	tlMaxRows  = 3  // rows of the chunk lane; more overlap shares the last
+	tlBarW     = 3  // width of a density bar
+	tlMinSpan  = 1000
+	tlPanShare = 0.1 // an arrow key pans by this share of the window
 )
 
-// TimelineView draws a bag's chunk lane and one density lane per topic
-// over a time axis. Scroll zooms about the mouse, dragging pans, a tap
-// places the cursor and a double tap fits the whole bag; hovering says
-// what is under the mouse.
+// drag modes.
+const (
+	dragNone = iota
+	dragPan
+	dragSelect
+)
+
+// TimelineView draws a bag's chunk lane and one density lane per topic.
+// Scroll zooms about the mouse (over the lane titles it scrolls the
+// lanes), dragging pans, shift+drag selects a range, a tap places the
+// cursor and a double tap fits the whole bag (or zooms to the range when
+// inside it). Keys: + and - zoom, 0 and Home fit, arrows pan, Z zooms to
+// the range, Esc clears it. Hovering says what is under the mouse.
 type TimelineView struct {
 	widget.BaseWidget
-	tl     *model.Timeline
-	t0, t1 int64 // the visible window, nanoseconds
-	cursor int64
-	hasCur bool
+	tl       *model.Timeline
+	t0, t1   int64 // the visible window, nanoseconds
+	cursor   int64
+	hasCur   bool
+	r0, r1   int64
+	hasRange bool
+	abs      bool            // absolute (UTC) axis labels
+	selected map[string]bool // selected topics; nil means all
+	shown    int64           // file offset of the chunk the chunk view shows, or -1
+	focused  bool
+
+	drag     int
+	dragFrom int64
+	shift    bool
+
+	hover    string
+	hoverPos fyne.Position
+	r        *timelineRenderer
+	axis     *timelineAxis
+	yOff     float32 // how far the topic lanes are scrolled up
+
 	// OnStatus receives a sentence about what is under the mouse or the
 	// cursor.
 	OnStatus func(string)
+	// OnView is told when the visible window changes.
+	OnView func(t0, t1 int64)
+	// OnTap is told of a tap on the lanes at t: on a topic lane (topic
+	// set), on a chunk (chunk is its file offset, else -1), or elsewhere.
+	OnTap func(t int64, topic string, chunk int64)
+	// OnRange is told when a range is selected or cleared.
+	OnRange func(t0, t1 int64, ok bool)
+	// OnTitle is told of a tap on a topic lane's title.
+	OnTitle func(topic string)
 }
 
 var (
@@ -45,12 +81,14 @@ var (
 	_ fyne.Draggable      = (*TimelineView)(nil)
 	_ fyne.Tappable       = (*TimelineView)(nil)
 	_ fyne.DoubleTappable = (*TimelineView)(nil)
+	_ fyne.Focusable      = (*TimelineView)(nil)
 	_ desktop.Hoverable   = (*TimelineView)(nil)
+	_ desktop.Mouseable   = (*TimelineView)(nil)
 )
 
 // NewTimelineView shows tl, fitted.
 func NewTimelineView(tl *model.Timeline) *TimelineView {
-	v := &TimelineView{tl: tl, t0: tl.Start, t1: tl.End}
+	v := &TimelineView{tl: tl, t0: tl.Start, t1: tl.End, shown: -1}
 	v.ExtendBaseWidget(v)
 	return v
 }
@@ -64,35 +102,153 @@ func (v *TimelineView) x(t int64) float32 {
 
 func (v *TimelineView) timeAt(x float32) int64 {
 	f := float64(x-tlLabelW) / float64(v.plotW())
-	return v.t0 + int64(f*float64(v.t1-v.t0))
+	return v.t0 + int64(math.Round(f*float64(v.t1-v.t0)))
 }
 
-// lane returns the lane under y: -1 for the chunk lane's row 0... the
-// chunk lane is 0, topic lanes follow; -2 outside.
+// chunkRows is the number of rows the chunk lane draws.
+func (v *TimelineView) chunkRows() int { return min(tlMaxRows, max(1, v.tl.ChunkRows)) }
+
+// chunkLaneH is the height of the chunk lane.
+func (v *TimelineView) chunkLaneH() float32 {
+	if v.chunkRows() == 1 {
+		return tlLaneH
+	}
+	return float32(v.chunkRows()) * tlRowH
+}
+
+// lanesTop is where the topic lanes start; the chunk lane above them
+// stays in place while they scroll.
+func (v *TimelineView) lanesTop() float32 { return v.chunkLaneH() + tlGap }
+
+// laneY is the top of topic lane i, scrolled.
+func (v *TimelineView) laneY(i int) float32 {
+	return v.lanesTop() + float32(i)*(tlLaneH+tlGap) - v.yOff
+}
+
+// contentH is the height of all lanes, unscrolled.
+func (v *TimelineView) contentH() float32 {
+	return v.lanesTop() + float32(len(v.tl.Topics))*(tlLaneH+tlGap)
+}
+
+// scrollLanes scrolls the topic lanes by dy pixels (positive: down).
+func (v *TimelineView) scrollLanes(dy float32) {
+	off := min(max(0, v.yOff+dy), max(0, v.contentH()-v.Size().Height))
+	if off != v.yOff {
+		v.yOff = off
+		v.BaseWidget.Refresh()
+	}
+}
+
+// lane returns the lane under y: -1 for the chunk lane, i for topic lane
+// i, -2 outside.
 func (v *TimelineView) lane(y float32) int {
-	i := int(y / (tlLaneH + tlGap))
-	if y < 0 || i > len(v.tl.Topics) {
+	if y < 0 {
+		return -2
+	}
+	if y < v.chunkLaneH()+tlGap/2 {
+		return -1
+	}
+	i := int((y + v.yOff - v.chunkLaneH() - tlGap/2) / (tlLaneH + tlGap))
+	if i >= len(v.tl.Topics) || y > v.Size().Height {
 		return -2
 	}
 	return i
 }
 
-// Scrolled zooms about the mouse.
-func (v *TimelineView) Scrolled(ev *fyne.ScrollEvent) {
-	f := math.Pow(0.85, float64(ev.Scrolled.DY)/10)
-	v.zoomAt(ev.Position.X, f)
+// chunkAt returns the index of the chunk drawn under p, or -1.
+func (v *TimelineView) chunkAt(p fyne.Position) int {
+	if v.lane(p.Y) != -1 || p.X < tlLabelW {
+		return -1
+	}
+	row := 0
+	if v.chunkRows() > 1 {
+		row = min(v.chunkRows()-1, max(0, int(p.Y/tlRowH)))
+	}
+	t := v.timeAt(p.X)
+	slack := int64(2 / float64(v.plotW()) * float64(v.t1-v.t0))
+	// The narrowest chunk near the mouse, so that thin ones stay pickable.
+	best := -1
+	for _, i := range v.tl.ChunksAt(t, slack) {
+		c := v.tl.Chunks[i]
+		if min(c.Row, tlMaxRows-1) != row && v.chunkRows() > 1 {
+			continue
+		}
+		if best < 0 || c.T1-c.T0 < v.tl.Chunks[best].T1-v.tl.Chunks[best].T0 {
+			best = i
+		}
+	}
+	return best
 }
 
-func (v *TimelineView) zoomAt(x float32, f float64) {
-	at := v.timeAt(x)
-	w := int64(float64(v.t1-v.t0) * f)
+// topicShown says whether topic passes the topic selection.
+func (v *TimelineView) topicShown(topic string) bool {
+	return v.selected == nil || v.selected[topic]
+}
+
+// SetTopics dims the lanes of the topics not selected (none selected:
+// all are shown).
+func (v *TimelineView) SetTopics(topics []string) {
+	v.selected = nil
+	if len(topics) > 0 {
+		v.selected = map[string]bool{}
+		for _, t := range topics {
+			v.selected[t] = true
+		}
+	}
+	v.Refresh()
+}
+
+// SetIndex makes the density lanes exact.
+func (v *TimelineView) SetIndex(x *model.MessageIndex) {
+	v.tl.SetIndex(x)
+	v.Refresh()
+}
+
+// SetAbsolute switches the axis between wall-clock time and seconds from
+// the start.
+func (v *TimelineView) SetAbsolute(abs bool) {
+	v.abs = abs
+	v.Refresh()
+}
+
+// SetCursor moves the cursor to t, scrolling the window to show it.
+func (v *TimelineView) SetCursor(t int64) {
+	v.cursor, v.hasCur = t, true
+	if t < v.t0 || t > v.t1 {
+		w := v.t1 - v.t0
+		v.setWindow(t-w/2, t-w/2+w)
+		return
+	}
+	v.Refresh()
+}
+
+// SetRange shows the selected range (ok false: none).
+func (v *TimelineView) SetRange(t0, t1 int64, ok bool) {
+	v.r0, v.r1, v.hasRange = t0, t1, ok
+	v.Refresh()
+}
+
+// ShowChunk highlights the chunk the chunk view shows.
+func (v *TimelineView) ShowChunk(pos int64) {
+	v.shown = pos
+	v.Refresh()
+}
+
+// Window returns the visible window.
+func (v *TimelineView) Window() (t0, t1 int64) { return v.t0, v.t1 }
+
+// setWindow shows t0..t1, kept inside the bag and no narrower than a
+// microsecond.
+func (v *TimelineView) setWindow(t0, t1 int64) {
 	full := v.tl.End - v.tl.Start
-	w = min(max(w, 1000), full) // no closer than a microsecond, no wider than the bag
-	frac := float64(at-v.t0) / float64(max(1, v.t1-v.t0))
-	v.t0 = at - int64(frac*float64(w))
-	v.t1 = v.t0 + w
+	w := min(max(t1-t0, tlMinSpan), full)
+	c := t0 + (t1-t0)/2
+	v.t0, v.t1 = c-w/2, c-w/2+w
 	v.clamp()
 	v.Refresh()
+	if v.OnView != nil {
+		v.OnView(v.t0, v.t1)
+	}
 }
 
 func (v *TimelineView) clamp() {
@@ -105,44 +261,231 @@ func (v *TimelineView) clamp() {
 	}
 }
 
-// Dragged pans.
-func (v *TimelineView) Dragged(ev *fyne.DragEvent) {
-	dt := int64(float64(ev.Dragged.DX) / float64(v.plotW()) * float64(v.t1-v.t0))
-	v.t0 -= dt
-	v.t1 -= dt
-	v.clamp()
-	v.Refresh()
+// Refresh redraws the lanes and the axis.
+func (v *TimelineView) Refresh() {
+	v.BaseWidget.Refresh()
+	if v.axis != nil {
+		v.axis.Refresh()
+	}
 }
 
-// DragEnd does nothing more.
-func (v *TimelineView) DragEnd() {}
-
-// Tapped places the cursor.
-func (v *TimelineView) Tapped(ev *fyne.PointEvent) {
+// Scrolled zooms about the mouse; a sideways scroll pans; over the lane
+// titles it scrolls the topic lanes. (The view scrolls its lanes itself:
+// inside a container.Scroll, a Scrollable widget escapes the clip.)
+func (v *TimelineView) Scrolled(ev *fyne.ScrollEvent) {
 	if ev.Position.X < tlLabelW {
+		v.scrollLanes(-ev.Scrolled.DY)
 		return
 	}
-	v.cursor, v.hasCur = v.timeAt(ev.Position.X), true
-	v.status(fmt.Sprintf("Cursor at %s", v.timeText(v.cursor)))
+	if ev.Scrolled.DX != 0 && math.Abs(float64(ev.Scrolled.DX)) > math.Abs(float64(ev.Scrolled.DY)) {
+		v.pan(-ev.Scrolled.DX)
+		return
+	}
+	v.zoomAt(ev.Position.X, math.Pow(0.85, float64(ev.Scrolled.DY)/10))
+}
+
+// zoomAt scales the window by f about the time at x.
+func (v *TimelineView) zoomAt(x float32, f float64) {
+	at := v.timeAt(min(max(x, tlLabelW), tlLabelW+v.plotW()))
+	full := v.tl.End - v.tl.Start
+	w := min(max(int64(float64(v.t1-v.t0)*f), tlMinSpan), full)
+	frac := float64(at-v.t0) / float64(max(1, v.t1-v.t0))
+	t0 := at - int64(frac*float64(w))
+	v.setWindow(t0, t0+w)
+}
+
+// Zoom scales the window by f about its middle (f < 1 zooms in).
+func (v *TimelineView) Zoom(f float64) { v.zoomAt(tlLabelW+v.plotW()/2, f) }
+
+// Fit shows the whole bag.
+func (v *TimelineView) Fit() { v.setWindow(v.tl.Start, v.tl.End) }
+
+// ZoomToRange shows the selected range.
+func (v *TimelineView) ZoomToRange() {
+	if v.hasRange {
+		v.setWindow(v.r0, v.r1)
+	}
+}
+
+// pan moves the window by dx pixels (positive: towards the start).
+func (v *TimelineView) pan(dx float32) {
+	dt := int64(float64(dx) / float64(v.plotW()) * float64(v.t1-v.t0))
+	v.setWindow(v.t0-dt, v.t1-dt)
+}
+
+// MouseDown notes whether shift is held, for a range drag, and takes the
+// keyboard focus.
+func (v *TimelineView) MouseDown(ev *desktop.MouseEvent) {
+	v.shift = ev.Modifier&fyne.KeyModifierShift != 0
+	v.focus()
+}
+
+// MouseUp does nothing more.
+func (v *TimelineView) MouseUp(*desktop.MouseEvent) {}
+
+// Dragged pans, or with shift held selects a range.
+func (v *TimelineView) Dragged(ev *fyne.DragEvent) { v.dragged(ev, v.shift) }
+
+// dragged pans or selects; the first event of a drag decides which.
+func (v *TimelineView) dragged(ev *fyne.DragEvent, selecting bool) {
+	if v.drag == dragNone {
+		v.drag = dragPan
+		if selecting {
+			v.drag = dragSelect
+			v.dragFrom = v.clampTime(v.timeAt(ev.Position.X - ev.Dragged.DX))
+		}
+	}
+	if v.drag == dragPan {
+		v.scrollLanes(-ev.Dragged.DY)
+		v.pan(ev.Dragged.DX)
+		return
+	}
+	t := v.clampTime(v.timeAt(ev.Position.X))
+	v.r0, v.r1, v.hasRange = min(v.dragFrom, t), max(v.dragFrom, t), true
+	v.status("Range " + v.rangeText())
 	v.Refresh()
 }
 
-// DoubleTapped fits the whole bag.
-func (v *TimelineView) DoubleTapped(*fyne.PointEvent) {
-	v.t0, v.t1 = v.tl.Start, v.tl.End
+func (v *TimelineView) clampTime(t int64) int64 { return min(max(t, v.tl.Start), v.tl.End) }
+
+// DragEnd selects the dragged range.
+func (v *TimelineView) DragEnd() {
+	if v.drag == dragSelect {
+		ok := v.x(v.r1)-v.x(v.r0) >= 2 // a click with a jitter selects nothing
+		if !ok {
+			v.hasRange = false
+			v.Refresh()
+		}
+		if v.OnRange != nil {
+			v.OnRange(v.r0, v.r1, ok)
+		}
+	}
+	v.drag, v.shift = dragNone, false
+}
+
+// rangeText describes the selected range.
+func (v *TimelineView) rangeText() string {
+	return fmt.Sprintf("%s .. %s (%s s)", v.timeLabel(v.r0), v.timeLabel(v.r1), relSeconds(v.r1-v.r0, 3))
+}
+
+// timeLabel is t as the axis shows it, with milliseconds.
+func (v *TimelineView) timeLabel(t int64) string {
+	if v.abs {
+		return tickLabel(t, v.tl.Start, 1e6, true)
+	}
+	return "+" + relSeconds(t-v.tl.Start, 3) + " s"
+}
+
+// Tapped places the cursor and says what was tapped.
+func (v *TimelineView) Tapped(ev *fyne.PointEvent) {
+	v.focus()
+	if ev.Position.X < tlLabelW {
+		if l := v.lane(ev.Position.Y); l >= 0 && v.OnTitle != nil {
+			v.OnTitle(v.tl.Topics[l].Topic)
+		}
+		return
+	}
+	t := v.clampTime(v.timeAt(ev.Position.X))
+	v.cursor, v.hasCur = t, true
+	v.status("Cursor at " + timeText(t, v.tl.Start))
 	v.Refresh()
+	if v.OnTap == nil {
+		return
+	}
+	topic, chunk := "", int64(-1)
+	if l := v.lane(ev.Position.Y); l >= 0 {
+		topic = v.tl.Topics[l].Topic
+	} else if c := v.chunkAt(ev.Position); c >= 0 {
+		chunk = v.tl.Chunks[c].Pos
+	}
+	v.OnTap(t, topic, chunk)
+}
+
+// DoubleTapped zooms to the range when inside it, else fits the bag.
+func (v *TimelineView) DoubleTapped(ev *fyne.PointEvent) {
+	if t := v.timeAt(ev.Position.X); v.hasRange && t >= v.r0 && t <= v.r1 {
+		v.ZoomToRange()
+		return
+	}
+	v.Fit()
+}
+
+// focus takes the keyboard focus.
+func (v *TimelineView) focus() {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(v); c != nil && c.Focused() != v {
+		c.Focus(v)
+	}
+}
+
+// FocusGained shows the focus.
+func (v *TimelineView) FocusGained() { v.focused = true; v.Refresh() }
+
+// FocusLost hides the focus.
+func (v *TimelineView) FocusLost() { v.focused = false; v.Refresh() }
+
+// TypedRune zooms: + or = in, - out, 0 fit, z to the range.
+func (v *TimelineView) TypedRune(r rune) {
+	switch r {
+	case '+', '=':
+		v.Zoom(0.5)
+	case '-', '_':
+		v.Zoom(2)
+	case '0':
+		v.Fit()
+	case 'z', 'Z':
+		v.ZoomToRange()
+	}
+}
+
+// TypedKey pans with the arrows, fits on Home and clears the range on Esc.
+func (v *TimelineView) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyLeft:
+		v.pan(v.plotW() * tlPanShare)
+	case fyne.KeyRight:
+		v.pan(-v.plotW() * tlPanShare)
+	case fyne.KeyHome:
+		v.Fit()
+	case fyne.KeyEnd:
+		w := v.t1 - v.t0
+		v.setWindow(v.tl.End-w, v.tl.End)
+	case fyne.KeyEscape:
+		if v.hasRange {
+			v.hasRange = false
+			v.Refresh()
+			if v.OnRange != nil {
+				v.OnRange(0, 0, false)
+			}
+		}
+	}
 }
 
 // MouseIn and MouseMoved describe what is under the mouse.
 func (v *TimelineView) MouseIn(ev *desktop.MouseEvent) { v.MouseMoved(ev) }
 
-// MouseMoved describes the chunk or topic density under the mouse.
+// MouseMoved describes the chunk or topic density under the mouse, in the
+// status and in a tooltip beside the mouse.
 func (v *TimelineView) MouseMoved(ev *desktop.MouseEvent) {
-	v.status(v.describe(ev.Position))
+	s := v.describe(ev.Position)
+	v.status(s)
+	v.setHover(s, ev.Position)
 }
 
-// MouseOut clears the status.
-func (v *TimelineView) MouseOut() { v.status("") }
+// MouseOut clears the status and the tooltip.
+func (v *TimelineView) MouseOut() {
+	v.status("")
+	v.setHover("", fyne.Position{})
+}
+
+func (v *TimelineView) setHover(s string, p fyne.Position) {
+	if s == v.hover && p == v.hoverPos {
+		return
+	}
+	v.hover, v.hoverPos = s, p
+	if v.r != nil {
+		v.r.layoutTip()
+	}
+}
 
 func (v *TimelineView) status(s string) {
 	if v.OnStatus != nil {
@@ -150,44 +493,57 @@ func (v *TimelineView) status(s string) {
 	}
 }
 
-func (v *TimelineView) timeText(t int64) string {
-	return fmt.Sprintf("+%.3f s (%.3f)", float64(t-v.tl.Start)/1e9, float64(t)/1e9)
-}
-
 // describe says what is at p.
 func (v *TimelineView) describe(p fyne.Position) string {
 	if p.X < tlLabelW {
+		if l := v.lane(p.Y); l >= 0 {
+			return v.tl.Topics[l].Topic + ": click to show only this topic in every view, again to show all"
+		}
+		return ""
+	}
+	if p.X > tlLabelW+v.plotW() {
 		return ""
 	}
 	t := v.timeAt(p.X)
 	switch l := v.lane(p.Y); {
-	case l == 0:
-		// Chunks may overlap: name them all.
-		s := ""
-		for _, c := range v.tl.Chunks {
-			if t >= c.T0 && t <= c.T1 || (v.x(c.T1)-v.x(c.T0) < 2 && absf(v.x(c.T0)-p.X) < 2) {
-				if s != "" {
-					s += "; "
-				}
-				s += fmt.Sprintf("chunk at %d: %s messages, %s..%s s, %s", c.Pos, model.Count(c.Messages),
-					fmt.Sprintf("%.3f", float64(c.T0-v.tl.Start)/1e9), fmt.Sprintf("%.3f", float64(c.T1-v.tl.Start)/1e9), compressionText(c))
-				if c.Damaged != "" {
-					s += " — DAMAGED: " + c.Damaged
-				}
-			}
+	case l == -1:
+		if c := v.chunkAt(p); c >= 0 {
+			return v.chunkText(v.tl.Chunks[c])
 		}
-		if s == "" {
-			return "No chunk at " + v.timeText(t)
+		return "No chunk at " + timeText(t, v.tl.Start)
+	case l >= 0:
+		// The bar under the mouse: its bin's messages.
+		n := max(1, int(v.plotW()/tlBarW))
+		k := min(n-1, max(0, int((p.X-tlLabelW)/v.plotW()*float32(n))))
+		a, b := model.BinEdge(v.t0, v.t1, k, n), model.BinEdge(v.t0, v.t1, k+1, n)
+		c := v.tl.Counts(l, a, b, 1)[0]
+		rate := c / max(1e-9, float64(b-a)/1e9)
+		lane := v.tl.Topics[l].Topic
+		if v.tl.Exact() {
+			return fmt.Sprintf("%s: %s messages in %s .. %s (%.1f/s)", lane, model.Count(uint64(c)), v.timeLabel(a), v.timeLabel(b), rate)
 		}
-		return s
-	case l > 0:
-		lane := v.tl.Topics[l-1]
-		span := float64(v.tl.End - v.tl.Start)
-		b := min(len(lane.Bins)-1, max(0, int(float64(t-v.tl.Start)/span*float64(len(lane.Bins)))))
-		rate := lane.Bins[b] / (span / 1e9 / float64(len(lane.Bins)))
-		return fmt.Sprintf("%s at %s: about %.1f messages/s", lane.Topic, v.timeText(t), rate)
+		return fmt.Sprintf("%s at %s: about %.1f messages/s (from the chunk index; exact once the message index is read)", lane, timeText(t, v.tl.Start), rate)
 	}
-	return v.timeText(t)
+	return timeText(t, v.tl.Start)
+}
+
+// chunkText describes a chunk for the status line and tooltip.
+func (v *TimelineView) chunkText(c model.ChunkSpan) string {
+	s := fmt.Sprintf("chunk at %d: %s messages, %s .. %s, %s", c.Pos, model.Count(c.Messages),
+		v.timeLabel(c.T0), v.timeLabel(c.T1), compressionText(c))
+	over := 0
+	for _, o := range v.tl.Chunks {
+		if o.Pos != c.Pos && o.T0 < c.T1 && o.T1 > c.T0 {
+			over++
+		}
+	}
+	if over > 0 {
+		s += ", overlaps " + plural(over, "other chunk") + " in time"
+	}
+	if c.Damaged != "" {
+		s += " — DAMAGED: " + c.Damaged
+	}
+	return s + ". Click to open it in the Chunk tab."
 }
 
 func compressionText(c model.ChunkSpan) string {
@@ -197,177 +553,18 @@ func compressionText(c model.ChunkSpan) string {
 	return fmt.Sprintf("%s to %.0f%%", c.Compression, c.Ratio*100)
 }
 
-func absf(f float32) float32 {
-	if f < 0 {
-		return -f
-	}
-	return f
-}
-
-// MinSize fits the lanes and the axis.
+// MinSize fits the chunk lane and one topic lane; more lanes scroll.
 func (v *TimelineView) MinSize() fyne.Size {
-	return fyne.NewSize(tlLabelW+200, float32(len(v.tl.Topics)+1)*(tlLaneH+tlGap)+tlAxisH)
+	return fyne.NewSize(tlLabelW+200, v.lanesTop()+min(1, float32(len(v.tl.Topics)))*(tlLaneH+tlGap))
 }
 
-// CreateRenderer draws the lanes.
-func (v *TimelineView) CreateRenderer() fyne.WidgetRenderer {
-	r := &timelineRenderer{v: v}
-	r.build()
-	return r
-}
-
-type timelineRenderer struct {
-	v    *TimelineView
-	objs []fyne.CanvasObject
-}
-
-func (r *timelineRenderer) Layout(fyne.Size)             { r.build() }
-func (r *timelineRenderer) MinSize() fyne.Size           { return r.v.MinSize() }
-func (r *timelineRenderer) Refresh()                     { r.build(); canvas.Refresh(r.v) }
-func (r *timelineRenderer) Objects() []fyne.CanvasObject { return r.objs }
-func (r *timelineRenderer) Destroy()                     {}
-
-// build makes the canvas objects for the current window and size: at most
-// one rectangle per pixel column and lane, whatever the bag's size.
-func (r *timelineRenderer) build() {
-	v := r.v
-	th := v.Theme()
-	variant := fyne.CurrentApp().Settings().ThemeVariant()
-	fg := th.Color(theme.ColorNameForeground, variant)
-	dim := th.Color(theme.ColorNamePlaceHolder, variant)
-	primary := th.Color(theme.ColorNamePrimary, variant)
-	errc := th.Color(theme.ColorNameError, variant)
-	laneBG := th.Color(theme.ColorNameInputBackground, variant)
-	objs := r.objs[:0]
-	text := func(s string, x, y float32, c color.Color, sz float32) {
-		t := canvas.NewText(s, c)
-		t.TextSize = sz
-		t.Move(fyne.NewPos(x, y))
-		t.Resize(t.MinSize())
-		objs = append(objs, t)
+// Resize keeps the lanes' scroll inside the new height.
+func (v *TimelineView) Resize(s fyne.Size) {
+	v.BaseWidget.Resize(s)
+	v.scrollLanes(0)
+	if v.axis != nil {
+		v.axis.Refresh()
 	}
-	rect := func(x, y, w, h float32, c color.Color) {
-		rc := canvas.NewRectangle(c)
-		rc.Move(fyne.NewPos(x, y))
-		rc.Resize(fyne.NewSize(w, h))
-		objs = append(objs, rc)
-	}
-	pw := v.plotW()
-	lanes := len(v.tl.Topics) + 1
-	for i := 0; i < lanes; i++ {
-		y := float32(i) * (tlLaneH + tlGap)
-		rect(tlLabelW, y, pw, tlLaneH, laneBG)
-		name := "chunks"
-		if i > 0 {
-			name = v.tl.Topics[i-1].Topic
-		}
-		text(ellipsize(name, 24), 4, y+2, fg, 12)
-	}
-	// Chunk lane: overlapping chunks add up their translucent fills.
-	for _, c := range v.tl.Chunks {
-		if c.T1 < v.t0 || c.T0 > v.t1 {
-			continue
-		}
-		x0 := max(tlLabelW, v.x(c.T0))
-		x1 := min(tlLabelW+pw, max(v.x(c.T1), x0+2))
-		col := withAlpha(primary, uint8(70+120*(1-min(1, c.Ratio))))
-		if c.Damaged != "" {
-			col = errc
-		}
-		rect(x0, 1, x1-x0, tlLaneH-2, col)
-		rect(x0, 1, 1, tlLaneH-2, withAlpha(fg, 90)) // a chunk's start, so neighbours stay apart
-	}
-	// Density lanes: bars per bin, merged to one per pixel column.
-	span := float64(v.tl.End - v.tl.Start)
-	for i, lane := range v.tl.Topics {
-		y := float32(i+1) * (tlLaneH + tlGap)
-		if lane.Max == 0 {
-			continue
-		}
-		n := len(lane.Bins)
-		lastX := float32(-1)
-		var peak float64
-		flush := func(x float32) {
-			if lastX >= 0 && peak > 0 {
-				h := float32(peak/lane.Max) * (tlLaneH - 2)
-				rect(lastX, y+tlLaneH-1-h, max(1, x-lastX), h, withAlpha(primary, 200))
-			}
-		}
-		for b := 0; b < n; b++ {
-			t := v.tl.Start + int64(float64(b)/float64(n)*span)
-			te := v.tl.Start + int64(float64(b+1)/float64(n)*span)
-			if te < v.t0 || t > v.t1 {
-				continue
-			}
-			x := float32(math.Floor(float64(max(tlLabelW, v.x(t)))))
-			if x != lastX {
-				flush(x)
-				lastX, peak = x, 0
-			}
-			peak = max(peak, lane.Bins[b])
-		}
-		flush(min(tlLabelW+pw, v.x(v.t1)))
-	}
-	// Time axis: seconds from the bag's start at round steps.
-	ay := float32(lanes) * (tlLaneH + tlGap)
-	rect(tlLabelW, ay, pw, 1, dim)
-	step := niceStep(float64(v.t1-v.t0) / 1e9 / 6)
-	first := math.Ceil(float64(v.t0-v.tl.Start)/1e9/step) * step
-	for s := first; s <= float64(v.t1-v.tl.Start)/1e9; s += step {
-		x := v.x(v.tl.Start + int64(s*1e9))
-		rect(x, ay, 1, 5, dim)
-		text(trimFloat(s)+" s", x+2, ay+6, dim, 11)
-	}
-	if v.hasCur && v.cursor >= v.t0 && v.cursor <= v.t1 {
-		rect(v.x(v.cursor), 0, 2, ay, errc)
-	}
-	r.objs = objs
-}
-
-// niceStep rounds a step up to 1, 2 or 5 times a power of ten.
-func niceStep(s float64) float64 {
-	if s <= 0 {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(s)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*p >= s {
-			return m * p
-		}
-	}
-	return 10 * p
-}
-
-func trimFloat(f float64) string {
-	s := fmt.Sprintf("%.6g", f)
-	if s == "-0" {
-		return "0"
-	}
-	return s
-}
-
-func withAlpha(c color.Color, a uint8) color.Color {
-	r, g, b, _ := c.RGBA()
-	return color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), a}
-}
-
-func ellipsize(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n-1] + "…"
-}
-
-// newTimelinePane is the timeline above the other views: the lanes with a
-// status line.
-func newTimelinePane(d *model.Document, l *docLink) (fyne.CanvasObject, *TimelineView) {
-	tv := NewTimelineView(model.BuildTimeline(d))
-	status := widget.NewLabel("")
-	status.Truncation = fyne.TextTruncateEllipsis
-	hint := dimText("Scroll to zoom, drag to pan, click to place the cursor, double-click to fit. Red chunks are damaged.", theme.SizeNameCaptionText, fyne.TextAlignLeading)
-	tv.OnStatus = status.SetText
-	content := container.NewBorder(nil, container.NewVBox(status, hint), nil, nil, container.NewVScroll(tv))
-	return content, tv
 }
 
 // markFindings marks the chunks holding error findings as damaged.

@@ -1,0 +1,197 @@
+package ui
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// timelineHint is what the status line says when the mouse is elsewhere.
+const timelineHint = "Scroll to zoom, drag to pan, shift+drag or drag the axis to select a range, click for the nearest message, click a chunk to open it."
+
+// newTimelinePane is the timeline above the other views: a toolbar row,
+// the lanes (scrolling vertically when there are many topics) and the
+// time axis, linked to the other views through l.
+func newTimelinePane(d *model.Document, l *docLink) (fyne.CanvasObject, *TimelineView) {
+	tv := NewTimelineView(model.BuildTimeline(d))
+	axis := newTimelineAxis(tv)
+	bar := newTimelineBar(tv)
+	linkTimeline(tv, bar, l)
+	return container.NewBorder(bar.content, axis, nil, nil, tv), tv
+}
+
+// timelineBar is the timeline's toolbar row: zoom buttons, the axis
+// toggle, the selected range and a status line.
+type timelineBar struct {
+	tv         *TimelineView
+	content    *fyne.Container
+	status     *widget.Label
+	rangeText  *widget.Label
+	zoomRange  *tipButton
+	clearRange *tipButton
+	axisMode   *tipButton
+	idle       string // the status when the mouse is elsewhere
+}
+
+func newTimelineBar(tv *TimelineView) *timelineBar {
+	b := &timelineBar{tv: tv, idle: timelineHint}
+	b.status = widget.NewLabel(timelineHint)
+	b.status.Truncation = fyne.TextTruncateEllipsis
+	b.rangeText = widget.NewLabel("")
+	tip := b.setStatus
+	in := newTipButton("", theme.ZoomInIcon(), "Zoom in (+, or scroll up over the lanes)", tip, func() { tv.Zoom(0.5) })
+	out := newTipButton("", theme.ZoomOutIcon(), "Zoom out (-, or scroll down over the lanes)", tip, func() { tv.Zoom(2) })
+	fit := newTipButton("", theme.ZoomFitIcon(), "Fit the whole bag (0, Home, or double-click)", tip, tv.Fit)
+	b.axisMode = newTipButton("Rel", nil, "Axis: seconds from the start (Rel) or UTC wall-clock time (Abs)", tip, b.toggleAxis)
+	b.zoomRange = newTipButton("Zoom to range", theme.ZoomFitIcon(), "Zoom to the selected range (Z, or double-click inside it)", tip, tv.ZoomToRange)
+	b.clearRange = newTipButton("", theme.CancelIcon(), "Clear the range (Esc)", tip, func() { tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
+	for _, bt := range []*tipButton{in, out, fit, b.axisMode, b.zoomRange, b.clearRange} {
+		bt.Importance = widget.LowImportance
+	}
+	tv.OnStatus = b.setStatus
+	left := container.NewHBox(in, out, fit, b.axisMode, widget.NewSeparator(), b.rangeText, b.zoomRange, b.clearRange)
+	b.content = container.NewBorder(nil, nil, left, nil, b.status)
+	b.showRange(0, 0, false)
+	return b
+}
+
+// setStatus shows s, or the hint when s is empty.
+func (b *timelineBar) setStatus(s string) {
+	if s == "" {
+		s = b.idle
+	}
+	b.status.SetText(s)
+}
+
+func (b *timelineBar) toggleAxis() {
+	b.tv.SetAbsolute(!b.tv.abs)
+	b.axisMode.SetText(map[bool]string{false: "Rel", true: "Abs"}[b.tv.abs])
+	b.relayout()
+	if b.tv.hasRange {
+		b.showRange(b.tv.r0, b.tv.r1, true)
+	}
+}
+
+// showRange shows the selected range and the buttons that act on it.
+func (b *timelineBar) showRange(t0, t1 int64, ok bool) {
+	if !ok {
+		b.rangeText.SetText("No range")
+		b.rangeText.Importance = widget.LowImportance
+		b.zoomRange.Hide()
+		b.clearRange.Hide()
+		b.relayout()
+		return
+	}
+	b.rangeText.Importance = widget.MediumImportance
+	b.rangeText.SetText(b.tv.rangeText())
+	b.zoomRange.Show()
+	b.clearRange.Show()
+	b.relayout()
+}
+
+// relayout lays the row out again after buttons show or hide, or the
+// range text changes width.
+func (b *timelineBar) relayout() {
+	if b.content != nil {
+		b.content.Refresh()
+	}
+}
+
+// linkTimeline keeps the timeline and the other views in step: a tap
+// selects the nearest message (or opens the tapped chunk), a dragged range
+// becomes the window's range, and the cursor, range, topics and message
+// index of the link show on the timeline.
+func linkTimeline(tv *TimelineView, bar *timelineBar, l *docLink) {
+	gen := 0 // the newest tap, so that a late index answers only it
+	tv.OnTap = func(t int64, topic string, chunk int64) {
+		gen++
+		if chunk >= 0 && l.showChunk != nil {
+			l.SetCursor(t)
+			l.showChunk(chunk)
+			return
+		}
+		l.SetCursor(t)
+		topics := l.Topics()
+		if topic != "" {
+			topics = []string{topic}
+		}
+		mine := gen
+		l.WithIndex(func(x *model.MessageIndex) {
+			if mine != gen {
+				return
+			}
+			if ref, ok := x.Nearest(topics, t); ok {
+				l.SelectMessage(ref)
+				l.SetCursor(ref.T)
+				bar.setStatus(fmt.Sprintf("Selected the %s message at %s", topicName(l, ref), timeText(ref.T, tv.tl.Start)))
+			}
+		})
+	}
+	tv.OnRange = l.SetRange
+	tv.OnTitle = func(topic string) {
+		if ts := l.Topics(); len(ts) == 1 && ts[0] == topic {
+			l.SetTopics(nil)
+			return
+		}
+		l.SetTopics([]string{topic})
+	}
+	l.OnCursor(tv.SetCursor)
+	l.OnRange(func(t0, t1 int64, ok bool) {
+		tv.SetRange(t0, t1, ok)
+		bar.showRange(t0, t1, ok)
+	})
+	l.OnTopics(tv.SetTopics)
+	l.onChunkShown(tv.ShowChunk)
+	tv.SetTopics(l.Topics())
+	if t, ok := l.Cursor(); ok {
+		tv.SetCursor(t)
+	}
+	if t0, t1, ok := l.Range(); ok {
+		tv.SetRange(t0, t1, ok)
+		bar.showRange(t0, t1, ok)
+	}
+	l.WithIndex(tv.SetIndex)
+}
+
+// topicName is the topic of a message's connection.
+func topicName(l *docLink, ref model.MsgRef) string {
+	if c := l.d.Bag.Connection(ref.Conn); c != nil {
+		return c.Topic
+	}
+	return fmt.Sprintf("connection %d", ref.Conn)
+}
+
+// tipButton is a button that says what it does in a status line while the
+// mouse is over it (Fyne has no tooltips).
+type tipButton struct {
+	widget.Button
+	tip    string
+	status func(string)
+}
+
+var _ desktop.Hoverable = (*tipButton)(nil)
+
+func newTipButton(label string, icon fyne.Resource, tip string, status func(string), tapped func()) *tipButton {
+	b := &tipButton{tip: tip, status: status}
+	b.Text, b.Icon, b.OnTapped = label, icon, tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// MouseIn shows the tip.
+func (b *tipButton) MouseIn(ev *desktop.MouseEvent) {
+	b.Button.MouseIn(ev)
+	b.status(b.tip)
+}
+
+// MouseOut clears the tip.
+func (b *tipButton) MouseOut() {
+	b.Button.MouseOut()
+	b.status("")
+}

@@ -1,0 +1,346 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model"
+)
+
+// newTestViews shows the sample bag's linked views in a window, with
+// background work made synchronous, and returns the link, the timeline
+// and the window.
+func newTestViews(t *testing.T) (*docLink, *TimelineView, fyne.Window) {
+	t.Helper()
+	test.NewTempApp(t)
+	background = syncRun
+	t.Cleanup(func() { background = func(f func()) { go f() } })
+	d := openSample(t)
+	l := newDocLink(d, syncRun)
+	t.Cleanup(l.close)
+	w := test.NewTempWindow(t, nil)
+	w.SetContent(newViews(d, w, l))
+	w.Resize(fyne.NewSize(1000, 600))
+	var tv *TimelineView
+	for _, o := range shownObjects(w.Content()) {
+		if v, ok := o.(*TimelineView); ok {
+			tv = v
+		}
+	}
+	if tv == nil {
+		t.Fatal("no timeline in the window")
+	}
+	return l, tv, w
+}
+
+// selectedTab returns the title of the selected tab.
+func selectedTab(w fyne.Window) string {
+	for _, o := range shownObjects(w.Content()) {
+		if tabs, ok := o.(*container.AppTabs); ok {
+			return tabs.Selected().Text
+		}
+	}
+	return ""
+}
+
+// TestTimelineTapSelectsNearest taps a topic lane and the axis: each
+// selects the nearest message (of the lane, or of the selected topics)
+// and moves the cursor to it.
+func TestTimelineTapSelectsNearest(t *testing.T) {
+	l, tv, _ := newTestViews(t)
+	if !tv.tl.Exact() {
+		t.Fatal("the lanes are not exact once the index is built")
+	}
+	imu := -1
+	for i, lane := range tv.tl.Topics {
+		if lane.Topic == "/imu" {
+			imu = i
+		}
+	}
+	mid := tlLabelW + tv.plotW()/2
+	at := tv.timeAt(mid)
+	test.TapAt(tv, fyne.NewPos(mid, tv.laneY(imu)+5))
+	m, ok := l.Message()
+	if !ok || topicName(l, m) != "/imu" {
+		t.Fatalf("tap on the /imu lane selected %+v (%v)", m, ok)
+	}
+	x := l.Index()
+	want := x.Topic("/imu").Refs[x.Topic("/imu").Nearest(at)]
+	if m != want {
+		t.Errorf("selected %+v, nearest /imu message is %+v", m, want)
+	}
+	if c, _ := l.Cursor(); c != m.T || tv.cursor != m.T {
+		t.Errorf("cursor %d (view %d), message at %d", c, tv.cursor, m.T)
+	}
+
+	// With topics selected (by a tap on a lane's title), a tap on the
+	// axis picks among them.
+	rosout := -1
+	for i, lane := range tv.tl.Topics {
+		if lane.Topic == "/rosout" {
+			rosout = i
+		}
+	}
+	test.TapAt(tv, fyne.NewPos(10, tv.laneY(rosout)+5))
+	if ts := l.Topics(); len(ts) != 1 || ts[0] != "/rosout" {
+		t.Fatalf("tap on the /rosout title selected %v", ts)
+	}
+	if tv.topicShown("/imu") || !tv.topicShown("/rosout") {
+		t.Error("topic selection not followed")
+	}
+	test.TapAt(tv.axis, fyne.NewPos(mid, 5))
+	if m, _ := l.Message(); topicName(l, m) != "/rosout" {
+		t.Errorf("tap with /rosout selected chose %s", topicName(l, m))
+	}
+}
+
+// TestTimelineTapChunk taps a chunk: the Chunk tab shows it and the
+// timeline outlines it; Prev and Next move along.
+func TestTimelineTapChunk(t *testing.T) {
+	_, tv, w := newTestViews(t)
+	c := tv.tl.Chunks[1]
+	test.TapAt(tv, fyne.NewPos(tv.x((c.T0+c.T1)/2), 5))
+	if got := selectedTab(w); got != "Chunk" {
+		t.Fatalf("tab %q after tapping a chunk", got)
+	}
+	if !strings.Contains(shown(w), "Chunk 2 of 6 at byte ") || tv.shown != c.Pos {
+		t.Fatalf("chunk view does not show chunk 2 (timeline outlines %d)", tv.shown)
+	}
+	test.Tap(findShownButton(t, w, "Next"))
+	if !strings.Contains(shown(w), "Chunk 3 of 6 at byte ") || tv.shown != tv.tl.Chunks[2].Pos {
+		t.Fatal("Next did not show chunk 3")
+	}
+	test.Tap(findShownButton(t, w, "Show in Records"))
+	if got := selectedTab(w); got != "Records" {
+		t.Errorf("tab %q after Show in Records", got)
+	}
+}
+
+// TestTimelineKeysAndRange zooms and pans with keys, selects ranges by
+// shift+drag and on the axis, zooms to the range and clears it.
+func TestTimelineKeysAndRange(t *testing.T) {
+	l, tv, w := newTestViews(t)
+	full := tv.tl.End - tv.tl.Start
+	steps := []struct {
+		name  string
+		do    func()
+		check func() string
+	}{
+		{"+ zooms in", func() { test.Type(tv, "+") }, func() string {
+			return want(tv.t1-tv.t0 == full/2, "window %d of %d", tv.t1-tv.t0, full)
+		}},
+		{"left pans earlier", func() { tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeyLeft}) }, func() string {
+			return want(tv.t0 < tv.tl.Start+full/4 && tv.t1-tv.t0 == full/2, "window %d..%d", tv.t0-tv.tl.Start, tv.t1-tv.tl.Start)
+		}},
+		{"- zooms out", func() { test.Type(tv, "-") }, func() string {
+			return want(tv.t1-tv.t0 == full, "window %d of %d", tv.t1-tv.t0, full)
+		}},
+		{"shift+drag selects a range", func() {
+			tv.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tlLabelW+100, 40)}, Modifier: fyne.KeyModifierShift})
+			test.Drag(w.Canvas(), abs(tv, tlLabelW+300, 40), 200, 0)
+		}, func() string {
+			t0, t1, ok := l.Range()
+			return want(ok && t0 == tv.timeAt(tlLabelW+100) && t1 == tv.timeAt(tlLabelW+300) && tv.t1-tv.t0 == full,
+				"range %d..%d (%v), want %d..%d without panning", t0, t1, ok, tv.timeAt(tlLabelW+100), tv.timeAt(tlLabelW+300))
+		}},
+		{"z zooms to the range", func() { test.Type(tv, "z") }, func() string {
+			t0, t1, _ := l.Range()
+			return want(tv.t0 == t0 && tv.t1 == t1, "window %d..%d, range %d..%d", tv.t0, tv.t1, t0, t1)
+		}},
+		{"Esc clears the range", func() { tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) }, func() string {
+			_, _, ok := l.Range()
+			return want(!ok && !tv.hasRange, "range still set")
+		}},
+		{"Home fits", func() { tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome}) }, func() string {
+			return want(tv.t0 == tv.tl.Start && tv.t1 == tv.tl.End, "window %d..%d", tv.t0, tv.t1)
+		}},
+		{"a plain drag pans", func() {
+			tv.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tlLabelW+200, 5)}, Scrolled: fyne.Delta{DY: 40}})
+			before := tv.t0
+			test.Drag(w.Canvas(), abs(tv, tlLabelW+300, 40), 50, 0)
+			if tv.t0 >= before {
+				tv.t0 = tv.tl.End // fail below
+			}
+		}, func() string {
+			_, _, ok := l.Range()
+			return want(!ok && tv.t0 < tv.tl.End, "range %v, or did not pan", ok)
+		}},
+		{"dragging the axis selects a range", func() {
+			test.Drag(w.Canvas(), abs(tv.axis, tlLabelW+400, 5), 100, 0)
+		}, func() string {
+			t0, t1, ok := l.Range()
+			return want(ok && t0 == tv.timeAt(tlLabelW+300) && t1 == tv.timeAt(tlLabelW+400), "range %d..%d (%v)", t0, t1, ok)
+		}},
+		{"the cursor scrolls the window", func() { l.SetCursor(tv.tl.End - 1) }, func() string {
+			return want(tv.t1 == tv.tl.End && tv.hasCur, "window ends %d before the bag", tv.tl.End-tv.t1)
+		}},
+	}
+	for _, s := range steps {
+		s.do()
+		if msg := s.check(); msg != "" {
+			t.Fatalf("%s: %s", s.name, msg)
+		}
+	}
+	if !tv.focused {
+		t.Error("typing did not focus the timeline")
+	}
+}
+
+// abs is the canvas position of x, y in o.
+func abs(o fyne.CanvasObject, x, y float32) fyne.Position {
+	return fyne.CurrentApp().Driver().AbsolutePositionForObject(o).AddXY(x, y)
+}
+
+// want returns "" when ok, else the formatted complaint.
+func want(ok bool, format string, args ...any) string {
+	if ok {
+		return ""
+	}
+	return fmt.Sprintf(format, args...)
+}
+
+// TestTimelineLanesScroll scrolls the topic lanes over the lane titles;
+// the chunk lane stays.
+func TestTimelineLanesScroll(t *testing.T) {
+	_, tv, w := newTestViews(t)
+	if tv.contentH() <= tv.Size().Height {
+		t.Skipf("the lanes fit (%v in %v)", tv.contentH(), tv.Size().Height)
+	}
+	tv.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(10, 40)}, Scrolled: fyne.Delta{DY: -500}})
+	if tv.yOff != tv.contentH()-tv.Size().Height {
+		t.Fatalf("scrolled to %v, want the end %v", tv.yOff, tv.contentH()-tv.Size().Height)
+	}
+	if tv.lane(5) != -1 {
+		t.Error("the chunk lane scrolled away")
+	}
+	last := len(tv.tl.Topics) - 1
+	if got := tv.lane(tv.laneY(last) + 5); got != last {
+		t.Errorf("lane under the last lane's place is %d", got)
+	}
+	_ = w
+}
+
+// TestChunkPanel shows a chunk of the sample bag: its fields, counts and
+// records, then selects a message record inside it.
+func TestChunkPanel(t *testing.T) {
+	test.NewTempApp(t)
+	d := openSample(t)
+	l := newDocLink(d, syncRun)
+	t.Cleanup(l.close)
+	p := makeChunkPanel(l)
+	w := test.NewTempWindow(t, p.content)
+	w.Resize(fyne.NewSize(1000, 420))
+	if !strings.Contains(shown(w), "No chunk chosen") {
+		t.Fatal("no empty state before a chunk is chosen")
+	}
+	test.Tap(findShownButton(t, w, "Show the first chunk"))
+	ci := d.Bag.ChunkInfos[0]
+	if p.detail == nil || p.detail.Info != ci || p.records == nil {
+		t.Fatalf("first chunk not shown: %+v", p.detail)
+	}
+	if p.conns.Length() != len(ci.Conns) || !p.prev.Disabled() || p.next.Disabled() {
+		t.Errorf("%d connection rows for %d; prev disabled %v, next disabled %v", p.conns.Length(), len(ci.Conns), p.prev.Disabled(), p.next.Disabled())
+	}
+	assertMarkup(t, "chunk_first.xml", w.Canvas())
+
+	// Selecting a message record selects that message.
+	i := 0
+	for ; i < p.records.Len(); i++ {
+		if r, _ := p.records.Record(i); r.Op == bag.OpMessageData {
+			break
+		}
+	}
+	p.recs.Select(i)
+	m, ok := l.Message()
+	rec, _ := p.records.Record(i)
+	if !ok || m.ChunkPos != ci.ChunkPos || int64(m.Offset) != rec.Offset {
+		t.Fatalf("selected %+v, record at %d", m, rec.Offset)
+	}
+	if c, _ := l.Cursor(); c != m.T {
+		t.Errorf("cursor at %d, the record's message at %d", c, m.T)
+	}
+	// A message selected elsewhere shows its chunk and selects its record.
+	x, _ := model.BuildMessageIndex(l.ctx, d.Bag, nil)
+	last := x.Topics[0].Refs[len(x.Topics[0].Refs)-1]
+	l.SelectMessage(last)
+	if p.detail.Info.ChunkPos != last.ChunkPos {
+		t.Fatalf("shows chunk %d, message is in %d", p.detail.Info.ChunkPos, last.ChunkPos)
+	}
+	r, _ := p.records.Record(p.selRow)
+	if r.Offset != int64(last.Offset) {
+		t.Errorf("selected record at %d, message at %d", r.Offset, last.Offset)
+	}
+}
+
+// TestTimelineAxisAndHover switches the axis to wall-clock time and hovers
+// a lane: the status and the tooltip say what is there, exactly.
+func TestTimelineAxisAndHover(t *testing.T) {
+	_, tv, w := newTestViews(t)
+	test.Tap(findTipButton(t, w, "Rel"))
+	if !tv.abs || !strings.Contains(shown(w), ">06:13:30<") {
+		t.Fatalf("Abs axis: %v, no wall-clock tick label", tv.abs)
+	}
+	findTipButton(t, w, "Abs")
+	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tlLabelW+tv.plotW()/2, tv.laneY(1)+5)}})
+	tip := tv.r.tipText
+	if !tip.Visible() || !strings.HasPrefix(tip.Text, "/imu: ") || !strings.Contains(tip.Text, " messages in 06:13:") {
+		t.Fatalf("tooltip %q (visible %v)", tip.Text, tip.Visible())
+	}
+	if !strings.Contains(shown(w), ">/imu: ") {
+		t.Error("the status line does not say what is under the mouse")
+	}
+	tv.MouseOut()
+	if tv.r.tipText.Visible() {
+		t.Error("tooltip stays after the mouse left")
+	}
+}
+
+// findTipButton returns the toolbar button labelled text.
+func findTipButton(t *testing.T, w fyne.Window, text string) *tipButton {
+	t.Helper()
+	for _, o := range shownObjects(w.Content()) {
+		if b, ok := o.(*tipButton); ok && b.Text == text {
+			return b
+		}
+	}
+	t.Fatalf("no toolbar button %q", text)
+	return nil
+}
+
+// shownObjects returns o and everything it shows, through the renderers
+// the canvas uses (test.LaidOutObjects makes new renderers, which leaves
+// widgets such as Label updating renderers nobody draws).
+func shownObjects(o fyne.CanvasObject) []fyne.CanvasObject {
+	out := []fyne.CanvasObject{o}
+	switch c := o.(type) {
+	case fyne.Widget:
+		for _, child := range test.WidgetRenderer(c).Objects() {
+			out = append(out, shownObjects(child)...)
+		}
+	case *fyne.Container:
+		for _, child := range c.Objects {
+			out = append(out, shownObjects(child)...)
+		}
+	}
+	return out
+}
+
+// findShownButton returns the visible button whose text starts with prefix.
+func findShownButton(t *testing.T, w fyne.Window, prefix string) *widget.Button {
+	t.Helper()
+	for _, o := range shownObjects(w.Content()) {
+		if b, ok := o.(*widget.Button); ok && b.Visible() && strings.HasPrefix(b.Text, prefix) {
+			return b
+		}
+	}
+	t.Fatalf("no button %q", prefix)
+	return nil
+}

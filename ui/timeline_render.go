@@ -1,0 +1,258 @@
+package ui
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+)
+
+// CreateRenderer draws the lanes.
+func (v *TimelineView) CreateRenderer() fyne.WidgetRenderer {
+	r := &timelineRenderer{v: v}
+	r.tipBG = canvas.NewRectangle(color.Transparent)
+	r.tipText = canvas.NewText("", color.Black)
+	r.tipText.TextSize = 12
+	v.r = r
+	r.build()
+	return r
+}
+
+type timelineRenderer struct {
+	v       *TimelineView
+	objs    []fyne.CanvasObject
+	tipBG   *canvas.Rectangle
+	tipText *canvas.Text
+}
+
+func (r *timelineRenderer) Layout(fyne.Size)   { r.build() }
+func (r *timelineRenderer) MinSize() fyne.Size { return r.v.MinSize() }
+func (r *timelineRenderer) Refresh()           { r.build(); canvas.Refresh(r.v) }
+func (r *timelineRenderer) Destroy()           { r.v.r = nil }
+func (r *timelineRenderer) Objects() []fyne.CanvasObject {
+	return append(r.objs[:len(r.objs):len(r.objs)], r.tipBG, r.tipText)
+}
+
+// timelineColors are the theme's colours the timeline draws with.
+type timelineColors struct {
+	fg, dim, primary, err, laneBG, sel, focus, bg, tip color.Color
+}
+
+func colorsOf(v fyne.Widget) timelineColors {
+	th := theme.CurrentForWidget(v)
+	variant := fyne.CurrentApp().Settings().ThemeVariant()
+	c := func(n fyne.ThemeColorName) color.Color { return th.Color(n, variant) }
+	return timelineColors{
+		fg: c(theme.ColorNameForeground), dim: c(theme.ColorNamePlaceHolder), primary: c(theme.ColorNamePrimary),
+		err: c(theme.ColorNameError), laneBG: c(theme.ColorNameInputBackground), sel: c(theme.ColorNameSelection),
+		focus: c(theme.ColorNameFocus), bg: c(theme.ColorNameBackground), tip: c(theme.ColorNameOverlayBackground),
+	}
+}
+
+// layoutTip places the hover tooltip beside the mouse, inside the view.
+func (r *timelineRenderer) layoutTip() {
+	v := r.v
+	col := colorsOf(v)
+	if v.hover == "" || v.drag != dragNone {
+		r.tipBG.Hide()
+		r.tipText.Hide()
+		return
+	}
+	r.tipText.Text = ellipsize(v.hover, 110)
+	r.tipText.Color = col.fg
+	r.tipBG.FillColor = col.tip
+	r.tipBG.StrokeColor = col.dim
+	r.tipBG.StrokeWidth = 1
+	r.tipBG.CornerRadius = 3
+	ts := r.tipText.MinSize()
+	w, h := ts.Width+10, ts.Height+4
+	x := min(v.hoverPos.X+14, v.Size().Width-w-2)
+	x = max(x, 2)
+	y := v.hoverPos.Y + 16
+	if y+h > v.Size().Height {
+		y = v.hoverPos.Y - h - 4
+	}
+	y = max(y, 0)
+	r.tipBG.Move(fyne.NewPos(x, y))
+	r.tipBG.Resize(fyne.NewSize(w, h))
+	r.tipText.Move(fyne.NewPos(x+5, y+2))
+	r.tipText.Resize(ts)
+	r.tipBG.Show()
+	r.tipText.Show()
+	r.tipBG.Refresh()
+	r.tipText.Refresh()
+}
+
+// build makes the canvas objects for the current window and size: a few
+// rectangles per density bar at most, whatever the bag's size.
+func (r *timelineRenderer) build() {
+	v := r.v
+	col := colorsOf(v)
+	objs := r.objs[:0]
+	text := func(s string, x, y float32, c color.Color, sz float32, bold bool) {
+		t := canvas.NewText(s, c)
+		t.TextSize = sz
+		t.TextStyle.Bold = bold
+		t.Move(fyne.NewPos(x, y))
+		t.Resize(t.MinSize())
+		objs = append(objs, t)
+	}
+	rect := func(x, y, w, h float32, c color.Color) {
+		rc := canvas.NewRectangle(c)
+		rc.Move(fyne.NewPos(x, y))
+		rc.Resize(fyne.NewSize(w, h))
+		objs = append(objs, rc)
+	}
+	outline := func(x, y, w, h float32, c color.Color) {
+		rc := canvas.NewRectangle(color.Transparent)
+		rc.StrokeColor, rc.StrokeWidth = c, 1.5
+		rc.Move(fyne.NewPos(x, y))
+		rc.Resize(fyne.NewSize(w, h))
+		objs = append(objs, rc)
+	}
+	pw := v.plotW()
+	right := tlLabelW + pw
+	bottom := min(v.Size().Height, v.laneY(len(v.tl.Topics)))
+
+	// Density lanes, scrolled: one bar per few pixels, each the bin's
+	// share of the lane's busiest bin in the window; equal neighbours
+	// merge. Lanes scrolled out of view are skipped.
+	n := max(1, int(pw/tlBarW))
+	barW := pw / float32(n)
+	for i, lane := range v.tl.Topics {
+		y := v.laneY(i)
+		if y+tlLaneH < v.lanesTop() || y > v.Size().Height {
+			continue
+		}
+		rect(tlLabelW, y, pw, tlLaneH, col.laneBG)
+		shownTopic := v.topicShown(lane.Topic)
+		c := col.fg
+		if !shownTopic {
+			c = col.dim
+		}
+		text(ellipsize(lane.Topic, 24), 4, y+2, c, 12, false)
+		counts := v.tl.Counts(i, v.t0, v.t1, n)
+		var peak float64
+		for _, c := range counts {
+			peak = max(peak, c)
+		}
+		if peak == 0 {
+			continue
+		}
+		fill := withAlpha(col.primary, 220)
+		if !shownTopic {
+			fill = withAlpha(col.dim, 90)
+		}
+		for k := 0; k < n; {
+			j := k + 1
+			for j < n && counts[j] == counts[k] {
+				j++
+			}
+			if counts[k] > 0 {
+				h := max(2, float32(counts[k]/peak)*(tlLaneH-2))
+				rect(tlLabelW+float32(k)*barW, y+tlLaneH-1-h, float32(j-k)*barW, h, fill)
+			}
+			k = j
+		}
+	}
+
+	// The chunk lane stays on top: a mask hides lanes scrolled under it.
+	ch := v.chunkLaneH()
+	rect(0, 0, v.Size().Width, v.lanesTop(), col.bg)
+	rect(tlLabelW, 0, pw, ch, col.laneBG)
+	title := "chunks"
+	if v.tl.ChunkRows > 1 {
+		title = "chunks (overlapping)"
+	}
+	text(title, 4, (ch-16)/2, col.fg, 12, true)
+
+	// Chunks: one block per chunk on its row, shaded by how well it
+	// compressed (darker: smaller). Damaged chunks are red; the shown chunk
+	// is outlined.
+	rows := v.chunkRows()
+	rowH := ch
+	if rows > 1 {
+		rowH = tlRowH
+	}
+	var shown []float32
+	covered := make([]float32, rows) // per row, where the last block ends
+	for _, c := range v.tl.Chunks {
+		if c.T1 < v.t0 || c.T0 > v.t1 {
+			continue
+		}
+		x0 := max(tlLabelW, v.x(c.T0))
+		x1 := min(right, max(v.x(c.T1), x0+2))
+		row := min(c.Row, rows-1)
+		if x1 <= covered[row] && c.Damaged == "" && c.Pos != v.shown {
+			continue // a pixel already drawn: a zoomed-out bag of many chunks stays cheap
+		}
+		covered[row] = max(covered[row], x1)
+		y := float32(row) * rowH
+		fill := withAlpha(col.primary, uint8(70+150*(1-min(1, c.Ratio))))
+		if c.Damaged != "" {
+			fill = col.err
+		}
+		rect(x0, y+1, x1-x0, rowH-2, fill)
+		if x1-x0 >= 6 { // an edge where there is room, so neighbours stay apart
+			rect(x0, y+1, 1, rowH-2, withAlpha(col.fg, 110))
+		}
+		if c.Pos == v.shown {
+			shown = []float32{x0, y, x1 - x0, rowH}
+		}
+	}
+	if shown != nil {
+		outline(shown[0], shown[1], shown[2], shown[3], col.fg)
+	}
+
+	// Grid lines at the axis ticks and the selected range, over the data.
+	for _, tk := range v.ticks() {
+		rect(v.x(tk.t), 0, 1, bottom, withAlpha(col.dim, 40))
+	}
+	if v.hasRange && v.r1 >= v.t0 && v.r0 <= v.t1 {
+		x0, x1 := max(tlLabelW, v.x(v.r0)), min(right, v.x(v.r1))
+		rect(x0, 0, max(1, x1-x0), bottom, withAlpha(col.sel, 110))
+	}
+	// A scroll bar when the lanes do not fit.
+	if h := v.Size().Height - v.lanesTop(); v.contentH()-v.lanesTop() > h && h > 0 {
+		total := v.contentH() - v.lanesTop()
+		rect(right+tlRight-5, v.lanesTop()+v.yOff/total*h, 3, h*h/total, withAlpha(col.dim, 160))
+	}
+
+	// The cursor, above everything.
+	if v.hasCur && v.cursor >= v.t0 && v.cursor <= v.t1 {
+		rect(v.x(v.cursor)-1, 0, 2, bottom, col.err)
+	}
+	if v.focused {
+		outline(tlLabelW-1, 0, pw+2, bottom, withAlpha(col.focus, 160))
+	}
+	r.objs = objs
+	r.layoutTip()
+}
+
+// ticks are the axis ticks whose labels fit side by side.
+func (v *TimelineView) ticks() []tick {
+	for n := int(v.plotW() / 50); n > 2; n-- {
+		ts := axisTicks(v.t0, v.t1, v.tl.Start, v.abs, n)
+		longest := 0
+		for _, t := range ts {
+			longest = max(longest, len(t.label))
+		}
+		if float32(len(ts))*(float32(longest)*6.5+18) <= v.plotW() {
+			return ts
+		}
+	}
+	return axisTicks(v.t0, v.t1, v.tl.Start, v.abs, 2)
+}
+
+func withAlpha(c color.Color, a uint8) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), a}
+}
+
+func ellipsize(s string, n int) string {
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}

@@ -1,0 +1,111 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+)
+
+// tick is one labelled mark of the time axis.
+type tick struct {
+	t     int64 // nanoseconds since the epoch
+	label string
+}
+
+// tickSteps are the steps the axis may use, in nanoseconds: 1, 2 and 5
+// times powers of ten up to 10 s, then steps a clock reader expects.
+var tickSteps = func() []int64 {
+	var s []int64
+	for p := int64(1); p <= 1e9; p *= 10 {
+		s = append(s, p, 2*p, 5*p)
+	}
+	for _, sec := range []int64{10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400} {
+		s = append(s, sec*1e9)
+	}
+	return s
+}()
+
+// axisTicks returns the ticks between t0 and t1 at the smallest step that
+// keeps them no more than max, labelled as seconds from start (rel) or as
+// UTC wall-clock time (abs). Labels carry as many decimals as the step
+// needs, so a zoomed-in axis shows milliseconds and below.
+func axisTicks(t0, t1, start int64, abs bool, maxTicks int) []tick {
+	if t1 <= t0 || maxTicks < 1 {
+		return nil
+	}
+	step := tickSteps[len(tickSteps)-1]
+	for _, s := range tickSteps {
+		if (t1-t0)/s+1 <= int64(maxTicks) {
+			step = s
+			break
+		}
+	}
+	origin := start
+	if abs {
+		origin = 0 // steps line up with the wall clock
+	}
+	k := floorDiv(t0-origin, step)
+	if origin+k*step < t0 {
+		k++
+	}
+	var out []tick
+	for t := origin + k*step; t <= t1; t += step {
+		out = append(out, tick{t: t, label: tickLabel(t, start, step, abs)})
+	}
+	return out
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// decimals is the number of decimal places of seconds a step needs.
+func decimals(step int64) int {
+	d := 0
+	for p := int64(1e9); p > 1 && step%p != 0; p /= 10 {
+		d++
+	}
+	return d
+}
+
+// tickLabel labels a tick at t for a step.
+func tickLabel(t, start, step int64, abs bool) string {
+	d := decimals(step)
+	if !abs {
+		return relSeconds(t-start, d) + " s"
+	}
+	tm := time.Unix(0, t).UTC()
+	if step%60e9 == 0 {
+		return tm.Format("15:04")
+	}
+	s := tm.Format("15:04:05")
+	if d > 0 {
+		frac := fmt.Sprintf("%09d", tm.Nanosecond())
+		s += "." + frac[:d]
+	}
+	return s
+}
+
+// relSeconds formats ns as seconds with d decimals.
+func relSeconds(ns int64, d int) string {
+	neg := ns < 0
+	if neg {
+		ns = -ns
+	}
+	s := fmt.Sprintf("%d", ns/1e9)
+	if d > 0 {
+		s += "." + fmt.Sprintf("%09d", ns%1e9)[:d]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// timeText is a time both ways, for status lines: "+5.123 s (06:13:25.374 UTC)".
+func timeText(t, start int64) string {
+	return fmt.Sprintf("+%s s (%s UTC)", relSeconds(t-start, 3), time.Unix(0, t).UTC().Format("2006-01-02 15:04:05.000"))
+}
