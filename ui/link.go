@@ -44,6 +44,7 @@ type docLink struct {
 	onCursor  []func(t int64)
 	onRange   []func(t0, t1 int64, ok bool)
 	onTopics  []func(topics []string)
+	onChunk   []func(pos int64)
 
 	index        *model.MessageIndex
 	indexWaiters []func(*model.MessageIndex)
