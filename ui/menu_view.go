@@ -38,7 +38,12 @@ var keyHelp = [][2]string{
 	{"Ctrl+O / Ctrl+W / Ctrl+Q", "open a bag, close the window, quit"},
 	{"Ctrl+1 … Ctrl+6", "Topics, Message, Plots, Chunk, Records, Findings"},
 	{"Timeline: wheel, drag", "zoom about the mouse, pan"},
-	{"Timeline: click, double-click", "cursor and nearest message, fit the whole bag"},
+	{"Timeline: Shift+drag, drag on the axis", "select a time range (Z zooms to it, Esc clears it)"},
+	{"Timeline: + − 0 Home End ← →", "zoom in, out, fit, go to the start or end, pan"},
+	{"Timeline: click, double-click", "select the nearest message, fit (or zoom to the range)"},
+	{"Timeline: click a chunk or a lane title", "open the chunk, show only that topic"},
+	{"Plots: wheel, drag, Shift+drag", "zoom time, pan, zoom to a box"},
+	{"Plots: double-click, click a point", "fit, select the point's message everywhere"},
 	{"Topics: click a row", "show only the selected topics in the other views"},
 	{"Drop files on a window", "open them"},
 }
