@@ -17,6 +17,7 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	topics := newTopicPanel(d)
 	timeline, tv := newTimelinePane(d, l)
 	records, rp := newRecordsTab(d)
+	rp.setLink(l)
 	l.showRecord = func(off int64) {
 		l.selectTab("Records")
 		rp.showOffset(off)
