@@ -409,3 +409,44 @@ func sameValue(got, want any) bool {
 	}
 	return false
 }
+
+func TestFieldTreeOpenFirst(t *testing.T) {
+	d, err := OpenBytes(context.Background(), assets.SampleName, assets.SampleBag, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	x, err := BuildMessageIndex(context.Background(), d.Bag, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewMessageReader(d.Bag, nil)
+	tests := []struct {
+		topic string
+		want  string // paths of the opened branches
+	}{
+		{"/imu", "header orientation angular_velocity linear_acceleration"},
+		{"/tf", "transforms transforms[0] transforms[0].header transforms[0].transform transforms[0].transform.translation transforms[0].transform.rotation"},
+		{"/camera/image_raw", "header"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.topic, func(t *testing.T) {
+			m, err := r.Read(x.Topic(tt.topic).Refs[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			root, _, err := r.Decode(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ft := NewFieldTree(root)
+			var got []string
+			for _, id := range ft.OpenFirst(24) {
+				got = append(got, ft.Path(id))
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("opens %v, want %s", got, tt.want)
+			}
+		})
+	}
+}

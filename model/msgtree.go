@@ -223,6 +223,33 @@ func (t *FieldTree) elemAt(id string, n *rosmsg.Node, off int) int {
 	return k
 }
 
+// OpenFirst returns the branches to open so that a first look shows the
+// message's fields without opening more than about rows rows: breadth
+// first, skipping a branch whose children would not fit and arrays of
+// numbers (their value line shows the first ones).
+func (t *FieldTree) OpenFirst(rows int) []string {
+	n := len(t.Children(""))
+	var open []string
+	queue := []string{""}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		for _, c := range t.Children(id) {
+			if cn := t.Node(c); !t.IsBranch(c) || cn.Array && len(cn.Children) == 0 {
+				continue
+			}
+			k := len(t.Children(c))
+			if n+k > rows {
+				continue
+			}
+			n += k
+			open = append(open, c)
+			queue = append(queue, c)
+		}
+	}
+	return open
+}
+
 // Path returns id's field path as plots and "bagscope plot" take it:
 // "linear_acceleration.x", "transforms[0].transform.translation.x".
 func (t *FieldTree) Path(id string) string {
@@ -280,6 +307,9 @@ func FieldValue(n *rosmsg.Node) string {
 			}
 			return s
 		case len(n.Children) > 0 || cnt == 0 && (n.Kind == rosmsg.KindMessage || n.Kind == rosmsg.KindString):
+			if cnt == 1 {
+				return "1 element"
+			}
 			return fmt.Sprintf("%s elements", Count(uint64(cnt)))
 		}
 		vals := make([]string, 0, fieldPreview)

@@ -50,6 +50,9 @@ type messagePanel struct {
 	busy bool   // a tree selection made by the panel itself, not the user
 }
 
+// firstRows is about how many tree rows a newly shown message opens.
+const firstRows = 24
+
 // newMessagePanel is the Message tab of a bag window.
 func newMessagePanel(l *docLink) fyne.CanvasObject {
 	return newMessageView(l).content
@@ -188,6 +191,11 @@ func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string,
 	p.hex.ScrollToOffset(m.Record.DataOffset)
 	p.tree.UnselectAll()
 	p.tree.CloseAllBranches()
+	if p.ft != nil {
+		for _, id := range p.ft.OpenFirst(firstRows) {
+			p.tree.OpenBranch(id)
+		}
+	}
 	p.tree.Refresh()
 	p.tree.ScrollToTop()
 	p.updatePosition()

@@ -57,6 +57,7 @@ func (p *messagePanel) updateRow(id string, _ bool, o fyne.CanvasObject) {
 		name.SetText("")
 		value.SetText(p.ft.MoreText(id))
 		setDim(typ, "")
+		c.Refresh()
 		return
 	}
 	n := p.ft.Node(id)
@@ -66,6 +67,7 @@ func (p *messagePanel) updateRow(id string, _ bool, o fyne.CanvasObject) {
 	name.SetText(model.FieldName(n))
 	value.SetText(model.FieldValue(n))
 	setDim(typ, n.Type)
+	c.Refresh() // a reused row lays out again for its new texts
 }
 
 // selectField highlights the bytes of the selected field, or lists more
