@@ -233,7 +233,7 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 	parts = append(parts, fmt.Sprintf("+%.3f s", float64(ref.T-start.Nanos())/1e9),
 		fmt.Sprintf("%s UTC (%d.%09d)", model.Time(t), t.Sec, t.NSec))
 	if m := p.msg; m != nil {
-		parts = append(parts, fmt.Sprintf("%s bytes at %d of chunk %d (%s)",
+		parts = append(parts, fmt.Sprintf("%s bytes, record at %d in the chunk at %d (%s)",
 			model.Count(uint64(len(m.Data))), m.Record.Offset, m.Ref.ChunkPos, m.Compression))
 	}
 	s := ""
