@@ -19,6 +19,7 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	timeline, tv := newTimelinePane(d, l)
 	records, rp := newRecordsTab(d)
 	context.AfterFunc(l.ctx, rp.stop)
+	rp.setLink(l)
 	l.showRecord = func(off int64) {
 		l.selectTab("Records")
 		rp.showOffset(off)

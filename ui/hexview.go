@@ -21,13 +21,23 @@ const hexCols = 16
 // HexView shows a range of bytes as rows of offset, 16 hex bytes and
 // ASCII, reading only the rows on screen from an io.ReaderAt. Bytes inside
 // spans are tinted by the span's kind; hovering a byte names its span in
-// the status line under the rows.
+// the status line under the rows. A highlighted range is drawn strongly
+// over the tints. Tapping a byte, or moving with the keyboard once the
+// view has focus, puts the byte cursor on it and calls OnSelect.
 type HexView struct {
 	widget.BaseWidget
 
 	r           io.ReaderAt
 	start, size int64
 	spans       []model.Span
+
+	// OnSelect, if set, is called with the byte the cursor moved to by a
+	// tap or a key.
+	OnSelect func(off int64)
+
+	hiStart, hiEnd int64 // highlighted bytes [hiStart, hiEnd); empty for none
+	cursor         int64 // byte cursor, or -1
+	focused        bool
 
 	top    int64   // first row shown
 	scroll float32 // scroll remainder in pixels
@@ -42,11 +52,13 @@ var (
 	_ fyne.Widget       = (*HexView)(nil)
 	_ desktop.Hoverable = (*HexView)(nil)
 	_ fyne.Scrollable   = (*HexView)(nil)
+	_ fyne.Tappable     = (*HexView)(nil)
+	_ fyne.Focusable    = (*HexView)(nil)
 )
 
 // NewHexView returns an empty hex view.
 func NewHexView() *HexView {
-	h := &HexView{hover: -1}
+	h := &HexView{hover: -1, cursor: -1}
 	h.status = widget.NewLabel("")
 	h.status.Truncation = fyne.TextTruncateEllipsis
 	h.slider = widget.NewSlider(0, 0)
@@ -62,7 +74,8 @@ func NewHexView() *HexView {
 // overlapping, as model.RecordSpans returns them).
 func (h *HexView) SetData(r io.ReaderAt, start, size int64, spans []model.Span) {
 	h.r, h.start, h.size, h.spans = r, start, size, spans
-	h.top, h.scroll, h.hover = 0, 0, -1
+	h.top, h.scroll, h.hover, h.cursor = 0, 0, -1, -1
+	h.hiStart, h.hiEnd = 0, 0
 	h.status.SetText(h.idleStatus())
 	h.updateSlider()
 	h.Refresh()
@@ -145,7 +158,7 @@ func (h *HexView) MouseMoved(ev *desktop.MouseEvent) { h.hoverAt(ev.Position) }
 func (h *HexView) MouseOut() {
 	if h.hover >= 0 {
 		h.hover = -1
-		h.status.SetText(h.idleStatus())
+		h.status.SetText(h.restStatus())
 		h.Refresh()
 	}
 }
@@ -158,7 +171,7 @@ func (h *HexView) hoverAt(p fyne.Position) {
 	}
 	h.hover = off
 	if off < 0 {
-		h.status.SetText(h.idleStatus())
+		h.status.SetText(h.restStatus())
 	} else {
 		h.status.SetText(h.describe(off))
 	}
@@ -238,6 +251,10 @@ func spanColor(s model.Span, v fyne.ThemeVariant) color.Color {
 		}
 		return color.NRGBA{0x70, 0x70, 0x70, 0x30}
 	case model.SpanData:
+		if s.Field%2 == 1 {
+			// Odd fields of a message: a bluer green, so neighbours part.
+			return color.NRGBA{0x1e, 0x8e, 0xae, a - 0x18}
+		}
 		return color.NRGBA{0x2e, 0x9e, 0x5e, a - 0x18}
 	}
 	c := fieldHues[s.Field%len(fieldHues)]
@@ -264,6 +281,10 @@ func (h *HexView) CreateRenderer() fyne.WidgetRenderer {
 	r.hoverHex.StrokeWidth = 1.5
 	r.hoverASCII = canvas.NewRectangle(color.Transparent)
 	r.hoverASCII.StrokeWidth = 1.5
+	r.curHex = canvas.NewRectangle(color.Transparent)
+	r.curHex.StrokeWidth = 2
+	r.curASCII = canvas.NewRectangle(color.Transparent)
+	r.curASCII.StrokeWidth = 2
 	return r
 }
 
@@ -279,6 +300,7 @@ type hexRenderer struct {
 	header               *canvas.Text
 	rows                 []*hexRow
 	hoverHex, hoverASCII *canvas.Rectangle
+	curHex, curASCII     *canvas.Rectangle
 	objects              []fyne.CanvasObject
 	buf                  []byte
 	size                 fyne.Size
@@ -341,7 +363,7 @@ func (r *hexRenderer) rebuildObjects(n int) {
 			objs = append(objs, row.hex[i], row.ascii[i])
 		}
 	}
-	r.objects = append(objs, r.hoverHex, r.hoverASCII, r.h.slider, r.h.status)
+	r.objects = append(objs, r.curHex, r.curASCII, r.hoverHex, r.hoverASCII, r.h.slider, r.h.status)
 }
 
 func (r *hexRenderer) Objects() []fyne.CanvasObject { return r.objects }
@@ -390,6 +412,9 @@ func (r *hexRenderer) Refresh() {
 	}
 	r.hoverHex.StrokeColor = color.Transparent
 	r.hoverASCII.StrokeColor = color.Transparent
+	r.curHex.StrokeColor, r.curHex.FillColor = color.Transparent, color.Transparent
+	r.curASCII.StrokeColor, r.curASCII.FillColor = color.Transparent, color.Transparent
+	hi := hexHighlightColor(v)
 	for ri, row := range r.rows[:n] {
 		y := m.head + float32(ri)*m.row
 		rowOff := (firstRow + int64(ri)) * hexCols
@@ -417,6 +442,12 @@ func (r *hexRenderer) Refresh() {
 				}
 				if si := model.SpanAt(h.spans, off); si >= 0 {
 					bg = spanColor(h.spans[si], v)
+				}
+				if off >= h.hiStart && off < h.hiEnd {
+					bg = hi
+				}
+				if off == h.cursor {
+					r.placeCursor(fyne.NewPos(hx-m.char/2, y), fyne.NewPos(ax, y), m)
 				}
 				if off == h.hover {
 					r.hoverHex.StrokeColor = theme.Color(theme.ColorNamePrimary)
@@ -446,4 +477,38 @@ func (r *hexRenderer) Refresh() {
 	}
 	r.hoverHex.Refresh()
 	r.hoverASCII.Refresh()
+	r.curHex.Refresh()
+	r.curASCII.Refresh()
+}
+
+// placeCursor draws the byte cursor around a hex cell and its ASCII cell:
+// the theme's focus colour while the view has the keyboard, an outline
+// otherwise.
+func (r *hexRenderer) placeCursor(hexPos, asciiPos fyne.Position, m hexMetrics) {
+	stroke := theme.Color(theme.ColorNameForeground)
+	fill := color.Color(color.Transparent)
+	if r.h.focused {
+		stroke = theme.Color(theme.ColorNamePrimary)
+		fill = theme.Color(theme.ColorNameFocus)
+	}
+	for _, c := range []struct {
+		rect *canvas.Rectangle
+		pos  fyne.Position
+		w    float32
+	}{{r.curHex, hexPos, m.cell}, {r.curASCII, asciiPos, m.char}} {
+		c.rect.StrokeColor, c.rect.FillColor = stroke, fill
+		c.rect.Move(c.pos)
+		c.rect.Resize(fyne.NewSize(c.w, m.row))
+	}
+}
+
+// hexHighlightColor is the strong tint of highlighted bytes: the theme's
+// primary colour, opaque enough to stand out over any span tint.
+func hexHighlightColor(v fyne.ThemeVariant) color.Color {
+	c := color.NRGBAModel.Convert(theme.Color(theme.ColorNamePrimary)).(color.NRGBA)
+	c.A = 0x90
+	if v == theme.VariantDark {
+		c.A = 0xb0
+	}
+	return c
 }

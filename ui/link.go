@@ -59,6 +59,9 @@ type docLink struct {
 	showChunk func(pos int64)
 	// showRecord selects the record at a file offset in the Records view.
 	showRecord func(off int64)
+	// messageRecord selects a message data record (its chunk's record
+	// offset, its offset in the chunk's data) in the Records view.
+	messageRecord func(chunkPos int64, off uint32)
 	// plots is the Plots view, for plotPaths.
 	plots *plotsView
 }

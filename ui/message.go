@@ -1,8 +1,350 @@
 package ui
 
-import "fyne.io/fyne/v2"
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sync"
 
-// newMessagePanel is a placeholder until the view is built.
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model"
+)
+
+// messagePanel is the Message tab: the selected message decoded as a tree
+// of fields beside its bytes. Selecting a field highlights its bytes;
+// tapping a byte selects the field that holds it. Prev and Next step
+// through the message's topic.
+type messagePanel struct {
+	l       *docLink
+	reader  *model.MessageReader
+	content fyne.CanvasObject
+	body    *fyne.Container // the empty state or the view
+
+	empty fyne.CanvasObject
+	view  fyne.CanvasObject
+
+	title   *widget.Label
+	where   *widget.RichText
+	prev    *widget.Button
+	next    *widget.Button
+	records *widget.Button
+	plot    *widget.Button
+	problem *widget.Label
+	tree    *widget.Tree
+	detail  *widget.Label
+	hex     *HexView
+
+	ref  model.MsgRef
+	has  bool
+	gen  int            // generation of the newest read, so older reads are dropped
+	msg  *model.Message // nil until read
+	ft   *model.FieldTree
+	sel  string // selected tree node, or ""
+	busy bool   // a tree selection made by the panel itself, not the user
+}
+
+// firstRows is about how many tree rows a newly shown message opens.
+const firstRows = 24
+
+// newMessagePanel is the Message tab of a bag window.
 func newMessagePanel(l *docLink) fyne.CanvasObject {
-	return newEmptyState("The decoded message", "Not built yet.")
+	return newMessageView(l).content
+}
+
+func newMessageView(l *docLink) *messagePanel {
+	p := &messagePanel{l: l, reader: model.NewMessageReader(l.d.Bag, nil)}
+
+	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.title.Truncation = fyne.TextTruncateEllipsis
+	p.where = dimText("", theme.SizeNameText, fyne.TextAlignLeading)
+	p.prev = widget.NewButtonWithIcon("Prev", theme.NavigateBackIcon(), func() { p.step(-1) })
+	p.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { p.step(+1) })
+	p.next.IconPlacement = widget.ButtonIconTrailingText
+	p.records = widget.NewButtonWithIcon("Show in Records", theme.ListIcon(), p.showInRecords)
+	p.plot = widget.NewButtonWithIcon("Plot field", theme.GridIcon(), p.plotField)
+	p.plot.Disable()
+	p.problem = widget.NewLabel("")
+	p.problem.Wrapping = fyne.TextWrapWord
+	p.problem.Importance = widget.DangerImportance
+	p.problem.Hide()
+
+	p.tree = widget.NewTree(p.childIDs, p.isBranch, p.newRow, p.updateRow)
+	p.tree.OnSelected = p.selectField
+	p.tree.OnUnselected = func(string) {}
+	p.detail = widget.NewLabel("")
+	p.detail.Truncation = fyne.TextTruncateEllipsis
+	p.hex = NewHexView()
+	p.hex.OnSelect = p.selectByte
+
+	nav := container.NewHBox(p.prev, p.next)
+	actions := container.NewHBox(p.records, p.plot)
+	top := container.NewVBox(
+		container.NewBorder(nil, nil, nav, actions, p.title),
+		p.where,
+		p.problem,
+	)
+	treePane := container.NewBorder(nil, p.detail, nil, nil, p.tree)
+	split := container.NewHSplit(treePane, container.NewBorder(nil, hexLegendMessage(), nil, nil, p.hex))
+	split.Offset = 0.48
+	p.view = container.NewBorder(top, nil, nil, nil, split)
+
+	start := widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), p.first)
+	start.IconPlacement = widget.ButtonIconTrailingText
+	start.Importance = widget.HighImportance
+	p.empty = newCentered(560, container.NewVBox(
+		newEmptyState("No message selected",
+			"Select a message: click the timeline, a plot point or a message record in Records, or start at the first message of the selected topic."),
+		container.NewCenter(start)))
+
+	p.body = container.NewStack(p.empty)
+	p.content = newStartOnShow(p.body, p.addShortcuts)
+	l.OnMessage(p.show)
+	if ref, ok := l.Message(); ok {
+		p.show(ref)
+	}
+	return p
+}
+
+// show reads and decodes the message ref in the background and shows it.
+func (p *messagePanel) show(ref model.MsgRef) {
+	if p.has && p.ref == ref && p.msg != nil {
+		return
+	}
+	p.ref, p.has = ref, true
+	p.gen++
+	gen := p.gen
+	topic := "?"
+	if c := p.l.d.Bag.Connection(ref.Conn); c != nil {
+		topic = c.Topic
+	}
+	p.title.SetText(topic)
+	setDim(p.where, "Reading the message…")
+	p.body.Objects = []fyne.CanvasObject{p.view}
+	p.body.Refresh()
+	p.updatePosition()
+
+	var (
+		mu   sync.Mutex
+		msg  *model.Message
+		root *rosmsg.Node
+		warn string
+		err  error
+	)
+	p.l.Go(func(context.Context) {
+		m, e := p.reader.Read(ref)
+		var r *rosmsg.Node
+		var w string
+		if e == nil {
+			r, w, e = p.reader.Decode(m)
+			if r == nil && m != nil && e != nil {
+				// Still show the bytes of a message that does not decode.
+				w, e = "Could not decode: "+e.Error(), nil
+			}
+		}
+		mu.Lock()
+		msg, root, warn, err = m, r, w, e
+		mu.Unlock()
+	}, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if gen != p.gen {
+			return
+		}
+		p.display(msg, root, warn, err)
+	})
+}
+
+// display shows a read message.
+func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string, err error) {
+	p.sel = ""
+	p.plot.Disable()
+	p.detail.SetText("Select a field to highlight its bytes, or a byte to find its field.")
+	if err != nil {
+		p.msg, p.ft = nil, nil
+		p.problem.SetText(err.Error())
+		p.problem.Show()
+		p.hex.Clear()
+		p.tree.Refresh()
+		p.updatePosition()
+		return
+	}
+	p.msg = m
+	p.ft = nil
+	if root != nil {
+		p.ft = model.NewFieldTree(root)
+	}
+	p.title.SetText(fmt.Sprintf("%s  ·  %s", m.Conn.Topic, m.Conn.Type))
+	if warn != "" {
+		p.problem.SetText(warn)
+		p.problem.Show()
+	} else {
+		p.problem.Hide()
+	}
+	p.hex.SetData(bytes.NewReader(m.ChunkData), m.Record.Offset, m.Record.Size(), model.MessageSpans(m, root))
+	p.hex.ScrollToOffset(m.Record.DataOffset)
+	p.tree.UnselectAll()
+	p.tree.CloseAllBranches()
+	if p.ft != nil {
+		for _, id := range p.ft.OpenFirst(firstRows) {
+			p.tree.OpenBranch(id)
+		}
+	}
+	p.tree.Refresh()
+	p.tree.ScrollToTop()
+	p.updatePosition()
+}
+
+// updatePosition says where the message is: its place in its topic, its
+// time and its bytes. The place needs the message index.
+func (p *messagePanel) updatePosition() {
+	ref := p.ref
+	p.l.WithIndex(func(x *model.MessageIndex) {
+		if p.ref != ref {
+			return
+		}
+		p.setWhere(x)
+	})
+}
+
+func (p *messagePanel) setWhere(x *model.MessageIndex) {
+	ref := p.ref
+	var parts []string
+	tm, i := p.topicOf(x)
+	if tm != nil && i >= 0 {
+		parts = append(parts, fmt.Sprintf("message %s of %s on %s", model.Count(uint64(i+1)), model.Count(uint64(len(tm.Refs))), tm.Topic))
+	}
+	p.prev.Enable()
+	p.next.Enable()
+	if tm == nil || i <= 0 {
+		p.prev.Disable()
+	}
+	if tm == nil || i < 0 || i >= len(tm.Refs)-1 {
+		p.next.Disable()
+	}
+	start, _ := p.l.d.Bag.TimeRange()
+	t := bag.TimeFromNanos(ref.T)
+	parts = append(parts, fmt.Sprintf("+%.3f s", float64(ref.T-start.Nanos())/1e9),
+		fmt.Sprintf("%s UTC (%d.%09d)", model.Time(t), t.Sec, t.NSec))
+	if m := p.msg; m != nil {
+		parts = append(parts, fmt.Sprintf("%s bytes, record at %d in the chunk at %d (%s)",
+			model.Count(uint64(len(m.Data))), m.Record.Offset, m.Ref.ChunkPos, m.Compression))
+	}
+	s := ""
+	for k, part := range parts {
+		if k > 0 {
+			s += "  ·  "
+		}
+		s += part
+	}
+	setDim(p.where, s+"  ·  Alt+Left / Alt+Right step")
+}
+
+// topicOf returns the selected message's topic in the index and its
+// position there (-1 when the index does not list it).
+func (p *messagePanel) topicOf(x *model.MessageIndex) (*model.TopicMessages, int) {
+	c := p.l.d.Bag.Connection(p.ref.Conn)
+	if c == nil {
+		return nil, -1
+	}
+	tm := x.Topic(c.Topic)
+	if tm == nil {
+		return nil, -1
+	}
+	return tm, tm.IndexOf(p.ref)
+}
+
+// step selects the message delta places away in the topic of the
+// selected one.
+func (p *messagePanel) step(delta int) {
+	if !p.has {
+		p.first()
+		return
+	}
+	p.l.WithIndex(func(x *model.MessageIndex) {
+		tm, i := p.topicOf(x)
+		if tm == nil || i < 0 {
+			return
+		}
+		if j := i + delta; j >= 0 && j < len(tm.Refs) {
+			p.l.SelectMessage(tm.Refs[j])
+		}
+	})
+}
+
+// first selects the first message of the first selected topic, or of the
+// first topic.
+func (p *messagePanel) first() {
+	p.l.WithIndex(func(x *model.MessageIndex) {
+		var tm *model.TopicMessages
+		for _, name := range p.l.Topics() {
+			if tm = x.Topic(name); tm != nil && len(tm.Refs) > 0 {
+				break
+			}
+		}
+		if tm == nil || len(tm.Refs) == 0 {
+			for _, t := range x.Topics {
+				if len(t.Refs) > 0 {
+					tm = t
+					break
+				}
+			}
+		}
+		if tm != nil && len(tm.Refs) > 0 {
+			p.l.SelectMessage(tm.Refs[0])
+		}
+	})
+}
+
+// showInRecords opens the message's chunk in the Records tab and selects
+// its record.
+func (p *messagePanel) showInRecords() {
+	if p.has {
+		p.l.showMessageRecord(p.ref.ChunkPos, p.ref.Offset)
+	}
+}
+
+// plotField adds the selected field to the plots.
+func (p *messagePanel) plotField() {
+	if p.ft == nil || !p.ft.Plottable(p.sel) || p.l.addSeries == nil || p.msg == nil {
+		return
+	}
+	p.l.addSeries(p.msg.Conn.Topic + "." + p.ft.Path(p.sel))
+	p.l.selectTab("Plots")
+}
+
+// addShortcuts adds Alt+Left and Alt+Right, which step through the topic
+// while the Message tab shows, to the window.
+func (p *messagePanel) addShortcuts() {
+	c := fyne.CurrentApp().Driver().CanvasForObject(p.content)
+	if c == nil {
+		return
+	}
+	for _, k := range []struct {
+		key   fyne.KeyName
+		delta int
+	}{{fyne.KeyLeft, -1}, {fyne.KeyRight, +1}} {
+		delta := k.delta
+		c.AddShortcut(&desktop.CustomShortcut{KeyName: k.key, Modifier: fyne.KeyModifierAlt}, func(fyne.Shortcut) {
+			if p.content.Visible() {
+				p.step(delta)
+			}
+		})
+	}
+}
+
+// setDim sets the text of a dimText.
+func setDim(t *widget.RichText, s string) {
+	if len(t.Segments) == 1 {
+		if seg, ok := t.Segments[0].(*widget.TextSegment); ok {
+			seg.Text = s
+			t.Refresh()
+		}
+	}
 }

@@ -58,6 +58,13 @@ type recordsPanel struct {
 	// (showOffset).
 	pending    int64
 	hasPending bool
+
+	// link, when set, hears of the selected message or time (see
+	// records_message.go); pendingMsg is a message record to show once the
+	// index is built.
+	link       *docLink
+	pendingMsg *model.MessageLoc
+	quiet      bool // selecting without telling the link
 }
 
 // newRecordsTab is the "Records" tab of a bag window, and its panel.
@@ -285,6 +292,7 @@ func (p *recordsPanel) indexed(x *model.RecordIndex, err error) {
 	p.body.Refresh()
 	p.showLevel()
 	p.applyPending()
+	p.applyPendingMessage()
 }
 
 // level is the list shown now.
@@ -386,6 +394,7 @@ func (p *recordsPanel) selectRow(i widget.ListItemID) {
 	}
 	p.title.SetText(fmt.Sprintf("%s record at %d%s: header %d bytes, data %d bytes", rec.Op, rec.Offset, where, rec.HeaderLen, rec.DataLen))
 	p.hex.SetData(l.set.ReaderAt(), rec.Offset, rec.Size(), model.RecordSpans(&rec))
+	p.linkRecord(&rec)
 	if rec.Op == bag.OpChunk && len(p.levels) == 1 {
 		p.openBtn.Enable()
 		p.openBtn.SetText("Show records inside")
@@ -409,7 +418,11 @@ func (p *recordsPanel) clearSelection() {
 
 // openChunk decompresses the selected chunk in the background and lists
 // the records inside it.
-func (p *recordsPanel) openChunk() {
+func (p *recordsPanel) openChunk() { p.openChunkThen(nil) }
+
+// openChunkThen is openChunk, calling then once the chunk's records are
+// listed.
+func (p *recordsPanel) openChunkThen(then func()) {
 	if !p.hasRec || p.rec.Op != bag.OpChunk {
 		return
 	}
@@ -432,6 +445,9 @@ func (p *recordsPanel) openChunk() {
 			}
 			p.levels = append(p.levels, &recordLevel{set: cr, title: title, sel: -1})
 			p.showLevel()
+			if then != nil {
+				then()
+			}
 		})
 	})
 }

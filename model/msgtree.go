@@ -1,0 +1,357 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/rosmsg"
+)
+
+// Array elements a FieldTree lists at first, and how many more each "more"
+// row adds. Elements are listed up to the most shown, never all of a
+// megabyte image.
+const (
+	FieldTreeFirst = 100
+	FieldTreeMore  = 1000
+	// fieldTreeAutoShow bounds how far At opens an array to reach an
+	// element; past it At stops at the array.
+	fieldTreeAutoShow = 1 << 16
+)
+
+// MoreID is the last part of the ID of an array's "more elements" row.
+const MoreID = "+"
+
+// FieldTree is a decoded message as a tree with string IDs, for a tree
+// widget: the root's ID is "", a child's ID is its parent's, '/', and its
+// position ("0/3" is the fourth element or field of the first field). Only
+// the first elements of an array are listed (see ShowMore); compact array
+// elements are built when asked for.
+type FieldTree struct {
+	root  *rosmsg.Node
+	nodes map[string]*rosmsg.Node
+	shown map[string]int
+}
+
+// NewFieldTree returns the tree of a decoded message.
+func NewFieldTree(root *rosmsg.Node) *FieldTree {
+	return &FieldTree{root: root, nodes: map[string]*rosmsg.Node{"": root}, shown: map[string]int{}}
+}
+
+// Root returns the message node.
+func (t *FieldTree) Root() *rosmsg.Node { return t.root }
+
+// ChildID returns the ID of child k of parent.
+func ChildID(parent string, k int) string {
+	if parent == "" {
+		return strconv.Itoa(k)
+	}
+	return parent + "/" + strconv.Itoa(k)
+}
+
+// ParentID returns the ID of id's parent, and id's last part.
+func ParentID(id string) (parent, last string) {
+	if i := strings.LastIndexByte(id, '/'); i >= 0 {
+		return id[:i], id[i+1:]
+	}
+	return "", id
+}
+
+// Node returns the node of id, or nil for a "more" row or an unknown ID.
+func (t *FieldTree) Node(id string) *rosmsg.Node {
+	if n, ok := t.nodes[id]; ok {
+		return n
+	}
+	parent, last := ParentID(id)
+	p := t.Node(parent)
+	k, err := strconv.Atoi(last)
+	if p == nil || err != nil || k < 0 {
+		return nil
+	}
+	var n *rosmsg.Node
+	switch {
+	case k < len(p.Children):
+		n = &p.Children[k]
+	case p.Array:
+		if e, ok := p.Elem(k); ok {
+			n = &e
+		}
+	}
+	if n != nil {
+		t.nodes[id] = n
+	}
+	return n
+}
+
+// IsBranch reports whether id has children.
+func (t *FieldTree) IsBranch(id string) bool {
+	n := t.Node(id)
+	if n == nil {
+		return false
+	}
+	if n.Array {
+		return n.Len() > 0
+	}
+	return n.Kind == rosmsg.KindMessage && len(n.Children) > 0
+}
+
+// Shown returns how many elements of array id are listed.
+func (t *FieldTree) Shown(id string) int {
+	n := t.Node(id)
+	if n == nil || !n.Array {
+		return 0
+	}
+	s, ok := t.shown[id]
+	if !ok {
+		s = FieldTreeFirst
+	}
+	return min(s, n.Len())
+}
+
+// Children returns the IDs of id's children: a message's fields, or an
+// array's listed elements followed by a "more" row if some are not listed.
+func (t *FieldTree) Children(id string) []string {
+	n := t.Node(id)
+	if n == nil {
+		return nil
+	}
+	count := len(n.Children)
+	if n.Array {
+		count = t.Shown(id)
+	}
+	ids := make([]string, count, count+1)
+	for k := range ids {
+		ids[k] = ChildID(id, k)
+	}
+	if n.Array && count < n.Len() {
+		ids = append(ids, id+"/"+MoreID) // the root is a message, never an array
+	}
+	return ids
+}
+
+// IsMore reports whether id is an array's "more elements" row.
+func IsMore(id string) bool {
+	_, last := ParentID(id)
+	return last == MoreID
+}
+
+// MoreText says what a "more" row would show.
+func (t *FieldTree) MoreText(id string) string {
+	parent, _ := ParentID(id)
+	n := t.Node(parent)
+	if n == nil {
+		return ""
+	}
+	left := n.Len() - t.Shown(parent)
+	return fmt.Sprintf("… %s more: select to list %s more", Count(uint64(left)), Count(uint64(min(left, FieldTreeMore))))
+}
+
+// ShowMore lists more elements of the array whose "more" row is id.
+func (t *FieldTree) ShowMore(id string) {
+	parent, _ := ParentID(id)
+	t.shown[parent] = t.Shown(parent) + FieldTreeMore
+}
+
+// At returns the ID of the deepest listed node whose bytes hold off (an
+// offset into the message data), listing more of an array to reach an
+// element when it is not too far in. It returns "" when no field holds
+// off.
+func (t *FieldTree) At(off int) string {
+	id, n := "", t.root
+	for {
+		k := -1
+		switch {
+		case n.Array:
+			k = t.elemAt(id, n, off)
+		case n.Kind == rosmsg.KindMessage:
+			k = childAt(n.Children, off)
+		}
+		if k < 0 {
+			return id
+		}
+		id = ChildID(id, k)
+		n = t.Node(id)
+		if n == nil {
+			parent, _ := ParentID(id)
+			return parent
+		}
+	}
+}
+
+// childAt returns the child whose bytes hold off, or -1.
+func childAt(cs []rosmsg.Node, off int) int {
+	lo, hi := 0, len(cs)
+	for lo < hi {
+		m := (lo + hi) / 2
+		switch {
+		case off < cs[m].Start:
+			hi = m
+		case off >= cs[m].End:
+			lo = m + 1
+		default:
+			return m
+		}
+	}
+	return -1
+}
+
+// elemAt returns the element of array n (ID id) holding off, listing more
+// elements to reach it, or -1.
+func (t *FieldTree) elemAt(id string, n *rosmsg.Node, off int) int {
+	if n.Len() == 0 {
+		return -1
+	}
+	k := -1
+	if len(n.Children) > 0 {
+		k = childAt(n.Children, off)
+	} else if s, e := n.ElemRange(0); off >= s && e > s {
+		k = (off - s) / (e - s)
+		if k >= n.Len() {
+			k = -1
+		}
+	}
+	if k < 0 {
+		return -1
+	}
+	if k >= t.Shown(id) {
+		if k >= fieldTreeAutoShow {
+			return -1
+		}
+		t.shown[id] = (k/FieldTreeMore + 1) * FieldTreeMore
+	}
+	return k
+}
+
+// OpenFirst returns the branches to open so that a first look shows the
+// message's fields without opening more than about rows rows: breadth
+// first, skipping a branch whose children would not fit and arrays of
+// numbers (their value line shows the first ones).
+func (t *FieldTree) OpenFirst(rows int) []string {
+	n := len(t.Children(""))
+	var open []string
+	queue := []string{""}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		for _, c := range t.Children(id) {
+			if cn := t.Node(c); !t.IsBranch(c) || cn.Array && len(cn.Children) == 0 {
+				continue
+			}
+			k := len(t.Children(c))
+			if n+k > rows {
+				continue
+			}
+			n += k
+			open = append(open, c)
+			queue = append(queue, c)
+		}
+	}
+	return open
+}
+
+// Path returns id's field path as plots and "bagscope plot" take it:
+// "linear_acceleration.x", "transforms[0].transform.translation.x".
+func (t *FieldTree) Path(id string) string {
+	if id == "" {
+		return ""
+	}
+	parent, last := ParentID(id)
+	p := t.Node(parent)
+	n := t.Node(id)
+	if p == nil || n == nil {
+		return ""
+	}
+	pp := t.Path(parent)
+	if p.Array {
+		return pp + "[" + last + "]"
+	}
+	if pp == "" {
+		return n.Name
+	}
+	return pp + "." + n.Name
+}
+
+// Plottable reports whether id is a single value a plot can show.
+func (t *FieldTree) Plottable(id string) bool {
+	n := t.Node(id)
+	return n != nil && id != "" && !n.Array && n.Kind.Plottable()
+}
+
+// FieldName is a node's name in a tree: its field name, or "[i]" for an
+// array element.
+func FieldName(n *rosmsg.Node) string {
+	if n.Index >= 0 && n.Name == "" {
+		return "[" + strconv.Itoa(n.Index) + "]"
+	}
+	return n.Name
+}
+
+// fieldPreview is how many values an array's one-line value shows.
+const fieldPreview = 8
+
+// FieldValue is a node's value on one line: numbers as genpy prints them,
+// strings quoted, times with their date, arrays by length and first values.
+func FieldValue(n *rosmsg.Node) string {
+	if n.Array {
+		cnt := n.Len()
+		switch {
+		case n.Kind == rosmsg.KindUint8:
+			b := n.Bytes()
+			s := fmt.Sprintf("%s bytes", Count(uint64(cnt)))
+			if cnt > 0 {
+				s += fmt.Sprintf(": % x", b[:min(len(b), 16)])
+				if cnt > 16 {
+					s += " …"
+				}
+			}
+			return s
+		case len(n.Children) > 0 || cnt == 0 && (n.Kind == rosmsg.KindMessage || n.Kind == rosmsg.KindString):
+			if cnt == 1 {
+				return "1 element"
+			}
+			return fmt.Sprintf("%s elements", Count(uint64(cnt)))
+		}
+		vals := make([]string, 0, fieldPreview)
+		for i := range min(cnt, fieldPreview) {
+			e, _ := n.Elem(i)
+			vals = append(vals, FieldValue(&e))
+		}
+		s := "[" + strings.Join(vals, ", ")
+		if cnt > fieldPreview {
+			s += fmt.Sprintf(", … (%s)", Count(uint64(cnt)))
+		}
+		return s + "]"
+	}
+	switch n.Kind {
+	case rosmsg.KindMessage:
+		return ""
+	case rosmsg.KindBool:
+		return strconv.FormatBool(n.Bool())
+	case rosmsg.KindInt8, rosmsg.KindInt16, rosmsg.KindInt32, rosmsg.KindInt64:
+		return strconv.FormatInt(n.Int(), 10)
+	case rosmsg.KindUint8, rosmsg.KindUint16, rosmsg.KindUint32, rosmsg.KindUint64:
+		return strconv.FormatUint(n.Uint(), 10)
+	case rosmsg.KindFloat32:
+		return strconv.FormatFloat(n.Float(), 'g', -1, 32)
+	case rosmsg.KindFloat64:
+		return strconv.FormatFloat(n.Float(), 'g', -1, 64)
+	case rosmsg.KindString:
+		s := n.Text()
+		if r := []rune(s); len(r) > 200 {
+			s = string(r[:200]) + "…"
+		}
+		return strconv.Quote(s)
+	case rosmsg.KindTime:
+		tm := n.Time()
+		bt := bag.Time{Sec: tm.Sec, NSec: tm.Nsec}
+		if tm.Nsec < 1e9 && tm.Sec > 0 {
+			return fmt.Sprintf("%d.%09d (%s)", tm.Sec, tm.Nsec, bt.Std().Format("2006-01-02 15:04:05.000 MST"))
+		}
+		return fmt.Sprintf("%d.%09d", tm.Sec, tm.Nsec)
+	case rosmsg.KindDuration:
+		d := n.Duration()
+		return fmt.Sprintf("%d s %d ns", d.Sec, d.Nsec)
+	}
+	return ""
+}

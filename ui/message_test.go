@@ -1,0 +1,351 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/bagscope/bagscope/assets"
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model"
+)
+
+// newTestMessagePanel opens the sample bag and shows its Message panel in a
+// window; background work runs synchronously.
+func newTestMessagePanel(t *testing.T) (*messagePanel, *docLink, *model.MessageIndex, fyne.Window) {
+	t.Helper()
+	newTestController(t)
+	d, err := model.OpenBytes(context.Background(), assets.SampleName, assets.SampleBag, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	l := newDocLink(d, background)
+	t.Cleanup(l.close)
+	p := newMessageView(l)
+	w := test.NewTempWindow(t, p.content)
+	w.Resize(fyne.NewSize(1100, 620))
+	var x *model.MessageIndex
+	l.WithIndex(func(i *model.MessageIndex) { x = i })
+	if x == nil {
+		t.Fatal("the message index was not built")
+	}
+	return p, l, x, w
+}
+
+// treeID returns the ID of the listed node with a field path, or fails.
+func treeID(t *testing.T, ft *model.FieldTree, path string) string {
+	t.Helper()
+	var walk func(id string) string
+	walk = func(id string) string {
+		for _, c := range ft.Children(id) {
+			if model.IsMore(c) {
+				continue
+			}
+			p := ft.Path(c)
+			if p == path {
+				return c
+			}
+			if strings.HasPrefix(path, p) {
+				if found := walk(c); found != "" {
+					return found
+				}
+			}
+		}
+		return ""
+	}
+	id := walk("")
+	if id == "" {
+		t.Fatalf("no node %s in the tree", path)
+	}
+	return id
+}
+
+// decodeRef decodes a message independently of the panel: through the
+// iterator's bytes and a plan of its own.
+func decodeRef(t *testing.T, b *bag.Bag, ref model.MsgRef) *rosmsg.Node {
+	t.Helper()
+	c := b.Connection(ref.Conn)
+	it := b.Messages(bag.MessageFilter{Conns: []uint32{ref.Conn}, Start: bag.TimeFromNanos(ref.T), End: bag.TimeFromNanos(ref.T)})
+	defer it.Close()
+	for it.Next() {
+		m := it.Message()
+		if m.ChunkPos != ref.ChunkPos || m.Offset != ref.Offset {
+			continue
+		}
+		plan, err := rosmsg.Compile(c.Type, c.MessageDefinition)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, err := plan.Decode(m.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return root
+	}
+	t.Fatalf("the iterator does not yield %+v", ref)
+	return nil
+}
+
+// hexPos returns where byte off is drawn in the hex view (it must be on
+// screen).
+func hexPos(h *HexView, off int64) fyne.Position {
+	m := h.metrics()
+	row := off/hexCols - h.start/hexCols - h.top
+	col := off % hexCols
+	x := m.hexX + float32(col)*m.cell + 1
+	if col >= 8 {
+		x += m.char
+	}
+	return fyne.NewPos(x, m.head+float32(row)*m.row+m.row/2)
+}
+
+func TestMessagePanelShowsSelectedMessage(t *testing.T) {
+	p, l, x, w := newTestMessagePanel(t)
+	if got := shown(w); !strings.Contains(got, "No message selected") {
+		t.Fatalf("before a selection the panel shows:\n%s", got)
+	}
+	imu := x.Topic("/imu")
+	ref := imu.Refs[5]
+	l.SelectMessage(ref)
+	if p.msg == nil || p.ft == nil {
+		t.Fatal("the message was not read and decoded")
+	}
+	want := decodeRef(t, l.d.Bag, ref)
+	var names []string
+	for _, id := range p.tree.ChildUIDs("") {
+		names = append(names, model.FieldName(p.ft.Node(id)))
+	}
+	var wantNames []string
+	for _, c := range want.Children {
+		wantNames = append(wantNames, c.Name)
+	}
+	if strings.Join(names, " ") != strings.Join(wantNames, " ") {
+		t.Fatalf("top-level fields %v, want %v", names, wantNames)
+	}
+	got := shown(w)
+	for _, s := range []string{"/imu  ·  sensor_msgs/Imu", "message 6 of 2,000 on /imu", "orientation_covariance", "geometry_msgs/Vector3"} {
+		if !strings.Contains(got, s) {
+			t.Errorf("the panel does not show %q", s)
+		}
+	}
+	if p.hex.size != p.msg.Record.Size() {
+		t.Errorf("hex view shows %d bytes, the record has %d", p.hex.size, p.msg.Record.Size())
+	}
+}
+
+func TestMessagePanelLinksFieldsAndBytes(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	ref := x.Topic("/imu").Refs[7]
+	l.SelectMessage(ref)
+	want := decodeRef(t, l.d.Bag, ref)
+	base := p.msg.Record.DataOffset
+
+	// A field selected in the tree highlights exactly its bytes.
+	for _, path := range []string{"linear_acceleration.x", "header.frame_id", "orientation_covariance[4]", "header"} {
+		id := treeID(t, p.ft, path)
+		p.tree.Select(id)
+		var n *rosmsg.Node
+		switch path {
+		case "linear_acceleration.x":
+			n = want.Field("linear_acceleration").Field("x")
+		case "header.frame_id":
+			n = want.Field("header").Field("frame_id")
+		case "orientation_covariance[4]":
+			e, _ := want.Field("orientation_covariance").Elem(4)
+			n = &e
+		case "header":
+			n = want.Field("header")
+		}
+		s, e := p.hex.Highlight()
+		if s != base+int64(n.Start) || e != base+int64(n.End) {
+			t.Errorf("%s: highlight %d..%d, the field's bytes are %d..%d", path, s, e, base+int64(n.Start), base+int64(n.End))
+		}
+		if !strings.HasPrefix(p.detail.Text, path+"  ·  ") {
+			t.Errorf("%s: detail %q", path, p.detail.Text)
+		}
+	}
+
+	// A tapped byte selects the deepest field holding it, opening the
+	// branches to it.
+	z := want.Field("angular_velocity").Field("z")
+	p.tree.UnselectAll()
+	p.tree.CloseAllBranches()
+	p.hex.ScrollToOffset(base + int64(z.Start))
+	p.hex.Tapped(&fyne.PointEvent{Position: hexPos(p.hex, base+int64(z.Start)+3)})
+	if got := p.ft.Path(p.sel); got != "angular_velocity.z" {
+		t.Fatalf("tapping byte 3 of angular_velocity.z selects %q", got)
+	}
+	if av := treeID(t, p.ft, "angular_velocity"); !p.tree.IsBranchOpen(av) {
+		t.Error("the branch of the tapped field is not open")
+	}
+	if s, e := p.hex.Highlight(); s != base+int64(z.Start) || e != base+int64(z.End) {
+		t.Errorf("after the tap the highlight is %d..%d", s, e)
+	}
+	if p.hex.Cursor() != base+int64(z.Start)+3 {
+		t.Errorf("cursor at %d, want the tapped byte", p.hex.Cursor())
+	}
+	// Keys move the cursor on: five bytes right is the next field.
+	for range 5 {
+		p.hex.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	}
+	if got := p.ft.Path(p.sel); got != "angular_velocity_covariance[0]" {
+		t.Errorf("five bytes further selects %q", got)
+	}
+	p.hex.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
+	if p.hex.Cursor() != p.msg.Record.Offset || p.sel != "" {
+		t.Errorf("Home: cursor %d (record at %d), field %q", p.hex.Cursor(), p.msg.Record.Offset, p.sel)
+	}
+}
+
+func TestMessagePanelSteps(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	tf := x.Topic("/tf")
+	l.SelectMessage(tf.Refs[0])
+	if !p.prev.Disabled() || p.next.Disabled() {
+		t.Fatalf("at the first message: prev disabled %v, next disabled %v", p.prev.Disabled(), p.next.Disabled())
+	}
+	// Messages of other topics come between; stepping stays on /tf.
+	l.SetTopics([]string{"/imu"})
+	for i := 1; i < 6; i++ {
+		test.Tap(p.next)
+		if got, _ := l.Message(); got != tf.Refs[i] {
+			t.Fatalf("Next %d: %+v, want %+v", i, got, tf.Refs[i])
+		}
+		if !strings.Contains(p.where.String(), "message "+model.Count(uint64(i+1))+" of 600 on /tf") {
+			t.Fatalf("Next %d: %s", i, p.where.String())
+		}
+	}
+	test.Tap(p.prev)
+	if got, _ := l.Message(); got != tf.Refs[4] {
+		t.Fatalf("Prev: %+v, want %+v", got, tf.Refs[4])
+	}
+	if c, _ := l.Cursor(); c != tf.Refs[4].T {
+		t.Errorf("the cursor is at %d, not at the message", c)
+	}
+	l.SelectMessage(tf.Refs[len(tf.Refs)-1])
+	if p.next.Disabled() == false {
+		t.Error("Next is enabled at the last message")
+	}
+}
+
+func TestMessagePanelFirstMessage(t *testing.T) {
+	_, l, x, w := newTestMessagePanel(t)
+	l.SetTopics([]string{"/odom"})
+	test.Tap(findButton(t, w.Content(), "Next"))
+	if got, _ := l.Message(); got != x.Topic("/odom").Refs[0] {
+		t.Fatalf("Next on the empty panel selects %+v", got)
+	}
+}
+
+func TestMessagePanelLongArrays(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	ref := x.Topic("/camera/image_raw").Refs[2]
+	l.SelectMessage(ref)
+	want := decodeRef(t, l.d.Bag, ref).Field("data")
+	id := treeID(t, p.ft, "data")
+	kids := p.tree.ChildUIDs(id)
+	if len(kids) != model.FieldTreeFirst+1 || !model.IsMore(kids[len(kids)-1]) {
+		t.Fatalf("the image data lists %d rows", len(kids))
+	}
+	if v := model.FieldValue(p.ft.Node(id)); !strings.HasPrefix(v, model.Count(uint64(want.Len()))+" bytes: ") {
+		t.Errorf("data value %q", v)
+	}
+	// Tapping a byte past the listed elements lists it.
+	s, _ := want.ElemRange(500)
+	off := p.msg.Record.DataOffset + int64(s)
+	p.hex.ScrollToOffset(off)
+	p.hex.Tapped(&fyne.PointEvent{Position: hexPos(p.hex, off)})
+	if got := p.ft.Path(p.sel); got != "data[500]" {
+		t.Fatalf("tapping element 500 of the image selects %q", got)
+	}
+	if n := len(p.tree.ChildUIDs(id)); n > model.FieldTreeMore+1 {
+		t.Errorf("%d rows listed to reach element 500", n)
+	}
+	// The "more" row lists more.
+	more := p.tree.ChildUIDs(id)
+	p.tree.Select(more[len(more)-1])
+	if n := len(p.tree.ChildUIDs(id)); n != 2*model.FieldTreeMore+1 {
+		t.Errorf("after more, %d rows", n)
+	}
+}
+
+func TestMessagePanelPlotField(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	var added []string
+	l.addSeries = func(s string) { added = append(added, s) }
+	l.SelectMessage(x.Topic("/odom").Refs[3])
+	p.tree.Select(treeID(t, p.ft, "header.frame_id"))
+	if !p.plot.Disabled() {
+		t.Error("Plot field is enabled for a string")
+	}
+	p.tree.Select(treeID(t, p.ft, "pose.pose.position.x"))
+	if p.plot.Disabled() {
+		t.Fatal("Plot field is disabled for a float64")
+	}
+	test.Tap(p.plot)
+	if strings.Join(added, ",") != "/odom.pose.pose.position.x" {
+		t.Errorf("added series %v", added)
+	}
+	// The path is one the plots resolve.
+	if _, err := model.ResolveField(l.d.Bag, &rosmsg.Cache{}, added[0]); err != nil {
+		t.Errorf("%s does not resolve: %v", added[0], err)
+	}
+}
+
+func TestMessagePanelRecordsLink(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	rp := newRecordsPanel(l.d, func(f func()) { f() })
+	rp.setLink(l)
+	w := test.NewTempWindow(t, rp.content)
+	w.Resize(fyne.NewSize(1100, 600))
+	ref := x.Topic("/status").Refs[3]
+	l.SelectMessage(ref)
+	test.Tap(p.records)
+	cr, ok := rp.level().set.(*model.ChunkRecords)
+	if !ok || cr.Chunk.Offset != ref.ChunkPos {
+		t.Fatalf("Records does not show the chunk at %d", ref.ChunkPos)
+	}
+	if !rp.hasRec || rp.rec.Offset != int64(ref.Offset) || rp.rec.Op != bag.OpMessageData {
+		t.Fatalf("Records selects %+v, want the record at %d", rp.rec.Pos, ref.Offset)
+	}
+	if got, _ := l.Message(); got != ref {
+		t.Fatalf("showing the record changed the message to %+v", got)
+	}
+	// Selecting another message record in Records selects that message.
+	for i := 0; i < cr.Len(); i++ {
+		rec, _ := cr.Record(i)
+		if rec.Op != bag.OpMessageData || rec.Offset == int64(ref.Offset) {
+			continue
+		}
+		rp.list.Select(i)
+		got, _ := l.Message()
+		var tm *model.TopicMessages
+		for _, tt := range x.Topics {
+			if tt.IndexOf(got) >= 0 {
+				tm = tt
+			}
+		}
+		if tm == nil || got.ChunkPos != ref.ChunkPos || got.Offset != uint32(rec.Offset) {
+			t.Fatalf("selecting the record at %d selects %+v, which the index does not list", rec.Offset, got)
+		}
+		if c, _ := l.Cursor(); c != got.T {
+			t.Errorf("cursor %d, message time %d", c, got.T)
+		}
+		if p.ref != got || p.msg == nil || p.msg.Record.Offset != rec.Offset {
+			t.Errorf("the Message panel does not show the record's message")
+		}
+		break
+	}
+}
+
+func TestMessagePanelMarkup(t *testing.T) {
+	p, l, x, w := newTestMessagePanel(t)
+	l.SelectMessage(x.Topic("/imu").Refs[5])
+	p.tree.Select(treeID(t, p.ft, "linear_acceleration.z"))
+	assertMarkup(t, "message_imu.xml", w.Canvas())
+}

@@ -1,0 +1,111 @@
+package ui
+
+import (
+	"sort"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model"
+)
+
+// setLink connects the panel to the other views of its window: selecting a
+// message record selects the message everywhere, selecting a chunk moves
+// the time cursor, and the other views can show a message's record.
+func (p *recordsPanel) setLink(l *docLink) {
+	p.link = l
+	l.messageRecord = p.showMessageRecord
+}
+
+// showMessageRecord shows the Records tab with the message data record at
+// off in the chunk at chunkPos selected.
+func (l *docLink) showMessageRecord(chunkPos int64, off uint32) {
+	if l.messageRecord == nil {
+		return
+	}
+	l.selectTab("Records")
+	l.messageRecord(chunkPos, off)
+}
+
+// linkRecord tells the link about a record the user selected: a message
+// data record inside a chunk becomes the selected message; a chunk moves
+// the time cursor to its start.
+func (p *recordsPanel) linkRecord(rec *bag.Record) {
+	if p.link == nil || p.quiet {
+		return
+	}
+	switch rec.Op {
+	case bag.OpMessageData:
+		cr, ok := p.level().set.(*model.ChunkRecords)
+		if !ok {
+			return
+		}
+		md, err := bag.ParseMessageData(*rec)
+		if err != nil {
+			return
+		}
+		p.link.SelectMessage(model.MsgRef{T: md.Time.Nanos(), MessageLoc: model.MessageLoc{
+			ChunkPos: cr.Chunk.Offset, Offset: uint32(rec.Offset), Conn: md.Conn}})
+	case bag.OpChunk:
+		for _, ci := range p.d.Bag.ChunkInfos {
+			if ci.ChunkPos == rec.Offset {
+				p.link.SetCursor(ci.Start.Nanos())
+				return
+			}
+		}
+	}
+}
+
+// showMessageRecord opens the chunk at chunkPos and selects the record at
+// off in its data. Before the record index is built it starts building it
+// and shows the record when it is done.
+func (p *recordsPanel) showMessageRecord(chunkPos int64, off uint32) {
+	p.pendingMsg = &model.MessageLoc{ChunkPos: chunkPos, Offset: off}
+	if len(p.levels) == 0 {
+		p.ensureIndex()
+		return
+	}
+	p.applyPendingMessage()
+}
+
+// applyPendingMessage shows the record asked for by showMessageRecord, if
+// any.
+func (p *recordsPanel) applyPendingMessage() {
+	if p.pendingMsg == nil || len(p.levels) == 0 {
+		return
+	}
+	loc := *p.pendingMsg
+	p.pendingMsg = nil
+	selectInner := func() {
+		cr, ok := p.level().set.(*model.ChunkRecords)
+		if !ok {
+			return
+		}
+		i := sort.Search(cr.Len(), func(i int) bool {
+			rec, _ := cr.Record(i)
+			return rec.Offset >= int64(loc.Offset)
+		})
+		if i < cr.Len() {
+			p.level().sel = i
+			p.showLevel()
+		}
+	}
+	if cr, ok := p.level().set.(*model.ChunkRecords); ok && cr.Chunk.Offset == loc.ChunkPos {
+		selectInner()
+		return
+	}
+	x, ok := p.levels[0].set.(*model.RecordIndex)
+	if !ok {
+		return
+	}
+	i := sort.Search(x.Len(), func(i int) bool { return x.Offset(i) >= loc.ChunkPos })
+	if i >= x.Len() || x.Offset(i) != loc.ChunkPos {
+		return
+	}
+	p.levels = p.levels[:1]
+	p.levels[0].sel = i
+	// Selecting the chunk on the way must not move the cursor off the
+	// message.
+	p.quiet = true
+	p.showLevel()
+	p.quiet = false
+	p.openChunkThen(selectInner)
+}
