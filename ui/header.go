@@ -28,19 +28,19 @@ func newHeader(d *model.Document) fyne.CanvasObject {
 		start, end = model.Time(s.Start), model.Time(s.End)
 	}
 	indexed := fmt.Sprintf("ROS1 bag v%s", s.Version)
-	facts := container.NewGridWithColumns(4,
+	// One row of figures, and the time span on the title line, so the
+	// views below keep the height.
+	facts := container.NewGridWithColumns(6,
 		fact("Size", model.Size(d.Size)),
-		fact("Duration", duration),
 		fact("Messages", model.Count(s.Messages)),
 		fact("Topics", model.Count(uint64(len(d.Topics)))),
-		fact("Start (UTC)", start),
-		fact("End (UTC)", end),
 		fact("Chunks", model.Count(uint64(s.Chunks))),
 		fact("Compression", model.Compression(s)),
+		fact("Duration", duration),
 	)
-	version := dimText(indexed, theme.SizeNameText, fyne.TextAlignTrailing)
-	version.Truncation = fyne.TextTruncateOff
-	title := container.NewBorder(nil, nil, name, version, path)
+	span := dimText(fmt.Sprintf("%s  to  %s UTC      %s", start, end, indexed), theme.SizeNameText, fyne.TextAlignTrailing)
+	span.Truncation = fyne.TextTruncateOff
+	title := container.NewBorder(nil, nil, name, span, path)
 	return container.NewVBox(title, facts)
 }
 

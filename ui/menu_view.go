@@ -39,7 +39,7 @@ var keyHelp = [][2]string{
 	{"Ctrl+1 … Ctrl+6", "Topics, Message, Plots, Chunk, Records, Findings"},
 	{"Timeline: wheel, drag", "zoom about the mouse, pan"},
 	{"Timeline: Shift+drag, drag on the axis", "select a time range (Z zooms to it, Esc clears it)"},
-	{"Timeline: + − 0 Home End ← →", "zoom in, out, fit, go to the start or end, pan"},
+	{"Timeline: + - 0 Home End Left Right", "zoom in, out, fit, go to the start or end, pan"},
 	{"Timeline: click, double-click", "select the nearest message, fit (or zoom to the range)"},
 	{"Timeline: click a chunk or a lane title", "open the chunk, show only that topic"},
 	{"Plots: wheel, drag, Shift+drag", "zoom time, pan, zoom to a box"},
