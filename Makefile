@@ -7,6 +7,7 @@
 #   make bench    Go benchmarks once, then bagscope vs the C++/Python reference (BENCHMARKS.md)
 #   make install  install binary, icon, desktop entry and MIME type (PREFIX=/usr/local)
 #   make package  build a Linux package with the fyne tool (slow)
+#   make screenshots  remake the README's window pictures (assets/screenshots) under Xvfb
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -41,7 +42,7 @@ APT_PKGS := gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxran
 # Packages that must never import Fyne.
 HEADLESS_PKGS := ./bag/... ./model/... $(if $(wildcard plot/*.go plot/*/*.go),./plot/...)
 
-.PHONY: deps build run test lint unit bench install package clean
+.PHONY: deps build run test lint unit bench install package clean screenshots
 
 deps:
 	missing=()
@@ -132,3 +133,21 @@ package:
 
 clean:
 	rm -f bagscope bagscope.tar.xz
+
+# The README's pictures of the window, each made by the real binary with --screenshot.
+SHOTS := assets/screenshots
+CUT_BAG := ../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag
+screenshots: build
+	shot() {
+		out=$(SHOTS)/$$1.png; shift
+		echo "== $$out: bagscope $$*"
+		xvfb-run -a -s "-screen 0 1400x900x24" ./bagscope --screenshot "$$out" "$$@" 2> >(grep -v -e XDG_RUNTIME_DIR -e 'Fyne error' -e 'Cause:' -e 'At:' >&2)
+	}
+	shot sample --sample
+	shot message --tab Message --select /imu@12.3 --sample
+	shot plots --plot /imu.linear_acceleration.x,/imu.angular_velocity.z --plot /odom.twist.twist.linear.x --select /imu@7 --sample
+	shot chunk --tab Chunk --select /imu@12.3 --sample
+	shot records --tab Records --select /imu@12.3 --sample
+	shot timeline --select /imu@0.5 testdata/lz4-multichunk.bag
+	shot scanned $(CUT_BAG)
+	shot findings --tab Findings $(CUT_BAG)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -91,7 +92,7 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 			fmt.Fprintf(os.Stderr, "bagscope: no tab called %q\n", c.tab)
 		}
 		if sel := v.c.sel; sel != nil {
-			link.applySelection(*sel, func(err error) { fmt.Fprintf(os.Stderr, "bagscope: %s: %v\n", v.src.name, err) })
+			link.applySelection(*sel, strings.HasPrefix(v.c.tab, "Records"), func(err error) { fmt.Fprintf(os.Stderr, "bagscope: %s: %v\n", v.src.name, err) })
 		}
 	}
 	if v.c.onOpened != nil {

@@ -39,7 +39,8 @@ func (s selection) nanos(start int64) int64 {
 
 // applySelection selects the message of sel's topic nearest its time once
 // the message index is built, and reports a topic the bag lacks to warn.
-func (l *docLink) applySelection(sel selection, warn func(error)) {
+// With record set, the Records view also shows the message's record.
+func (l *docLink) applySelection(sel selection, record bool, warn func(error)) {
 	l.WithIndex(func(x *model.MessageIndex) {
 		t := x.Topic(sel.topic)
 		if t == nil || len(t.Refs) == 0 {
@@ -47,6 +48,10 @@ func (l *docLink) applySelection(sel selection, warn func(error)) {
 			return
 		}
 		start, _ := l.d.Bag.TimeRange()
-		l.SelectMessage(t.Refs[t.Nearest(sel.nanos(start.Nanos()))])
+		ref := t.Refs[t.Nearest(sel.nanos(start.Nanos()))]
+		l.SelectMessage(ref)
+		if record {
+			l.showMessageRecord(ref.ChunkPos, ref.Offset)
+		}
 	})
 }
