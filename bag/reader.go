@@ -182,7 +182,7 @@ func (b *Bag) readAt(p []byte, off int64, op Op, what string) error {
 // recordLookahead is how many bytes readRecord reads at once: enough for
 // the lengths and header of a chunk, connection, chunk info or index data
 // record, so that one pread usually gets the whole header.
-const recordLookahead = 256
+const recordLookahead = 128
 
 // readRecord reads the record at off: its lengths and header (not its
 // data). buf is reused if large enough; the returned Record's header values
