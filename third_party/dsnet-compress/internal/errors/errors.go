@@ -17,6 +17,7 @@
 // recover from errors only generated from within this repository.
 //
 // Example usage:
+//
 //	func Foo() (err error) {
 //		defer errors.Recover(&err)
 //
@@ -28,7 +29,6 @@
 //			errors.Panic(errors.New("whoopsie"))
 //		}
 //	}
-//
 package errors
 
 import "strings"
