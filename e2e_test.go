@@ -21,8 +21,9 @@ var raceEnabled bool
 // shared bags are not beside the repository.
 const e2eBag = "../shared/bags/cra-ros-pkg__robot_localization/test/test2.bag"
 
-// TestScreenshotEndToEnd builds bagscope, runs it in a real window on an X
-// display with --screenshot on each view, and checks the PNGs it writes.
+// TestScreenshotEndToEnd builds bagscope and bagscope-gui, runs bagscope in
+// a real window on an X display with --screenshot on each view, and checks
+// the PNGs it writes.
 func TestScreenshotEndToEnd(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 		if os.Getenv("CI") != "" {
@@ -38,15 +39,19 @@ func TestScreenshotEndToEnd(t *testing.T) {
 		t.Logf("%s missing, using testdata/lz4-multichunk.bag", e2eBag)
 		bagPath = "testdata/lz4-multichunk.bag"
 	}
+	// Built as `make build` leaves them: the command-line front, which
+	// executes bagscope-gui beside it for the window.
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bagscope")
-	args := []string{"build", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, ".")...)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	for _, b := range []struct{ out, pkg string }{{"bagscope-gui", "."}, {"bagscope", "./cmd/bagscope"}} {
+		args := []string{"build", "-o", filepath.Join(dir, b.out)}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		build := exec.Command("go", append(args, b.pkg)...)
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", b.pkg, err, out)
+		}
 	}
 
 	views := []struct {

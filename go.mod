@@ -70,3 +70,7 @@ require (
 )
 
 tool fyne.io/tools/cmd/fyne
+
+// bagscope reads bz2 chunks with dsnet/compress patched for a faster inverse
+// BWT (third_party/dsnet-compress/README.bagscope.md).
+replace github.com/dsnet/compress => ./third_party/dsnet-compress

@@ -41,6 +41,9 @@ func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
 // offset of the header, used in errors. The field values alias b.
 func parseHeader(b []byte, base int64, dst Header) (Header, error) {
 	dst = dst[:0]
+	if dst == nil {
+		dst = make(Header, 0, countFields(b))
+	}
 	pos := 0
 	for pos < len(b) {
 		if len(b)-pos < 4 {
@@ -55,10 +58,71 @@ func parseHeader(b []byte, base int64, dst Header) (Header, error) {
 		if eq < 0 {
 			return dst, errAt(base+int64(pos), 0, ErrMalformed, "header field without '=' (%d bytes)", n)
 		}
-		dst = append(dst, Field{Name: string(f[:eq]), Value: f[eq+1:], Offset: pos})
+		dst = append(dst, Field{Name: fieldName(f[:eq]), Value: f[eq+1:], Offset: pos})
 		pos += 4 + int(n)
 	}
 	return dst, nil
+}
+
+// countFields returns the number of fields in header bytes b, as far as
+// their lengths are consistent.
+func countFields(b []byte) int {
+	n := 0
+	for pos := 0; len(b)-pos >= 4; n++ {
+		l := int64(le32(b[pos:]))
+		if l > int64(len(b)-pos-4) {
+			break
+		}
+		pos += 4 + int(l)
+	}
+	return n
+}
+
+// fieldName returns name as a string, without allocating for the field
+// names of the format (a bag's index has a few records per chunk, each with
+// several of them).
+func fieldName(name []byte) string {
+	switch string(name) {
+	case "op":
+		return "op"
+	case "conn":
+		return "conn"
+	case "time":
+		return "time"
+	case "ver":
+		return "ver"
+	case "count":
+		return "count"
+	case "size":
+		return "size"
+	case "compression":
+		return "compression"
+	case "chunk_pos":
+		return "chunk_pos"
+	case "start_time":
+		return "start_time"
+	case "end_time":
+		return "end_time"
+	case "topic":
+		return "topic"
+	case "index_pos":
+		return "index_pos"
+	case "conn_count":
+		return "conn_count"
+	case "chunk_count":
+		return "chunk_count"
+	case "type":
+		return "type"
+	case "md5sum":
+		return "md5sum"
+	case "message_definition":
+		return "message_definition"
+	case "callerid":
+		return "callerid"
+	case "latching":
+		return "latching"
+	}
+	return string(name)
 }
 
 // scanHeader is the allocation-free form of parseHeader used on the hot

@@ -179,36 +179,62 @@ func (b *Bag) readAt(p []byte, off int64, op Op, what string) error {
 	return fmt.Errorf("reading %s at offset %d: %w", what, off, err)
 }
 
+// recordLookahead is how many bytes readRecord reads at once: enough for
+// the lengths and header of a chunk, connection, chunk info or index data
+// record, so that one pread usually gets the whole header.
+const recordLookahead = 128
+
 // readRecord reads the record at off: its lengths and header (not its
-// data). buf is reused for the header bytes if large enough; the returned
-// Record's header values alias the returned buffer.
+// data). buf is reused if large enough; the returned Record's header values
+// alias the returned buffer (which holds the header_len field, the header
+// and the data_len field).
 func (b *Bag) readRecord(off int64, buf []byte) (Record, []byte, error) {
 	var rec Record
-	var lenb [4]byte
-	if err := b.readAt(lenb[:], off, 0, "record header length"); err != nil {
-		return rec, buf, err
+	if off < 0 || off+4 > b.size {
+		var lenb [4]byte
+		return rec, buf, b.readAt(lenb[:], off, 0, "record header length")
 	}
-	hlen := le32(lenb[:])
+	// One read for the lengths and, usually, the whole header.
+	got := int(min(int64(max(recordLookahead, cap(buf))), b.size-off))
+	if cap(buf) < got {
+		buf = make([]byte, got)
+	}
+	buf = buf[:got]
+	n, err := b.r.ReadAt(buf, off)
+	if n < 4 {
+		if err == nil || errors.Is(err, io.EOF) {
+			return rec, buf, errAt(off, 0, ErrTruncated, "record header length: read %d of %d bytes", n, 4)
+		}
+		return rec, buf, fmt.Errorf("reading record header length at offset %d: %w", off, err)
+	}
+	got = n
+	hlen := le32(buf)
 	if hlen > MaxHeaderLen {
 		return rec, buf, errAt(off, 0, ErrTooLarge, "record header length %d exceeds the limit of %d bytes", hlen, MaxHeaderLen)
 	}
 	if rem := b.size - off - 4; int64(hlen)+4 > rem {
 		return rec, buf, errAt(off, 0, ErrTruncated, "record header length %d plus data length field exceeds the %d bytes left in the file", hlen, rem)
 	}
-	need := int(hlen) + 4
-	if cap(buf) < need {
-		buf = make([]byte, need)
+	need := 4 + int(hlen) + 4
+	if got < need {
+		if cap(buf) < need {
+			nb := make([]byte, need)
+			copy(nb, buf[:got])
+			buf = nb
+		}
+		buf = buf[:need]
+		if err := b.readAt(buf[got:], off+int64(got), 0, "record header"); err != nil {
+			return rec, buf, err
+		}
 	}
 	buf = buf[:need]
-	if err := b.readAt(buf, off+4, 0, "record header"); err != nil {
-		return rec, buf, err
-	}
+	hdr := buf[4:]
 	rec.Offset = off
 	rec.HeaderOffset = off + 4
 	rec.HeaderLen = hlen
 	rec.DataOffset = off + 8 + int64(hlen)
-	rec.DataLen = le32(buf[hlen:])
-	h, err := parseHeader(buf[:hlen], rec.HeaderOffset, nil)
+	rec.DataLen = le32(hdr[hlen:])
+	h, err := parseHeader(hdr[:hlen], rec.HeaderOffset, nil)
 	if err != nil {
 		return rec, buf, err
 	}
@@ -246,6 +272,16 @@ func (b *Bag) ReadRecord(off int64) (Record, error) {
 func (b *Bag) readIndex() error {
 	b.connByID = map[uint32]*Connection{}
 	off := b.Header.IndexPos
+	// The index section is small (a few hundred bytes per chunk): read it
+	// in one go instead of two or three reads per record.
+	if n := b.size - off; n > 0 && n <= maxIndexPrefetch {
+		sec := make([]byte, n)
+		if m, _ := b.r.ReadAt(sec, off); int64(m) == n {
+			r := b.r
+			b.r = &prefetched{r: r, base: off, data: sec}
+			defer func() { b.r = r }()
+		}
+	}
 	for off < b.size {
 		rec, _, err := b.readRecord(off, nil)
 		if err != nil {
@@ -315,4 +351,22 @@ func NewRawReader(r io.ReaderAt, size int64) (*Bag, error) {
 		b.Header, _ = ParseBagHeader(rec)
 	}
 	return b, nil
+}
+
+// maxIndexPrefetch is the largest index section readIndex reads in one go.
+const maxIndexPrefetch = 64 << 20
+
+// prefetched serves reads inside [base, base+len(data)) from data and the
+// others from r.
+type prefetched struct {
+	r    io.ReaderAt
+	base int64
+	data []byte
+}
+
+func (p *prefetched) ReadAt(q []byte, off int64) (int, error) {
+	if off >= p.base && off+int64(len(q)) <= p.base+int64(len(p.data)) {
+		return copy(q, p.data[off-p.base:]), nil
+	}
+	return p.r.ReadAt(q, off)
 }

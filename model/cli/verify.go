@@ -70,11 +70,16 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	b, err := bag.Open(path)
+	// Like the other commands, verify reads an unindexed, cut or damaged
+	// bag by scanning it (and says so), instead of refusing it.
+	b, err := bag.OpenOrScan(path)
 	if err != nil {
 		return fail(stderr, path, err)
 	}
 	defer b.Close()
+	if b.Scan != nil {
+		fmt.Fprintf(stderr, "bagscope: %s: read by scanning: %v\n", path, b.Scan.Reason)
+	}
 	for _, t := range topics {
 		if len(b.SelectConnections(bag.MessageFilter{Topics: []string{t}})) == 0 {
 			return fail(stderr, path, fmt.Errorf("no topic %q in the bag", t))

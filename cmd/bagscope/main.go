@@ -1,0 +1,63 @@
+// Command bagscope is the fast start of bagscope: it runs the headless
+// commands (info, cat, plot, ...) itself and starts the window by executing
+// the full bagscope, built from the repository root and installed as
+// bagscope-gui beside it or in ../libexec/bagscope.
+//
+// It exists for start-up time: the full binary links Fyne's GL and X11
+// libraries and runs Fyne's package initialisers (translations, fonts,
+// markdown), about 8 ms before main on every run; this one is a static
+// binary without them. `go list -deps ./cmd/bagscope` must never list
+// fyne.io (the Makefile's lint checks it).
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/bagscope/bagscope/model/cli"
+)
+
+// guiName is the name of the full, windowed bagscope.
+const guiName = "bagscope-gui"
+
+func main() {
+	args := os.Args[1:]
+	if len(args) > 0 && cli.IsCommand(args[0]) {
+		os.Exit(cli.Run(args, os.Stdout, os.Stderr))
+	}
+	gui, err := findGUI()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bagscope: the window needs %s: %v\n", guiName, err)
+		os.Exit(1)
+	}
+	err = syscall.Exec(gui, append([]string{gui}, args...), os.Environ())
+	fmt.Fprintf(os.Stderr, "bagscope: starting %s: %v\n", gui, err)
+	os.Exit(1)
+}
+
+// findGUI returns the path of bagscope-gui: beside this executable (as
+// `make build` leaves them), in ../libexec/bagscope (as `make install` puts
+// it), following symbolic links to this executable.
+func findGUI() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if p, err := filepath.EvalSymlinks(self); err == nil {
+		self = p
+	}
+	dir := filepath.Dir(self)
+	tried := []string{
+		filepath.Join(dir, guiName),
+		filepath.Join(dir, "..", "libexec", "bagscope", guiName),
+	}
+	for _, p := range tried {
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", errors.New("not found at " + tried[0] + " or " + tried[1] + " (run `make build`, or build it with `go build -o bagscope-gui .`)")
+}

@@ -1,0 +1,3 @@
+module github.com/dsnet/compress
+
+go 1.9
