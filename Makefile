@@ -39,9 +39,10 @@ APT_PKGS := gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxran
 	python3-tf2-msgs python3-rosgraph-msgs python3-roslz4 \
 	shared-mime-info desktop-file-utils xdg-utils
 
-# Packages that must never import Fyne. ./cmd/bagscope is the command-line
-# front: it starts in ~4 ms because it links neither Fyne nor its GL/X11 libraries.
-HEADLESS_PKGS := ./bag/... ./model/... $(if $(wildcard plot/*.go plot/*/*.go),./plot/...) ./cmd/bagscope
+# Packages that must never import Fyne. They include model/cli/bagscope, the
+# command-line front: it starts in ~4 ms because it links neither Fyne nor its
+# GL/X11 libraries.
+HEADLESS_PKGS := ./bag/... ./model/... $(if $(wildcard plot/*.go plot/*/*.go),./plot/...)
 
 .PHONY: deps build run test lint unit bench install package clean screenshots
 
@@ -63,9 +64,9 @@ deps:
 # command; it is what `go build .` and `fyne package` make), bagscope the fast
 # front for the commands, which executes bagscope-gui beside it for the window.
 build:
-	echo "go build -o bagscope-gui . && go build -o bagscope ./cmd/bagscope"
+	echo "go build -o bagscope-gui . && go build -o bagscope ./model/cli/bagscope"
 	go build -o bagscope-gui .
-	go build -o bagscope ./cmd/bagscope
+	go build -o bagscope ./model/cli/bagscope
 
 run: deps build
 	if [[ -n "$${DISPLAY:-}" || -n "$${WAYLAND_DISPLAY:-}" ]]; then

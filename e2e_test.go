@@ -43,7 +43,7 @@ func TestScreenshotEndToEnd(t *testing.T) {
 	// executes bagscope-gui beside it for the window.
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bagscope")
-	for _, b := range []struct{ out, pkg string }{{"bagscope-gui", "."}, {"bagscope", "./cmd/bagscope"}} {
+	for _, b := range []struct{ out, pkg string }{{"bagscope-gui", "."}, {"bagscope", "./model/cli/bagscope"}} {
 		args := []string{"build", "-o", filepath.Join(dir, b.out)}
 		if raceEnabled {
 			args = append(args, "-race")

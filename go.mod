@@ -6,6 +6,7 @@ require (
 	fyne.io/fyne/v2 v2.8.1
 	github.com/dsnet/compress v0.0.1
 	github.com/pierrec/lz4/v4 v4.1.33
+	gonum.org/v1/plot v0.17.0
 )
 
 require (
@@ -65,12 +66,7 @@ require (
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.36.0 // indirect
 	golang.org/x/tools/go/vcs v0.1.0-deprecated // indirect
-	gonum.org/v1/plot v0.17.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
 tool fyne.io/tools/cmd/fyne
-
-// bagscope reads bz2 chunks with dsnet/compress patched for a faster inverse
-// BWT (third_party/dsnet-compress/README.bagscope.md).
-replace github.com/dsnet/compress => ./third_party/dsnet-compress

@@ -26,7 +26,7 @@ func TestNoFyne(t *testing.T) {
 	}
 	for _, p := range strings.Fields(string(out)) {
 		if strings.HasPrefix(p, "fyne.io/") || strings.Contains(p, "go-gl/") {
-			t.Errorf("cmd/bagscope depends on %s", p)
+			t.Errorf("model/cli/bagscope depends on %s", p)
 		}
 	}
 }
@@ -57,7 +57,7 @@ func TestCommandsAndWindow(t *testing.T) {
 				}
 			}
 
-			out, err := exec.Command(front, "info", "../../testdata/lz4-multichunk.bag").CombinedOutput()
+			out, err := exec.Command(front, "info", "../../../testdata/lz4-multichunk.bag").CombinedOutput()
 			if err != nil || !strings.Contains(string(out), "compression:  lz4 [47/47 chunks]") {
 				t.Fatalf("info: %v\n%s", err, out)
 			}

@@ -6,7 +6,7 @@
 // It exists for start-up time: the full binary links Fyne's GL and X11
 // libraries and runs Fyne's package initialisers (translations, fonts,
 // markdown), about 8 ms before main on every run; this one is a static
-// binary without them. `go list -deps ./cmd/bagscope` must never list
+// binary without them. `go list -deps ./model/cli/bagscope` must never list
 // fyne.io (the Makefile's lint checks it).
 package main
 

@@ -1,3 +1,0 @@
-module github.com/dsnet/compress
-
-go 1.9
