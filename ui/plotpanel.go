@@ -49,6 +49,10 @@ type plotPanel struct {
 	progLabel *widget.Label
 	progRow   fyne.CanvasObject
 	content   fyne.CanvasObject
+	// box is content under mark, the highlight while a field is dragged
+	// over the panel.
+	box  *fyne.Container
+	mark *canvas.Rectangle
 }
 
 func newPlotPanel(g *plotsView) *plotPanel {
@@ -101,6 +105,8 @@ func newPlotPanel(g *plotsView) *plotPanel {
 	body := container.NewBorder(nil, nil, nil, legend, plotArea)
 	top := container.NewVBox(toolbar, p.errText, p.progRow)
 	p.content = container.NewBorder(top, nil, nil, nil, body)
+	p.mark = dropMark()
+	p.box = container.NewStack(p.content, p.mark)
 	p.seriesChanged()
 	return p
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -35,6 +36,12 @@ type plotsView struct {
 	content  fyne.CanvasObject
 	colors   int
 	examples []string
+	fields   *fieldList
+	addBtn   *widget.Button
+	// dropZone, below the panels while a field is dragged, makes a new
+	// panel; zoneMark highlights it when the pointer is over it.
+	dropZone *fyne.Container
+	zoneMark *canvas.Rectangle
 }
 
 // newPlotsPanel builds the Plots tab and offers addSeries on the link.
@@ -52,11 +59,20 @@ func newPlotsView(l *docLink) *plotsView {
 	g.win = g.bagWin
 	g.examples = examplePaths(b, &g.cache, 4)
 	g.stack = container.New(layout.NewGridLayoutWithRows(1))
-	add := widget.NewButtonWithIcon("Add plot", theme.ContentAddIcon(), func() { g.current = g.addPanel() })
+	g.addBtn = widget.NewButtonWithIcon("Add plot", theme.ContentAddIcon(), func() { g.current = g.addPanel() })
 	hint := dimText("Scroll to zoom, drag to pan, Shift+drag to zoom to a box, double-click to fit, click a point to select its message. All plots share the time axis.",
 		theme.SizeNameCaptionText, fyne.TextAlignLeading)
-	top := container.NewBorder(nil, nil, nil, add, hint)
-	g.content = container.NewBorder(top, nil, nil, nil, g.stack)
+	top := container.NewBorder(nil, nil, nil, g.addBtn, hint)
+	g.zoneMark = dropMark()
+	g.zoneMark.Show()
+	zoneText := widget.NewLabelWithStyle("Drop here for a new plot", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
+	g.dropZone = container.NewStack(g.zoneMark, zoneText)
+	g.dropZone.Hide()
+	plots := container.NewBorder(top, g.dropZone, nil, nil, g.stack)
+	g.fields = newFieldList(g)
+	split := container.NewHSplit(g.fields.content, plots)
+	split.Offset = 0.2
+	g.content = split
 	g.current = g.addPanel()
 
 	l.addSeries = func(path string) {
@@ -108,7 +124,7 @@ func (g *plotsView) removePanel(p *plotPanel) {
 func (g *plotsView) restack() {
 	objs := make([]fyne.CanvasObject, len(g.panels))
 	for i, p := range g.panels {
-		objs[i] = p.content
+		objs[i] = p.box
 		p.removeBtn.Enable()
 		if len(g.panels) == 1 {
 			p.removeBtn.Disable()
@@ -144,6 +160,66 @@ func (g *plotsView) add(p *plotPanel, path string) {
 	p.series = append(p.series, s)
 	p.extract(s)
 	p.seriesChanged()
+}
+
+// dropTarget is where a field dropped at the absolute position pos goes:
+// the panel under it, or a new panel on the drop zone or the Add plot
+// button; neither elsewhere.
+func (g *plotsView) dropTarget(pos fyne.Position) (p *plotPanel, isNew bool) {
+	for _, p := range g.panels {
+		if under(p.box, pos) {
+			return p, false
+		}
+	}
+	return nil, under(g.dropZone, pos) || under(g.addBtn, pos)
+}
+
+// markDrop highlights panel p, or the drop zone when isNew.
+func (g *plotsView) markDrop(p *plotPanel, isNew bool) {
+	for _, q := range g.panels {
+		if (q == p) != q.mark.Visible() {
+			if q == p {
+				q.mark.Show()
+			} else {
+				q.mark.Hide()
+			}
+		}
+	}
+	g.zoneMark.FillColor = dropFill(isNew)
+	g.zoneMark.Refresh()
+}
+
+// dropMark is the frame over a drop target.
+func dropMark() *canvas.Rectangle {
+	r := canvas.NewRectangle(dropFill(true))
+	r.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	r.StrokeWidth = 2
+	r.CornerRadius = 4
+	r.Hide()
+	return r
+}
+
+// dropFill tints a drop target, strongly when the pointer is over it.
+func dropFill(hot bool) color.Color {
+	r, g, b, _ := theme.Color(theme.ColorNamePrimary).RGBA()
+	a := uint8(0x18)
+	if hot {
+		a = 0x40
+	}
+	return color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), a}
+}
+
+// under tells whether the absolute position pos lies on the shown object o.
+func under(o fyne.CanvasObject, pos fyne.Position) bool {
+	if o == nil || !o.Visible() {
+		return false
+	}
+	d := fyne.CurrentApp().Driver()
+	if d.CanvasForObject(o) == nil {
+		return false
+	}
+	at, size := d.AbsolutePositionForObject(o), o.Size()
+	return pos.X >= at.X && pos.Y >= at.Y && pos.X < at.X+size.Width && pos.Y < at.Y+size.Height
 }
 
 // nextColor hands out the palette in turn across panels.

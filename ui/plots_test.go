@@ -31,6 +31,13 @@ func newTestPlots(t *testing.T, path string) (*plotsView, fyne.Window) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
+	return newTestPlotsDoc(t, d)
+}
+
+// newTestPlotsDoc is newTestPlots on an open document (in a temporary app
+// the caller made).
+func newTestPlotsDoc(t *testing.T, d *model.Document) (*plotsView, fyne.Window) {
+	t.Helper()
 	l := newDocLink(d, func(f func()) { f() })
 	t.Cleanup(l.close)
 	var tab string

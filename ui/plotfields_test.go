@@ -1,0 +1,221 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// TestFieldListSample checks the Fields list of the sample bag: the
+// expected fields are there, each resolves, and the filter narrows it.
+func TestFieldListSample(t *testing.T) {
+	test.NewTempApp(t)
+	g, _ := newTestPlotsDoc(t, openSample(t))
+	f := g.fields
+	all := f.paths()
+	has := map[string]bool{}
+	for _, p := range all {
+		has[p] = true
+		if _, err := model.ResolveField(g.l.d.Bag, &g.cache, p); err != nil {
+			t.Errorf("listed %s does not resolve: %v", p, err)
+		}
+	}
+	for _, want := range []string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x", "/imu.@latency", "/tf.transforms[0].transform.translation.x"} {
+		if !has[want] {
+			t.Errorf("the list lacks %s", want)
+		}
+	}
+	for _, topic := range model.Topics(g.l.d.Bag) {
+		if has[topic] {
+			t.Errorf("the list offers the bare topic %s", topic)
+		}
+	}
+
+	tests := []struct {
+		filter string
+		want   []string // all of them shown
+		words  []string // every shown path has all of them
+	}{
+		{"", []string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x"}, nil},
+		{"linear .x", []string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x"}, []string{"linear", ".x"}},
+		{"ODOM twist", []string{"/odom.twist.twist.linear.x"}, []string{"odom", "twist"}},
+		{"@latency", []string{"/imu.@latency"}, []string{"@latency"}},
+		{"no such field", nil, []string{"no such field"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.filter, func(t *testing.T) {
+			f.filter.SetText(tc.filter)
+			shown := f.paths()
+			if tc.filter == "" && len(shown) != len(all) {
+				t.Errorf("no filter shows %d of %d", len(shown), len(all))
+			}
+			for _, w := range tc.want {
+				if !strings.Contains("\n"+strings.Join(shown, "\n")+"\n", "\n"+w+"\n") {
+					t.Errorf("filter %q hides %s", tc.filter, w)
+				}
+			}
+			for _, p := range shown {
+				for _, w := range tc.words {
+					if !strings.Contains(strings.ToLower(p), w) {
+						t.Errorf("filter %q shows %s", tc.filter, p)
+					}
+				}
+			}
+			if tc.want == nil && len(shown) != 0 {
+				t.Errorf("filter %q shows %v", tc.filter, shown)
+			}
+		})
+	}
+}
+
+// shownFieldRow filters the Fields list down to path and returns its row
+// as the tree shows it.
+func shownFieldRow(t *testing.T, g *plotsView, path string) *fieldRow {
+	t.Helper()
+	g.fields.filter.SetText(strings.NewReplacer(".", " ", "/", "").Replace(path))
+	for _, o := range test.LaidOutObjects(g.fields.tree) {
+		if r, ok := o.(*fieldRow); ok && r.Visible() && r.path == path {
+			return r
+		}
+	}
+	t.Fatalf("the Fields list shows no row for %s", path)
+	return nil
+}
+
+// centre is the absolute position of o's centre.
+func centre(o fyne.CanvasObject) fyne.Position {
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
+	return at.Add(fyne.NewPos(o.Size().Width/2, o.Size().Height/2))
+}
+
+// TestFieldDrag drags a field row onto each kind of target, calling the
+// row's Dragged and DragEnd as the driver would.
+func TestFieldDrag(t *testing.T) {
+	const path = "/odom.twist.twist.linear.x"
+	tests := []struct {
+		name   string
+		target func(g *plotsView) fyne.Position // evaluated mid-drag
+		series []int                            // series per panel after the drop
+		mark   int                              // panel highlighted before the drop, -1 none
+		zone   bool                             // drop zone highlighted
+	}{
+		{"onto panel 2", func(g *plotsView) fyne.Position { return centre(g.panels[1].box) }, []int{0, 1}, 1, false},
+		{"onto panel 1", func(g *plotsView) fyne.Position { return centre(g.panels[0].box) }, []int{1, 0}, 0, false},
+		{"onto panel 2's legend corner", func(g *plotsView) fyne.Position {
+			b := g.panels[1].box
+			return fyne.CurrentApp().Driver().AbsolutePositionForObject(b).Add(fyne.NewPos(b.Size().Width-2, b.Size().Height-2))
+		}, []int{0, 1}, 1, false},
+		{"back onto the list", func(g *plotsView) fyne.Position { return centre(g.fields.tree) }, []int{0, 0}, -1, false},
+		{"outside the window", func(g *plotsView) fyne.Position { return fyne.NewPos(-20, 300) }, []int{0, 0}, -1, false},
+		{"below the panels", func(g *plotsView) fyne.Position { return centre(g.dropZone) }, []int{0, 0, 1}, -1, true},
+		{"onto Add plot", func(g *plotsView) fyne.Position { return centre(g.addBtn) }, []int{0, 0, 1}, -1, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, _ := newTestPlots(t, plotBag)
+			g.addPanel()
+			row := shownFieldRow(t, g, path)
+			start := centre(row)
+			row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: start}, Dragged: fyne.Delta{DX: 5}})
+			if !g.dropZone.Visible() || g.dropZone.Size().Height == 0 {
+				t.Fatal("no drop zone while dragging")
+			}
+			if g.fields.dragTip == nil || !g.fields.dragTip.Visible() || g.fields.dragText.Text != path {
+				t.Fatal("no label follows the drag")
+			}
+			pos := tc.target(g)
+			row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: pos}, Dragged: fyne.Delta{DX: pos.X - start.X, DY: pos.Y - start.Y}})
+			for i, p := range g.panels {
+				if p.mark.Visible() != (i == tc.mark) {
+					t.Errorf("panel %d highlighted %v, want %v", i+1, p.mark.Visible(), i == tc.mark)
+				}
+			}
+			if hot := g.zoneMark.FillColor == dropFill(true); hot != tc.zone {
+				t.Errorf("drop zone hot %v, want %v", hot, tc.zone)
+			}
+			if tip := g.fields.dragTip.Position(); tip.X < pos.X || tip.Y < pos.Y || tip.X > pos.X+40 || tip.Y > pos.Y+40 {
+				t.Errorf("the label is at %v, the pointer at %v", tip, pos)
+			}
+			row.DragEnd()
+
+			if len(g.panels) != len(tc.series) {
+				t.Fatalf("%d panels, want %d", len(g.panels), len(tc.series))
+			}
+			for i, p := range g.panels {
+				if len(p.series) != tc.series[i] {
+					t.Errorf("panel %d has %d series, want %d", i+1, len(p.series), tc.series[i])
+				}
+				for _, s := range p.series {
+					if s.path != path || s.ms == nil || len(s.ms.T) != 30 {
+						t.Errorf("panel %d: series %s with %v", i+1, s.path, s.ms)
+					}
+				}
+				if p.mark.Visible() {
+					t.Errorf("panel %d still highlighted", i+1)
+				}
+			}
+			if g.dropZone.Visible() || g.fields.dragTip.Visible() {
+				t.Error("the drop zone or the label stays after the drop")
+			}
+		})
+	}
+}
+
+// TestFieldAddToLast adds fields by double-click and by the + button.
+func TestFieldAddToLast(t *testing.T) {
+	tests := []struct {
+		name string
+		add  func(r *fieldRow)
+	}{
+		{"double-click", func(r *fieldRow) { r.DoubleTapped(&fyne.PointEvent{}) }},
+		{"plus button", func(r *fieldRow) { test.Tap(r.plus) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, _ := newTestPlots(t, plotBag)
+			g.addPanel()
+			g.current = g.panels[0]
+			tc.add(shownFieldRow(t, g, "/imu.linear_acceleration.x"))
+			if len(g.panels[0].series) != 0 || len(g.panels[1].series) != 1 || g.panels[1].series[0].path != "/imu.linear_acceleration.x" {
+				t.Errorf("series per panel: %d, %d", len(g.panels[0].series), len(g.panels[1].series))
+			}
+		})
+	}
+}
+
+// TestFieldDragShot writes the sample bag's window in the middle of a
+// drag onto the second plot to $BAGSCOPE_SHOTS/plots-drag.png.
+func TestFieldDragShot(t *testing.T) {
+	dir := os.Getenv("BAGSCOPE_SHOTS")
+	if dir == "" {
+		t.Skip("BAGSCOPE_SHOTS not set")
+	}
+	newTestController(t).app.Settings().SetTheme(variantTheme{theme.DefaultTheme(), theme.VariantDark})
+	d := openSample(t)
+	w := test.NewTempWindow(t, nil)
+	content, l := newDocumentPanel(d, w)
+	defer l.close()
+	w.SetContent(content)
+	w.Resize(bagWindowSize)
+	l.plotPaths([]string{"/imu.linear_acceleration.x", "/imu.angular_velocity.z"})
+	g := l.plots
+	row := shownFieldRow(t, g, "/odom.twist.twist.linear.x")
+	start := centre(row)
+	row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: start}})
+	row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: centre(g.panels[1].box)}})
+	if err := writePNG(filepath.Join(dir, "plots-drag.png"), w.Canvas().Capture()); err != nil {
+		t.Fatal(err)
+	}
+	row.DragEnd()
+	g.fields.filter.SetText("")
+	if err := writePNG(filepath.Join(dir, "plots-dropped.png"), w.Canvas().Capture()); err != nil {
+		t.Fatal(err)
+	}
+}
