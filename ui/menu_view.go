@@ -44,6 +44,7 @@ var keyHelp = [][2]string{
 	{"Timeline: click a chunk or a lane title", "open the chunk, show only that topic"},
 	{"Plots: wheel, drag, Shift+drag", "zoom time, pan, zoom to a box"},
 	{"Plots: double-click, click a point", "fit, select the point's message everywhere"},
+	{"Plots: drag a field from Fields", "onto a plot to add it there, below the plots for a new plot (double-click or + adds to the last)"},
 	{"Topics: click a row", "show only the selected topics in the other views"},
 	{"Drop files on a window", "open them"},
 }

@@ -100,7 +100,11 @@ func newFieldList(g *plotsView) *fieldList {
 	f.filter.OnChanged = f.setFilter
 	f.setFilter("")
 	title := widget.NewLabelWithStyle("Fields", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	hint := dimWrapped("Drag a field onto a plot, or below the plots for a new one; double-click or + adds it to the last plot.", fyne.TextAlignLeading)
+	// Single lines: wrapped text in a VBox takes the height it would need
+	// at its narrowest.
+	hint := container.New(&tightVBox{},
+		dimText("Drag onto a plot, or below for a new plot.", theme.SizeNameCaptionText, fyne.TextAlignLeading),
+		dimText("Double-click or + adds it to the last plot.", theme.SizeNameCaptionText, fyne.TextAlignLeading))
 	f.content = container.NewBorder(container.NewVBox(title, f.filter, hint), nil, nil, nil, f.tree)
 	return f
 }
