@@ -160,10 +160,24 @@ func (f *fieldList) dragged(path string, pos fyne.Position, c fyne.Canvas) {
 	}
 	if f.dragTip != nil {
 		f.dragText.SetText(path)
-		f.dragTip.ShowAtPosition(pos.AddXY(14, 10))
+		f.dragTip.ShowAtPosition(tipPosition(pos, f.dragTip.MinSize(), f.dragTip.Canvas.Size()))
 	}
 	p, isNew := g.dropTarget(pos)
 	g.markDrop(p, isNew)
+}
+
+// tipPosition places a label of size tip beside the pointer at pos:
+// below and right of it, or above and left of it where the canvas (of
+// size c) ends.
+func tipPosition(pos fyne.Position, tip, c fyne.Size) fyne.Position {
+	at := pos.AddXY(14, 10)
+	if at.X+tip.Width > c.Width {
+		at.X = max(0, pos.X-14-tip.Width)
+	}
+	if at.Y+tip.Height > c.Height {
+		at.Y = max(0, pos.Y-6-tip.Height)
+	}
+	return at
 }
 
 // dragEnd drops the dragged path where the last drag event was: on a

@@ -140,8 +140,9 @@ func TestFieldDrag(t *testing.T) {
 			if hot := g.zoneMark.FillColor == dropFill(true); hot != tc.zone {
 				t.Errorf("drop zone hot %v, want %v", hot, tc.zone)
 			}
-			if tip := g.fields.dragTip.Position(); tip.X < pos.X || tip.Y < pos.Y || tip.X > pos.X+40 || tip.Y > pos.Y+40 {
-				t.Errorf("the label is at %v, the pointer at %v", tip, pos)
+			if tip, size := g.fields.dragTip.Position(), g.fields.dragTip.MinSize(); pos.X >= 0 &&
+				(tip.X+size.Width < pos.X-30 || tip.X > pos.X+30 || tip.Y+size.Height < pos.Y-30 || tip.Y > pos.Y+30) {
+				t.Errorf("the label is at %v (%v), the pointer at %v", tip, size, pos)
 			}
 			row.DragEnd()
 
@@ -165,6 +166,25 @@ func TestFieldDrag(t *testing.T) {
 				t.Error("the drop zone or the label stays after the drop")
 			}
 		})
+	}
+}
+
+func TestTipPosition(t *testing.T) {
+	tip, c := fyne.NewSize(200, 30), fyne.NewSize(1000, 800)
+	tests := []struct {
+		name string
+		pos  fyne.Position
+		want fyne.Position
+	}{
+		{"room below right", fyne.NewPos(100, 100), fyne.NewPos(114, 110)},
+		{"bottom edge", fyne.NewPos(100, 790), fyne.NewPos(114, 754)},
+		{"right edge", fyne.NewPos(950, 100), fyne.NewPos(736, 110)},
+		{"bottom right corner", fyne.NewPos(990, 795), fyne.NewPos(776, 759)},
+	}
+	for _, tc := range tests {
+		if got := tipPosition(tc.pos, tip, c); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
 
