@@ -92,7 +92,8 @@ func appendNanos(b []byte, ns int64) []byte {
 	b = strconv.AppendInt(b, ns/1e9, 10)
 	frac := ns % 1e9
 	b = append(b, '.')
-	s := strconv.AppendInt(nil, frac+1e9, 10) // "1" followed by 9 digits
+	var tmp [10]byte
+	s := strconv.AppendInt(tmp[:0], frac+1e9, 10) // "1" followed by 9 digits
 	return append(b, s[1:]...)
 }
 

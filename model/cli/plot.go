@@ -16,9 +16,9 @@ import (
 )
 
 func runPlot(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("plot", "FILE TOPIC.FIELD... -o OUT.png|OUT.svg", stderr)
-	out := fs.String("o", "", "image to write: .png or .svg (required)")
-	csvOut := fs.String("csv", "", "also write the plotted points as CSV (one time column, one column per series)")
+	fs := newFlags("plot", "FILE TOPIC.FIELD... -o OUT.png|OUT.svg [--csv OUT.csv]", stderr)
+	out := fs.String("o", "", "image to write: .png or .svg (-o, --csv or both)")
+	csvOut := fs.String("csv", "", "write the points as CSV (one time column, one column per series)")
 	start := fs.String("start", "", "first receive time: seconds since the epoch, or +SECONDS from the bag's start")
 	end := fs.String("end", "", "last receive time (inclusive), same forms as --start")
 	base := fs.String("x", "receive", "time base: receive (the bag's message time) or stamp (header.stamp)")
@@ -31,7 +31,7 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if len(pos) < 2 || *out == "" {
+	if len(pos) < 2 || (*out == "" && *csvOut == "") {
 		fs.Usage()
 		return 2
 	}
@@ -39,9 +39,13 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bagscope: --absolute and --relative exclude each other")
 		return 2
 	}
-	format, err := plot.FormatOf(*out)
-	if err != nil {
-		return fail(stderr, "", err)
+	var format plot.Format
+	if *out != "" {
+		f, err := plot.FormatOf(*out)
+		if err != nil {
+			return fail(stderr, "", err)
+		}
+		format = f
 	}
 	if *width < plot.MinSize || *height < plot.MinSize || *width > 16384 || *height > 16384 {
 		return fail(stderr, "", fmt.Errorf("--width and --height must be between %d and 16384", plot.MinSize))
@@ -93,11 +97,13 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	if opt.Title == "" {
 		opt.Title = filepath.Base(path)
 	}
-	if err := writeFile(*out, func(w io.Writer) error {
-		_, err := plot.Write(w, format, series, win, plot.YRange{}, *width, *height, opt)
-		return err
-	}); err != nil {
-		return fail(stderr, "", err)
+	if *out != "" {
+		if err := writeFile(*out, func(w io.Writer) error {
+			_, err := plot.Write(w, format, series, win, plot.YRange{}, *width, *height, opt)
+			return err
+		}); err != nil {
+			return fail(stderr, "", err)
+		}
 	}
 	if *csvOut != "" {
 		if err := writeFile(*csvOut, func(w io.Writer) error {

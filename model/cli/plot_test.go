@@ -250,6 +250,7 @@ func TestPlotOutputs(t *testing.T) {
 		{"png", []string{"imu.linear_acceleration.x", "/imu.angular_velocity.z", "-o", dir + "/a.png"}, "a.png", "\x89PNG"},
 		{"svg with window", []string{"/scan.ranges[100]", "--start", "+1", "--end", "+3", "-o", dir + "/b.svg", "--width", "800", "--height", "400"}, "b.svg", "<?xml"},
 		{"stamp base, relative", []string{"/odom.pose.pose.position.x", "/odom.@latency", "--x", "stamp", "--relative", "-o", dir + "/c.png"}, "c.png", "\x89PNG"},
+		{"csv without an image", []string{"/imu.linear_acceleration.x", "--csv", dir + "/d.csv"}, "d.csv", "time_s,/imu.linear_acceleration.x\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

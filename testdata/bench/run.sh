@@ -71,8 +71,8 @@ done
 # The field itself with `plot` (which writes every value to CSV and renders an
 # SVG, its cheaper image format), or, before plot existed, a read of /imu only.
 if "$bs" help | grep -q '^  plot '; then
-	imu_bs="$bs plot -o $build/imu.svg -csv $build/imu.csv @ /imu.linear_acceleration.x"
-	imu_note="bagscope: plot -o OUT.svg -csv OUT.csv FILE /imu.linear_acceleration.x (every value to CSV, plus the SVG)"
+	imu_bs="$bs plot -csv $build/imu.csv @ /imu.linear_acceleration.x"
+	imu_note="bagscope: plot --csv OUT.csv FILE /imu.linear_acceleration.x (every value, with its time, to CSV; the C++ peer only sums them)"
 else
 	imu_bs="$bs verify --topic /imu @"
 	imu_note="bagscope: verify --topic /imu (read + CRC only; field extraction command pending)"
