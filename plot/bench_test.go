@@ -2,6 +2,7 @@ package plot
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"testing"
 )
@@ -46,4 +47,18 @@ func BenchmarkRender(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/frame")
 		})
 	}
+}
+
+// BenchmarkWriteCSV measures writing 200k rows (the /imu benchmark's size)
+// of one series.
+func BenchmarkWriteCSV(b *testing.B) {
+	s := benchSeries(200_000)
+	w := Window{s.T[0], s.T[len(s.T)-1]}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteCSV(io.Discard, []Series{s}, w, CSVOptions{Origin: t0}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(200_000*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 }
