@@ -2,8 +2,6 @@ package model
 
 import (
 	"context"
-	"io/fs"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,16 +13,7 @@ import (
 // message iterator, which the bag tests compare with the reference: the
 // same messages per topic, at the same places, in the same order.
 func TestMessageIndexMatchesIterator(t *testing.T) {
-	var paths []string
-	filepath.WalkDir(sharedBags, func(p string, e fs.DirEntry, err error) error {
-		if err == nil && !e.IsDir() && (strings.HasSuffix(p, ".bag") || strings.HasSuffix(p, ".bag.active")) {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if len(paths) == 0 {
-		t.Skip("no bags under " + sharedBags)
-	}
+	paths := sharedBagPaths(t)
 	for _, p := range paths {
 		t.Run(strings.TrimPrefix(p, sharedBags+"/"), func(t *testing.T) {
 			b, err := bag.OpenOrScan(p)

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -181,17 +182,9 @@ func (t *FieldTree) At(off int) string {
 
 // childAt returns the child whose bytes hold off, or -1.
 func childAt(cs []rosmsg.Node, off int) int {
-	lo, hi := 0, len(cs)
-	for lo < hi {
-		m := (lo + hi) / 2
-		switch {
-		case off < cs[m].Start:
-			hi = m
-		case off >= cs[m].End:
-			lo = m + 1
-		default:
-			return m
-		}
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].End > off })
+	if i < len(cs) && cs[i].Start <= off {
+		return i
 	}
 	return -1
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/bagscope/bagscope/bag"
@@ -197,17 +198,9 @@ func RecordSpans(rec *bag.Record) []Span {
 // SpanAt returns the index of the span holding byte off, or -1. spans must
 // be sorted and not overlap, as RecordSpans returns them.
 func SpanAt(spans []Span, off int64) int {
-	lo, hi := 0, len(spans)
-	for lo < hi {
-		m := (lo + hi) / 2
-		switch {
-		case off < spans[m].Start:
-			hi = m
-		case off >= spans[m].End:
-			lo = m + 1
-		default:
-			return m
-		}
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].End > off })
+	if i < len(spans) && spans[i].Start <= off {
+		return i
 	}
 	return -1
 }

@@ -2,8 +2,6 @@ package model
 
 import (
 	"context"
-	"io/fs"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -16,13 +14,7 @@ import (
 // zoomed-in window, each bin holds exactly the messages whose receive
 // times fall between its edges.
 func TestTimelineCountsMatchIterator(t *testing.T) {
-	paths := []string{"../testdata/lz4-multichunk.bag", "../testdata/two-conns-one-topic.bag", "../assets/sample.bag"}
-	filepath.WalkDir(sharedBags, func(p string, e fs.DirEntry, err error) error {
-		if err == nil && !e.IsDir() && strings.HasSuffix(p, ".bag") {
-			paths = append(paths, p)
-		}
-		return nil
-	})
+	paths := append([]string{"../testdata/lz4-multichunk.bag", "../testdata/two-conns-one-topic.bag", "../assets/sample.bag"}, sharedBagPaths(t)...)
 	for _, p := range paths {
 		t.Run(strings.TrimPrefix(p, sharedBags+"/"), func(t *testing.T) {
 			d, err := Open(context.Background(), p, nil)

@@ -236,10 +236,16 @@ func yRange(dec []Series, w Window, yr YRange) (float64, float64) {
 			}
 		}
 	}
-	switch {
-	case lo > hi:
+	if lo > hi {
 		return 0, 1
-	case lo == hi:
+	}
+	return PadRange(lo, hi)
+}
+
+// PadRange pads a value range [lo, hi] by 5% on each side for an axis; a
+// flat range (all values equal, to rounding) gets a span around its value.
+func PadRange(lo, hi float64) (float64, float64) {
+	if hi-lo <= 1e-12*math.Max(math.Abs(lo), math.Abs(hi)) {
 		d := math.Max(math.Abs(lo)*0.1, 1e-9)
 		if lo == 0 {
 			d = 1

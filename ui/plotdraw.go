@@ -140,16 +140,8 @@ func valueRange(lines []plotLine, w plot.Window) (lo, hi float64, ok bool) {
 // autoRange pads [lo, hi] by 5% on each side; a flat or empty range gets a
 // span around its value.
 func autoRange(lo, hi float64, ok bool) (float64, float64) {
-	switch {
-	case !ok:
+	if !ok {
 		return -1, 1
-	case hi-lo <= 1e-12*math.Max(math.Abs(lo), math.Abs(hi)) || hi == lo:
-		d := math.Max(math.Abs(lo)*0.1, 1e-9)
-		if lo == 0 {
-			d = 1
-		}
-		return lo - d, hi + d
 	}
-	m := (hi - lo) * 0.05
-	return lo - m, hi + m
+	return plot.PadRange(lo, hi)
 }

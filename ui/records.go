@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image/color"
 	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -218,15 +216,7 @@ func colTitle(s string, align fyne.TextAlign) *widget.Label {
 // hexLegend explains the hex view's tints.
 func hexLegend() fyne.CanvasObject {
 	v := fyne.CurrentApp().Settings().ThemeVariant()
-	item := func(c color.Color, s string) fyne.CanvasObject {
-		r := canvas.NewRectangle(c)
-		r.StrokeColor = theme.Color(theme.ColorNameSeparator)
-		r.StrokeWidth = 1
-		r.SetMinSize(fyne.NewSize(14, 14))
-		t := dimText(s, theme.SizeNameCaptionText, fyne.TextAlignLeading)
-		t.Truncation = fyne.TextTruncateOff
-		return container.NewHBox(container.NewCenter(r), t)
-	}
+	item := legendItem
 	objs := []fyne.CanvasObject{item(spanColor(model.Span{Kind: model.SpanLength}, v), "length fields")}
 	for i := range 3 {
 		objs = append(objs, item(spanColor(model.Span{Kind: model.SpanField, Field: i}, v), fmt.Sprintf("header field %d", i+1)))
