@@ -34,17 +34,23 @@ type RecordIndex struct {
 	b       *bag.Bag
 	offsets []int64
 	ops     []bag.Op
-	// Err is the error that stopped the walk early (a cut or damaged
-	// record); the records before it are indexed.
+	// Err is the first damaged record met (a cut or damaged record); the
+	// walk goes on at the next record start the bag knows of.
 	Err error
+	// Damaged lists the records that could not be read whole, by index,
+	// with why (a salvaged chunk cut by the end of the file, say).
+	Damaged map[int]error
+	// Skipped lists the byte ranges the walk went around, with the error
+	// that made it skip them.
+	Skipped []bag.ByteRange
 }
 
 var _ RecordSet = (*RecordIndex)(nil)
 
 // BuildRecordIndex walks the top-level records of b in byte order. It
 // reports progress in bytes (throttled) and stops with ctx's error when ctx
-// is cancelled. A damaged record ends the walk without an error: the index
-// then holds the records before it and Err says why it stopped.
+// is cancelled. A damaged record is not an error: Err says what it was,
+// and the walk goes on past it where it can (see Damaged and Skipped).
 func BuildRecordIndex(ctx context.Context, b *bag.Bag, progress ProgressFunc) (*RecordIndex, error) {
 	if progress == nil {
 		progress = func(int64, int64, string) {}
@@ -53,7 +59,21 @@ func BuildRecordIndex(ctx context.Context, b *bag.Bag, progress ProgressFunc) (*
 	size := b.Size()
 	progress(0, size, StageRecords)
 	w := b.Walk()
-	for n := 0; w.Next(); n++ {
+	for n := 0; ; n++ {
+		if !w.Next() {
+			if w.Err() == nil {
+				break
+			}
+			if x.Err == nil {
+				x.Err = w.Err()
+			}
+			next, ok := x.resync(w.Offset(), w.Err())
+			if !ok {
+				break
+			}
+			w = b.WalkFrom(next)
+			continue
+		}
 		rec := w.Record()
 		x.offsets = append(x.offsets, rec.Offset)
 		x.ops = append(x.ops, rec.Op)
@@ -67,11 +87,50 @@ func BuildRecordIndex(ctx context.Context, b *bag.Bag, progress ProgressFunc) (*
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	x.Err = w.Err()
 	x.offsets = x.offsets[:len(x.offsets):len(x.offsets)]
 	x.ops = x.ops[:len(x.ops):len(x.ops)]
 	progress(size, size, StageRecords)
 	return x, nil
+}
+
+// resync decides where the walk goes on after the damaged record at off:
+// a chunk the bag can still read (one the scan salvaged, say) is listed,
+// damaged; the walk resumes at the next record start the bag knows of (a
+// chunk from its index or its scan, the index section, or the end of a
+// byte range the scan skipped), or stops when there is none.
+func (x *RecordIndex) resync(off int64, why error) (int64, bool) {
+	b := x.b
+	from := off
+	if ch, err := b.ChunkAt(off); err == nil {
+		if x.Damaged == nil {
+			x.Damaged = map[int]error{}
+		}
+		x.Damaged[len(x.offsets)] = why
+		x.offsets = append(x.offsets, off)
+		x.ops = append(x.ops, bag.OpChunk)
+		from = ch.End()
+	}
+	next := int64(-1)
+	consider := func(o int64) {
+		if o > off && o >= from && o < b.Size() && (next < 0 || o < next) {
+			next = o
+		}
+	}
+	for _, ci := range b.ChunkInfos {
+		consider(ci.ChunkPos)
+	}
+	if b.Header != nil && b.Scan == nil {
+		consider(b.Header.IndexPos)
+	}
+	if b.Scan != nil {
+		for _, r := range b.Scan.Skipped {
+			consider(r.End)
+		}
+	}
+	if next >= 0 && next > from {
+		x.Skipped = append(x.Skipped, bag.ByteRange{Start: from, End: next, Why: why.Error()})
+	}
+	return next, next >= 0
 }
 
 // Len returns the number of records.
@@ -83,8 +142,18 @@ func (x *RecordIndex) Offset(i int) int64 { return x.offsets[i] }
 // Op returns the op of record i.
 func (x *RecordIndex) Op(i int) bag.Op { return x.ops[i] }
 
-// Record reads record i's header from the file.
-func (x *RecordIndex) Record(i int) (bag.Record, error) { return x.b.ReadRecord(x.offsets[i]) }
+// Record reads record i's header from the file. A damaged chunk comes as
+// the scan salvaged it: its data length is what could be read.
+func (x *RecordIndex) Record(i int) (bag.Record, error) {
+	if _, bad := x.Damaged[i]; bad && x.ops[i] == bag.OpChunk {
+		ch, err := x.b.ChunkAt(x.offsets[i])
+		if err != nil {
+			return bag.Record{}, err
+		}
+		return ch.Record, nil
+	}
+	return x.b.ReadRecord(x.offsets[i])
+}
 
 // ReaderAt returns the bag file's reader.
 func (x *RecordIndex) ReaderAt() io.ReaderAt { return x.b.ReaderAt() }

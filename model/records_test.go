@@ -137,3 +137,117 @@ func TestBuildRecordIndexCancel(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
+
+// TestRecordIndexPastDamage builds the record index of every shared bag
+// that must be scanned: every chunk the scan found is listed (the salvaged
+// ones marked damaged), where before the list stopped at the first damage.
+func TestRecordIndexPastDamage(t *testing.T) {
+	scanned := 0
+	for _, p := range sharedBagPaths(t) {
+		b, err := bag.OpenOrScan(p)
+		if err != nil || b.Scan == nil {
+			if err == nil {
+				b.Close()
+			}
+			continue
+		}
+		scanned++
+		t.Run(p[len(sharedBags)+1:], func(t *testing.T) {
+			defer b.Close()
+			x, err := BuildRecordIndex(context.Background(), b, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			at := map[int64]int{}
+			for i := range x.Len() {
+				at[x.Offset(i)] = i
+				if i > 0 && x.Offset(i) <= x.Offset(i-1) {
+					t.Fatalf("record %d at %d is not after record %d at %d", i, x.Offset(i), i-1, x.Offset(i-1))
+				}
+				rec, err := x.Record(i)
+				if err != nil {
+					t.Errorf("record %d at %d cannot be read: %v", i, x.Offset(i), err)
+				} else if rec.Op != x.Op(i) {
+					t.Errorf("record %d: op %v, listed as %v", i, rec.Op, x.Op(i))
+				}
+			}
+			for _, ci := range b.ChunkInfos {
+				i, ok := at[ci.ChunkPos]
+				if !ok {
+					t.Errorf("the chunk at %d, which the scan read, is not listed (first damage: %v)", ci.ChunkPos, x.Err)
+					continue
+				}
+				if x.Op(i) != bag.OpChunk {
+					t.Errorf("record at %d is a %v, want a chunk", ci.ChunkPos, x.Op(i))
+				}
+			}
+			if o := b.Scan.Open; o != nil {
+				i, ok := at[o.Pos]
+				if !ok || x.Damaged[i] == nil {
+					t.Errorf("the open chunk at %d should be listed as damaged (listed %v)", o.Pos, ok)
+				}
+			}
+		})
+	}
+	if scanned == 0 {
+		t.Fatal("no shared bag needed scanning: the test checks nothing")
+	}
+}
+
+// TestRecordIndexPastDamagedChunk breaks the header of a chunk in the middle
+// of an indexed bag: the walk lists the records before it, skips to the
+// next chunk the index knows, and lists every later record.
+func TestRecordIndexPastDamagedChunk(t *testing.T) {
+	src := "../testdata/none-multichunk.bag"
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := bag.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := BuildRecordIndex(context.Background(), b, nil)
+	b.Close()
+	if err != nil || want.Err != nil {
+		t.Fatalf("intact bag: %v, %v", err, want.Err)
+	}
+	if len(b.ChunkInfos) < 3 {
+		t.Fatalf("fixture has %d chunks, want at least 3", len(b.ChunkInfos))
+	}
+	bad := b.ChunkInfos[1].ChunkPos
+	// A header length running past the end of the file.
+	copy(data[bad:], []byte{0xff, 0xff, 0xff, 0x7f})
+	path := filepath.Join(t.TempDir(), "damaged.bag")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bag.OpenOrScan(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got, err := BuildRecordIndex(context.Background(), db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Err == nil {
+		t.Fatal("no damage reported")
+	}
+	lost := map[int64]bool{}
+	for i := range got.Len() {
+		lost[got.Offset(i)] = true
+	}
+	var missing []int64
+	for i := range want.Len() {
+		if o := want.Offset(i); !lost[o] && (o < bad || o >= b.ChunkInfos[2].ChunkPos) {
+			missing = append(missing, o)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("records outside the damaged chunk and its index data are missing: %v (first damage %v, skipped %v)", missing, got.Err, got.Skipped)
+	}
+	if len(got.Skipped) != 1 || got.Skipped[0].Start != bad {
+		t.Errorf("skipped = %v, want one range from %d", got.Skipped, bad)
+	}
+}

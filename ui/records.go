@@ -274,8 +274,11 @@ func (p *recordsPanel) indexed(x *model.RecordIndex, err error) {
 		return
 	}
 	title := p.d.Name
-	if x.Err != nil {
+	switch {
+	case x.Err != nil && len(x.Skipped)+len(x.Damaged) == 0:
 		title += " (stopped at a damaged record: " + x.Err.Error() + ")"
+	case x.Err != nil:
+		title += fmt.Sprintf(" (%d damaged, %d byte ranges skipped; first: %v)", len(x.Damaged), len(x.Skipped), x.Err)
 	}
 	p.levels = []*recordLevel{{set: x, title: title, sel: -1}}
 	p.body.Objects = []fyne.CanvasObject{p.split}
@@ -356,7 +359,11 @@ func (p *recordsPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 	opl.Refresh()
 	set(2, fmt.Sprint(rec.HeaderLen))
 	set(3, fmt.Sprint(rec.DataLen))
-	set(4, model.RecordSummary(&rec, p.d.Bag))
+	summary := model.RecordSummary(&rec, p.d.Bag)
+	if x, ok := l.set.(*model.RecordIndex); ok && x.Damaged[i] != nil {
+		summary += " · damaged: " + x.Damaged[i].Error()
+	}
+	set(4, summary)
 }
 
 // selectRow shows record i's header and bytes.
