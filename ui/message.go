@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"sync"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
@@ -40,6 +42,13 @@ type messagePanel struct {
 	tree    *widget.Tree
 	detail  *widget.Label
 	hex     *HexView
+
+	// The image pane shows above the tree when the message is an image.
+	split     *container.Split // tree (or treeImage) | hex
+	treePane  fyne.CanvasObject
+	treeImage *container.Split // image over tree
+	picture   *canvas.Image
+	caption   *widget.Label
 
 	ref  model.MsgRef
 	has  bool
@@ -90,10 +99,18 @@ func newMessageView(l *docLink) *messagePanel {
 		p.where,
 		p.problem,
 	)
-	treePane := container.NewBorder(nil, p.detail, nil, nil, p.tree)
-	split := container.NewHSplit(treePane, container.NewBorder(nil, hexLegendMessage(), nil, nil, p.hex))
-	split.Offset = 0.48
-	p.view = container.NewBorder(top, nil, nil, nil, split)
+	p.treePane = container.NewBorder(nil, p.detail, nil, nil, p.tree)
+	p.picture = canvas.NewImageFromImage(nil)
+	p.picture.FillMode = canvas.ImageFillContain
+	p.picture.SetMinSize(fyne.NewSize(96, 72))
+	p.caption = widget.NewLabel("")
+	p.caption.Truncation = fyne.TextTruncateEllipsis
+	imagePane := container.NewBorder(p.caption, nil, nil, nil, p.picture)
+	p.treeImage = container.NewVSplit(imagePane, p.treePane)
+	p.treeImage.Offset = 0.5
+	p.split = container.NewHSplit(p.treePane, container.NewBorder(nil, hexLegendMessage(), nil, nil, p.hex))
+	p.split.Offset = 0.48
+	p.view = container.NewBorder(top, nil, nil, nil, p.split)
 
 	start := widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), p.first)
 	start.IconPlacement = widget.ButtonIconTrailingText
@@ -134,6 +151,7 @@ func (p *messagePanel) show(ref model.MsgRef) {
 		mu   sync.Mutex
 		msg  *model.Message
 		root *rosmsg.Node
+		pic  *messageImage
 		warn string
 		err  error
 	)
@@ -141,15 +159,21 @@ func (p *messagePanel) show(ref model.MsgRef) {
 		m, e := p.reader.Read(ref)
 		var r *rosmsg.Node
 		var w string
+		var mi *messageImage
 		if e == nil {
 			r, w, e = p.reader.Decode(m)
 			if r == nil && m != nil && e != nil {
 				// Still show the bytes of a message that does not decode.
 				w, e = "Could not decode: "+e.Error(), nil
 			}
+			if m != nil && model.IsImageType(m.Conn.Type) {
+				// Decoded here: a camera frame can take milliseconds.
+				mi = &messageImage{}
+				mi.img, mi.info, mi.err = model.MessageImage(m.Conn.Type, r)
+			}
 		}
 		mu.Lock()
-		msg, root, warn, err = m, r, w, e
+		msg, root, pic, warn, err = m, r, mi, w, e
 		mu.Unlock()
 	}, func() {
 		mu.Lock()
@@ -158,7 +182,52 @@ func (p *messagePanel) show(ref model.MsgRef) {
 			return
 		}
 		p.display(msg, root, warn, err)
+		p.showImage(pic)
 	})
+}
+
+// messageImage is the picture of an image message, or why there is none.
+type messageImage struct {
+	img  image.Image
+	info model.ImageInfo
+	err  error
+}
+
+// pixelScaleMax is the largest image side scaled by repeating pixels,
+// so that small images show their pixels instead of a blur.
+const pixelScaleMax = 512
+
+// showImage shows an image message's picture above the tree, or no image
+// pane when mi is nil.
+func (p *messagePanel) showImage(mi *messageImage) {
+	var leading fyne.CanvasObject = p.treePane
+	if mi != nil {
+		leading = p.treeImage
+		text := "Image  ·  " + mi.info.Caption()
+		p.caption.Importance = widget.MediumImportance
+		p.caption.Truncation = fyne.TextTruncateEllipsis
+		p.caption.Wrapping = fyne.TextWrapOff
+		if mi.err != nil {
+			text += "  ·  " + mi.err.Error()
+			p.caption.Importance = widget.DangerImportance
+			p.caption.Truncation = fyne.TextTruncateOff
+			p.caption.Wrapping = fyne.TextWrapWord
+		}
+		p.caption.SetText(text)
+		p.picture.Image = mi.img
+		p.picture.ScaleMode = canvas.ImageScaleSmooth
+		if b := mi.info; mi.img != nil && b.Width <= pixelScaleMax && b.Height <= pixelScaleMax {
+			p.picture.ScaleMode = canvas.ImageScalePixels
+		}
+		p.picture.Refresh()
+	} else if p.picture.Image != nil {
+		p.picture.Image = nil // not kept alive by a hidden pane
+		p.picture.Refresh()
+	}
+	if p.split.Leading != leading {
+		p.split.Leading = leading
+		p.split.Refresh()
+	}
 }
 
 // display shows a read message.
