@@ -107,7 +107,7 @@ func newMessageView(l *docLink) *messagePanel {
 	p.caption.Truncation = fyne.TextTruncateEllipsis
 	imagePane := container.NewBorder(p.caption, nil, nil, nil, p.picture)
 	p.treeImage = container.NewVSplit(imagePane, p.treePane)
-	p.treeImage.Offset = 0.5
+	p.treeImage.Offset = 0.62 // the picture gets the room; the tree scrolls
 	p.split = container.NewHSplit(p.treePane, container.NewBorder(nil, hexLegendMessage(), nil, nil, p.hex))
 	p.split.Offset = 0.48
 	p.view = container.NewBorder(top, nil, nil, nil, p.split)
