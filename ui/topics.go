@@ -81,6 +81,8 @@ func numeric(col model.TopicColumn) bool {
 
 func (p *topicPanel) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	c := o.(*topicCell)
+	// A reused cell may show or hide its lead: lay it out again.
+	defer c.content.Refresh()
 	lines := p.view.Lines()
 	if id.Row < 0 || id.Row >= len(lines) {
 		c.label.SetText("")
@@ -179,6 +181,8 @@ type topicCell struct {
 	indent *canvas.Rectangle
 	check  *widget.Icon
 	label  *widget.Label
+	// content lays the lead out before the label.
+	content *fyne.Container
 }
 
 func newTopicCell() fyne.CanvasObject {
@@ -189,13 +193,14 @@ func newTopicCell() fyne.CanvasObject {
 	c.indent.SetMinSize(c.expand.MinSize())
 	c.check = widget.NewIcon(theme.CheckButtonIcon())
 	c.lead = container.NewHBox(container.NewStack(c.indent, c.expand), c.check)
+	c.content = container.NewBorder(nil, nil, c.lead, nil, c.label)
 	c.ExtendBaseWidget(c)
 	return c
 }
 
-// CreateRenderer lays the lead out before the label.
+// CreateRenderer shows the content.
 func (c *topicCell) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewBorder(nil, nil, c.lead, nil, c.label))
+	return widget.NewSimpleRenderer(c.content)
 }
 
 func (p *topicPanel) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
