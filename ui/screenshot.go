@@ -26,7 +26,7 @@ func (c *controller) screenshot(out string, sample bool, files []string, status 
 	timer := time.AfterFunc(screenshotTimeout, func() {
 		fyne.Do(func() {
 			fmt.Fprintf(os.Stderr, "bagscope: --screenshot: the bag did not load within %s\n", screenshotTimeout)
-			c.app.Quit()
+			c.quitScreenshot(*status)
 		})
 	})
 	c.onOpened = func(v *bagView) {
@@ -44,7 +44,7 @@ func (c *controller) screenshot(out string, sample bool, files []string, status 
 			} else {
 				*status = 0
 			}
-			c.app.Quit()
+			c.quitScreenshot(*status)
 		}
 		if v.link == nil {
 			capture()
@@ -115,4 +115,13 @@ func writePNG(path string, img image.Image) error {
 		return err
 	}
 	return f.Close()
+}
+
+// quitScreenshot ends a --screenshot run. Fyne 2.8 can hang on quit when a
+// lifecycle event is still queued for the main loop that quitting stops
+// (seen under the race detector on a loaded machine): the app is asked to
+// quit, and the process exits with the status shortly after if it has not.
+func (c *controller) quitScreenshot(status int) {
+	time.AfterFunc(3*time.Second, func() { os.Exit(status) })
+	c.app.Quit()
 }
