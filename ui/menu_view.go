@@ -42,6 +42,7 @@ var keyHelp = [][2]string{
 	{"Timeline: + - 0 Home End Left Right", "zoom in, out, fit, go to the start or end, pan"},
 	{"Timeline: click, double-click", "select the nearest message, fit (or zoom to the range)"},
 	{"Timeline: click a chunk or a lane title", "open the chunk, show only that topic"},
+	{"Plots: type TOPIC.FIELD", "suggestions show as you type; Down, Enter take one, Enter again adds it"},
 	{"Plots: wheel, drag, Shift+drag", "zoom time, pan, zoom to a box"},
 	{"Plots: double-click, click a point", "fit, select the point's message everywhere"},
 	{"Plots: drag a field from Fields", "onto a plot to add it there, below the plots for a new plot (double-click or + adds to the last)"},

@@ -38,7 +38,7 @@ type plotPanel struct {
 	absolute bool
 
 	canvas    *plotCanvas
-	entry     *widget.SelectEntry
+	entry     *completionEntry
 	baseSel   *widget.Select
 	exportBtn *widget.Button
 	removeBtn *widget.Button
@@ -68,9 +68,8 @@ func newPlotPanel(g *plotsView) *plotPanel {
 		p.canvas.setCursor(t)
 	}
 
-	p.entry = widget.NewSelectEntry(model.CompleteField(g.l.d.Bag, &g.cache, "", 40))
-	p.entry.SetPlaceHolder("Add a series: TOPIC.FIELD, e.g. /imu.linear_acceleration.x (the list suggests fields)")
-	p.entry.OnChanged = func(s string) { p.entry.SetOptions(model.CompleteField(g.l.d.Bag, &g.cache, s, 40)) }
+	p.entry = newCompletionEntry(func(s string) []string { return model.CompleteField(g.l.d.Bag, &g.cache, s, completionMax) })
+	p.entry.SetPlaceHolder("Add a series: type TOPIC.FIELD, e.g. /imu.linear_acceleration.x (suggestions show as you type)")
 	p.entry.OnSubmitted = func(s string) { p.addTyped() }
 	add := widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), p.addTyped)
 	labels := make([]string, len(timeBases))
@@ -115,7 +114,7 @@ func newPlotPanel(g *plotsView) *plotPanel {
 // bag.
 func (p *plotPanel) emptyState() fyne.CanvasObject {
 	title := widget.NewLabelWithStyle("Nothing plotted yet", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
-	how := dimWrapped("Type a field path above as TOPIC.FIELD (the list next to it suggests the fields of each topic's type as you type), "+
+	how := dimWrapped("Type a field path above as TOPIC.FIELD (suggestions from each topic's type show as you type; Down and Enter take one), "+
 		"or use Plot field on a field in the Message tab. TOPIC.@latency plots header.stamp minus receive time. Try one of this bag's fields:",
 		fyne.TextAlignCenter)
 	buttons := container.NewGridWithColumns(2)

@@ -146,7 +146,7 @@ func (g *plotsView) add(p *plotPanel, path string) {
 	}
 	ref, err := model.ResolveField(g.l.d.Bag, &g.cache, path)
 	if err != nil {
-		p.setError("Cannot plot " + path + ": " + err.Error() + ". Type TOPIC.FIELD; the list next to the field suggests what this bag has.")
+		p.setError("Cannot plot " + path + ": " + err.Error() + ". Type TOPIC.FIELD; suggestions of what this bag has show as you type.")
 		return
 	}
 	for _, s := range p.series {
