@@ -140,7 +140,7 @@ func TestPlotTypeWithSuggestions(t *testing.T) {
 	if strings.Contains(menu, "/odom.pose.pose.position.x") || strings.Contains(menu, "angular") {
 		t.Error("suggestions do not follow the typed prefix")
 	}
-	focused := w.Canvas().Focused().(fyne.Focusable)
+	focused := w.Canvas().Focused()
 	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if p.entry.Text != p.entry.options[0] || p.entry.popup.Visible() {
@@ -150,7 +150,7 @@ func TestPlotTypeWithSuggestions(t *testing.T) {
 		t.Error("the entry did not get the focus back")
 	}
 	test.Type(p.entry, "x")
-	focused = w.Canvas().Focused().(fyne.Focusable)
+	focused = w.Canvas().Focused()
 	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if p.entry.popup.Visible() {
 		t.Error("Escape left the suggestions open")
