@@ -165,25 +165,6 @@ func (x *MessageIndex) Nearest(topics []string, ns int64) (MsgRef, bool) {
 	return best, found
 }
 
-// Density counts a topic's messages in bins equal bins spanning start..end
-// (nanoseconds, end exclusive of nothing: a message at end falls in the
-// last bin).
-func (t *TopicMessages) Density(start, end int64, bins int) []float64 {
-	out := make([]float64, bins)
-	if bins == 0 || end <= start {
-		return out
-	}
-	span := float64(end - start)
-	for i := t.Search(start); i < len(t.Refs) && t.Refs[i].T <= end; i++ {
-		b := int(float64(t.Refs[i].T-start) / span * float64(bins))
-		if b >= bins {
-			b = bins - 1
-		}
-		out[b]++
-	}
-	return out
-}
-
 func absDiff(a, b int64) int64 {
 	if a > b {
 		return a - b

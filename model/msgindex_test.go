@@ -87,23 +87,7 @@ func TestTopicMessagesLookups(t *testing.T) {
 	if got := tm.IndexOf(MsgRef{T: 20, MessageLoc: MessageLoc{Offset: 9}}); got != -1 {
 		t.Errorf("IndexOf(absent) = %d, want -1", got)
 	}
-	d := tm.Density(0, 40, 4)
-	if want := []float64{0, 1, 2, 1}; !equalFloats(d, want) {
-		t.Errorf("Density = %v, want %v", d, want)
-	}
 	if (&TopicMessages{}).Nearest(5) != -1 {
 		t.Error("Nearest on an empty topic should be -1")
 	}
-}
-
-func equalFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -105,30 +105,7 @@ func fieldGrid(fields []model.Field, keyW float32) fyne.CanvasObject {
 	for _, f := range fields {
 		rows = append(rows, newRow([]float32{keyW}, dimRowText(f.Name), rowText(f.Value, false)))
 	}
-	return newBox(&stackRows{}, rows...)
-}
-
-// stackRows stacks rows at their minimum height, full width.
-type stackRows struct{}
-
-func (stackRows) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var s fyne.Size
-	for _, o := range objs {
-		m := o.MinSize()
-		s.Width = max(s.Width, m.Width)
-		s.Height += m.Height
-	}
-	return s
-}
-
-func (stackRows) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	y := float32(0)
-	for _, o := range objs {
-		h := o.MinSize().Height
-		o.Move(fyne.NewPos(0, y))
-		o.Resize(fyne.NewSize(size.Width, h))
-		y += h
-	}
+	return newBox(&tightVBox{}, rows...)
 }
 
 // compactList is a list of compact rows with a bold header row.

@@ -85,7 +85,7 @@ func newEmptyState(title, detail string) fyne.CanvasObject {
 func banner(icon fyne.Resource, text string, details ...string) fyne.CanvasObject {
 	t := widget.NewRichTextFromMarkdown(text)
 	t.Truncation = fyne.TextTruncateEllipsis
-	lines := container.New(&tightVBox{}, t)
+	lines := container.New(&tightVBox{pull: captionPull}, t)
 	for _, d := range details {
 		lines.Add(dimText(d, theme.SizeNameText, fyne.TextAlignLeading))
 	}

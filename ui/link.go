@@ -166,11 +166,6 @@ func (l *docLink) SetTopics(topics []string) {
 // Topics returns the selected topics; empty means all.
 func (l *docLink) Topics() []string { return l.topics }
 
-// TopicSelected says whether a topic passes the topic selection.
-func (l *docLink) TopicSelected(topic string) bool {
-	return len(l.topics) == 0 || slices.Contains(l.topics, topic)
-}
-
 // OnTopics registers a view's reaction to the topic selection.
 func (l *docLink) OnTopics(f func(topics []string)) { l.onTopics = append(l.onTopics, f) }
 

@@ -326,11 +326,7 @@ func (r *plotCanvasRenderer) build(size fyne.Size) {
 
 	r.bg.FillColor = th.Color(theme.ColorNameInputBackground, variant)
 	place(r.bg, float32(data.X0), float32(data.Y0), float32(data.Dx()), float32(data.Dy()))
-	rect := func(x, y, w, h float32, col color.Color) {
-		rc := canvas.NewRectangle(col)
-		place(rc, x, y, w, h)
-		r.axes = append(r.axes, rc)
-	}
+	rect := func(x, y, w, h float32, col color.Color) { r.axes = append(r.axes, placedRect(x, y, w, h, col)) }
 	text := func(s string, x, y float32, align fyne.TextAlign) {
 		t := canvas.NewText(s, dim)
 		t.TextSize = 11

@@ -102,7 +102,7 @@ func newFieldList(g *plotsView) *fieldList {
 	title := widget.NewLabelWithStyle("Fields", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	// Single lines: wrapped text in a VBox takes the height it would need
 	// at its narrowest.
-	hint := container.New(&tightVBox{},
+	hint := container.New(&tightVBox{pull: captionPull},
 		dimText("Drag onto a plot, or below for a new plot.", theme.SizeNameCaptionText, fyne.TextAlignLeading),
 		dimText("Double-click or + adds it to the last plot.", theme.SizeNameCaptionText, fyne.TextAlignLeading))
 	f.content = container.NewBorder(container.NewVBox(title, f.filter, hint), nil, nil, nil, f.tree)

@@ -286,7 +286,7 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 	del := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.remove(s) })
 	del.Importance = widget.LowImportance
 	left := container.NewHBox(check, container.NewCenter(swatch))
-	return container.NewBorder(nil, nil, left, del, container.New(&tightVBox{}, name, state))
+	return container.NewBorder(nil, nil, left, del, container.New(&tightVBox{pull: captionPull}, name, state))
 }
 
 // showProgress shows the extraction progress of the panel's running

@@ -104,12 +104,7 @@ func (r *axisRenderer) build() {
 		t.Resize(t.MinSize())
 		objs = append(objs, t)
 	}
-	fill := func(x, y, w, h float32, c color.Color) {
-		rc := canvas.NewRectangle(c)
-		rc.Move(fyne.NewPos(x, y))
-		rc.Resize(fyne.NewSize(w, h))
-		objs = append(objs, rc)
-	}
+	fill := func(x, y, w, h float32, c color.Color) { objs = append(objs, placedRect(x, y, w, h, c)) }
 	pw := v.plotW()
 	if v.hasRange && v.r1 >= v.t0 && v.r0 <= v.t1 {
 		x0, x1 := max(tlLabelW, v.x(v.r0)), min(tlLabelW+pw, v.x(v.r1))

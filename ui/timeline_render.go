@@ -98,17 +98,10 @@ func (r *timelineRenderer) build() {
 		t.Resize(t.MinSize())
 		objs = append(objs, t)
 	}
-	rect := func(x, y, w, h float32, c color.Color) {
-		rc := canvas.NewRectangle(c)
-		rc.Move(fyne.NewPos(x, y))
-		rc.Resize(fyne.NewSize(w, h))
-		objs = append(objs, rc)
-	}
+	rect := func(x, y, w, h float32, c color.Color) { objs = append(objs, placedRect(x, y, w, h, c)) }
 	outline := func(x, y, w, h float32, c color.Color) {
-		rc := canvas.NewRectangle(color.Transparent)
+		rc := placedRect(x, y, w, h, color.Transparent)
 		rc.StrokeColor, rc.StrokeWidth = c, 1.5
-		rc.Move(fyne.NewPos(x, y))
-		rc.Resize(fyne.NewSize(w, h))
 		objs = append(objs, rc)
 	}
 	pw := v.plotW()
@@ -255,4 +248,12 @@ func ellipsize(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
+}
+
+// placedRect is a rectangle of colour c at x, y, w wide and h high.
+func placedRect(x, y, w, h float32, c color.Color) *canvas.Rectangle {
+	rc := canvas.NewRectangle(c)
+	rc.Move(fyne.NewPos(x, y))
+	rc.Resize(fyne.NewSize(w, h))
+	return rc
 }
