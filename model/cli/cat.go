@@ -18,17 +18,14 @@ func runCat(args []string, stdout, stderr io.Writer) int {
 	start := fs.String("start", "", "first receive time: seconds since the epoch, or +SECONDS from the bag's start")
 	end := fs.String("end", "", "last receive time (inclusive), same forms as --start")
 	asJSON := fs.Bool("json", false, "print one JSON object per message")
-	path, code, ok := oneFile(fs, args)
+	b, path, code, ok := openOne(fs, args, stderr)
 	if !ok {
 		return code
-	}
-	b, err := bag.OpenOrScan(path)
-	if err != nil {
-		return fail(stderr, path, err)
 	}
 	defer b.Close()
 	bagStart, _ := b.TimeRange()
 	f := bag.MessageFilter{Topics: topics}
+	var err error
 	if f.Start, err = parseTimeArg(*start, bagStart); err != nil {
 		return fail(stderr, "", err)
 	}

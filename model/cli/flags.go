@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/bagscope/bagscope/bag"
 )
 
 // newFlags returns a FlagSet for a command that prints its usage to stderr.
@@ -31,4 +33,19 @@ func oneFile(fs *flag.FlagSet, args []string) (path string, code int, ok bool) {
 		return "", 2, false
 	}
 	return fs.Arg(0), 0, true
+}
+
+// openOne parses the flags and one FILE argument and opens the bag, by
+// scanning it when its index cannot be used. On failure it has said why and
+// returns the exit status with ok false; otherwise the caller closes b.
+func openOne(fs *flag.FlagSet, args []string, stderr io.Writer) (b *bag.Bag, path string, code int, ok bool) {
+	path, code, ok = oneFile(fs, args)
+	if !ok {
+		return nil, path, code, false
+	}
+	b, err := bag.OpenOrScan(path)
+	if err != nil {
+		return nil, path, fail(stderr, path, err), false
+	}
+	return b, path, 0, true
 }

@@ -34,13 +34,9 @@ type topicInfoJSON struct {
 func runInfo(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("info", "FILE", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	path, code, ok := oneFile(fs, args)
+	b, path, code, ok := openOne(fs, args, stderr)
 	if !ok {
 		return code
-	}
-	b, err := bag.OpenOrScan(path)
-	if err != nil {
-		return fail(stderr, path, err)
 	}
 	defer b.Close()
 	s, err := b.Summary()

@@ -66,15 +66,11 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	var topics stringList
 	fs.Var(&topics, "topic", "verify only topic `T` (repeat for several)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	path, code, ok := oneFile(fs, args)
-	if !ok {
-		return code
-	}
 	// Like the other commands, verify reads an unindexed, cut or damaged
 	// bag by scanning it (and says so), instead of refusing it.
-	b, err := bag.OpenOrScan(path)
-	if err != nil {
-		return fail(stderr, path, err)
+	b, path, code, ok := openOne(fs, args, stderr)
+	if !ok {
+		return code
 	}
 	defer b.Close()
 	if b.Scan != nil {
