@@ -6,12 +6,10 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"image"
 	"image/color"
 	"image/jpeg"
 	"image/png"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -279,21 +277,8 @@ type refImage struct {
 // /camera/image_raw message of the sample bag with the bytes the reference
 // rosbag reads for them.
 func TestImageSampleMatchesRosbag(t *testing.T) {
-	skip := func(why any) {
-		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the reference rosbag is required in CI (make deps installs it): %v", why)
-		}
-		t.Skipf("skipping: %v; CI never skips this", why)
-	}
-	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		skip(err)
-	}
-	out, err := exec.Command("/usr/bin/python3", "testdata/image_ref.py", "../assets/sample.bag", "/camera/image_raw", "5").Output()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == 3 {
-		skip("rosbag for /usr/bin/python3 is not installed")
-	}
+	requireRef(t)
+	out, err := exec.Command(refPython, "testdata/image_ref.py", "../assets/sample.bag", "/camera/image_raw", "5").Output()
 	if err != nil {
 		t.Fatalf("image_ref.py: %v", err)
 	}

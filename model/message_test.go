@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"math"
 	"os"
 	"os/exec"
@@ -265,28 +264,15 @@ type refMessage struct {
 // reference: rosbag's Python reader) decodes, path by path, for the first
 // messages of every topic of the sample bag and a shared bag.
 func TestDecodeMatchesGenpy(t *testing.T) {
-	skip := func(t *testing.T, why any) {
-		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the reference rosbag and the shared bags are required in CI: %v", why)
-		}
-		t.Skipf("skipping (CI never skips this): %v", why)
-	}
-	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		skip(t, err)
-	}
+	requireRef(t)
 	for _, path := range []string{"../assets/sample.bag", sharedBags + "/cra-ros-pkg__robot_localization/test/test2.bag"} {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			if _, err := os.Stat(path); err != nil {
-				skip(t, err)
+				skipOrFail(t, err)
 			}
 			const perTopic = 20
-			cmd := exec.Command("/usr/bin/python3", "testdata/msg_ref.py", path, strconv.Itoa(perTopic))
+			cmd := exec.Command(refPython, "testdata/msg_ref.py", path, strconv.Itoa(perTopic))
 			out, err := cmd.Output()
-			var ee *exec.ExitError
-			if errors.As(err, &ee) && ee.ExitCode() == 3 {
-				skip(t, "rosbag for /usr/bin/python3 is not installed; make deps installs it")
-			}
 			if err != nil {
 				t.Fatalf("msg_ref.py: %v", err)
 			}
