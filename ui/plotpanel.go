@@ -69,7 +69,7 @@ func newPlotPanel(g *plotsView) *plotPanel {
 	}
 
 	p.entry = newCompletionEntry(func(s string) []string { return model.CompleteField(g.l.d.Bag, &g.cache, s, completionMax) })
-	p.entry.SetPlaceHolder("Add a series: type TOPIC.FIELD, e.g. /imu.linear_acceleration.x (suggestions show as you type)")
+	p.entry.SetPlaceHolder("Add a series: type TOPIC.FIELD, e.g. /imu.linear_acceleration.x")
 	p.entry.OnSubmitted = func(s string) { p.addTyped() }
 	add := widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), p.addTyped)
 	labels := make([]string, len(timeBases))
