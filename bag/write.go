@@ -161,33 +161,12 @@ func (w *Writer) flushChunk() {
 	}
 	raw := w.cbuf.Bytes()
 	data := raw
-	switch w.opt.Compression {
-	case CompressionBZ2:
-		w.zbuf.Reset()
-		zw, err := bzip2.NewWriter(&w.zbuf, &bzip2.WriterConfig{Level: 9})
-		if err == nil {
-			_, err = zw.Write(raw)
-		}
-		if err == nil {
-			err = zw.Close()
-		}
-		if err != nil {
+	if w.opt.Compression != CompressionNone {
+		var err error
+		if data, err = w.compress(raw); err != nil {
 			w.err = err
 			return
 		}
-		data = w.zbuf.Bytes()
-	case CompressionLZ4:
-		w.zbuf.Reset()
-		zw := lz4.NewWriter(&w.zbuf)
-		_, err := zw.Write(raw)
-		if err == nil {
-			err = zw.Close()
-		}
-		if err != nil {
-			w.err = err
-			return
-		}
-		data = w.zbuf.Bytes()
 	}
 	pos := w.pos
 	h := appendField(nil, "op", []byte{byte(OpChunk)})
@@ -284,4 +263,30 @@ func writeRecord(w *bytes.Buffer, header, data []byte) {
 	binary.LittleEndian.PutUint32(n[:], uint32(len(data)))
 	w.Write(n[:])
 	w.Write(data)
+}
+
+// compress compresses a chunk's records with the writer's compression,
+// into a buffer reused from chunk to chunk.
+func (w *Writer) compress(raw []byte) ([]byte, error) {
+	w.zbuf.Reset()
+	var zw io.WriteCloser
+	switch w.opt.Compression {
+	case CompressionBZ2:
+		bw, err := bzip2.NewWriter(&w.zbuf, &bzip2.WriterConfig{Level: 9})
+		if err != nil {
+			return nil, err
+		}
+		zw = bw
+	case CompressionLZ4:
+		zw = lz4.NewWriter(&w.zbuf)
+	default:
+		return nil, fmt.Errorf("%w: cannot write %q chunks", ErrUnsupportedCompression, w.opt.Compression)
+	}
+	if _, err := zw.Write(raw); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return w.zbuf.Bytes(), nil
 }
