@@ -1,6 +1,9 @@
 package bag
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Op is a record's type, the value of its "op" header field.
 type Op uint8
@@ -36,23 +39,7 @@ func (o Op) String() string {
 
 // Name returns a short identifier for the op ("msg", "bag_header", ...),
 // used in machine-readable output.
-func (o Op) Name() string {
-	switch o {
-	case OpMessageData:
-		return "message_data"
-	case OpBagHeader:
-		return "bag_header"
-	case OpIndexData:
-		return "index_data"
-	case OpChunk:
-		return "chunk"
-	case OpChunkInfo:
-		return "chunk_info"
-	case OpConnection:
-		return "connection"
-	}
-	return fmt.Sprintf("op_0x%02x", uint8(o))
-}
+func (o Op) Name() string { return strings.ReplaceAll(o.String(), " ", "_") }
 
 // Known reports whether o is one of the six ops of format 2.0.
 func (o Op) Known() bool { return o >= OpMessageData && o <= OpConnection }
