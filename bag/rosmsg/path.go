@@ -30,6 +30,7 @@ const (
 	opSkipField         // skip one variable-size field
 	opIndex             // variable array: read count, check n < count, skip n elements
 	opFixedIndex        // fixed array of variable-size elements: skip n elements
+	opSkipString        // skip one string: its length, then its bytes
 )
 
 // CompilePath compiles a field path for plan p. A path is field names
@@ -80,12 +81,7 @@ func CompilePath(p *Plan, s string) (*Path, error) {
 			return nil, fail("%s has no field %q", m.Type, name)
 		}
 		for j := 0; j < k; j++ {
-			if f := &m.Fields[j]; f.Size >= 0 {
-				skip += f.Size
-			} else {
-				flush()
-				path.ops = append(path.ops, pathOp{code: opSkipField, field: f})
-			}
+			path.addSkip(&m.Fields[j], &skip, flush)
 		}
 		f := &m.Fields[k]
 		switch {
@@ -137,6 +133,26 @@ func CompilePath(p *Plan, s string) (*Path, error) {
 	return nil, fail("path does not end at a value")
 }
 
+// addSkip adds the ops that skip field f. A variable-size message that is
+// not an array is skipped field by field, so its fixed-size fields merge
+// into one offset: a std_msgs/Header becomes "12 bytes, a string".
+func (path *Path) addSkip(f *FieldPlan, skip *int, flush func()) {
+	switch {
+	case f.Size >= 0:
+		*skip += f.Size
+	case !f.Array && f.Kind == KindMessage:
+		for i := range f.Msg.Fields {
+			path.addSkip(&f.Msg.Fields[i], skip, flush)
+		}
+	case !f.Array && f.Kind == KindString:
+		flush()
+		path.ops = append(path.ops, pathOp{code: opSkipString})
+	default:
+		flush()
+		path.ops = append(path.ops, pathOp{code: opSkipField, field: f})
+	}
+}
+
 // String returns the path as written.
 func (p *Path) String() string { return p.text }
 
@@ -156,6 +172,13 @@ func (p *Path) Float64(data []byte) (float64, error) {
 		case opSkip:
 			off += op.n
 			ok = off <= len(data)
+		case opSkipString:
+			if ok = len(data)-off >= 4; ok {
+				l := int(binary.LittleEndian.Uint32(data[off:]))
+				if ok = l <= len(data)-off-4; ok {
+					off += 4 + l
+				}
+			}
 		case opSkipField:
 			off, ok = skipField(op.field, data, off)
 		case opIndex:
