@@ -3,6 +3,7 @@ package bag
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // ChunkHeader reads (once) the header of the chunk record that ci points at.
@@ -50,10 +51,10 @@ func (b *Bag) ReadChunkData(c *Chunk, buf *ChunkBuffer) ([]byte, error) {
 	if c.DataLen > MaxChunkSize {
 		return nil, errAt(c.Offset, OpChunk, ErrTooLarge, "chunk data length %d exceeds the limit of %d bytes", c.DataLen, MaxChunkSize)
 	}
-	if cap(buf.raw) < int(c.DataLen) {
-		buf.raw = make([]byte, c.DataLen)
-	}
-	raw := buf.raw[:c.DataLen]
+	// Chunks differ a little in size: growing by a quarter at least means a
+	// reused buffer is seldom reallocated.
+	raw := slices.Grow(buf.raw[:0], int(c.DataLen))[:c.DataLen]
+	buf.raw = raw
 	if err := b.readAt(raw, c.DataOffset, OpChunk, "chunk data"); err != nil {
 		return nil, err
 	}
