@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"io"
 	"math"
+	"runtime"
+	"sort"
 	"strconv"
+	"sync"
 )
 
 // CSVOptions say how WriteCSV writes times.
@@ -43,41 +46,113 @@ func WriteCSV(out io.Writer, series []Series, w Window, opt CSVOptions) error {
 	line = append(line, '\n')
 	bw.Write(line)
 
+	origin := opt.Origin
+	if opt.Absolute {
+		origin = 0
+	}
+	// Rows are formatted in blocks, a round of one block per core at a
+	// time, and written in order: memory stays bounded by the round.
 	pos := make([]int, len(series))
 	end := make([]int, len(series))
 	for k, s := range series {
 		pos[k], end[k] = s.Span(w)
 	}
+	workers := runtime.GOMAXPROCS(0)
+	blocks := make([]csvBlock, workers)
+	for {
+		n := 0
+		for ; n < workers; n++ {
+			if !blocks[n].take(series, pos, end) {
+				break
+			}
+		}
+		if n == 0 {
+			break
+		}
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() { blocks[i].format(series, origin) })
+		}
+		wg.Wait()
+		for i := range n {
+			if _, err := bw.Write(blocks[i].out); err != nil {
+				return err
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// csvBlockRows bounds the samples of one series in one block.
+var csvBlockRows = 16 << 10
+
+// csvBlock is a run of CSV rows: the samples lo[k]:hi[k] of each series,
+// all at times before those of the next block, and their formatted text.
+type csvBlock struct {
+	lo, hi []int
+	out    []byte
+}
+
+// take sets the block to the next rows after pos (advancing pos), ending
+// before the first time at which some series would exceed csvBlockRows
+// samples; it reports false when no rows are left.
+func (b *csvBlock) take(series []Series, pos, end []int) bool {
+	first, split, any := int64(math.MaxInt64), int64(math.MaxInt64), false
+	for k, s := range series {
+		if pos[k] == end[k] {
+			continue
+		}
+		any = true
+		first = min(first, s.T[pos[k]])
+		if i := pos[k] + csvBlockRows; i < end[k] {
+			split = min(split, s.T[i])
+		}
+	}
+	if !any {
+		return false
+	}
+	if split <= first {
+		// More than a block of samples share the first time: take them all.
+		split = first + 1
+	}
+	b.lo = append(b.lo[:0], pos...)
+	b.hi = b.hi[:0]
+	for k, s := range series {
+		t := s.T[pos[k]:end[k]]
+		pos[k] += sort.Search(len(t), func(i int) bool { return t[i] >= split })
+		b.hi = append(b.hi, pos[k])
+	}
+	return true
+}
+
+// format writes the block's rows: one per distinct time (a series with
+// several samples at one time gets as many rows), with times relative to
+// origin.
+func (b *csvBlock) format(series []Series, origin int64) {
+	out := b.out[:0]
+	pos := b.lo
 	for {
 		// The next time is the smallest head among the series.
 		t, any := int64(math.MaxInt64), false
 		for k, s := range series {
-			if pos[k] < end[k] && s.T[pos[k]] <= t {
+			if pos[k] < b.hi[k] && s.T[pos[k]] <= t {
 				t, any = s.T[pos[k]], true
 			}
 		}
 		if !any {
 			break
 		}
-		line = line[:0]
-		if opt.Absolute {
-			line = appendNanos(line, t)
-		} else {
-			line = appendNanos(line, t-opt.Origin)
-		}
+		out = appendNanos(out, t-origin)
 		for k, s := range series {
-			line = append(line, ',')
-			if pos[k] < end[k] && s.T[pos[k]] == t {
-				line = appendValue(line, s.V[pos[k]])
+			out = append(out, ',')
+			if pos[k] < b.hi[k] && s.T[pos[k]] == t {
+				out = appendValue(out, s.V[pos[k]])
 				pos[k]++
 			}
 		}
-		line = append(line, '\n')
-		if _, err := bw.Write(line); err != nil {
-			return err
-		}
+		out = append(out, '\n')
 	}
-	return bw.Flush()
+	b.out = out
 }
 
 // appendNanos appends ns as seconds with nine decimals, exactly.
@@ -91,10 +166,13 @@ func appendNanos(b []byte, ns int64) []byte {
 	}
 	b = strconv.AppendInt(b, ns/1e9, 10)
 	frac := ns % 1e9
-	b = append(b, '.')
-	var tmp [10]byte
-	s := strconv.AppendInt(tmp[:0], frac+1e9, 10) // "1" followed by 9 digits
-	return append(b, s[1:]...)
+	var d [10]byte
+	d[0] = '.'
+	for i := 9; i > 0; i-- {
+		d[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	return append(b, d[:]...)
 }
 
 // appendValue appends v in the shortest form that parses back to v.

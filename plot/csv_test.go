@@ -2,7 +2,10 @@ package plot
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +62,52 @@ func TestWriteCSV(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestWriteCSVBlocks checks that cutting the rows into blocks (formatted on
+// several cores) writes what one block does: series of different rates,
+// shared times, and runs of equal times longer than a block.
+func TestWriteCSVBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var series []Series
+	for k, n := range []int{500, 37, 1200, 0} {
+		s := Series{Name: fmt.Sprint("s", k)}
+		tm := t0
+		for range n {
+			if rng.IntN(4) > 0 { // else a repeated time
+				tm += int64(rng.IntN(3)) * 1e6
+			}
+			s.T = append(s.T, tm)
+			s.V = append(s.V, rng.NormFloat64())
+		}
+		series = append(series, s)
+	}
+	// A run of 40 samples at one time.
+	run := Series{Name: "run"}
+	for i := range 40 {
+		run.T = append(run.T, t0+5e6)
+		run.V = append(run.V, float64(i))
+	}
+	series = append(series, run)
+	w := Window{t0 + 1e6, t0 + 900e6}
+
+	write := func(rows int) string {
+		defer func(old int) { csvBlockRows = old }(csvBlockRows)
+		csvBlockRows = rows
+		var buf bytes.Buffer
+		if err := WriteCSV(&buf, series, w, CSVOptions{Origin: t0}); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	want := write(1 << 30)
+	if n := strings.Count(want, "\n"); n < 1000 {
+		t.Fatalf("only %d rows; the test needs many", n)
+	}
+	for _, rows := range []int{1, 2, 3, 7, 16, 64, 1000} {
+		if got := write(rows); got != want {
+			t.Errorf("blocks of %d rows: output differs from one block", rows)
+		}
 	}
 }
