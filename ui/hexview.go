@@ -23,7 +23,9 @@ const hexCols = 16
 // spans are tinted by the span's kind; hovering a byte names its span in
 // the status line under the rows. A highlighted range is drawn strongly
 // over the tints. Tapping a byte, or moving with the keyboard once the
-// view has focus, puts the byte cursor on it and calls OnSelect.
+// view has focus, puts the byte cursor on it and calls OnSelect. Dragging,
+// Shift+click or Shift with the cursor keys selects a range of bytes, which
+// Ctrl+C copies as hex (hexview_range.go).
 type HexView struct {
 	widget.BaseWidget
 
@@ -37,7 +39,10 @@ type HexView struct {
 
 	hiStart, hiEnd int64 // highlighted bytes [hiStart, hiEnd); empty for none
 	cursor         int64 // byte cursor, or -1
+	anchor         int64 // other end of the selection, or -1
 	focused        bool
+	shift          bool // Shift held: clicks and cursor keys extend the selection
+	dragging       bool
 
 	top    int64   // first row shown
 	scroll float32 // scroll remainder in pixels
@@ -58,7 +63,7 @@ var (
 
 // NewHexView returns an empty hex view.
 func NewHexView() *HexView {
-	h := &HexView{hover: -1, cursor: -1}
+	h := &HexView{hover: -1, cursor: -1, anchor: -1}
 	h.status = widget.NewLabel("")
 	h.status.Truncation = fyne.TextTruncateEllipsis
 	h.slider = widget.NewSlider(0, 0)
@@ -74,7 +79,7 @@ func NewHexView() *HexView {
 // overlapping, as model.RecordSpans returns them).
 func (h *HexView) SetData(r io.ReaderAt, start, size int64, spans []model.Span) {
 	h.r, h.start, h.size, h.spans = r, start, size, spans
-	h.top, h.scroll, h.hover, h.cursor = 0, 0, -1, -1
+	h.top, h.scroll, h.hover, h.cursor, h.anchor = 0, 0, -1, -1, -1
 	h.hiStart, h.hiEnd = 0, 0
 	h.status.SetText(h.idleStatus())
 	h.updateSlider()
@@ -415,6 +420,7 @@ func (r *hexRenderer) Refresh() {
 	r.curHex.StrokeColor, r.curHex.FillColor = color.Transparent, color.Transparent
 	r.curASCII.StrokeColor, r.curASCII.FillColor = color.Transparent, color.Transparent
 	hi := hexHighlightColor(v)
+	sel := hexSelectionColor()
 	for ri, row := range r.rows[:n] {
 		y := m.head + float32(ri)*m.row
 		rowOff := (firstRow + int64(ri)) * hexCols
@@ -445,6 +451,9 @@ func (r *hexRenderer) Refresh() {
 				}
 				if off >= h.hiStart && off < h.hiEnd {
 					bg = hi
+				}
+				if h.selected(off) {
+					bg = sel
 				}
 				if off == h.cursor {
 					r.placeCursor(fyne.NewPos(hx-m.char/2, y), fyne.NewPos(ax, y), m)

@@ -41,6 +41,9 @@ func (h *HexView) SetCursor(off int64) {
 // restStatus is the status line when no byte is hovered: the cursor's byte
 // if there is one.
 func (h *HexView) restStatus() string {
+	if s, ok := h.selectionStatus(); ok {
+		return s
+	}
 	if h.cursor >= 0 && h.r != nil {
 		return h.describe(h.cursor)
 	}
@@ -59,14 +62,19 @@ func (h *HexView) moveCursor(off int64) {
 }
 
 // Tapped puts the cursor on the byte under the pointer and takes the
-// keyboard focus.
+// keyboard focus; with Shift held it extends the selection to that byte.
 func (h *HexView) Tapped(ev *fyne.PointEvent) {
-	if c := fyne.CurrentApp().Driver().CanvasForObject(h); c != nil {
-		c.Focus(h)
+	h.focus()
+	off := h.offsetAt(ev.Position)
+	if off < 0 {
+		return
 	}
-	if off := h.offsetAt(ev.Position); off >= 0 {
-		h.moveCursor(off)
+	if h.shift {
+		h.extendTo(off)
+	} else {
+		h.anchor = -1
 	}
+	h.moveCursor(off)
 }
 
 // FocusGained shows the cursor as focused.
@@ -81,7 +89,7 @@ func (h *HexView) FocusGained() {
 
 // FocusLost shows the cursor as unfocused.
 func (h *HexView) FocusLost() {
-	h.focused = false
+	h.focused, h.shift = false, false
 	h.Refresh()
 }
 
@@ -118,6 +126,11 @@ func (h *HexView) TypedKey(ev *fyne.KeyEvent) {
 		cur = h.start + h.size - 1
 	default:
 		return
+	}
+	if h.shift {
+		h.extendTo(min(max(cur, h.start), h.start+h.size-1))
+	} else {
+		h.anchor = -1
 	}
 	h.moveCursor(cur)
 }

@@ -47,6 +47,9 @@ var keyHelp = [][2]string{
 	{"Plots: double-click, click a point", "fit, select the point's message everywhere"},
 	{"Plots: drag a field from Fields", "onto a plot to add it there, below the plots for a new plot (double-click or + adds to the last)"},
 	{"Topics: click a row", "show only the selected topics in the other views"},
+	{"Message: Alt+Left, Alt+Right", "previous, next message of the topic"},
+	{"Bytes: click, arrows, Page Up/Down", "move the byte cursor (the tree follows it)"},
+	{"Bytes: drag, Shift+click, Shift+arrows", "select bytes; Ctrl+C copies them as hex, Ctrl+A selects all"},
 	{"Drop files on a window", "open them"},
 }
 
