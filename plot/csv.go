@@ -165,15 +165,23 @@ func appendNanos(b []byte, ns int64) []byte {
 		ns = -ns
 	}
 	b = strconv.AppendInt(b, ns/1e9, 10)
-	frac := ns % 1e9
+	// The nine decimals, two digits at a time from the right.
+	frac := uint32(ns % 1e9)
 	var d [10]byte
 	d[0] = '.'
-	for i := 9; i > 0; i-- {
-		d[i] = byte('0' + frac%10)
-		frac /= 10
+	for i := 8; i > 0; i -= 2 {
+		q := frac % 100
+		frac /= 100
+		d[i], d[i+1] = digits2[2*q], digits2[2*q+1]
 	}
+	d[1] = byte('0' + frac)
 	return append(b, d[:]...)
 }
+
+// digits2 is the decimal digits of 0 to 99, two each.
+const digits2 = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 // appendValue appends v in the shortest form that parses back to v.
 func appendValue(b []byte, v float64) []byte {

@@ -111,3 +111,25 @@ func TestWriteCSVBlocks(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendNanos(t *testing.T) {
+	for _, ns := range []int64{0, 1, 9, 10, 99, 100, 123456789, 999999999, 1e9, 1e9 + 1, 1700000000_000000042, -1, -1e9 - 5, math.MaxInt64, math.MinInt64} {
+		want := fmt.Sprintf("%d.%09d", ns/1e9, abs64(ns%1e9))
+		if ns < 0 && ns > -1e9 {
+			want = "-" + want
+		}
+		if ns == math.MinInt64 {
+			want = "-9223372036.854775808"
+		}
+		if got := string(appendNanos(nil, ns)); got != want {
+			t.Errorf("appendNanos(%d) = %q, want %q", ns, got, want)
+		}
+	}
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
