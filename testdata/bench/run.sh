@@ -14,6 +14,7 @@
 #   BUILD=/tmp/bagscope-bench  where bagscope and the C++ peers are built, and results go
 #   RUNS=10 SLOW_RUNS=3 PY_RUNS=2  hyperfine runs for bagscope/C++, for the bz2 row, and for
 #                              Python (the slow runs get no warm-up run)
+#   ROUNDS=3                   batches of RUNS for bagscope and C++, taking turns
 #   PYTHON=1                   0 skips the Python reference (the slowest part)
 #   ONLY=REGEX                 run only the workloads whose name matches (e.g. ONLY=imu)
 # Needs: go, g++, hyperfine, GNU time, librosbag-storage-dev, libsensor-msgs-dev,
@@ -28,6 +29,7 @@ build=${BUILD:-/tmp/bagscope-bench}
 runs=${RUNS:-10}
 slow_runs=${SLOW_RUNS:-3}
 py_runs=${PY_RUNS:-2}
+rounds=${ROUNDS:-3}
 python=${PYTHON:-1}
 py=/usr/bin/python3
 export GOTOOLCHAIN=${GOTOOLCHAIN:-auto}
@@ -79,17 +81,28 @@ else
 fi
 rows+=("/imu.linear_acceleration.x, mixed.bag|mixed.bag|$imu_bs|$build/imu_sum @|$py $here/py_imu_sum.py @|$imu_note")
 
-# median TOOL NAME CMD...: run hyperfine, print the median in seconds.
-median() {
+# measure JSON N CMD...: one hyperfine batch of N runs, exported to JSON;
+# prints FAIL if the command failed.
+measure() {
 	local json=$1 n=$2
 	shift 2
 	local warm=1
 	((n > 3)) || warm=0
-	hyperfine -N --style none --warmup "$warm" --runs "$n" --export-json "$json" "$*" >/dev/null 2>&1 || {
-		echo "FAIL"
-		return
-	}
-	$py -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$json"
+	hyperfine -N --style none --warmup "$warm" --runs "$n" --export-json "$json" "$*" >/dev/null 2>&1 || echo "FAIL"
+}
+# stats median|cpu JSON...: the median time of every run in the exports, or
+# their mean user+system time, in seconds.
+stats() {
+	$py - "$@" <<-'EOF' 2>/dev/null || echo "FAIL"
+		import json, statistics, sys
+		kind, files = sys.argv[1], sys.argv[2:]
+		rs = [json.load(open(f))["results"][0] for f in files]
+		if kind == "median":
+		    print("%.4f" % statistics.median([t for r in rs for t in r["times"]]))
+		else:
+		    n = sum(len(r["times"]) for r in rs)
+		    print("%.3f" % (sum((r["user"] + r["system"]) * len(r["times"]) for r in rs) / n))
+	EOF
 }
 # peak CMD...: peak resident set size of one run, in MB.
 peak() {
@@ -97,8 +110,6 @@ peak() {
 	kb=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1)
 	[[ $kb =~ ^[0-9]+$ ]] && echo $((kb / 1024)) || echo "?"
 }
-# cpu JSON: mean user+system seconds from a hyperfine export.
-cpu() { $py -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.3f" % (r["user"]+r["system"]))' "$1" 2>/dev/null || echo "?"; }
 ratio() { $py -c 'import sys; a,b=sys.argv[1:]; print("%.1fx" % (float(a)/float(b)) if a not in ("FAIL","-") and b not in ("FAIL","-") and float(b)>0 else "-")' "$1" "$2"; }
 
 out=$build/results.md
@@ -120,22 +131,33 @@ for row in "${rows[@]}"; do
 	slug=$(echo "$name" | tr -c 'a-zA-Z0-9_\n' '_')
 	n=$runs
 	[[ $bag == *bz2* ]] && n=$((slow_runs < runs ? slow_runs : runs))
-	t_bs=$(median "$build/$slug-bagscope.json" "$n" ${cmd_bs//@/$file})
-	t_cpp=$(median "$build/$slug-cpp.json" "$n" ${cmd_cpp//@/$file})
+	# bagscope and C++ take turns, ROUNDS batches each, so that a change in
+	# the host's load between two batches cannot bias their ratio.
+	js_bs=() js_cpp=() failed=
+	for ((r = 1; r <= rounds; r++)); do
+		js_bs+=("$build/$slug-bagscope.$r.json")
+		js_cpp+=("$build/$slug-cpp.$r.json")
+		[[ $(measure "${js_bs[-1]}" "$n" ${cmd_bs//@/$file}) == FAIL ]] && failed+=" bagscope"
+		[[ $(measure "${js_cpp[-1]}" "$n" ${cmd_cpp//@/$file}) == FAIL ]] && failed+=" C++"
+	done
+	t_bs=$(stats median "${js_bs[@]}") t_cpp=$(stats median "${js_cpp[@]}")
+	[[ $failed == *bagscope* ]] && t_bs=FAIL
+	[[ $failed == *C++* ]] && t_cpp=FAIL
 	t_py=-
 	if [[ $python == 1 ]]; then
-		t_py=$(median "$build/$slug-python.json" "$py_runs" ${cmd_py//@/$file})
+		t_py=$(measure "$build/$slug-python.json" "$py_runs" ${cmd_py//@/$file})
+		[[ $t_py == FAIL ]] || t_py=$(stats median "$build/$slug-python.json")
 	fi
 	m_bs=$(peak ${cmd_bs//@/$file})
 	m_cpp=$(peak ${cmd_cpp//@/$file})
 	[[ -n $note ]] && notes+=("$name: $note")
-	c_bs=$(cpu "$build/$slug-bagscope.json")
-	c_cpp=$(cpu "$build/$slug-cpp.json")
+	c_bs=$(stats cpu "${js_bs[@]}")
+	c_cpp=$(stats cpu "${js_cpp[@]}")
 	echo "| $name | $t_bs | $t_cpp | $t_py | $(ratio "$t_cpp" "$t_bs") | $(ratio "$t_py" "$t_bs") | $c_bs / $c_cpp | $m_bs / $m_cpp |" >>"$out"
 done
 {
 	echo
-	echo "Medians of $runs runs (bz2: $slow_runs, Python: $py_runs; no warm-up run when 3 or fewer) with hyperfine -N; page cache warm."
+	echo "Medians of $rounds rounds of $runs runs (bz2: $slow_runs; Python: one round of $py_runs; no warm-up run when 3 or fewer) with hyperfine -N, bagscope and C++ taking turns round by round; page cache warm."
 	echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 	for n in "${notes[@]}"; do echo "- $n"; done
 } >>"$out"
