@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"text/tabwriter"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -16,9 +18,10 @@ import (
 )
 
 func runPlot(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("plot", "FILE TOPIC.FIELD... -o OUT.png|OUT.svg [--csv OUT.csv]", stderr)
-	out := fs.String("o", "", "image to write: .png or .svg (-o, --csv or both)")
+	fs := newFlags("plot", "FILE TOPIC.FIELD... [-o OUT.png|OUT.svg] [--csv OUT.csv] [--stats]", stderr)
+	out := fs.String("o", "", "image to write: .png or .svg (give -o, --csv, --stats or several)")
 	csvOut := fs.String("csv", "", "write the points as CSV (one time column, one column per series)")
+	stats := fs.Bool("stats", false, "print each series' point count, min, max, mean and sum")
 	start := fs.String("start", "", "first receive time: seconds since the epoch, or +SECONDS from the bag's start")
 	end := fs.String("end", "", "last receive time (inclusive), same forms as --start")
 	base := fs.String("x", "receive", "time base: receive (the bag's message time) or stamp (header.stamp)")
@@ -31,7 +34,7 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if len(pos) < 2 || (*out == "" && *csvOut == "") {
+	if len(pos) < 2 || (*out == "" && *csvOut == "" && !*stats) {
 		fs.Usage()
 		return 2
 	}
@@ -105,6 +108,9 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "", err)
 		}
 	}
+	if *stats {
+		writeStats(stdout, series, win)
+	}
 	if *csvOut != "" {
 		if err := writeFile(*csvOut, func(w io.Writer) error {
 			return plot.WriteCSV(w, series, win, plot.CSVOptions{Origin: opt.Origin, Absolute: *absolute})
@@ -132,6 +138,19 @@ func plotWindow(req model.SeriesRequest, tb model.TimeBase, series []plot.Series
 		w.T1 = req.End.Nanos()
 	}
 	return w
+}
+
+// writeStats prints a table of each series' summary inside w; values in the
+// shortest form that reads back exactly.
+func writeStats(stdout io.Writer, series []plot.Series, w plot.Window) {
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "series\tpoints\tnon-finite\tmin\tmax\tmean\tsum")
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for _, s := range series {
+		st := s.Stats(w)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\n", s.Name, st.Points, st.NonFinite, g(st.Min), g(st.Max), g(st.Mean), g(st.Sum))
+	}
+	tw.Flush()
 }
 
 // xLabel names the time axis.

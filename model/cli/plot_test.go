@@ -268,3 +268,68 @@ func TestPlotOutputs(t *testing.T) {
 		})
 	}
 }
+
+// TestPlotStatsMatchesReference checks `plot --stats` against the values the
+// reference decodes: the count, min and max exactly, the sum and mean to
+// rounding (the order of messages with equal times may differ).
+func TestPlotStatsMatchesReference(t *testing.T) {
+	requireRef(t)
+	imuBag := sharedBags + "/cra-ros-pkg__robot_localization/test/test2.bag"
+	tests := []struct{ bag, topic, path string }{
+		{imuBag, "/imu/data", "linear_acceleration.x"},
+		{imuBag, "/jackal_velocity_controller/odom", "pose.covariance[7]"},
+		{testdata + "/none-multichunk.bag", "/scan", "ranges[5]"}, // every value infinite
+		{testdata + "/none-multichunk.bag", "/scan", "angle_increment"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.topic+"."+tc.path, func(t *testing.T) {
+			if _, err := os.Stat(tc.bag); err != nil {
+				t.Skipf("%v", err)
+			}
+			t.Parallel()
+			stdout, stderr, code := run("plot", "--stats", tc.bag, tc.topic+"."+tc.path)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(stdout), "\n")
+			if len(lines) != 2 || !strings.HasPrefix(lines[0], "series") {
+				t.Fatalf("output %q", stdout)
+			}
+			f := strings.Fields(lines[1])
+			if len(f) != 7 || f[0] != tc.topic+"."+tc.path {
+				t.Fatalf("row %q", lines[1])
+			}
+			num := func(i int) float64 {
+				v, err := strconv.ParseFloat(f[i], 64)
+				if err != nil {
+					t.Fatalf("column %d of %q: %v", i, lines[1], err)
+				}
+				return v
+			}
+			want := referencePoints(t, tc.bag, tc.topic, tc.path, false)
+			n, lo, hi, sum := 0, math.Inf(1), math.Inf(-1), 0.0
+			for _, p := range want {
+				if math.IsNaN(p.v) || math.IsInf(p.v, 0) {
+					continue
+				}
+				n++
+				lo, hi, sum = min(lo, p.v), max(hi, p.v), sum+p.v
+			}
+			mean := sum / float64(n)
+			if n == 0 { // every value is a gap: no figures
+				lo, hi, sum, mean = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+			}
+			if int(num(1)) != len(want) || int(num(2)) != len(want)-n {
+				t.Errorf("points %s, non-finite %s; the reference has %d and %d", f[1], f[2], len(want), len(want)-n)
+			}
+			same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+			if !same(num(3), lo) || !same(num(4), hi) {
+				t.Errorf("min %s max %s; the reference has %v and %v", f[3], f[4], lo, hi)
+			}
+			close := func(a, b float64) bool { return same(a, b) || math.Abs(a-b) <= 1e-9*max(1, math.Abs(b)) }
+			if !close(num(6), sum) || !close(num(5), mean) {
+				t.Errorf("sum %s mean %s; the reference has %v and %v", f[6], f[5], sum, mean)
+			}
+		})
+	}
+}
