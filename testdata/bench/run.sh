@@ -80,6 +80,11 @@ else
 	imu_note="bagscope: verify --topic /imu (read + CRC only; field extraction command pending)"
 fi
 rows+=("/imu.linear_acceleration.x, mixed.bag|mixed.bag|$imu_bs|$build/imu_sum @|$py $here/py_imu_sum.py @|$imu_note")
+# The same read with the work the C++ peer does: the values summed (and their
+# count, min, max and mean), nothing written. Python is timed once, above.
+if "$bs" plot --help 2>&1 | grep -q -- '-stats'; then
+	rows+=("/imu.linear_acceleration.x sum, mixed.bag|mixed.bag|$bs plot --stats @ /imu.linear_acceleration.x|$build/imu_sum @||bagscope: plot --stats FILE /imu.linear_acceleration.x (count, min, max, mean and sum, as the C++ peer sums)")
+fi
 
 # measure JSON N CMD...: one hyperfine batch of N runs, exported to JSON;
 # prints FAIL if the command failed.
@@ -144,7 +149,7 @@ for row in "${rows[@]}"; do
 	[[ $failed == *bagscope* ]] && t_bs=FAIL
 	[[ $failed == *C++* ]] && t_cpp=FAIL
 	t_py=-
-	if [[ $python == 1 ]]; then
+	if [[ $python == 1 && -n $cmd_py ]]; then
 		t_py=$(measure "$build/$slug-python.json" "$py_runs" ${cmd_py//@/$file})
 		[[ $t_py == FAIL ]] || t_py=$(stats median "$build/$slug-python.json")
 	fi
