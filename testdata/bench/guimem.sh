@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # guimem.sh measures the real window's memory: it starts bagscope-gui on a bag
 # under its own Xvfb, waits for the background jobs, then scrolls the Records
-# tab (PageDown and the wheel) and the timeline (wheel zoom, keys pan), and
+# tab (the wheel, clicking rows, Down) and the timeline (wheel zoom, arrow
+# keys, clicking messages), and
 # prints VmRSS and the peak VmHWM from /proc/PID/status after each phase.
 #
 #	testdata/bench/guimem.sh [-d :91] [-s shot.png] BIN BAG
 #
 # Environment passes through, so MALLOC_ARENA_MAX=1 testdata/bench/guimem.sh ...
-# compares settings; GUIMEM_LOG=FILE keeps the window's stderr (GODEBUG=gctrace=1)
+# compares settings; GUIMEM_LOG=FILE keeps the window's stderr (GODEBUG=gctrace=1),
 # GUIMEM_SMAPS=PREFIX copies /proc/PID/smaps after each phase, and GUIMEM_HOOK
-# is a command run after each phase ($pid and $phase are set). Needs Xvfb and xdotool (and ImageMagick's import for -s).
+# is a command run after each phase ($pid and $phase are set). Needs Xvfb
+# and xdotool (and ImageMagick's import for -s).
 set -euo pipefail
 
 disp=:91 shot=
