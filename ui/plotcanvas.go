@@ -266,6 +266,7 @@ type plotCanvasRenderer struct {
 	img     *image.RGBA
 	lines   []plotLine
 	axes    []fyne.CanvasObject
+	shapes  shapes // the axes' grid lines and labels
 	cursor  *canvas.Rectangle
 	cross   *canvas.Rectangle
 	boxRect *canvas.Rectangle
@@ -326,10 +327,10 @@ func (r *plotCanvasRenderer) build(size fyne.Size) {
 
 	r.bg.FillColor = th.Color(theme.ColorNameInputBackground, variant)
 	place(r.bg, float32(data.X0), float32(data.Y0), float32(data.Dx()), float32(data.Dy()))
-	rect := func(x, y, w, h float32, col color.Color) { r.axes = append(r.axes, placedRect(x, y, w, h, col)) }
+	r.shapes.reset()
+	rect := func(x, y, w, h float32, col color.Color) { r.axes = append(r.axes, r.shapes.rect(x, y, w, h, col)) }
 	text := func(s string, x, y float32, align fyne.TextAlign) {
-		t := canvas.NewText(s, dim)
-		t.TextSize = 11
+		t := r.shapes.text(s, dim, 11)
 		sz := t.MinSize()
 		switch align {
 		case fyne.TextAlignTrailing:

@@ -80,8 +80,9 @@ func (a *timelineAxis) CreateRenderer() fyne.WidgetRenderer {
 }
 
 type axisRenderer struct {
-	a    *timelineAxis
-	objs []fyne.CanvasObject
+	a      *timelineAxis
+	objs   []fyne.CanvasObject
+	shapes shapes
 }
 
 func (r *axisRenderer) Layout(fyne.Size)             { r.build() }
@@ -94,17 +95,17 @@ func (r *axisRenderer) build() {
 	v := r.a.v
 	col := colorsOf(r.a)
 	objs := r.objs[:0]
+	r.shapes.reset()
 	// text puts a label centred under x, kept inside the plot.
 	text := func(s string, x, y float32, sz float32) {
-		t := canvas.NewText(s, col.dim)
-		t.TextSize = sz
+		t := r.shapes.text(s, col.dim, sz)
 		w := t.MinSize().Width
 		x = min(max(x-w/2, tlLabelW), r.a.Size().Width-w)
 		t.Move(fyne.NewPos(x, y))
 		t.Resize(t.MinSize())
 		objs = append(objs, t)
 	}
-	fill := func(x, y, w, h float32, c color.Color) { objs = append(objs, placedRect(x, y, w, h, c)) }
+	fill := func(x, y, w, h float32, c color.Color) { objs = append(objs, r.shapes.rect(x, y, w, h, c)) }
 	pw := v.plotW()
 	if v.hasRange && v.r1 >= v.t0 && v.r0 <= v.t1 {
 		x0, x1 := max(tlLabelW, v.x(v.r0)), min(tlLabelW+pw, v.x(v.r1))
@@ -115,8 +116,7 @@ func (r *axisRenderer) build() {
 	if v.abs {
 		unit = time.Unix(0, v.t0).UTC().Format("2006-01-02") + " UTC"
 	}
-	u := canvas.NewText(unit, col.dim)
-	u.TextSize = 11
+	u := r.shapes.text(unit, col.dim, 11)
 	u.Move(fyne.NewPos(4, 5))
 	u.Resize(u.MinSize())
 	objs = append(objs, u)

@@ -22,17 +22,16 @@ func (v *TimelineView) CreateRenderer() fyne.WidgetRenderer {
 type timelineRenderer struct {
 	v       *TimelineView
 	objs    []fyne.CanvasObject
+	shapes  shapes
 	tipBG   *canvas.Rectangle
 	tipText *canvas.Text
 }
 
-func (r *timelineRenderer) Layout(fyne.Size)   { r.build() }
-func (r *timelineRenderer) MinSize() fyne.Size { return r.v.MinSize() }
-func (r *timelineRenderer) Refresh()           { r.build(); canvas.Refresh(r.v) }
-func (r *timelineRenderer) Destroy()           { r.v.r = nil }
-func (r *timelineRenderer) Objects() []fyne.CanvasObject {
-	return append(r.objs[:len(r.objs):len(r.objs)], r.tipBG, r.tipText)
-}
+func (r *timelineRenderer) Layout(fyne.Size)             { r.build() }
+func (r *timelineRenderer) MinSize() fyne.Size           { return r.v.MinSize() }
+func (r *timelineRenderer) Refresh()                     { r.build(); canvas.Refresh(r.v) }
+func (r *timelineRenderer) Destroy()                     { r.v.r = nil }
+func (r *timelineRenderer) Objects() []fyne.CanvasObject { return r.objs }
 
 // timelineColors are the theme's colours the timeline draws with.
 type timelineColors struct {
@@ -90,17 +89,17 @@ func (r *timelineRenderer) build() {
 	v := r.v
 	col := colorsOf(v)
 	objs := r.objs[:0]
+	r.shapes.reset()
 	text := func(s string, x, y float32, c color.Color, sz float32, bold bool) {
-		t := canvas.NewText(s, c)
-		t.TextSize = sz
+		t := r.shapes.text(s, c, sz)
 		t.TextStyle.Bold = bold
 		t.Move(fyne.NewPos(x, y))
 		t.Resize(t.MinSize())
 		objs = append(objs, t)
 	}
-	rect := func(x, y, w, h float32, c color.Color) { objs = append(objs, placedRect(x, y, w, h, c)) }
+	rect := func(x, y, w, h float32, c color.Color) { objs = append(objs, r.shapes.rect(x, y, w, h, c)) }
 	outline := func(x, y, w, h float32, c color.Color) {
-		rc := placedRect(x, y, w, h, color.Transparent)
+		rc := r.shapes.rect(x, y, w, h, color.Transparent)
 		rc.StrokeColor, rc.StrokeWidth = c, 1.5
 		objs = append(objs, rc)
 	}
@@ -219,7 +218,7 @@ func (r *timelineRenderer) build() {
 	if v.focused {
 		outline(tlLabelW-1, 0, pw+2, bottom, withAlpha(col.focus, 160))
 	}
-	r.objs = objs
+	r.objs = append(objs, r.tipBG, r.tipText) // the tooltip over everything
 	r.layoutTip()
 }
 
@@ -248,12 +247,4 @@ func ellipsize(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
-}
-
-// placedRect is a rectangle of colour c at x, y, w wide and h high.
-func placedRect(x, y, w, h float32, c color.Color) *canvas.Rectangle {
-	rc := canvas.NewRectangle(c)
-	rc.Move(fyne.NewPos(x, y))
-	rc.Resize(fyne.NewSize(w, h))
-	return rc
 }
