@@ -115,7 +115,7 @@ peak() {
 	kb=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1)
 	[[ $kb =~ ^[0-9]+$ ]] && echo $((kb / 1024)) || echo "?"
 }
-ratio() { $py -c 'import sys; a,b=sys.argv[1:]; print("%.1fx" % (float(a)/float(b)) if a not in ("FAIL","-") and b not in ("FAIL","-") and float(b)>0 else "-")' "$1" "$2"; }
+ratio() { $py -c 'import sys; a,b=sys.argv[1:]; print("%.2fx" % (float(a)/float(b)) if a not in ("FAIL","-") and b not in ("FAIL","-") and float(b)>0 else "-")' "$1" "$2"; }
 
 out=$build/results.md
 {
