@@ -3,7 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -32,6 +34,9 @@ type chunkPanel struct {
 	pending int64
 	// selRow is the selected record row, or -1.
 	selRow int
+	// rows are the indices of the records listed when topics are selected
+	// (model.TopicRows); nil lists them all.
+	rows []int
 
 	title    *widget.Label
 	prev     *widget.Button
@@ -43,6 +48,7 @@ type chunkPanel struct {
 	connHead fyne.CanvasObject
 	recs     *widget.List
 	recState *widget.Label
+	showAll  *widget.Button
 	loading  *widget.ProgressBarInfinite
 	view     fyne.CanvasObject
 	empty    fyne.CanvasObject
@@ -67,6 +73,7 @@ func makeChunkPanel(l *docLink) *chunkPanel {
 		p.show(pos, -1)
 	}
 	l.OnMessage(p.followMessage)
+	l.OnTopics(func([]string) { p.filter() })
 	if m, ok := l.Message(); ok {
 		p.followMessage(m)
 	}
@@ -113,11 +120,15 @@ func (p *chunkPanel) build() {
 	_, recHead := compactList(chunkRecWidths, []string{"Offset", "Op", "Key fields"}, func() int { return 0 }, nil)
 	p.recState = widget.NewLabel("")
 	p.recState.Truncation = fyne.TextTruncateEllipsis
+	p.showAll = widget.NewButtonWithIcon("Show all", theme.ContentClearIcon(), func() { p.l.SetTopics(nil) })
+	p.showAll.Importance = widget.LowImportance
+	p.showAll.Hide()
 	p.loading = widget.NewProgressBarInfinite()
 	p.loading.Hide()
 
 	left := container.NewBorder(container.NewVBox(p.fields, widget.NewSeparator(), p.connHead), nil, nil, nil, p.conns)
-	right := container.NewBorder(container.NewVBox(container.NewStack(p.recState, p.loading), recHead), nil, nil, nil, p.recs)
+	state := container.NewBorder(nil, nil, nil, p.showAll, container.NewStack(p.recState, p.loading))
+	right := container.NewBorder(container.NewVBox(state, recHead), nil, nil, nil, p.recs)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.55
 	p.view = container.NewBorder(container.NewVBox(top, p.damage), nil, nil, nil, split)
@@ -169,7 +180,8 @@ func (p *chunkPanel) show(pos, sel int64) {
 		}
 		return
 	}
-	p.detail, p.records, p.pending = c, nil, sel
+	p.detail, p.records, p.rows, p.pending = c, nil, nil, sel
+	p.showAll.Hide()
 	p.gen++
 	start, _ := p.d.Bag.TimeRange()
 	p.title.SetText(fmt.Sprintf("Chunk %d of %d at byte %d", c.Index+1, c.N, c.Info.ChunkPos))
@@ -226,12 +238,7 @@ func (p *chunkPanel) loadRecords(c *model.ChunkDetail) {
 			return
 		}
 		p.records = recs
-		state := fmt.Sprintf("%s records in %s of uncompressed data (offsets into it)", model.Count(uint64(recs.Len())), model.Size(recs.Size()))
-		if recs.Err != nil {
-			state += "; stopped early: " + recs.Err.Error()
-		}
-		p.recState.SetText(state)
-		p.recs.Refresh()
+		p.filter()
 		if p.pending >= 0 {
 			p.selectOffset(p.pending)
 			p.pending = -1
@@ -239,15 +246,50 @@ func (p *chunkPanel) loadRecords(c *model.ChunkDetail) {
 	})
 }
 
-func (p *chunkPanel) recLen() int {
+// filter lists the records of the selected topics (all when none is
+// selected) and says so above the list.
+func (p *chunkPanel) filter() {
 	if p.records == nil {
+		return
+	}
+	recs := p.records
+	topics := p.l.Topics()
+	p.rows = model.TopicRows(recs, p.d.Bag, topics)
+	state := fmt.Sprintf("%s records in %s of uncompressed data (offsets into it)", model.Count(uint64(recs.Len())), model.Size(recs.Size()))
+	p.showAll.Hide()
+	if p.rows != nil {
+		state = fmt.Sprintf("%s of %s records: those of %s (the topic selection)", model.Count(uint64(len(p.rows))), model.Count(uint64(recs.Len())), strings.Join(topics, ", "))
+		p.showAll.Show()
+	}
+	if recs.Err != nil {
+		state += "; stopped early: " + recs.Err.Error()
+	}
+	p.recState.SetText(state)
+	p.recs.UnselectAll()
+	p.selRow = -1
+	p.recs.Refresh()
+}
+
+// record returns the index in p.records of list row i.
+func (p *chunkPanel) record(i int) int {
+	if p.rows == nil {
+		return i
+	}
+	return p.rows[i]
+}
+
+func (p *chunkPanel) recLen() int {
+	switch {
+	case p.records == nil:
 		return 0
+	case p.rows != nil:
+		return len(p.rows)
 	}
 	return p.records.Len()
 }
 
 func (p *chunkPanel) recCells(i int) []string {
-	rec, err := p.records.Record(i)
+	rec, err := p.records.Record(p.record(i))
 	if err != nil {
 		return []string{"", "", err.Error()}
 	}
@@ -272,12 +314,22 @@ func (p *chunkPanel) selectOffset(off int64) {
 	}
 	n := p.records.Len()
 	i := sort.Search(n, func(i int) bool { r, _ := p.records.Record(i); return r.Offset >= off })
-	if i < n {
-		if r, _ := p.records.Record(i); r.Offset == off {
-			p.recs.Select(i)
-			p.recs.ScrollTo(i)
-		}
+	if i == n {
+		return
 	}
+	if r, _ := p.records.Record(i); r.Offset != off {
+		return
+	}
+	if p.rows != nil {
+		// A record of a topic not selected is not listed.
+		k, found := slices.BinarySearch(p.rows, i)
+		if !found {
+			return
+		}
+		i = k
+	}
+	p.recs.Select(i)
+	p.recs.ScrollTo(i)
 }
 
 // selectRecord selects the message of a message data record everywhere.
@@ -286,7 +338,7 @@ func (p *chunkPanel) selectRecord(i widget.ListItemID) {
 	if p.records == nil || p.detail == nil {
 		return
 	}
-	rec, err := p.records.Record(i)
+	rec, err := p.records.Record(p.record(i))
 	if err != nil || rec.Op != bag.OpMessageData {
 		return
 	}

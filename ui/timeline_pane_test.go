@@ -344,3 +344,51 @@ func findShownButton(t *testing.T, w fyne.Window, prefix string) *widget.Button 
 	t.Fatalf("no button %q", prefix)
 	return nil
 }
+
+// TestChunkPanelTopicFilter selects a topic: the chunk's record list keeps
+// that topic's records only, a message of it stays selectable, and "Show
+// all" clears the selection.
+func TestChunkPanelTopicFilter(t *testing.T) {
+	test.NewTempApp(t)
+	d := openSample(t)
+	l := newDocLink(d, syncRun)
+	t.Cleanup(l.close)
+	p := makeChunkPanel(l)
+	w := test.NewTempWindow(t, p.content)
+	w.Resize(fyne.NewSize(1000, 420))
+	ci := d.Bag.ChunkInfos[0]
+	p.show(ci.ChunkPos, -1)
+	all := p.recs.Length()
+	if all != p.records.Len() || p.showAll.Visible() {
+		t.Fatalf("%d rows of %d records before filtering; Show all visible %v", all, p.records.Len(), p.showAll.Visible())
+	}
+	want := 0
+	for _, cc := range ci.Conns {
+		if d.Bag.Connection(cc.Conn).Topic == "/imu" {
+			want += int(cc.Count)
+		}
+	}
+	l.SetTopics([]string{"/imu"})
+	if n := p.recs.Length(); n < want || n >= all {
+		t.Fatalf("%d rows for /imu, which has %d messages in the chunk (of %d records)", n, want, all)
+	}
+	if !p.showAll.Visible() || !strings.Contains(p.recState.Text, "those of /imu") {
+		t.Errorf("state %q, Show all visible %v", p.recState.Text, p.showAll.Visible())
+	}
+	for i := range p.recs.Length() {
+		if cells := p.recCells(i); cells[1] == "MSG_DATA" && !strings.HasPrefix(cells[2], "/imu ") {
+			t.Fatalf("row %d is %v", i, cells)
+		}
+	}
+	// The last /imu row selects its message.
+	last := p.recs.Length() - 1
+	p.recs.Select(last)
+	rec, _ := p.records.Record(p.rows[last])
+	if m, ok := l.Message(); !ok || int64(m.Offset) != rec.Offset {
+		t.Fatalf("selected %+v, row's record at %d", m, rec.Offset)
+	}
+	test.Tap(p.showAll)
+	if len(l.Topics()) != 0 || p.recs.Length() != all || p.showAll.Visible() {
+		t.Errorf("after Show all: topics %v, %d rows of %d", l.Topics(), p.recs.Length(), all)
+	}
+}
