@@ -228,9 +228,9 @@ func TestTimelineLanesScroll(t *testing.T) {
 	_ = w
 }
 
-// TestChunkPanel shows a chunk of the sample bag: its fields, counts and
-// records, then selects a message record inside it.
-func TestChunkPanel(t *testing.T) {
+// newChunkTestPanel is a chunk panel on the sample bag, in a window.
+func newChunkTestPanel(t *testing.T) (*model.Document, *docLink, *chunkPanel, fyne.Window) {
+	t.Helper()
 	test.NewTempApp(t)
 	d := openSample(t)
 	l := newDocLink(d, syncRun)
@@ -238,6 +238,13 @@ func TestChunkPanel(t *testing.T) {
 	p := makeChunkPanel(l)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1000, 420))
+	return d, l, p, w
+}
+
+// TestChunkPanel shows a chunk of the sample bag: its fields, counts and
+// records, then selects a message record inside it.
+func TestChunkPanel(t *testing.T) {
+	d, l, p, w := newChunkTestPanel(t)
 	if !strings.Contains(shown(w), "No chunk chosen") {
 		t.Fatal("no empty state before a chunk is chosen")
 	}
@@ -349,13 +356,7 @@ func findShownButton(t *testing.T, w fyne.Window, prefix string) *widget.Button 
 // that topic's records only, a message of it stays selectable, and "Show
 // all" clears the selection.
 func TestChunkPanelTopicFilter(t *testing.T) {
-	test.NewTempApp(t)
-	d := openSample(t)
-	l := newDocLink(d, syncRun)
-	t.Cleanup(l.close)
-	p := makeChunkPanel(l)
-	w := test.NewTempWindow(t, p.content)
-	w.Resize(fyne.NewSize(1000, 420))
+	d, l, p, _ := newChunkTestPanel(t)
 	ci := d.Bag.ChunkInfos[0]
 	p.show(ci.ChunkPos, -1)
 	all := p.recs.Length()
