@@ -1,6 +1,7 @@
 package bag
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -60,10 +61,18 @@ func (r *CheckReport) Errors() int {
 // and truncation. It returns an error only when the file is not a bag of a
 // version it reads.
 func Check(r io.ReaderAt, size int64) (*CheckReport, error) {
+	return CheckContext(context.Background(), r, size, nil)
+}
+
+// CheckContext is Check that stops with ctx's error once ctx is cancelled
+// (between two chunks) and reports its progress, if progress is not nil, as
+// the bytes of chunk data read out of their total: reading and
+// decompressing every chunk is most of its work.
+func CheckContext(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64)) (*CheckReport, error) {
 	if _, err := ReadVersion(r, size); err != nil {
 		return nil, err
 	}
-	c := &checker{rep: &CheckReport{}}
+	c := &checker{rep: &CheckReport{}, ctx: ctx, progress: progress}
 	idx, idxErr := NewReader(r, size)
 	sb, err := Scan(r, size, idxErr)
 	if err != nil {
@@ -84,7 +93,9 @@ func Check(r io.ReaderAt, size int64) (*CheckReport, error) {
 		}
 	}
 	c.scanFindings()
-	c.chunks()
+	if err := c.chunks(); err != nil {
+		return nil, err
+	}
 	c.chunkInfos()
 	c.connections()
 	sort.SliceStable(c.rep.Findings, func(i, j int) bool { return c.rep.Findings[i].Offset < c.rep.Findings[j].Offset })
@@ -92,9 +103,11 @@ func Check(r io.ReaderAt, size int64) (*CheckReport, error) {
 }
 
 type checker struct {
-	rep     *CheckReport
-	idx     *Bag // the bag read through its index, or nil
-	scanned *Bag // the bag read by scanning
+	ctx      context.Context
+	progress func(done, total int64) // or nil
+	rep      *CheckReport
+	idx      *Bag // the bag read through its index, or nil
+	scanned  *Bag // the bag read by scanning
 	// msgs[chunk pos] are the messages found in each chunk.
 	msgs map[int64][]chunkMsg
 }
@@ -149,20 +162,30 @@ func (c *checker) scanFindings() {
 }
 
 // chunks decompresses every chunk, walks its records, and checks them
-// against the index data records that follow it.
-func (c *checker) chunks() {
+// against the index data records that follow it. It stops with the
+// context's error.
+func (c *checker) chunks() error {
 	sb := c.scanned
 	c.msgs = map[int64][]chunkMsg{}
 	pos := make([]int64, 0, len(sb.chunks))
-	for p := range sb.chunks {
+	var done, total int64
+	for p, ch := range sb.chunks {
 		pos = append(pos, p)
+		total += int64(ch.DataLen)
 	}
 	sort.Slice(pos, func(i, j int) bool { return pos[i] < pos[j] })
 	defined := map[uint32]bool{}
 	last := map[uint32]Time{}
 	var buf ChunkBuffer
 	for _, p := range pos {
+		if err := c.ctx.Err(); err != nil {
+			return err
+		}
 		ch := sb.chunks[p]
+		if c.progress != nil {
+			c.progress(done, total)
+		}
+		done += int64(ch.DataLen)
 		data, err := sb.ReadChunkData(ch, &buf)
 		if err != nil {
 			c.addErr(err, Error, "chunk cannot be read: ", "")
@@ -205,6 +228,10 @@ func (c *checker) chunks() {
 			c.indexData(ch, msgs)
 		}
 	}
+	if c.progress != nil {
+		c.progress(total, total)
+	}
+	return nil
 }
 
 // indexData checks the index data records after a chunk against its

@@ -2,7 +2,9 @@ package bag
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -139,4 +141,61 @@ func findingsText(r *CheckReport) string {
 		fmt.Fprintf(&b, "%s @%d (%s): %s\n", f.Severity, f.Offset, f.Op, f.Message)
 	}
 	return b.String()
+}
+
+// TestCheckContext checks the progress of a check (rising to the chunks'
+// total data length, which it must equal) and that a cancelled check stops
+// with the context's error.
+func TestCheckContext(t *testing.T) {
+	const path = "../testdata/bz2-multichunk.bag"
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var want int64
+	for _, ci := range b.ChunkInfos {
+		ch, err := b.ChunkAt(ci.ChunkPos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want += int64(ch.DataLen)
+	}
+	if len(b.ChunkInfos) < 3 {
+		t.Fatalf("%d chunks; the test needs several", len(b.ChunkInfos))
+	}
+
+	var calls int
+	var last, total int64
+	rep, err := CheckContext(context.Background(), f, st.Size(), func(done, tot int64) {
+		if done < last || tot != want {
+			t.Errorf("progress %d of %d after %d (chunk data: %d bytes)", done, tot, last, want)
+		}
+		calls++
+		last, total = done, tot
+	})
+	if err != nil || rep.Errors() != 0 {
+		t.Fatalf("check: %v, %d errors", err, rep.Errors())
+	}
+	if last != total || calls <= len(b.ChunkInfos) {
+		t.Errorf("progress ended at %d of %d after %d calls for %d chunks", last, total, calls, len(b.ChunkInfos))
+	}
+
+	// Cancelled after the second chunk.
+	ctx, cancel := context.WithCancel(context.Background())
+	seen := 0
+	_, err = CheckContext(ctx, f, st.Size(), func(done, tot int64) {
+		if seen++; seen == 2 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || seen != 2 {
+		t.Errorf("cancelled check: %v after %d progress calls", err, seen)
+	}
 }

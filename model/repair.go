@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,7 +62,16 @@ func SaveRepaired(d *Document, out string) (*bag.RepairReport, error) {
 	return WriteRepaired(src, out, "", bag.DefaultChunkThreshold)
 }
 
-// CheckBag runs the doctor (bag.Check) on an opened document.
-func CheckBag(d *Document) (*bag.CheckReport, error) {
-	return bag.Check(d.Bag.ReaderAt(), d.Size)
+// StageCheck is the progress stage of CheckBag.
+const StageCheck = "checking"
+
+// CheckBag runs the doctor (bag.CheckContext) on an opened document. It
+// reports progress in bytes of chunk data and stops with ctx's error when
+// ctx is cancelled. progress may be nil.
+func CheckBag(ctx context.Context, d *Document, progress ProgressFunc) (*bag.CheckReport, error) {
+	var p func(done, total int64)
+	if progress != nil {
+		p = func(done, total int64) { progress(done, total, StageCheck) }
+	}
+	return bag.CheckContext(ctx, d.Bag.ReaderAt(), d.Size, p)
 }

@@ -24,7 +24,7 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 		l.selectTab("Records")
 		rp.showOffset(off)
 	}
-	findings := newFindingsTab(d, w, l.showRecord, rp.showOffset, tv.markFindings)
+	findings := newFindingsTab(l.ctx, d, w, l.showRecord, rp.showOffset, tv.markFindings)
 	tabs := container.NewAppTabs(
 		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topics.content),
 		container.NewTabItemWithIcon("Message", theme.DocumentIcon(), newMessagePanel(l)),

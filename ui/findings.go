@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -38,10 +41,14 @@ var backgroundRunning atomic.Int64
 // findingsPanel is the Findings tab: the doctor's findings (bag.Check)
 // and the "Save repaired copy…" action.
 type findingsPanel struct {
-	d        *model.Document
-	win      fyne.Window
+	d   *model.Document
+	win fyne.Window
+	// ctx ends with the window; cancel stops the running check.
+	ctx      context.Context
+	cancel   context.CancelFunc
 	status   *widget.Label
-	progress *widget.ProgressBarInfinite
+	progress *widget.ProgressBar
+	stopBtn  *widget.Button
 	checkBtn *widget.Button
 	showBtn  *widget.Button
 	selected int // selected finding, or -1
@@ -55,12 +62,13 @@ type findingsPanel struct {
 	content      fyne.CanvasObject
 }
 
-// newFindingsTab returns the Findings tab of document d in window w;
-// showRecord shows the record at a file offset in the Records tab.
-// onReport, if not nil, receives the check's findings; selectRecord
-// selects a finding's record in the Records tab as the finding is selected.
-func newFindingsTab(d *model.Document, w fyne.Window, showRecord, selectRecord func(off int64), onReport func([]bag.Finding)) *container.TabItem {
-	p := newFindingsPanel(d, w, showRecord)
+// newFindingsTab returns the Findings tab of document d in window w; ctx
+// ends with the window, and stops a running check. showRecord shows the
+// record at a file offset in the Records tab. onReport, if not nil,
+// receives the check's findings; selectRecord selects a finding's record in
+// the Records tab as the finding is selected.
+func newFindingsTab(ctx context.Context, d *model.Document, w fyne.Window, showRecord, selectRecord func(off int64), onReport func([]bag.Finding)) *container.TabItem {
+	p := newFindingsPanel(ctx, d, w, showRecord)
 	p.onReport = onReport
 	p.selectRecord = selectRecord
 	if p.findings != nil && onReport != nil {
@@ -70,8 +78,8 @@ func newFindingsTab(d *model.Document, w fyne.Window, showRecord, selectRecord f
 }
 
 // newFindingsPanel builds the panel and starts the check on small bags.
-func newFindingsPanel(d *model.Document, w fyne.Window, showRecord func(off int64)) *findingsPanel {
-	p := &findingsPanel{d: d, win: w}
+func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, showRecord func(off int64)) *findingsPanel {
+	p := &findingsPanel{d: d, win: w, ctx: ctx}
 	p.showBtn = widget.NewButtonWithIcon("Show in Records", theme.NavigateNextIcon(), func() {
 		if p.selected >= 0 && p.selected < len(p.findings) {
 			showRecord(p.findings[p.selected].Offset)
@@ -81,8 +89,14 @@ func newFindingsPanel(d *model.Document, w fyne.Window, showRecord func(off int6
 	p.selected = -1
 	p.status = widget.NewLabel("")
 	p.status.Wrapping = fyne.TextWrapWord
-	p.progress = widget.NewProgressBarInfinite()
+	p.progress = widget.NewProgressBar()
 	p.progress.Hide()
+	p.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() {
+		if p.cancel != nil {
+			p.cancel()
+		}
+	})
+	p.stopBtn.Hide()
 	p.checkBtn = widget.NewButtonWithIcon("Check every record", theme.SearchIcon(), p.runCheck)
 	save := widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), p.saveRepaired)
 	p.detail = widget.NewLabel("")
@@ -115,7 +129,7 @@ func newFindingsPanel(d *model.Document, w fyne.Window, showRecord func(off int6
 	}
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(p.checkBtn, save), p.status),
-		p.progress,
+		container.NewBorder(nil, nil, nil, p.stopBtn, p.progress),
 	)
 	split := container.NewVSplit(p.list, container.NewBorder(nil, nil, nil, container.NewVBox(p.showBtn), container.NewVScroll(p.detail)))
 	split.Offset = 0.75
@@ -128,23 +142,39 @@ func newFindingsPanel(d *model.Document, w fyne.Window, showRecord func(off int6
 	return p
 }
 
-// runCheck runs the doctor in the background.
+// runCheck runs the doctor in the background, with progress and Stop.
 func (p *findingsPanel) runCheck() {
 	p.checkBtn.Disable()
+	p.progress.SetValue(0)
 	p.progress.Show()
-	p.progress.Start()
+	p.stopBtn.Show()
 	p.status.SetText("Checking every record: bag header, index, chunks, index entries, connections, md5sums…")
+	ctx, cancel := context.WithCancel(p.ctx)
+	p.cancel = cancel
+	var shown time.Time
+	progress := func(done, total int64, _ string) {
+		if total <= 0 || time.Since(shown) < 50*time.Millisecond && done < total {
+			return
+		}
+		shown = time.Now()
+		fyne.Do(func() { p.progress.SetValue(float64(done) / float64(total)) })
+	}
 	background(func() {
-		rep, err := model.CheckBag(p.d)
+		defer cancel()
+		rep, err := model.CheckBag(ctx, p.d, progress)
 		fyne.Do(func() { p.showReport(rep, err) })
 	})
 }
 
 func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
-	p.progress.Stop()
 	p.progress.Hide()
+	p.stopBtn.Hide()
 	p.checkBtn.Enable()
-	if err != nil {
+	switch {
+	case errors.Is(err, context.Canceled):
+		p.status.SetText("The check was stopped before it finished. \"Check every record\" runs it again.")
+		return
+	case err != nil:
 		p.status.SetText("The check could not run: " + err.Error())
 		return
 	}

@@ -27,7 +27,7 @@ func TestFindingsTab(t *testing.T) {
 	defer d.Close()
 	w := test.NewTempWindow(t, nil)
 	var shown int64 = -1
-	p := newFindingsPanel(d, w, func(off int64) { shown = off })
+	p := newFindingsPanel(context.Background(), d, w, func(off int64) { shown = off })
 	w.SetContent(p.content)
 	if len(p.findings) != 3 {
 		t.Fatalf("%d findings: %v", len(p.findings), p.findings)
@@ -45,6 +45,37 @@ func TestFindingsTab(t *testing.T) {
 	test.Tap(p.showBtn)
 	if shown != 5892 {
 		t.Errorf("Show in Records asked for offset %d", shown)
+	}
+}
+
+// TestFindingsCheckStopped runs the check with its window's context already
+// ended: it stops, says so, and can be run again.
+func TestFindingsCheckStopped(t *testing.T) {
+	test.NewTempApp(t)
+	old := background
+	background = func(f func()) { f() }
+	defer func() { background = old }()
+	d, err := model.Open(context.Background(), "../testdata/bz2-multichunk.bag", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	w := test.NewTempWindow(t, nil)
+	p := newFindingsPanel(ctx, d, w, func(int64) {})
+	w.SetContent(p.content)
+	if !strings.HasPrefix(p.status.Text, "The check was stopped") || p.findings != nil {
+		t.Errorf("status %q, findings %v", p.status.Text, p.findings)
+	}
+	if p.checkBtn.Disabled() || p.progress.Visible() || p.stopBtn.Visible() {
+		t.Errorf("after stopping: Check disabled %v, progress shown %v, Stop shown %v", p.checkBtn.Disabled(), p.progress.Visible(), p.stopBtn.Visible())
+	}
+	// Run again in a live window: it finishes, with the bar at the end.
+	p.ctx = context.Background()
+	test.Tap(p.checkBtn)
+	if !strings.HasPrefix(p.status.Text, "No errors") || p.progress.Value != 1 {
+		t.Errorf("status %q, progress %v", p.status.Text, p.progress.Value)
 	}
 }
 
