@@ -167,30 +167,29 @@ func (c *checker) scanFindings() {
 func (c *checker) chunks() error {
 	sb := c.scanned
 	c.msgs = map[int64][]chunkMsg{}
-	pos := make([]int64, 0, len(sb.chunks))
+	chunks := make([]*Chunk, 0, len(sb.chunks))
 	var done, total int64
-	for p, ch := range sb.chunks {
-		pos = append(pos, p)
+	for _, ch := range sb.chunks {
+		chunks = append(chunks, ch)
 		total += int64(ch.DataLen)
 	}
-	sort.Slice(pos, func(i, j int) bool { return pos[i] < pos[j] })
+	sort.Slice(chunks, func(i, j int) bool { return chunks[i].Offset < chunks[j].Offset })
 	defined := map[uint32]bool{}
 	last := map[uint32]Time{}
-	var buf ChunkBuffer
-	for _, p := range pos {
-		if err := c.ctx.Err(); err != nil {
-			return err
-		}
-		ch := sb.chunks[p]
+	if c.progress != nil {
+		c.progress(0, total)
+	}
+	// Chunks are decompressed on every core, and checked here in file order.
+	err := sb.loadInOrder(c.ctx, chunks, func(ch *Chunk, data []byte, err error) error {
+		done += int64(ch.DataLen)
 		if c.progress != nil {
 			c.progress(done, total)
 		}
-		done += int64(ch.DataLen)
-		data, err := sb.ReadChunkData(ch, &buf)
 		if err != nil {
 			c.addErr(err, Error, "chunk cannot be read: ", "")
-			continue
+			return nil
 		}
+		p := ch.Offset
 		var msgs []chunkMsg
 		w := NewChunkWalker(data, p)
 		for w.Next() {
@@ -227,11 +226,9 @@ func (c *checker) chunks() error {
 		if !ch.Open {
 			c.indexData(ch, msgs)
 		}
-	}
-	if c.progress != nil {
-		c.progress(total, total)
-	}
-	return nil
+		return nil
+	})
+	return err
 }
 
 // indexData checks the index data records after a chunk against its
