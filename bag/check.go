@@ -41,6 +41,8 @@ type CheckReport struct {
 	Indexed bool
 	// Messages counts the messages found in the chunks.
 	Messages uint64
+	// Bytes adds up the payload bytes of those messages per connection ID.
+	Bytes map[uint32]uint64
 }
 
 // Errors counts the findings of severity Error.
@@ -72,7 +74,7 @@ func CheckContext(ctx context.Context, r io.ReaderAt, size int64, progress func(
 	if _, err := ReadVersion(r, size); err != nil {
 		return nil, err
 	}
-	c := &checker{rep: &CheckReport{}, ctx: ctx, progress: progress}
+	c := &checker{rep: &CheckReport{Bytes: map[uint32]uint64{}}, ctx: ctx, progress: progress}
 	idx, idxErr := NewReader(r, size)
 	sb, err := Scan(r, size, idxErr)
 	if err != nil {
@@ -214,6 +216,7 @@ func (c *checker) chunks() error {
 				}
 				last[m.Conn] = m.Time
 				msgs = append(msgs, chunkMsg{uint32(r.Offset), m.Conn, m.Time})
+				c.rep.Bytes[m.Conn] += uint64(r.DataLen)
 			default:
 				c.add(Error, p, OpChunk, "unexpected %s record at offset %d of the chunk's data", r.Op, r.Offset)
 			}

@@ -19,8 +19,9 @@ with rosbag.Bag(sys.argv[1]) as b:
 print(json.dumps(out))
 `
 
-// TestMessageBytesMatchesReference compares the per-topic payload bytes
-// with what the reference rosbag reads, on real bags.
+// TestMessageBytesMatchesReference compares the per-topic payload bytes,
+// counted by MessageBytes and by the check (CheckReport.Bytes), with what
+// the reference rosbag reads, on real bags.
 func TestMessageBytesMatchesReference(t *testing.T) {
 	requireRef(t)
 	for _, p := range []string{
@@ -49,12 +50,20 @@ func TestMessageBytesMatchesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v := NewTopicView(d.Topics)
-			v.SetBytes(perConn)
-			for _, row := range v.Rows() {
-				if row.Bytes != want[row.Topic] {
-					t.Errorf("%s: %d bytes, reference %d", row.Topic, row.Bytes, want[row.Topic])
+			rep, err := CheckBag(context.Background(), d, nil)
+			if err != nil || rep.Errors() > 0 {
+				t.Fatalf("check: %v, %d errors", err, rep.Errors())
+			}
+			for name, counted := range map[string]map[uint32]uint64{"MessageBytes": perConn, "check": rep.Bytes} {
+				v := NewTopicView(d.Topics)
+				v.SetBytes(counted)
+				for _, row := range v.Rows() {
+					if row.Bytes != want[row.Topic] {
+						t.Errorf("%s: %s counts %d bytes, reference %d", row.Topic, name, row.Bytes, want[row.Topic])
+					}
 				}
+			}
+			for _, row := range NewTopicView(d.Topics).Rows() {
 				delete(want, row.Topic)
 			}
 			if len(want) > 0 {

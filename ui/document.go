@@ -9,13 +9,17 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 )
 
 // newViews builds the linked views of a bag with messages: the timeline
 // above, always visible, and the other views as tabs below it.
 func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
-	topics := newTopicPanel(d, l)
+	// A bag checked as it opens gets its topics' bytes from the check,
+	// which reads every chunk anyway; others count them on their own.
+	autoCheck := d.Size <= autoCheckLimit
+	topics := newTopicPanel(d, l, autoCheck)
 	timeline, tv := newTimelinePane(d, l)
 	records, rp := newRecordsTab(d)
 	context.AfterFunc(l.ctx, rp.stop)
@@ -24,7 +28,24 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 		l.selectTab("Records")
 		rp.showOffset(off)
 	}
-	findings := newFindingsTab(l.ctx, d, w, l.showRecord, rp.showOffset, tv.markFindings)
+	first := true
+	findings := newFindingsPanel(l.ctx, d, w, l.showRecord, findingsHooks{
+		selectRecord: rp.showOffset,
+		onReport:     tv.markFindings,
+		onChecked: func(rep *bag.CheckReport, err error) {
+			if !autoCheck || !first || l.ctx.Err() != nil {
+				return
+			}
+			first = false
+			if err == nil && rep.Errors() == 0 {
+				topics.setBytes(rep.Bytes)
+			} else {
+				// Stopped, or a damaged bag: the check's counts may
+				// differ from what the index reads.
+				topics.countBytes()
+			}
+		},
+	}).tab()
 	tabs := container.NewAppTabs(
 		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topics.content),
 		container.NewTabItemWithIcon("Message", theme.DocumentIcon(), newMessagePanel(l)),

@@ -53,6 +53,9 @@ type findingsPanel struct {
 	showBtn  *widget.Button
 	selected int // selected finding, or -1
 	onReport func([]bag.Finding)
+	// onChecked, if set, hears of the end of every check: its report, or
+	// the error that stopped it.
+	onChecked func(*bag.CheckReport, error)
 	// selectRecord selects the record at a file offset in the Records tab
 	// without showing it.
 	selectRecord func(off int64)
@@ -62,24 +65,25 @@ type findingsPanel struct {
 	content      fyne.CanvasObject
 }
 
-// newFindingsTab returns the Findings tab of document d in window w; ctx
-// ends with the window, and stops a running check. showRecord shows the
-// record at a file offset in the Records tab. onReport, if not nil,
-// receives the check's findings; selectRecord selects a finding's record in
-// the Records tab as the finding is selected.
-func newFindingsTab(ctx context.Context, d *model.Document, w fyne.Window, showRecord, selectRecord func(off int64), onReport func([]bag.Finding)) *container.TabItem {
-	p := newFindingsPanel(ctx, d, w, showRecord)
-	p.onReport = onReport
-	p.selectRecord = selectRecord
-	if p.findings != nil && onReport != nil {
-		onReport(p.findings) // the check already ran (synchronously, in tests)
-	}
+// findingsHooks are the Findings panel's links to the other views, each
+// optional: see the fields of the same names in findingsPanel.
+type findingsHooks struct {
+	selectRecord func(off int64)
+	onReport     func([]bag.Finding)
+	onChecked    func(*bag.CheckReport, error)
+}
+
+// tab is the panel as the window's Findings tab.
+func (p *findingsPanel) tab() *container.TabItem {
 	return container.NewTabItemWithIcon("Findings", theme.WarningIcon(), p.content)
 }
 
-// newFindingsPanel builds the panel and starts the check on small bags.
-func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, showRecord func(off int64)) *findingsPanel {
-	p := &findingsPanel{d: d, win: w, ctx: ctx}
+// newFindingsPanel builds the Findings panel of document d in window w and
+// starts the check on small bags. ctx ends with the window and stops a
+// running check; showRecord shows the record at a file offset in the
+// Records tab.
+func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, showRecord func(off int64), h findingsHooks) *findingsPanel {
+	p := &findingsPanel{d: d, win: w, ctx: ctx, selectRecord: h.selectRecord, onReport: h.onReport, onChecked: h.onChecked}
 	p.showBtn = widget.NewButtonWithIcon("Show in Records", theme.NavigateNextIcon(), func() {
 		if p.selected >= 0 && p.selected < len(p.findings) {
 			showRecord(p.findings[p.selected].Offset)
@@ -170,6 +174,9 @@ func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
 	p.progress.Hide()
 	p.stopBtn.Hide()
 	p.checkBtn.Enable()
+	if p.onChecked != nil {
+		p.onChecked(rep, err)
+	}
 	switch {
 	case errors.Is(err, context.Canceled):
 		p.status.SetText("The check was stopped before it finished. \"Check every record\" runs it again.")

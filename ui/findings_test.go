@@ -27,7 +27,7 @@ func TestFindingsTab(t *testing.T) {
 	defer d.Close()
 	w := test.NewTempWindow(t, nil)
 	var shown int64 = -1
-	p := newFindingsPanel(context.Background(), d, w, func(off int64) { shown = off })
+	p := newFindingsPanel(context.Background(), d, w, func(off int64) { shown = off }, findingsHooks{})
 	w.SetContent(p.content)
 	if len(p.findings) != 3 {
 		t.Fatalf("%d findings: %v", len(p.findings), p.findings)
@@ -63,7 +63,7 @@ func TestFindingsCheckStopped(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	w := test.NewTempWindow(t, nil)
-	p := newFindingsPanel(ctx, d, w, func(int64) {})
+	p := newFindingsPanel(ctx, d, w, func(int64) {}, findingsHooks{})
 	w.SetContent(p.content)
 	if !strings.HasPrefix(p.status.Text, "The check was stopped") || p.findings != nil {
 		t.Errorf("status %q, findings %v", p.status.Text, p.findings)

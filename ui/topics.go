@@ -32,7 +32,10 @@ type topicPanel struct {
 	widths  [model.NumTopicColumns]float32 // natural column widths
 }
 
-func newTopicPanel(d *model.Document, l *docLink) *topicPanel {
+// newTopicPanel builds the Topics tab. It counts every topic's bytes in the
+// background unless countLater is set: then bytes come from setBytes or a
+// later countBytes.
+func newTopicPanel(d *model.Document, l *docLink, countLater bool) *topicPanel {
 	p := &topicPanel{view: model.NewTopicView(d.Topics), link: l}
 	p.filter = widget.NewEntry()
 	p.filter.SetPlaceHolder("Filter by topic or type…")
@@ -67,7 +70,9 @@ func newTopicPanel(d *model.Document, l *docLink) *topicPanel {
 		p.table.Refresh()
 		p.updateCount()
 	})
-	p.countBytes()
+	if !countLater {
+		p.countBytes()
+	}
 
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(p.clear, p.count), p.filter)
 	tableArea := container.NewStack(&fyne.Container{Layout: &fillColumns{p}, Objects: []fyne.CanvasObject{p.table}}, container.NewCenter(p.noMatch))
@@ -162,13 +167,17 @@ func (p *topicPanel) countBytes() {
 	p.link.Go(func(ctx context.Context) {
 		perConn, _ = model.MessageBytes(ctx, p.link.d.Bag, nil)
 	}, func() {
-		if perConn == nil {
-			return
+		if perConn != nil {
+			p.setBytes(perConn)
 		}
-		p.view.SetBytes(perConn)
-		p.measure()
-		p.table.Refresh()
 	})
+}
+
+// setBytes shows the payload bytes per connection ID.
+func (p *topicPanel) setBytes(perConn map[uint32]uint64) {
+	p.view.SetBytes(perConn)
+	p.measure()
+	p.table.Refresh()
 }
 
 // topicCell is a cell of the topics table: in the topic column an

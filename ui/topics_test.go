@@ -34,7 +34,7 @@ func topicNames(p *topicPanel) string {
 func TestTopicsTable(t *testing.T) {
 	test.NewTempApp(t)
 	d := openSample(t)
-	p := newTopicPanel(d, newDocLink(d, func(f func()) { f() }))
+	p := newTopicPanel(d, newDocLink(d, func(f func()) { f() }), false)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1000, 420))
 	assertMarkup(t, "topics_by_name.xml", w.Canvas())
@@ -85,7 +85,7 @@ func TestTopicsSelectAndExpand(t *testing.T) {
 	l := newDocLink(d, func(f func()) { f() })
 	var got [][]string
 	l.OnTopics(func(s []string) { got = append(got, s) })
-	p := newTopicPanel(d, l)
+	p := newTopicPanel(d, l, false)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1100, 360))
 
@@ -120,5 +120,40 @@ func TestTopicsSelectAndExpand(t *testing.T) {
 	}
 	if !strings.Contains(shown(w), "connection ") {
 		t.Errorf("expanded connections not shown:\n%s", shown(w))
+	}
+}
+
+// TestTopicBytesAtOpen builds a window's views on a healthy bag, whose
+// bytes come from the check that runs as it opens, and on a damaged one,
+// whose topics count them on their own: both show what MessageBytes counts.
+func TestTopicBytesAtOpen(t *testing.T) {
+	for _, p := range []string{"../assets/sample.bag", "../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag"} {
+		t.Run(p, func(t *testing.T) {
+			test.NewTempApp(t)
+			background = syncRun
+			t.Cleanup(func() { background = func(f func()) { go f() } })
+			d, err := model.Open(context.Background(), p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			perConn, err := model.MessageBytes(context.Background(), d.Bag, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := model.NewTopicView(d.Topics)
+			want.SetBytes(perConn)
+			l := newDocLink(d, syncRun)
+			t.Cleanup(l.close)
+			w := test.NewTempWindow(t, nil)
+			w.SetContent(newViews(d, w, l))
+			w.Resize(fyne.NewSize(1200, 700))
+			markup := shown(w)
+			for _, row := range want.Rows() {
+				if !row.BytesKnown || !strings.Contains(markup, ">"+model.Size(int64(row.Bytes))+"<") {
+					t.Errorf("%s: %s not shown", row.Topic, model.Size(int64(row.Bytes)))
+				}
+			}
+		})
 	}
 }
