@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -41,7 +42,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bagscope: %v\n", err)
 		return checkUnreadable
 	}
-	rep, err := bag.Check(f, st.Size())
+	pl := newProgress(stderr, "checking")
+	rep, err := bag.CheckContext(context.Background(), f, st.Size(), pl.update)
+	pl.end()
 	if err != nil {
 		fail(stderr, path, err)
 		return checkUnreadable

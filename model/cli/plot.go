@@ -79,7 +79,9 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 		}
 		req.Fields = append(req.Fields, ref)
 	}
-	set, err := model.ExtractSeries(context.Background(), b, &cache, req, nil)
+	pl := newProgress(stderr, "reading")
+	set, err := model.ExtractSeries(context.Background(), b, &cache, req, func(done, total int64, _ string) { pl.update(done, total) })
+	pl.end()
 	if err != nil {
 		return fail(stderr, path, err)
 	}

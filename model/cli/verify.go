@@ -81,7 +81,9 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, path, fmt.Errorf("no topic %q in the bag", t))
 		}
 	}
-	res, err := verify(b, topics)
+	pl := newProgress(stderr, "verifying")
+	res, err := verify(b, topics, pl.update)
+	pl.end()
 	if err != nil {
 		return fail(stderr, path, err)
 	}
@@ -135,8 +137,9 @@ func printVerify(w io.Writer, path string, res *verifyResult) {
 
 // verify reads every selected message in time order, adding it to its
 // topic's count, byte total and CRC, and checks each chunk's index data
-// against the chunk's records as the iterator decompresses it.
-func verify(b *bag.Bag, topics []string) (*verifyResult, error) {
+// against the chunk's records as the iterator decompresses it. progress,
+// if not nil, hears of the messages read out of those the index counts.
+func verify(b *bag.Bag, topics []string, progress func(done, total int64)) (*verifyResult, error) {
 	it := b.Messages(bag.MessageFilter{Topics: topics})
 	defer it.Close()
 	res := &verifyResult{}
@@ -158,6 +161,11 @@ func verify(b *bag.Bag, topics []string) (*verifyResult, error) {
 		selected[c.ID] = true
 	}
 	sort.Slice(res.topics, func(i, j int) bool { return res.topics[i].topic < res.topics[j].topic })
+	var total, done int64
+	counts := b.ConnectionCounts()
+	for id := range selected {
+		total += int64(counts[id])
+	}
 
 	var mu sync.Mutex
 	var problems []error
@@ -189,6 +197,9 @@ func verify(b *bag.Bag, topics []string) (*verifyResult, error) {
 		s.messages++
 		s.bytes += uint64(len(m.Data))
 		s.crc = crc32.Update(s.crc, castagnoli, m.Data)
+		if done++; progress != nil && done&0xffff == 0 {
+			progress(done, total)
+		}
 	}
 	if err := it.Err(); err != nil {
 		return nil, err
