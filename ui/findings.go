@@ -52,25 +52,24 @@ type findingsPanel struct {
 	checkBtn *widget.Button
 	showBtn  *widget.Button
 	selected int // selected finding, or -1
-	onReport func([]bag.Finding)
-	// onChecked, if set, hears of the end of every check: its report, or
-	// the error that stopped it.
-	onChecked func(*bag.CheckReport, error)
-	// selectRecord selects the record at a file offset in the Records tab
-	// without showing it.
-	selectRecord func(off int64)
-	list         *widget.List
-	detail       *widget.Label
-	findings     []bag.Finding
-	content      fyne.CanvasObject
+	findingsHooks
+	list     *widget.List
+	detail   *widget.Label
+	findings []bag.Finding
+	content  fyne.CanvasObject
 }
 
 // findingsHooks are the Findings panel's links to the other views, each
-// optional: see the fields of the same names in findingsPanel.
+// optional.
 type findingsHooks struct {
+	// selectRecord selects the record at a file offset in the Records tab
+	// without showing it.
 	selectRecord func(off int64)
-	onReport     func([]bag.Finding)
-	onChecked    func(*bag.CheckReport, error)
+	// onReport receives the findings of every check that finished.
+	onReport func([]bag.Finding)
+	// onChecked hears of the end of every check: its report, or the error
+	// that stopped it.
+	onChecked func(*bag.CheckReport, error)
 }
 
 // tab is the panel as the window's Findings tab.
@@ -83,7 +82,7 @@ func (p *findingsPanel) tab() *container.TabItem {
 // running check; showRecord shows the record at a file offset in the
 // Records tab.
 func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, showRecord func(off int64), h findingsHooks) *findingsPanel {
-	p := &findingsPanel{d: d, win: w, ctx: ctx, selectRecord: h.selectRecord, onReport: h.onReport, onChecked: h.onChecked}
+	p := &findingsPanel{d: d, win: w, ctx: ctx, findingsHooks: h}
 	p.showBtn = widget.NewButtonWithIcon("Show in Records", theme.NavigateNextIcon(), func() {
 		if p.selected >= 0 && p.selected < len(p.findings) {
 			showRecord(p.findings[p.selected].Offset)
