@@ -279,7 +279,7 @@ var fieldHues = []color.NRGBA{
 
 // CreateRenderer builds the view's renderer.
 func (h *HexView) CreateRenderer() fyne.WidgetRenderer {
-	r := &hexRenderer{h: h, bg: canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))}
+	r := &hexRenderer{h: h, bg: canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground)), tints: newRectRaster()}
 	r.header = canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder))
 	r.header.TextStyle.Monospace = true
 	r.hoverHex = canvas.NewRectangle(color.Transparent)
@@ -295,13 +295,13 @@ func (h *HexView) CreateRenderer() fyne.WidgetRenderer {
 
 type hexRow struct {
 	off        *canvas.Text
-	bgs, abgs  [hexCols]*canvas.Rectangle
 	hex, ascii [hexCols]*canvas.Text
 }
 
 type hexRenderer struct {
 	h                    *HexView
 	bg                   *canvas.Rectangle
+	tints                *rectRaster // the bytes' backgrounds, one draw call for all (see rectRaster)
 	header               *canvas.Text
 	rows                 []*hexRow
 	hoverHex, hoverASCII *canvas.Rectangle
@@ -326,6 +326,7 @@ func (r *hexRenderer) Layout(size fyne.Size) {
 	sw := r.h.slider.MinSize().Width
 	area := size.Height - st.Height
 	r.bg.Resize(fyne.NewSize(size.Width, area))
+	r.tints.Resize(fyne.NewSize(size.Width, area))
 	r.h.slider.Move(fyne.NewPos(size.Width-sw, m.head))
 	r.h.slider.Resize(fyne.NewSize(sw, max(area-m.head, 0)))
 	r.h.status.Move(fyne.NewPos(0, area))
@@ -347,8 +348,6 @@ func (r *hexRenderer) newRow() *hexRow {
 	row := &hexRow{off: canvas.NewText("", color.Black)}
 	row.off.TextStyle.Monospace = true
 	for i := range hexCols {
-		row.bgs[i] = canvas.NewRectangle(color.Transparent)
-		row.abgs[i] = canvas.NewRectangle(color.Transparent)
 		row.hex[i] = canvas.NewText("", color.Black)
 		row.hex[i].TextStyle.Monospace = true
 		row.ascii[i] = canvas.NewText("", color.Black)
@@ -358,11 +357,8 @@ func (r *hexRenderer) newRow() *hexRow {
 }
 
 func (r *hexRenderer) rebuildObjects(n int) {
-	objs := []fyne.CanvasObject{r.bg, r.header}
+	objs := []fyne.CanvasObject{r.bg, r.tints.Raster, r.header}
 	for _, row := range r.rows[:n] {
-		for i := range hexCols {
-			objs = append(objs, row.bgs[i], row.abgs[i])
-		}
 		objs = append(objs, row.off)
 		for i := range hexCols {
 			objs = append(objs, row.hex[i], row.ascii[i])
@@ -421,6 +417,7 @@ func (r *hexRenderer) Refresh() {
 	r.curASCII.StrokeColor, r.curASCII.FillColor = color.Transparent, color.Transparent
 	hi := hexHighlightColor(v)
 	sel := hexSelectionColor()
+	r.tints.reset()
 	for ri, row := range r.rows[:n] {
 		y := m.head + float32(ri)*m.row
 		rowOff := (firstRow + int64(ri)) * hexCols
@@ -431,6 +428,7 @@ func (r *hexRenderer) Refresh() {
 		row.off.Color, row.off.TextSize = dim, ts
 		row.off.Move(fyne.NewPos(m.offX, y))
 		row.off.Refresh()
+		var bgs [hexCols]color.Color
 		for c := range hexCols {
 			off := rowOff + int64(c)
 			hx, ax := m.hexX+float32(c)*m.cell, m.asciiX+float32(c)*m.char
@@ -467,15 +465,7 @@ func (r *hexRenderer) Refresh() {
 					r.hoverASCII.Resize(fyne.NewSize(m.char, m.row))
 				}
 			}
-			// Backgrounds join up across a span: each covers its cell's gap.
-			row.bgs[c].FillColor = bg
-			row.bgs[c].Move(fyne.NewPos(hx-m.char/2, y))
-			row.bgs[c].Resize(fyne.NewSize(m.cell, m.row))
-			row.bgs[c].Refresh()
-			row.abgs[c].FillColor = bg
-			row.abgs[c].Move(fyne.NewPos(ax, y))
-			row.abgs[c].Resize(fyne.NewSize(m.char, m.row))
-			row.abgs[c].Refresh()
+			bgs[c] = bg
 			row.hex[c].Text, row.hex[c].Color, row.hex[c].TextSize = hs, fg, ts
 			row.hex[c].Move(fyne.NewPos(hx, y+1))
 			row.hex[c].Refresh()
@@ -483,11 +473,38 @@ func (r *hexRenderer) Refresh() {
 			row.ascii[c].Move(fyne.NewPos(ax, y+1))
 			row.ascii[c].Refresh()
 		}
+		r.tintRow(bgs, y, m)
 	}
+	r.tints.Refresh()
 	r.hoverHex.Refresh()
 	r.hoverASCII.Refresh()
 	r.curHex.Refresh()
 	r.curASCII.Refresh()
+}
+
+// tintRow paints a row's byte backgrounds, one rectangle per run of equal
+// colour: a hex run covers its cells' gaps, so a span's tint joins up,
+// except at the gap in the middle of the row.
+func (r *hexRenderer) tintRow(bgs [hexCols]color.Color, y float32, m hexMetrics) {
+	for c := 0; c < hexCols; {
+		e := c + 1
+		for e < hexCols && bgs[e] == bgs[c] {
+			e++
+		}
+		if bgs[c] != color.Transparent {
+			r.tints.rect(m.asciiX+float32(c)*m.char, y, float32(e-c)*m.char, m.row, bgs[c])
+			for _, half := range [][2]int{{c, min(e, 8)}, {max(c, 8), e}} {
+				if a, b := half[0], half[1]; a < b {
+					hx := m.hexX + float32(a)*m.cell - m.char/2
+					if a >= 8 {
+						hx += m.char
+					}
+					r.tints.rect(hx, y, float32(b-a)*m.cell, m.row, bgs[c])
+				}
+			}
+		}
+		c = e
+	}
 }
 
 // placeCursor draws the byte cursor around a hex cell and its ASCII cell:

@@ -101,3 +101,36 @@ func TestHexViewHoverNamesSpan(t *testing.T) {
 		t.Errorf("status after leaving %q", got)
 	}
 }
+
+// A span's tint is painted as one rectangle per run of its bytes on a row,
+// the hex run split at the gap in the middle of the row.
+func TestHexViewTintRuns(t *testing.T) {
+	test.NewTempApp(t)
+	r := &countingReader{size: 64}
+	h := NewHexView()
+	w := test.NewTempWindow(t, h)
+	w.Resize(fyne.NewSize(700, 400))
+	// Bytes 4..19: the last 12 of the first row, the first 4 of the second.
+	h.SetData(r, 0, r.size, []model.Span{{Name: "data", Kind: model.SpanData, Start: 4, End: 20}})
+	m := h.metrics()
+	var got []fillRect
+	for _, f := range test.WidgetRenderer(h).(*hexRenderer).tints.rects {
+		got = append(got, fillRect{x: f.x, y: f.y, w: f.w, h: f.h})
+	}
+	hx := func(c int) float32 { return m.hexX + float32(c)*m.cell - m.char/2 }
+	want := []fillRect{
+		{m.asciiX + 4*m.char, m.head, 12 * m.char, m.row, nil},
+		{hx(4), m.head, 4 * m.cell, m.row, nil},
+		{hx(8) + m.char, m.head, 8 * m.cell, m.row, nil},
+		{m.asciiX, m.head + m.row, 4 * m.char, m.row, nil},
+		{hx(0), m.head + m.row, 4 * m.cell, m.row, nil},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("tints %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("tint %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+}

@@ -10,7 +10,7 @@ import (
 
 // CreateRenderer draws the lanes.
 func (v *TimelineView) CreateRenderer() fyne.WidgetRenderer {
-	r := &timelineRenderer{v: v}
+	r := &timelineRenderer{v: v, lanes: newRectRaster(), over: newRectRaster()}
 	r.tipBG = canvas.NewRectangle(color.Transparent)
 	r.tipText = canvas.NewText("", color.Black)
 	r.tipText.TextSize = 12
@@ -20,11 +20,15 @@ func (v *TimelineView) CreateRenderer() fyne.WidgetRenderer {
 }
 
 type timelineRenderer struct {
-	v       *TimelineView
-	objs    []fyne.CanvasObject
-	shapes  shapes
-	tipBG   *canvas.Rectangle
-	tipText *canvas.Text
+	v      *TimelineView
+	objs   []fyne.CanvasObject
+	shapes shapes // the texts
+	// The rectangles, painted as two rasters (see rectRaster): the lanes
+	// under their titles, and the chunk lane, grid, selection and cursor
+	// over them, which hides lanes scrolled under the chunk lane.
+	lanes, over *rectRaster
+	tipBG       *canvas.Rectangle
+	tipText     *canvas.Text
 }
 
 func (r *timelineRenderer) Layout(fyne.Size)             { r.build() }
@@ -83,13 +87,19 @@ func (r *timelineRenderer) layoutTip() {
 	r.tipText.Refresh()
 }
 
-// build makes the canvas objects for the current window and size: a few
-// rectangles per density bar at most, whatever the bag's size.
+// build makes the picture for the current window and size: two rasters
+// of rectangles, whatever the bag's size, and the texts.
 func (r *timelineRenderer) build() {
 	v := r.v
 	col := colorsOf(v)
-	objs := r.objs[:0]
+	objs := append(r.objs[:0], r.lanes.Raster)
 	r.shapes.reset()
+	r.lanes.reset()
+	r.over.reset()
+	for _, ras := range []*rectRaster{r.lanes, r.over} {
+		ras.Move(fyne.NewPos(0, 0))
+		ras.Resize(v.Size())
+	}
 	text := func(s string, x, y float32, c color.Color, sz float32, bold bool) {
 		t := r.shapes.text(s, c, sz)
 		t.TextStyle.Bold = bold
@@ -97,12 +107,8 @@ func (r *timelineRenderer) build() {
 		t.Resize(t.MinSize())
 		objs = append(objs, t)
 	}
-	rect := func(x, y, w, h float32, c color.Color) { objs = append(objs, r.shapes.rect(x, y, w, h, c)) }
-	outline := func(x, y, w, h float32, c color.Color) {
-		rc := r.shapes.rect(x, y, w, h, color.Transparent)
-		rc.StrokeColor, rc.StrokeWidth = c, 1.5
-		objs = append(objs, rc)
-	}
+	rect := r.lanes.rect // until the chunk lane
+	outline := func(x, y, w, h float32, c color.Color) { r.over.outline(x, y, w, h, 1.5, c) }
 	pw := v.plotW()
 	right := tlLabelW + pw
 	bottom := min(v.Size().Height, v.laneY(len(v.tl.Topics)))
@@ -150,6 +156,8 @@ func (r *timelineRenderer) build() {
 	}
 
 	// The chunk lane stays on top: a mask hides lanes scrolled under it.
+	objs = append(objs, r.over.Raster)
+	rect = r.over.rect
 	ch := v.chunkLaneH()
 	rect(0, 0, v.Size().Width, v.lanesTop(), col.bg)
 	rect(tlLabelW, 0, pw, ch, col.laneBG)
@@ -219,6 +227,8 @@ func (r *timelineRenderer) build() {
 		outline(tlLabelW-1, 0, pw+2, bottom, withAlpha(col.focus, 160))
 	}
 	r.objs = append(objs, r.tipBG, r.tipText) // the tooltip over everything
+	r.lanes.Refresh()
+	r.over.Refresh()
 	r.layoutTip()
 }
 
