@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -279,9 +280,7 @@ var fieldHues = []color.NRGBA{
 
 // CreateRenderer builds the view's renderer.
 func (h *HexView) CreateRenderer() fyne.WidgetRenderer {
-	r := &hexRenderer{h: h, bg: canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground)), tints: newRectRaster()}
-	r.header = canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder))
-	r.header.TextStyle.Monospace = true
+	r := &hexRenderer{h: h, bg: canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground)), tints: newRectRaster(), texts: newGridText()}
 	r.hoverHex = canvas.NewRectangle(color.Transparent)
 	r.hoverHex.StrokeWidth = 1.5
 	r.hoverASCII = canvas.NewRectangle(color.Transparent)
@@ -293,17 +292,12 @@ func (h *HexView) CreateRenderer() fyne.WidgetRenderer {
 	return r
 }
 
-type hexRow struct {
-	off        *canvas.Text
-	hex, ascii [hexCols]*canvas.Text
-}
-
 type hexRenderer struct {
 	h                    *HexView
 	bg                   *canvas.Rectangle
 	tints                *rectRaster // the bytes' backgrounds, one draw call for all (see rectRaster)
-	header               *canvas.Text
-	rows                 []*hexRow
+	texts                *gridText   // the header, offsets, hex and ASCII, one draw call for all
+	lines                []string    // the text of each line painted: the header, then the rows
 	hoverHex, hoverASCII *canvas.Rectangle
 	curHex, curASCII     *canvas.Rectangle
 	objects              []fyne.CanvasObject
@@ -327,6 +321,7 @@ func (r *hexRenderer) Layout(size fyne.Size) {
 	area := size.Height - st.Height
 	r.bg.Resize(fyne.NewSize(size.Width, area))
 	r.tints.Resize(fyne.NewSize(size.Width, area))
+	r.texts.Resize(fyne.NewSize(size.Width, area))
 	r.h.slider.Move(fyne.NewPos(size.Width-sw, m.head))
 	r.h.slider.Resize(fyne.NewSize(sw, max(area-m.head, 0)))
 	r.h.status.Move(fyne.NewPos(0, area))
@@ -337,34 +332,11 @@ func (r *hexRenderer) Layout(size fyne.Size) {
 		r.h.top = min(r.h.top, r.h.maxTop())
 		r.h.updateSlider()
 	}
-	for len(r.rows) < n {
-		r.rows = append(r.rows, r.newRow())
+	if r.objects == nil {
+		r.objects = []fyne.CanvasObject{r.bg, r.tints.Raster, r.texts.Raster,
+			r.curHex, r.curASCII, r.hoverHex, r.hoverASCII, r.h.slider, r.h.status}
 	}
-	r.rebuildObjects(n)
 	r.Refresh()
-}
-
-func (r *hexRenderer) newRow() *hexRow {
-	row := &hexRow{off: canvas.NewText("", color.Black)}
-	row.off.TextStyle.Monospace = true
-	for i := range hexCols {
-		row.hex[i] = canvas.NewText("", color.Black)
-		row.hex[i].TextStyle.Monospace = true
-		row.ascii[i] = canvas.NewText("", color.Black)
-		row.ascii[i].TextStyle.Monospace = true
-	}
-	return row
-}
-
-func (r *hexRenderer) rebuildObjects(n int) {
-	objs := []fyne.CanvasObject{r.bg, r.tints.Raster, r.header}
-	for _, row := range r.rows[:n] {
-		objs = append(objs, row.off)
-		for i := range hexCols {
-			objs = append(objs, row.hex[i], row.ascii[i])
-		}
-	}
-	r.objects = append(objs, r.curHex, r.curASCII, r.hoverHex, r.hoverASCII, r.h.slider, r.h.status)
 }
 
 func (r *hexRenderer) Objects() []fyne.CanvasObject { return r.objects }
@@ -375,13 +347,11 @@ func (r *hexRenderer) Refresh() {
 	v := fyne.CurrentApp().Settings().ThemeVariant()
 	fg := theme.Color(theme.ColorNameForeground)
 	dim := theme.Color(theme.ColorNamePlaceHolder)
-	ts := theme.TextSize()
 	r.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
 	r.bg.Refresh()
 
-	r.header.Color = dim
-	r.header.TextSize = ts
-	r.header.Text = ""
+	r.texts.reset(m.char)
+	r.lines = r.lines[:0]
 	if h.r != nil {
 		s := fmt.Sprintf("%-10s ", "offset")
 		for i := range hexCols {
@@ -390,12 +360,12 @@ func (r *hexRenderer) Refresh() {
 				s += " "
 			}
 		}
-		r.header.Text = s + "  ascii"
+		s += "  ascii"
+		r.texts.text(m.offX, theme.Padding()/2, s, dim)
+		r.lines = append(r.lines, s)
 	}
-	r.header.Move(fyne.NewPos(m.offX, theme.Padding()/2))
-	r.header.Refresh()
 
-	n := min(h.rows, len(r.rows))
+	n := max(h.rows, 0)
 	firstRow := h.start/hexCols + h.top
 	from := max(firstRow*hexCols, h.start)
 	to := min((firstRow+int64(n))*hexCols, h.start+h.size)
@@ -418,16 +388,24 @@ func (r *hexRenderer) Refresh() {
 	hi := hexHighlightColor(v)
 	sel := hexSelectionColor()
 	r.tints.reset()
-	for ri, row := range r.rows[:n] {
+	for ri := range n {
 		y := m.head + float32(ri)*m.row
 		rowOff := (firstRow + int64(ri)) * hexCols
-		row.off.Text = ""
+		offText := ""
 		if rowOff < h.start+h.size && h.r != nil {
-			row.off.Text = fmt.Sprintf("%010x", rowOff)
+			offText = fmt.Sprintf("%010x", rowOff)
 		}
-		row.off.Color, row.off.TextSize = dim, ts
-		row.off.Move(fyne.NewPos(m.offX, y))
-		row.off.Refresh()
+		r.texts.text(m.offX, y, offText, dim)
+		// The hex pairs and ASCII characters of the row on the view's
+		// character grid: pairs three cells apart, one more after byte 7.
+		var hexLine [hexCols*3 + 1]byte
+		var asciiLine [hexCols]byte
+		for i := range hexLine {
+			hexLine[i] = ' '
+		}
+		for i := range asciiLine {
+			asciiLine[i] = ' '
+		}
 		var bgs [hexCols]color.Color
 		for c := range hexCols {
 			off := rowOff + int64(c)
@@ -436,13 +414,16 @@ func (r *hexRenderer) Refresh() {
 				hx += m.char
 			}
 			bg := color.Color(color.Transparent)
-			hs, as := "", ""
 			if i := off - from; off >= from && i < int64(len(data)) {
 				b := data[i]
-				hs = fmt.Sprintf("%02x", b)
-				as = "."
+				hc := 3 * c
+				if c >= 8 {
+					hc++
+				}
+				hexLine[hc], hexLine[hc+1] = hexDigits[b>>4], hexDigits[b&0xf]
+				asciiLine[c] = '.'
 				if b >= 0x20 && b < 0x7f {
-					as = string(rune(b))
+					asciiLine[c] = b
 				}
 				if si := model.SpanAt(h.spans, off); si >= 0 {
 					bg = spanColor(h.spans[si], v)
@@ -466,16 +447,15 @@ func (r *hexRenderer) Refresh() {
 				}
 			}
 			bgs[c] = bg
-			row.hex[c].Text, row.hex[c].Color, row.hex[c].TextSize = hs, fg, ts
-			row.hex[c].Move(fyne.NewPos(hx, y+1))
-			row.hex[c].Refresh()
-			row.ascii[c].Text, row.ascii[c].Color, row.ascii[c].TextSize = as, fg, ts
-			row.ascii[c].Move(fyne.NewPos(ax, y+1))
-			row.ascii[c].Refresh()
 		}
+		hs, as := strings.TrimRight(string(hexLine[:]), " "), strings.TrimRight(string(asciiLine[:]), " ")
+		r.texts.text(m.hexX, y+1, hs, fg)
+		r.texts.text(m.asciiX, y+1, as, fg)
+		r.lines = append(r.lines, strings.TrimRight(fmt.Sprintf("%-10s %-49s  %s", offText, hs, as), " "))
 		r.tintRow(bgs, y, m)
 	}
 	r.tints.Refresh()
+	r.texts.Refresh()
 	r.hoverHex.Refresh()
 	r.hoverASCII.Refresh()
 	r.curHex.Refresh()
@@ -527,6 +507,12 @@ func (r *hexRenderer) placeCursor(hexPos, asciiPos fyne.Position, m hexMetrics) 
 		c.rect.Resize(fyne.NewSize(c.w, m.row))
 	}
 }
+
+// drawnLines returns the text of each line the view painted: the header,
+// then each row's offset, hex bytes and ASCII on the view's character grid.
+func (r *hexRenderer) drawnLines() []string { return r.lines }
+
+const hexDigits = "0123456789abcdef"
 
 // hexHighlightColor is the strong tint of highlighted bytes: the theme's
 // primary colour, opaque enough to stand out over any span tint.

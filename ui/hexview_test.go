@@ -2,11 +2,12 @@ package ui
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
@@ -27,15 +28,10 @@ func (r *countingReader) ReadAt(p []byte, off int64) (int, error) {
 	return len(p), nil
 }
 
-// hexTexts returns the texts the view draws, in order.
+// hexTexts returns the lines of text the view paints, in order: the
+// header, then each row as offset, hex bytes and ASCII.
 func hexTexts(h *HexView) []string {
-	var out []string
-	for _, o := range test.WidgetRenderer(h).Objects() {
-		if t, ok := o.(*canvas.Text); ok && t.Text != "" {
-			out = append(out, t.Text)
-		}
-	}
-	return out
+	return test.WidgetRenderer(h).(*hexRenderer).drawnLines()
 }
 
 func TestHexViewReadsOnlyVisibleRows(t *testing.T) {
@@ -51,9 +47,11 @@ func TestHexViewReadsOnlyVisibleRows(t *testing.T) {
 	if h.totalRows() != (100+r.size-1)/16-100/16+1 {
 		t.Fatalf("rows %d", h.totalRows())
 	}
-	texts := strings.Join(hexTexts(h), " ")
-	if !strings.Contains(texts, "0000000060") || !strings.Contains(texts, "64 d 65 e") {
-		t.Fatalf("first row not shown: %.200s", texts)
+	texts := hexTexts(h)
+	// Row 0x60 starts at byte 100: its first four bytes are blank.
+	want := "0000000060" + strings.Repeat(" ", 13) + "64 65 66 67  68 69 6a 6b 6c 6d 6e 6f" + strings.Repeat(" ", 7) + "defghijklmno"
+	if len(texts) < 2 || !strings.HasPrefix(texts[0], "offset     00 01") || texts[1] != want {
+		t.Fatalf("first row not shown:\n%q, want\n%q", texts, want)
 	}
 	// Scrolling to the end shows the last bytes without reading the rest.
 	h.ScrollToOffset(100 + r.size - 1)
@@ -132,5 +130,27 @@ func TestHexViewTintRuns(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("tint %d: %v, want %v", i, got[i], want[i])
 		}
+	}
+}
+
+// assertHexLines compares the lines a hex view paints with a golden file
+// in testdata (rewritten with -update): the markup files show the view's
+// text only as a raster.
+func assertHexLines(t *testing.T, name string, h *HexView) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	got := strings.Join(hexTexts(h), "\n") + "\n"
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("hex view lines differ from %s:\n%s", path, got)
 	}
 }

@@ -348,4 +348,5 @@ func TestMessagePanelMarkup(t *testing.T) {
 	l.SelectMessage(x.Topic("/imu").Refs[5])
 	p.tree.Select(treeID(t, p.ft, "linear_acceleration.z"))
 	assertMarkup(t, "message_imu.xml", w.Canvas())
+	assertHexLines(t, "message_imu_hex.txt", p.hex)
 }

@@ -59,6 +59,7 @@ func TestRecordsPanel(t *testing.T) {
 		t.Error("open button shown for a bag header")
 	}
 	assertMarkup(t, "records_bagheader.xml", w.Canvas())
+	assertHexLines(t, "records_bagheader_hex.txt", p.hex)
 
 	// A connection names its topic in the list and table.
 	i := firstOp(t, p, bag.OpConnection)
@@ -88,6 +89,7 @@ func TestRecordsPanel(t *testing.T) {
 		t.Fatalf("inner selection %s at %d", p.rec.Op, p.rec.Offset)
 	}
 	assertMarkup(t, "records_chunk.xml", w.Canvas())
+	assertHexLines(t, "records_chunk_hex.txt", p.hex)
 
 	// Back returns to the file's records with the chunk still selected.
 	test.Tap(p.back)
