@@ -63,9 +63,13 @@ deps:
 # Two binaries: bagscope-gui is the whole program (the window and every
 # command; it is what `go build .` and `fyne package` make), bagscope the fast
 # front for the commands, which executes bagscope-gui beside it for the window.
+# The window is built without Fyne's bundled colour emoji font (no_emoji): it
+# costs ~20 MB of memory in every window (BENCHMARKS.md, GUI memory), and
+# emoji in a bag's strings are rare; they show as boxes.
+GUI_TAGS ?= no_emoji
 build:
-	echo "go build -o bagscope-gui . && go build -o bagscope ./model/cli/bagscope"
-	go build -o bagscope-gui .
+	echo "go build -tags $(GUI_TAGS) -o bagscope-gui . && go build -o bagscope ./model/cli/bagscope"
+	go build -tags "$(GUI_TAGS)" -o bagscope-gui .
 	go build -o bagscope ./model/cli/bagscope
 
 run: deps build
@@ -135,8 +139,8 @@ install: build
 	fi
 
 package:
-	echo "== fyne package -os linux"
-	go tool fyne package -os linux
+	echo "== fyne package -os linux --tags $(GUI_TAGS)"
+	go tool fyne package -os linux --tags "$(GUI_TAGS)"
 
 clean:
 	rm -f bagscope bagscope-gui bagscope.tar.xz

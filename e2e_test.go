@@ -17,6 +17,9 @@ import (
 // too, which reuses the test build's compiled packages.
 var raceEnabled bool
 
+// guiTags are the build tags of the window, as the Makefile's GUI_TAGS.
+const guiTags = "no_emoji"
+
 // e2eBag is a real-world bag from ../shared; testdata's is used when the
 // shared bags are not beside the repository.
 const e2eBag = "../shared/bags/cra-ros-pkg__robot_localization/test/test2.bag"
@@ -40,11 +43,15 @@ func TestScreenshotEndToEnd(t *testing.T) {
 		bagPath = "testdata/lz4-multichunk.bag"
 	}
 	// Built as `make build` leaves them: the command-line front, which
-	// executes bagscope-gui beside it for the window.
+	// executes bagscope-gui beside it for the window, built with the
+	// Makefile's GUI_TAGS.
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bagscope")
 	for _, b := range []struct{ out, pkg string }{{"bagscope-gui", "."}, {"bagscope", "./model/cli/bagscope"}} {
 		args := []string{"build", "-o", filepath.Join(dir, b.out)}
+		if b.pkg == "." {
+			args = append(args, "-tags", guiTags)
+		}
 		if raceEnabled {
 			args = append(args, "-race")
 		}
