@@ -12,19 +12,27 @@ import (
 	"github.com/bagscope/bagscope/model"
 )
 
+// openSyncChecked opens a bag for a Findings test, in a test app, with the
+// panels' background work run synchronously.
+func openSyncChecked(t *testing.T, path string) *model.Document {
+	t.Helper()
+	test.NewTempApp(t)
+	old := background
+	background = func(f func()) { f() }
+	t.Cleanup(func() { background = old })
+	d, err := model.Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
 // TestFindingsTab opens a cut, unindexed bag and checks that the Findings
 // tab lists the doctor's findings, most severe first, and shows a selected
 // one whole.
 func TestFindingsTab(t *testing.T) {
-	test.NewTempApp(t)
-	old := background
-	background = func(f func()) { f() }
-	defer func() { background = old }()
-	d, err := model.Open(context.Background(), "../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openSyncChecked(t, "../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag")
 	w := test.NewTempWindow(t, nil)
 	var shown int64 = -1
 	p := newFindingsPanel(context.Background(), d, w, func(off int64) { shown = off }, findingsHooks{})
@@ -51,15 +59,7 @@ func TestFindingsTab(t *testing.T) {
 // TestFindingsCheckStopped runs the check with its window's context already
 // ended: it stops, says so, and can be run again.
 func TestFindingsCheckStopped(t *testing.T) {
-	test.NewTempApp(t)
-	old := background
-	background = func(f func()) { f() }
-	defer func() { background = old }()
-	d, err := model.Open(context.Background(), "../testdata/bz2-multichunk.bag", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openSyncChecked(t, "../testdata/bz2-multichunk.bag")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	w := test.NewTempWindow(t, nil)
