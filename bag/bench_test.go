@@ -75,3 +75,28 @@ func BenchmarkMessages(b *testing.B) {
 		b.Run(filepath.Base(p), func(b *testing.B) { benchRead(b, p, MessageFilter{}) })
 	}
 }
+
+// BenchmarkCheck measures the doctor over a whole bag, in MB/s of the file.
+func BenchmarkCheck(b *testing.B) {
+	for _, p := range benchBags(b) {
+		b.Run(filepath.Base(p), func(b *testing.B) {
+			f, err := os.Open(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			st, err := f.Stat()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				rep, err := Check(f, st.Size())
+				if err != nil || rep.Errors() > 0 {
+					b.Fatalf("check: %v, %d errors", err, rep.Errors())
+				}
+			}
+			b.ReportMetric(float64(st.Size())*float64(b.N)/b.Elapsed().Seconds()/1e6, "MB/s")
+		})
+	}
+}

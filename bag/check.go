@@ -1,10 +1,12 @@
 package bag
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -178,6 +180,7 @@ func (c *checker) chunks() error {
 	sort.Slice(chunks, func(i, j int) bool { return chunks[i].Offset < chunks[j].Offset })
 	defined := map[uint32]bool{}
 	last := map[uint32]Time{}
+	lastLen := 0
 	if c.progress != nil {
 		c.progress(0, total)
 	}
@@ -192,7 +195,7 @@ func (c *checker) chunks() error {
 			return nil
 		}
 		p := ch.Offset
-		var msgs []chunkMsg
+		msgs := make([]chunkMsg, 0, lastLen) // chunks of a bag hold similar counts
 		w := NewChunkWalker(data, p)
 		for w.Next() {
 			r := w.Record()
@@ -202,7 +205,7 @@ func (c *checker) chunks() error {
 					defined[conn.ID] = true
 				}
 			case OpMessageData:
-				m, err := ParseMessageData(*r)
+				m, err := parseMessageData(*r)
 				if err != nil {
 					c.addErr(inChunk(err, p), Error, "", "")
 					continue
@@ -225,6 +228,7 @@ func (c *checker) chunks() error {
 			c.addErr(err, Error, "", "")
 		}
 		c.msgs[p] = msgs
+		lastLen = len(msgs)
 		c.rep.Messages += uint64(len(msgs))
 		if !ch.Open {
 			c.indexData(ch, msgs)
@@ -237,11 +241,17 @@ func (c *checker) chunks() error {
 // indexData checks the index data records after a chunk against its
 // messages.
 func (c *checker) indexData(ch *Chunk, msgs []chunkMsg) {
-	at := map[uint32]chunkMsg{}
 	perConn := map[uint32]int{}
 	for _, m := range msgs {
-		at[m.off] = m
 		perConn[m.conn]++
+	}
+	// msgs are in the order of the chunk's records: by offset.
+	at := func(off uint32) (chunkMsg, bool) {
+		i, ok := slices.BinarySearchFunc(msgs, off, func(m chunkMsg, off uint32) int { return cmp.Compare(m.off, off) })
+		if !ok {
+			return chunkMsg{}, false
+		}
+		return msgs[i], true
 	}
 	seen := map[uint32]bool{}
 	for _, x := range c.scanned.scanIndex[ch.Offset] {
@@ -251,7 +261,7 @@ func (c *checker) indexData(ch *Chunk, msgs []chunkMsg) {
 		}
 		bad := 0
 		for _, e := range x.Entries {
-			m, ok := at[e.Offset]
+			m, ok := at(e.Offset)
 			if !ok || m.conn != x.Conn || m.t != e.Time {
 				if bad == 0 {
 					what := "no message record"

@@ -103,15 +103,23 @@ func ParseConnection(r Record, data []byte) (*Connection, error) {
 
 // ParseMessageData interprets r as a message data record.
 func ParseMessageData(r Record) (*MessageData, error) {
-	m := &MessageData{Record: r}
+	m, err := parseMessageData(r)
+	if err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// parseMessageData is ParseMessageData without the allocation, for loops
+// over every message.
+func parseMessageData(r Record) (MessageData, error) {
+	m := MessageData{Record: r}
 	var err error
 	if m.Conn, err = m.u32("conn"); err != nil {
-		return nil, err
+		return m, err
 	}
-	if m.Time, err = m.time("time"); err != nil {
-		return nil, err
-	}
-	return m, nil
+	m.Time, err = m.time("time")
+	return m, err
 }
 
 // ParseIndexData interprets r and its data as an index data record.
