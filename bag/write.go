@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/dsnet/compress/bzip2"
 	"github.com/pierrec/lz4/v4"
@@ -28,23 +30,38 @@ type WriterOptions struct {
 // it out: version line, a 4096-byte bag header, chunks each followed by
 // their index data records, then the index section (connections and chunk
 // infos). Call Close to write the index; until then the file is unindexed.
+// Compressed chunks are compressed on one worker per core and written in
+// order, at most two per worker behind.
 type Writer struct {
-	w    io.WriteSeeker
-	opt  WriterOptions
-	pos  int64
-	err  error
-	cbuf bytes.Buffer // the open chunk's uncompressed records
-	zbuf bytes.Buffer // compressed chunk data
+	w   io.WriteSeeker
+	opt WriterOptions
+	pos int64
+	err error
 
 	conns     map[uint32]*Connection
 	connOrder []uint32
-	// Per open chunk.
+	// The open chunk.
+	open       *pendingChunk
 	chunkConns map[uint32]bool
+
+	// Closed chunks not yet written, oldest first, and spare ones.
+	pending []*pendingChunk
+	spare   []*pendingChunk
+	jobs    chan *pendingChunk // to the compression workers; nil until needed
+	stop    func()             // stops the workers, once
+
+	infos []chunkInfoW
+}
+
+// pendingChunk is a chunk's records and index, then its compressed data.
+type pendingChunk struct {
+	raw        bytes.Buffer // uncompressed records
+	z          bytes.Buffer // compressed data, once done
+	err        error
+	done       chan struct{}
 	index      map[uint32][]IndexEntry
 	start, end Time
 	hasMsgs    bool
-
-	infos []chunkInfoW
 }
 
 type chunkInfoW struct {
@@ -66,7 +83,8 @@ func NewWriter(w io.WriteSeeker, opt WriterOptions) (*Writer, error) {
 	if opt.ChunkThreshold <= 0 {
 		opt.ChunkThreshold = DefaultChunkThreshold
 	}
-	bw := &Writer{w: w, opt: opt, conns: map[uint32]*Connection{}, chunkConns: map[uint32]bool{}, index: map[uint32][]IndexEntry{}}
+	bw := &Writer{w: w, opt: opt, conns: map[uint32]*Connection{}, chunkConns: map[uint32]bool{}}
+	bw.open = bw.newChunk()
 	bw.write([]byte(Magic + "2.0\n"))
 	bw.write(bagHeaderRecord(0, 0, 0))
 	return bw, bw.err
@@ -92,24 +110,25 @@ func (w *Writer) WriteMessage(conn uint32, t Time, data []byte) error {
 	if c == nil {
 		return fmt.Errorf("message of connection %d, which was not added", conn)
 	}
+	ch := w.open
 	if !w.chunkConns[conn] {
 		w.chunkConns[conn] = true
-		w.cbuf.Write(connectionRecord(c))
+		ch.raw.Write(connectionRecord(c))
 	}
-	w.index[conn] = append(w.index[conn], IndexEntry{Time: t, Offset: uint32(w.cbuf.Len())})
+	ch.index[conn] = append(ch.index[conn], IndexEntry{Time: t, Offset: uint32(ch.raw.Len())})
 	var hdr [64]byte
 	h := appendField(hdr[:0], "op", []byte{byte(OpMessageData)})
 	h = appendField(h, "conn", binary.LittleEndian.AppendUint32(nil, conn))
 	h = appendField(h, "time", appendTime(nil, t))
-	writeRecord(&w.cbuf, h, data)
-	if !w.hasMsgs || t.Before(w.start) {
-		w.start = t
+	writeRecord(&ch.raw, h, data)
+	if !ch.hasMsgs || t.Before(ch.start) {
+		ch.start = t
 	}
-	if !w.hasMsgs || w.end.Before(t) {
-		w.end = t
+	if !ch.hasMsgs || ch.end.Before(t) {
+		ch.end = t
 	}
-	w.hasMsgs = true
-	if w.cbuf.Len() >= w.opt.ChunkThreshold {
+	ch.hasMsgs = true
+	if ch.raw.Len() >= w.opt.ChunkThreshold {
 		w.flushChunk()
 	}
 	return w.err
@@ -119,6 +138,13 @@ func (w *Writer) WriteMessage(conn uint32, t Time, data []byte) error {
 // header. It does not close the underlying file.
 func (w *Writer) Close() error {
 	w.flushChunk()
+	for len(w.pending) > 0 {
+		w.writeOldest()
+	}
+	if w.jobs != nil {
+		w.stop()
+		w.jobs = nil
+	}
 	indexPos := w.pos
 	ids := append([]uint32(nil), w.connOrder...)
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
@@ -154,38 +180,101 @@ func (w *Writer) Close() error {
 	return err
 }
 
-// flushChunk compresses and writes the open chunk and its index data.
+// newChunk returns an empty chunk, reusing a written one.
+func (w *Writer) newChunk() *pendingChunk {
+	if n := len(w.spare); n > 0 {
+		ch := w.spare[n-1]
+		w.spare = w.spare[:n-1]
+		return ch
+	}
+	return &pendingChunk{index: map[uint32][]IndexEntry{}, done: make(chan struct{}, 1)}
+}
+
+// flushChunk closes the open chunk: it is written now when uncompressed,
+// else handed to the compression workers and written once it is the
+// oldest and done.
 func (w *Writer) flushChunk() {
-	if w.err != nil || !w.hasMsgs {
+	ch := w.open
+	if w.err != nil || !ch.hasMsgs {
 		return
 	}
-	raw := w.cbuf.Bytes()
-	data := raw
-	if w.opt.Compression != CompressionNone {
-		var err error
-		if data, err = w.compress(raw); err != nil {
-			w.err = err
-			return
+	w.open = w.newChunk()
+	clear(w.chunkConns)
+	if w.opt.Compression == CompressionNone {
+		w.writeChunk(ch, ch.raw.Bytes())
+		w.recycle(ch)
+		return
+	}
+	if w.jobs == nil {
+		workers := runtime.GOMAXPROCS(0)
+		jobs := make(chan *pendingChunk, 2*workers)
+		comp := w.opt.Compression
+		for range workers {
+			go func() {
+				for ch := range jobs {
+					ch.err = compressChunk(comp, &ch.z, ch.raw.Bytes())
+					ch.done <- struct{}{}
+				}
+			}()
 		}
+		w.jobs = jobs
+		w.stop = sync.OnceFunc(func() { close(jobs) })
+		// The workers do not refer to the writer: one left without Close
+		// (after an error) is collected, and its workers stopped.
+		runtime.AddCleanup(w, func(stop func()) { stop() }, w.stop)
+	}
+	w.jobs <- ch // never blocks: at most cap(w.jobs) chunks are pending
+	w.pending = append(w.pending, ch)
+	if len(w.pending) == cap(w.jobs) {
+		w.writeOldest()
+	}
+}
+
+// writeOldest waits for the oldest pending chunk's compression and writes it.
+func (w *Writer) writeOldest() {
+	ch := w.pending[0]
+	w.pending = w.pending[1:]
+	<-ch.done
+	if ch.err != nil && w.err == nil {
+		w.err = ch.err
+	}
+	w.writeChunk(ch, ch.z.Bytes())
+	w.recycle(ch)
+}
+
+// recycle empties a written chunk for reuse.
+func (w *Writer) recycle(ch *pendingChunk) {
+	ch.raw.Reset()
+	ch.z.Reset()
+	clear(ch.index)
+	ch.err, ch.hasMsgs = nil, false
+	w.spare = append(w.spare, ch)
+}
+
+// writeChunk writes a chunk record holding data (ch's records, compressed
+// or not) and its index data records, and notes its chunk info.
+func (w *Writer) writeChunk(ch *pendingChunk, data []byte) {
+	if w.err != nil {
+		return
 	}
 	pos := w.pos
 	h := appendField(nil, "op", []byte{byte(OpChunk)})
 	h = appendField(h, "compression", []byte(w.opt.Compression))
-	h = appendField(h, "size", binary.LittleEndian.AppendUint32(nil, uint32(len(raw))))
+	h = appendField(h, "size", binary.LittleEndian.AppendUint32(nil, uint32(ch.raw.Len())))
 	var rb bytes.Buffer
 	writeRecord(&rb, h, nil)
 	hdr := rb.Bytes()
 	binary.LittleEndian.PutUint32(hdr[len(hdr)-4:], uint32(len(data)))
 	w.write(hdr)
 	w.write(data)
-	ci := chunkInfoW{pos: pos, start: w.start, end: w.end}
-	ids := make([]uint32, 0, len(w.index))
-	for id := range w.index {
+	ci := chunkInfoW{pos: pos, start: ch.start, end: ch.end}
+	ids := make([]uint32, 0, len(ch.index))
+	for id := range ch.index {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for _, id := range ids {
-		entries := w.index[id]
+		entries := ch.index[id]
 		h := appendField(nil, "op", []byte{byte(OpIndexData)})
 		h = appendField(h, "ver", binary.LittleEndian.AppendUint32(nil, 1))
 		h = appendField(h, "conn", binary.LittleEndian.AppendUint32(nil, id))
@@ -201,10 +290,6 @@ func (w *Writer) flushChunk() {
 		ci.counts = append(ci.counts, ChunkConnCount{id, uint32(len(entries))})
 	}
 	w.infos = append(w.infos, ci)
-	w.cbuf.Reset()
-	clear(w.chunkConns)
-	clear(w.index)
-	w.hasMsgs = false
 }
 
 func (w *Writer) write(p []byte) {
@@ -265,28 +350,24 @@ func writeRecord(w *bytes.Buffer, header, data []byte) {
 	w.Write(data)
 }
 
-// compress compresses a chunk's records with the writer's compression,
-// into a buffer reused from chunk to chunk.
-func (w *Writer) compress(raw []byte) ([]byte, error) {
-	w.zbuf.Reset()
+// compressChunk compresses a chunk's records into z (emptied first).
+func compressChunk(compression string, z *bytes.Buffer, raw []byte) error {
+	z.Reset()
 	var zw io.WriteCloser
-	switch w.opt.Compression {
+	switch compression {
 	case CompressionBZ2:
-		bw, err := bzip2.NewWriter(&w.zbuf, &bzip2.WriterConfig{Level: 9})
+		bw, err := bzip2.NewWriter(z, &bzip2.WriterConfig{Level: 9})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		zw = bw
 	case CompressionLZ4:
-		zw = lz4.NewWriter(&w.zbuf)
+		zw = lz4.NewWriter(z)
 	default:
-		return nil, fmt.Errorf("%w: cannot write %q chunks", ErrUnsupportedCompression, w.opt.Compression)
+		return fmt.Errorf("%w: cannot write %q chunks", ErrUnsupportedCompression, compression)
 	}
 	if _, err := zw.Write(raw); err != nil {
-		return nil, err
+		return err
 	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return w.zbuf.Bytes(), nil
+	return zw.Close()
 }
