@@ -1,9 +1,12 @@
 package model
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/bagscope/bagscope/assets"
 )
 
 // refPython is the Python that has the reference rosbag installed.
@@ -26,4 +29,26 @@ func requireRef(t testing.TB) {
 	if err := exec.Command(refPython, "-c", "import rosbag").Run(); err != nil {
 		skipOrFail(t, "the reference rosbag is not installed: "+err.Error())
 	}
+}
+
+// openSampleDoc opens the embedded sample bag, closed when the test ends.
+func openSampleDoc(t testing.TB) *Document {
+	t.Helper()
+	d, err := OpenBytes(context.Background(), assets.SampleName, assets.SampleBag, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// openSampleIndexed opens the sample bag and builds its message index.
+func openSampleIndexed(t testing.TB) (*Document, *MessageIndex) {
+	t.Helper()
+	d := openSampleDoc(t)
+	x, err := BuildMessageIndex(context.Background(), d.Bag, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, x
 }

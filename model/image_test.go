@@ -3,7 +3,6 @@ package model
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/binary"
 	"encoding/json"
 	"image"
@@ -14,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/assets"
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
@@ -296,11 +294,7 @@ func TestImageSampleMatchesRosbag(t *testing.T) {
 		t.Fatal("the reference lists no images")
 	}
 
-	d, err := OpenBytes(context.Background(), assets.SampleName, assets.SampleBag, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openSampleDoc(t)
 	it := d.Bag.Messages(bag.MessageFilter{Topics: []string{"/camera/image_raw"}})
 	defer it.Close()
 	n, pixels := 0, 0

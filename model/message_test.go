@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/assets"
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
@@ -22,12 +21,7 @@ import (
 func testBags(t *testing.T) map[string]*bag.Bag {
 	t.Helper()
 	out := map[string]*bag.Bag{}
-	d, err := OpenBytes(context.Background(), assets.SampleName, assets.SampleBag, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	out["sample"] = d.Bag
+	out["sample"] = openSampleDoc(t).Bag
 	for _, p := range sharedBagPaths(t) {
 		b, err := bag.OpenOrScan(p)
 		if err != nil {
@@ -82,15 +76,7 @@ func TestReadMessageMatchesIterator(t *testing.T) {
 // checks that only the last two stay cached, and that a cached chunk is
 // not read again.
 func TestMessageReaderKeepsTwoChunks(t *testing.T) {
-	d, err := OpenBytes(context.Background(), assets.SampleName, assets.SampleBag, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	x, err := BuildMessageIndex(context.Background(), d.Bag, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, x := openSampleIndexed(t)
 	byChunk := map[int64]MsgRef{}
 	for _, tm := range x.Topics {
 		for _, ref := range tm.Refs {
@@ -400,15 +386,7 @@ func sameValue(got, want any) bool {
 }
 
 func TestFieldTreeOpenFirst(t *testing.T) {
-	d, err := OpenBytes(context.Background(), assets.SampleName, assets.SampleBag, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	x, err := BuildMessageIndex(context.Background(), d.Bag, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, x := openSampleIndexed(t)
 	r := NewMessageReader(d.Bag, nil)
 	tests := []struct {
 		topic string
