@@ -20,12 +20,7 @@ func openSyncChecked(t *testing.T, path string) *model.Document {
 	old := background
 	background = func(f func()) { f() }
 	t.Cleanup(func() { background = old })
-	d, err := model.Open(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
+	return openDoc(t, path)
 }
 
 // TestFindingsTab opens a cut, unindexed bag and checks that the Findings

@@ -26,12 +26,7 @@ import (
 func newTestPlots(t *testing.T, path string) (*plotsView, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
-	d, err := model.Open(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return newTestPlotsDoc(t, d)
+	return newTestPlotsDoc(t, openDoc(t, path))
 }
 
 // newTestPlotsDoc is newTestPlots on an open document (in a temporary app

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -15,11 +14,7 @@ import (
 func newTestTimeline(t *testing.T, path string) (*TimelineView, *string) {
 	t.Helper()
 	test.NewTempApp(t)
-	d, err := model.Open(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := openDoc(t, path)
 	tv := NewTimelineView(model.BuildTimeline(d))
 	var status string
 	tv.OnStatus = func(s string) { status = s }

@@ -23,6 +23,17 @@ func openSample(t *testing.T) *model.Document {
 	return d
 }
 
+// openDoc opens the bag at path, closed when the test ends.
+func openDoc(t *testing.T, path string) *model.Document {
+	t.Helper()
+	d, err := model.Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
 func topicNames(p *topicPanel) string {
 	var s []string
 	for _, r := range p.view.Rows() {
@@ -77,11 +88,7 @@ func TestTopicsTable(t *testing.T) {
 // and expands a topic published by two connections.
 func TestTopicsSelectAndExpand(t *testing.T) {
 	test.NewTempApp(t)
-	d, err := model.Open(context.Background(), "../testdata/two-conns-one-topic.bag", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := openDoc(t, "../testdata/two-conns-one-topic.bag")
 	l := newDocLink(d, func(f func()) { f() })
 	var got [][]string
 	l.OnTopics(func(s []string) { got = append(got, s) })
@@ -132,11 +139,7 @@ func TestTopicBytesAtOpen(t *testing.T) {
 			test.NewTempApp(t)
 			background = syncRun
 			t.Cleanup(func() { background = func(f func()) { go f() } })
-			d, err := model.Open(context.Background(), p, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
+			d := openDoc(t, p)
 			perConn, err := model.MessageBytes(context.Background(), d.Bag, nil)
 			if err != nil {
 				t.Fatal(err)
