@@ -5,9 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"runtime"
 	"sort"
-	"sync"
 
 	"github.com/dsnet/compress/bzip2"
 	"github.com/pierrec/lz4/v4"
@@ -43,12 +41,8 @@ type Writer struct {
 	// The open chunk.
 	open       *pendingChunk
 	chunkConns map[uint32]bool
-
-	// Closed chunks not yet written, oldest first, and spare ones.
-	pending []*pendingChunk
-	spare   []*pendingChunk
-	jobs    chan *pendingChunk // to the compression workers; nil until needed
-	stop    func()             // stops the workers, once
+	// comp compresses closed chunks; nil until the first one.
+	comp *inOrder[pendingChunk]
 
 	infos []chunkInfoW
 }
@@ -58,10 +52,20 @@ type pendingChunk struct {
 	raw        bytes.Buffer // uncompressed records
 	z          bytes.Buffer // compressed data, once done
 	err        error
-	done       chan struct{}
 	index      map[uint32][]IndexEntry
 	start, end Time
 	hasMsgs    bool
+}
+
+// reset empties the chunk for reuse.
+func (p *pendingChunk) reset() {
+	p.raw.Reset()
+	p.z.Reset()
+	if p.index == nil {
+		p.index = map[uint32][]IndexEntry{}
+	}
+	clear(p.index)
+	p.err, p.hasMsgs = nil, false
 }
 
 type chunkInfoW struct {
@@ -84,7 +88,8 @@ func NewWriter(w io.WriteSeeker, opt WriterOptions) (*Writer, error) {
 		opt.ChunkThreshold = DefaultChunkThreshold
 	}
 	bw := &Writer{w: w, opt: opt, conns: map[uint32]*Connection{}, chunkConns: map[uint32]bool{}}
-	bw.open = bw.newChunk()
+	bw.open = &pendingChunk{}
+	bw.open.reset()
 	bw.write([]byte(Magic + "2.0\n"))
 	bw.write(bagHeaderRecord(0, 0, 0))
 	return bw, bw.err
@@ -138,12 +143,12 @@ func (w *Writer) WriteMessage(conn uint32, t Time, data []byte) error {
 // header. It does not close the underlying file.
 func (w *Writer) Close() error {
 	w.flushChunk()
-	for len(w.pending) > 0 {
-		w.writeOldest()
-	}
-	if w.jobs != nil {
-		w.stop()
-		w.jobs = nil
+	if w.comp != nil {
+		for w.comp.Len() > 0 {
+			w.writeOldest()
+		}
+		w.comp.Close()
+		w.comp = nil
 	}
 	indexPos := w.pos
 	ids := append([]uint32(nil), w.connOrder...)
@@ -180,16 +185,6 @@ func (w *Writer) Close() error {
 	return err
 }
 
-// newChunk returns an empty chunk, reusing a written one.
-func (w *Writer) newChunk() *pendingChunk {
-	if n := len(w.spare); n > 0 {
-		ch := w.spare[n-1]
-		w.spare = w.spare[:n-1]
-		return ch
-	}
-	return &pendingChunk{index: map[uint32][]IndexEntry{}, done: make(chan struct{}, 1)}
-}
-
 // flushChunk closes the open chunk: it is written now when uncompressed,
 // else handed to the compression workers and written once it is the
 // oldest and done.
@@ -198,57 +193,32 @@ func (w *Writer) flushChunk() {
 	if w.err != nil || !ch.hasMsgs {
 		return
 	}
-	w.open = w.newChunk()
 	clear(w.chunkConns)
 	if w.opt.Compression == CompressionNone {
 		w.writeChunk(ch, ch.raw.Bytes())
-		w.recycle(ch)
+		ch.reset()
 		return
 	}
-	if w.jobs == nil {
-		workers := runtime.GOMAXPROCS(0)
-		jobs := make(chan *pendingChunk, 2*workers)
+	if w.comp == nil {
 		comp := w.opt.Compression
-		for range workers {
-			go func() {
-				for ch := range jobs {
-					ch.err = compressChunk(comp, &ch.z, ch.raw.Bytes())
-					ch.done <- struct{}{}
-				}
-			}()
-		}
-		w.jobs = jobs
-		w.stop = sync.OnceFunc(func() { close(jobs) })
-		// The workers do not refer to the writer: one left without Close
-		// (after an error) is collected, and its workers stopped.
-		runtime.AddCleanup(w, func(stop func()) { stop() }, w.stop)
+		w.comp = newInOrder(func(ch *pendingChunk) { ch.err = compressChunk(comp, &ch.z, ch.raw.Bytes()) })
 	}
-	w.jobs <- ch // never blocks: at most cap(w.jobs) chunks are pending
-	w.pending = append(w.pending, ch)
-	if len(w.pending) == cap(w.jobs) {
+	if w.comp.Full() {
 		w.writeOldest()
 	}
+	// The workers take the open chunk; a written one becomes the open one.
+	w.comp.Submit(func(p *pendingChunk) { *p, *w.open = *w.open, *p })
+	w.open.reset()
 }
 
-// writeOldest waits for the oldest pending chunk's compression and writes it.
+// writeOldest waits for the oldest compressed chunk and writes it.
 func (w *Writer) writeOldest() {
-	ch := w.pending[0]
-	w.pending = w.pending[1:]
-	<-ch.done
+	ch := w.comp.Oldest()
 	if ch.err != nil && w.err == nil {
 		w.err = ch.err
 	}
 	w.writeChunk(ch, ch.z.Bytes())
-	w.recycle(ch)
-}
-
-// recycle empties a written chunk for reuse.
-func (w *Writer) recycle(ch *pendingChunk) {
-	ch.raw.Reset()
-	ch.z.Reset()
-	clear(ch.index)
-	ch.err, ch.hasMsgs = nil, false
-	w.spare = append(w.spare, ch)
+	w.comp.Recycle()
 }
 
 // writeChunk writes a chunk record holding data (ch's records, compressed
