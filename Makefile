@@ -44,7 +44,9 @@ APT_PKGS := gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxran
 # GL/X11 libraries.
 HEADLESS_PKGS := ./bag/... ./model/... $(if $(wildcard plot/*.go plot/*/*.go),./plot/...)
 
-.PHONY: deps build run test lint unit bench install package clean screenshots
+export BAGSCOPE_ORACLES = $(ORACLE_DIR)/node_modules
+
+.PHONY: oracles deps build run test lint unit bench install package clean screenshots
 
 deps:
 	missing=()
@@ -58,7 +60,27 @@ deps:
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$${missing[@]}" </dev/null
 	fi
 	go mod download
+	$(MAKE) --no-print-directory oracles
 	echo "== deps done in $${SECONDS}s"
+
+# The ROS 2 oracles: independent readers from the npm registry (@mcap/core,
+# @foxglove/rosmsg2-serialization, ...) that the tests compare bagscope with.
+# They are installed into the user's cache, never into the repository, from
+# the pinned testdata/oracle/package-lock.json.
+ORACLE_DIR ?= $(HOME)/.cache/bagscope-npm
+oracles:
+	if ! command -v npm >/dev/null; then
+		echo "oracles: installing nodejs and npm"
+		sudo=; [[ $$(id -u) == 0 ]] || sudo=sudo
+		$$sudo apt-get update -qq
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm </dev/null
+	fi
+	mkdir -p "$(ORACLE_DIR)"
+	if ! cmp -s testdata/oracle/package-lock.json "$(ORACLE_DIR)/package-lock.json" || [[ ! -d "$(ORACLE_DIR)/node_modules" ]]; then
+		echo "oracles: npm ci into $(ORACLE_DIR)"
+		cp testdata/oracle/package.json testdata/oracle/package-lock.json "$(ORACLE_DIR)/"
+		(cd "$(ORACLE_DIR)" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
 
 # Two binaries: bagscope-gui is the whole program (the window and every
 # command; it is what `go build .` and `fyne package` make), bagscope the fast
