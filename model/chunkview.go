@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // ChunkDetail is what the chunk view shows about one chunk: its chunk info
@@ -14,10 +14,10 @@ type ChunkDetail struct {
 	// Index is the chunk's place among the bag's chunk infos; N is their
 	// number.
 	Index, N int
-	Info     *bag.ChunkInfo
+	Info     *ros1.ChunkInfo
 	// Header is the chunk record's header, nil when it could not be read
 	// (HeaderErr says why).
-	Header    *bag.Chunk
+	Header    *ros1.Chunk
 	HeaderErr error
 	// Conns are the chunk info's per-connection counts, with topic and
 	// type, in connection order.
@@ -102,7 +102,7 @@ type Field struct{ Name, Value string }
 // start (the bag's start, nanoseconds) and as UTC time of day.
 func (c *ChunkDetail) InfoFields(start int64) []Field {
 	ci := c.Info
-	rel := func(t bag.Time) string {
+	rel := func(t ros1.Time) string {
 		return fmt.Sprintf("+%.3f s (%s UTC)", float64(t.Nanos()-start)/1e9, time.Unix(0, t.Nanos()).UTC().Format("15:04:05.000"))
 	}
 	return []Field{
@@ -118,7 +118,7 @@ func (c *ChunkDetail) InfoFields(start int64) []Field {
 
 // infoAt says where a chunk info record is; a scan makes up the chunk
 // infos it did not find.
-func infoAt(ci *bag.ChunkInfo) string {
+func infoAt(ci *ros1.ChunkInfo) string {
 	if ci.Offset < 0 {
 		return "none in the file (rebuilt by the scan)"
 	}
@@ -134,7 +134,7 @@ func (c *ChunkDetail) HeaderFields() []Field {
 	}
 	comp := h.Compression
 	if comp == "" {
-		comp = bag.CompressionNone
+		comp = ros1.CompressionNone
 	}
 	ratio := "—"
 	if r := c.Ratio(); r > 0 {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // TestChunkDetail checks the chunk view's data against the bag: counts
@@ -37,7 +37,7 @@ func TestChunkDetail(t *testing.T) {
 				perConn := map[uint32]uint32{}
 				for k := 0; k < recs.Len(); k++ {
 					r, _ := recs.Record(k)
-					if r.Op == bag.OpMessageData {
+					if r.Op == ros1.OpMessageData {
 						m, err := parseMsg(r)
 						if err != nil {
 							t.Fatal(err)
@@ -90,8 +90,8 @@ func TestChunkDetailDamaged(t *testing.T) {
 	}
 }
 
-func parseMsg(r bag.Record) (uint32, error) {
-	m, err := bag.ParseMessageData(r)
+func parseMsg(r ros1.Record) (uint32, error) {
+	m, err := ros1.ParseMessageData(r)
 	if err != nil {
 		return 0, err
 	}

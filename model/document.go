@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // Progress stages reported while opening.
@@ -33,15 +33,15 @@ type Document struct {
 	Size int64
 	// Source is the opened recording; Bag is the same value for ROS1 bags.
 	Source Source
-	Bag    *bag.Bag
+	Bag    *ros1.Bag
 	// Summary is the bag's summary; Topics derive from it.
-	Summary *bag.Summary
+	Summary *ros1.Summary
 	Topics  []Topic
 	// Warnings are problems found while opening that did not stop it.
 	Warnings []error
 	// Scan is set when the bag could not be read through its index
 	// (unindexed, cut or damaged) and was scanned record by record instead.
-	Scan *bag.ScanReport
+	Scan *ros1.ScanReport
 
 	closer io.Closer
 }
@@ -117,7 +117,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, path, name string, pro
 	or := &openReader{r: r, ctx: ctx}
 	progress(0, size, StageIndex)
 	or.onRead = func(high int64) { progress(high, size, StageIndex) }
-	b, err := bag.NewReaderOrScan(or, size)
+	b, err := ros1.NewReaderOrScan(or, size)
 	if err != nil {
 		return nil, cancelled(ctx, err)
 	}
@@ -164,7 +164,7 @@ func cancelled(ctx context.Context, err error) error {
 	return err
 }
 
-func topicsOf(s *bag.Summary, counts map[uint32]uint64) []Topic {
+func topicsOf(s *ros1.Summary, counts map[uint32]uint64) []Topic {
 	dur := s.End.Sub(s.Start)
 	freq := func(n uint64) float64 {
 		if dur > 0 {

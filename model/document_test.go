@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/assets"
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 const sharedBags = "../../shared/bags"
@@ -56,9 +56,9 @@ func TestOpenFixtures(t *testing.T) {
 // compareWithBag checks d against what package bag says about path.
 func compareWithBag(t *testing.T, path string, d *Document) {
 	t.Helper()
-	b, err := bag.OpenOrScan(path)
+	b, err := ros1.OpenOrScan(path)
 	if err != nil {
-		t.Fatalf("bag.OpenOrScan: %v", err)
+		t.Fatalf("ros1.OpenOrScan: %v", err)
 	}
 	defer b.Close()
 	s, err := b.Summary()
@@ -94,7 +94,7 @@ func TestOpenSharedBags(t *testing.T) {
 	paths := sharedBagPaths(t)
 	for _, p := range paths {
 		t.Run(strings.TrimPrefix(p, sharedBags+"/"), func(t *testing.T) {
-			b, berr := bag.OpenOrScan(p)
+			b, berr := ros1.OpenOrScan(p)
 			var serr error
 			if berr == nil {
 				_, serr = b.Summary()
@@ -192,7 +192,7 @@ func TestOpenCancel(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer d.Close()
-		it := d.Bag.Messages(bag.MessageFilter{})
+		it := d.Bag.Messages(ros1.MessageFilter{})
 		n := 0
 		for it.Next() {
 			n++
@@ -216,8 +216,8 @@ func TestOpenErrors(t *testing.T) {
 		want error
 	}{
 		{"missing", filepath.Join(dir, "nope.bag"), fs.ErrNotExist},
-		{"not a bag", notBag, bag.ErrNotBag},
-		{"old version", oldVersion, bag.ErrUnsupportedVersion},
+		{"not a bag", notBag, ros1.ErrNotBag},
+		{"old version", oldVersion, ros1.ErrUnsupportedVersion},
 		{"directory", dir, nil},
 	}
 	for _, tt := range tests {
@@ -249,8 +249,8 @@ func TestOpenScans(t *testing.T) {
 		path string
 		want error
 	}{
-		{"cut", cut, bag.ErrTruncated},
-		{"unindexed", sharedBags + "/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_unindexed.bag", bag.ErrUnindexed},
+		{"cut", cut, ros1.ErrTruncated},
+		{"unindexed", sharedBags + "/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_unindexed.bag", ros1.ErrUnindexed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

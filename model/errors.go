@@ -4,26 +4,26 @@ import (
 	"errors"
 	"io/fs"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // Hint returns a sentence that tells what to do about an error from Open,
 // or "" when there is nothing useful to add.
 func Hint(err error) string {
 	switch {
-	case errors.Is(err, bag.ErrUnindexed):
+	case errors.Is(err, ros1.ErrUnindexed):
 		return "This bag was not closed cleanly, so it has no index, and scanning the file did not get around that. `bagscope fix FILE OUT.bag` writes an indexed copy with every message it could read."
-	case errors.Is(err, bag.ErrNotBag):
+	case errors.Is(err, ros1.ErrNotBag):
 		return "bagscope reads ROS1 bag files (they start with \"#ROSBAG V2.0\"). ROS 2 recordings (.db3, .mcap) are not supported yet."
-	case errors.Is(err, bag.ErrUnsupportedVersion):
+	case errors.Is(err, ros1.ErrUnsupportedVersion):
 		return "Only version 2.0 bags are supported; `rosbag fix` can migrate older ones."
-	case errors.Is(err, bag.ErrTruncated):
+	case errors.Is(err, ros1.ErrTruncated):
 		return "The file ends early: it may have been cut off while copying or recording. `bagscope fix FILE OUT.bag` writes a copy with every complete message."
-	case errors.Is(err, bag.ErrUnsupportedCompression):
+	case errors.Is(err, ros1.ErrUnsupportedCompression):
 		return "The chunks use a compression bagscope does not know (it reads none, bz2 and lz4)."
-	case errors.Is(err, bag.ErrTooLarge):
+	case errors.Is(err, ros1.ErrTooLarge):
 		return "A length in the file is implausibly large: the file is probably damaged."
-	case errors.Is(err, bag.ErrMalformed):
+	case errors.Is(err, ros1.ErrMalformed):
 		return "The file does not follow the bag format at that point: it is probably damaged."
 	case errors.Is(err, fs.ErrNotExist):
 		return "The file does not exist (any more): check the path."

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // Size formats a byte count for people: "1.4 MB".
@@ -68,13 +68,13 @@ func Duration(sec float64) string {
 
 // Time formats a ROS time as a UTC date and time with milliseconds:
 // "2023-11-14 22:13:20.123".
-func Time(t bag.Time) string {
+func Time(t ros1.Time) string {
 	return t.Std().Format("2006-01-02 15:04:05.000")
 }
 
 // Compression describes the chunks' compression: "lz4 (47 chunks, 38%)".
 // The percentage is compressed size over uncompressed size.
-func Compression(s *bag.Summary) string {
+func Compression(s *ros1.Summary) string {
 	if s.Chunks == 0 {
 		return "no chunks"
 	}
@@ -94,7 +94,7 @@ func Compression(s *bag.Summary) string {
 // through its index was read instead: how far the scan parsed, its closed
 // chunks, the open chunk's salvaged messages and the bytes it could not
 // read. r.Reason says why.
-func ScanSummary(r *bag.ScanReport) string {
+func ScanSummary(r *ros1.ScanReport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Read without its index: parsed to byte %s of %s, %s closed chunks",
 		Count(uint64(r.ParsedTo)), Count(uint64(r.Size)), Count(uint64(r.ClosedChunks)))

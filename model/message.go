@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
@@ -13,11 +13,11 @@ import (
 // its bytes, and where the bytes live in the chunk's uncompressed data.
 type Message struct {
 	Ref  MsgRef
-	Conn *bag.Connection
-	Time bag.Time
+	Conn *ros1.Connection
+	Time ros1.Time
 	// Record is the message data record; its offsets are into the
 	// chunk's uncompressed data (ChunkData).
-	Record bag.Record
+	Record ros1.Record
 	// Data is the serialized message: ChunkData[Record.DataOffset:Record.End()].
 	Data []byte
 	// ChunkData is the whole uncompressed chunk the message is in. It is
@@ -31,7 +31,7 @@ type Message struct {
 // decompressed chunks, so stepping through neighbouring messages reads and
 // decompresses nothing. It is safe for concurrent use.
 type MessageReader struct {
-	b     *bag.Bag
+	b     *ros1.Bag
 	Cache *rosmsg.Cache
 
 	mu     sync.Mutex
@@ -45,7 +45,7 @@ type cachedChunk struct {
 }
 
 // NewMessageReader returns a reader of b's messages. cache may be nil.
-func NewMessageReader(b *bag.Bag, cache *rosmsg.Cache) *MessageReader {
+func NewMessageReader(b *ros1.Bag, cache *rosmsg.Cache) *MessageReader {
 	if cache == nil {
 		cache = &rosmsg.Cache{}
 	}
@@ -88,7 +88,7 @@ func (r *MessageReader) Read(ref MsgRef) (*Message, error) {
 	if int64(ref.Offset) >= int64(len(c.data)) {
 		return nil, fmt.Errorf("message at %d of chunk %d: past the chunk's %d bytes", ref.Offset, ref.ChunkPos, len(c.data))
 	}
-	w := bag.NewChunkWalker(c.data[ref.Offset:], ref.ChunkPos)
+	w := ros1.NewChunkWalker(c.data[ref.Offset:], ref.ChunkPos)
 	if !w.Next() {
 		err := w.Err()
 		if err == nil {
@@ -97,12 +97,12 @@ func (r *MessageReader) Read(ref MsgRef) (*Message, error) {
 		return nil, fmt.Errorf("message at %d of chunk %d: %w", ref.Offset, ref.ChunkPos, err)
 	}
 	rec := *w.Record()
-	rec.Header = append(bag.Header(nil), rec.Header...) // the walker reuses its slice
+	rec.Header = append(ros1.Header(nil), rec.Header...) // the walker reuses its slice
 	shift := int64(ref.Offset)
 	rec.Offset += shift
 	rec.HeaderOffset += shift
 	rec.DataOffset += shift
-	md, err := bag.ParseMessageData(rec)
+	md, err := ros1.ParseMessageData(rec)
 	if err != nil {
 		return nil, fmt.Errorf("message at %d of chunk %d: %w", ref.Offset, ref.ChunkPos, err)
 	}

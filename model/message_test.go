@@ -13,17 +13,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
 // testBags are the sample bag and every shared bag that opens.
-func testBags(t *testing.T) map[string]*bag.Bag {
+func testBags(t *testing.T) map[string]*ros1.Bag {
 	t.Helper()
-	out := map[string]*bag.Bag{}
+	out := map[string]*ros1.Bag{}
 	out["sample"] = openSampleDoc(t).Bag
 	for _, p := range sharedBagPaths(t) {
-		b, err := bag.OpenOrScan(p)
+		b, err := ros1.OpenOrScan(p)
 		if err != nil {
 			continue // not a bag, or one that cannot be read: TestOpenSharedBags covers those
 		}
@@ -44,7 +44,7 @@ func TestReadMessageMatchesIterator(t *testing.T) {
 	for name, b := range testBags(t) {
 		t.Run(name, func(t *testing.T) {
 			r := NewMessageReader(b, nil)
-			it := b.Messages(bag.MessageFilter{})
+			it := b.Messages(ros1.MessageFilter{})
 			defer it.Close()
 			n := 0
 			for it.Next() && n < 3000 {
@@ -272,7 +272,7 @@ func TestDecodeMatchesGenpy(t *testing.T) {
 				}
 				want[m.Topic] = append(want[m.Topic], m)
 			}
-			b, err := bag.Open(path)
+			b, err := ros1.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}

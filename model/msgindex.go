@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // StageMessages is the progress stage of BuildMessageIndex.
@@ -41,7 +41,7 @@ type MessageIndex struct {
 // BuildMessageIndex reads the index data of every chunk. Progress counts
 // chunks. A chunk whose index cannot be read is recorded in Errors and
 // skipped; only ctx's cancellation stops the build early.
-func BuildMessageIndex(ctx context.Context, b *bag.Bag, progress ProgressFunc) (*MessageIndex, error) {
+func BuildMessageIndex(ctx context.Context, b *ros1.Bag, progress ProgressFunc) (*MessageIndex, error) {
 	x := &MessageIndex{byName: map[string]*TopicMessages{}}
 	topicOf := func(conn uint32) *TopicMessages {
 		name := "?"

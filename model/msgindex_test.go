@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // TestMessageIndexMatchesIterator builds the message index of every shared
@@ -16,7 +16,7 @@ func TestMessageIndexMatchesIterator(t *testing.T) {
 	paths := sharedBagPaths(t)
 	for _, p := range paths {
 		t.Run(strings.TrimPrefix(p, sharedBags+"/"), func(t *testing.T) {
-			b, err := bag.OpenOrScan(p)
+			b, err := ros1.OpenOrScan(p)
 			if err != nil {
 				t.Skip(err)
 			}
@@ -32,7 +32,7 @@ func TestMessageIndexMatchesIterator(t *testing.T) {
 				t.Fatalf("index errors: %v", x.Errors)
 			}
 			want := map[string][]MsgRef{}
-			it := b.Messages(bag.MessageFilter{})
+			it := b.Messages(ros1.MessageFilter{})
 			for it.Next() {
 				m := it.Message()
 				want[m.Conn.Topic] = append(want[m.Conn.Topic], MsgRef{T: m.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: m.ChunkPos, Offset: m.Offset, Conn: m.Conn.ID}})

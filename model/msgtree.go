@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
@@ -337,7 +337,7 @@ func FieldValue(n *rosmsg.Node) string {
 		return strconv.Quote(s)
 	case rosmsg.KindTime:
 		tm := n.Time()
-		bt := bag.Time{Sec: tm.Sec, NSec: tm.Nsec}
+		bt := ros1.Time{Sec: tm.Sec, NSec: tm.Nsec}
 		if tm.Nsec < 1e9 && tm.Sec > 0 {
 			return fmt.Sprintf("%d.%09d (%s)", tm.Sec, tm.Nsec, bt.Std().Format("2006-01-02 15:04:05.000 MST"))
 		}

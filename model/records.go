@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // StageRecords is the progress stage of BuildRecordIndex.
@@ -21,7 +21,7 @@ type RecordSet interface {
 	// Len returns the number of records.
 	Len() int
 	// Record returns record i with its header parsed (not its data).
-	Record(i int) (bag.Record, error)
+	Record(i int) (ros1.Record, error)
 	// ReaderAt reads the bytes the records' offsets refer to.
 	ReaderAt() io.ReaderAt
 	// Size is the number of bytes ReaderAt holds.
@@ -31,9 +31,9 @@ type RecordSet interface {
 // RecordIndex holds the offset and op of every top-level record of a bag,
 // about 9 bytes per record, so bags with millions of records stay cheap.
 type RecordIndex struct {
-	b       *bag.Bag
+	b       *ros1.Bag
 	offsets []int64
-	ops     []bag.Op
+	ops     []ros1.Op
 	// Err is the first damaged record met (a cut or damaged record); the
 	// walk goes on at the next record start the bag knows of.
 	Err error
@@ -42,7 +42,7 @@ type RecordIndex struct {
 	Damaged map[int]error
 	// Skipped lists the byte ranges the walk went around, with the error
 	// that made it skip them.
-	Skipped []bag.ByteRange
+	Skipped []ros1.ByteRange
 }
 
 var _ RecordSet = (*RecordIndex)(nil)
@@ -51,7 +51,7 @@ var _ RecordSet = (*RecordIndex)(nil)
 // reports progress in bytes (throttled) and stops with ctx's error when ctx
 // is cancelled. A damaged record is not an error: Err says what it was,
 // and the walk goes on past it where it can (see Damaged and Skipped).
-func BuildRecordIndex(ctx context.Context, b *bag.Bag, progress ProgressFunc) (*RecordIndex, error) {
+func BuildRecordIndex(ctx context.Context, b *ros1.Bag, progress ProgressFunc) (*RecordIndex, error) {
 	if progress == nil {
 		progress = func(int64, int64, string) {}
 	}
@@ -107,7 +107,7 @@ func (x *RecordIndex) resync(off int64, why error) (int64, bool) {
 		}
 		x.Damaged[len(x.offsets)] = why
 		x.offsets = append(x.offsets, off)
-		x.ops = append(x.ops, bag.OpChunk)
+		x.ops = append(x.ops, ros1.OpChunk)
 		from = ch.End()
 	}
 	next := int64(-1)
@@ -128,7 +128,7 @@ func (x *RecordIndex) resync(off int64, why error) (int64, bool) {
 		}
 	}
 	if next >= 0 && next > from {
-		x.Skipped = append(x.Skipped, bag.ByteRange{Start: from, End: next, Why: why.Error()})
+		x.Skipped = append(x.Skipped, ros1.ByteRange{Start: from, End: next, Why: why.Error()})
 	}
 	return next, next >= 0
 }
@@ -140,15 +140,15 @@ func (x *RecordIndex) Len() int { return len(x.offsets) }
 func (x *RecordIndex) Offset(i int) int64 { return x.offsets[i] }
 
 // Op returns the op of record i.
-func (x *RecordIndex) Op(i int) bag.Op { return x.ops[i] }
+func (x *RecordIndex) Op(i int) ros1.Op { return x.ops[i] }
 
 // Record reads record i's header from the file. A damaged chunk comes as
 // the scan salvaged it: its data length is what could be read.
-func (x *RecordIndex) Record(i int) (bag.Record, error) {
-	if _, bad := x.Damaged[i]; bad && x.ops[i] == bag.OpChunk {
+func (x *RecordIndex) Record(i int) (ros1.Record, error) {
+	if _, bad := x.Damaged[i]; bad && x.ops[i] == ros1.OpChunk {
 		ch, err := x.b.ChunkAt(x.offsets[i])
 		if err != nil {
-			return bag.Record{}, err
+			return ros1.Record{}, err
 		}
 		return ch.Record, nil
 	}
@@ -165,9 +165,9 @@ func (x *RecordIndex) Size() int64 { return x.b.Size() }
 // decompressed data. Their offsets are relative to that data.
 type ChunkRecords struct {
 	// Chunk is the chunk record's header.
-	Chunk   *bag.Chunk
+	Chunk   *ros1.Chunk
 	data    []byte
-	records []bag.Record
+	records []ros1.Record
 	// Err is the error that stopped the walk early, if any.
 	Err error
 }
@@ -176,7 +176,7 @@ var _ RecordSet = (*ChunkRecords)(nil)
 
 // ReadChunkRecords decompresses the chunk record at off and parses the
 // records inside it. A damaged inner record ends the list (see Err).
-func ReadChunkRecords(ctx context.Context, b *bag.Bag, off int64) (*ChunkRecords, error) {
+func ReadChunkRecords(ctx context.Context, b *ros1.Bag, off int64) (*ChunkRecords, error) {
 	ch, err := b.ChunkAt(off)
 	if err != nil {
 		return nil, err
@@ -189,10 +189,10 @@ func ReadChunkRecords(ctx context.Context, b *bag.Bag, off int64) (*ChunkRecords
 		return nil, err
 	}
 	c := &ChunkRecords{Chunk: ch, data: data}
-	w := bag.NewChunkWalker(data, off)
+	w := ros1.NewChunkWalker(data, off)
 	for w.Next() {
 		rec := *w.Record()
-		rec.Header = append(bag.Header(nil), rec.Header...) // the walker reuses its slice
+		rec.Header = append(ros1.Header(nil), rec.Header...) // the walker reuses its slice
 		c.records = append(c.records, rec)
 		if len(c.records)%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -208,7 +208,7 @@ func ReadChunkRecords(ctx context.Context, b *bag.Bag, off int64) (*ChunkRecords
 func (c *ChunkRecords) Len() int { return len(c.records) }
 
 // Record returns record i; its header aliases the chunk data.
-func (c *ChunkRecords) Record(i int) (bag.Record, error) { return c.records[i], nil }
+func (c *ChunkRecords) Record(i int) (ros1.Record, error) { return c.records[i], nil }
 
 // ReaderAt reads the chunk's decompressed data.
 func (c *ChunkRecords) ReaderAt() io.ReaderAt { return bytes.NewReader(c.data) }
@@ -247,7 +247,7 @@ func (s Span) String() string {
 // RecordSpans splits rec's bytes into spans in byte order: the header_len
 // field, each header field's length prefix and name=value bytes, the
 // data_len field and the data. Offsets are those of rec.
-func RecordSpans(rec *bag.Record) []Span {
+func RecordSpans(rec *ros1.Record) []Span {
 	spans := make([]Span, 0, 3+2*len(rec.Header))
 	spans = append(spans, Span{Name: "header_len", Kind: SpanLength, Start: rec.Offset, End: rec.HeaderOffset})
 	for i, f := range rec.Header {
@@ -275,11 +275,11 @@ func SpanAt(spans []Span, off int64) int {
 }
 
 // FieldText returns a header field's decoded value as text.
-func FieldText(f bag.Field) string {
+func FieldText(f ros1.Field) string {
 	switch v := f.Decoded().(type) {
-	case bag.Op:
+	case ros1.Op:
 		return fmt.Sprintf("0x%02x (%s)", uint8(v), v)
-	case bag.Time:
+	case ros1.Time:
 		return fmt.Sprintf("%s (%s)", v, v.Std().Format("2006-01-02 15:04:05.000 MST"))
 	case string:
 		return fmt.Sprintf("%q", v)
@@ -291,17 +291,17 @@ func FieldText(f bag.Field) string {
 }
 
 // KindName names a header field kind for display.
-func KindName(k bag.FieldKind) string {
+func KindName(k ros1.FieldKind) string {
 	switch k {
-	case bag.KindOp:
+	case ros1.KindOp:
 		return "op"
-	case bag.KindUint32:
+	case ros1.KindUint32:
 		return "uint32"
-	case bag.KindUint64:
+	case ros1.KindUint64:
 		return "uint64"
-	case bag.KindTime:
+	case ros1.KindTime:
 		return "time"
-	case bag.KindString:
+	case ros1.KindString:
 		return "string"
 	}
 	return "bytes"
@@ -311,7 +311,7 @@ func KindName(k bag.FieldKind) string {
 // connection, the connection and time of a message, the compression and
 // size of a chunk, the chunk position and times of a chunk info. b, when
 // not nil, names the topics of message connections.
-func RecordSummary(rec *bag.Record, b *bag.Bag) string {
+func RecordSummary(rec *ros1.Record, b *ros1.Bag) string {
 	h := rec.Header
 	u32 := func(name string) (uint32, bool) {
 		for _, f := range h {
@@ -339,11 +339,11 @@ func RecordSummary(rec *bag.Record, b *bag.Bag) string {
 	}
 	var parts []string
 	switch rec.Op {
-	case bag.OpBagHeader:
+	case ros1.OpBagHeader:
 		parts = append(parts, "index_pos "+val("index_pos"), "conns "+val("conn_count"), "chunks "+val("chunk_count"))
-	case bag.OpConnection:
+	case ros1.OpConnection:
 		parts = append(parts, val("topic"), "conn "+val("conn"))
-	case bag.OpMessageData:
+	case ros1.OpMessageData:
 		s := "conn " + val("conn")
 		if id, ok := u32("conn"); ok && b != nil {
 			if c := b.Connection(id); c != nil {
@@ -351,15 +351,15 @@ func RecordSummary(rec *bag.Record, b *bag.Bag) string {
 			}
 		}
 		parts = append(parts, s, "time "+val("time"))
-	case bag.OpChunk:
+	case ros1.OpChunk:
 		s := val("compression") + ", " + val("size") + " bytes"
 		if size, ok := u32("size"); ok && size > 0 && rec.DataLen > 0 {
 			s += fmt.Sprintf(" (ratio %.2f)", float64(size)/float64(rec.DataLen))
 		}
 		parts = append(parts, s)
-	case bag.OpChunkInfo:
+	case ros1.OpChunkInfo:
 		parts = append(parts, "chunk_pos "+val("chunk_pos"), val("start_time")+" .. "+val("end_time"), "conns "+val("count"))
-	case bag.OpIndexData:
+	case ros1.OpIndexData:
 		parts = append(parts, "conn "+val("conn"), "count "+val("count"))
 	default:
 		for _, f := range h {

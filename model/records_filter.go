@@ -3,7 +3,7 @@ package model
 import (
 	"slices"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // TopicRows returns the indices of the records of set that belong to the
@@ -11,7 +11,7 @@ import (
 // connection records. Records that belong to no topic (chunks, index data,
 // chunk infos, the bag header) are left out; so is a message data record
 // whose header cannot be read. No topics means no filter: nil.
-func TopicRows(set RecordSet, b *bag.Bag, topics []string) []int {
+func TopicRows(set RecordSet, b *ros1.Bag, topics []string) []int {
 	if len(topics) == 0 {
 		return nil
 	}
@@ -23,15 +23,15 @@ func TopicRows(set RecordSet, b *bag.Bag, topics []string) []int {
 		}
 		var topic string
 		switch rec.Op {
-		case bag.OpMessageData:
-			m, err := bag.ParseMessageData(rec)
+		case ros1.OpMessageData:
+			m, err := ros1.ParseMessageData(rec)
 			if err != nil {
 				continue
 			}
 			if c := b.Connection(m.Conn); c != nil {
 				topic = c.Topic
 			}
-		case bag.OpConnection:
+		case ros1.OpConnection:
 			topic = rec.Header.String("topic")
 		default:
 			continue

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // TestTopicRows checks the records kept for a topic against the chunk
@@ -41,13 +41,13 @@ func TestTopicRows(t *testing.T) {
 					for _, i := range TopicRows(recs, d.Bag, []string{topic}) {
 						r, _ := recs.Record(i)
 						switch r.Op {
-						case bag.OpMessageData:
-							m, err := bag.ParseMessageData(r)
+						case ros1.OpMessageData:
+							m, err := ros1.ParseMessageData(r)
 							if err != nil || d.Bag.Connection(m.Conn).Topic != topic {
 								t.Fatalf("record %d is not a message of %s", i, topic)
 							}
 							msgs++
-						case bag.OpConnection:
+						case ros1.OpConnection:
 							if r.Header.String("topic") != topic {
 								t.Fatalf("connection record %d is for %q", i, r.Header.String("topic"))
 							}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 func TestBuildRecordIndex(t *testing.T) {
@@ -22,7 +22,7 @@ func TestBuildRecordIndex(t *testing.T) {
 			if _, err := os.Stat(path); err != nil {
 				t.Skipf("fixture missing: %v", err)
 			}
-			b, err := bag.Open(path)
+			b, err := ros1.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,7 +50,7 @@ func TestBuildRecordIndex(t *testing.T) {
 					t.Fatalf("Record(%d) = %+v, %v", i, got.Pos, err)
 				}
 				checkSpans(t, &got)
-				if rec.Op == bag.OpChunk {
+				if rec.Op == ros1.OpChunk {
 					cr, err := ReadChunkRecords(context.Background(), b, rec.Offset)
 					if err != nil || cr.Err != nil || cr.Len() == 0 {
 						t.Fatalf("chunk at %d: %v %v", rec.Offset, err, cr.Err)
@@ -72,7 +72,7 @@ func TestBuildRecordIndex(t *testing.T) {
 }
 
 // checkSpans checks that the spans tile the record and name its fields.
-func checkSpans(t *testing.T, rec *bag.Record) {
+func checkSpans(t *testing.T, rec *ros1.Record) {
 	t.Helper()
 	s := RecordSpans(rec)
 	if s[0].Start != rec.Offset || s[len(s)-1].End != rec.End() {
@@ -97,8 +97,8 @@ func checkSpans(t *testing.T, rec *bag.Record) {
 }
 
 func TestRecordSpansExample(t *testing.T) {
-	rec := bag.Record{Pos: bag.Pos{Offset: 100, HeaderOffset: 104, HeaderLen: 33, DataOffset: 141, DataLen: 3},
-		Op: bag.OpConnection, Header: bag.Header{
+	rec := ros1.Record{Pos: ros1.Pos{Offset: 100, HeaderOffset: 104, HeaderLen: 33, DataOffset: 141, DataLen: 3},
+		Op: ros1.OpConnection, Header: ros1.Header{
 			{Name: "op", Value: []byte{7}, Offset: 0},
 			{Name: "topic", Value: []byte("/a"), Offset: 8},
 			{Name: "conn", Value: []byte{0, 0, 0, 0}, Offset: 20},
@@ -126,7 +126,7 @@ func TestRecordSpansExample(t *testing.T) {
 
 func TestBuildRecordIndexCancel(t *testing.T) {
 	path := "../testdata/lz4-multichunk.bag"
-	b, err := bag.Open(path)
+	b, err := ros1.Open(path)
 	if err != nil {
 		t.Skip(err)
 	}
@@ -144,7 +144,7 @@ func TestBuildRecordIndexCancel(t *testing.T) {
 func TestRecordIndexPastDamage(t *testing.T) {
 	scanned := 0
 	for _, p := range sharedBagPaths(t) {
-		b, err := bag.OpenOrScan(p)
+		b, err := ros1.OpenOrScan(p)
 		if err != nil || b.Scan == nil {
 			if err == nil {
 				b.Close()
@@ -177,7 +177,7 @@ func TestRecordIndexPastDamage(t *testing.T) {
 					t.Errorf("the chunk at %d, which the scan read, is not listed (first damage: %v)", ci.ChunkPos, x.Err)
 					continue
 				}
-				if x.Op(i) != bag.OpChunk {
+				if x.Op(i) != ros1.OpChunk {
 					t.Errorf("record at %d is a %v, want a chunk", ci.ChunkPos, x.Op(i))
 				}
 			}
@@ -203,7 +203,7 @@ func TestRecordIndexPastDamagedChunk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := bag.Open(src)
+	b, err := ros1.Open(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestRecordIndexPastDamagedChunk(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db, err := bag.OpenOrScan(path)
+	db, err := ros1.OpenOrScan(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // CheckRepairOutput refuses an output path that is the input itself, or
@@ -29,17 +29,17 @@ func CheckRepairOutput(in, out string, force bool) error {
 }
 
 // WriteRepaired writes a repaired, indexed copy of src to out (see
-// bag.Repair): into a temporary file beside out, renamed into place once
+// ros1.Repair): into a temporary file beside out, renamed into place once
 // complete, so a failed repair never leaves a half-written file. src's
 // in-memory index loses the chunks that cannot be read; open a fresh Bag
 // for it.
-func WriteRepaired(src *bag.Bag, out, compression string, chunkThreshold int) (*bag.RepairReport, error) {
+func WriteRepaired(src *ros1.Bag, out, compression string, chunkThreshold int) (*ros1.RepairReport, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
 		return nil, err
 	}
 	defer os.Remove(tmp.Name())
-	rep, err := bag.Repair(src, tmp, compression, chunkThreshold)
+	rep, err := ros1.Repair(src, tmp, compression, chunkThreshold)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -51,27 +51,27 @@ func WriteRepaired(src *bag.Bag, out, compression string, chunkThreshold int) (*
 
 // SaveRepaired writes a repaired copy of an opened document to out,
 // reading the bag afresh so the document itself is left as it is.
-func SaveRepaired(d *Document, out string) (*bag.RepairReport, error) {
+func SaveRepaired(d *Document, out string) (*ros1.RepairReport, error) {
 	if err := CheckRepairOutput(d.Path, out, true); err != nil {
 		return nil, err
 	}
-	src, err := bag.NewReaderOrScan(d.Bag.ReaderAt(), d.Size)
+	src, err := ros1.NewReaderOrScan(d.Bag.ReaderAt(), d.Size)
 	if err != nil {
 		return nil, err
 	}
-	return WriteRepaired(src, out, "", bag.DefaultChunkThreshold)
+	return WriteRepaired(src, out, "", ros1.DefaultChunkThreshold)
 }
 
 // StageCheck is the progress stage of CheckBag.
 const StageCheck = "checking"
 
-// CheckBag runs the doctor (bag.CheckContext) on an opened document. It
+// CheckBag runs the doctor (ros1.CheckContext) on an opened document. It
 // reports progress in bytes of chunk data and stops with ctx's error when
 // ctx is cancelled. progress may be nil.
-func CheckBag(ctx context.Context, d *Document, progress ProgressFunc) (*bag.CheckReport, error) {
+func CheckBag(ctx context.Context, d *Document, progress ProgressFunc) (*ros1.CheckReport, error) {
 	var p func(done, total int64)
 	if progress != nil {
 		p = func(done, total int64) { progress(done, total, StageCheck) }
 	}
-	return bag.CheckContext(ctx, d.Bag.ReaderAt(), d.Size, p)
+	return ros1.CheckContext(ctx, d.Bag.ReaderAt(), d.Size, p)
 }

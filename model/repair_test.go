@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // TestSaveRepaired writes a repaired copy of an opened, cut bag: the copy
@@ -38,7 +38,7 @@ func TestSaveRepaired(t *testing.T) {
 	if rep.Messages != 3 || rep.Complete() {
 		t.Fatalf("report %+v", rep)
 	}
-	b, err := bag.Open(out)
+	b, err := ros1.Open(out)
 	if err != nil {
 		t.Fatalf("the copy is not an indexed bag: %v", err)
 	}

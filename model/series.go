@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
@@ -48,7 +48,7 @@ type SeriesRequest struct {
 	Fields []FieldRef
 	Base   TimeBase
 	// Start and End bound the receive time, inclusive; zero means no bound.
-	Start, End bag.Time
+	Start, End ros1.Time
 	// KeepIndex also records where each point's message lives (Series.Loc),
 	// 16 more bytes per point. Without it a point's message is found again
 	// with Series.Locate.
@@ -79,7 +79,7 @@ type Series struct {
 
 // MessageLoc says where a message is: its connection, its chunk record's
 // file offset and its message data record's offset in the chunk's
-// uncompressed data (as bag.Message has them).
+// uncompressed data (as ros1.Message has them).
 type MessageLoc struct {
 	ChunkPos int64
 	Offset   uint32
@@ -92,7 +92,7 @@ type SeriesSet struct {
 	Base   TimeBase
 	// BagStart and BagEnd are the bag's time range; BagStart is the usual
 	// origin of a relative time axis.
-	BagStart, BagEnd bag.Time
+	BagStart, BagEnd ros1.Time
 	// Messages is the number of messages read.
 	Messages int64
 }
@@ -116,7 +116,7 @@ type connSlots struct {
 // columns. It reports progress in messages (out of the count the index
 // gives for the selected connections and chunks) and stops with ctx's error
 // when ctx is cancelled. progress may be nil.
-func ExtractSeries(ctx context.Context, b *bag.Bag, cache *rosmsg.Cache, req SeriesRequest, progress ProgressFunc) (*SeriesSet, error) {
+func ExtractSeries(ctx context.Context, b *ros1.Bag, cache *rosmsg.Cache, req SeriesRequest, progress ProgressFunc) (*SeriesSet, error) {
 	set := &SeriesSet{Base: req.Base}
 	set.BagStart, set.BagEnd = b.TimeRange()
 	byConn := map[uint32]*connSlots{}
@@ -153,7 +153,7 @@ func ExtractSeries(ctx context.Context, b *bag.Bag, cache *rosmsg.Cache, req Ser
 			}
 		}
 	}
-	f := bag.MessageFilter{Topics: topics, Start: req.Start, End: req.End}
+	f := ros1.MessageFilter{Topics: topics, Start: req.Start, End: req.End}
 	total := reserve(b, f, byConn, req.KeepIndex)
 
 	it := b.Messages(f)
@@ -228,7 +228,7 @@ func ExtractSeries(ctx context.Context, b *bag.Bag, cache *rosmsg.Cache, req Ser
 // reserve sizes every series for the messages the index counts for its
 // connections in the chunks the filter reads, so columns do not over-grow,
 // and returns the total count for progress.
-func reserve(b *bag.Bag, f bag.MessageFilter, byConn map[uint32]*connSlots, keepIndex bool) int64 {
+func reserve(b *ros1.Bag, f ros1.MessageFilter, byConn map[uint32]*connSlots, keepIndex bool) int64 {
 	perSeries := map[*Series]int{}
 	var total int64
 	for _, ci := range b.ChunkInfos {

@@ -9,15 +9,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
 const multichunk = "../testdata/none-multichunk.bag"
 
-func openBag(t testing.TB, path string) *bag.Bag {
+func openBag(t testing.TB, path string) *ros1.Bag {
 	t.Helper()
-	b, err := bag.OpenOrScan(path)
+	b, err := ros1.OpenOrScan(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,8 +148,8 @@ type point struct {
 }
 
 // decodeAll reads ref the slow way: Plan.Decode and the node tree.
-func decodeAll(t *testing.T, b *bag.Bag, cache *rosmsg.Cache, ref FieldRef, base TimeBase) []point {
-	it := b.Messages(bag.MessageFilter{Topics: []string{ref.Topic}})
+func decodeAll(t *testing.T, b *ros1.Bag, cache *rosmsg.Cache, ref FieldRef, base TimeBase) []point {
+	it := b.Messages(ros1.MessageFilter{Topics: []string{ref.Topic}})
 	var out []point
 	for it.Next() {
 		m := it.Message()
@@ -219,7 +219,7 @@ func TestExtractSeriesProgressAndCancel(t *testing.T) {
 	cancel()
 	// The cancel check runs every 1024 messages: use a bag with more.
 	big := "../../shared/bags/cra-ros-pkg__robot_localization/test/test2.bag"
-	bb, err := bag.OpenOrScan(big)
+	bb, err := ros1.OpenOrScan(big)
 	if err != nil {
 		t.Skip(err)
 	}

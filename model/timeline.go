@@ -3,7 +3,7 @@ package model
 import (
 	"sort"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // Timeline is what the timeline view draws: the chunks over time and, per
@@ -82,7 +82,7 @@ func BuildTimeline(d *Document) *Timeline {
 		if ch, err := b.ChunkHeader(ci); err == nil {
 			cs.End = ch.End()
 			cs.Compression = ch.Compression
-			if ch.Size > 0 && ch.Compression != bag.CompressionNone {
+			if ch.Size > 0 && ch.Compression != ros1.CompressionNone {
 				cs.Ratio = float64(ch.DataLen) / float64(ch.Size)
 			}
 			if ch.Open {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // TestTimelineCountsMatchIterator checks the exact density lanes of every
@@ -32,7 +32,7 @@ func TestTimelineCountsMatchIterator(t *testing.T) {
 			}
 			tl.SetIndex(x)
 			times := map[string][]int64{}
-			it := d.Bag.Messages(bag.MessageFilter{})
+			it := d.Bag.Messages(ros1.MessageFilter{})
 			for it.Next() {
 				m := it.Message()
 				times[m.Conn.Topic] = append(times[m.Conn.Topic], m.Time.Nanos())

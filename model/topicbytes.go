@@ -3,7 +3,7 @@ package model
 import (
 	"context"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // StageBytes is the progress stage of MessageBytes.
@@ -13,13 +13,13 @@ const StageBytes = "counting bytes"
 // It reads every chunk, so it runs in the background; progress counts
 // messages out of the bag's total. The counts so far are returned with the
 // error that stopped the read.
-func MessageBytes(ctx context.Context, b *bag.Bag, progress ProgressFunc) (map[uint32]uint64, error) {
+func MessageBytes(ctx context.Context, b *ros1.Bag, progress ProgressFunc) (map[uint32]uint64, error) {
 	var total int64
 	for _, n := range b.ConnectionCounts() {
 		total += int64(n)
 	}
 	out := map[uint32]uint64{}
-	it := b.Messages(bag.MessageFilter{})
+	it := b.Messages(ros1.MessageFilter{})
 	defer it.Close()
 	var n int64
 	for it.Next() {

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -293,8 +293,8 @@ func (p *chunkPanel) recCells(i int) []string {
 	if err != nil {
 		return []string{"", "", err.Error()}
 	}
-	if rec.Op == bag.OpMessageData {
-		if m, err := bag.ParseMessageData(rec); err == nil {
+	if rec.Op == ros1.OpMessageData {
+		if m, err := ros1.ParseMessageData(rec); err == nil {
 			start, _ := p.d.Bag.TimeRange()
 			topic := fmt.Sprintf("connection %d", m.Conn)
 			if c := p.d.Bag.Connection(m.Conn); c != nil {
@@ -339,10 +339,10 @@ func (p *chunkPanel) selectRecord(i widget.ListItemID) {
 		return
 	}
 	rec, err := p.records.Record(p.record(i))
-	if err != nil || rec.Op != bag.OpMessageData {
+	if err != nil || rec.Op != ros1.OpMessageData {
 		return
 	}
-	m, err := bag.ParseMessageData(rec)
+	m, err := ros1.ParseMessageData(rec)
 	if err != nil {
 		p.recState.SetText(err.Error())
 		return

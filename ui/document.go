@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -32,7 +32,7 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	findings := newFindingsPanel(l.ctx, d, w, l.showRecord, findingsHooks{
 		selectRecord: rp.showOffset,
 		onReport:     tv.markFindings,
-		onChecked: func(rep *bag.CheckReport, err error) {
+		onChecked: func(rep *ros1.CheckReport, err error) {
 			if !autoCheck || !first || l.ctx.Err() != nil {
 				return
 			}

@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -38,7 +38,7 @@ var background = func(f func()) {
 // --screenshot to wait until the views are idle.
 var backgroundRunning atomic.Int64
 
-// findingsPanel is the Findings tab: the doctor's findings (bag.Check)
+// findingsPanel is the Findings tab: the doctor's findings (ros1.Check)
 // and the "Save repaired copy…" action.
 type findingsPanel struct {
 	d   *model.Document
@@ -55,7 +55,7 @@ type findingsPanel struct {
 	findingsHooks
 	list     *widget.List
 	detail   *widget.Label
-	findings []bag.Finding
+	findings []ros1.Finding
 	content  fyne.CanvasObject
 }
 
@@ -66,10 +66,10 @@ type findingsHooks struct {
 	// without showing it.
 	selectRecord func(off int64)
 	// onReport receives the findings of every check that finished.
-	onReport func([]bag.Finding)
+	onReport func([]ros1.Finding)
 	// onChecked hears of the end of every check: its report, or the error
 	// that stopped it.
-	onChecked func(*bag.CheckReport, error)
+	onChecked func(*ros1.CheckReport, error)
 }
 
 // tab is the panel as the window's Findings tab.
@@ -169,7 +169,7 @@ func (p *findingsPanel) runCheck() {
 	})
 }
 
-func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
+func (p *findingsPanel) showReport(rep *ros1.CheckReport, err error) {
 	p.progress.Hide()
 	p.stopBtn.Hide()
 	p.checkBtn.Enable()
@@ -194,10 +194,10 @@ func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
 	switch {
 	case len(p.findings) == 0:
 		p.status.SetText(fmt.Sprintf("No findings: every record of the %s messages checks out.", model.Count(rep.Messages)))
-	case counts[bag.Error] == 0:
-		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
+	case counts[ros1.Error] == 0:
+		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", plural(counts[ros1.Warning], "warning"), plural(counts[ros1.Info], "note")))
 	default:
-		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes an indexed bag with every message that can be read.", plural(counts[bag.Error], "error"), plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
+		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes an indexed bag with every message that can be read.", plural(counts[ros1.Error], "error"), plural(counts[ros1.Warning], "warning"), plural(counts[ros1.Info], "note")))
 	}
 	if p.onReport != nil {
 		p.onReport(p.findings)
@@ -238,7 +238,7 @@ func (p *findingsPanel) saveRepaired() {
 }
 
 // repairText says what a repair kept and lost.
-func repairText(out string, rep *bag.RepairReport) string {
+func repairText(out string, rep *ros1.RepairReport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Wrote %s: %s messages, %s compression.\n", out, model.Count(rep.Messages), rep.Compression)
 	topics := make([]string, 0, len(rep.Kept))
@@ -270,29 +270,29 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-func severityIcon(s bag.Severity) fyne.Resource {
+func severityIcon(s ros1.Severity) fyne.Resource {
 	switch s {
-	case bag.Error:
+	case ros1.Error:
 		return theme.ErrorIcon()
-	case bag.Warning:
+	case ros1.Warning:
 		return theme.WarningIcon()
 	}
 	return theme.InfoIcon()
 }
 
 // findingPlace is the finding's location column: "offset 4117 chunk".
-func findingPlace(f bag.Finding) string {
+func findingPlace(f ros1.Finding) string {
 	return fmt.Sprintf("%10d %-11s", f.Offset, opName(f.Op))
 }
 
-func opName(o bag.Op) string {
+func opName(o ros1.Op) string {
 	if o == 0 {
 		return "bytes"
 	}
 	return o.String()
 }
 
-func opSuffix(o bag.Op) string {
+func opSuffix(o ros1.Op) string {
 	if o == 0 {
 		return ""
 	}

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 )
@@ -298,7 +298,7 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 		p.next.Disable()
 	}
 	start, _ := p.l.d.Bag.TimeRange()
-	t := bag.TimeFromNanos(ref.T)
+	t := ros1.TimeFromNanos(ref.T)
 	parts = append(parts, fmt.Sprintf("+%.3f s", float64(ref.T-start.Nanos())/1e9),
 		fmt.Sprintf("%s UTC (%d.%09d)", model.Time(t), t.Sec, t.NSec))
 	if m := p.msg; m != nil {

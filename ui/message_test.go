@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/assets"
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 )
@@ -67,10 +67,10 @@ func treeID(t *testing.T, ft *model.FieldTree, path string) string {
 
 // decodeRef decodes a message independently of the panel: through the
 // iterator's bytes and a plan of its own.
-func decodeRef(t *testing.T, b *bag.Bag, ref model.MsgRef) *rosmsg.Node {
+func decodeRef(t *testing.T, b *ros1.Bag, ref model.MsgRef) *rosmsg.Node {
 	t.Helper()
 	c := b.Connection(ref.Conn)
-	it := b.Messages(bag.MessageFilter{Conns: []uint32{ref.Conn}, Start: bag.TimeFromNanos(ref.T), End: bag.TimeFromNanos(ref.T)})
+	it := b.Messages(ros1.MessageFilter{Conns: []uint32{ref.Conn}, Start: ros1.TimeFromNanos(ref.T), End: ros1.TimeFromNanos(ref.T)})
 	defer it.Close()
 	for it.Next() {
 		m := it.Message()
@@ -310,7 +310,7 @@ func TestMessagePanelRecordsLink(t *testing.T) {
 	if !ok || cr.Chunk.Offset != ref.ChunkPos {
 		t.Fatalf("Records does not show the chunk at %d", ref.ChunkPos)
 	}
-	if !rp.hasRec || rp.rec.Offset != int64(ref.Offset) || rp.rec.Op != bag.OpMessageData {
+	if !rp.hasRec || rp.rec.Offset != int64(ref.Offset) || rp.rec.Op != ros1.OpMessageData {
 		t.Fatalf("Records selects %+v, want the record at %d", rp.rec.Pos, ref.Offset)
 	}
 	if got, _ := l.Message(); got != ref {
@@ -319,7 +319,7 @@ func TestMessagePanelRecordsLink(t *testing.T) {
 	// Selecting another message record in Records selects that message.
 	for i := 0; i < cr.Len(); i++ {
 		rec, _ := cr.Record(i)
-		if rec.Op != bag.OpMessageData || rec.Offset == int64(ref.Offset) {
+		if rec.Op != ros1.OpMessageData || rec.Offset == int64(ref.Offset) {
 			continue
 		}
 		rp.list.Select(i)

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/plot"
@@ -351,7 +351,7 @@ func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 // the empty state: linear ".x" fields first, then other ".x" fields, then
 // the first numeric field past the header, one per topic; and the latency
 // of the first topic with a header.
-func examplePaths(b *bag.Bag, cache *rosmsg.Cache, n int) []string {
+func examplePaths(b *ros1.Bag, cache *rosmsg.Cache, n int) []string {
 	ranks := []func(string) bool{
 		func(p string) bool { return strings.Contains(p, "linear") && strings.HasSuffix(p, ".x") },
 		func(p string) bool { return strings.HasSuffix(p, ".x") && !strings.Contains(p, "orientation") },

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -40,12 +40,12 @@ type recordsPanel struct {
 	back     *widget.Button
 	count    *widget.Label
 	table    *widget.Table
-	fields   bag.Header
+	fields   ros1.Header
 	fieldAt  int64 // offset of the header bytes of the selected record
 	title    *widget.Label
 	openBtn  *widget.Button
 	hex      *HexView
-	rec      bag.Record
+	rec      ros1.Record
 	hasRec   bool
 	progress *widget.ProgressBar
 	stage    *widget.Label
@@ -354,7 +354,7 @@ func (p *recordsPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
 		return
 	}
 	opl := labels[1].(*widget.Label)
-	opl.TextStyle.Bold = rec.Op == bag.OpChunk
+	opl.TextStyle.Bold = rec.Op == ros1.OpChunk
 	opl.Text = rec.Op.String()
 	opl.Refresh()
 	set(2, fmt.Sprint(rec.HeaderLen))
@@ -392,7 +392,7 @@ func (p *recordsPanel) selectRow(i widget.ListItemID) {
 	p.title.SetText(fmt.Sprintf("%s record at %d%s: header %d bytes, data %d bytes", rec.Op, rec.Offset, where, rec.HeaderLen, rec.DataLen))
 	p.hex.SetData(l.set.ReaderAt(), rec.Offset, rec.Size(), model.RecordSpans(&rec))
 	p.linkRecord(&rec)
-	if rec.Op == bag.OpChunk && len(p.levels) == 1 {
+	if rec.Op == ros1.OpChunk && len(p.levels) == 1 {
 		p.openBtn.Enable()
 		p.openBtn.SetText("Show records inside")
 		p.openBtn.Show()
@@ -420,7 +420,7 @@ func (p *recordsPanel) openChunk() { p.openChunkThen(nil) }
 // openChunkThen is openChunk, calling then once the chunk's records are
 // listed.
 func (p *recordsPanel) openChunkThen(then func()) {
-	if !p.hasRec || p.rec.Op != bag.OpChunk {
+	if !p.hasRec || p.rec.Op != ros1.OpChunk {
 		return
 	}
 	off := p.rec.Offset

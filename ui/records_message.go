@@ -3,7 +3,7 @@ package ui
 import (
 	"sort"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -28,23 +28,23 @@ func (l *docLink) showMessageRecord(chunkPos int64, off uint32) {
 // linkRecord tells the link about a record the user selected: a message
 // data record inside a chunk becomes the selected message; a chunk moves
 // the time cursor to its start.
-func (p *recordsPanel) linkRecord(rec *bag.Record) {
+func (p *recordsPanel) linkRecord(rec *ros1.Record) {
 	if p.link == nil || p.quiet {
 		return
 	}
 	switch rec.Op {
-	case bag.OpMessageData:
+	case ros1.OpMessageData:
 		cr, ok := p.level().set.(*model.ChunkRecords)
 		if !ok {
 			return
 		}
-		md, err := bag.ParseMessageData(*rec)
+		md, err := ros1.ParseMessageData(*rec)
 		if err != nil {
 			return
 		}
 		p.link.SelectMessage(model.MsgRef{T: md.Time.Nanos(), MessageLoc: model.MessageLoc{
 			ChunkPos: cr.Chunk.Offset, Offset: uint32(rec.Offset), Conn: md.Conn}})
-	case bag.OpChunk:
+	case ros1.OpChunk:
 		for _, ci := range p.d.Bag.ChunkInfos {
 			if ci.ChunkPos == rec.Offset {
 				p.link.SetCursor(ci.Start.Nanos())

@@ -13,14 +13,14 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
 )
 
 func syncRun(f func()) { f() }
 
 // firstOp returns the first row of the current list with op.
-func firstOp(t *testing.T, p *recordsPanel, op bag.Op) int {
+func firstOp(t *testing.T, p *recordsPanel, op ros1.Op) int {
 	t.Helper()
 	set := p.level().set
 	for i := 0; i < set.Len(); i++ {
@@ -52,7 +52,7 @@ func TestRecordsPanel(t *testing.T) {
 
 	// The bag header is first: its fields fill the table.
 	p.list.Select(0)
-	if p.rec.Op != bag.OpBagHeader || len(p.fields) != 4 {
+	if p.rec.Op != ros1.OpBagHeader || len(p.fields) != 4 {
 		t.Fatalf("selected %s with %d fields", p.rec.Op, len(p.fields))
 	}
 	if p.openBtn.Visible() {
@@ -62,14 +62,14 @@ func TestRecordsPanel(t *testing.T) {
 	assertHexLines(t, "records_bagheader_hex.txt", p.hex)
 
 	// A connection names its topic in the list and table.
-	i := firstOp(t, p, bag.OpConnection)
+	i := firstOp(t, p, ros1.OpConnection)
 	p.list.Select(i)
 	if !strings.Contains(shown(w), "\"/") {
 		t.Error("connection topic not shown")
 	}
 
 	// A chunk opens to its inner records, with offsets into its data.
-	i = firstOp(t, p, bag.OpChunk)
+	i = firstOp(t, p, ros1.OpChunk)
 	p.list.Select(i)
 	if !p.openBtn.Visible() {
 		t.Fatal("no open button for a chunk")
@@ -83,9 +83,9 @@ func TestRecordsPanel(t *testing.T) {
 	if inner.Len() == 0 || inner.Chunk.Offset != chunkOff {
 		t.Fatalf("inner records %d of chunk %d", inner.Len(), inner.Chunk.Offset)
 	}
-	j := firstOp(t, p, bag.OpMessageData)
+	j := firstOp(t, p, ros1.OpMessageData)
 	p.list.Select(j)
-	if p.rec.Op != bag.OpMessageData || p.rec.End() > inner.Size() {
+	if p.rec.Op != ros1.OpMessageData || p.rec.End() > inner.Size() {
 		t.Fatalf("inner selection %s at %d", p.rec.Op, p.rec.Offset)
 	}
 	assertMarkup(t, "records_chunk.xml", w.Canvas())
@@ -137,7 +137,7 @@ func TestRecordsShots(t *testing.T) {
 			p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(m.hexX+9*m.cell+m.char+1, m.head+m.row*1.5)}})
 			render("chunk")
 			test.Tap(p.openBtn)
-			p.list.Select(firstOp(t, p, bag.OpMessageData) + 2)
+			p.list.Select(firstOp(t, p, ros1.OpMessageData) + 2)
 			p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(m.hexX+5*m.cell+1, m.head+m.row*2.5)}})
 			render("inner")
 		})

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -261,7 +261,7 @@ func TestChunkPanel(t *testing.T) {
 	// Selecting a message record selects that message.
 	i := 0
 	for ; i < p.records.Len(); i++ {
-		if r, _ := p.records.Record(i); r.Op == bag.OpMessageData {
+		if r, _ := p.records.Record(i); r.Op == ros1.OpMessageData {
 			break
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
@@ -30,7 +30,7 @@ func benchBags() []string {
 func BenchmarkDecodeBag(b *testing.B) {
 	for _, p := range benchBags() {
 		b.Run(filepath.Base(p), func(b *testing.B) {
-			bg, err := bag.Open(p)
+			bg, err := ros1.Open(p)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -39,7 +39,7 @@ func BenchmarkDecodeBag(b *testing.B) {
 			b.ReportAllocs()
 			n := 0
 			for b.Loop() {
-				it := bg.Messages(bag.MessageFilter{})
+				it := bg.Messages(ros1.MessageFilter{})
 				for it.Next() {
 					m := it.Message()
 					plan, err := cache.Get(m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition)
@@ -65,12 +65,12 @@ func BenchmarkDecodeBag(b *testing.B) {
 func BenchmarkExtractBag(b *testing.B) {
 	for _, p := range benchBags() {
 		b.Run(filepath.Base(p), func(b *testing.B) {
-			bg, err := bag.Open(p)
+			bg, err := ros1.Open(p)
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer bg.Close()
-			conns := bg.SelectConnections(bag.MessageFilter{Topics: []string{"/imu"}})
+			conns := bg.SelectConnections(ros1.MessageFilter{Topics: []string{"/imu"}})
 			if len(conns) == 0 {
 				b.Skip("no /imu topic")
 			}
@@ -87,7 +87,7 @@ func BenchmarkExtractBag(b *testing.B) {
 			n := 0
 			sum := 0.0
 			for b.Loop() {
-				it := bg.Messages(bag.MessageFilter{Topics: []string{"/imu"}})
+				it := bg.Messages(ros1.MessageFilter{Topics: []string{"/imu"}})
 				for it.Next() {
 					v, err := path.Float64(it.Message().Data)
 					if err != nil {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
@@ -24,7 +24,7 @@ func runCat(args []string, stdout, stderr io.Writer) int {
 	}
 	defer b.Close()
 	bagStart, _ := b.TimeRange()
-	f := bag.MessageFilter{Topics: topics}
+	f := ros1.MessageFilter{Topics: topics}
 	var err error
 	if f.Start, err = parseTimeArg(*start, bagStart); err != nil {
 		return fail(stderr, "", err)
@@ -68,7 +68,7 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, q...)
 }
 
-func (p *catPrinter) warnOnce(c *bag.Connection, format string, args ...any) {
+func (p *catPrinter) warnOnce(c *ros1.Connection, format string, args ...any) {
 	if p.warned[c.ID] {
 		return
 	}
@@ -76,7 +76,7 @@ func (p *catPrinter) warnOnce(c *bag.Connection, format string, args ...any) {
 	fmt.Fprintf(p.stderr, "bagscope: warning: connection %d (%s, %s): %s\n", c.ID, c.Topic, c.Type, fmt.Sprintf(format, args...))
 }
 
-func (p *catPrinter) print(m *bag.Message) {
+func (p *catPrinter) print(m *ros1.Message) {
 	c := m.Conn
 	plan, err := p.plans.Get(c.Type, c.MD5Sum, c.MessageDefinition)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // Exit statuses of check.
@@ -43,7 +43,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return checkUnreadable
 	}
 	pl := newProgress(stderr, "checking")
-	rep, err := bag.CheckContext(context.Background(), f, st.Size(), pl.update)
+	rep, err := ros1.CheckContext(context.Background(), f, st.Size(), pl.update)
 	pl.end()
 	if err != nil {
 		fail(stderr, path, err)

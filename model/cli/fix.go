@@ -5,7 +5,7 @@ import (
 	"io"
 	"sort"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -19,7 +19,7 @@ const (
 func runFix(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("fix", "IN OUT", stderr)
 	compression := fs.String("compression", "", "compression of the copy: none, bz2 or lz4 (default: the input's)")
-	threshold := fs.Int("chunk-threshold", bag.DefaultChunkThreshold, "uncompressed chunk size of the copy, in bytes")
+	threshold := fs.Int("chunk-threshold", ros1.DefaultChunkThreshold, "uncompressed chunk size of the copy, in bytes")
 	force := fs.Bool("force", false, "overwrite OUT if it exists (never IN)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -33,7 +33,7 @@ func runFix(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bagscope: %v\n", err)
 		return 2
 	}
-	b, err := bag.OpenOrScan(in)
+	b, err := ros1.OpenOrScan(in)
 	if err != nil {
 		fail(stderr, in, err)
 		return fixNothing
@@ -54,7 +54,7 @@ func runFix(args []string, stdout, stderr io.Writer) int {
 	return fixComplete
 }
 
-func printRepair(w io.Writer, in, out string, b *bag.Bag, rep *bag.RepairReport) {
+func printRepair(w io.Writer, in, out string, b *ros1.Bag, rep *ros1.RepairReport) {
 	fmt.Fprintf(w, "read %s", in)
 	if b.Scan != nil {
 		fmt.Fprintf(w, " by scanning (%v)", b.Scan.Reason)

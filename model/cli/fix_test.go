@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 var killedDir = sync.OnceValues(func() (string, error) {
@@ -31,13 +31,13 @@ var killedDir = sync.OnceValues(func() (string, error) {
 // prints them.
 func salvaged(t *testing.T, path string) string {
 	t.Helper()
-	b, err := bag.OpenOrScan(path)
+	b, err := ros1.OpenOrScan(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
 	var sb strings.Builder
-	it := b.Messages(bag.MessageFilter{})
+	it := b.Messages(ros1.MessageFilter{})
 	for it.Next() {
 		m := it.Message()
 		h := sha1.Sum(m.Data)
@@ -53,7 +53,7 @@ func salvaged(t *testing.T, path string) string {
 // bag, so that chunk cannot be read.
 func damagedCopy(t *testing.T, src string) string {
 	t.Helper()
-	b, err := bag.Open(src)
+	b, err := ros1.Open(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestFixPassesReference(t *testing.T) {
 					t.Fatalf("rosbag %s: %v\n%s", args[0], err, b)
 				}
 			}
-			ref, err := exec.Command(refPython, "../../bag/testdata/ref_messages.py", out).Output()
+			ref, err := exec.Command(refPython, "../../bag/ros1/testdata/ref_messages.py", out).Output()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // newFlags returns a FlagSet for a command that prints its usage to stderr.
@@ -38,12 +38,12 @@ func oneFile(fs *flag.FlagSet, args []string) (path string, code int, ok bool) {
 // openOne parses the flags and one FILE argument and opens the bag, by
 // scanning it when its index cannot be used. On failure it has said why and
 // returns the exit status with ok false; otherwise the caller closes b.
-func openOne(fs *flag.FlagSet, args []string, stderr io.Writer) (b *bag.Bag, path string, code int, ok bool) {
+func openOne(fs *flag.FlagSet, args []string, stderr io.Writer) (b *ros1.Bag, path string, code int, ok bool) {
 	path, code, ok = oneFile(fs, args)
 	if !ok {
 		return nil, path, code, false
 	}
-	b, err := bag.OpenOrScan(path)
+	b, err := ros1.OpenOrScan(path)
 	if err != nil {
 		return nil, path, fail(stderr, path, err), false
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // infoJSON is the `info --json` object.
@@ -50,7 +50,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func printInfoJSON(w io.Writer, s *bag.Summary) int {
+func printInfoJSON(w io.Writer, s *ros1.Summary) int {
 	out := infoJSON{
 		Path: s.Path, Version: s.Version, Size: s.Size, Indexed: s.Indexed,
 		Start: toTimeJSON(s.Start), End: toTimeJSON(s.End),
@@ -67,7 +67,7 @@ func printInfoJSON(w io.Writer, s *bag.Summary) int {
 	return 0
 }
 
-func printInfo(w io.Writer, b *bag.Bag, s *bag.Summary) {
+func printInfo(w io.Writer, b *ros1.Bag, s *ros1.Summary) {
 	line := func(k, format string, args ...any) {
 		fmt.Fprintf(w, "%-13s "+format+"\n", append([]any{k + ":"}, args...)...)
 	}
@@ -97,7 +97,7 @@ func printInfo(w io.Writer, b *bag.Bag, s *bag.Summary) {
 	printTopics(w, s)
 }
 
-func compressionLine(s *bag.Summary) string {
+func compressionLine(s *ros1.Summary) string {
 	names := s.CompressionNames()
 	parts := make([]string, len(names))
 	for i, n := range names {
@@ -106,7 +106,7 @@ func compressionLine(s *bag.Summary) string {
 	return strings.Join(parts, ", ")
 }
 
-func printTypes(w io.Writer, s *bag.Summary) {
+func printTypes(w io.Writer, s *ros1.Summary) {
 	width := 0
 	for _, t := range s.Types {
 		width = max(width, len(t.Type))
@@ -120,7 +120,7 @@ func printTypes(w io.Writer, s *bag.Summary) {
 	}
 }
 
-func printTopics(w io.Writer, s *bag.Summary) {
+func printTopics(w io.Writer, s *ros1.Summary) {
 	tw, cw := 0, 0
 	for _, t := range s.Topics {
 		tw = max(tw, len(t.Topic))
@@ -144,7 +144,7 @@ func printTopics(w io.Writer, s *bag.Summary) {
 }
 
 // printScan says what scanning an unindexed or damaged bag found.
-func printScan(w io.Writer, r *bag.ScanReport) {
+func printScan(w io.Writer, r *ros1.ScanReport) {
 	fmt.Fprintf(w, "%-13s %s\n", "scanned:", r.Reason)
 	fmt.Fprintf(w, "%-13s parsed to byte %d of %d, %d closed chunks\n", "", r.ParsedTo, r.Size, r.ClosedChunks)
 	if o := r.Open; o != nil {

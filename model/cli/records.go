@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // recordJSON is one line of `records --json`.
@@ -26,7 +26,7 @@ func runRecords(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	b, err := bag.OpenRaw(path)
+	b, err := ros1.OpenRaw(path)
 	if err != nil {
 		return fail(stderr, path, err)
 	}
@@ -65,11 +65,11 @@ func runRecords(args []string, stdout, stderr io.Writer) int {
 
 // fieldJSON converts a header field to a JSON value: numbers, {"secs",
 // "nsecs"} for times, the op name for op, strings, and hex for opaque bytes.
-func fieldJSON(f bag.Field) any {
+func fieldJSON(f ros1.Field) any {
 	switch v := f.Decoded().(type) {
-	case bag.Op:
+	case ros1.Op:
 		return v.Name()
-	case bag.Time:
+	case ros1.Time:
 		return toTimeJSON(v)
 	case []byte:
 		return hex.EncodeToString(v)
@@ -79,9 +79,9 @@ func fieldJSON(f bag.Field) any {
 }
 
 // fieldText formats a header field for the text listing.
-func fieldText(f bag.Field) string {
+func fieldText(f ros1.Field) string {
 	switch v := f.Decoded().(type) {
-	case bag.Time:
+	case ros1.Time:
 		return v.String()
 	case []byte:
 		return "0x" + hex.EncodeToString(v)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // maxProblems is how many index problems verify prints; the rest are counted.
@@ -77,7 +77,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bagscope: %s: read by scanning: %v\n", path, b.Scan.Reason)
 	}
 	for _, t := range topics {
-		if len(b.SelectConnections(bag.MessageFilter{Topics: []string{t}})) == 0 {
+		if len(b.SelectConnections(ros1.MessageFilter{Topics: []string{t}})) == 0 {
 			return fail(stderr, path, fmt.Errorf("no topic %q in the bag", t))
 		}
 	}
@@ -139,8 +139,8 @@ func printVerify(w io.Writer, path string, res *verifyResult) {
 // topic's count, byte total and CRC, and checks each chunk's index data
 // against the chunk's records as the iterator decompresses it. progress,
 // if not nil, hears of the messages read out of those the index counts.
-func verify(b *bag.Bag, topics []string, progress func(done, total int64)) (*verifyResult, error) {
-	it := b.Messages(bag.MessageFilter{Topics: topics})
+func verify(b *ros1.Bag, topics []string, progress func(done, total int64)) (*verifyResult, error) {
+	it := b.Messages(ros1.MessageFilter{Topics: topics})
 	defer it.Close()
 	res := &verifyResult{}
 
@@ -169,9 +169,9 @@ func verify(b *bag.Bag, topics []string, progress func(done, total int64)) (*ver
 
 	var mu sync.Mutex
 	var problems []error
-	it.OnChunk(func(lc *bag.LoadedChunk) error {
+	it.OnChunk(func(lc *ros1.LoadedChunk) error {
 		idx, err := b.ChunkIndex(lc.Info)
-		errs := bag.CheckChunkIndex(lc, idx, func(id uint32) bool { return selected[id] })
+		errs := ros1.CheckChunkIndex(lc, idx, func(id uint32) bool { return selected[id] })
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -264,7 +264,7 @@ func (t *connTable) get(id uint32) *connStats {
 
 // problemKey orders problems by where they are in the file.
 func problemKey(err error) [2]int64 {
-	if fe, ok := err.(*bag.FormatError); ok {
+	if fe, ok := err.(*ros1.FormatError); ok {
 		if fe.Chunk >= 0 {
 			return [2]int64{fe.Chunk, fe.Offset}
 		}

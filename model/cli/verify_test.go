@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // TestVerifyCountsMatchInfo checks that verify reads as many messages per
@@ -130,7 +130,7 @@ func TestVerifyDamaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := bag.Open(src)
+	b, err := ros1.Open(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func BenchmarkVerify(b *testing.B) {
 	}
 	for _, p := range bags {
 		b.Run(filepath.Base(p), func(b *testing.B) {
-			bg, err := bag.Open(p)
+			bg, err := ros1.Open(p)
 			if err != nil {
 				b.Fatal(err)
 			}

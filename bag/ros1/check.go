@@ -1,0 +1,372 @@
+package ros1
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/bagscope/bagscope/bag/rosmsg"
+)
+
+// Severity ranks a finding.
+type Severity int
+
+// Severities, least severe first.
+const (
+	Info Severity = iota
+	Warning
+	Error
+)
+
+// String returns "info", "warning" or "error".
+func (s Severity) String() string {
+	return [...]string{"info", "warning", "error"}[s]
+}
+
+// Finding is one problem or observation, located in the file.
+type Finding struct {
+	Severity Severity
+	Offset   int64 // file offset of the record (or byte range) concerned
+	Op       Op    // op of that record; 0 for byte ranges
+	Message  string
+}
+
+// CheckReport is the doctor's result.
+type CheckReport struct {
+	Findings []Finding // in file order
+	// Indexed reports whether the index could be used.
+	Indexed bool
+	// Messages counts the messages found in the chunks.
+	Messages uint64
+	// Bytes adds up the payload bytes of those messages per connection ID.
+	Bytes map[uint32]uint64
+}
+
+// Errors counts the findings of severity Error.
+func (r *CheckReport) Errors() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == Error {
+			n++
+		}
+	}
+	return n
+}
+
+// Check cross-checks every part of a bag against the others: the bag
+// header against the index, each chunk info against its chunk, chunk sizes,
+// record lengths, index data against the message records, connections,
+// md5sums against definitions, time order, overlapping chunks, gaps, junk
+// and truncation. It returns an error only when the file is not a bag of a
+// version it reads.
+func Check(r io.ReaderAt, size int64) (*CheckReport, error) {
+	return CheckContext(context.Background(), r, size, nil)
+}
+
+// CheckContext is Check that stops with ctx's error once ctx is cancelled
+// (between two chunks) and reports its progress, if progress is not nil, as
+// the bytes of chunk data read out of their total: reading and
+// decompressing every chunk is most of its work.
+func CheckContext(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64)) (*CheckReport, error) {
+	if _, err := ReadVersion(r, size); err != nil {
+		return nil, err
+	}
+	c := &checker{rep: &CheckReport{Bytes: map[uint32]uint64{}}, ctx: ctx, progress: progress}
+	idx, idxErr := NewReader(r, size)
+	sb, err := Scan(r, size, idxErr)
+	if err != nil {
+		return nil, err
+	}
+	c.scanned = sb
+	if idxErr != nil {
+		hint := ""
+		if errors.Is(idxErr, ErrUnindexed) {
+			hint = "; `bagscope fix` writes an indexed copy"
+		}
+		c.addErr(idxErr, Error, "the index cannot be used: ", hint)
+	} else {
+		c.idx = idx
+		c.rep.Indexed = true
+		for _, w := range idx.Warnings {
+			c.addErr(w, Error, "", "")
+		}
+	}
+	c.scanFindings()
+	if err := c.chunks(); err != nil {
+		return nil, err
+	}
+	c.chunkInfos()
+	c.connections()
+	sort.SliceStable(c.rep.Findings, func(i, j int) bool { return c.rep.Findings[i].Offset < c.rep.Findings[j].Offset })
+	return c.rep, nil
+}
+
+type checker struct {
+	ctx      context.Context
+	progress func(done, total int64) // or nil
+	rep      *CheckReport
+	idx      *Bag // the bag read through its index, or nil
+	scanned  *Bag // the bag read by scanning
+	// msgs[chunk pos] are the messages found in each chunk.
+	msgs map[int64][]chunkMsg
+}
+
+type chunkMsg struct {
+	off  uint32
+	conn uint32
+	t    Time
+}
+
+func (c *checker) add(sev Severity, off int64, op Op, format string, args ...any) {
+	c.rep.Findings = append(c.rep.Findings, Finding{sev, off, op, fmt.Sprintf(format, args...)})
+}
+
+// addErr adds a finding for a located error, keeping its offset and op;
+// prefix and suffix frame its message.
+func (c *checker) addErr(err error, sev Severity, prefix, suffix string) {
+	var fe *FormatError
+	switch {
+	case errors.As(err, &fe) && fe.Chunk >= 0:
+		c.add(sev, fe.Chunk, OpChunk, "%sat offset %d of the chunk's data: %s%s", prefix, fe.Offset, fe.Msg, suffix)
+	case errors.As(err, &fe):
+		c.add(sev, fe.Offset, fe.Op, "%s%s%s", prefix, fe.Msg, suffix)
+	default:
+		c.add(sev, 0, 0, "%s%v%s", prefix, err, suffix)
+	}
+}
+
+// scanFindings reports what the linear scan found: gaps, junk, truncation,
+// the open chunk.
+func (c *checker) scanFindings() {
+	s := c.scanned.Scan
+	for _, r := range s.Skipped {
+		switch {
+		case strings.HasPrefix(r.Why, "padding"):
+			c.add(Warning, r.Start, 0, "%d bytes of zero padding between records (bytes %d..%d)", r.End-r.Start, r.Start, r.End)
+		case r.End == s.Size:
+			c.add(Error, r.Start, 0, "the file is truncated: the last %d bytes are %s", r.End-r.Start, r.Why)
+		default:
+			c.add(Error, r.Start, 0, "%d unreadable bytes (%d..%d): %s", r.End-r.Start, r.Start, r.End, r.Why)
+		}
+	}
+	for _, n := range s.Notes {
+		c.add(Warning, n.Offset, n.Op, "%s", n.Msg)
+	}
+	if o := s.Open; o != nil && !o.Cut {
+		c.add(Error, o.Pos, OpChunk, "chunk was never closed (the recording stopped while writing it): %d complete messages in it", o.Messages)
+	}
+	if s.LostMessages > 0 {
+		c.add(Error, 0, 0, "%d indexed messages are in chunks that cannot be read", s.LostMessages)
+	}
+}
+
+// chunks decompresses every chunk, walks its records, and checks them
+// against the index data records that follow it. It stops with the
+// context's error.
+func (c *checker) chunks() error {
+	sb := c.scanned
+	c.msgs = map[int64][]chunkMsg{}
+	chunks := make([]*Chunk, 0, len(sb.chunks))
+	var done, total int64
+	for _, ch := range sb.chunks {
+		chunks = append(chunks, ch)
+		total += int64(ch.DataLen)
+	}
+	sort.Slice(chunks, func(i, j int) bool { return chunks[i].Offset < chunks[j].Offset })
+	defined := map[uint32]bool{}
+	last := map[uint32]Time{}
+	lastLen := 0
+	if c.progress != nil {
+		c.progress(0, total)
+	}
+	// Chunks are decompressed on every core, and checked here in file order.
+	err := sb.loadInOrder(c.ctx, chunks, func(ch *Chunk, data []byte, err error) error {
+		done += int64(ch.DataLen)
+		if c.progress != nil {
+			c.progress(done, total)
+		}
+		if err != nil {
+			c.addErr(err, Error, "chunk cannot be read: ", "")
+			return nil
+		}
+		p := ch.Offset
+		msgs := make([]chunkMsg, 0, lastLen) // chunks of a bag hold similar counts
+		w := NewChunkWalker(data, p)
+		for w.Next() {
+			r := w.Record()
+			switch r.Op {
+			case OpConnection:
+				if conn, err := ParseConnection(*r, w.Data()); err == nil {
+					defined[conn.ID] = true
+				}
+			case OpMessageData:
+				m, err := parseMessageData(*r)
+				if err != nil {
+					c.addErr(inChunk(err, p), Error, "", "")
+					continue
+				}
+				if !defined[m.Conn] {
+					c.add(Error, p, OpChunk, "message at offset %d of the chunk's data uses connection %d before any connection record defines it", r.Offset, m.Conn)
+					defined[m.Conn] = true
+				}
+				if lt, ok := last[m.Conn]; ok && m.Time.Before(lt) {
+					c.add(Info, p, OpChunk, "time runs backwards on connection %d: a message at %s follows one at %s (offset %d of the chunk's data)", m.Conn, m.Time, lt, r.Offset)
+				}
+				last[m.Conn] = m.Time
+				msgs = append(msgs, chunkMsg{uint32(r.Offset), m.Conn, m.Time})
+				c.rep.Bytes[m.Conn] += uint64(r.DataLen)
+			default:
+				c.add(Error, p, OpChunk, "unexpected %s record at offset %d of the chunk's data", r.Op, r.Offset)
+			}
+		}
+		if err := w.Err(); err != nil && !ch.Open {
+			c.addErr(err, Error, "", "")
+		}
+		c.msgs[p] = msgs
+		lastLen = len(msgs)
+		c.rep.Messages += uint64(len(msgs))
+		if !ch.Open {
+			c.indexData(ch, msgs)
+		}
+		return nil
+	})
+	return err
+}
+
+// indexData checks the index data records after a chunk against its
+// messages.
+func (c *checker) indexData(ch *Chunk, msgs []chunkMsg) {
+	perConn := map[uint32]int{}
+	for _, m := range msgs {
+		perConn[m.conn]++
+	}
+	// msgs are in the order of the chunk's records: by offset.
+	at := func(off uint32) (chunkMsg, bool) {
+		i, ok := slices.BinarySearchFunc(msgs, off, func(m chunkMsg, off uint32) int { return cmp.Compare(m.off, off) })
+		if !ok {
+			return chunkMsg{}, false
+		}
+		return msgs[i], true
+	}
+	seen := map[uint32]bool{}
+	for _, x := range c.scanned.scanIndex[ch.Offset] {
+		seen[x.Conn] = true
+		if int(x.Count) != perConn[x.Conn] {
+			c.add(Error, x.Offset, OpIndexData, "index data lists %d messages of connection %d; the chunk at %d holds %d", x.Count, x.Conn, ch.Offset, perConn[x.Conn])
+		}
+		bad := 0
+		for _, e := range x.Entries {
+			m, ok := at(e.Offset)
+			if !ok || m.conn != x.Conn || m.t != e.Time {
+				if bad == 0 {
+					what := "no message record"
+					if ok {
+						what = fmt.Sprintf("a message of connection %d at %s", m.conn, m.t)
+					}
+					c.add(Error, x.Offset, OpIndexData, "index entry (connection %d, %s, offset %d) points at %s", x.Conn, e.Time, e.Offset, what)
+				}
+				bad++
+			}
+		}
+		if bad > 1 {
+			c.add(Error, x.Offset, OpIndexData, "%d more index entries of connection %d do not match their message records", bad-1, x.Conn)
+		}
+	}
+	for conn, n := range perConn {
+		if !seen[conn] {
+			c.add(Error, ch.Offset, OpChunk, "no index data record after the chunk for connection %d (%d messages)", conn, n)
+		}
+	}
+}
+
+// chunkInfos checks the index's chunk infos against the chunks, and
+// reports chunks that overlap in time.
+func (c *checker) chunkInfos() {
+	if c.idx == nil {
+		return
+	}
+	indexed := map[int64]bool{}
+	infos := append([]*ChunkInfo(nil), c.idx.ChunkInfos...)
+	for _, ci := range infos {
+		indexed[ci.ChunkPos] = true
+		msgs, ok := c.msgs[ci.ChunkPos]
+		if !ok {
+			if _, isChunk := c.scanned.chunks[ci.ChunkPos]; !isChunk {
+				c.add(Error, ci.Offset, OpChunkInfo, "chunk info points at %d, where there is no chunk record", ci.ChunkPos)
+			}
+			continue
+		}
+		counts := map[uint32]uint32{}
+		var start, end Time
+		for i, m := range msgs {
+			counts[m.conn]++
+			if i == 0 || m.t.Before(start) {
+				start = m.t
+			}
+			if i == 0 || end.Before(m.t) {
+				end = m.t
+			}
+		}
+		if len(msgs) > 0 && (ci.Start != start || ci.End != end) {
+			c.add(Error, ci.Offset, OpChunkInfo, "chunk info says %s..%s; the messages of the chunk at %d span %s..%s", ci.Start, ci.End, ci.ChunkPos, start, end)
+		}
+		listed := map[uint32]bool{}
+		for _, cc := range ci.Conns {
+			listed[cc.Conn] = true
+			if counts[cc.Conn] != cc.Count {
+				c.add(Error, ci.Offset, OpChunkInfo, "chunk info says %d messages of connection %d; the chunk at %d holds %d", cc.Count, cc.Conn, ci.ChunkPos, counts[cc.Conn])
+			}
+		}
+		for conn, n := range counts {
+			if !listed[conn] {
+				c.add(Error, ci.Offset, OpChunkInfo, "chunk info does not list connection %d, which has %d messages in the chunk at %d", conn, n, ci.ChunkPos)
+			}
+		}
+	}
+	for p := range c.scanned.chunks {
+		if !indexed[p] {
+			c.add(Error, p, OpChunk, "chunk is not listed in the index")
+		}
+	}
+	sort.Slice(infos, func(i, j int) bool { return infos[i].Start.Before(infos[j].Start) })
+	for i := 1; i < len(infos); i++ {
+		if infos[i].Start.Before(infos[i-1].End) {
+			c.add(Info, infos[i].ChunkPos, OpChunk, "chunk overlaps the chunk at %d in time (%s..%s and %s..%s)", infos[i-1].ChunkPos, infos[i].Start, infos[i].End, infos[i-1].Start, infos[i-1].End)
+		}
+	}
+}
+
+// connections checks connection records: duplicates that conflict, and
+// md5sums against definitions.
+func (c *checker) connections() {
+	conns := c.scanned.Connections
+	if c.idx != nil {
+		conns = c.idx.Connections
+		for _, ic := range c.idx.Connections {
+			sc := c.scanned.connByID[ic.ID]
+			if sc != nil && (sc.Topic != ic.Topic || sc.Type != ic.Type || sc.MD5Sum != ic.MD5Sum) {
+				c.add(Error, ic.Offset, OpConnection, "connection %d is %s (%s %s) in the index but %s (%s %s) in the chunk at its first use", ic.ID, ic.Topic, ic.Type, ic.MD5Sum, sc.Topic, sc.Type, sc.MD5Sum)
+			}
+		}
+	}
+	var cache rosmsg.Cache
+	for _, conn := range conns {
+		if conn.MessageDefinition == "" {
+			c.add(Warning, conn.Offset, OpConnection, "connection %d (%s) has an empty message definition: its messages cannot be decoded", conn.ID, conn.Topic)
+			continue
+		}
+		plan, err := cache.Get(conn.Type, conn.MD5Sum, conn.MessageDefinition)
+		if err != nil {
+			c.add(Warning, conn.Offset, OpConnection, "connection %d (%s): the message definition of %s cannot be parsed: %v", conn.ID, conn.Topic, conn.Type, err)
+			continue
+		}
+		if err := plan.CheckMD5(conn.MD5Sum); err != nil {
+			c.add(Warning, conn.Offset, OpConnection, "connection %d (%s): %v", conn.ID, conn.Topic, err)
+		}
+	}
+}

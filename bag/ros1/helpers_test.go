@@ -1,0 +1,87 @@
+package ros1
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// sharedBags is where the real bags shared by the project live (beside the
+// checkout, in CI too).
+const sharedBags = "../../../shared/bags"
+
+// refPython is the Python that has the reference rosbag installed.
+const refPython = "/usr/bin/python3"
+
+// requireRef skips the test when the reference rosbag is missing, unless
+// running in CI, where it must be there.
+func requireRef(t testing.TB) {
+	t.Helper()
+	if err := exec.Command(refPython, "-c", "import rosbag").Run(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the reference rosbag is required in CI: %s -c 'import rosbag': %v (make deps installs it)", refPython, err)
+		}
+		t.Skipf("skipping: the reference rosbag is not installed (%v); run `make deps`. CI never skips this.", err)
+	}
+}
+
+// requireShared skips the test when ../shared/bags is missing, unless in CI.
+func requireShared(t testing.TB) {
+	t.Helper()
+	if _, err := os.Stat(sharedBags); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the shared bags are required in CI: %v", err)
+		}
+		t.Skipf("skipping: %s not found", sharedBags)
+	}
+}
+
+// ros1Bags returns every file under the shared bags and testdata/ that
+// starts with "#ROSBAG V", plus the files named *.bag that do not (empty or
+// broken ones), sorted.
+func ros1Bags(t testing.TB) []string {
+	t.Helper()
+	requireShared(t)
+	var out []string
+	for _, root := range []string{sharedBags, "../../testdata"} {
+		err := filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+			if err != nil || info.IsDir() {
+				return err
+			}
+			if strings.HasSuffix(p, ".bag") || strings.HasSuffix(p, ".bag.active") {
+				out = append(out, p)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	sort.Strings(out)
+	if len(out) < 10 {
+		t.Fatalf("found only %d bags under %s and ../testdata", len(out), sharedBags)
+	}
+	return out
+}
+
+// runRef runs a reference script and returns its output.
+func runRef(t testing.TB, script string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(refPython, append([]string{script}, args...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", script, strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
+
+// shortName is a bag's path relative to the shared folder, for sub-test names.
+func shortName(p string) string {
+	p = strings.TrimPrefix(p, sharedBags+"/")
+	return strings.TrimPrefix(p, "../../")
+}

@@ -1,0 +1,492 @@
+package ros1
+
+import (
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// MessageFilter selects messages. The zero value selects every message.
+type MessageFilter struct {
+	// Topics selects connections by topic; Conns by ID. A connection is
+	// selected if either names it; when both are empty, all are.
+	Topics []string
+	Conns  []uint32
+	// Start and End bound the receive time, inclusive. A zero End means no
+	// upper bound.
+	Start, End Time
+}
+
+// Message is one message as the iterator yields it. Data and the Message
+// itself are reused by the next call to Next.
+type Message struct {
+	Conn *Connection
+	Time Time
+	// Data is the serialized message.
+	Data []byte
+	// ChunkPos is the file offset of the chunk record holding the message.
+	ChunkPos int64
+	// Offset is the offset of the message data record in the chunk's
+	// uncompressed data (what index entries point at).
+	Offset uint32
+	// DataOffset is the offset of Data in the chunk's uncompressed data.
+	DataOffset uint32
+}
+
+// entry is one selected message inside a loaded chunk.
+type entry struct {
+	t       uint64
+	off     uint32
+	dataOff uint32
+	dataLen uint32
+	conn    uint32
+}
+
+// chunkCursor is a loaded chunk with its selected messages in time order.
+// A worker fills it (load) and signals done; then only the merge uses it.
+type chunkCursor struct {
+	q       *query
+	ci      *ChunkInfo
+	buf     ChunkBuffer
+	data    []byte
+	entries []entry
+	i       int
+	err     error
+	done    chan struct{}
+}
+
+func (c *chunkCursor) cur() *entry { return &c.entries[c.i] }
+
+// less orders cursors by their current message: time, then file order.
+func (c *chunkCursor) less(d *chunkCursor) bool {
+	a, b := c.cur(), d.cur()
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	if c.ci.ChunkPos != d.ci.ChunkPos {
+		return c.ci.ChunkPos < d.ci.ChunkPos
+	}
+	return a.off < b.off
+}
+
+// MessageIter yields messages in receive-time order across chunks and
+// connections; messages with equal times come in file order. Only the
+// chunks that overlap the time range and hold a selected connection are
+// read. Chunks are read and decompressed by a pool of GOMAXPROCS workers a
+// few chunks ahead of the merge: at most 2×GOMAXPROCS chunks are in flight
+// besides those that overlap in time, so memory does not grow with the bag.
+//
+//	it := b.Messages(ros1.MessageFilter{Topics: []string{"/imu"}})
+//	defer it.Close()
+//	for it.Next() {
+//		m := it.Message()
+//		...
+//	}
+//	if err := it.Err(); err != nil { ... }
+type MessageIter struct {
+	q        *query
+	chunks   []*ChunkInfo // selected, by start time
+	next     int          // next chunk to merge
+	sent     int          // next chunk to hand to the workers
+	ahead    int          // chunks handed out and not yet merged, at most
+	window   []*chunkCursor
+	pool     *workerPool
+	heap     []*chunkCursor
+	free     []*chunkCursor
+	msg      Message
+	err      error
+	selected []*Connection
+}
+
+// query is what the workers need to load a chunk; it does not change once
+// the iterator is made.
+type query struct {
+	b     *Bag
+	sel   connSet
+	start uint64
+	end   uint64
+	conns []*Connection // by ID, for IDs below len(conns)
+	hook  func(*LoadedChunk) error
+}
+
+// conn returns the connection with the given ID, or nil.
+func (q *query) conn(id uint32) *Connection {
+	if int(id) < len(q.conns) {
+		return q.conns[id]
+	}
+	return q.b.connByID[id]
+}
+
+// LoadedChunk is a chunk as the iterator reads it, passed to the function set
+// with OnChunk.
+type LoadedChunk struct {
+	Info  *ChunkInfo
+	Chunk *Chunk
+	// Data is the chunk's uncompressed records. It is reused once the
+	// function returns.
+	Data []byte
+}
+
+// workerPool is the goroutines that load chunks. It is stopped when the
+// iteration ends, by Close, or when the iterator is garbage collected.
+type workerPool struct {
+	jobs chan *chunkCursor
+	once sync.Once
+}
+
+func (p *workerPool) work() {
+	for c := range p.jobs {
+		c.err = c.load()
+		c.done <- struct{}{}
+	}
+}
+
+func (p *workerPool) stop() { p.once.Do(func() { close(p.jobs) }) }
+
+// connSet is a set of connection IDs.
+type connSet struct {
+	all   bool
+	dense []bool
+	m     map[uint32]bool
+}
+
+func (s *connSet) has(id uint32) bool {
+	if s.all {
+		return true
+	}
+	if int(id) < len(s.dense) {
+		return s.dense[id]
+	}
+	return s.m[id]
+}
+
+func (s *connSet) add(id uint32) {
+	if id < 1<<16 {
+		if int(id) >= len(s.dense) {
+			s.dense = append(s.dense, make([]bool, int(id)+1-len(s.dense))...)
+		}
+		s.dense[id] = true
+		return
+	}
+	if s.m == nil {
+		s.m = map[uint32]bool{}
+	}
+	s.m[id] = true
+}
+
+// SelectConnections returns the connections a filter selects, by ID.
+func (b *Bag) SelectConnections(f MessageFilter) []*Connection {
+	if len(f.Topics) == 0 && len(f.Conns) == 0 {
+		return b.Connections
+	}
+	var out []*Connection
+	for _, c := range b.Connections {
+		if slices.Contains(f.Topics, c.Topic) || slices.Contains(f.Conns, c.ID) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Messages returns an iterator over the messages the filter selects.
+func (b *Bag) Messages(f MessageFilter) *MessageIter {
+	q := &query{b: b, start: f.Start.Key(), end: f.End.Key()}
+	it := &MessageIter{q: q, ahead: 2 * runtime.GOMAXPROCS(0)}
+	if f.End.IsZero() {
+		q.end = ^uint64(0)
+	}
+	it.selected = b.SelectConnections(f)
+	if len(f.Topics) == 0 && len(f.Conns) == 0 {
+		q.sel.all = true
+	} else {
+		for _, c := range it.selected {
+			q.sel.add(c.ID)
+		}
+	}
+	for id, c := range b.connByID {
+		if id < 1<<16 {
+			if int(id) >= len(q.conns) {
+				q.conns = slices.Grow(q.conns, int(id)+1-len(q.conns))[:id+1]
+			}
+			q.conns[id] = c
+		}
+	}
+	for _, ci := range b.ChunkInfos {
+		if ci.End.Key() < q.start || ci.Start.Key() > q.end {
+			continue
+		}
+		want := q.sel.all
+		for _, cc := range ci.Conns {
+			if cc.Count > 0 && q.sel.has(cc.Conn) {
+				want = true
+				break
+			}
+		}
+		if want {
+			it.chunks = append(it.chunks, ci)
+		}
+	}
+	sort.SliceStable(it.chunks, func(i, j int) bool {
+		a, c := it.chunks[i], it.chunks[j]
+		if a.Start != c.Start {
+			return a.Start.Key() < c.Start.Key()
+		}
+		return a.ChunkPos < c.ChunkPos
+	})
+	return it
+}
+
+// Selected returns the connections the iterator yields messages of.
+func (it *MessageIter) Selected() []*Connection { return it.selected }
+
+// OnChunk sets a function called with every chunk the iterator reads, right
+// after it is decompressed, before its messages are merged. It runs on the
+// worker goroutines, so calls are concurrent and in no particular order. An
+// error from it stops the iteration. Call OnChunk before the first Next.
+func (it *MessageIter) OnChunk(fn func(*LoadedChunk) error) { it.q.hook = fn }
+
+// Next advances to the next message. It returns false when there are no
+// more or on an error (see Err).
+func (it *MessageIter) Next() bool {
+	if it.err != nil {
+		return false
+	}
+	for it.next < len(it.chunks) && (len(it.heap) == 0 || it.chunks[it.next].Start.Key() <= it.heap[0].cur().t) {
+		c, err := it.take()
+		if err != nil {
+			it.err = err
+			it.Close()
+			return false
+		}
+		if len(c.entries) == 0 {
+			it.free = append(it.free, c)
+			continue
+		}
+		it.heap = append(it.heap, c)
+		it.up(len(it.heap) - 1)
+	}
+	if len(it.heap) == 0 {
+		it.Close()
+		return false
+	}
+	c := it.heap[0]
+	e := c.cur()
+	it.msg = Message{
+		Conn:       it.q.conn(e.conn),
+		Time:       Time{Sec: uint32(e.t >> 32), NSec: uint32(e.t)},
+		Data:       c.data[e.dataOff : e.dataOff+e.dataLen],
+		ChunkPos:   c.ci.ChunkPos,
+		Offset:     e.off,
+		DataOffset: e.dataOff,
+	}
+	// Advance the cursor now; the data stays valid because a cursor is only
+	// reused by a later call to Next.
+	c.i++
+	if c.i == len(c.entries) {
+		it.pop()
+	} else {
+		it.down(0)
+	}
+	return true
+}
+
+// Message returns the current message.
+func (it *MessageIter) Message() *Message { return &it.msg }
+
+// Err returns the error that stopped the iteration, if any.
+func (it *MessageIter) Err() error { return it.err }
+
+// Close stops the iterator's workers. Next returns false afterwards. An
+// iteration that runs to the end closes itself; Close is only needed to stop
+// early, and even then the workers stop when the iterator is collected.
+func (it *MessageIter) Close() {
+	if it.pool != nil {
+		it.pool.stop()
+	}
+	it.next, it.sent = len(it.chunks), len(it.chunks)
+	it.heap = it.heap[:0]
+}
+
+// take returns the next chunk to merge, loaded, after handing the workers
+// the chunks that follow it.
+func (it *MessageIter) take() (*chunkCursor, error) {
+	for it.sent < len(it.chunks) && it.sent-it.next < it.ahead {
+		var c *chunkCursor
+		if n := len(it.free); n > 0 {
+			// A freed cursor's buffers may hold the previous message's
+			// Data, which is only promised to last until this call to Next.
+			c = it.free[n-1]
+			it.free = it.free[:n-1]
+		} else {
+			c = &chunkCursor{q: it.q, done: make(chan struct{}, 1)}
+		}
+		c.ci = it.chunks[it.sent]
+		it.sent++
+		it.window = append(it.window, c)
+		if runtime.GOMAXPROCS(0) == 1 || len(it.chunks) == 1 {
+			// Nothing to overlap with: load here, without goroutines.
+			c.err = c.load()
+			c.done <- struct{}{}
+			continue
+		}
+		if it.pool == nil {
+			it.startPool()
+		}
+		it.pool.jobs <- c // never blocks: the channel holds it.ahead jobs
+	}
+	c := it.window[0]
+	copy(it.window, it.window[1:])
+	it.window = it.window[:len(it.window)-1]
+	it.next++
+	<-c.done
+	return c, c.err
+}
+
+// startPool starts the workers: one per core, no more than there are chunks.
+func (it *MessageIter) startPool() {
+	p := &workerPool{jobs: make(chan *chunkCursor, it.ahead)}
+	for range min(runtime.GOMAXPROCS(0), len(it.chunks)) {
+		go p.work()
+	}
+	it.pool = p
+	// The workers do not refer to the iterator, so an abandoned iterator is
+	// collected and its workers stopped.
+	runtime.AddCleanup(it, func(p *workerPool) { p.stop() }, p)
+}
+
+// load reads chunk c.ci and collects its selected messages.
+func (c *chunkCursor) load() error {
+	c.i = 0
+	c.entries = c.entries[:0]
+	ch, err := c.q.b.ChunkHeader(c.ci)
+	if err != nil {
+		return err
+	}
+	if c.data, err = c.q.b.ReadChunkData(ch, &c.buf); err != nil {
+		return err
+	}
+	if c.q.hook != nil {
+		if err := c.q.hook(&LoadedChunk{Info: c.ci, Chunk: ch, Data: c.data}); err != nil {
+			return err
+		}
+	}
+	return c.collect(ch)
+}
+
+// collect finds the selected message data records in c.data.
+func (c *chunkCursor) collect(ch *Chunk) error {
+	q := c.q
+	data := c.data
+	// Room for every message the chunk info promises, in one allocation;
+	// no more than the data could hold (a record takes at least 8 bytes).
+	if n := int(min(c.ci.Messages(), uint64(len(data)/8))); cap(c.entries) < n {
+		c.entries = make([]entry, 0, n)
+	}
+	sorted := true
+	var last uint64
+	for off := 0; off < len(data); {
+		if len(data)-off < 8 {
+			return preciseErr(data, off, ch)
+		}
+		hlen := int(le32(data[off:]))
+		if hlen < 0 || hlen > len(data)-off-8 {
+			return preciseErr(data, off, ch)
+		}
+		dstart := off + 8 + hlen
+		dlen := int(le32(data[dstart-4:]))
+		if dlen < 0 || dlen > len(data)-dstart {
+			return preciseErr(data, off, ch)
+		}
+		op, conn, t, hasConn, hasTime, ok := scanHeader(data[off+4 : off+4+hlen])
+		if !ok {
+			return preciseErr(data, off, ch)
+		}
+		if op == OpMessageData {
+			if !hasConn || !hasTime {
+				return preciseErr(data, off, ch)
+			}
+			k := t.Key()
+			if q.sel.has(conn) && k >= q.start && k <= q.end {
+				if q.conn(conn) == nil {
+					return inChunk(errAt(int64(off), OpMessageData, ErrMalformed, "message uses connection %d, which the bag does not define", conn), ch.Offset)
+				}
+				if k < last {
+					sorted = false
+				}
+				last = k
+				c.entries = append(c.entries, entry{t: k, off: uint32(off), dataOff: uint32(dstart), dataLen: uint32(dlen), conn: conn})
+			}
+		}
+		off = dstart + dlen
+	}
+	if !sorted {
+		slices.SortStableFunc(c.entries, func(a, b entry) int {
+			switch {
+			case a.t < b.t:
+				return -1
+			case a.t > b.t:
+				return 1
+			}
+			return 0
+		})
+	}
+	return nil
+}
+
+// preciseErr re-parses the record at off slowly to say what is wrong.
+func preciseErr(data []byte, off int, ch *Chunk) error {
+	rec, _, err := parseRecordBytes(data, off, nil)
+	if err == nil && rec.Op == OpMessageData {
+		_, err = ParseMessageData(rec)
+	}
+	if err == nil {
+		err = errAt(int64(off), rec.Op, ErrMalformed, "record cannot be read")
+	}
+	return inChunk(err, ch.Offset)
+}
+
+func (it *MessageIter) pop() {
+	h := it.heap
+	n := len(h) - 1
+	done := h[0]
+	h[0] = h[n]
+	h[n] = nil
+	it.heap = h[:n]
+	if n > 0 {
+		it.down(0)
+	}
+	it.free = append(it.free, done)
+}
+
+func (it *MessageIter) up(i int) {
+	h := it.heap
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[i].less(h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (it *MessageIter) down(i int) {
+	h := it.heap
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && h[r].less(h[l]) {
+			m = r
+		}
+		if !h[m].less(h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}

@@ -1,0 +1,569 @@
+package ros1
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+)
+
+// ScanReport says what scanning a bag found: how far the file was
+// understood, its chunks, the salvaged open chunk and the bytes that could
+// not be read.
+type ScanReport struct {
+	// Reason is why the bag was scanned instead of read through its index.
+	Reason error
+	// ParsedTo is the offset up to which records were understood; Size is
+	// the file's size.
+	ParsedTo, Size int64
+	// ClosedChunks counts the chunks whose header was patched on close.
+	ClosedChunks int
+	// Open describes the chunk that was still being written, if any.
+	Open *OpenChunk
+	// Skipped lists the byte ranges that could not be read, in file order.
+	Skipped []ByteRange
+	// Notes lists what the scan noticed that is not damage (padding,
+	// a stale index section, ...), with offsets.
+	Notes []*FormatError
+	// LostMessages counts messages known to exist (from index data
+	// records) whose chunk could not be read.
+	LostMessages uint64
+}
+
+// UnreadableBytes adds up the skipped ranges.
+func (r *ScanReport) UnreadableBytes() int64 {
+	var n int64
+	for _, s := range r.Skipped {
+		n += s.End - s.Start
+	}
+	return n
+}
+
+// OpenChunk is a chunk whose header still says size 0: the recording was
+// stopped while it was being written.
+type OpenChunk struct {
+	Pos         int64  // file offset of the chunk record
+	Compression string // its compression
+	// Cut is set when the chunk's header was patched on close but the
+	// file ends inside its data (the file was truncated, not the
+	// recording killed).
+	Cut      bool
+	Messages int // messages salvaged from it
+	// Salvaged is the number of uncompressed bytes recovered (up to the
+	// last complete record); LostBytes the file bytes after them.
+	Salvaged  int64
+	LostBytes int64
+}
+
+// ByteRange is a range of file offsets [Start, End) and why it was skipped.
+type ByteRange struct {
+	Start, End int64
+	Why        string
+}
+
+// String describes the range.
+func (r ByteRange) String() string {
+	return fmt.Sprintf("bytes %d..%d (%d bytes): %s", r.Start, r.End, r.End-r.Start, r.Why)
+}
+
+// OpenOrScan opens the bag at path through its index, or, when the bag is
+// unindexed or its index is missing, cut or inconsistent, by scanning the
+// whole file (see Scan). Close it when done.
+func OpenOrScan(path string) (*Bag, error) { return openFile(path, NewReaderOrScan) }
+
+// NewReaderOrScan is OpenOrScan for an io.ReaderAt.
+func NewReaderOrScan(r io.ReaderAt, size int64) (*Bag, error) {
+	b, err := NewReader(r, size)
+	if err == nil {
+		err = b.checkChunkHeaders()
+		if err == nil {
+			return b, nil
+		}
+	}
+	if !scannable(err) {
+		return nil, err
+	}
+	return Scan(r, size, err)
+}
+
+// scannable reports whether err is a problem with the index that a scan
+// can get around.
+func scannable(err error) bool {
+	return errors.Is(err, ErrUnindexed) || errors.Is(err, ErrTruncated) ||
+		errors.Is(err, ErrMalformed) || errors.Is(err, ErrTooLarge)
+}
+
+// checkChunkHeaders reads every chunk record header the index points at.
+func (b *Bag) checkChunkHeaders() error {
+	for _, ci := range b.ChunkInfos {
+		if ci.ChunkPos >= b.Header.IndexPos {
+			return errAt(ci.Offset, OpChunkInfo, ErrMalformed, "chunk info points at %d, inside the index section at %d", ci.ChunkPos, b.Header.IndexPos)
+		}
+		if _, err := b.ChunkHeader(ci); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Scan reads a bag without its index: it walks the file's records from the
+// start, indexes closed chunks from the index data records that follow
+// them (decompressing a chunk only to find connection records or when its
+// index data is missing), salvages the chunk that was still open, and
+// resynchronises on the next plausible record after damage. The result
+// works like an indexed Bag; its Scan field says what was found. reason
+// is recorded as the report's Reason.
+func Scan(r io.ReaderAt, size int64, reason error) (*Bag, error) {
+	b := &Bag{r: r, size: size, chunks: map[int64]*Chunk{}, connByID: map[uint32]*Connection{}, scanIndex: map[int64][]*IndexData{}, trustedIndex: map[int64]bool{}}
+	v, err := ReadVersion(r, size)
+	if err != nil {
+		return nil, err
+	}
+	b.Version = v
+	s := &scanner{b: b, rep: &ScanReport{Reason: reason, Size: size}}
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	b.Scan = s.rep
+	for _, c := range b.connByID {
+		b.Connections = append(b.Connections, c)
+	}
+	sort.Slice(b.Connections, func(i, j int) bool { return b.Connections[i].ID < b.Connections[j].ID })
+	return b, nil
+}
+
+// scanner holds the state of one Scan.
+type scanner struct {
+	b         *Bag
+	rep       *ScanReport
+	buf       ChunkBuffer
+	resyncBuf []byte
+}
+
+func (s *scanner) note(off int64, op Op, format string, args ...any) {
+	s.rep.Notes = append(s.rep.Notes, errAt(off, op, nil, format, args...))
+}
+
+func (s *scanner) skip(start, end int64, why string) {
+	if end > start {
+		s.rep.Skipped = append(s.rep.Skipped, ByteRange{start, end, why})
+	}
+}
+
+func (s *scanner) run() error {
+	b := s.b
+	off := int64(VersionLineLen)
+	if rec, _, err := b.readRecord(off, nil); err == nil && rec.Op == OpBagHeader {
+		if h, err := ParseBagHeader(rec); err == nil {
+			b.Header = h
+			off = rec.End()
+		}
+	}
+	if b.Header == nil {
+		s.note(off, OpBagHeader, "the bag header record cannot be read; scanning for records after it")
+	}
+	for off < b.size {
+		rec, _, err := b.readRecord(off, nil)
+		if err != nil && rec.Op == OpChunk && rec.Header != nil && errors.Is(err, ErrTruncated) {
+			// A chunk whose data runs past the end of the file: the file
+			// was cut inside it. Salvage it like an open chunk.
+			if ch, perr := ParseChunk(rec); perr == nil {
+				s.note(rec.Offset, OpChunk, "chunk declares %d data bytes but the file ends %d bytes after its header", ch.DataLen, b.size-ch.DataOffset)
+				off = s.openChunk(ch)
+				s.rep.Open.Cut = true
+				continue
+			}
+		}
+		if err != nil {
+			if errors.Is(err, ErrTruncated) && s.onlyCutRecordLeft(off) {
+				s.skip(off, b.size, "a record cut off by the end of the file: "+err.Error())
+				s.rep.ParsedTo = off
+				return nil
+			}
+			next := s.resync(off + 1)
+			s.skip(off, next, describeGap(b, off, next, err))
+			off = next
+			continue
+		}
+		s.rep.ParsedTo = rec.End()
+		switch rec.Op {
+		case OpChunk:
+			off = s.chunk(rec)
+		case OpConnection:
+			s.topConnection(rec)
+			off = rec.End()
+		case OpChunkInfo, OpIndexData:
+			off = rec.End()
+		case OpBagHeader:
+			s.note(rec.Offset, rec.Op, "a second bag header record; ignored")
+			off = rec.End()
+		default:
+			s.note(rec.Offset, rec.Op, "unexpected %s record outside a chunk; ignored", rec.Op)
+			off = rec.End()
+		}
+	}
+	if s.rep.ParsedTo < off {
+		s.rep.ParsedTo = off
+	}
+	return nil
+}
+
+// onlyCutRecordLeft reports whether the truncated record at off is the last
+// thing in the file: no plausible record starts after it.
+func (s *scanner) onlyCutRecordLeft(off int64) bool {
+	return s.resync(off+1) >= s.b.size
+}
+
+// describeGap says what the unreadable bytes [start, end) are.
+func describeGap(b *Bag, start, end int64, err error) string {
+	n := end - start
+	buf := make([]byte, min(n, 1<<16))
+	if rn, _ := b.r.ReadAt(buf, start); int64(rn) == n {
+		zero := true
+		for _, c := range buf {
+			if c != 0 {
+				zero = false
+				break
+			}
+		}
+		if zero {
+			return "padding (zero bytes) between records"
+		}
+	}
+	return "unreadable bytes: " + err.Error()
+}
+
+// topConnection adds a connection record found outside chunks (the index
+// section of a bag whose index cannot be used as a whole).
+func (s *scanner) topConnection(rec Record) {
+	data, err := s.b.ReadData(&rec)
+	if err == nil {
+		var c *Connection
+		if c, err = ParseConnection(rec, data); err == nil {
+			if s.b.connByID[c.ID] == nil {
+				s.b.connByID[c.ID] = c
+			}
+			return
+		}
+	}
+	s.note(rec.Offset, OpConnection, "connection record cannot be read: %v", err)
+}
+
+// chunk indexes the chunk record rec and returns the offset after it and
+// its index data records.
+func (s *scanner) chunk(rec Record) int64 {
+	b := s.b
+	ch, err := ParseChunk(rec)
+	if err != nil {
+		s.skip(rec.Offset, rec.End(), "chunk header cannot be read: "+err.Error())
+		return rec.End()
+	}
+	if ch.Size == 0 && ch.DataLen == 0 {
+		return s.openChunk(ch)
+	}
+	s.rep.ClosedChunks++
+	b.chunks[ch.Offset] = ch
+	// The index data records after the chunk.
+	off := ch.End()
+	var idx []*IndexData
+	for off < b.size {
+		r, _, err := b.readRecord(off, nil)
+		if err != nil || r.Op != OpIndexData {
+			break
+		}
+		data, err := b.ReadData(&r)
+		if err != nil {
+			break
+		}
+		x, err := ParseIndexData(r, data)
+		if err != nil {
+			s.note(r.Offset, OpIndexData, "index data record cannot be read: %v", err)
+			break
+		}
+		idx = append(idx, x)
+		off = r.End()
+	}
+	b.scanIndex[ch.Offset] = idx
+	// Trust the index data only when a whole record follows it: at the end
+	// of the file, or before bytes that do not parse, some of it may be
+	// missing.
+	trusted := len(idx) > 0 && off < b.size
+	if trusted {
+		if _, _, err := b.readRecord(off, nil); err != nil {
+			trusted = false
+		}
+	}
+	for _, x := range idx {
+		if b.connByID[x.Conn] == nil {
+			trusted = false // decompress to find its connection record
+		}
+	}
+	var ci *ChunkInfo
+	if trusted {
+		b.trustedIndex[ch.Offset] = true
+		ci = &ChunkInfo{Record: Record{Op: OpChunkInfo, Pos: Pos{Offset: -1}}, Ver: 1, ChunkPos: ch.Offset}
+		fillFromIndex(ci, idx)
+	} else {
+		var err error
+		if ci, err = s.walkChunk(ch); err != nil {
+			var lost uint64
+			for _, x := range idx {
+				lost += uint64(x.Count)
+			}
+			s.rep.LostMessages += lost
+			s.skip(ch.Offset, ch.End(), fmt.Sprintf("chunk cannot be read (%d indexed messages lost): %v", lost, err))
+			delete(b.chunks, ch.Offset)
+			s.rep.ClosedChunks--
+			return off
+		}
+	}
+	if len(ci.Conns) > 0 {
+		b.ChunkInfos = append(b.ChunkInfos, ci)
+	}
+	return off
+}
+
+// fillFromIndex sets a chunk info's times and counts from index data.
+func fillFromIndex(ci *ChunkInfo, idx []*IndexData) {
+	ci.Conns = ci.Conns[:0]
+	first := true
+	for _, x := range idx {
+		ci.Conns = append(ci.Conns, ChunkConnCount{x.Conn, x.Count})
+		for _, e := range x.Entries {
+			if first || e.Time.Before(ci.Start) {
+				ci.Start = e.Time
+			}
+			if first || ci.End.Before(e.Time) {
+				ci.End = e.Time
+			}
+			first = false
+		}
+	}
+	ci.Count = uint32(len(ci.Conns))
+}
+
+// walkChunk decompresses a chunk and reads its records: connection records
+// are added to the bag; the returned chunk info counts the messages.
+func (s *scanner) walkChunk(ch *Chunk) (*ChunkInfo, error) {
+	data, err := s.b.ReadChunkData(ch, &s.buf)
+	if err != nil {
+		return nil, err
+	}
+	ci, _, err := s.indexRecords(ch, data)
+	return ci, err
+}
+
+// indexRecords walks the records in a chunk's uncompressed data, adding
+// connections to the bag and counting messages. It returns the chunk info,
+// the end of the last complete record, and the error that stopped it.
+func (s *scanner) indexRecords(ch *Chunk, data []byte) (*ChunkInfo, int, error) {
+	ci := &ChunkInfo{Record: Record{Op: OpChunkInfo, Pos: Pos{Offset: -1}}, Ver: 1, ChunkPos: ch.Offset}
+	counts := map[uint32]uint32{}
+	var order []uint32
+	first := true
+	w := NewChunkWalker(data, ch.Offset)
+	end := 0
+	for w.Next() {
+		r := w.Record()
+		switch r.Op {
+		case OpConnection:
+			c, err := ParseConnection(*r, w.Data())
+			if err != nil {
+				return ci, end, err
+			}
+			if s.b.connByID[c.ID] == nil {
+				s.b.connByID[c.ID] = c
+			}
+		case OpMessageData:
+			m, err := ParseMessageData(*r)
+			if err != nil {
+				return ci, end, err
+			}
+			if s.b.connByID[m.Conn] == nil {
+				return ci, end, inChunk(errAt(r.Offset, OpMessageData, ErrMalformed, "message uses connection %d before any connection record defines it", m.Conn), ch.Offset)
+			}
+			if counts[m.Conn] == 0 {
+				order = append(order, m.Conn)
+			}
+			counts[m.Conn]++
+			if first || m.Time.Before(ci.Start) {
+				ci.Start = m.Time
+			}
+			if first || ci.End.Before(m.Time) {
+				ci.End = m.Time
+			}
+			first = false
+		default:
+			return ci, end, inChunk(errAt(r.Offset, r.Op, ErrMalformed, "unexpected %s record inside a chunk", r.Op), ch.Offset)
+		}
+		end = int(r.End())
+	}
+	for _, c := range order {
+		ci.Conns = append(ci.Conns, ChunkConnCount{c, counts[c]})
+	}
+	ci.Count = uint32(len(ci.Conns))
+	return ci, end, w.Err()
+}
+
+// openChunk salvages the chunk that was being written when the recording
+// stopped (or that the file was cut inside): its bytes run from the chunk
+// header to the end of the file.
+// Uncompressed chunks keep every complete record; compressed ones the
+// complete records in the longest prefix that decompresses.
+func (s *scanner) openChunk(ch *Chunk) int64 {
+	b := s.b
+	oc := &OpenChunk{Pos: ch.Offset, Compression: ch.Compression}
+	s.rep.Open = oc
+	avail := b.size - ch.DataOffset
+	var data []byte
+	var derr error
+	rawLen := 0
+	if ch.Compression == CompressionNone {
+		// The records follow the chunk header directly; read them in
+		// place, up to what is left of the file (bounded).
+		n := min(avail, MaxChunkSize)
+		data = make([]byte, n)
+		if err := b.readAt(data, ch.DataOffset, OpChunk, "open chunk"); err != nil {
+			s.skip(ch.DataOffset, b.size, "open chunk cannot be read: "+err.Error())
+			return b.size
+		}
+	} else {
+		if avail > MaxChunkSize {
+			avail = MaxChunkSize
+		}
+		raw := make([]byte, avail)
+		if err := b.readAt(raw, ch.DataOffset, OpChunk, "open chunk"); err != nil {
+			s.skip(ch.DataOffset, b.size, "open chunk cannot be read: "+err.Error())
+			return b.size
+		}
+		data, derr = DecompressPrefix(ch.Compression, raw, MaxChunkSize)
+		rawLen = len(raw)
+	}
+	ci, end, werr := s.indexRecords(ch, data)
+	oc.Messages = int(ci.Messages())
+	oc.Salvaged = int64(end)
+	salvaged := *ch
+	salvaged.Open = true
+	salvaged.Size = uint32(end)
+	next := b.size
+	if ch.Compression == CompressionNone {
+		salvaged.DataLen = uint32(end)
+		next = ch.DataOffset + int64(end)
+		// After a closed-by-truncation uncompressed chunk there may be
+		// nothing but a cut record; anything else is walked normally.
+		if next < b.size && s.resync(next) >= b.size {
+			oc.LostBytes = b.size - next
+			why := "the rest of the open chunk: a record cut off by the end of the file"
+			if werr != nil && !errors.Is(werr, ErrTruncated) {
+				why = "the rest of the open chunk: " + werr.Error()
+			}
+			s.skip(next, b.size, why)
+			next = b.size
+		}
+	} else {
+		salvaged.DataLen = uint32(avail)
+		// Bytes are lost when decompressed data ends inside a record, or
+		// when the compressed stream goes on past its header into a block
+		// that cannot be decoded (a recorder killed while writing it).
+		if lost := len(data) - end; lost > 0 || (derr != nil && rawLen > streamHeaderLen(ch.Compression)) || (werr != nil && !errors.Is(werr, ErrTruncated)) {
+			oc.LostBytes = avail
+			why := fmt.Sprintf("the rest of the open %s chunk: %d bytes decompress, %d of them in complete records", ch.Compression, len(data), end)
+			if derr != nil {
+				why += "; then " + derr.Error()
+			}
+			s.skip(ch.DataOffset, b.size, why)
+		}
+	}
+	b.chunks[ch.Offset] = &salvaged
+	if len(ci.Conns) > 0 {
+		b.ChunkInfos = append(b.ChunkInfos, ci)
+	}
+	s.rep.ParsedTo = next
+	return next
+}
+
+// streamHeaderLen is the length of the stream header a compressor writes
+// before any block: the LZ4 frame header, or bzip2's "BZh9".
+func streamHeaderLen(compression string) int {
+	switch compression {
+	case CompressionLZ4:
+		return 7
+	case CompressionBZ2:
+		return 4
+	}
+	return 0
+}
+
+// resync returns the offset of the next plausible record at or after off,
+// or the file size when there is none.
+func (s *scanner) resync(off int64) int64 {
+	const window = 1 << 20
+	b := s.b
+	if off >= b.size {
+		return b.size
+	}
+	need := int(min(int64(window+maxResyncHeader+8), b.size-off))
+	if cap(s.resyncBuf) < need {
+		s.resyncBuf = make([]byte, need)
+	}
+	buf := s.resyncBuf[:need]
+	for start := off; start < b.size; start += window {
+		n, _ := b.r.ReadAt(buf, start)
+		if n <= 0 {
+			break
+		}
+		chunk := buf[:n]
+		lim := min(int64(n), window)
+		for i := int64(0); i < lim; i++ {
+			if plausibleRecord(chunk[i:], b.size-(start+i)) {
+				return start + i
+			}
+		}
+	}
+	return b.size
+}
+
+// maxResyncHeader bounds the header length of a record the resync accepts;
+// real record headers are well under 4 KB.
+const maxResyncHeader = 4096
+
+// plausibleRecord reports whether p (with rem bytes left in the file) starts
+// with a record of a known op whose header parses and whose typed fields
+// are present.
+func plausibleRecord(p []byte, rem int64) bool {
+	if len(p) < 8 {
+		return false
+	}
+	hlen := int(le32(p))
+	if hlen < 8 || hlen > maxResyncHeader || hlen+8 > len(p) || int64(hlen)+8 > rem {
+		return false
+	}
+	h, err := parseHeader(p[4:4+hlen], 0, nil)
+	if err != nil {
+		return false
+	}
+	op, err := opOf(h, 0)
+	if err != nil || !op.Known() {
+		return false
+	}
+	dlen := int64(le32(p[4+hlen:]))
+	if dlen > rem-int64(hlen)-8 {
+		return false
+	}
+	rec := Record{Op: op, Header: h}
+	switch op {
+	case OpBagHeader:
+		_, err = ParseBagHeader(rec)
+	case OpChunk:
+		_, err = ParseChunk(rec)
+	case OpMessageData:
+		_, err = ParseMessageData(rec)
+	case OpConnection:
+		_, err = rec.u32("conn")
+	case OpIndexData:
+		_, err = rec.u32("conn")
+	case OpChunkInfo:
+		_, err = rec.u64("chunk_pos")
+	}
+	return err == nil
+}
