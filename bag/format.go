@@ -1,0 +1,146 @@
+package bag
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+)
+
+// ErrUnknownFormat means no registered format recognises the file.
+var ErrUnknownFormat = errors.New("not a recording bagscope reads")
+
+// Format is one storage format: how to recognise a file of it and how to
+// open one.
+type Format struct {
+	// Name is the format's name as users know it ("ROS 1 bag", "MCAP").
+	Name string
+	// Magic is what the file's first bytes are.
+	Magic []byte
+	// Open opens a file of the format from r, which holds size bytes.
+	// path is the file's path ("" for one in memory). It reads the index
+	// or summary, and scans the file when they are missing or damaged.
+	Open func(r io.ReaderAt, size int64, path string) (Storage, error)
+}
+
+var (
+	formatsMu sync.Mutex
+	formats   []Format
+)
+
+// RegisterFormat makes a format known to Open. Formats register themselves
+// from an init function; a program imports the formats it reads.
+func RegisterFormat(f Format) {
+	formatsMu.Lock()
+	defer formatsMu.Unlock()
+	formats = append(formats, f)
+}
+
+// Sniff returns the format whose magic starts head, or nil.
+func Sniff(head []byte) *Format {
+	formatsMu.Lock()
+	defer formatsMu.Unlock()
+	for i := range formats {
+		if len(formats[i].Magic) > 0 && bytes.HasPrefix(head, formats[i].Magic) {
+			f := formats[i]
+			return &f
+		}
+	}
+	return nil
+}
+
+// Formats lists the registered formats' names.
+func Formats() []string {
+	formatsMu.Lock()
+	defer formatsMu.Unlock()
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// NewStorage opens a recording held in r (size bytes), choosing the format
+// from its first bytes.
+func NewStorage(r io.ReaderAt, size int64, path string) (Storage, error) {
+	head := make([]byte, 16)
+	n, err := r.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	f := Sniff(head[:n])
+	if f == nil {
+		return nil, &UnknownFormatError{Head: head[:n], Size: size}
+	}
+	return f.Open(r, size, path)
+}
+
+// OpenFile opens the recording at path. Closing the Storage closes the file.
+func OpenFile(path string) (Storage, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a directory, not a recording file", path)
+	}
+	s, err := NewStorage(f, st.Size(), path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &fileStorage{Storage: s, f: f}, nil
+}
+
+// fileStorage closes its file with the storage.
+type fileStorage struct {
+	Storage
+	f *os.File
+}
+
+func (s *fileStorage) Close() error {
+	err := s.Storage.Close()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Unwrap returns the format's own Storage, so callers can reach what only
+// that format has (its records, its repair) with a type assertion.
+func (s *fileStorage) Unwrap() Storage { return s.Storage }
+
+// Underlying returns the format's own Storage behind s.
+func Underlying(s Storage) Storage {
+	for {
+		u, ok := s.(interface{ Unwrap() Storage })
+		if !ok {
+			return s
+		}
+		s = u.Unwrap()
+	}
+}
+
+// UnknownFormatError says that a file starts with bytes no format claims.
+type UnknownFormatError struct {
+	Head []byte
+	Size int64
+}
+
+func (e *UnknownFormatError) Error() string {
+	if e.Size == 0 {
+		return "offset 0: the file is empty"
+	}
+	return fmt.Sprintf("offset 0: the file starts with %q, which is not a ROS 1 bag (\"#ROSBAG V2.0\"), an MCAP file (\"\\x89MCAP0\\r\\n\") or another format bagscope reads", e.Head)
+}
+
+// Unwrap returns ErrUnknownFormat.
+func (e *UnknownFormatError) Unwrap() error { return ErrUnknownFormat }

@@ -1,0 +1,46 @@
+package bag
+
+import "context"
+
+// RecordLister is a Storage whose records can be listed as written, in byte
+// order, with their fields decoded, for the Records and hex views.
+type RecordLister interface {
+	// Records calls fn for each top-level record from file offset from on,
+	// in byte order, until fn returns false, the file ends or ctx is done.
+	// Unreadable bytes are reported as a Record with Damaged set, and the
+	// walk goes on at the next record it can find.
+	Records(ctx context.Context, from int64, fn func(*Record) bool) error
+	// BlockRecords lists the records inside the chunk at file offset
+	// block, with offsets into its uncompressed data, and returns that
+	// data. What could be decompressed before damage is listed, with the
+	// error.
+	BlockRecords(block int64) ([]*Record, []byte, error)
+	// ReadRange reads file bytes [off, off+n).
+	ReadRange(off int64, n int) ([]byte, error)
+}
+
+// Record is one record as written.
+type Record struct {
+	// Offset is the record's first byte: a file offset for a top-level
+	// record, an offset into the block's uncompressed data for one inside
+	// a block. Len is its length in bytes.
+	Offset, Len int64
+	// Op is the format's op code; Kind its name ("chunk", "message").
+	Op   uint8
+	Kind string
+	// Summary is a one-line description ("/imu 12 B at 1700000000.1").
+	Summary string
+	// Fields are the record's fields in byte order.
+	Fields []RecordField
+	// Damaged marks bytes that do not parse as a record; Err says why.
+	Damaged bool
+	Err     error
+}
+
+// RecordField is one field of a record and where its bytes are.
+type RecordField struct {
+	Name  string
+	Value string
+	// Start and End are byte offsets relative to the record's Offset.
+	Start, End int64
+}
