@@ -15,7 +15,7 @@ func TestNoPerMessageAllocation(t *testing.T) {
 			var msgs []testMsg
 			for i := 0; i < perChunk; i++ {
 				// Out of order inside the chunk, so the sort runs too.
-				msgs = append(msgs, testMsg{uint32(i % 2), Time{uint32(100 + c), uint32((i * 7919) % 1000)}, fmt.Sprint(i)})
+				msgs = append(msgs, testMsg{uint32(i % 2), Time{Sec: uint32(100 + c), NSec: uint32((i * 7919) % 1000)}, fmt.Sprint(i)})
 			}
 			chunks = append(chunks, msgs)
 		}

@@ -34,7 +34,7 @@ func TestMessagesWorkersSameOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	for _, f := range []MessageFilter{{}, {Topics: []string{"/imu", "/odom"}}, {Start: Time{1700000001, 0}, End: Time{1700000002, 0}}} {
+	for _, f := range []MessageFilter{{}, {Topics: []string{"/imu", "/odom"}}, {Start: Time{Sec: 1700000001, NSec: 0}, End: Time{Sec: 1700000002, NSec: 0}}} {
 		prev := runtime.GOMAXPROCS(1)
 		one := readAll(t, b, f)
 		runtime.GOMAXPROCS(4)

@@ -12,8 +12,8 @@ func openBytes(data []byte) (*Bag, error) { return NewReader(bytes.NewReader(dat
 // twoChunkBag has two overlapping chunks, two topics and a tie.
 func twoChunkBag() []byte {
 	return buildBag([]string{"/a", "/b"}, [][]testMsg{
-		{{0, Time{10, 0}, "a1"}, {1, Time{11, 0}, "b1"}, {0, Time{13, 0}, "a3"}},
-		{{1, Time{12, 0}, "b2"}, {0, Time{13, 0}, "a4"}, {1, Time{14, 5}, "b3"}},
+		{{0, Time{Sec: 10, NSec: 0}, "a1"}, {1, Time{Sec: 11, NSec: 0}, "b1"}, {0, Time{Sec: 13, NSec: 0}, "a3"}},
+		{{1, Time{Sec: 12, NSec: 0}, "b2"}, {0, Time{Sec: 13, NSec: 0}, "a4"}, {1, Time{Sec: 14, NSec: 5}, "b3"}},
 	})
 }
 
@@ -32,7 +32,7 @@ func TestOpenHandMade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Messages != 6 || s.Start != (Time{10, 0}) || s.End != (Time{14, 5}) || s.Compression["none"] != 2 {
+	if s.Messages != 6 || s.Start != (Time{Sec: 10, NSec: 0}) || s.End != (Time{Sec: 14, NSec: 5}) || s.Compression["none"] != 2 {
 		t.Fatalf("summary %+v", s)
 	}
 	if len(s.Topics) != 2 || s.Topics[0].Messages != 3 || s.Topics[1].Topic != "/b" {
@@ -54,11 +54,11 @@ func TestMessagesOrderAndFilter(t *testing.T) {
 		{"all", MessageFilter{}, "a1 b1 b2 a3 a4 b3"},
 		{"topic", MessageFilter{Topics: []string{"/b"}}, "b1 b2 b3"},
 		{"conn", MessageFilter{Conns: []uint32{0}}, "a1 a3 a4"},
-		{"start", MessageFilter{Start: Time{12, 0}}, "b2 a3 a4 b3"},
-		{"end inclusive", MessageFilter{End: Time{13, 0}}, "a1 b1 b2 a3 a4"},
-		{"range and topic", MessageFilter{Topics: []string{"/a"}, Start: Time{11, 0}, End: Time{14, 0}}, "a3 a4"},
+		{"start", MessageFilter{Start: Time{Sec: 12, NSec: 0}}, "b2 a3 a4 b3"},
+		{"end inclusive", MessageFilter{End: Time{Sec: 13, NSec: 0}}, "a1 b1 b2 a3 a4"},
+		{"range and topic", MessageFilter{Topics: []string{"/a"}, Start: Time{Sec: 11, NSec: 0}, End: Time{Sec: 14, NSec: 0}}, "a3 a4"},
 		{"unknown topic", MessageFilter{Topics: []string{"/nope"}}, ""},
-		{"empty range", MessageFilter{Start: Time{20, 0}}, ""},
+		{"empty range", MessageFilter{Start: Time{Sec: 20, NSec: 0}}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,26 +5,12 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/bagscope/bagscope/bag"
 )
 
 // RepairReport says what Repair kept and what it could not.
-type RepairReport struct {
-	// Kept counts the messages written, per topic.
-	Kept map[string]uint64
-	// Messages is the total written.
-	Messages uint64
-	// Lost lists the byte ranges of the input whose content is not in the
-	// output (padding is not listed), in file order.
-	Lost []ByteRange
-	// LostMessages counts messages known to be lost (from index records of
-	// unreadable chunks).
-	LostMessages uint64
-	// Compression is the output's compression.
-	Compression string
-}
-
-// Complete reports whether nothing was lost.
-func (r *RepairReport) Complete() bool { return len(r.Lost) == 0 && r.LostMessages == 0 }
+type RepairReport = bag.RepairReport
 
 // Repair writes every message of b that can be read into a new indexed bag
 // on out, in receive-time order, with all of b's connections. Chunks that
@@ -93,7 +79,7 @@ func (b *Bag) DropUnreadableChunks() ([]ByteRange, uint64) {
 		if ch, herr := b.ChunkHeader(ci); herr == nil {
 			end = ch.End()
 		}
-		lost = append(lost, ByteRange{ci.ChunkPos, end, fmt.Sprintf("chunk with %d messages cannot be read: %v", ci.Messages(), err)})
+		lost = append(lost, ByteRange{Start: ci.ChunkPos, End: end, Why: fmt.Sprintf("chunk with %d messages cannot be read: %v", ci.Messages(), err)})
 		n += ci.Messages()
 	}
 	b.ChunkInfos = good

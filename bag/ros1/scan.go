@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/bagscope/bagscope/bag"
 )
 
 // ScanReport says what scanning a bag found: how far the file was
@@ -56,15 +58,7 @@ type OpenChunk struct {
 }
 
 // ByteRange is a range of file offsets [Start, End) and why it was skipped.
-type ByteRange struct {
-	Start, End int64
-	Why        string
-}
-
-// String describes the range.
-func (r ByteRange) String() string {
-	return fmt.Sprintf("bytes %d..%d (%d bytes): %s", r.Start, r.End, r.End-r.Start, r.Why)
-}
+type ByteRange = bag.ByteRange
 
 // OpenOrScan opens the bag at path through its index, or, when the bag is
 // unindexed or its index is missing, cut or inconsistent, by scanning the
@@ -146,7 +140,7 @@ func (s *scanner) note(off int64, op Op, format string, args ...any) {
 
 func (s *scanner) skip(start, end int64, why string) {
 	if end > start {
-		s.rep.Skipped = append(s.rep.Skipped, ByteRange{start, end, why})
+		s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: start, End: end, Why: why})
 	}
 }
 

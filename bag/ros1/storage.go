@@ -1,0 +1,288 @@
+package ros1
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+func init() {
+	bag.RegisterFormat(bag.Format{
+		Name:  "ROS 1 bag",
+		Magic: []byte(Magic),
+		Open: func(r io.ReaderAt, size int64, path string) (bag.Storage, error) {
+			b, err := NewReaderOrScan(r, size)
+			if err != nil {
+				return nil, err
+			}
+			b.path = path
+			return NewStore(b), nil
+		},
+	})
+}
+
+// Store is a ROS 1 bag behind the storage seam. Bag is the bag itself, for
+// what only ROS 1 has (its records, chunk infos and scan report).
+type Store struct {
+	Bag *Bag
+
+	conns []*bag.Connection
+	byID  map[uint32]*bag.Connection
+
+	blocksOnce sync.Once
+	blocks     []*bag.Block
+
+	mu   sync.Mutex
+	last struct {
+		pos  int64
+		data []byte
+	}
+}
+
+var (
+	_ bag.Storage  = (*Store)(nil)
+	_ bag.Repairer = (*Store)(nil)
+)
+
+// NewStore puts an opened bag behind the seam.
+func NewStore(b *Bag) *Store {
+	s := &Store{Bag: b, byID: map[uint32]*bag.Connection{}}
+	for _, c := range b.Connections {
+		sc := SeamConnection(c)
+		s.conns = append(s.conns, sc)
+		s.byID[c.ID] = sc
+	}
+	s.last.pos = -1
+	return s
+}
+
+// SeamConnection describes a ROS 1 connection in the seam's terms.
+func SeamConnection(c *Connection) *bag.Connection {
+	md := map[string]string{}
+	for _, f := range c.Fields {
+		switch f.Name {
+		case "topic", "type", "md5sum", "message_definition":
+		default:
+			md[f.Name] = string(f.Value)
+		}
+	}
+	return &bag.Connection{
+		ID: c.ID, Topic: c.Topic, Type: c.Type,
+		Encoding: "ros1", SchemaEncoding: "ros1msg",
+		Definition: c.MessageDefinition, MD5Sum: c.MD5Sum,
+		CallerID: c.CallerID, Latching: c.Latching,
+		Metadata: md, Offset: c.Offset,
+	}
+}
+
+// FileInfo says what the file is and how it was read.
+func (s *Store) FileInfo() *bag.FileInfo {
+	b := s.Bag
+	fi := &bag.FileInfo{Format: "ROS 1 bag", Version: b.Version, Profile: "ros1", Path: b.path, Size: b.size, Indexed: b.Scan == nil, Warnings: b.Warnings}
+	if r := b.Scan; r != nil {
+		si := &bag.ScanInfo{Reason: r.Reason, ParsedTo: r.ParsedTo, Skipped: r.Skipped, LostMessages: r.LostMessages}
+		for _, n := range r.Notes {
+			si.Notes = append(si.Notes, n.Error())
+		}
+		fi.Scanned = si
+	}
+	return fi
+}
+
+// Connections lists the bag's connections by ID.
+func (s *Store) Connections() []*bag.Connection { return s.conns }
+
+// Connection returns the connection with an ID, or nil.
+func (s *Store) Connection(id uint32) *bag.Connection { return s.byID[id] }
+
+// Summary describes the bag as rosbag info does.
+func (s *Store) Summary() (*bag.Summary, error) {
+	rs, err := s.Bag.Summary()
+	out := &bag.Summary{
+		Path: rs.Path, Format: "ROS 1 bag", Version: rs.Version, Size: rs.Size, Indexed: rs.Indexed,
+		Start: rs.Start, End: rs.End, Messages: rs.Messages, Chunks: rs.Chunks,
+		Compression: rs.Compression, CompressedBytes: rs.CompressedBytes, UncompressedBytes: rs.UncompressedBytes,
+	}
+	out.AddTopics(s.conns, s.Bag.ConnectionCounts())
+	return out, err
+}
+
+// Blocks lists the bag's chunks in file order.
+func (s *Store) Blocks() []*bag.Block {
+	s.blocksOnce.Do(func() {
+		for _, ci := range s.Bag.ChunkInfos {
+			blk := &bag.Block{Offset: ci.ChunkPos, Start: ci.Start, End: ci.End, Counts: map[uint32]uint64{}}
+			for _, cc := range ci.Conns {
+				blk.Counts[cc.Conn] += uint64(cc.Count)
+			}
+			if ch, err := s.Bag.ChunkHeader(ci); err != nil {
+				blk.Damaged, blk.Err = true, err
+			} else {
+				blk.Len = ch.Pos.Size()
+				blk.Compression = ch.Compression
+				blk.CompressedSize = uint64(ch.DataLen)
+				blk.UncompressedSize = uint64(ch.Size)
+				blk.Damaged = ch.Open
+			}
+			s.blocks = append(s.blocks, blk)
+		}
+	})
+	return s.blocks
+}
+
+// chunkInfo returns the chunk info of the chunk at pos.
+func (s *Store) chunkInfo(pos int64) *ChunkInfo {
+	cis := s.Bag.ChunkInfos
+	i := sort.Search(len(cis), func(i int) bool { return cis[i].ChunkPos >= pos })
+	if i < len(cis) && cis[i].ChunkPos == pos {
+		return cis[i]
+	}
+	for _, ci := range cis { // chunk infos are not always in file order
+		if ci.ChunkPos == pos {
+			return ci
+		}
+	}
+	return nil
+}
+
+// BlockIndex lists a chunk's messages from the index data records after it.
+func (s *Store) BlockIndex(blk *bag.Block) ([]bag.IndexEntry, error) {
+	ci := s.chunkInfo(blk.Offset)
+	if ci == nil {
+		return nil, fmt.Errorf("offset %d: no chunk info names a chunk there", blk.Offset)
+	}
+	idx, err := s.Bag.ChunkIndex(ci)
+	var out []bag.IndexEntry
+	for _, d := range idx {
+		for _, e := range d.Entries {
+			out = append(out, bag.IndexEntry{Time: e.Time, Conn: d.Conn, Loc: bag.Loc{Block: ci.ChunkPos, Offset: e.Offset}})
+		}
+	}
+	return out, err
+}
+
+// Messages iterates over messages in receive-time order.
+func (s *Store) Messages(f bag.MessageFilter) bag.MessageIter {
+	it := s.Bag.Messages(MessageFilter{Topics: f.Topics, Conns: f.Conns, Start: f.Start, End: f.End})
+	return &storeIter{it: it, s: s}
+}
+
+// storeIter turns the bag's messages into the seam's.
+type storeIter struct {
+	it  *MessageIter
+	s   *Store
+	msg bag.Message
+}
+
+func (i *storeIter) Next() bool {
+	if !i.it.Next() {
+		return false
+	}
+	m := i.it.Message()
+	i.msg = bag.Message{
+		Conn: i.s.byID[m.Conn.ID], Time: m.Time, PublishTime: m.Time, Data: m.Data,
+		Loc: bag.Loc{Block: m.ChunkPos, Offset: m.Offset}, DataOffset: int64(m.DataOffset),
+	}
+	return true
+}
+
+func (i *storeIter) Message() *bag.Message { return &i.msg }
+func (i *storeIter) Err() error            { return i.it.Err() }
+func (i *storeIter) Close()                { i.it.Close() }
+
+// Iter returns the bag's own iterator behind a seam iterator made by Store,
+// for callers that need what only ROS 1 gives (OnChunk), or nil.
+func Iter(it bag.MessageIter) *MessageIter {
+	if si, ok := it.(*storeIter); ok {
+		return si.it
+	}
+	return nil
+}
+
+// ReadMessage reads the message data record at loc.Offset in the chunk at
+// loc.Block. The last chunk read is kept, so stepping through one chunk
+// decompresses it once.
+func (s *Store) ReadMessage(conn uint32, loc bag.Loc) (*bag.Message, error) {
+	data, err := s.chunkData(loc.Block)
+	if err != nil {
+		return nil, err
+	}
+	if int64(loc.Offset) >= int64(len(data)) {
+		return nil, errAt(loc.Block, OpChunk, ErrMalformed, "message at %d is past the chunk's %d bytes", loc.Offset, len(data))
+	}
+	w := NewChunkWalker(data[loc.Offset:], loc.Block)
+	if !w.Next() {
+		err := w.Err()
+		if err == nil {
+			err = errors.New("no record")
+		}
+		return nil, fmt.Errorf("message at %d of chunk at %d: %w", loc.Offset, loc.Block, err)
+	}
+	rec := *w.Record()
+	md, err := parseMessageData(rec)
+	if err != nil {
+		return nil, fmt.Errorf("message at %d of chunk at %d: %w", loc.Offset, loc.Block, err)
+	}
+	c := s.byID[md.Conn]
+	if c == nil {
+		return nil, fmt.Errorf("message at %d of chunk at %d: unknown connection %d", loc.Offset, loc.Block, md.Conn)
+	}
+	return &bag.Message{
+		Conn: c, Time: md.Time, PublishTime: md.Time, Data: w.Data(),
+		Loc: loc, DataOffset: int64(loc.Offset) + rec.DataOffset,
+	}, nil
+}
+
+func (s *Store) chunkData(pos int64) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.last.pos == pos {
+		return s.last.data, nil
+	}
+	ch, err := s.Bag.ChunkAt(pos)
+	if err != nil {
+		return nil, err
+	}
+	data, err := s.Bag.ReadChunkData(ch, nil) // fresh: messages alias it
+	if err != nil {
+		return nil, err
+	}
+	s.last.pos, s.last.data = pos, data
+	return data, nil
+}
+
+// Check runs the doctor on the bag's file.
+func (s *Store) Check(ctx context.Context, progress func(done, total int64)) (*bag.CheckReport, error) {
+	r, err := CheckContext(ctx, s.Bag.r, s.Bag.size, progress)
+	if err != nil {
+		return nil, err
+	}
+	return SeamReport(r), nil
+}
+
+// SeamReport puts a ROS 1 check report in the seam's terms.
+func SeamReport(r *CheckReport) *bag.CheckReport {
+	out := &bag.CheckReport{Indexed: r.Indexed, Messages: r.Messages, Bytes: r.Bytes}
+	for _, f := range r.Findings {
+		rec := ""
+		if f.Op != 0 {
+			rec = f.Op.String()
+		}
+		out.Findings = append(out.Findings, bag.Finding{Severity: bag.Severity(f.Severity), Offset: f.Offset, Record: rec, Op: uint8(f.Op), Message: f.Message})
+	}
+	return out
+}
+
+// Repair writes an indexed copy of the bag with every message that can be
+// read.
+func (s *Store) Repair(out io.WriteSeeker, compression string) (*bag.RepairReport, error) {
+	return Repair(s.Bag, out, compression, DefaultChunkThreshold)
+}
+
+// Close closes the bag.
+func (s *Store) Close() error { return s.Bag.Close() }
