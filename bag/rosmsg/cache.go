@@ -2,7 +2,8 @@ package rosmsg
 
 import "sync"
 
-// Cache holds compiled plans keyed by (type, md5sum, definition). It is safe
+// Cache holds compiled plans keyed by (type, md5sum, definition), or by
+// (schema encoding, message encoding, type, schema text). It is safe
 // for concurrent use; each key is compiled once, even when several goroutines
 // ask for it at the same time. The zero value is ready to use.
 type Cache struct {
@@ -10,7 +11,7 @@ type Cache struct {
 	plans map[cacheKey]*cacheEntry
 }
 
-type cacheKey struct{ typ, md5, def string }
+type cacheKey struct{ schemaEnc, msgEnc, typ, md5, def string }
 
 type cacheEntry struct {
 	once sync.Once
@@ -22,7 +23,17 @@ type cacheEntry struct {
 // compiling it on first use. A compile error is cached too. The md5sum is part
 // of the key only; compare it with Plan.CheckMD5.
 func (c *Cache) Get(typ, md5sum, definition string) (*Plan, error) {
-	k := cacheKey{typ, md5sum, definition}
+	return c.get(cacheKey{typ: typ, md5: md5sum, def: definition}, func() (*Plan, error) { return Compile(typ, definition) })
+}
+
+// GetSchema returns the plan CompileSchema gives for a schema, compiling it on
+// first use; errors (ErrUnsupportedEncoding among them) are cached too.
+func (c *Cache) GetSchema(schemaEncoding, messageEncoding, typ, text string) (*Plan, error) {
+	k := cacheKey{schemaEnc: schemaEncoding, msgEnc: messageEncoding, typ: typ, def: text}
+	return c.get(k, func() (*Plan, error) { return CompileSchema(schemaEncoding, messageEncoding, typ, text) })
+}
+
+func (c *Cache) get(k cacheKey, compile func() (*Plan, error)) (*Plan, error) {
 	c.mu.Lock()
 	if c.plans == nil {
 		c.plans = make(map[cacheKey]*cacheEntry)
@@ -33,7 +44,7 @@ func (c *Cache) Get(typ, md5sum, definition string) (*Plan, error) {
 		c.plans[k] = e
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.plan, e.err = Compile(typ, definition) })
+	e.once.Do(func() { e.plan, e.err = compile() })
 	return e.plan, e.err
 }
 

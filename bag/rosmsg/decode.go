@@ -30,7 +30,14 @@ const (
 // is allocated. Arrays of zero-size elements (std_msgs/Empty[]) are limited
 // to 65536 elements, and a tree to 8 nodes per data byte plus 65536, so that
 // crafted data cannot make Decode allocate without bound.
+//
+// For a CDR plan, data is the whole message including its 4-byte
+// encapsulation header, and node ranges are offsets into it; up to 3 padding
+// bytes after the last field are not trailing bytes.
 func (p *Plan) Decode(data []byte) (*Node, error) {
+	if p.cdr {
+		return p.decodeCDR(data)
+	}
 	d := decoder{data: data, budget: nodesPerByte*len(data) + extraNodes}
 	root := &Node{Index: -1, Type: p.Type, Kind: KindMessage}
 	end, err := d.message(p.Root, root, 0)

@@ -28,6 +28,12 @@ var (
 	ErrIndex = errors.New("array index out of range")
 	// ErrMD5Mismatch: a connection's md5sum differs from the one computed from its definition.
 	ErrMD5Mismatch = errors.New("md5sum mismatch")
+	// ErrUnsupportedEncoding: a schema or message encoding (json, protobuf,
+	// flatbuffer, ...) or a CDR encapsulation kind this package does not decode.
+	// Callers show such messages as bytes.
+	ErrUnsupportedEncoding = errors.New("unsupported encoding")
+	// ErrBound: a bounded sequence or string (T[<=N], string<=N) holds more than N.
+	ErrBound = errors.New("bound exceeded")
 )
 
 // Error reports a problem with a definition, a field path or message data.

@@ -26,6 +26,11 @@ import (
 //     byte (int8) arrays as lists of numbers, as genpy keeps them;
 //   - strings decoded as UTF-8 with each invalid sequence replaced by U+FFFD,
 //     as genpy's decode('utf-8', 'rosmsg') does.
+//
+// Nodes of a CDR plan take the same form: ROS 2 byte, char and IDL octet
+// are uint8 (numbers; their arrays base64), wstring is a string, and
+// builtin_interfaces/Time and Duration are ordinary messages
+// {"sec": int, "nanosec": int}.
 func AppendJSON(b []byte, n *Node) []byte {
 	return appendJSON(b, n, true)
 }
@@ -56,7 +61,7 @@ func appendJSON(b []byte, n *Node, top bool) []byte {
 			b = appendJSON(b, c, false)
 		}
 		return append(b, '}')
-	case KindString:
+	case KindString, KindWString:
 		return appendJSONString(b, n.str)
 	}
 	return appendScalarJSON(b, n.Kind, n.bits)

@@ -176,7 +176,7 @@ func (n *Node) Float() float64 {
 	return math.Float64frombits(n.bits)
 }
 
-// Text returns the value of a string node, decoded as genpy does
+// Text returns the value of a string or wstring node, decoded as genpy does
 // (UTF-8, invalid sequences replaced by U+FFFD).
 func (n *Node) Text() string { return n.str }
 
@@ -244,7 +244,7 @@ func (n *Node) Value() any {
 		return n.Uint()
 	case KindFloat32, KindFloat64:
 		return n.Float()
-	case KindString:
+	case KindString, KindWString:
 		return n.str
 	case KindTime:
 		return n.Time()

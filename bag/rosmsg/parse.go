@@ -48,6 +48,11 @@ type Field struct {
 	BaseType string // Type without the array suffix
 	Array    bool
 	Len      int // fixed array length; -1 for a variable array; 0 when not an array
+
+	// ROS 2 only.
+	Bound    int    // most elements of a bounded sequence T[<=N] (Len is then -1), else 0
+	StrBound int    // N of string<=N or wstring<=N, else 0
+	Default  string // default value as written ("5", "\"a # b\"", "[1, 2]"), "" if none
 }
 
 // Builtin types (genmsg BUILTIN_TYPES), including the deprecated byte and char.

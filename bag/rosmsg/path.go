@@ -17,6 +17,7 @@ type Path struct {
 	ops  []pathOp
 	kind Kind  // kind of the value read
 	part uint8 // for time and duration: 0 whole (seconds), 1 secs, 2 nsecs
+	cdr  bool  // the path reads CDR data (ops include the opC* codes)
 }
 
 type pathOp struct {
@@ -37,7 +38,13 @@ const (
 // separated by '.', each optionally followed by an index "[N]" for an array
 // field; it must end at a plottable field (a number, bool, time or duration).
 // A time or duration may be followed by ".secs" or ".nsecs".
+//
+// A path of a CDR plan reads whole CDR messages (header included), skipping
+// earlier fields with their alignment padding.
 func CompilePath(p *Plan, s string) (*Path, error) {
+	if p.cdr {
+		return compileCDRPath(p, s)
+	}
 	fail := func(format string, args ...any) error {
 		return &Error{Type: p.Type, Path: s, Offset: -1, Err: ErrPath, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -164,6 +171,9 @@ func (p *Path) Kind() Kind { return p.kind }
 // nsecs part). Errors are *Error: ErrIndex if an array of this message is too
 // short for the path's index, ErrTruncated or ErrTooLarge for bad data.
 func (p *Path) Float64(data []byte) (float64, error) {
+	if p.cdr {
+		return p.float64CDR(data)
+	}
 	off := 0
 	for i := range p.ops {
 		op := &p.ops[i]

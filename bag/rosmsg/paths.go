@@ -36,8 +36,8 @@ func (l *lister) list(m *MsgPlan, prefix string, depth int) {
 	out := &l.out
 	for i := range m.Fields {
 		f := &m.Fields[i]
-		if f.Kind == KindString {
-			continue
+		if f.Kind != KindMessage && !f.Kind.Plottable() {
+			continue // string, wstring
 		}
 		names := []string{prefix + f.Name}
 		if f.Array {

@@ -27,10 +27,12 @@ const (
 	KindTime
 	KindDuration
 	KindMessage
+	// KindWString is a ROS 2 wstring (CDR plans only), decoded to UTF-8.
+	KindWString
 )
 
 var kindNames = [...]string{"invalid", "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32",
-	"int64", "uint64", "float32", "float64", "string", "time", "duration", "message"}
+	"int64", "uint64", "float32", "float64", "string", "time", "duration", "message", "wstring"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -40,7 +42,7 @@ func (k Kind) String() string {
 }
 
 // Size returns the serialized size of one value of kind k, or -1 if it
-// varies (string, message).
+// varies (string, wstring, message).
 func (k Kind) Size() int {
 	switch k {
 	case KindBool, KindInt8, KindUint8:
@@ -70,9 +72,16 @@ var builtinKinds = map[string]Kind{
 // and of every type it contains. A Plan is immutable and safe for concurrent use.
 type Plan struct {
 	Type       string      // top-level type
-	MD5        string      // md5 sum computed from the definition
+	MD5        string      // md5 sum computed from the definition ("" for CDR plans)
 	Definition *Definition // parsed definition
 	Root       *MsgPlan    // plan of Type
+
+	// SchemaEncoding is the definition's language: "ros1msg", "ros2msg" or
+	// "ros2idl". MessageEncoding is the wire format Decode and paths read:
+	// "ros1" or "cdr".
+	SchemaEncoding, MessageEncoding string
+
+	cdr bool // MessageEncoding == "cdr"
 }
 
 // MsgPlan is the decoding plan of one message type.
@@ -85,7 +94,10 @@ type MsgPlan struct {
 	MinSize   int // smallest possible serialized size
 }
 
-// FieldPlan is the decoding plan of one field.
+// FieldPlan is the decoding plan of one field. In a CDR plan the serialized
+// size of anything but a primitive depends on alignment: Size and Offset are
+// then -1, ElemSize is the size of a primitive element (else -1) and MinSize
+// counts no padding.
 type FieldPlan struct {
 	Name     string
 	Type     string   // resolved type as declared: "float64[9]", "geometry_msgs/Point[]"
@@ -98,6 +110,8 @@ type FieldPlan struct {
 	ElemSize int      // serialized size of one element if fixed, else -1
 	MinSize  int      // smallest possible serialized size of the field
 	Offset   int      // offset from the message start if every earlier field is fixed-size, else -1
+	Bound    int      // CDR: most elements of a bounded sequence T[<=N], else 0
+	StrBound int      // CDR: most bytes (wstring: characters) of a bounded string<=N, else 0
 }
 
 // IsBytes reports whether the field is a uint8 or char array, which is kept
@@ -124,7 +138,8 @@ func CompileDefinition(d *Definition) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Type: d.Type, MD5: root.MD5, Definition: d, Root: root}, nil
+	return &Plan{Type: d.Type, MD5: root.MD5, Definition: d, Root: root,
+		SchemaEncoding: SchemaROS1Msg, MessageEncoding: EncodingROS1}, nil
 }
 
 type compiler struct {
@@ -224,9 +239,10 @@ func satMul(a, b int) int {
 // CheckMD5 compares the plan's computed md5 sum with a connection's md5sum.
 // A difference is returned as an *Error wrapping ErrMD5Mismatch; it is not
 // fatal, the plan still decodes what the definition says. A connection md5sum
-// of "*" (any type) matches.
+// of "*" (any type) matches. ROS 2 has no md5 sums: for a CDR plan CheckMD5
+// always returns nil.
 func (p *Plan) CheckMD5(md5sum string) error {
-	if md5sum == "*" || strings.EqualFold(md5sum, p.MD5) {
+	if p.cdr || md5sum == "*" || strings.EqualFold(md5sum, p.MD5) {
 		return nil
 	}
 	return &Error{Type: p.Type, Offset: -1, Err: ErrMD5Mismatch,
