@@ -21,7 +21,9 @@ type Summary struct {
 	// CompressedBytes and UncompressedBytes add up the chunks' data sizes.
 	CompressedBytes, UncompressedBytes uint64
 	Topics                             []TopicSummary // sorted by topic
-	Types                              []TypeSummary  // sorted by type
+	// ConnMessages counts the messages of each connection, by ID.
+	ConnMessages map[uint32]uint64
+	Types        []TypeSummary // sorted by type
 }
 
 // TopicSummary describes one topic.
@@ -45,6 +47,7 @@ type TypeSummary struct {
 // AddTopics fills s.Topics and s.Types from connections and their message
 // counts.
 func (s *Summary) AddTopics(conns []*Connection, counts map[uint32]uint64) {
+	s.ConnMessages = counts
 	byTopic := map[string]*TopicSummary{}
 	types := map[TypeSummary]bool{}
 	for _, c := range conns {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 )
 
@@ -23,23 +24,28 @@ const (
 // goroutine.
 type ProgressFunc func(done, total int64, stage string)
 
-// Document is an opened bag and what the UI shows about it.
+// Document is an opened recording and what the UI shows about it.
 type Document struct {
-	// Path is the file's path, or "" for a bag held in memory.
+	// Path is the file's path, or "" for a recording held in memory.
 	Path string
 	// Name is the file name shown in titles.
 	Name string
 	// Size is the file's size in bytes.
 	Size int64
-	// Source is the opened recording; Bag is the same value for ROS1 bags.
-	Source Source
-	Bag    *ros1.Bag
-	// Summary is the bag's summary; Topics derive from it.
-	Summary *ros1.Summary
+	// Storage is the opened recording, behind the storage seam: every
+	// view reads through it.
+	Storage bag.Storage
+	// Info says what the file is and how it was read.
+	Info *bag.FileInfo
+	// Bag is the ROS 1 bag behind Storage, for the views of ROS 1's own
+	// records (Records, Chunk); nil for other formats.
+	Bag *ros1.Bag
+	// Summary is the recording's summary; Topics derive from it.
+	Summary *bag.Summary
 	Topics  []Topic
 	// Warnings are problems found while opening that did not stop it.
 	Warnings []error
-	// Scan is set when the bag could not be read through its index
+	// Scan is set when a ROS 1 bag could not be read through its index
 	// (unindexed, cut or damaged) and was scanned record by record instead.
 	Scan *ros1.ScanReport
 
@@ -117,42 +123,39 @@ func open(ctx context.Context, r io.ReaderAt, size int64, path, name string, pro
 	or := &openReader{r: r, ctx: ctx}
 	progress(0, size, StageIndex)
 	or.onRead = func(high int64) { progress(high, size, StageIndex) }
-	b, err := ros1.NewReaderOrScan(or, size)
+	st, err := bag.NewStorage(or, size, path)
 	if err != nil {
 		return nil, cancelled(ctx, err)
 	}
 	or.mu.Lock()
 	or.onRead = nil
 	or.mu.Unlock()
-	n := int64(len(b.ChunkInfos))
-	for i, ci := range b.ChunkInfos {
-		if i%64 == 0 {
-			progress(int64(i), n, StageChunks)
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		// Errors here are reported by Summary below, with the rest.
-		if _, err := b.ChunkHeader(ci); err != nil && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
+	progress(0, 1, StageChunks)
+	nblocks := int64(len(st.Blocks())) // reads every chunk header once
+	if err := ctx.Err(); err != nil {
+		st.Close()
+		return nil, err
 	}
-	s, err := b.Summary()
-	if err != nil {
+	s, err := st.Summary()
+	if err != nil && s == nil {
+		st.Close()
 		if cerr := ctx.Err(); cerr != nil {
 			return nil, cerr
 		}
 		return nil, err
 	}
-	progress(n, n, StageChunks)
+	progress(nblocks, nblocks, StageChunks)
 	or.detach()
 	s.Path = path
+	info := st.FileInfo()
 	d := &Document{
 		Path: path, Name: name, Size: size,
-		Source: b, Bag: b, Summary: s,
-		Warnings: b.Warnings, Scan: b.Scan,
+		Storage: st, Info: info, Summary: s, Warnings: info.Warnings,
 	}
-	d.Topics = topicsOf(s, b.ConnectionCounts())
+	if rs, ok := bag.Underlying(st).(*ros1.Store); ok {
+		d.Bag, d.Scan = rs.Bag, rs.Bag.Scan
+	}
+	d.Topics = topicsOf(s)
 	return d, nil
 }
 
@@ -164,7 +167,8 @@ func cancelled(ctx context.Context, err error) error {
 	return err
 }
 
-func topicsOf(s *ros1.Summary, counts map[uint32]uint64) []Topic {
+func topicsOf(s *bag.Summary) []Topic {
+	counts := s.ConnMessages
 	dur := s.End.Sub(s.Start)
 	freq := func(n uint64) float64 {
 		if dur > 0 {
@@ -194,7 +198,7 @@ func (d *Document) Duration() float64 {
 
 // Close closes the document's file.
 func (d *Document) Close() error {
-	err := d.Source.Close()
+	err := d.Storage.Close()
 	if d.closer != nil {
 		if cerr := d.closer.Close(); err == nil {
 			err = cerr

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 )
 
@@ -13,8 +14,8 @@ func Hint(err error) string {
 	switch {
 	case errors.Is(err, ros1.ErrUnindexed):
 		return "This bag was not closed cleanly, so it has no index, and scanning the file did not get around that. `bagscope fix FILE OUT.bag` writes an indexed copy with every message it could read."
-	case errors.Is(err, ros1.ErrNotBag):
-		return "bagscope reads ROS1 bag files (they start with \"#ROSBAG V2.0\"). ROS 2 recordings (.db3, .mcap) are not supported yet."
+	case errors.Is(err, bag.ErrUnknownFormat), errors.Is(err, ros1.ErrNotBag):
+		return "bagscope reads ROS 1 bags (.bag, .bag.active) and MCAP files (.mcap); this file is neither, or its first bytes are damaged. ROS 2 .db3 folders are not supported yet."
 	case errors.Is(err, ros1.ErrUnsupportedVersion):
 		return "Only version 2.0 bags are supported; `rosbag fix` can migrate older ones."
 	case errors.Is(err, ros1.ErrTruncated):

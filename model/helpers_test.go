@@ -46,7 +46,7 @@ func openSampleDoc(t testing.TB) *Document {
 func openSampleIndexed(t testing.TB) (*Document, *MessageIndex) {
 	t.Helper()
 	d := openSampleDoc(t)
-	x, err := BuildMessageIndex(context.Background(), d.Bag, nil)
+	x, err := BuildMessageIndex(context.Background(), d.Storage, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

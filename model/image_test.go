@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
@@ -295,7 +295,7 @@ func TestImageSampleMatchesRosbag(t *testing.T) {
 	}
 
 	d := openSampleDoc(t)
-	it := d.Bag.Messages(ros1.MessageFilter{Topics: []string{"/camera/image_raw"}})
+	it := d.Storage.Messages(bag.MessageFilter{Topics: []string{"/camera/image_raw"}})
 	defer it.Close()
 	n, pixels := 0, 0
 	for it.Next() {
@@ -309,7 +309,7 @@ func TestImageSampleMatchesRosbag(t *testing.T) {
 			t.Fatalf("image %d at %d, the reference's at %d", n, m.Time.Nanos(), ref.T)
 		}
 		c := m.Conn
-		plan, err := rosmsg.Compile(c.Type, c.MessageDefinition)
+		plan, err := rosmsg.Compile(c.Type, c.Definition)
 		if err != nil {
 			t.Fatal(err)
 		}

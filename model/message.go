@@ -5,33 +5,40 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
 // Message is one message read by its location: its connection and time,
-// its bytes, and where the bytes live in the chunk's uncompressed data.
+// its bytes, and the bytes around it that the hex view shows.
 type Message struct {
 	Ref  MsgRef
-	Conn *ros1.Connection
-	Time ros1.Time
-	// Record is the message data record; its offsets are into the
-	// chunk's uncompressed data (ChunkData).
-	Record ros1.Record
-	// Data is the serialized message: ChunkData[Record.DataOffset:Record.End()].
+	Conn *bag.Connection
+	Time bag.Time
+	// Data is the serialized message: Context[DataOffset:RecordEnd].
 	Data []byte
-	// ChunkData is the whole uncompressed chunk the message is in. It is
-	// never reused, so it stays valid as long as it is held.
-	ChunkData []byte
-	// Compression is the chunk's compression.
+	// Context is what the hex view shows around the message: the whole
+	// uncompressed chunk for a message in a ROS 1 chunk, else the message
+	// data alone. It is never reused, so it stays valid while held.
+	Context []byte
+	// RecordStart and RecordEnd bound the message's record in Context;
+	// DataOffset is where Data starts.
+	RecordStart, RecordEnd, DataOffset int64
+	// Header are the spans of the record's own fields before the data
+	// (lengths and header fields), ending with the data span, in Context
+	// offsets.
+	Header []Span
+	// Compression is the chunk's compression ("" outside a chunk).
 	Compression string
 }
 
 // MessageReader reads single messages by location. It keeps the last two
-// decompressed chunks, so stepping through neighbouring messages reads and
-// decompresses nothing. It is safe for concurrent use.
+// decompressed chunks of a ROS 1 bag, so stepping through neighbouring
+// messages reads and decompresses nothing. It is safe for concurrent use.
 type MessageReader struct {
-	b     *ros1.Bag
+	s     bag.Storage
+	b     *ros1.Bag // the ROS 1 bag behind s, or nil
 	Cache *rosmsg.Cache
 
 	mu     sync.Mutex
@@ -44,12 +51,16 @@ type cachedChunk struct {
 	compression string
 }
 
-// NewMessageReader returns a reader of b's messages. cache may be nil.
-func NewMessageReader(b *ros1.Bag, cache *rosmsg.Cache) *MessageReader {
+// NewMessageReader returns a reader of s's messages. cache may be nil.
+func NewMessageReader(s bag.Storage, cache *rosmsg.Cache) *MessageReader {
 	if cache == nil {
 		cache = &rosmsg.Cache{}
 	}
-	return &MessageReader{b: b, Cache: cache}
+	r := &MessageReader{s: s, Cache: cache}
+	if rs, ok := bag.Underlying(s).(*ros1.Store); ok {
+		r.b = rs.Bag
+	}
+	return r
 }
 
 // chunk returns the uncompressed data of the chunk record at pos.
@@ -78,9 +89,34 @@ func (r *MessageReader) chunk(pos int64) (cachedChunk, error) {
 	return c, nil
 }
 
-// Read reads the message at ref: the message data record at ref.Offset in
-// the chunk at ref.ChunkPos.
+// Read reads the message at ref.
 func (r *MessageReader) Read(ref MsgRef) (*Message, error) {
+	if r.b != nil {
+		return r.readROS1(ref)
+	}
+	m, err := r.s.ReadMessage(ref.Conn, bag.Loc{Block: ref.ChunkPos, Offset: ref.Offset})
+	if err != nil {
+		return nil, err
+	}
+	data := append([]byte(nil), m.Data...)
+	n := int64(len(data))
+	comp := ""
+	for _, blk := range r.s.Blocks() {
+		if blk.Offset == ref.ChunkPos {
+			comp = blk.Compression
+			break
+		}
+	}
+	return &Message{
+		Ref: ref, Conn: m.Conn, Time: m.Time, Data: data, Context: data,
+		RecordEnd: n, Header: []Span{{Name: "data", Kind: SpanData, Start: 0, End: n}},
+		Compression: comp,
+	}, nil
+}
+
+// readROS1 reads the message data record at ref.Offset in the chunk at
+// ref.ChunkPos, with the chunk around it.
+func (r *MessageReader) readROS1(ref MsgRef) (*Message, error) {
 	c, err := r.chunk(ref.ChunkPos)
 	if err != nil {
 		return nil, err
@@ -106,7 +142,7 @@ func (r *MessageReader) Read(ref MsgRef) (*Message, error) {
 	if err != nil {
 		return nil, fmt.Errorf("message at %d of chunk %d: %w", ref.Offset, ref.ChunkPos, err)
 	}
-	conn := r.b.Connection(md.Conn)
+	conn := r.s.Connection(md.Conn)
 	if conn == nil {
 		return nil, fmt.Errorf("message at %d of chunk %d: connection %d is not defined", ref.Offset, ref.ChunkPos, md.Conn)
 	}
@@ -114,9 +150,10 @@ func (r *MessageReader) Read(ref MsgRef) (*Message, error) {
 		Ref:         ref,
 		Conn:        conn,
 		Time:        md.Time,
-		Record:      rec,
 		Data:        c.data[rec.DataOffset:rec.End():rec.End()],
-		ChunkData:   c.data,
+		Context:     c.data,
+		RecordStart: rec.Offset, RecordEnd: rec.End(), DataOffset: rec.DataOffset,
+		Header:      RecordSpans(&rec),
 		Compression: c.compression,
 	}, nil
 }
@@ -125,7 +162,7 @@ func (r *MessageReader) Read(ref MsgRef) (*Message, error) {
 // the message are accepted (the tree is returned with the error's text in
 // warn); any other error returns no tree.
 func (r *MessageReader) Decode(m *Message) (root *rosmsg.Node, warn string, err error) {
-	plan, err := r.Cache.Get(m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition)
+	plan, err := planFor(r.Cache, m.Conn)
 	if err != nil {
 		return nil, "", fmt.Errorf("definition of %s: %w", m.Conn.Type, err)
 	}

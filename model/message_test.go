@@ -13,15 +13,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
 // testBags are the sample bag and every shared bag that opens.
-func testBags(t *testing.T) map[string]*ros1.Bag {
+func testBags(t *testing.T) map[string]bag.Storage {
 	t.Helper()
-	out := map[string]*ros1.Bag{}
-	out["sample"] = openSampleDoc(t).Bag
+	out := map[string]bag.Storage{}
+	out["sample"] = openSampleDoc(t).Storage
 	for _, p := range sharedBagPaths(t) {
 		b, err := ros1.OpenOrScan(p)
 		if err != nil {
@@ -31,7 +32,7 @@ func testBags(t *testing.T) map[string]*ros1.Bag {
 			b.DropUnreadableChunks()
 		}
 		t.Cleanup(func() { b.Close() })
-		out[strings.TrimPrefix(p, sharedBags+"/")] = b
+		out[strings.TrimPrefix(p, sharedBags+"/")] = ros1.NewStore(b)
 	}
 	return out
 }
@@ -44,24 +45,24 @@ func TestReadMessageMatchesIterator(t *testing.T) {
 	for name, b := range testBags(t) {
 		t.Run(name, func(t *testing.T) {
 			r := NewMessageReader(b, nil)
-			it := b.Messages(ros1.MessageFilter{})
+			it := b.Messages(bag.MessageFilter{})
 			defer it.Close()
 			n := 0
 			for it.Next() && n < 3000 {
 				n++
 				m := it.Message()
-				ref := MsgRef{T: m.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: m.ChunkPos, Offset: m.Offset, Conn: m.Conn.ID}}
+				ref := MsgRef{T: m.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}}
 				got, err := r.Read(ref)
 				if err != nil {
 					t.Fatalf("message %d at %+v: %v", n, ref, err)
 				}
 				if got.Conn.ID != m.Conn.ID || got.Time != m.Time || !bytes.Equal(got.Data, m.Data) ||
-					got.Record.DataOffset != int64(m.DataOffset) || got.Record.Offset != int64(m.Offset) {
+					got.DataOffset != m.DataOffset || got.RecordStart != int64(m.Loc.Offset) {
 					t.Fatalf("message %d at %+v: read conn %d time %v %d bytes at %d (record %d); iterator conn %d time %v %d bytes at %d",
-						n, ref, got.Conn.ID, got.Time, len(got.Data), got.Record.DataOffset, got.Record.Offset,
+						n, ref, got.Conn.ID, got.Time, len(got.Data), got.DataOffset, got.RecordStart,
 						m.Conn.ID, m.Time, len(m.Data), m.DataOffset)
 				}
-				if !bytes.Equal(got.ChunkData[got.Record.DataOffset:got.Record.End()], got.Data) {
+				if !bytes.Equal(got.Context[got.DataOffset:got.RecordEnd], got.Data) {
 					t.Fatalf("message %d: Data is not the chunk's bytes at its record", n)
 				}
 			}
@@ -86,7 +87,7 @@ func TestMessageReaderKeepsTwoChunks(t *testing.T) {
 	if len(byChunk) < 3 {
 		t.Fatalf("the sample has %d chunks", len(byChunk))
 	}
-	r := NewMessageReader(d.Bag, nil)
+	r := NewMessageReader(d.Storage, nil)
 	var order []int64
 	var first *Message
 	for _, ci := range d.Bag.ChunkInfos[:3] {
@@ -106,7 +107,7 @@ func TestMessageReaderKeepsTwoChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if &again.ChunkData[0] != &r.chunks[0].data[0] || r.chunks[1].pos != order[2] {
+	if &again.Context[0] != &r.chunks[0].data[0] || r.chunks[1].pos != order[2] {
 		t.Fatal("a cached chunk was read again or not moved to the front")
 	}
 	// A message of an evicted chunk keeps its bytes.
@@ -170,15 +171,15 @@ func checkTreeOffsets(t *testing.T, topic string, m *Message, root *rosmsg.Node)
 		}
 	}
 	spans := MessageSpans(m, root)
-	at := m.Record.Offset
+	at := m.RecordStart
 	for _, s := range spans {
 		if s.Start != at || s.End <= s.Start {
 			t.Fatalf("%s: span %v starts at %d, want %d (spans in order, without gaps)", topic, s, s.Start, at)
 		}
 		at = s.End
 	}
-	if at != m.Record.End() {
-		t.Fatalf("%s: spans end at %d, record at %d", topic, at, m.Record.End())
+	if at != m.RecordEnd {
+		t.Fatalf("%s: spans end at %d, record at %d", topic, at, m.RecordEnd)
 	}
 }
 
@@ -202,7 +203,7 @@ func TestFieldTreePathsReadSameValues(t *testing.T) {
 				if err != nil {
 					continue
 				}
-				plan, _ := r.Cache.Get(m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition)
+				plan, _ := r.Cache.Get(m.Conn.Type, m.Conn.MD5Sum, m.Conn.Definition)
 				ft := NewFieldTree(root)
 				checked := 0
 				walkTree(ft, "", func(id string) {
@@ -272,11 +273,12 @@ func TestDecodeMatchesGenpy(t *testing.T) {
 				}
 				want[m.Topic] = append(want[m.Topic], m)
 			}
-			b, err := ros1.Open(path)
+			rb, err := ros1.Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer b.Close()
+			defer rb.Close()
+			b := ros1.NewStore(rb)
 			x, err := BuildMessageIndex(context.Background(), b, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -387,7 +389,7 @@ func sameValue(got, want any) bool {
 
 func TestFieldTreeOpenFirst(t *testing.T) {
 	d, x := openSampleIndexed(t)
-	r := NewMessageReader(d.Bag, nil)
+	r := NewMessageReader(d.Storage, nil)
 	tests := []struct {
 		topic string
 		want  string // paths of the opened branches

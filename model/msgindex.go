@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 )
 
 // StageMessages is the progress stage of BuildMessageIndex.
@@ -41,7 +41,7 @@ type MessageIndex struct {
 // BuildMessageIndex reads the index data of every chunk. Progress counts
 // chunks. A chunk whose index cannot be read is recorded in Errors and
 // skipped; only ctx's cancellation stops the build early.
-func BuildMessageIndex(ctx context.Context, b *ros1.Bag, progress ProgressFunc) (*MessageIndex, error) {
+func BuildMessageIndex(ctx context.Context, b bag.Storage, progress ProgressFunc) (*MessageIndex, error) {
 	x := &MessageIndex{byName: map[string]*TopicMessages{}}
 	topicOf := func(conn uint32) *TopicMessages {
 		name := "?"
@@ -56,23 +56,42 @@ func BuildMessageIndex(ctx context.Context, b *ros1.Bag, progress ProgressFunc) 
 		}
 		return t
 	}
-	n := int64(len(b.ChunkInfos))
-	for i, ci := range b.ChunkInfos {
+	blocks := b.Blocks()
+	n := int64(len(blocks))
+	for i, blk := range blocks {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if progress != nil && i%64 == 0 {
 			progress(int64(i), n, StageMessages)
 		}
-		idx, err := b.ChunkIndex(ci)
+		idx, err := b.BlockIndex(blk)
 		if err != nil {
 			x.Errors = append(x.Errors, err)
 		}
-		for _, d := range idx {
-			t := topicOf(d.Conn)
-			for _, e := range d.Entries {
-				t.Refs = append(t.Refs, MsgRef{T: e.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: ci.ChunkPos, Offset: e.Offset, Conn: d.Conn}})
+		for _, e := range idx {
+			t := topicOf(e.Conn)
+			t.Refs = append(t.Refs, MsgRef{T: e.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: e.Loc.Block, Offset: e.Loc.Offset, Conn: e.Conn}})
+		}
+	}
+	if len(blocks) == 0 {
+		// Messages outside any chunk (an unchunked MCAP) have no index
+		// of their own: list them from the iterator.
+		it := b.Messages(bag.MessageFilter{})
+		for k := 0; it.Next(); k++ {
+			if k&1023 == 0 && ctx.Err() != nil {
+				break
 			}
+			m := it.Message()
+			t := topicOf(m.Conn.ID)
+			t.Refs = append(t.Refs, MsgRef{T: m.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}})
+		}
+		if err := it.Err(); err != nil {
+			x.Errors = append(x.Errors, err)
+		}
+		it.Close()
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 	}
 	for _, t := range x.Topics {

@@ -24,7 +24,7 @@ func TestMessageIndexMatchesIterator(t *testing.T) {
 			if b.Scan != nil {
 				b.DropUnreadableChunks()
 			}
-			x, err := BuildMessageIndex(context.Background(), b, nil)
+			x, err := BuildMessageIndex(context.Background(), ros1.NewStore(b), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,19 +17,19 @@ const spanElems = 256
 // the top-level field they belong to, so neighbouring fields can be told
 // apart. root is m.Data decoded; without it the data is one span.
 func MessageSpans(m *Message, root *rosmsg.Node) []Span {
-	spans := RecordSpans(&m.Record)
+	spans := append([]Span(nil), m.Header...)
 	data := spans[len(spans)-1]
 	spans = spans[:len(spans)-1]
 	if root == nil {
 		return append(spans, data)
 	}
-	base := m.Record.DataOffset
+	base := m.DataOffset
 	for i := range root.Children {
 		c := &root.Children[i]
 		spans = nodeSpans(spans, c, c.Name, i, base)
 	}
-	if end := base + int64(root.End); end < m.Record.End() {
-		spans = append(spans, Span{Name: "unused bytes after the message", Kind: SpanLength, Start: end, End: m.Record.End()})
+	if end := base + int64(root.End); end < m.RecordEnd {
+		spans = append(spans, Span{Name: "unused bytes after the message", Kind: SpanLength, Start: end, End: m.RecordEnd})
 	}
 	return spans
 }

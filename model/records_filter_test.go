@@ -18,7 +18,7 @@ func TestTopicRows(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer d.Close()
-			topics := Topics(d.Bag)
+			topics := Topics(d.Storage)
 			if len(topics) < 2 {
 				t.Fatalf("need two topics, have %v", topics)
 			}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
@@ -48,7 +48,7 @@ type SeriesRequest struct {
 	Fields []FieldRef
 	Base   TimeBase
 	// Start and End bound the receive time, inclusive; zero means no bound.
-	Start, End ros1.Time
+	Start, End bag.Time
 	// KeepIndex also records where each point's message lives (Series.Loc),
 	// 16 more bytes per point. Without it a point's message is found again
 	// with Series.Locate.
@@ -79,7 +79,7 @@ type Series struct {
 
 // MessageLoc says where a message is: its connection, its chunk record's
 // file offset and its message data record's offset in the chunk's
-// uncompressed data (as ros1.Message has them).
+// uncompressed data (as bag.Loc has them).
 type MessageLoc struct {
 	ChunkPos int64
 	Offset   uint32
@@ -92,7 +92,7 @@ type SeriesSet struct {
 	Base   TimeBase
 	// BagStart and BagEnd are the bag's time range; BagStart is the usual
 	// origin of a relative time axis.
-	BagStart, BagEnd ros1.Time
+	BagStart, BagEnd bag.Time
 	// Messages is the number of messages read.
 	Messages int64
 }
@@ -116,9 +116,9 @@ type connSlots struct {
 // columns. It reports progress in messages (out of the count the index
 // gives for the selected connections and chunks) and stops with ctx's error
 // when ctx is cancelled. progress may be nil.
-func ExtractSeries(ctx context.Context, b *ros1.Bag, cache *rosmsg.Cache, req SeriesRequest, progress ProgressFunc) (*SeriesSet, error) {
+func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req SeriesRequest, progress ProgressFunc) (*SeriesSet, error) {
 	set := &SeriesSet{Base: req.Base}
-	set.BagStart, set.BagEnd = b.TimeRange()
+	set.BagStart, set.BagEnd = timeRange(b)
 	byConn := map[uint32]*connSlots{}
 	var topics []string
 	for _, ref := range req.Fields {
@@ -140,7 +140,7 @@ func ExtractSeries(ctx context.Context, b *ros1.Bag, cache *rosmsg.Cache, req Se
 			cs.slots = append(cs.slots, slot{s, p})
 			if req.Base == HeaderStamp || ref.IsLatency() {
 				c := b.Connection(id)
-				plan, err := cache.Get(c.Type, c.MD5Sum, c.MessageDefinition)
+				plan, err := planFor(cache, c)
 				if err != nil {
 					return nil, err
 				}
@@ -153,7 +153,7 @@ func ExtractSeries(ctx context.Context, b *ros1.Bag, cache *rosmsg.Cache, req Se
 			}
 		}
 	}
-	f := ros1.MessageFilter{Topics: topics, Start: req.Start, End: req.End}
+	f := bag.MessageFilter{Topics: topics, Start: req.Start, End: req.End}
 	total := reserve(b, f, byConn, req.KeepIndex)
 
 	it := b.Messages(f)
@@ -203,7 +203,7 @@ func ExtractSeries(ctx context.Context, b *ros1.Bag, cache *rosmsg.Cache, req Se
 			s.T = append(s.T, t)
 			s.V = append(s.V, v)
 			if req.KeepIndex {
-				s.Loc = append(s.Loc, MessageLoc{ChunkPos: m.ChunkPos, Offset: m.Offset, Conn: m.Conn.ID})
+				s.Loc = append(s.Loc, MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID})
 			}
 		}
 	}
@@ -228,21 +228,21 @@ func ExtractSeries(ctx context.Context, b *ros1.Bag, cache *rosmsg.Cache, req Se
 // reserve sizes every series for the messages the index counts for its
 // connections in the chunks the filter reads, so columns do not over-grow,
 // and returns the total count for progress.
-func reserve(b *ros1.Bag, f ros1.MessageFilter, byConn map[uint32]*connSlots, keepIndex bool) int64 {
+func reserve(b bag.Storage, f bag.MessageFilter, byConn map[uint32]*connSlots, keepIndex bool) int64 {
 	perSeries := map[*Series]int{}
 	var total int64
-	for _, ci := range b.ChunkInfos {
-		if !f.End.IsZero() && f.End.Before(ci.Start) || !f.Start.IsZero() && ci.End.Before(f.Start) {
+	for _, blk := range b.Blocks() {
+		if !f.End.IsZero() && f.End.Before(blk.Start) || !f.Start.IsZero() && blk.End.Before(f.Start) {
 			continue
 		}
-		for _, cc := range ci.Conns {
-			cs := byConn[cc.Conn]
+		for conn, n := range blk.Counts {
+			cs := byConn[conn]
 			if cs == nil {
 				continue
 			}
-			total += int64(cc.Count)
+			total += int64(n)
 			for _, sl := range cs.slots {
-				perSeries[sl.s] += int(cc.Count)
+				perSeries[sl.s] += int(n)
 			}
 		}
 	}

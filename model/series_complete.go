@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
@@ -14,7 +14,7 @@ import (
 // continue the typed path ("/scan.ranges[1" completes to
 // "/scan.ranges[1]": typed array indices are kept), then the latency series
 // when the type has a header. At most limit entries (0: no limit).
-func CompleteField(b *ros1.Bag, cache *rosmsg.Cache, prefix string, limit int) []string {
+func CompleteField(b bag.Storage, cache *rosmsg.Cache, prefix string, limit int) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(s string) bool {
@@ -49,7 +49,7 @@ func CompleteField(b *ros1.Bag, cache *rosmsg.Cache, prefix string, limit int) [
 		}
 		hasHeader := false
 		for _, c := range topicConns(b, t) {
-			plan, err := cache.Get(c.Type, c.MD5Sum, c.MessageDefinition)
+			plan, err := planFor(cache, c)
 			if err != nil {
 				continue
 			}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 )
 
 // ErrNotFound means Locate found no message for a point.
@@ -24,7 +24,7 @@ const locateWindow = 10e9
 // Among messages with equal times, the point's rank (ties keep receive
 // order) picks the message, counting only messages the field could be read
 // from, as extraction does.
-func (s *Series) Locate(ctx context.Context, b *ros1.Bag, i int) (MessageLoc, error) {
+func (s *Series) Locate(ctx context.Context, b bag.Storage, i int) (MessageLoc, error) {
 	if i < 0 || i >= len(s.T) {
 		return MessageLoc{}, fmt.Errorf("point %d of %s: %w", i, s.Name, ErrNotFound)
 	}
@@ -41,21 +41,21 @@ func (s *Series) Locate(ctx context.Context, b *ros1.Bag, i int) (MessageLoc, er
 	}
 	rank, ties := i-first, last-first+1
 	if s.base == ReceiveTime {
-		tt := ros1.TimeFromNanos(t)
-		return s.find(ctx, b, ros1.MessageFilter{Topics: []string{s.Ref.Topic}, Start: tt, End: tt}, t, rank, -1)
+		tt := bag.TimeFromNanos(t)
+		return s.find(ctx, b, bag.MessageFilter{Topics: []string{s.Ref.Topic}, Start: tt, End: tt}, t, rank, -1)
 	}
-	w := ros1.MessageFilter{Topics: []string{s.Ref.Topic}, Start: ros1.TimeFromNanos(t - locateWindow), End: ros1.TimeFromNanos(t + locateWindow)}
+	w := bag.MessageFilter{Topics: []string{s.Ref.Topic}, Start: bag.TimeFromNanos(t - locateWindow), End: bag.TimeFromNanos(t + locateWindow)}
 	if loc, err := s.find(ctx, b, w, t, rank, ties); err == nil || !errors.Is(err, ErrNotFound) {
 		return loc, err
 	}
-	return s.find(ctx, b, ros1.MessageFilter{Topics: []string{s.Ref.Topic}}, t, rank, -1)
+	return s.find(ctx, b, bag.MessageFilter{Topics: []string{s.Ref.Topic}}, t, rank, -1)
 }
 
 // find returns the rank-th message (0-based) among those f selects whose
 // time on the series' base is t and whose field reads. When ties >= 0 the
 // filter must see exactly ties such messages, or the answer is ErrNotFound
 // (the window may have cut some off).
-func (s *Series) find(ctx context.Context, b *ros1.Bag, f ros1.MessageFilter, t int64, rank, ties int) (MessageLoc, error) {
+func (s *Series) find(ctx context.Context, b bag.Storage, f bag.MessageFilter, t int64, rank, ties int) (MessageLoc, error) {
 	it := b.Messages(f)
 	defer it.Close()
 	n := 0
@@ -90,7 +90,7 @@ func (s *Series) find(ctx context.Context, b *ros1.Bag, f ros1.MessageFilter, t 
 			}
 		}
 		if n == rank {
-			found = MessageLoc{ChunkPos: m.ChunkPos, Offset: m.Offset, Conn: m.Conn.ID}
+			found = MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}
 			if ties < 0 {
 				return found, nil
 			}
@@ -103,5 +103,5 @@ func (s *Series) find(ctx context.Context, b *ros1.Bag, f ros1.MessageFilter, t 
 	if n > rank && (ties < 0 || n == ties) {
 		return found, nil
 	}
-	return MessageLoc{}, fmt.Errorf("point at %s of %s: %w", ros1.TimeFromNanos(t), s.Name, ErrNotFound)
+	return MessageLoc{}, fmt.Errorf("point at %s of %s: %w", bag.TimeFromNanos(t), s.Name, ErrNotFound)
 }

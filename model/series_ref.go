@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
@@ -69,10 +69,10 @@ func ParseFieldRef(s string, topics []string) (FieldRef, error) {
 }
 
 // Topics returns the bag's distinct topics, sorted.
-func Topics(b *ros1.Bag) []string {
+func Topics(b bag.Storage) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, c := range b.Connections {
+	for _, c := range b.Connections() {
 		if !seen[c.Topic] {
 			seen[c.Topic] = true
 			out = append(out, c.Topic)
@@ -83,9 +83,9 @@ func Topics(b *ros1.Bag) []string {
 }
 
 // topicConns returns the connections of topic.
-func topicConns(b *ros1.Bag, topic string) []*ros1.Connection {
-	var out []*ros1.Connection
-	for _, c := range b.Connections {
+func topicConns(b bag.Storage, topic string) []*bag.Connection {
+	var out []*bag.Connection
+	for _, c := range b.Connections() {
 		if c.Topic == topic {
 			out = append(out, c)
 		}
@@ -96,7 +96,7 @@ func topicConns(b *ros1.Bag, topic string) []*ros1.Connection {
 // ResolveField parses s against the bag's topics and checks that the path
 // compiles for every connection of the topic. An unknown topic lists the
 // topics; an unknown field suggests close paths.
-func ResolveField(b *ros1.Bag, cache *rosmsg.Cache, s string) (FieldRef, error) {
+func ResolveField(b bag.Storage, cache *rosmsg.Cache, s string) (FieldRef, error) {
 	ref, err := ParseFieldRef(s, Topics(b))
 	if err != nil {
 		return ref, err
@@ -112,7 +112,7 @@ type connPaths map[uint32]*rosmsg.Path
 // stamp) for every connection of its topic. Connections whose type lacks
 // the field (a topic published with several types) are left out; it is an
 // error only when none has it.
-func compileRef(b *ros1.Bag, cache *rosmsg.Cache, ref FieldRef) (connPaths, error) {
+func compileRef(b bag.Storage, cache *rosmsg.Cache, ref FieldRef) (connPaths, error) {
 	conns := topicConns(b, ref.Topic)
 	if len(conns) == 0 {
 		return nil, fmt.Errorf("%w %s; the bag's topics are: %s", ErrUnknownTopic, ref.Topic, strings.Join(Topics(b), ", "))
@@ -137,8 +137,8 @@ func compileRef(b *ros1.Bag, cache *rosmsg.Cache, ref FieldRef) (connPaths, erro
 
 // compileConn compiles ref for one connection; a nil path with a nil error
 // is the latency series.
-func compileConn(cache *rosmsg.Cache, ref FieldRef, c *ros1.Connection) (*rosmsg.Path, error) {
-	plan, err := cache.Get(c.Type, c.MD5Sum, c.MessageDefinition)
+func compileConn(cache *rosmsg.Cache, ref FieldRef, c *bag.Connection) (*rosmsg.Path, error) {
+	plan, err := planFor(cache, c)
 	if err != nil {
 		return nil, fmt.Errorf("%s (%s): %w", ref.Topic, c.Type, err)
 	}

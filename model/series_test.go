@@ -9,20 +9,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
 const multichunk = "../testdata/none-multichunk.bag"
 
-func openBag(t testing.TB, path string) *ros1.Bag {
+func openBag(t testing.TB, path string) bag.Storage {
 	t.Helper()
 	b, err := ros1.OpenOrScan(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
-	return b
+	return ros1.NewStore(b)
 }
 
 func TestParseFieldRef(t *testing.T) {
@@ -148,12 +149,12 @@ type point struct {
 }
 
 // decodeAll reads ref the slow way: Plan.Decode and the node tree.
-func decodeAll(t *testing.T, b *ros1.Bag, cache *rosmsg.Cache, ref FieldRef, base TimeBase) []point {
-	it := b.Messages(ros1.MessageFilter{Topics: []string{ref.Topic}})
+func decodeAll(t *testing.T, b bag.Storage, cache *rosmsg.Cache, ref FieldRef, base TimeBase) []point {
+	it := b.Messages(bag.MessageFilter{Topics: []string{ref.Topic}})
 	var out []point
 	for it.Next() {
 		m := it.Message()
-		plan, err := cache.Get(m.Conn.Type, m.Conn.MD5Sum, m.Conn.MessageDefinition)
+		plan, err := cache.Get(m.Conn.Type, m.Conn.MD5Sum, m.Conn.Definition)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +225,7 @@ func TestExtractSeriesProgressAndCancel(t *testing.T) {
 		t.Skip(err)
 	}
 	defer bb.Close()
-	_, err = ExtractSeries(ctx, bb, &cache, SeriesRequest{Fields: []FieldRef{{"/imu/data", "linear_acceleration.x"}}}, nil)
+	_, err = ExtractSeries(ctx, ros1.NewStore(bb), &cache, SeriesRequest{Fields: []FieldRef{{"/imu/data", "linear_acceleration.x"}}}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

@@ -2,8 +2,6 @@ package model
 
 import (
 	"sort"
-
-	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // Timeline is what the timeline view draws: the chunks over time and, per
@@ -53,14 +51,13 @@ const TimelineBins = 512
 // BuildTimeline builds the timeline of an opened document. Chunks that a
 // scan salvaged or found damaged are marked.
 func BuildTimeline(d *Document) *Timeline {
-	b := d.Bag
-	s, e := b.TimeRange()
-	tl := &Timeline{Start: s.Nanos(), End: e.Nanos()}
+	b := d.Storage
+	tl := &Timeline{Start: d.Summary.Start.Nanos(), End: d.Summary.End.Nanos()}
 	if tl.End <= tl.Start {
 		tl.End = tl.Start + 1
 	}
 	topicOf := map[uint32]int{}
-	for _, c := range b.Connections {
+	for _, c := range b.Connections() {
 		i, ok := -1, false
 		for j := range tl.Topics {
 			if tl.Topics[j].Topic == c.Topic {
@@ -77,28 +74,25 @@ func BuildTimeline(d *Document) *Timeline {
 	bin := func(t int64) int {
 		return min(TimelineBins-1, max(0, int(float64(t-tl.Start)/span*TimelineBins)))
 	}
-	for _, ci := range b.ChunkInfos {
-		cs := ChunkSpan{Pos: ci.ChunkPos, End: ci.ChunkPos, T0: ci.Start.Nanos(), T1: ci.End.Nanos(), Messages: ci.Messages(), Ratio: 1}
-		if ch, err := b.ChunkHeader(ci); err == nil {
-			cs.End = ch.End()
-			cs.Compression = ch.Compression
-			if ch.Size > 0 && ch.Compression != ros1.CompressionNone {
-				cs.Ratio = float64(ch.DataLen) / float64(ch.Size)
-			}
-			if ch.Open {
-				cs.Damaged = openChunkDamage
-			}
-		} else {
-			cs.Damaged = err.Error()
+	for _, blk := range b.Blocks() {
+		cs := ChunkSpan{Pos: blk.Offset, End: blk.Offset + blk.Len, T0: blk.Start.Nanos(), T1: blk.End.Nanos(), Messages: blk.Messages(), Ratio: 1, Compression: blk.Compression}
+		if blk.UncompressedSize > 0 && blk.Compression != "" && blk.Compression != "none" {
+			cs.Ratio = float64(blk.CompressedSize) / float64(blk.UncompressedSize)
+		}
+		switch {
+		case blk.Err != nil:
+			cs.Damaged = blk.Err.Error()
+		case blk.Damaged:
+			cs.Damaged = openChunkDamage
 		}
 		tl.Chunks = append(tl.Chunks, cs)
 		b0, b1 := bin(cs.T0), bin(cs.T1)
-		for _, cc := range ci.Conns {
-			ti, ok := topicOf[cc.Conn]
+		for conn, n := range blk.Counts {
+			ti, ok := topicOf[conn]
 			if !ok {
 				continue
 			}
-			per := float64(cc.Count) / float64(b1-b0+1)
+			per := float64(n) / float64(b1-b0+1)
 			for k := b0; k <= b1; k++ {
 				tl.Topics[ti].Bins[k] += per
 			}
@@ -111,7 +105,7 @@ func BuildTimeline(d *Document) *Timeline {
 		}
 	}
 	tl.ChunkRows = layoutChunkRows(tl.Chunks)
-	if r := d.Scan; r != nil {
+	if r := d.Info.Scanned; r != nil {
 		for _, sk := range r.Skipped {
 			tl.MarkDamaged(sk.Start, sk.End, sk.Why)
 		}

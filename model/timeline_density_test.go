@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 )
 
 // TestTimelineCountsMatchIterator checks the exact density lanes of every
@@ -26,13 +26,13 @@ func TestTimelineCountsMatchIterator(t *testing.T) {
 				t.Skip("scanned: the iterator and the index may differ on salvaged chunks")
 			}
 			tl := BuildTimeline(d)
-			x, err := BuildMessageIndex(context.Background(), d.Bag, nil)
+			x, err := BuildMessageIndex(context.Background(), d.Storage, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			tl.SetIndex(x)
 			times := map[string][]int64{}
-			it := d.Bag.Messages(ros1.MessageFilter{})
+			it := d.Storage.Messages(bag.MessageFilter{})
 			for it.Next() {
 				m := it.Message()
 				times[m.Conn.Topic] = append(times[m.Conn.Topic], m.Time.Nanos())

@@ -3,7 +3,7 @@ package model
 import (
 	"context"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 )
 
 // StageBytes is the progress stage of MessageBytes.
@@ -13,13 +13,13 @@ const StageBytes = "counting bytes"
 // It reads every chunk, so it runs in the background; progress counts
 // messages out of the bag's total. The counts so far are returned with the
 // error that stopped the read.
-func MessageBytes(ctx context.Context, b *ros1.Bag, progress ProgressFunc) (map[uint32]uint64, error) {
+func MessageBytes(ctx context.Context, b bag.Storage, progress ProgressFunc) (map[uint32]uint64, error) {
 	var total int64
-	for _, n := range b.ConnectionCounts() {
-		total += int64(n)
+	if sum, _ := b.Summary(); sum != nil {
+		total = int64(sum.Messages)
 	}
 	out := map[uint32]uint64{}
-	it := b.Messages(ros1.MessageFilter{})
+	it := b.Messages(bag.MessageFilter{})
 	defer it.Close()
 	var n int64
 	for it.Next() {

@@ -46,7 +46,7 @@ func TestMessageBytesMatchesReference(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer d.Close()
-			perConn, err := MessageBytes(context.Background(), d.Bag, nil)
+			perConn, err := MessageBytes(context.Background(), d.Storage, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
