@@ -67,6 +67,13 @@ func newChunkPanel(l *docLink) fyne.CanvasObject { return makeChunkPanel(l).cont
 // l.showChunk and follows the selected message.
 func makeChunkPanel(l *docLink) *chunkPanel {
 	p := &chunkPanel{l: l, d: l.d, pending: -1, selRow: -1}
+	if l.d.Bag == nil {
+		// The chunk view decodes ROS 1 chunk records; other formats get
+		// it later. No l.showChunk: the timeline's chunk lane does not
+		// lead here.
+		p.content = container.NewStack(notForFormat(l.d, "Chunk"))
+		return p
+	}
 	p.build()
 	l.showChunk = func(pos int64) {
 		l.selectTab("Chunk")
@@ -183,7 +190,7 @@ func (p *chunkPanel) show(pos, sel int64) {
 	p.detail, p.records, p.rows, p.pending = c, nil, nil, sel
 	p.showAll.Hide()
 	p.gen++
-	start, _ := p.d.Bag.TimeRange()
+	start := p.d.Summary.Start
 	p.title.SetText(fmt.Sprintf("Chunk %d of %d at byte %d", c.Index+1, c.N, c.Info.ChunkPos))
 	p.prev.Enable()
 	p.next.Enable()
@@ -295,9 +302,9 @@ func (p *chunkPanel) recCells(i int) []string {
 	}
 	if rec.Op == ros1.OpMessageData {
 		if m, err := ros1.ParseMessageData(rec); err == nil {
-			start, _ := p.d.Bag.TimeRange()
+			start := p.d.Summary.Start
 			topic := fmt.Sprintf("connection %d", m.Conn)
-			if c := p.d.Bag.Connection(m.Conn); c != nil {
+			if c := p.d.Storage.Connection(m.Conn); c != nil {
 				topic = c.Topic
 			}
 			return []string{fmt.Sprint(rec.Offset), rec.Op.Name(), fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, relSeconds(m.Time.Nanos()-start.Nanos(), 6), tickLabel(m.Time.Nanos(), 0, 1e6, true), model.Size(int64(rec.DataLen)))}

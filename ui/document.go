@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -32,7 +32,7 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	findings := newFindingsPanel(l.ctx, d, w, l.showRecord, findingsHooks{
 		selectRecord: rp.showOffset,
 		onReport:     tv.markFindings,
-		onChecked: func(rep *ros1.CheckReport, err error) {
+		onChecked: func(rep *bag.CheckReport, err error) {
 			if !autoCheck || !first || l.ctx.Err() != nil {
 				return
 			}
@@ -75,8 +75,7 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 	if d.Summary.Messages == 0 && len(d.Topics) > 0 {
 		top = append(top, banner(theme.InfoIcon(), "This bag has connections but no messages: every topic below has 0 messages."))
 	}
-	if d.Scan != nil {
-		scan := banner(theme.WarningIcon(), model.ScanSummary(d.Scan), d.Scan.Reason.Error(), model.FixHint)
+	if scan := scanBanner(d); scan != nil {
 		if len(d.Topics) > 0 {
 			// A link to the doctor's findings for this bag.
 			show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.selectTab("Findings") })
@@ -90,6 +89,34 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 	}
 	top = append(top, widget.NewSeparator())
 	return container.NewBorder(container.NewPadded(container.NewVBox(top...)), nil, nil, nil, body), l
+}
+
+// scanBanner says how a file that could not be read through its index
+// was read instead, or is nil for a file read through its index.
+func scanBanner(d *model.Document) fyne.CanvasObject {
+	switch {
+	case d.Scan != nil:
+		return banner(theme.WarningIcon(), model.ScanSummary(d.Scan), d.Scan.Reason.Error(), model.FixHint)
+	case d.Info != nil && d.Info.Scanned != nil:
+		r := d.Info.Scanned
+		text := fmt.Sprintf("Read without its index: parsed to byte %s of %s", model.Count(uint64(r.ParsedTo)), model.Count(uint64(d.Size)))
+		var skipped int64
+		for _, b := range r.Skipped {
+			skipped += b.End - b.Start
+		}
+		if skipped > 0 {
+			text += fmt.Sprintf(", %s unreadable", model.Size(skipped))
+		}
+		if r.LostMessages > 0 {
+			text += fmt.Sprintf(", %s messages lost", model.Count(r.LostMessages))
+		}
+		reason := "The file's index could not be used."
+		if r.Reason != nil {
+			reason = r.Reason.Error()
+		}
+		return banner(theme.WarningIcon(), text+".", reason)
+	}
+	return nil
 }
 
 // newEmptyState is a centred explanation where content would be.

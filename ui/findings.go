@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -38,8 +38,8 @@ var background = func(f func()) {
 // --screenshot to wait until the views are idle.
 var backgroundRunning atomic.Int64
 
-// findingsPanel is the Findings tab: the doctor's findings (ros1.Check)
-// and the "Save repaired copy…" action.
+// findingsPanel is the Findings tab: the doctor's findings (the storage's
+// Check) and the "Save repaired copy…" action (ROS 1 bags only, for now).
 type findingsPanel struct {
 	d   *model.Document
 	win fyne.Window
@@ -55,7 +55,7 @@ type findingsPanel struct {
 	findingsHooks
 	list     *widget.List
 	detail   *widget.Label
-	findings []ros1.Finding
+	findings []bag.Finding
 	content  fyne.CanvasObject
 }
 
@@ -66,10 +66,10 @@ type findingsHooks struct {
 	// without showing it.
 	selectRecord func(off int64)
 	// onReport receives the findings of every check that finished.
-	onReport func([]ros1.Finding)
+	onReport func([]bag.Finding)
 	// onChecked hears of the end of every check: its report, or the error
 	// that stopped it.
-	onChecked func(*ros1.CheckReport, error)
+	onChecked func(*bag.CheckReport, error)
 }
 
 // tab is the panel as the window's Findings tab.
@@ -89,6 +89,9 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 		}
 	})
 	p.showBtn.Disable()
+	if d.Bag == nil {
+		p.showBtn.Hide() // the Records view reads only ROS 1 bags yet
+	}
 	p.selected = -1
 	p.status = widget.NewLabel("")
 	p.status.Wrapping = fyne.TextWrapWord
@@ -102,6 +105,11 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 	p.stopBtn.Hide()
 	p.checkBtn = widget.NewButtonWithIcon("Check every record", theme.SearchIcon(), p.runCheck)
 	save := widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), p.saveRepaired)
+	if d.Bag == nil {
+		// Repairing writes a ROS 1 bag; other formats cannot be
+		// repaired yet.
+		save.Disable()
+	}
 	p.detail = widget.NewLabel("")
 	p.detail.Wrapping = fyne.TextWrapWord
 	p.list = widget.NewList(
@@ -128,7 +136,7 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 		if p.selectRecord != nil {
 			p.selectRecord(f.Offset) // ready in the Records tab
 		}
-		p.detail.SetText(fmt.Sprintf("%s at byte offset %d%s:\n%s", strings.ToUpper(f.Severity.String()[:1])+f.Severity.String()[1:], f.Offset, opSuffix(f.Op), f.Message))
+		p.detail.SetText(fmt.Sprintf("%s at byte offset %d%s:\n%s", strings.ToUpper(f.Severity.String()[:1])+f.Severity.String()[1:], f.Offset, recordSuffix(f.Record), f.Message))
 	}
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(p.checkBtn, save), p.status),
@@ -151,11 +159,15 @@ func (p *findingsPanel) runCheck() {
 	p.progress.SetValue(0)
 	p.progress.Show()
 	p.stopBtn.Show()
-	p.status.SetText("Checking every record: bag header, index, chunks, index entries, connections, md5sums…")
+	if p.d.Bag != nil {
+		p.status.SetText("Checking every record: bag header, index, chunks, index entries, connections, md5sums…")
+	} else {
+		p.status.SetText("Checking every record…")
+	}
 	ctx, cancel := context.WithCancel(p.ctx)
 	p.cancel = cancel
 	var shown time.Time
-	progress := func(done, total int64, _ string) {
+	progress := func(done, total int64) {
 		if total <= 0 || time.Since(shown) < 50*time.Millisecond && done < total {
 			return
 		}
@@ -164,12 +176,12 @@ func (p *findingsPanel) runCheck() {
 	}
 	background(func() {
 		defer cancel()
-		rep, err := model.CheckBag(ctx, p.d, progress)
+		rep, err := p.d.Storage.Check(ctx, progress)
 		fyne.Do(func() { p.showReport(rep, err) })
 	})
 }
 
-func (p *findingsPanel) showReport(rep *ros1.CheckReport, err error) {
+func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
 	p.progress.Hide()
 	p.stopBtn.Hide()
 	p.checkBtn.Enable()
@@ -194,10 +206,12 @@ func (p *findingsPanel) showReport(rep *ros1.CheckReport, err error) {
 	switch {
 	case len(p.findings) == 0:
 		p.status.SetText(fmt.Sprintf("No findings: every record of the %s messages checks out.", model.Count(rep.Messages)))
-	case counts[ros1.Error] == 0:
-		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", plural(counts[ros1.Warning], "warning"), plural(counts[ros1.Info], "note")))
+	case counts[bag.Error] == 0:
+		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
+	case p.d.Bag == nil:
+		p.status.SetText(fmt.Sprintf("%s, %s, %s. Select one to read it whole.", plural(counts[bag.Error], "error"), plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
 	default:
-		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes an indexed bag with every message that can be read.", plural(counts[ros1.Error], "error"), plural(counts[ros1.Warning], "warning"), plural(counts[ros1.Info], "note")))
+		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes an indexed bag with every message that can be read.", plural(counts[bag.Error], "error"), plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
 	}
 	if p.onReport != nil {
 		p.onReport(p.findings)
@@ -212,6 +226,10 @@ func (p *findingsPanel) showReport(rep *ros1.CheckReport, err error) {
 // saveRepaired asks where to write a repaired copy and writes it in the
 // background, then says what was kept and lost.
 func (p *findingsPanel) saveRepaired() {
+	if p.d.Bag == nil {
+		dialog.ShowInformation("Not available for this format yet", "Saving a repaired copy works for ROS 1 bags only, for now.", p.win)
+		return
+	}
 	save := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil || wc == nil {
 			return
@@ -238,7 +256,7 @@ func (p *findingsPanel) saveRepaired() {
 }
 
 // repairText says what a repair kept and lost.
-func repairText(out string, rep *ros1.RepairReport) string {
+func repairText(out string, rep *bag.RepairReport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Wrote %s: %s messages, %s compression.\n", out, model.Count(rep.Messages), rep.Compression)
 	topics := make([]string, 0, len(rep.Kept))
@@ -270,31 +288,32 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-func severityIcon(s ros1.Severity) fyne.Resource {
+func severityIcon(s bag.Severity) fyne.Resource {
 	switch s {
-	case ros1.Error:
+	case bag.Error:
 		return theme.ErrorIcon()
-	case ros1.Warning:
+	case bag.Warning:
 		return theme.WarningIcon()
 	}
 	return theme.InfoIcon()
 }
 
 // findingPlace is the finding's location column: "offset 4117 chunk".
-func findingPlace(f ros1.Finding) string {
-	return fmt.Sprintf("%10d %-11s", f.Offset, opName(f.Op))
+func findingPlace(f bag.Finding) string {
+	return fmt.Sprintf("%10d %-11s", f.Offset, recordName(f.Record))
 }
 
-func opName(o ros1.Op) string {
-	if o == 0 {
+// recordName names a finding's record kind; "bytes" for a byte range.
+func recordName(kind string) string {
+	if kind == "" {
 		return "bytes"
 	}
-	return o.String()
+	return kind
 }
 
-func opSuffix(o ros1.Op) string {
-	if o == 0 {
+func recordSuffix(kind string) string {
+	if kind == "" {
 		return ""
 	}
-	return " (" + o.String() + " record)"
+	return " (" + kind + " record)"
 }

@@ -2,12 +2,14 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -23,11 +25,11 @@ func newHeader(d *model.Document) fyne.CanvasObject {
 	path := dimText(where, theme.SizeNameText, fyne.TextAlignLeading)
 
 	duration, start, end := "–", "–", "–"
-	if s.Chunks > 0 {
+	if s.Chunks > 0 || s.Messages > 0 {
 		duration = model.Duration(d.Duration())
 		start, end = model.Time(s.Start), model.Time(s.End)
 	}
-	indexed := fmt.Sprintf("ROS1 bag v%s", s.Version)
+	indexed := formatName(d)
 	// One row of figures, and the time span on the title line, so the
 	// views below keep the height.
 	facts := container.NewGridWithColumns(6,
@@ -35,13 +37,47 @@ func newHeader(d *model.Document) fyne.CanvasObject {
 		fact("Messages", model.Count(s.Messages)),
 		fact("Topics", model.Count(uint64(len(d.Topics)))),
 		fact("Chunks", model.Count(uint64(s.Chunks))),
-		fact("Compression", model.Compression(s)),
+		fact("Compression", chunksCompression(s)),
 		fact("Duration", duration),
 	)
 	span := dimText(fmt.Sprintf("%s  to  %s UTC      %s", start, end, indexed), theme.SizeNameText, fyne.TextAlignTrailing)
 	span.Truncation = fyne.TextTruncateOff
 	title := container.NewBorder(nil, nil, name, span, path)
 	return container.NewVBox(title, facts)
+}
+
+// formatName names the file's format and version: "ROS1 bag v2.0",
+// "MCAP v0".
+func formatName(d *model.Document) string {
+	format, version := d.Summary.Format, d.Summary.Version
+	if d.Info != nil {
+		format, version = d.Info.Format, d.Info.Version
+	}
+	if d.Bag != nil || format == "" || format == "ROS 1 bag" {
+		format = "ROS1 bag"
+	}
+	if version == "" {
+		return format
+	}
+	return fmt.Sprintf("%s v%s", format, version)
+}
+
+// chunksCompression describes the chunks' compression, as model.Compression
+// does for a ROS 1 summary: "lz4 ×47 (38% of 1.2 MB)".
+func chunksCompression(s *bag.Summary) string {
+	if s.Chunks == 0 {
+		return "no chunks"
+	}
+	names := s.CompressionNames()
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s ×%d", n, s.Compression[n])
+	}
+	out := strings.Join(parts, ", ")
+	if s.UncompressedBytes > 0 && s.CompressedBytes != s.UncompressedBytes {
+		out += fmt.Sprintf(" (%.0f%% of %s)", 100*float64(s.CompressedBytes)/float64(s.UncompressedBytes), model.Size(int64(s.UncompressedBytes)))
+	}
+	return out
 }
 
 // fact is a caption above a value.

@@ -184,7 +184,7 @@ func (l *docLink) WithIndex(f func(*model.MessageIndex)) {
 	var x *model.MessageIndex
 	var mu sync.Mutex
 	l.Go(func(ctx context.Context) {
-		idx, err := model.BuildMessageIndex(ctx, l.d.Bag, nil)
+		idx, err := model.BuildMessageIndex(ctx, l.d.Storage, nil)
 		if err != nil {
 			return // cancelled: the window closed
 		}

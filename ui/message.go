@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 )
@@ -68,7 +68,7 @@ func newMessagePanel(l *docLink) fyne.CanvasObject {
 }
 
 func newMessageView(l *docLink) *messagePanel {
-	p := &messagePanel{l: l, reader: model.NewMessageReader(l.d.Bag, nil)}
+	p := &messagePanel{l: l, reader: model.NewMessageReader(l.d.Storage, nil)}
 
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.title.Truncation = fyne.TextTruncateEllipsis
@@ -77,6 +77,9 @@ func newMessageView(l *docLink) *messagePanel {
 	p.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { p.step(+1) })
 	p.next.IconPlacement = widget.ButtonIconTrailingText
 	p.records = widget.NewButtonWithIcon("Show in Records", theme.ListIcon(), p.showInRecords)
+	if l.d.Bag == nil {
+		p.records.Hide() // the Records view reads only ROS 1 bags yet
+	}
 	p.plot = widget.NewButtonWithIcon("Plot field", theme.GridIcon(), p.plotField)
 	p.plot.Disable()
 	p.problem = widget.NewLabel("")
@@ -138,7 +141,7 @@ func (p *messagePanel) show(ref model.MsgRef) {
 	p.gen++
 	gen := p.gen
 	topic := "?"
-	if c := p.l.d.Bag.Connection(ref.Conn); c != nil {
+	if c := p.l.d.Storage.Connection(ref.Conn); c != nil {
 		topic = c.Topic
 	}
 	p.title.SetText(topic)
@@ -256,8 +259,8 @@ func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string,
 	} else {
 		p.problem.Hide()
 	}
-	p.hex.SetData(bytes.NewReader(m.ChunkData), m.Record.Offset, m.Record.Size(), model.MessageSpans(m, root))
-	p.hex.ScrollToOffset(m.Record.DataOffset)
+	p.hex.SetData(bytes.NewReader(m.Context), m.RecordStart, m.RecordEnd-m.RecordStart, model.MessageSpans(m, root))
+	p.hex.ScrollToOffset(m.DataOffset)
 	p.tree.UnselectAll()
 	p.tree.CloseAllBranches()
 	if p.ft != nil {
@@ -297,13 +300,12 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 	if tm == nil || i < 0 || i >= len(tm.Refs)-1 {
 		p.next.Disable()
 	}
-	start, _ := p.l.d.Bag.TimeRange()
-	t := ros1.TimeFromNanos(ref.T)
+	start := p.l.d.Summary.Start
+	t := bag.TimeFromNanos(ref.T)
 	parts = append(parts, fmt.Sprintf("+%.3f s", float64(ref.T-start.Nanos())/1e9),
 		fmt.Sprintf("%s UTC (%d.%09d)", model.Time(t), t.Sec, t.NSec))
 	if m := p.msg; m != nil {
-		parts = append(parts, fmt.Sprintf("%s bytes, record at %d in the chunk at %d (%s)",
-			model.Count(uint64(len(m.Data))), m.Record.Offset, m.Ref.ChunkPos, m.Compression))
+		parts = append(parts, messagePlace(p.l.d, m))
 	}
 	s := ""
 	for k, part := range parts {
@@ -315,10 +317,29 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 	setDim(p.where, s+"  ·  Alt+Left / Alt+Right step")
 }
 
+// messagePlace says where a message's bytes are: its record in its ROS 1
+// chunk, or its block in another format.
+func messagePlace(d *model.Document, m *model.Message) string {
+	size := model.Count(uint64(len(m.Data)))
+	if d.Bag != nil {
+		return fmt.Sprintf("%s bytes, record at %d in the chunk at %d (%s)", size, m.RecordStart, m.Ref.ChunkPos, m.Compression)
+	}
+	for _, blk := range d.Storage.Blocks() {
+		if blk.Offset == m.Ref.ChunkPos {
+			comp := m.Compression
+			if comp == "" {
+				comp = "none"
+			}
+			return fmt.Sprintf("%s bytes in the chunk at %d (%s)", size, m.Ref.ChunkPos, comp)
+		}
+	}
+	return fmt.Sprintf("%s bytes in the record at %d", size, m.Ref.ChunkPos)
+}
+
 // topicOf returns the selected message's topic in the index and its
 // position there (-1 when the index does not list it).
 func (p *messagePanel) topicOf(x *model.MessageIndex) (*model.TopicMessages, int) {
-	c := p.l.d.Bag.Connection(p.ref.Conn)
+	c := p.l.d.Storage.Connection(p.ref.Conn)
 	if c == nil {
 		return nil, -1
 	}

@@ -133,8 +133,8 @@ func TestMessagePanelShowsSelectedMessage(t *testing.T) {
 			t.Errorf("the panel does not show %q", s)
 		}
 	}
-	if p.hex.size != p.msg.Record.Size() {
-		t.Errorf("hex view shows %d bytes, the record has %d", p.hex.size, p.msg.Record.Size())
+	if p.hex.size != (p.msg.RecordEnd - p.msg.RecordStart) {
+		t.Errorf("hex view shows %d bytes, the record has %d", p.hex.size, (p.msg.RecordEnd - p.msg.RecordStart))
 	}
 }
 
@@ -143,7 +143,7 @@ func TestMessagePanelLinksFieldsAndBytes(t *testing.T) {
 	ref := x.Topic("/imu").Refs[7]
 	l.SelectMessage(ref)
 	want := decodeRef(t, l.d.Bag, ref)
-	base := p.msg.Record.DataOffset
+	base := p.msg.DataOffset
 
 	// A field selected in the tree highlights exactly its bytes.
 	for _, path := range []string{"linear_acceleration.x", "header.frame_id", "orientation_covariance[4]", "header"} {
@@ -197,8 +197,8 @@ func TestMessagePanelLinksFieldsAndBytes(t *testing.T) {
 		t.Errorf("five bytes further selects %q", got)
 	}
 	p.hex.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
-	if p.hex.Cursor() != p.msg.Record.Offset || p.sel != "" {
-		t.Errorf("Home: cursor %d (record at %d), field %q", p.hex.Cursor(), p.msg.Record.Offset, p.sel)
+	if p.hex.Cursor() != p.msg.RecordStart || p.sel != "" {
+		t.Errorf("Home: cursor %d (record at %d), field %q", p.hex.Cursor(), p.msg.RecordStart, p.sel)
 	}
 }
 
@@ -257,7 +257,7 @@ func TestMessagePanelLongArrays(t *testing.T) {
 	}
 	// Tapping a byte past the listed elements lists it.
 	s, _ := want.ElemRange(500)
-	off := p.msg.Record.DataOffset + int64(s)
+	off := p.msg.DataOffset + int64(s)
 	p.hex.ScrollToOffset(off)
 	p.hex.Tapped(&fyne.PointEvent{Position: hexPos(p.hex, off)})
 	if got := p.ft.Path(p.sel); got != "data[500]" {
@@ -292,7 +292,7 @@ func TestMessagePanelPlotField(t *testing.T) {
 		t.Errorf("added series %v", added)
 	}
 	// The path is one the plots resolve.
-	if _, err := model.ResolveField(l.d.Bag, &rosmsg.Cache{}, added[0]); err != nil {
+	if _, err := model.ResolveField(l.d.Storage, &rosmsg.Cache{}, added[0]); err != nil {
 		t.Errorf("%s does not resolve: %v", added[0], err)
 	}
 }
@@ -336,7 +336,7 @@ func TestMessagePanelRecordsLink(t *testing.T) {
 		if c, _ := l.Cursor(); c != got.T {
 			t.Errorf("cursor %d, message time %d", c, got.T)
 		}
-		if p.ref != got || p.msg == nil || p.msg.Record.Offset != rec.Offset {
+		if p.ref != got || p.msg == nil || p.msg.RecordStart != rec.Offset {
 			t.Errorf("the Message panel does not show the record's message")
 		}
 		break

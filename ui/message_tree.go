@@ -87,7 +87,7 @@ func (p *messagePanel) selectField(id string) {
 		return
 	}
 	p.sel = id
-	base := p.msg.Record.DataOffset
+	base := p.msg.DataOffset
 	start, end := base+int64(n.Start), base+int64(n.End)
 	if p.busy {
 		// The user tapped a byte: keep the hex view where it is.
@@ -116,7 +116,7 @@ func (p *messagePanel) selectByte(off int64) {
 	if p.ft == nil || p.msg == nil {
 		return
 	}
-	base := p.msg.Record.DataOffset
+	base := p.msg.DataOffset
 	if off < base {
 		// The record's header: no field.
 		p.tree.UnselectAll()

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 )
@@ -22,9 +22,9 @@ type topicFields struct {
 // plottableFields lists, per topic, the field paths that can be plotted:
 // what CompleteField offers for "TOPIC." (array elements as [0], the
 // latency for types with a header).
-func plottableFields(b *ros1.Bag, cache *rosmsg.Cache) []topicFields {
+func plottableFields(b bag.Storage, cache *rosmsg.Cache) []topicFields {
 	types := map[string]string{}
-	for _, c := range b.Connections {
+	for _, c := range b.Connections() {
 		if _, ok := types[c.Topic]; !ok {
 			types[c.Topic] = c.Type
 		}
@@ -66,7 +66,7 @@ type fieldList struct {
 }
 
 func newFieldList(g *plotsView) *fieldList {
-	f := &fieldList{g: g, all: plottableFields(g.l.d.Bag, &g.cache), types: map[string]string{}}
+	f := &fieldList{g: g, all: plottableFields(g.l.d.Storage, &g.cache), types: map[string]string{}}
 	for _, tf := range f.all {
 		f.types[tf.topic] = tf.typ
 	}

@@ -23,7 +23,7 @@ func TestFieldListSample(t *testing.T) {
 	has := map[string]bool{}
 	for _, p := range all {
 		has[p] = true
-		if _, err := model.ResolveField(g.l.d.Bag, &g.cache, p); err != nil {
+		if _, err := model.ResolveField(g.l.d.Storage, &g.cache, p); err != nil {
 			t.Errorf("listed %s does not resolve: %v", p, err)
 		}
 	}
@@ -32,7 +32,7 @@ func TestFieldListSample(t *testing.T) {
 			t.Errorf("the list lacks %s", want)
 		}
 	}
-	for _, topic := range model.Topics(g.l.d.Bag) {
+	for _, topic := range model.Topics(g.l.d.Storage) {
 		if has[topic] {
 			t.Errorf("the list offers the bare topic %s", topic)
 		}

@@ -68,7 +68,7 @@ func newPlotPanel(g *plotsView) *plotPanel {
 		p.canvas.setCursor(t)
 	}
 
-	p.entry = newCompletionEntry(func(s string) []string { return model.CompleteField(g.l.d.Bag, &g.cache, s, completionMax) })
+	p.entry = newCompletionEntry(func(s string) []string { return model.CompleteField(g.l.d.Storage, &g.cache, s, completionMax) })
 	p.entry.SetPlaceHolder("Add a series: type TOPIC.FIELD, e.g. /imu.linear_acceleration.x")
 	p.entry.OnSubmitted = func(s string) { p.addTyped() }
 	add := widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), p.addTyped)
@@ -184,7 +184,7 @@ func (p *plotPanel) extract(s *plotSeries) {
 	var set *model.SeriesSet
 	var err error
 	g.l.Go(func(context.Context) {
-		r, e := model.ExtractSeries(ctx, g.l.d.Bag, &g.cache, req, progress)
+		r, e := model.ExtractSeries(ctx, g.l.d.Storage, &g.cache, req, progress)
 		mu.Lock()
 		set, err = r, e
 		mu.Unlock()

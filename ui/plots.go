@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/plot"
@@ -50,8 +50,8 @@ func newPlotsPanel(l *docLink) fyne.CanvasObject {
 }
 
 func newPlotsView(l *docLink) *plotsView {
-	b := l.d.Bag
-	start, end := b.TimeRange()
+	b := l.d.Storage
+	start, end := l.d.Summary.Start, l.d.Summary.End
 	g := &plotsView{l: l, origin: start.Nanos(), bagWin: plot.Window{T0: start.Nanos(), T1: end.Nanos()}, fitted: true}
 	if g.bagWin.T1-g.bagWin.T0 < plot.MinWindow {
 		g.bagWin.T1 = g.bagWin.T0 + 1e9
@@ -144,7 +144,7 @@ func (g *plotsView) add(p *plotPanel, path string) {
 		p.setError("Type a field path first, as TOPIC.FIELD: " + strings.Join(g.examples, ", "))
 		return
 	}
-	ref, err := model.ResolveField(g.l.d.Bag, &g.cache, path)
+	ref, err := model.ResolveField(g.l.d.Storage, &g.cache, path)
 	if err != nil {
 		p.setError("Cannot plot " + path + ": " + err.Error() + ". Type TOPIC.FIELD; suggestions of what this bag has show as you type.")
 		return
@@ -315,7 +315,7 @@ func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 	var err error
 	var mu sync.Mutex
 	g.l.Go(func(ctx context.Context) {
-		l, e := ms.Locate(ctx, g.l.d.Bag, i)
+		l, e := ms.Locate(ctx, g.l.d.Storage, i)
 		mu.Lock()
 		loc, err = l, e
 		mu.Unlock()
@@ -351,7 +351,7 @@ func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 // the empty state: linear ".x" fields first, then other ".x" fields, then
 // the first numeric field past the header, one per topic; and the latency
 // of the first topic with a header.
-func examplePaths(b *ros1.Bag, cache *rosmsg.Cache, n int) []string {
+func examplePaths(b bag.Storage, cache *rosmsg.Cache, n int) []string {
 	ranks := []func(string) bool{
 		func(p string) bool { return strings.Contains(p, "linear") && strings.HasSuffix(p, ".x") },
 		func(p string) bool { return strings.HasSuffix(p, ".x") && !strings.Contains(p, "orientation") },

@@ -259,7 +259,7 @@ func TestPlotClickSelectsMessage(t *testing.T) {
 			if !ok {
 				t.Fatalf("tap on point %d selected no message (error %q)", i, p.errText.Text)
 			}
-			want, err := s.ms.Locate(context.Background(), g.l.d.Bag, i)
+			want, err := s.ms.Locate(context.Background(), g.l.d.Storage, i)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,7 +268,7 @@ func TestPlotClickSelectsMessage(t *testing.T) {
 			}
 			x := g.l.Index()
 			if x == nil {
-				x, _ = model.BuildMessageIndex(context.Background(), g.l.d.Bag, nil)
+				x, _ = model.BuildMessageIndex(context.Background(), g.l.d.Storage, nil)
 			}
 			if k := x.Topic("/odom").IndexOf(msg); k < 0 {
 				t.Errorf("selected message %+v is not in the index (wrong receive time?)", msg)

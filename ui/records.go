@@ -157,8 +157,22 @@ func newRecordsPanel(d *model.Document, async func(func())) *recordsPanel {
 	p.progress = widget.NewProgressBar()
 	p.stage = widget.NewLabelWithStyle("Indexing records…", fyne.TextAlignCenter, fyne.TextStyle{})
 	p.body = container.NewStack()
+	if d.Bag == nil {
+		p.body.Objects = []fyne.CanvasObject{notForFormat(d, "Records")}
+	}
 	p.content = newStartOnShow(p.body, p.ensureIndex)
 	return p
+}
+
+// notForFormat is the empty state of a view that reads only ROS 1 bags so
+// far, shown for a recording of another format.
+func notForFormat(d *model.Document, view string) fyne.CanvasObject {
+	format := "this format"
+	if d.Info != nil && d.Info.Format != "" {
+		format = d.Info.Format
+	}
+	return newEmptyState(fmt.Sprintf("The %s view is not available for %s files yet", view, format),
+		fmt.Sprintf("It shows the records of ROS 1 bags only, for now. The Topics, Message, Plots and Findings views and the timeline read this %s file.", format))
 }
 
 // startOnShow shows content and calls start the first time it is laid

@@ -22,6 +22,9 @@ func (p *recordsPanel) showOffset(off int64) {
 // ensureIndex starts building the record index unless it is built or
 // being built.
 func (p *recordsPanel) ensureIndex() {
+	if p.d.Bag == nil {
+		return // not a ROS 1 bag: no records to list yet
+	}
 	if len(p.levels) == 0 && !p.indexing() {
 		p.startIndex()
 	}

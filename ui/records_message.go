@@ -12,7 +12,9 @@ import (
 // the time cursor, and the other views can show a message's record.
 func (p *recordsPanel) setLink(l *docLink) {
 	p.link = l
-	l.messageRecord = p.showMessageRecord
+	if p.d.Bag != nil {
+		l.messageRecord = p.showMessageRecord
+	}
 }
 
 // showMessageRecord shows the Records tab with the message data record at
@@ -45,9 +47,9 @@ func (p *recordsPanel) linkRecord(rec *ros1.Record) {
 		p.link.SelectMessage(model.MsgRef{T: md.Time.Nanos(), MessageLoc: model.MessageLoc{
 			ChunkPos: cr.Chunk.Offset, Offset: uint32(rec.Offset), Conn: md.Conn}})
 	case ros1.OpChunk:
-		for _, ci := range p.d.Bag.ChunkInfos {
-			if ci.ChunkPos == rec.Offset {
-				p.link.SetCursor(ci.Start.Nanos())
+		for _, blk := range p.d.Storage.Blocks() {
+			if blk.Offset == rec.Offset {
+				p.link.SetCursor(blk.Start.Nanos())
 				return
 			}
 		}

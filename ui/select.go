@@ -47,7 +47,7 @@ func (l *docLink) applySelection(sel selection, record bool, warn func(error)) {
 			warn(fmt.Errorf("--select: the bag has no messages on topic %q", sel.topic))
 			return
 		}
-		start, _ := l.d.Bag.TimeRange()
+		start := l.d.Summary.Start
 		ref := t.Refs[t.Nearest(sel.nanos(start.Nanos()))]
 		l.SelectMessage(ref)
 		if record {

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -568,9 +568,9 @@ func (v *TimelineView) Resize(s fyne.Size) {
 }
 
 // markFindings marks the chunks holding error findings as damaged.
-func (v *TimelineView) markFindings(fs []ros1.Finding) {
+func (v *TimelineView) markFindings(fs []bag.Finding) {
 	for _, f := range fs {
-		if f.Severity == ros1.Error {
+		if f.Severity == bag.Error {
 			v.tl.MarkDamaged(f.Offset, f.Offset, f.Message)
 		}
 	}

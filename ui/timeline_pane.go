@@ -161,7 +161,7 @@ func linkTimeline(tv *TimelineView, bar *timelineBar, l *docLink) {
 
 // topicName is the topic of a message's connection.
 func topicName(l *docLink, ref model.MsgRef) string {
-	if c := l.d.Bag.Connection(ref.Conn); c != nil {
+	if c := l.d.Storage.Connection(ref.Conn); c != nil {
 		return c.Topic
 	}
 	return fmt.Sprintf("connection %d", ref.Conn)

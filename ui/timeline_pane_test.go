@@ -275,7 +275,7 @@ func TestChunkPanel(t *testing.T) {
 		t.Errorf("cursor at %d, the record's message at %d", c, m.T)
 	}
 	// A message selected elsewhere shows its chunk and selects its record.
-	x, _ := model.BuildMessageIndex(l.ctx, d.Bag, nil)
+	x, _ := model.BuildMessageIndex(l.ctx, d.Storage, nil)
 	last := x.Topics[0].Refs[len(x.Topics[0].Refs)-1]
 	l.SelectMessage(last)
 	if p.detail.Info.ChunkPos != last.ChunkPos {

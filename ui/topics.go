@@ -165,7 +165,7 @@ func (p *topicPanel) tapped(id widget.TableCellID) {
 func (p *topicPanel) countBytes() {
 	var perConn map[uint32]uint64
 	p.link.Go(func(ctx context.Context) {
-		perConn, _ = model.MessageBytes(ctx, p.link.d.Bag, nil)
+		perConn, _ = model.MessageBytes(ctx, p.link.d.Storage, nil)
 	}, func() {
 		if perConn != nil {
 			p.setBytes(perConn)

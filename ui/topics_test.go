@@ -140,7 +140,7 @@ func TestTopicBytesAtOpen(t *testing.T) {
 			background = syncRun
 			t.Cleanup(func() { background = func(f func()) { go f() } })
 			d := openDoc(t, p)
-			perConn, err := model.MessageBytes(context.Background(), d.Bag, nil)
+			perConn, err := model.MessageBytes(context.Background(), d.Storage, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
