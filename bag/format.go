@@ -2,6 +2,7 @@ package bag
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +24,9 @@ type Format struct {
 	// path is the file's path ("" for one in memory). It reads the index
 	// or summary, and scans the file when they are missing or damaged.
 	Open func(r io.ReaderAt, size int64, path string) (Storage, error)
+	// Check runs the doctor on a file without opening it first, so a file
+	// too damaged to open still gets its findings. nil: open, then check.
+	Check func(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64)) (*CheckReport, error)
 }
 
 var (
@@ -75,6 +79,28 @@ func NewStorage(r io.ReaderAt, size int64, path string) (Storage, error) {
 		return nil, &UnknownFormatError{Head: head[:n], Size: size}
 	}
 	return f.Open(r, size, path)
+}
+
+// CheckReader runs the doctor of the format of the file held in r.
+func CheckReader(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64)) (*CheckReport, error) {
+	head := make([]byte, 16)
+	n, err := r.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	f := Sniff(head[:n])
+	if f == nil {
+		return nil, &UnknownFormatError{Head: head[:n], Size: size}
+	}
+	if f.Check != nil {
+		return f.Check(ctx, r, size, progress)
+	}
+	s, err := f.Open(r, size, "")
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.Check(ctx, progress)
 }
 
 // OpenFile opens the recording at path. Closing the Storage closes the file.
@@ -137,7 +163,7 @@ type UnknownFormatError struct {
 
 func (e *UnknownFormatError) Error() string {
 	if e.Size == 0 {
-		return "offset 0: the file is empty"
+		return "offset 0: empty file: a recording has at least its magic bytes"
 	}
 	return fmt.Sprintf("offset 0: the file starts with %q, which is not a ROS 1 bag (\"#ROSBAG V2.0\"), an MCAP file (\"\\x89MCAP0\\r\\n\") or another format bagscope reads", e.Head)
 }

@@ -6,9 +6,12 @@ import (
 )
 
 // planFor compiles (once, through cache) the decoding plan of a
-// connection's messages from its definition.
+// connection's messages from its definition, in the definition's language
+// (ROS 1 .msg, ROS 2 .msg or IDL) and the messages' encoding (ROS 1 or
+// CDR). Other encodings (json, protobuf, ...) give an error wrapping
+// rosmsg.ErrUnsupportedEncoding: their messages are shown as bytes.
 func planFor(cache *rosmsg.Cache, c *bag.Connection) (*rosmsg.Plan, error) {
-	return cache.Get(c.Type, c.MD5Sum, c.Definition)
+	return cache.GetSchema(c.SchemaEncoding, c.Encoding, c.Type, c.Definition)
 }
 
 // PlanFor is planFor for the views and commands.

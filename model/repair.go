@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 )
 
@@ -28,18 +29,26 @@ func CheckRepairOutput(in, out string, force bool) error {
 	return nil
 }
 
-// WriteRepaired writes a repaired, indexed copy of src to out (see
-// ros1.Repair): into a temporary file beside out, renamed into place once
-// complete, so a failed repair never leaves a half-written file. src's
-// in-memory index loses the chunks that cannot be read; open a fresh Bag
-// for it.
-func WriteRepaired(src *ros1.Bag, out, compression string, chunkThreshold int) (*ros1.RepairReport, error) {
+// WriteRepaired writes a repaired, indexed copy of src to out, in src's own
+// format, with every message that can be read: into a temporary file beside
+// out, renamed into place once complete, so a failed repair never leaves a
+// half-written file. chunkSize, when not 0, is the copy's uncompressed chunk
+// size where the format lets it be chosen. src's in-memory index may lose
+// the chunks that cannot be read; open a fresh Storage for it.
+func WriteRepaired(src bag.Storage, out, compression string, chunkSize int) (*bag.RepairReport, error) {
+	r, ok := bag.Underlying(src).(bag.Repairer)
+	if !ok {
+		return nil, fmt.Errorf("bagscope cannot repair %s files yet", src.FileInfo().Format)
+	}
+	if cs, ok := r.(interface{ SetChunkSize(int) }); ok && chunkSize > 0 {
+		cs.SetChunkSize(chunkSize)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
 		return nil, err
 	}
 	defer os.Remove(tmp.Name())
-	rep, err := ros1.Repair(src, tmp, compression, chunkThreshold)
+	rep, err := r.Repair(tmp, compression)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -59,7 +68,7 @@ func SaveRepaired(d *Document, out string) (*ros1.RepairReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	return WriteRepaired(src, out, "", ros1.DefaultChunkThreshold)
+	return WriteRepaired(ros1.NewStore(src), out, "", ros1.DefaultChunkThreshold)
 }
 
 // StageCheck is the progress stage of CheckBag.

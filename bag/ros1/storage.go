@@ -23,6 +23,13 @@ func init() {
 			b.path = path
 			return NewStore(b), nil
 		},
+		Check: func(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64)) (*bag.CheckReport, error) {
+			rep, err := CheckContext(ctx, r, size, progress)
+			if err != nil {
+				return nil, err
+			}
+			return SeamReport(rep), nil
+		},
 	})
 }
 
@@ -30,6 +37,8 @@ func init() {
 // what only ROS 1 has (its records, chunk infos and scan report).
 type Store struct {
 	Bag *Bag
+	// ChunkSize is the uncompressed chunk size Repair writes.
+	ChunkSize int
 
 	conns []*bag.Connection
 	byID  map[uint32]*bag.Connection
@@ -51,7 +60,7 @@ var (
 
 // NewStore puts an opened bag behind the seam.
 func NewStore(b *Bag) *Store {
-	s := &Store{Bag: b, byID: map[uint32]*bag.Connection{}}
+	s := &Store{Bag: b, ChunkSize: DefaultChunkThreshold, byID: map[uint32]*bag.Connection{}}
 	for _, c := range b.Connections {
 		sc := SeamConnection(c)
 		s.conns = append(s.conns, sc)
@@ -86,6 +95,14 @@ func (s *Store) FileInfo() *bag.FileInfo {
 	fi := &bag.FileInfo{Format: "ROS 1 bag", Version: b.Version, Profile: "ros1", Path: b.path, Size: b.size, Indexed: b.Scan == nil, Warnings: b.Warnings}
 	if r := b.Scan; r != nil {
 		si := &bag.ScanInfo{Reason: r.Reason, ParsedTo: r.ParsedTo, Skipped: r.Skipped, LostMessages: r.LostMessages}
+		si.Notes = append(si.Notes, fmt.Sprintf("%d closed chunks", r.ClosedChunks))
+		if o := r.Open; o != nil {
+			state := "open"
+			if o.Cut {
+				state = "cut"
+			}
+			si.Notes = append(si.Notes, fmt.Sprintf("%s %s chunk at %d: %d messages salvaged (%d bytes), %d bytes after them lost", state, o.Compression, o.Pos, o.Messages, o.Salvaged, o.LostBytes))
+		}
 		for _, n := range r.Notes {
 			si.Notes = append(si.Notes, n.Error())
 		}
@@ -281,8 +298,11 @@ func SeamReport(r *CheckReport) *bag.CheckReport {
 // Repair writes an indexed copy of the bag with every message that can be
 // read.
 func (s *Store) Repair(out io.WriteSeeker, compression string) (*bag.RepairReport, error) {
-	return Repair(s.Bag, out, compression, DefaultChunkThreshold)
+	return Repair(s.Bag, out, compression, s.ChunkSize)
 }
+
+// SetChunkSize sets the uncompressed chunk size Repair writes.
+func (s *Store) SetChunkSize(n int) { s.ChunkSize = n }
 
 // Close closes the bag.
 func (s *Store) Close() error { return s.Bag.Close() }

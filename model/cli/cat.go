@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model"
 )
 
 func runCat(args []string, stdout, stderr io.Writer) int {
@@ -23,8 +24,8 @@ func runCat(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer b.Close()
-	bagStart, _ := b.TimeRange()
-	f := ros1.MessageFilter{Topics: topics}
+	bagStart, _ := model.TimeRange(b)
+	f := bag.MessageFilter{Topics: topics}
 	var err error
 	if f.Start, err = parseTimeArg(*start, bagStart); err != nil {
 		return fail(stderr, "", err)
@@ -68,7 +69,7 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, q...)
 }
 
-func (p *catPrinter) warnOnce(c *ros1.Connection, format string, args ...any) {
+func (p *catPrinter) warnOnce(c *bag.Connection, format string, args ...any) {
 	if p.warned[c.ID] {
 		return
 	}
@@ -76,9 +77,9 @@ func (p *catPrinter) warnOnce(c *ros1.Connection, format string, args ...any) {
 	fmt.Fprintf(p.stderr, "bagscope: warning: connection %d (%s, %s): %s\n", c.ID, c.Topic, c.Type, fmt.Sprintf(format, args...))
 }
 
-func (p *catPrinter) print(m *ros1.Message) {
+func (p *catPrinter) print(m *bag.Message) {
 	c := m.Conn
-	plan, err := p.plans.Get(c.Type, c.MD5Sum, c.MessageDefinition)
+	plan, err := model.PlanFor(&p.plans, c)
 	if err != nil {
 		p.failed++
 		p.warnOnce(c, "cannot compile the message definition: %v", err)
@@ -91,7 +92,7 @@ func (p *catPrinter) print(m *ros1.Message) {
 	if err != nil {
 		if node == nil || !errors.Is(err, rosmsg.ErrTrailingBytes) {
 			p.failed++
-			fmt.Fprintf(p.stderr, "bagscope: message at %s on %s (chunk at %d, record at %d): %v\n", m.Time, c.Topic, m.ChunkPos, m.Offset, err)
+			fmt.Fprintf(p.stderr, "bagscope: message at %s on %s (chunk at %d, record at %d): %v\n", m.Time, c.Topic, m.Loc.Block, m.Loc.Offset, err)
 			return
 		}
 		p.warnOnce(c, "%v", err)

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 )
 
 // Exit statuses of check.
@@ -43,7 +44,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return checkUnreadable
 	}
 	pl := newProgress(stderr, "checking")
-	rep, err := ros1.CheckContext(context.Background(), f, st.Size(), pl.update)
+	rep, err := bag.CheckReader(context.Background(), f, st.Size(), pl.update)
 	pl.end()
 	if err != nil {
 		fail(stderr, path, err)
@@ -54,18 +55,15 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			Findings []findingJSON `json:"findings"`
 		}{Findings: []findingJSON{}}
 		for _, f := range rep.Findings {
-			op := ""
-			if f.Op != 0 {
-				op = f.Op.Name()
-			}
+			op := strings.ReplaceAll(f.Record, " ", "_")
 			out.Findings = append(out.Findings, findingJSON{f.Severity.String(), f.Offset, op, f.Message})
 		}
 		json.NewEncoder(stdout).Encode(out)
 	} else {
 		for _, f := range rep.Findings {
 			op := ""
-			if f.Op != 0 {
-				op = " (" + f.Op.String() + ")"
+			if f.Record != "" {
+				op = " (" + f.Record + ")"
 			}
 			fmt.Fprintf(stdout, "%-7s offset %d%s: %s\n", f.Severity, f.Offset, op, f.Message)
 		}

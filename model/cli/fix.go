@@ -5,7 +5,7 @@ import (
 	"io"
 	"sort"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -19,7 +19,7 @@ const (
 func runFix(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("fix", "IN OUT", stderr)
 	compression := fs.String("compression", "", "compression of the copy: none, bz2 or lz4 (default: the input's)")
-	threshold := fs.Int("chunk-threshold", ros1.DefaultChunkThreshold, "uncompressed chunk size of the copy, in bytes")
+	threshold := fs.Int("chunk-threshold", 0, "uncompressed chunk size of the copy, in bytes (0: the format's default)")
 	force := fs.Bool("force", false, "overwrite OUT if it exists (never IN)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -33,7 +33,7 @@ func runFix(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bagscope: %v\n", err)
 		return 2
 	}
-	b, err := ros1.OpenOrScan(in)
+	b, err := bag.OpenFile(in)
 	if err != nil {
 		fail(stderr, in, err)
 		return fixNothing
@@ -54,12 +54,13 @@ func runFix(args []string, stdout, stderr io.Writer) int {
 	return fixComplete
 }
 
-func printRepair(w io.Writer, in, out string, b *ros1.Bag, rep *ros1.RepairReport) {
+func printRepair(w io.Writer, in, out string, b bag.Storage, rep *bag.RepairReport) {
 	fmt.Fprintf(w, "read %s", in)
-	if b.Scan != nil {
-		fmt.Fprintf(w, " by scanning (%v)", b.Scan.Reason)
+	scan := b.FileInfo().Scanned
+	if scan != nil {
+		fmt.Fprintf(w, " by scanning (%v)", scan.Reason)
 	}
-	fmt.Fprintf(w, "\nwrote %s: %d messages, %d connections, %s compression\n", out, rep.Messages, len(b.Connections), rep.Compression)
+	fmt.Fprintf(w, "\nwrote %s: %d messages, %d connections, %s compression\n", out, rep.Messages, len(b.Connections()), rep.Compression)
 	topics := make([]string, 0, len(rep.Kept))
 	for t := range rep.Kept {
 		topics = append(topics, t)
@@ -68,9 +69,10 @@ func printRepair(w io.Writer, in, out string, b *ros1.Bag, rep *ros1.RepairRepor
 	for _, t := range topics {
 		fmt.Fprintf(w, "  kept %8d  %s\n", rep.Kept[t], t)
 	}
-	if b.Scan != nil && b.Scan.Open != nil {
-		o := b.Scan.Open
-		fmt.Fprintf(w, "salvaged %d messages from the chunk at %d that was never closed\n", o.Messages, o.Pos)
+	if scan != nil {
+		for _, n := range scan.Notes {
+			fmt.Fprintf(w, "scan: %s\n", n)
+		}
 	}
 	if rep.Complete() {
 		fmt.Fprintln(w, "nothing was lost")

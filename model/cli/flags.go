@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 )
 
 // newFlags returns a FlagSet for a command that prints its usage to stderr.
@@ -35,17 +35,18 @@ func oneFile(fs *flag.FlagSet, args []string) (path string, code int, ok bool) {
 	return fs.Arg(0), 0, true
 }
 
-// openOne parses the flags and one FILE argument and opens the bag, by
-// scanning it when its index cannot be used. On failure it has said why and
-// returns the exit status with ok false; otherwise the caller closes b.
-func openOne(fs *flag.FlagSet, args []string, stderr io.Writer) (b *ros1.Bag, path string, code int, ok bool) {
+// openOne parses the flags and one FILE argument and opens the recording,
+// whatever its format, by scanning it when its index cannot be used. A
+// scanned file is said so on stderr. On failure it has said why and returns
+// the exit status with ok false; otherwise the caller closes s.
+func openOne(fs *flag.FlagSet, args []string, stderr io.Writer) (s bag.Storage, path string, code int, ok bool) {
 	path, code, ok = oneFile(fs, args)
 	if !ok {
 		return nil, path, code, false
 	}
-	b, err := ros1.OpenOrScan(path)
+	s, err := bag.OpenFile(path)
 	if err != nil {
 		return nil, path, fail(stderr, path, err), false
 	}
-	return b, path, 0, true
+	return s, path, 0, true
 }

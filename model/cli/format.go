@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 )
 
 // humanSize formats n bytes as rosbag does (1024-based, one decimal).
@@ -33,7 +33,7 @@ func humanDuration(s float64) string {
 }
 
 // humanTime formats a ROS time as a date and as seconds.
-func humanTime(t ros1.Time) string {
+func humanTime(t bag.Time) string {
 	d := time.Unix(int64(t.Sec), int64(t.NSec)).UTC()
 	return fmt.Sprintf("%s.%02d UTC (%d.%09d)", d.Format("Jan 02 2006 15:04:05"), t.NSec/1e7, t.Sec, t.NSec)
 }
@@ -44,4 +44,4 @@ type timeJSON struct {
 	NSecs uint32 `json:"nsecs"`
 }
 
-func toTimeJSON(t ros1.Time) timeJSON { return timeJSON{t.Sec, t.NSec} }
+func toTimeJSON(t bag.Time) timeJSON { return timeJSON{t.Sec, t.NSec} }

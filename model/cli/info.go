@@ -6,12 +6,13 @@ import (
 	"io"
 	"strings"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 )
 
 // infoJSON is the `info --json` object.
 type infoJSON struct {
 	Path        string          `json:"path"`
+	Format      string          `json:"format"`
 	Version     string          `json:"version"`
 	Size        int64           `json:"size"`
 	Indexed     bool            `json:"indexed"`
@@ -46,13 +47,13 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		return printInfoJSON(stdout, s)
 	}
-	printInfo(stdout, b, s)
+	printInfo(stdout, b.FileInfo(), s)
 	return 0
 }
 
-func printInfoJSON(w io.Writer, s *ros1.Summary) int {
+func printInfoJSON(w io.Writer, s *bag.Summary) int {
 	out := infoJSON{
-		Path: s.Path, Version: s.Version, Size: s.Size, Indexed: s.Indexed,
+		Path: s.Path, Format: s.Format, Version: s.Version, Size: s.Size, Indexed: s.Indexed,
 		Start: toTimeJSON(s.Start), End: toTimeJSON(s.End),
 		Messages: s.Messages, Chunks: s.Chunks, Compression: s.Compression,
 		Topics: []topicInfoJSON{},
@@ -67,13 +68,18 @@ func printInfoJSON(w io.Writer, s *ros1.Summary) int {
 	return 0
 }
 
-func printInfo(w io.Writer, b *ros1.Bag, s *ros1.Summary) {
+func printInfo(w io.Writer, fi *bag.FileInfo, s *bag.Summary) {
 	line := func(k, format string, args ...any) {
 		fmt.Fprintf(w, "%-13s "+format+"\n", append([]any{k + ":"}, args...)...)
 	}
 	line("path", "%s", s.Path)
+	format := s.Format
+	if fi.Profile != "" {
+		format += " (" + fi.Profile + " profile)"
+	}
+	line("format", "%s", format)
 	line("version", "%s", s.Version)
-	if s.Chunks > 0 {
+	if s.Messages > 0 || s.Chunks > 0 {
 		dur := s.End.Sub(s.Start)
 		line("duration", "%s", humanDuration(dur))
 		line("start", "%s", humanTime(s.Start))
@@ -90,14 +96,14 @@ func printInfo(w io.Writer, b *ros1.Bag, s *ros1.Summary) {
 	}
 	line("chunks", "%d", s.Chunks)
 	line("indexed", "%s", yesNo(s.Indexed))
-	if r := b.Scan; r != nil {
-		printScan(w, r)
+	if r := fi.Scanned; r != nil {
+		printScan(w, r, s.Size)
 	}
 	printTypes(w, s)
 	printTopics(w, s)
 }
 
-func compressionLine(s *ros1.Summary) string {
+func compressionLine(s *bag.Summary) string {
 	names := s.CompressionNames()
 	parts := make([]string, len(names))
 	for i, n := range names {
@@ -106,7 +112,7 @@ func compressionLine(s *ros1.Summary) string {
 	return strings.Join(parts, ", ")
 }
 
-func printTypes(w io.Writer, s *ros1.Summary) {
+func printTypes(w io.Writer, s *bag.Summary) {
 	width := 0
 	for _, t := range s.Types {
 		width = max(width, len(t.Type))
@@ -120,7 +126,7 @@ func printTypes(w io.Writer, s *ros1.Summary) {
 	}
 }
 
-func printTopics(w io.Writer, s *ros1.Summary) {
+func printTopics(w io.Writer, s *bag.Summary) {
 	tw, cw := 0, 0
 	for _, t := range s.Topics {
 		tw = max(tw, len(t.Topic))
@@ -143,17 +149,10 @@ func printTopics(w io.Writer, s *ros1.Summary) {
 	}
 }
 
-// printScan says what scanning an unindexed or damaged bag found.
-func printScan(w io.Writer, r *ros1.ScanReport) {
+// printScan says what scanning an unindexed or damaged file found.
+func printScan(w io.Writer, r *bag.ScanInfo, size int64) {
 	fmt.Fprintf(w, "%-13s %s\n", "scanned:", r.Reason)
-	fmt.Fprintf(w, "%-13s parsed to byte %d of %d, %d closed chunks\n", "", r.ParsedTo, r.Size, r.ClosedChunks)
-	if o := r.Open; o != nil {
-		state := "open"
-		if o.Cut {
-			state = "cut"
-		}
-		fmt.Fprintf(w, "%-13s %s %s chunk at %d: %d messages salvaged (%d bytes), %d bytes after them lost\n", "", state, o.Compression, o.Pos, o.Messages, o.Salvaged, o.LostBytes)
-	}
+	fmt.Fprintf(w, "%-13s parsed to byte %d of %d\n", "", r.ParsedTo, size)
 	if r.LostMessages > 0 {
 		fmt.Fprintf(w, "%-13s %d indexed messages lost in unreadable chunks\n", "", r.LostMessages)
 	}
@@ -161,7 +160,7 @@ func printScan(w io.Writer, r *ros1.ScanReport) {
 		fmt.Fprintf(w, "%-13s skipped %s\n", "", s)
 	}
 	for _, n := range r.Notes {
-		fmt.Fprintf(w, "%-13s note: %s\n", "", n)
+		fmt.Fprintf(w, "%-13s %s\n", "", n)
 	}
 }
 

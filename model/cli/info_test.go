@@ -54,6 +54,10 @@ func TestInfoJSONMatchesReference(t *testing.T) {
 					t.Errorf("%s:\n got %v\nwant %v", k, got[k], want[k])
 				}
 			}
+			if got["format"] != "ROS 1 bag" {
+				t.Errorf("format %v, want ROS 1 bag", got["format"])
+			}
+			delete(got, "format") // the reference reads only ROS 1 bags
 			for k := range got {
 				if _, ok := want[k]; !ok {
 					t.Errorf("unexpected key %q", k)

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/plot"
@@ -58,12 +58,12 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "", err)
 	}
 	path := pos[0]
-	b, err := ros1.OpenOrScan(path)
+	b, err := bag.OpenFile(path)
 	if err != nil {
 		return fail(stderr, path, err)
 	}
 	defer b.Close()
-	bagStart, bagEnd := b.TimeRange()
+	bagStart, bagEnd := model.TimeRange(b)
 	req := model.SeriesRequest{Base: tb}
 	if req.Start, err = parseTimeArg(*start, bagStart); err != nil {
 		return fail(stderr, "", err)
@@ -125,7 +125,7 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 
 // plotWindow is the time window shown: the --start/--end bounds on the
 // receive time base, else the data's extent, else the bag's time range.
-func plotWindow(req model.SeriesRequest, tb model.TimeBase, series []plot.Series, bagStart, bagEnd ros1.Time) plot.Window {
+func plotWindow(req model.SeriesRequest, tb model.TimeBase, series []plot.Series, bagStart, bagEnd bag.Time) plot.Window {
 	w := plot.Window{T0: bagStart.Nanos(), T1: bagEnd.Nanos()}
 	if tb == model.HeaderStamp {
 		if e, ok := plot.Extent(series); ok {
@@ -156,7 +156,7 @@ func writeStats(stdout io.Writer, series []plot.Series, w plot.Window) {
 }
 
 // xLabel names the time axis.
-func xLabel(tb model.TimeBase, absolute bool, bagStart ros1.Time) string {
+func xLabel(tb model.TimeBase, absolute bool, bagStart bag.Time) string {
 	what := "receive time"
 	if tb == model.HeaderStamp {
 		what = "header.stamp"

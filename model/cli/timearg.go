@@ -6,27 +6,27 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag"
 )
 
 // parseTimeArg reads a --start/--end value: seconds since the epoch
 // ("1700000000.5", exact to the nanosecond) or an offset from the bag's
 // start ("+12.5"). An empty string gives the zero time (no bound).
-func parseTimeArg(s string, bagStart ros1.Time) (ros1.Time, error) {
+func parseTimeArg(s string, bagStart bag.Time) (bag.Time, error) {
 	if s == "" {
-		return ros1.Time{}, nil
+		return bag.Time{}, nil
 	}
 	bad := fmt.Errorf("bad time %q: want seconds since the epoch (1700000000.5) or an offset from the bag's start (+12.5)", s)
 	rel := strings.HasPrefix(s, "+")
 	intPart, frac, _ := strings.Cut(strings.TrimPrefix(s, "+"), ".")
 	if intPart == "" && frac == "" {
-		return ros1.Time{}, bad
+		return bag.Time{}, bad
 	}
 	secs := uint64(0)
 	if intPart != "" {
 		v, err := strconv.ParseUint(intPart, 10, 32)
 		if err != nil {
-			return ros1.Time{}, bad
+			return bag.Time{}, bad
 		}
 		secs = v
 	}
@@ -37,7 +37,7 @@ func parseTimeArg(s string, bagStart ros1.Time) (ros1.Time, error) {
 		}
 		v, err := strconv.ParseUint(frac, 10, 32)
 		if err != nil {
-			return ros1.Time{}, bad
+			return bag.Time{}, bad
 		}
 		nsecs = v * uint64(math.Pow10(9-len(frac)))
 	}
@@ -46,9 +46,9 @@ func parseTimeArg(s string, bagStart ros1.Time) (ros1.Time, error) {
 		ns += bagStart.Nanos()
 	}
 	if ns/1e9 > math.MaxUint32 {
-		return ros1.Time{}, fmt.Errorf("time %q is out of range", s)
+		return bag.Time{}, fmt.Errorf("time %q is out of range", s)
 	}
-	return ros1.TimeFromNanos(ns), nil
+	return bag.TimeFromNanos(ns), nil
 }
 
 // stringsFlag collects a repeatable string flag.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 )
 
@@ -73,11 +74,11 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	defer b.Close()
-	if b.Scan != nil {
-		fmt.Fprintf(stderr, "bagscope: %s: read by scanning: %v\n", path, b.Scan.Reason)
+	if r := b.FileInfo().Scanned; r != nil {
+		fmt.Fprintf(stderr, "bagscope: %s: read by scanning: %v\n", path, r.Reason)
 	}
 	for _, t := range topics {
-		if len(b.SelectConnections(ros1.MessageFilter{Topics: []string{t}})) == 0 {
+		if len(selectConns(b, []string{t})) == 0 {
 			return fail(stderr, path, fmt.Errorf("no topic %q in the bag", t))
 		}
 	}
@@ -135,14 +136,29 @@ func printVerify(w io.Writer, path string, res *verifyResult) {
 	fmt.Fprintf(w, "index: %d entries checked, %s\n", res.indexEntries, status)
 }
 
+// selectConns returns the connections on topics (all when topics is
+// empty), by ID.
+func selectConns(b bag.Storage, topics []string) []*bag.Connection {
+	var out []*bag.Connection
+	for _, c := range b.Connections() {
+		if len(topics) == 0 || slices.Contains(topics, c.Topic) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // verify reads every selected message in time order, adding it to its
-// topic's count, byte total and CRC, and checks each chunk's index data
-// against the chunk's records as the iterator decompresses it. progress,
-// if not nil, hears of the messages read out of those the index counts.
-func verify(b *ros1.Bag, topics []string, progress func(done, total int64)) (*verifyResult, error) {
-	it := b.Messages(ros1.MessageFilter{Topics: topics})
+// topic's count, byte total and CRC, and checks the index against what was
+// read: for a ROS 1 bag each chunk's index data against the chunk's records
+// as the iterator decompresses it, for other formats each block's index
+// entries against the messages read. progress, if not nil, hears of the
+// messages read out of those the index counts.
+func verify(b bag.Storage, topics []string, progress func(done, total int64)) (*verifyResult, error) {
+	it := b.Messages(bag.MessageFilter{Topics: topics})
 	defer it.Close()
 	res := &verifyResult{}
+	selectedConns := selectConns(b, topics)
 
 	// Per connection: its topic's stats and its message count, found by ID
 	// without a map lookup per message.
@@ -150,7 +166,7 @@ func verify(b *ros1.Bag, topics []string, progress func(done, total int64)) (*ve
 	var conns connTable
 	selected := map[uint32]bool{}
 	indexCount := map[uint32]uint64{} // index entries per connection
-	for _, c := range it.Selected() {
+	for _, c := range selectedConns {
 		s := byTopic[c.Topic]
 		if s == nil {
 			s = &topicStats{topic: c.Topic}
@@ -162,29 +178,49 @@ func verify(b *ros1.Bag, topics []string, progress func(done, total int64)) (*ve
 	}
 	sort.Slice(res.topics, func(i, j int) bool { return res.topics[i].topic < res.topics[j].topic })
 	var total, done int64
-	counts := b.ConnectionCounts()
-	for id := range selected {
-		total += int64(counts[id])
+	if sum, _ := b.Summary(); sum != nil {
+		for id := range selected {
+			total += int64(sum.ConnMessages[id])
+		}
 	}
 
 	var mu sync.Mutex
 	var problems []error
-	it.OnChunk(func(lc *ros1.LoadedChunk) error {
-		idx, err := b.ChunkIndex(lc.Info)
-		errs := ros1.CheckChunkIndex(lc, idx, func(id uint32) bool { return selected[id] })
-		if err != nil {
-			errs = append(errs, err)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		for _, x := range idx {
-			if selected[x.Conn] {
-				indexCount[x.Conn] += uint64(len(x.Entries))
+	// A file without chunks (an unchunked MCAP) has no index to check.
+	checkIndex := true
+	if rit := ros1.Iter(it); rit != nil {
+		rb := bag.Underlying(b).(*ros1.Store).Bag
+		rit.OnChunk(func(lc *ros1.LoadedChunk) error {
+			idx, err := rb.ChunkIndex(lc.Info)
+			errs := ros1.CheckChunkIndex(lc, idx, func(id uint32) bool { return selected[id] })
+			if err != nil {
+				errs = append(errs, err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, x := range idx {
+				if selected[x.Conn] {
+					indexCount[x.Conn] += uint64(len(x.Entries))
+				}
+			}
+			problems = append(problems, errs...)
+			return nil
+		})
+	} else if blocks := b.Blocks(); len(blocks) == 0 {
+		checkIndex = false
+	} else {
+		for _, blk := range blocks {
+			idx, err := b.BlockIndex(blk)
+			if err != nil {
+				problems = append(problems, err)
+			}
+			for _, e := range idx {
+				if selected[e.Conn] {
+					indexCount[e.Conn]++
+				}
 			}
 		}
-		problems = append(problems, errs...)
-		return nil
-	})
+	}
 
 	for it.Next() {
 		m := it.Message()
@@ -209,9 +245,9 @@ func verify(b *ros1.Bag, topics []string, progress func(done, total int64)) (*ve
 		res.messages += s.messages
 		res.bytes += s.bytes
 	}
-	for _, c := range it.Selected() {
+	for _, c := range selectedConns {
 		res.indexEntries += indexCount[c.ID]
-		if n := conns.get(c.ID).messages; indexCount[c.ID] != n {
+		if n := conns.get(c.ID).messages; checkIndex && indexCount[c.ID] != n {
 			problems = append(problems, fmt.Errorf("connection %d (%s): %d messages in the chunks, %d index entries", c.ID, c.Topic, n, indexCount[c.ID]))
 		}
 	}

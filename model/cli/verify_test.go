@@ -245,7 +245,7 @@ func BenchmarkVerify(b *testing.B) {
 			b.ReportAllocs()
 			var res *verifyResult
 			for b.Loop() {
-				if res, err = verify(bg, nil, nil); err != nil {
+				if res, err = verify(ros1.NewStore(bg), nil, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
