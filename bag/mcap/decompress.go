@@ -1,0 +1,213 @@
+package mcap
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
+)
+
+// preallocLimit is the largest uncompressed size allocated up front; above
+// it (and above preallocRatio times the compressed size) the output buffer
+// grows only as decompressed bytes actually arrive, so a lying size cannot
+// make the reader allocate.
+const (
+	preallocLimit = 64 << 20
+	preallocRatio = 256
+)
+
+// decoders are one goroutine's decompressors, reused from chunk to chunk.
+type decoders struct {
+	zstd *zstd.Decoder
+	lz4  *lz4.Reader
+	src  bytes.Reader
+}
+
+var decoderPool = sync.Pool{New: func() any { return &decoders{} }}
+
+func getDecoders() *decoders  { return decoderPool.Get().(*decoders) }
+func putDecoders(d *decoders) { d.src.Reset(nil); decoderPool.Put(d) }
+
+func (d *decoders) zstdDecoder() (*zstd.Decoder, error) {
+	if d.zstd == nil {
+		z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(MaxChunkSize+1<<20), zstd.WithDecodeAllCapLimit(true))
+		if err != nil {
+			return nil, err
+		}
+		d.zstd = z
+	}
+	return d.zstd, nil
+}
+
+// decompress decompresses a chunk's records into dst (reused when large
+// enough) and returns them. On damage it returns what could be decompressed
+// before it, with the error. Compression "" returns src itself.
+func (d *decoders) decompress(comp string, src []byte, usize uint64, dst []byte) ([]byte, error) {
+	if usize > MaxChunkSize {
+		return nil, fmt.Errorf("uncompressed size %d is over the %d limit: %w", usize, MaxChunkSize, ErrTooLarge)
+	}
+	switch comp {
+	case "":
+		return src, nil
+	case "zstd":
+		z, err := d.zstdDecoder()
+		if err != nil {
+			return nil, err
+		}
+		if usize <= preallocLimit || usize <= uint64(len(src))*preallocRatio {
+			if uint64(cap(dst)) < usize {
+				dst = make([]byte, 0, usize)
+			}
+			out, err := z.DecodeAll(src, dst[:0:usize])
+			if err == nil {
+				return out, nil
+			}
+		}
+		d.src.Reset(src)
+		if err := z.Reset(&d.src); err != nil {
+			return nil, err
+		}
+		return readGrow(z, usize, len(src), dst)
+	case "lz4":
+		if d.lz4 == nil {
+			d.lz4 = lz4.NewReader(nil)
+		}
+		d.src.Reset(src)
+		d.lz4.Reset(&d.src)
+		return readGrow(d.lz4, usize, len(src), dst)
+	}
+	return nil, fmt.Errorf("compression %q: %w", comp, ErrUnsupportedCompression)
+}
+
+// readGrow reads up to usize bytes from r into dst, growing dst as bytes
+// arrive, and checks that the stream holds exactly usize bytes.
+func readGrow(r io.Reader, usize uint64, srcLen int, dst []byte) ([]byte, error) {
+	start := min(usize, uint64(srcLen)*4+64<<10)
+	if uint64(cap(dst)) < start {
+		dst = make([]byte, 0, start)
+	}
+	dst = dst[:0]
+	for {
+		if uint64(len(dst)) == usize {
+			// One more byte would mean the declared size is wrong.
+			var one [1]byte
+			n, err := io.ReadFull(r, one[:])
+			if n > 0 {
+				return dst, fmt.Errorf("decompressed data is longer than the uncompressed size %d: %w", usize, ErrMalformed)
+			}
+			if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+				return dst, fmt.Errorf("after %d bytes: %w", len(dst), err)
+			}
+			return dst, nil
+		}
+		if len(dst) == cap(dst) {
+			grow := min(uint64(cap(dst)), usize-uint64(len(dst)))
+			dst = append(dst, make([]byte, grow)...)[:len(dst)]
+		}
+		n, err := r.Read(dst[len(dst):min(uint64(cap(dst)), usize)])
+		dst = dst[:len(dst)+n]
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				if uint64(len(dst)) == usize {
+					return dst, nil
+				}
+				return dst, fmt.Errorf("decompressed data ends after %d of %d bytes: %w", len(dst), usize, ErrTruncated)
+			}
+			return dst, fmt.Errorf("decompression fails after %d of %d bytes: %w", len(dst), usize, err)
+		}
+	}
+}
+
+// chunkLoad is a chunk record read and decompressed.
+type chunkLoad struct {
+	hdr  chunkHeader
+	data []byte // the uncompressed records, or the prefix that could be read
+	// err is the damage met (nil for a sound chunk): data then holds what
+	// could be decompressed before it (nothing for a CRC mismatch).
+	err error
+	// cut is set when the record runs past the end of the file.
+	cut bool
+}
+
+// loadChunk parses the chunk record raw (its 9-byte header included,
+// possibly cut short by the end of the file) that starts at file offset
+// off, and decompresses its records into dst.
+func (d *decoders) loadChunk(raw []byte, off int64, declaredLen uint64, dst []byte) chunkLoad {
+	var l chunkLoad
+	if len(raw) < recHeaderLen || Op(raw[0]) != OpChunk {
+		l.err = errAt(off, OpChunk, ErrMalformed, "no chunk record here")
+		return l
+	}
+	content := raw[recHeaderLen:]
+	l.cut = uint64(len(content)) < declaredLen
+	dc := newDec(content)
+	l.hdr = parseChunkHeader(dc)
+	if dc.err != nil {
+		sentinel := ErrMalformed
+		if l.cut {
+			sentinel = ErrTruncated
+		}
+		l.err = errAt(off, OpChunk, sentinel, "chunk header: %v", dc.err)
+		return l
+	}
+	avail := uint64(len(content) - l.hdr.RecordsAt)
+	recs := content[l.hdr.RecordsAt:]
+	if l.hdr.RecordsLen <= avail {
+		recs = recs[:l.hdr.RecordsLen]
+	} else if !l.cut {
+		l.err = errAt(off, OpChunk, ErrMalformed, "records length %d runs past the record's end (%d bytes left)", l.hdr.RecordsLen, avail)
+		return l
+	}
+	data, err := d.decompress(l.hdr.Compression, recs, l.hdr.USize, dst)
+	l.data = data
+	switch {
+	case l.cut:
+		l.err = errAt(off, OpChunk, ErrTruncated, "the chunk is cut by the end of the file after %d of %d compressed bytes", avail, l.hdr.RecordsLen)
+	case errors.Is(err, ErrUnsupportedCompression) || errors.Is(err, ErrTooLarge):
+		l.data = nil
+		l.err = errAt(off, OpChunk, errors.Unwrap(err), "%v", err)
+	case err != nil && uint64(len(data)) == l.hdr.USize && l.hdr.CRC != 0 && crc32.ChecksumIEEE(data) == l.hdr.CRC:
+		// The records are whole and match their CRC: what failed is
+		// past them.
+	case err != nil:
+		if errors.Is(err, zstd.ErrCRCMismatch) || errors.Is(err, lz4.ErrInvalidFrameChecksum) || errors.Is(err, lz4.ErrInvalidBlockChecksum) {
+			// The damage is somewhere in what was decompressed.
+			l.data = nil
+			l.err = errAt(off, OpChunk, ErrCRC, "%s data: %v", compressionName(l.hdr.Compression), err)
+			break
+		}
+		l.data = trustedPrefix(data, l.hdr)
+		l.err = errAt(off, OpChunk, ErrMalformed, "%s data: %v", compressionName(l.hdr.Compression), err)
+	case uint64(len(data)) != l.hdr.USize:
+		l.err = errAt(off, OpChunk, ErrMalformed, "records are %d bytes, uncompressed_size says %d", len(data), l.hdr.USize)
+	case l.hdr.CRC != 0:
+		if c := crc32.ChecksumIEEE(data); c != l.hdr.CRC {
+			l.data = nil
+			l.err = errAt(off, OpChunk, ErrCRC, "uncompressed records have CRC %08x, uncompressed_crc says %08x", c, l.hdr.CRC)
+		}
+	}
+	return l
+}
+
+// trustedPrefix returns the records of a damaged chunk's decompressed
+// prefix up to the first one that does not make sense (an op that has no
+// place in a chunk, a message outside the chunk's time range).
+func trustedPrefix(data []byte, h chunkHeader) []byte {
+	end, _ := walkRecords(data, func(op Op, _ int, content []byte) bool {
+		switch op {
+		case OpSchema, OpChannel:
+			return true
+		case OpMessage:
+			t := binary.LittleEndian.Uint64(content[6:])
+			return t >= h.Start && t <= h.End
+		}
+		return false
+	})
+	return data[:end]
+}

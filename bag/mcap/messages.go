@@ -1,0 +1,461 @@
+package mcap
+
+import (
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// Bounds on the parallel reading of chunks.
+const (
+	// maxInFlightBytes caps the uncompressed bytes of the chunks being
+	// decompressed ahead of the reader.
+	maxInFlightBytes = 512 << 20
+	// looseSegment is the most file bytes read at once for messages
+	// outside chunks.
+	looseSegment = 8 << 20
+)
+
+// ent is one selected message in a loaded chunk or segment.
+type ent struct {
+	time, pub uint64
+	rec       uint32 // record offset in the chunk's records (or segment)
+	data      uint32 // offset of the message data in the buffer
+	n         uint32 // data length
+	ch        uint16
+}
+
+// job is one chunk, or one run of messages outside chunks, to read.
+type job struct {
+	c     *chunk
+	loose []looseMsg
+	start uint64 // no message in it is earlier
+	done  chan *result
+}
+
+type result struct {
+	buf, raw []byte // raw goes back to the pool at once; buf when drained
+	data     []byte
+	ents     []ent
+	skipped  []bag.ByteRange
+	err      error // an I/O error: it ends the read
+	base     int64 // chunk offset, or the segment's file offset
+	loose    bool
+}
+
+// MessageIter iterates over an MCAP file's messages in log-time order. It
+// reads the chunks that can hold selected messages, decompressing them in
+// parallel ahead of the caller. Damage does not end the iteration: the
+// chunks skipped are listed by Skipped, and Err stays nil.
+type MessageIter struct {
+	x    *Reader
+	jobs []*job
+	next int
+
+	sel        []bool // by channel ID; nil selects all
+	start, end uint64
+
+	started bool
+	window  int
+	jobCh   chan *job
+	sem     chan struct{}
+	stop    chan struct{}
+	stopped sync.Once
+	free    chan []byte
+
+	h       []*result // heap of loaded chunks with messages left, by their next message
+	pos     []int     // next message per heap entry (parallel to h)
+	release []byte
+	msg     bag.Message
+	skipped []bag.ByteRange
+	err     error
+}
+
+// Messages iterates over the messages that f selects, in log-time order
+// (ties in file order). The Message and its Data are reused by the next
+// call to Next.
+func (x *Reader) Messages(f bag.MessageFilter) bag.MessageIter { return x.Iter(f) }
+
+// Iter is Messages returning the concrete iterator.
+func (x *Reader) Iter(f bag.MessageFilter) *MessageIter {
+	it := &MessageIter{x: x, start: uint64(f.Start.Nanos()), end: ^uint64(0)}
+	if !f.End.IsZero() {
+		it.end = uint64(f.End.Nanos())
+	}
+	if len(f.Topics) > 0 || len(f.Conns) > 0 {
+		it.sel = make([]bool, len(x.connTab))
+		for id, c := range x.connTab {
+			if c != nil && (slices.Contains(f.Topics, c.Topic) || slices.Contains(f.Conns, c.ID)) {
+				it.sel[id] = true
+			}
+		}
+	}
+	for _, c := range x.chunks {
+		if c.lost && c.End >= it.start && c.Start <= it.end {
+			it.skipped = append(it.skipped, bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: fmt.Sprint(c.Err)})
+		}
+		if c.lost || c.End < it.start || c.Start > it.end || !it.wantsChunk(c) {
+			continue
+		}
+		it.jobs = append(it.jobs, &job{c: c, start: c.Start})
+	}
+	var seg []looseMsg
+	var segStart uint64
+	flush := func() {
+		if len(seg) > 0 {
+			it.jobs = append(it.jobs, &job{loose: seg, start: segStart})
+			seg = nil
+		}
+	}
+	for _, m := range x.loose {
+		if m.Time < it.start || m.Time > it.end || !it.selected(m.Channel) {
+			continue
+		}
+		if len(seg) > 0 && m.Offset+m.Len-seg[0].Offset > looseSegment {
+			flush()
+		}
+		if len(seg) == 0 || m.Time < segStart {
+			segStart = m.Time
+		}
+		seg = append(seg, m)
+	}
+	flush()
+	sort.SliceStable(it.jobs, func(i, j int) bool { return it.jobs[i].start < it.jobs[j].start })
+	return it
+}
+
+func (it *MessageIter) selected(ch uint16) bool {
+	if int(ch) >= len(it.x.connTab) || it.x.connTab[ch] == nil {
+		return false
+	}
+	return it.sel == nil || it.sel[ch]
+}
+
+func (it *MessageIter) wantsChunk(c *chunk) bool {
+	if it.sel == nil {
+		return true
+	}
+	ids := c.MsgIdx
+	if c.counts != nil {
+		for id := range c.counts {
+			if it.selected(id) {
+				return true
+			}
+		}
+		return false
+	}
+	if ids == nil || c.MsgIdxLen == 0 {
+		return true
+	}
+	for id := range ids {
+		if it.selected(id) {
+			return true
+		}
+	}
+	return false
+}
+
+func (it *MessageIter) begin() {
+	it.started = true
+	if len(it.jobs) == 0 {
+		return
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(it.jobs))
+	it.window = 2 * runtime.GOMAXPROCS(0)
+	var total uint64
+	var n int
+	for _, j := range it.jobs {
+		if j.c != nil {
+			total += j.c.USize
+			n++
+		}
+	}
+	if n > 0 && total/uint64(n) > 0 {
+		it.window = max(1, min(it.window, int(maxInFlightBytes/(total/uint64(n)))))
+	}
+	it.jobCh = make(chan *job)
+	it.sem = make(chan struct{}, it.window)
+	it.stop = make(chan struct{})
+	it.free = make(chan []byte, 2*it.window+4)
+	for _, j := range it.jobs {
+		j.done = make(chan *result, 1)
+	}
+	go func() {
+		defer close(it.jobCh)
+		for _, j := range it.jobs {
+			select {
+			case it.sem <- struct{}{}:
+			case <-it.stop:
+				return
+			}
+			select {
+			case it.jobCh <- j:
+			case <-it.stop:
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			d := getDecoders()
+			defer putDecoders(d)
+			for j := range it.jobCh {
+				j.done <- it.work(j, d)
+			}
+		}()
+	}
+}
+
+func (it *MessageIter) getBuf(n int64) []byte {
+	select {
+	case b := <-it.free:
+		if int64(cap(b)) >= n {
+			return b[:n]
+		}
+	default:
+	}
+	return make([]byte, n)
+}
+
+func (it *MessageIter) putBuf(b []byte) {
+	if b == nil {
+		return
+	}
+	select {
+	case it.free <- b[:0]:
+	default:
+	}
+}
+
+// work reads one job: a chunk decompressed, or a run of loose messages.
+func (it *MessageIter) work(j *job, d *decoders) *result {
+	x := it.x
+	if j.c == nil {
+		first, last := j.loose[0], j.loose[len(j.loose)-1]
+		r := &result{loose: true, base: first.Offset}
+		buf := it.getBuf(last.Offset + last.Len - first.Offset)
+		if _, err := x.r.ReadAt(buf, first.Offset); err != nil {
+			r.err = err
+			return r
+		}
+		r.buf, r.data = buf, buf
+		for _, m := range j.loose {
+			p := m.Offset - first.Offset
+			c := buf[p+recHeaderLen : p+m.Len]
+			r.ents = append(r.ents, ent{time: m.Time, pub: binary.LittleEndian.Uint64(c[14:]), rec: uint32(p),
+				data: uint32(p + recHeaderLen + messageHeaderLen), n: uint32(m.Len - recHeaderLen - messageHeaderLen), ch: m.Channel})
+		}
+		sortEnts(r.ents)
+		return r
+	}
+	c := j.c
+	r := &result{base: c.Offset}
+	if c.Length > MaxRecordSize {
+		r.skipped = append(r.skipped, bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: "chunk over the size limit"})
+		return r
+	}
+	raw := it.getBuf(c.Length)
+	if n, err := x.r.ReadAt(raw, c.Offset); n < len(raw) {
+		r.err = err
+		it.putBuf(raw)
+		return r
+	}
+	var dst []byte
+	if c.Compression != "" {
+		dst = it.getBuf(int64(min(c.USize, preallocLimit)))
+	}
+	l := d.loadChunk(raw, c.Offset, c.DeclaredLen, dst)
+	if c.Compression == "" {
+		r.buf = raw
+	} else {
+		r.raw, r.buf = raw, l.data
+		if l.data == nil {
+			r.buf = dst
+		}
+	}
+	r.data = l.data
+	_, werr := walkRecords(l.data, func(op Op, off int, content []byte) bool {
+		if op != OpMessage {
+			return true
+		}
+		ch := binary.LittleEndian.Uint16(content)
+		t := binary.LittleEndian.Uint64(content[6:])
+		if t < it.start || t > it.end || !it.selected(ch) {
+			return true
+		}
+		r.ents = append(r.ents, ent{time: t, pub: binary.LittleEndian.Uint64(content[14:]), rec: uint32(off),
+			data: uint32(off + recHeaderLen + messageHeaderLen), n: uint32(len(content) - messageHeaderLen), ch: ch})
+		return true
+	})
+	if l.err == nil && werr != nil {
+		l.err = inChunk(werr, c.Offset)
+	}
+	if l.err != nil {
+		r.skipped = append(r.skipped, bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: fmt.Sprintf("%v (%d messages read before the damage)", l.err, len(r.ents))})
+	}
+	sortEnts(r.ents)
+	return r
+}
+
+func sortEnts(e []ent) {
+	if !slices.IsSortedFunc(e, cmpEnt) {
+		slices.SortStableFunc(e, cmpEnt)
+	}
+}
+
+func cmpEnt(a, b ent) int {
+	switch {
+	case a.time < b.time:
+		return -1
+	case a.time > b.time:
+		return 1
+	}
+	return 0
+}
+
+// Heap of loaded jobs, ordered by their next message (time, then file
+// position).
+func (it *MessageIter) less(i, j int) bool {
+	a, b := it.h[i], it.h[j]
+	ea, eb := &a.ents[it.pos[i]], &b.ents[it.pos[j]]
+	if ea.time != eb.time {
+		return ea.time < eb.time
+	}
+	ka, kb := a.base, b.base
+	ra, rb := int64(ea.rec), int64(eb.rec)
+	if a.loose {
+		ka, ra = a.base+ra, 0
+	}
+	if b.loose {
+		kb, rb = b.base+rb, 0
+	}
+	if ka != kb {
+		return ka < kb
+	}
+	return ra < rb
+}
+
+func (it *MessageIter) swap(i, j int) {
+	it.h[i], it.h[j] = it.h[j], it.h[i]
+	it.pos[i], it.pos[j] = it.pos[j], it.pos[i]
+}
+
+func (it *MessageIter) up(j int) {
+	for j > 0 {
+		i := (j - 1) / 2
+		if !it.less(j, i) {
+			break
+		}
+		it.swap(i, j)
+		j = i
+	}
+}
+
+func (it *MessageIter) down(i int) {
+	n := len(it.h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		j := l
+		if r := l + 1; r < n && it.less(r, l) {
+			j = r
+		}
+		if !it.less(j, i) {
+			return
+		}
+		it.swap(i, j)
+		i = j
+	}
+}
+
+// Next advances to the next message.
+func (it *MessageIter) Next() bool {
+	if it.err != nil {
+		return false
+	}
+	if !it.started {
+		it.begin()
+	}
+	if it.release != nil {
+		it.putBuf(it.release)
+		it.release = nil
+	}
+	for it.next < len(it.jobs) && (len(it.h) == 0 || it.jobs[it.next].start <= it.h[0].ents[it.pos[0]].time) {
+		j := it.jobs[it.next]
+		it.next++
+		r := <-j.done
+		<-it.sem
+		it.jobs[it.next-1] = nil
+		it.skipped = append(it.skipped, r.skipped...)
+		if r.raw != nil {
+			it.putBuf(r.raw)
+		}
+		if r.err != nil {
+			it.err = r.err
+			it.Close()
+			return false
+		}
+		if len(r.ents) == 0 {
+			it.putBuf(r.buf)
+			continue
+		}
+		it.h = append(it.h, r)
+		it.pos = append(it.pos, 0)
+		it.up(len(it.h) - 1)
+	}
+	if len(it.h) == 0 {
+		it.Close()
+		return false
+	}
+	r := it.h[0]
+	e := &r.ents[it.pos[0]]
+	m := &it.msg
+	m.Conn = it.x.connTab[e.ch]
+	m.Time = bag.TimeFromUnixNanos(e.time)
+	m.PublishTime = bag.TimeFromUnixNanos(e.pub)
+	m.Data = r.data[e.data : e.data+e.n : e.data+e.n]
+	if r.loose {
+		m.Loc = bag.Loc{Block: r.base + int64(e.rec)}
+		m.DataOffset = r.base + int64(e.data)
+	} else {
+		m.Loc = bag.Loc{Block: r.base, Offset: e.rec}
+		m.DataOffset = int64(e.data)
+	}
+	it.pos[0]++
+	if it.pos[0] == len(r.ents) {
+		it.release = r.buf
+		last := len(it.h) - 1
+		it.swap(0, last)
+		it.h[last] = nil
+		it.h, it.pos = it.h[:last], it.pos[:last]
+	}
+	if len(it.h) > 0 {
+		it.down(0)
+	}
+	return true
+}
+
+// Message returns the current message, valid until the next call to Next.
+func (it *MessageIter) Message() *bag.Message { return &it.msg }
+
+// Err returns the I/O error that ended the iteration, if any. Damaged
+// chunks do not end it: see Skipped.
+func (it *MessageIter) Err() error { return it.err }
+
+// Skipped lists the byte ranges (chunks) whose messages could not all be
+// read, so far, in the order met.
+func (it *MessageIter) Skipped() []bag.ByteRange { return it.skipped }
+
+// Close stops the reading ahead.
+func (it *MessageIter) Close() {
+	if it.stop != nil {
+		it.stopped.Do(func() { close(it.stop) })
+	}
+}
