@@ -49,6 +49,7 @@ type Document struct {
 	// (unindexed, cut or damaged) and was scanned record by record instead.
 	Scan *ros1.ScanReport
 
+	src    io.ReaderAt // the file's bytes, for a fresh read (check, repair)
 	closer io.Closer
 }
 
@@ -151,6 +152,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, path, name string, pro
 	d := &Document{
 		Path: path, Name: name, Size: size,
 		Storage: st, Info: info, Summary: s, Warnings: info.Warnings,
+		src: r,
 	}
 	if rs, ok := bag.Underlying(st).(*ros1.Store); ok {
 		d.Bag, d.Scan = rs.Bag, rs.Bag.Scan

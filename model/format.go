@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 )
 
@@ -68,13 +69,13 @@ func Duration(sec float64) string {
 
 // Time formats a ROS time as a UTC date and time with milliseconds:
 // "2023-11-14 22:13:20.123".
-func Time(t ros1.Time) string {
+func Time(t bag.Time) string {
 	return t.Std().Format("2006-01-02 15:04:05.000")
 }
 
 // Compression describes the chunks' compression: "lz4 (47 chunks, 38%)".
 // The percentage is compressed size over uncompressed size.
-func Compression(s *ros1.Summary) string {
+func Compression(s *bag.Summary) string {
 	if s.Chunks == 0 {
 		return "no chunks"
 	}

@@ -3,6 +3,7 @@ package model
 import (
 	"testing"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 )
 
@@ -25,11 +26,11 @@ func TestFormat(t *testing.T) {
 		{Duration(205), "3:25 (205s)"},
 		{Duration(3725), "1:02:05 (3725s)"},
 		{Time(ros1.Time{Sec: 1700000000, NSec: 123456789}), "2023-11-14 22:13:20.123"},
-		{Compression(&ros1.Summary{}), "no chunks"},
+		{Compression(&bag.Summary{}), "no chunks"},
 		{ScanSummary(&ros1.ScanReport{Reason: ros1.ErrUnindexed, ParsedTo: 9988, Size: 9988, ClosedChunks: 1}), "Read without its index: parsed to byte 9,988 of 9,988, 1 closed chunks."},
 		{ScanSummary(&ros1.ScanReport{Reason: ros1.ErrTruncated, ParsedTo: 5000, Size: 6000, Open: &ros1.OpenChunk{Messages: 12}, Skipped: []ros1.ByteRange{{Start: 10, End: 2058}}, LostMessages: 3}),
 			"Read without its index: parsed to byte 5,000 of 6,000, 0 closed chunks, the open chunk with 12 messages salvaged, 2.0 KB unreadable, 3 messages lost."},
-		{Compression(&ros1.Summary{Chunks: 3, Compression: map[string]int{"lz4": 2, "none": 1}, CompressedBytes: 50, UncompressedBytes: 200}), "lz4 ×2, none ×1 (25% of 200 B)"},
+		{Compression(&bag.Summary{Chunks: 3, Compression: map[string]int{"lz4": 2, "none": 1}, CompressedBytes: 50, UncompressedBytes: 200}), "lz4 ×2, none ×1 (25% of 200 B)"},
 	}
 	for i, tt := range tests {
 		if tt.got != tt.want {

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/bagscope/bagscope/bag"
-	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // CheckRepairOutput refuses an output path that is the input itself, or
@@ -58,29 +57,29 @@ func WriteRepaired(src bag.Storage, out, compression string, chunkSize int) (*ba
 	return rep, os.Rename(tmp.Name(), out)
 }
 
-// SaveRepaired writes a repaired copy of an opened document to out,
-// reading the bag afresh so the document itself is left as it is.
-func SaveRepaired(d *Document, out string) (*ros1.RepairReport, error) {
+// SaveRepaired writes a repaired copy of an opened document to out, in its
+// format, reading the file afresh so the document itself is left as it is.
+func SaveRepaired(d *Document, out string) (*bag.RepairReport, error) {
 	if err := CheckRepairOutput(d.Path, out, true); err != nil {
 		return nil, err
 	}
-	src, err := ros1.NewReaderOrScan(d.Bag.ReaderAt(), d.Size)
+	src, err := bag.NewStorage(d.src, d.Size, d.Path)
 	if err != nil {
 		return nil, err
 	}
-	return WriteRepaired(ros1.NewStore(src), out, "", ros1.DefaultChunkThreshold)
+	return WriteRepaired(src, out, "", 0)
 }
 
-// StageCheck is the progress stage of CheckBag.
+// StageCheck is the progress stage of CheckDocument.
 const StageCheck = "checking"
 
-// CheckBag runs the doctor (ros1.CheckContext) on an opened document. It
-// reports progress in bytes of chunk data and stops with ctx's error when
+// CheckDocument runs the doctor of the document's format on its file. It
+// reports progress in the format's units and stops with ctx's error when
 // ctx is cancelled. progress may be nil.
-func CheckBag(ctx context.Context, d *Document, progress ProgressFunc) (*ros1.CheckReport, error) {
+func CheckDocument(ctx context.Context, d *Document, progress ProgressFunc) (*bag.CheckReport, error) {
 	var p func(done, total int64)
 	if progress != nil {
 		p = func(done, total int64) { progress(done, total, StageCheck) }
 	}
-	return ros1.CheckContext(ctx, d.Bag.ReaderAt(), d.Size, p)
+	return bag.CheckReader(ctx, d.src, d.Size, p)
 }

@@ -50,7 +50,7 @@ func TestMessageBytesMatchesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := CheckBag(context.Background(), d, nil)
+			rep, err := CheckDocument(context.Background(), d, nil)
 			if err != nil || rep.Errors() > 0 {
 				t.Fatalf("check: %v, %d errors", err, rep.Errors())
 			}

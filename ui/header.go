@@ -2,14 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -37,7 +35,7 @@ func newHeader(d *model.Document) fyne.CanvasObject {
 		fact("Messages", model.Count(s.Messages)),
 		fact("Topics", model.Count(uint64(len(d.Topics)))),
 		fact("Chunks", model.Count(uint64(s.Chunks))),
-		fact("Compression", chunksCompression(s)),
+		fact("Compression", model.Compression(s)),
 		fact("Duration", duration),
 	)
 	span := dimText(fmt.Sprintf("%s  to  %s UTC      %s", start, end, indexed), theme.SizeNameText, fyne.TextAlignTrailing)
@@ -60,24 +58,6 @@ func formatName(d *model.Document) string {
 		return format
 	}
 	return fmt.Sprintf("%s v%s", format, version)
-}
-
-// chunksCompression describes the chunks' compression, as model.Compression
-// does for a ROS 1 summary: "lz4 ×47 (38% of 1.2 MB)".
-func chunksCompression(s *bag.Summary) string {
-	if s.Chunks == 0 {
-		return "no chunks"
-	}
-	names := s.CompressionNames()
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s ×%d", n, s.Compression[n])
-	}
-	out := strings.Join(parts, ", ")
-	if s.UncompressedBytes > 0 && s.CompressedBytes != s.UncompressedBytes {
-		out += fmt.Sprintf(" (%.0f%% of %s)", 100*float64(s.CompressedBytes)/float64(s.UncompressedBytes), model.Size(int64(s.UncompressedBytes)))
-	}
-	return out
 }
 
 // fact is a caption above a value.

@@ -122,6 +122,10 @@ func printTypes(w io.Writer, s *bag.Summary) {
 		if i > 0 {
 			label = ""
 		}
+		if t.MD5Sum == "" { // ROS 2 types have no md5sum
+			fmt.Fprintf(w, "%-13s %s\n", label, t.Type)
+			continue
+		}
 		fmt.Fprintf(w, "%-13s %-*s [%s]\n", label, width, t.Type, t.MD5Sum)
 	}
 }
