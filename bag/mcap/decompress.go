@@ -25,6 +25,9 @@ const (
 // decoders are one goroutine's decompressors, reused from chunk to chunk.
 type decoders struct {
 	zstd *zstd.Decoder
+	// zstdNoCheck skips zstd's own frame checksum, for chunks whose
+	// uncompressed_crc is checked anyway.
+	zstdNoCheck *zstd.Decoder
 	lz4  *lz4.Reader
 	src  bytes.Reader
 }
@@ -34,21 +37,27 @@ var decoderPool = sync.Pool{New: func() any { return &decoders{} }}
 func getDecoders() *decoders  { return decoderPool.Get().(*decoders) }
 func putDecoders(d *decoders) { d.src.Reset(nil); decoderPool.Put(d) }
 
-func (d *decoders) zstdDecoder() (*zstd.Decoder, error) {
-	if d.zstd == nil {
-		z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(MaxChunkSize+1<<20), zstd.WithDecodeAllCapLimit(true))
+func (d *decoders) zstdDecoder(checked bool) (*zstd.Decoder, error) {
+	p := &d.zstd
+	if checked {
+		p = &d.zstdNoCheck
+	}
+	if *p == nil {
+		z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(MaxChunkSize+1<<20),
+			zstd.WithDecodeAllCapLimit(true), zstd.IgnoreChecksum(checked))
 		if err != nil {
 			return nil, err
 		}
-		d.zstd = z
+		*p = z
 	}
-	return d.zstd, nil
+	return *p, nil
 }
 
 // decompress decompresses a chunk's records into dst (reused when large
 // enough) and returns them. On damage it returns what could be decompressed
-// before it, with the error. Compression "" returns src itself.
-func (d *decoders) decompress(comp string, src []byte, usize uint64, dst []byte) ([]byte, error) {
+// before it, with the error. Compression "" returns src itself. checked
+// says the caller checks the result against a CRC of its own.
+func (d *decoders) decompress(comp string, src []byte, usize uint64, dst []byte, checked bool) ([]byte, error) {
 	if usize > MaxChunkSize {
 		return nil, fmt.Errorf("uncompressed size %d is over the %d limit: %w", usize, MaxChunkSize, ErrTooLarge)
 	}
@@ -56,16 +65,19 @@ func (d *decoders) decompress(comp string, src []byte, usize uint64, dst []byte)
 	case "":
 		return src, nil
 	case "zstd":
-		z, err := d.zstdDecoder()
+		z, err := d.zstdDecoder(checked)
 		if err != nil {
 			return nil, err
 		}
 		if usize <= preallocLimit || usize <= uint64(len(src))*preallocRatio {
 			if uint64(cap(dst)) < usize {
-				dst = make([]byte, 0, usize)
+				dst = make([]byte, 0, usize+usize/4)
 			}
 			out, err := z.DecodeAll(src, dst[:0:usize])
 			if err == nil {
+				if len(out) > 0 && &out[0] == &dst[:1][0] {
+					out = dst[:len(out)] // keep the buffer's whole capacity for reuse
+				}
 				return out, nil
 			}
 		}
@@ -164,7 +176,7 @@ func (d *decoders) loadChunk(raw []byte, off int64, declaredLen uint64, dst []by
 		l.err = errAt(off, OpChunk, ErrMalformed, "records length %d runs past the record's end (%d bytes left)", l.hdr.RecordsLen, avail)
 		return l
 	}
-	data, err := d.decompress(l.hdr.Compression, recs, l.hdr.USize, dst)
+	data, err := d.decompress(l.hdr.Compression, recs, l.hdr.USize, dst, l.hdr.CRC != 0 && !l.cut)
 	l.data = data
 	switch {
 	case l.cut:

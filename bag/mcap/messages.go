@@ -46,6 +46,7 @@ type result struct {
 	err      error // an I/O error: it ends the read
 	base     int64 // chunk offset, or the segment's file offset
 	loose    bool
+	bufRaw   bool // buf belongs to the raw pool
 }
 
 // MessageIter iterates over an MCAP file's messages in log-time order. It
@@ -66,11 +67,13 @@ type MessageIter struct {
 	sem     chan struct{}
 	stop    chan struct{}
 	stopped sync.Once
-	free    chan []byte
+	free    chan []byte // decompressed records
+	freeRaw chan []byte // chunk records as read
+	freeEnt chan []ent
 
 	h       []*result // heap of loaded chunks with messages left, by their next message
 	pos     []int     // next message per heap entry (parallel to h)
-	release []byte
+	release *released
 	msg     bag.Message
 	skipped []bag.ByteRange
 	err     error
@@ -182,6 +185,8 @@ func (it *MessageIter) begin() {
 	it.sem = make(chan struct{}, it.window)
 	it.stop = make(chan struct{})
 	it.free = make(chan []byte, 2*it.window+4)
+	it.freeRaw = make(chan []byte, 2*it.window+4)
+	it.freeEnt = make(chan []ent, 2*it.window+4)
 	for _, j := range it.jobs {
 		j.done = make(chan *result, 1)
 	}
@@ -211,23 +216,25 @@ func (it *MessageIter) begin() {
 	}
 }
 
-func (it *MessageIter) getBuf(n int64) []byte {
+func (it *MessageIter) getBuf(free chan []byte, n int64) []byte {
 	select {
-	case b := <-it.free:
+	case b := <-free:
 		if int64(cap(b)) >= n {
 			return b[:n]
 		}
 	default:
 	}
-	return make([]byte, n)
+	// Room to spare, so the buffer fits the next chunk of about the
+	// same size too.
+	return make([]byte, n, n+n/4+4096)
 }
 
-func (it *MessageIter) putBuf(b []byte) {
+func (it *MessageIter) putBuf(free chan []byte, b []byte) {
 	if b == nil {
 		return
 	}
 	select {
-	case it.free <- b[:0]:
+	case free <- b[:0]:
 	default:
 	}
 }
@@ -238,12 +245,12 @@ func (it *MessageIter) work(j *job, d *decoders) *result {
 	if j.c == nil {
 		first, last := j.loose[0], j.loose[len(j.loose)-1]
 		r := &result{loose: true, base: first.Offset}
-		buf := it.getBuf(last.Offset + last.Len - first.Offset)
+		buf := it.getBuf(it.freeRaw, last.Offset+last.Len-first.Offset)
 		if _, err := x.r.ReadAt(buf, first.Offset); err != nil {
 			r.err = err
 			return r
 		}
-		r.buf, r.data = buf, buf
+		r.buf, r.data, r.bufRaw = buf, buf, true
 		for _, m := range j.loose {
 			p := m.Offset - first.Offset
 			c := buf[p+recHeaderLen : p+m.Len]
@@ -255,23 +262,27 @@ func (it *MessageIter) work(j *job, d *decoders) *result {
 	}
 	c := j.c
 	r := &result{base: c.Offset}
+	select {
+	case r.ents = <-it.freeEnt:
+	default:
+	}
 	if c.Length > MaxRecordSize {
 		r.skipped = append(r.skipped, bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: "chunk over the size limit"})
 		return r
 	}
-	raw := it.getBuf(c.Length)
+	raw := it.getBuf(it.freeRaw, c.Length)
 	if n, err := x.r.ReadAt(raw, c.Offset); n < len(raw) {
 		r.err = err
-		it.putBuf(raw)
+		it.putBuf(it.freeRaw, raw)
 		return r
 	}
 	var dst []byte
 	if c.Compression != "" {
-		dst = it.getBuf(int64(min(c.USize, preallocLimit)))
+		dst = it.getBuf(it.free, int64(min(c.USize, preallocLimit)))[:0]
 	}
 	l := d.loadChunk(raw, c.Offset, c.DeclaredLen, dst)
 	if c.Compression == "" {
-		r.buf = raw
+		r.buf, r.bufRaw = raw, true
 	} else {
 		r.raw, r.buf = raw, l.data
 		if l.data == nil {
@@ -384,7 +395,8 @@ func (it *MessageIter) Next() bool {
 		it.begin()
 	}
 	if it.release != nil {
-		it.putBuf(it.release)
+		it.putBuf(it.release.pool, it.release.b)
+		it.putEnts(it.release.ents)
 		it.release = nil
 	}
 	for it.next < len(it.jobs) && (len(it.h) == 0 || it.jobs[it.next].start <= it.h[0].ents[it.pos[0]].time) {
@@ -395,7 +407,7 @@ func (it *MessageIter) Next() bool {
 		it.jobs[it.next-1] = nil
 		it.skipped = append(it.skipped, r.skipped...)
 		if r.raw != nil {
-			it.putBuf(r.raw)
+			it.putBuf(it.freeRaw, r.raw)
 		}
 		if r.err != nil {
 			it.err = r.err
@@ -403,7 +415,8 @@ func (it *MessageIter) Next() bool {
 			return false
 		}
 		if len(r.ents) == 0 {
-			it.putBuf(r.buf)
+			it.putBuf(it.pool(r), r.buf)
+			it.putEnts(r.ents)
 			continue
 		}
 		it.h = append(it.h, r)
@@ -430,7 +443,7 @@ func (it *MessageIter) Next() bool {
 	}
 	it.pos[0]++
 	if it.pos[0] == len(r.ents) {
-		it.release = r.buf
+		it.release = &released{it.pool(r), r.buf, r.ents}
 		last := len(it.h) - 1
 		it.swap(0, last)
 		it.h[last] = nil
@@ -458,4 +471,27 @@ func (it *MessageIter) Close() {
 	if it.stop != nil {
 		it.stopped.Do(func() { close(it.stop) })
 	}
+}
+
+type released struct {
+	pool chan []byte
+	b    []byte
+	ents []ent
+}
+
+func (it *MessageIter) putEnts(e []ent) {
+	if cap(e) == 0 {
+		return
+	}
+	select {
+	case it.freeEnt <- e[:0]:
+	default:
+	}
+}
+
+func (it *MessageIter) pool(r *result) chan []byte {
+	if r.bufRaw {
+		return it.freeRaw
+	}
+	return it.free
 }
