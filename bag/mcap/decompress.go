@@ -28,8 +28,8 @@ type decoders struct {
 	// zstdNoCheck skips zstd's own frame checksum, for chunks whose
 	// uncompressed_crc is checked anyway.
 	zstdNoCheck *zstd.Decoder
-	lz4  *lz4.Reader
-	src  bytes.Reader
+	lz4         *lz4.Reader
+	src         bytes.Reader
 }
 
 var decoderPool = sync.Pool{New: func() any { return &decoders{} }}
