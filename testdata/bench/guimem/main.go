@@ -20,7 +20,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -72,7 +72,7 @@ func main() {
 	check(err)
 	report(fmt.Sprintf("model.BuildRecordIndex (%d)", ri.Len()))
 
-	mi, err := model.BuildMessageIndex(ctx, d.Bag, nil)
+	mi, err := model.BuildMessageIndex(ctx, d.Storage, nil)
 	check(err)
 	report(fmt.Sprintf("model.BuildMessageIndex (%d)", mi.Count()))
 
@@ -80,7 +80,7 @@ func main() {
 	for i := 0; i < ri.Len(); i++ {
 		rec, err := ri.Record(i)
 		check(err)
-		if rec.Op == bag.OpChunk && seen%10 == 0 {
+		if rec.Op == ros1.OpChunk && seen%10 == 0 {
 			cr, err := model.ReadChunkRecords(ctx, d.Bag, rec.Offset)
 			check(err)
 			if cr.Len() > 0 {
@@ -89,7 +89,7 @@ func main() {
 			}
 			chunks++
 		}
-		if rec.Op == bag.OpChunk {
+		if rec.Op == ros1.OpChunk {
 			seen++
 		}
 	}
