@@ -157,7 +157,8 @@ install: build
 		update-mime-database "$(PREFIX)/share/mime"
 		update-desktop-database "$(PREFIX)/share/applications"
 		xdg-mime default bagscope.desktop application/x-rosbag
-		echo "installed: .bag files now open with bagscope ($(PREFIX)/bin/bagscope)"
+		xdg-mime default bagscope.desktop application/x-mcap
+		echo "installed: .bag and .mcap files now open with bagscope ($(PREFIX)/bin/bagscope)"
 	fi
 
 package:
