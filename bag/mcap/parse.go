@@ -94,7 +94,7 @@ func (d *dec) time(name string) uint64 {
 	}
 	v := binary.LittleEndian.Uint64(d.b[d.p:])
 	d.p += 8
-	d.add(name, d.p-8, func() string { return bag.TimeFromUnixNanos(v).String() })
+	d.add(name, d.p-8, func() string { return strconv.FormatUint(v, 10) + " (" + bag.TimeFromUnixNanos(v).String() + ")" })
 	return v
 }
 
