@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 )
 
@@ -24,6 +25,12 @@ type Format struct {
 	// path is the file's path ("" for one in memory). It reads the index
 	// or summary, and scans the file when they are missing or damaged.
 	Open func(r io.ReaderAt, size int64, path string) (Storage, error)
+	// Extensions are the file name endings of the format (".bag").
+	Extensions []string
+	// Write writes every message of src, with its connections, as a new
+	// file of this format on out; compression "" is the format's default.
+	// nil when the format cannot be written.
+	Write func(out io.WriteSeeker, src Storage, compression string) (*RepairReport, error)
 	// Check runs the doctor on a file without opening it first, so a file
 	// too damaged to open still gets its findings. nil: open, then check.
 	Check func(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64)) (*CheckReport, error)
@@ -50,6 +57,22 @@ func Sniff(head []byte) *Format {
 		if len(formats[i].Magic) > 0 && bytes.HasPrefix(head, formats[i].Magic) {
 			f := formats[i]
 			return &f
+		}
+	}
+	return nil
+}
+
+// FormatFor returns the format whose extension ends path, or nil.
+func FormatFor(path string) *Format {
+	formatsMu.Lock()
+	defer formatsMu.Unlock()
+	lower := strings.ToLower(path)
+	for i := range formats {
+		for _, ext := range formats[i].Extensions {
+			if strings.HasSuffix(lower, ext) {
+				f := formats[i]
+				return &f
+			}
 		}
 	}
 	return nil

@@ -3,8 +3,10 @@ package model
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -42,12 +44,37 @@ func WriteRepaired(src bag.Storage, out, compression string, chunkSize int) (*ba
 	if cs, ok := r.(interface{ SetChunkSize(int) }); ok && chunkSize > 0 {
 		cs.SetChunkSize(chunkSize)
 	}
+	return writeAtomically(out, func(w io.WriteSeeker) (*bag.RepairReport, error) { return r.Repair(w, compression) })
+}
+
+// WriteConverted writes every message of src as a new file at out in the
+// format out's name ends with (.bag, .mcap), through a temporary file as
+// WriteRepaired does.
+func WriteConverted(src bag.Storage, out, compression string) (*bag.RepairReport, error) {
+	f := bag.FormatFor(out)
+	if f == nil || f.Write == nil {
+		return nil, fmt.Errorf("%s: the output's name must end with the extension of a format bagscope writes (.bag or .mcap)", out)
+	}
+	return writeAtomically(out, func(w io.WriteSeeker) (*bag.RepairReport, error) { return f.Write(w, src, compression) })
+}
+
+// writeAtomically runs write on a temporary file beside out and renames it
+// into place once complete, so a failed write never leaves a half-written
+// file. The copy is readable by all (0644), like any file the user saves.
+func writeAtomically(out string, write func(io.WriteSeeker) (*bag.RepairReport, error)) (*bag.RepairReport, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
 		return nil, err
 	}
-	defer os.Remove(tmp.Name())
-	rep, err := r.Repair(tmp, compression)
+	pendingTemps.Store(tmp.Name(), struct{}{})
+	defer func() {
+		os.Remove(tmp.Name())
+		pendingTemps.Delete(tmp.Name())
+	}()
+	rep, err := write(tmp)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -55,6 +82,18 @@ func WriteRepaired(src bag.Storage, out, compression string, chunkSize int) (*ba
 		return rep, err
 	}
 	return rep, os.Rename(tmp.Name(), out)
+}
+
+// pendingTemps holds the temporary files being written.
+var pendingTemps sync.Map
+
+// RemovePendingTemps removes the temporary files of writes in progress,
+// for a program stopped by a signal before their deferred clean-up runs.
+func RemovePendingTemps() {
+	pendingTemps.Range(func(k, _ any) bool {
+		os.Remove(k.(string))
+		return true
+	})
 }
 
 // SaveRepaired writes a repaired copy of an opened document to out, in its

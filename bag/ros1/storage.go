@@ -13,8 +13,12 @@ import (
 
 func init() {
 	bag.RegisterFormat(bag.Format{
-		Name:  "ROS 1 bag",
-		Magic: []byte(Magic),
+		Name:       "ROS 1 bag",
+		Magic:      []byte(Magic),
+		Extensions: []string{".bag", ".bag.active"},
+		Write: func(out io.WriteSeeker, src bag.Storage, compression string) (*bag.RepairReport, error) {
+			return WriteFrom(out, src, WriterOptions{Compression: compression, ChunkThreshold: DefaultChunkThreshold})
+		},
 		Open: func(r io.ReaderAt, size int64, path string) (bag.Storage, error) {
 			b, err := NewReaderOrScan(r, size)
 			if err != nil {

@@ -39,6 +39,7 @@ func runFix(args []string, stdout, stderr io.Writer) int {
 		return fixNothing
 	}
 	defer b.Close()
+	defer removeTempsOnSignal()()
 	rep, err := model.WriteRepaired(b, out, *compression, *threshold)
 	if err != nil {
 		fail(stderr, in, err)
