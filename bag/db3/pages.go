@@ -1,0 +1,209 @@
+package db3
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// pager reads a database's pages from an io.ReaderAt.
+type pager struct {
+	r        io.ReaderAt
+	size     int64
+	pageSize int
+	usable   int
+	// pages is the number of whole or partial pages in the file.
+	pages uint32
+}
+
+func newPager(r io.ReaderAt, size int64, pageSize, reserved int) *pager {
+	if reserved >= pageSize-480 { // SQLite requires usable >= 480
+		reserved = 0
+	}
+	p := &pager{r: r, size: size, pageSize: pageSize, usable: pageSize - reserved}
+	n := (size + int64(pageSize) - 1) / int64(pageSize)
+	if n > 1<<32-1 {
+		n = 1<<32 - 1
+	}
+	p.pages = uint32(n)
+	return p
+}
+
+// offset returns page n's file offset.
+func (p *pager) offset(n uint32) int64 { return int64(n-1) * int64(p.pageSize) }
+
+// page reads page n (1-based) into buf (reused when big enough). A page
+// cut by the end of the file is returned with the bytes there are and an
+// ErrTruncated error.
+func (p *pager) page(n uint32, buf []byte) ([]byte, error) {
+	if n == 0 || n > p.pages {
+		return nil, &FormatError{Offset: p.offset(max(n, 1)), Page: n, Msg: fmt.Sprintf("page %d is past the file's %d pages", n, p.pages), Err: ErrTruncated}
+	}
+	if cap(buf) < p.pageSize {
+		buf = make([]byte, p.pageSize)
+	}
+	buf = buf[:p.pageSize]
+	off := p.offset(n)
+	k, err := p.r.ReadAt(buf, off)
+	if k < p.pageSize {
+		if err == nil || errors.Is(err, io.EOF) {
+			return buf[:k], &FormatError{Offset: off, Page: n, Msg: fmt.Sprintf("page cut after %d of %d bytes", k, p.pageSize), Err: ErrTruncated}
+		}
+		return buf[:k], err
+	}
+	return buf, nil
+}
+
+// headerOffset is where page n's b-tree header starts.
+func headerOffset(n uint32) int {
+	if n == 1 {
+		return HeaderSize
+	}
+	return 0
+}
+
+// cell is one cell of a b-tree page.
+type cell struct {
+	// Off is the cell's offset in its page; Len the bytes it takes there.
+	Off, Len int
+	// Child is the left child page of an interior cell.
+	Child uint32
+	// RowID is a table cell's key.
+	RowID int64
+	// PayloadSize is the payload's full size; Local how much of it is on
+	// the page, starting at page offset PayloadOff.
+	PayloadSize uint64
+	Local       int
+	PayloadOff  int
+	// Overflow is the first overflow page (0 for none).
+	Overflow uint32
+}
+
+// parseCell reads the cell at page offset off of a page of type typ.
+func (p *pager) parseCell(pg []byte, typ byte, off int) (cell, error) {
+	c := cell{Off: off}
+	if off < 0 || off >= len(pg) || off >= p.usable {
+		return c, fmt.Errorf("cell offset %d outside the page", off)
+	}
+	b := pg[off:min(len(pg), p.usable)]
+	pos := 0
+	if typ == pageTableInterior || typ == pageIndexInterior {
+		if len(b) < 4 {
+			return c, errors.New("cell cut")
+		}
+		c.Child = binary.BigEndian.Uint32(b)
+		pos = 4
+	}
+	if typ == pageTableInterior {
+		v, n := varint(b[pos:])
+		if n == 0 {
+			return c, errors.New("cell cut")
+		}
+		c.RowID = int64(v)
+		c.Len = pos + n
+		return c, nil
+	}
+	v, n := varint(b[pos:])
+	if n == 0 {
+		return c, errors.New("cell cut")
+	}
+	pos += n
+	c.PayloadSize = v
+	if v > MaxPayload {
+		return c, fmt.Errorf("payload size %d is too large", v)
+	}
+	if typ == pageTableLeaf {
+		v, n := varint(b[pos:])
+		if n == 0 {
+			return c, errors.New("cell cut")
+		}
+		pos += n
+		c.RowID = int64(v)
+	}
+	c.Local = localPayload(c.PayloadSize, p.usable, typ == pageTableLeaf)
+	c.PayloadOff = off + pos
+	end := pos + c.Local
+	if uint64(c.Local) < c.PayloadSize {
+		end += 4
+	}
+	if end > len(b) {
+		return c, fmt.Errorf("cell of %d bytes runs past the page", end)
+	}
+	if uint64(c.Local) < c.PayloadSize {
+		c.Overflow = binary.BigEndian.Uint32(b[pos+c.Local:])
+	}
+	c.Len = end
+	return c, nil
+}
+
+// payload assembles a cell's payload, following its overflow chain. The
+// chain is bounded by the payload size and may not revisit a page. seen,
+// when not nil, collects the overflow pages.
+func (p *pager) payload(pg []byte, c cell, buf []byte, seen func(uint32)) ([]byte, error) {
+	if c.PayloadSize > uint64(p.size) {
+		return nil, fmt.Errorf("payload of %d bytes is larger than the file", c.PayloadSize)
+	}
+	want := int(c.PayloadSize)
+	if cap(buf) < want {
+		buf = make([]byte, 0, want)
+	}
+	buf = append(buf[:0], pg[c.PayloadOff:c.PayloadOff+c.Local]...)
+	next := c.Overflow
+	var visited map[uint32]bool
+	var ob []byte
+	per := p.usable - 4
+	for len(buf) < want {
+		if next == 0 {
+			return buf, fmt.Errorf("overflow chain ends after %d of %d bytes", len(buf), want)
+		}
+		if visited == nil {
+			visited = map[uint32]bool{}
+		}
+		if visited[next] {
+			return buf, fmt.Errorf("overflow chain loops back to page %d", next)
+		}
+		visited[next] = true
+		if seen != nil {
+			seen(next)
+		}
+		var err error
+		ob, err = p.page(next, ob)
+		if err != nil {
+			return buf, fmt.Errorf("overflow page %d: %w", next, err)
+		}
+		if len(ob) < 4 {
+			return buf, fmt.Errorf("overflow page %d cut", next)
+		}
+		n := min(want-len(buf), per)
+		if 4+n > len(ob) || 4+n > p.usable {
+			return buf, fmt.Errorf("overflow page %d cut", next)
+		}
+		buf = append(buf, ob[4:4+n]...)
+		next = binary.BigEndian.Uint32(ob)
+	}
+	return buf, nil
+}
+
+// overflowPages counts the overflow pages a payload of size n needs.
+func (p *pager) overflowPages(c cell) int {
+	rest := int64(c.PayloadSize) - int64(c.Local)
+	if rest <= 0 {
+		return 0
+	}
+	per := int64(p.usable - 4)
+	return int((rest + per - 1) / per)
+}
+
+// cellPointers reads a b-tree page's cell pointer array.
+func cellPointers(pg []byte, hoff int, h btreeHeader) []int {
+	out := make([]int, 0, h.cells)
+	base := hoff + h.size
+	for i := 0; i < h.cells; i++ {
+		if base+2*i+2 > len(pg) {
+			break
+		}
+		out = append(out, int(binary.BigEndian.Uint16(pg[base+2*i:])))
+	}
+	return out
+}

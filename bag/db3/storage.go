@@ -1,0 +1,438 @@
+package db3
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// FormatName is the format's name as bag lists it.
+const FormatName = "rosbag2 SQLite (.db3)"
+
+func init() {
+	bag.RegisterFormat(bag.Format{
+		Name:  FormatName,
+		Magic: []byte(Magic),
+		Open: func(r io.ReaderAt, size int64, path string) (bag.Storage, error) {
+			return Open(r, size, path)
+		},
+		Check: CheckReader,
+	})
+}
+
+// Store is a rosbag2 .db3 file behind the storage seam.
+type Store struct {
+	r    io.ReaderAt
+	size int64
+	path string
+	hdr  *header
+
+	// sq is the SQLite connection; nil when the file was rescued.
+	sq *sqlOpen
+	// rescue holds the rows read from the pages when SQLite refused the
+	// file; nil otherwise.
+	rescue *rescued
+
+	conns  []*bag.Connection
+	byID   map[uint32]*bag.Connection
+	counts map[uint32]uint64
+	// unknown counts messages whose topic_id names no topic.
+	unknown    map[int64]uint64
+	total      uint64
+	start, end int64
+	hasTimes   bool
+
+	schemaVersion int
+	rosDistro     string
+	metadata      string // the metadata table's YAML, when there is one
+	compression   string // "zstd" when metadata says MESSAGE mode
+
+	warnings []error
+	scanned  *bag.ScanInfo
+
+	zmu  sync.Mutex
+	zdec *zstdDecoder
+
+	mapOnce sync.Once
+	pmap    *pageMap
+}
+
+var (
+	_ bag.Storage      = (*Store)(nil)
+	_ bag.RecordLister = (*Store)(nil)
+)
+
+// Open opens the .db3 file held in r (size bytes); path is its file name
+// ("" for a file in memory), used to look for a WAL or journal beside it and
+// for metadata.yaml in its folder. It reads the topics and counts the
+// messages per topic; when SQLite refuses the file, the rows are read from
+// its pages instead (see FileInfo().Scanned).
+func Open(r io.ReaderAt, size int64, path string) (*Store, error) {
+	head := make([]byte, HeaderSize)
+	n, err := r.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	s := &Store{r: r, size: size, path: path, hdr: parseHeader(head[:n]), byID: map[uint32]*bag.Connection{}}
+	s.compression = messageCompression(path)
+	var reason error
+	if n < HeaderSize {
+		reason = &FormatError{Offset: int64(n), Msg: fmt.Sprintf("the file ends after %d bytes, inside the database header", n), Err: ErrTruncated}
+	} else if !s.hdr.magicOK || s.hdr.pageSize == 0 {
+		reason = &FormatError{Offset: 0, Msg: "the database header is damaged (SQLite: file is not a database)", Err: ErrMalformed}
+	} else {
+		sq, err := openSQL(r, size, path, s.hdr)
+		if err != nil {
+			return nil, err
+		}
+		s.sq = sq
+		s.warnings = append(s.warnings, sq.warnings...)
+		err = s.loadSQL()
+		if err == nil {
+			return s, nil
+		}
+		if errors.Is(err, ErrNotRosbag2) {
+			s.sq.close()
+			return nil, err
+		}
+		reason = fmt.Errorf("SQLite refuses the file: %w", err)
+		if sq.sidePath != "" {
+			s.warnings = append(s.warnings, fmt.Errorf("the rows of the %s beside the file are not rescued: only the file's own pages are read", sq.sideKind))
+		}
+		s.sq.close()
+		s.sq = nil
+		s.conns, s.byID = nil, map[uint32]*bag.Connection{}
+	}
+	if err := s.loadRescue(reason); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// loadSQL reads the schema, topics and counts through SQLite.
+func (s *Store) loadSQL() error {
+	db := s.sq.db
+	ctx := context.Background()
+	tables := map[string]bool{}
+	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'table'")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return err
+		}
+		tables[name] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if !tables["messages"] || !tables["topics"] {
+		return &FormatError{Msg: "the database has no topics and messages tables", Err: ErrNotRosbag2}
+	}
+	if tables["schema"] {
+		var v sql.NullInt64
+		var distro sql.NullString
+		if err := db.QueryRowContext(ctx, "SELECT schema_version, ros_distro FROM schema").Scan(&v, &distro); err == nil {
+			s.schemaVersion, s.rosDistro = int(v.Int64), distro.String
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+	}
+	if tables["metadata"] {
+		var md sql.NullString
+		err := db.QueryRowContext(ctx, "SELECT metadata FROM metadata ORDER BY id DESC LIMIT 1").Scan(&md)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		s.metadata = md.String
+		if s.compression == "" && yamlValue(s.metadata, "compression_mode") == "MESSAGE" {
+			s.compression = yamlValue(s.metadata, "compression_format")
+		}
+	}
+	defs := map[string][2]string{}
+	if tables["message_definitions"] {
+		rows, err := db.QueryContext(ctx, "SELECT topic_type, encoding, encoded_message_definition FROM message_definitions")
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var typ, enc, def sql.NullString
+			if err := rows.Scan(&typ, &enc, &def); err != nil {
+				rows.Close()
+				return err
+			}
+			defs[typ.String] = [2]string{enc.String, def.String}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	rows, err = db.QueryContext(ctx, "SELECT * FROM topics ORDER BY id")
+	if err != nil {
+		return err
+	}
+	cols, err := rows.Columns()
+	if err != nil {
+		rows.Close()
+		return err
+	}
+	hasQoS := false
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			rows.Close()
+			return err
+		}
+		t := topicRow{}
+		for i, c := range cols {
+			switch strings.ToLower(c) {
+			case "id":
+				t.id, _ = vals[i].(int64)
+			case "name":
+				t.name = sqlString(vals[i])
+			case "type":
+				t.typ = sqlString(vals[i])
+			case "serialization_format":
+				t.format = sqlString(vals[i])
+			case "offered_qos_profiles":
+				t.qos, t.hasQoS = sqlString(vals[i]), true
+				hasQoS = true
+			case "type_description_hash":
+				t.hash, t.hasHash = sqlString(vals[i]), true
+			}
+		}
+		s.addTopic(t, defs)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if s.schemaVersion == 0 {
+		s.schemaVersion = 1
+		if hasQoS {
+			s.schemaVersion = 2
+		}
+	}
+	s.counts = map[uint32]uint64{}
+	rows, err = db.QueryContext(ctx, "SELECT topic_id, count(*), min(timestamp), max(timestamp) FROM messages GROUP BY topic_id")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id, n, lo, hi int64
+		if err := rows.Scan(&id, &n, &lo, &hi); err != nil {
+			rows.Close()
+			return err
+		}
+		s.addCount(id, uint64(n), lo, hi)
+	}
+	rows.Close()
+	return rows.Err()
+}
+
+func sqlString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+// topicRow is one row of the topics table.
+type topicRow struct {
+	id                int64
+	name, typ, format string
+	qos, hash         string
+	hasQoS, hasHash   bool
+	offset            int64
+}
+
+// addTopic adds a connection for a topics row.
+func (s *Store) addTopic(t topicRow, defs map[string][2]string) {
+	if t.id < 0 || t.id > 1<<32-1 {
+		s.warnings = append(s.warnings, fmt.Errorf("topic %q has id %d, outside the range of connection IDs: its messages are not read", t.name, t.id))
+		return
+	}
+	if _, dup := s.byID[uint32(t.id)]; dup {
+		s.warnings = append(s.warnings, fmt.Errorf("two topics rows have id %d; the second (%q) is ignored", t.id, t.name))
+		return
+	}
+	c := &bag.Connection{ID: uint32(t.id), Topic: t.name, Type: t.typ, Encoding: t.format, Metadata: map[string]string{}, Offset: t.offset}
+	if t.hasQoS {
+		c.Metadata["offered_qos_profiles"] = t.qos
+	}
+	if t.hasHash {
+		c.Metadata["type_description_hash"] = t.hash
+	}
+	if d, ok := defs[t.typ]; ok && d[1] != "" {
+		c.SchemaEncoding, c.Definition = d[0], d[1]
+	}
+	s.conns = append(s.conns, c)
+	s.byID[c.ID] = c
+}
+
+// addCount records n messages of topic id between times lo and hi.
+func (s *Store) addCount(id int64, n uint64, lo, hi int64) {
+	if n == 0 {
+		return
+	}
+	if id >= 0 && id <= 1<<32-1 && s.byID[uint32(id)] != nil {
+		s.counts[uint32(id)] += n
+	} else {
+		if s.unknown == nil {
+			s.unknown = map[int64]uint64{}
+		}
+		s.unknown[id] += n
+		return
+	}
+	s.total += n
+	if !s.hasTimes || lo < s.start {
+		s.start = lo
+	}
+	if !s.hasTimes || hi > s.end {
+		s.end = hi
+	}
+	s.hasTimes = true
+}
+
+// messageCompression reads metadata.yaml beside path and returns the
+// compression format when it says MESSAGE mode, else "".
+func messageCompression(path string) string {
+	if path == "" {
+		return ""
+	}
+	f, err := os.Open(filepath.Join(filepath.Dir(path), "metadata.yaml"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 4<<20))
+	if err != nil {
+		return ""
+	}
+	if yamlValue(string(b), "compression_mode") == "MESSAGE" {
+		return yamlValue(string(b), "compression_format")
+	}
+	return ""
+}
+
+// yamlValue returns the scalar value of the first "key:" line in a YAML
+// text, unquoted; "" when there is none.
+func yamlValue(text, key string) string {
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		t = strings.TrimPrefix(t, "- ")
+		if v, ok := strings.CutPrefix(t, key+":"); ok {
+			v = strings.TrimSpace(v)
+			if u, err := strconv.Unquote(v); err == nil {
+				return u
+			}
+			return strings.Trim(v, "'")
+		}
+	}
+	return ""
+}
+
+// FileInfo says what the file is and how it was read.
+func (s *Store) FileInfo() *bag.FileInfo {
+	return &bag.FileInfo{
+		Format: FormatName, Version: s.version(), Profile: "ros2",
+		Path: s.path, Size: s.size, Indexed: s.rescue == nil, Scanned: s.scanned,
+		Warnings: s.warnings,
+	}
+}
+
+func (s *Store) version() string { return "schema " + strconv.Itoa(s.schemaVersion) }
+
+// SchemaVersion returns rosbag2's schema version of the file (1 to 4), as
+// its schema table says or its columns show.
+func (s *Store) SchemaVersion() int { return s.schemaVersion }
+
+// ROSDistro returns the ROS distribution the schema table names, or "".
+func (s *Store) ROSDistro() string { return s.rosDistro }
+
+// Metadata returns the YAML text of the metadata table (schema 3 and
+// later), or "".
+func (s *Store) Metadata() string { return s.metadata }
+
+// Connections lists the topics, by ID.
+func (s *Store) Connections() []*bag.Connection { return s.conns }
+
+// Connection returns the topic with an ID, or nil.
+func (s *Store) Connection(id uint32) *bag.Connection { return s.byID[id] }
+
+// Summary describes the file as ros2 bag info does, from the counts read
+// on open.
+func (s *Store) Summary() (*bag.Summary, error) {
+	out := &bag.Summary{
+		Path: s.path, Format: FormatName, Version: s.version(), Size: s.size,
+		Indexed: s.rescue == nil, Messages: s.total, Compression: map[string]int{},
+	}
+	if s.hasTimes {
+		out.Start, out.End = bag.TimeFromNanos(s.start), bag.TimeFromNanos(s.end)
+	}
+	counts := make(map[uint32]uint64, len(s.counts))
+	for k, v := range s.counts {
+		counts[k] = v
+	}
+	out.AddTopics(s.conns, counts)
+	var err error
+	if len(s.unknown) > 0 {
+		ids := make([]int64, 0, len(s.unknown))
+		var n uint64
+		for id, c := range s.unknown {
+			ids = append(ids, id)
+			n += c
+		}
+		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+		err = fmt.Errorf("%d messages name topic ids %v that the topics table does not list: they are not counted", n, ids)
+	}
+	return out, err
+}
+
+// Blocks returns nil: a .db3 file has no chunks.
+func (s *Store) Blocks() []*bag.Block { return nil }
+
+// BlockIndex returns an error: a .db3 file has no chunks.
+func (s *Store) BlockIndex(b *bag.Block) ([]bag.IndexEntry, error) {
+	return nil, errors.New("a .db3 file has no chunks")
+}
+
+// LocOf returns the location of the message with a row id.
+func LocOf(rowid int64) bag.Loc {
+	return bag.Loc{Block: rowid >> 32, Offset: uint32(rowid)}
+}
+
+// RowID returns the row id of the message at loc.
+func RowID(loc bag.Loc) int64 { return loc.Block<<32 | int64(loc.Offset) }
+
+// Close closes the database and removes its private copy, if any.
+func (s *Store) Close() error {
+	if s.sq != nil {
+		return s.sq.close()
+	}
+	return nil
+}
