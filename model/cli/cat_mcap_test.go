@@ -3,10 +3,12 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -152,13 +154,9 @@ func checkCatMCAP(t *testing.T, c mcapCase) {
 	if c.expected == "" {
 		return
 	}
-	b, err := os.ReadFile(c.expected)
+	exp, err := expectedLines(c.expected)
 	if err != nil {
 		t.Fatal(err)
-	}
-	exp, err := parseCatLines(string(b))
-	if err != nil {
-		t.Fatalf("%s: %v", c.expected, err)
 	}
 	oursE, expK, eSkipped, _ := alignSkipped(ours, exp)
 	if c.cut {
@@ -176,4 +174,23 @@ func checkCatMCAP(t *testing.T, c mcapCase) {
 	for _, d := range diffs {
 		t.Errorf("vs expected: %s", d)
 	}
+}
+
+// expectedCache holds the parsed expected files: a cut fixture shares its
+// uncut source's.
+var expectedCache sync.Map // path -> func() ([]catLine, error)
+
+func expectedLines(path string) ([]catLine, error) {
+	f, _ := expectedCache.LoadOrStore(path, sync.OnceValues(func() ([]catLine, error) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		lines, err := parseCatLines(string(b))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		return lines, nil
+	}))
+	return f.(func() ([]catLine, error))()
 }

@@ -1,0 +1,137 @@
+// Shared helpers for the MCAP oracle scripts (mcap_cat.mjs, make_mcaps.mjs).
+//
+// The npm packages are not in the repository: `make oracles` installs them
+// from package-lock.json into $BAGSCOPE_ORACLES (default
+// ~/.cache/bagscope-npm/node_modules), and they are loaded from there.
+
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+
+export const oraclesDir =
+  process.env.BAGSCOPE_ORACLES || path.join(os.homedir(), ".cache", "bagscope-npm", "node_modules");
+
+export const require = createRequire(path.join(oraclesDir, "bagscope-oracles.cjs"));
+
+// Chunk decompression for @mcap/core: lz4js (pure JS) and fzstd (pure JS),
+// independent of the C and Go implementations bagscope may use.
+export function decompressHandlers() {
+  const lz4 = require("lz4js");
+  const fzstd = require("fzstd");
+  return {
+    lz4: (data, size) => Uint8Array.from(lz4.decompress(data, Number(size))),
+    zstd: (data, size) => {
+      const out = fzstd.decompress(data, new Uint8Array(Number(size)));
+      if (out.length !== Number(size)) {
+        throw new Error(`zstd: chunk decompressed to ${out.length} bytes, expected ${size}`);
+      }
+      return out;
+    },
+  };
+}
+
+// ---- JSON in the `bagscope cat --json` form, driven by the message definition.
+
+// definitionsByName maps the parsed definitions (as @foxglove/rosmsg parse
+// returns them) by name, with the root under "" like MessageReader does.
+export function definitionsByName(defs) {
+  const root = defs.find((d) => !(d.definitions.length > 0 && d.definitions.every((f) => f.isConstant)));
+  if (!root) throw new Error("no root definition");
+  const byName = new Map(defs.map((d) => [d.name ?? "", d.definitions]));
+  return { root: root.definitions, byName };
+}
+
+export function jsonString(s) {
+  return JSON.stringify(s);
+}
+
+// jsonFloat writes a float so that parsing it back gives the same float64:
+// JavaScript's shortest round-trip form, with ".0" on integral values, -0 as
+// "-0.0", and NaN/infinities as the contract's strings.
+export function jsonFloat(v) {
+  if (Number.isNaN(v)) return '"NaN"';
+  if (v === Infinity) return '"Infinity"';
+  if (v === -Infinity) return '"-Infinity"';
+  if (Object.is(v, -0)) return "-0.0";
+  const s = String(v);
+  return /[.eE]/.test(s) ? s : s + ".0";
+}
+
+export function base64(u8) {
+  return Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength).toString("base64");
+}
+
+function jsonInt(v) {
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v !== "number" || !Number.isInteger(v)) throw new Error(`not an integer: ${v}`);
+  return String(v);
+}
+
+// ros is 1 or 2: ROS 1 time/duration are {"secs","nsecs"}, ROS 2's
+// (builtin_interfaces, which the parser turns into "time") {"sec","nanosec"}.
+export function jsonPrimitive(type, v, ros = 2) {
+  switch (type) {
+    case "bool":
+      if (typeof v !== "boolean") throw new Error(`not a bool: ${v}`);
+      return v ? "true" : "false";
+    case "int8":
+    case "uint8":
+    case "int16":
+    case "uint16":
+    case "int32":
+    case "uint32":
+    case "int64":
+    case "uint64":
+      return jsonInt(v);
+    case "float32":
+    case "float64":
+      return jsonFloat(v);
+    case "string":
+    case "wstring":
+      return jsonString(v);
+    case "time":
+    case "duration":
+      if (ros === 1) return `{"secs": ${jsonInt(v.sec)}, "nsecs": ${jsonInt(v.nsec)}}`;
+      return `{"sec": ${jsonInt(v.sec)}, "nanosec": ${jsonInt(v.nanosec)}}`;
+  }
+  throw new Error(`unknown primitive type ${type}`);
+}
+
+// jsonMessage writes msg (as MessageReader returns it) along definition.
+// uint8 arrays (ROS 2 byte, char, uint8; ROS 1 uint8, char) are base64.
+export function jsonMessage(definition, msg, byName, ros = 2) {
+  const parts = [];
+  for (const f of definition) {
+    if (f.isConstant) continue;
+    const v = msg[f.name];
+    if (v === undefined) throw new Error(`field ${f.name} missing`);
+    parts.push(`${jsonString(f.name)}: ${jsonField(f, v, byName, ros)}`);
+  }
+  return `{${parts.join(", ")}}`;
+}
+
+function jsonField(f, v, byName, ros) {
+  if (f.isArray) {
+    if (!f.isComplex && f.type === "uint8") {
+      if (!(v instanceof Uint8Array)) throw new Error(`${f.name}: uint8 array is not a Uint8Array`);
+      return `"${base64(v)}"`;
+    }
+    const items = [];
+    for (const e of v) items.push(jsonValue(f, e, byName, ros));
+    return `[${items.join(", ")}]`;
+  }
+  return jsonValue(f, v, byName, ros);
+}
+
+function jsonValue(f, v, byName, ros) {
+  if (f.isComplex) {
+    const def = byName.get(f.type);
+    if (!def) throw new Error(`unknown type ${f.type}`);
+    return jsonMessage(def, v, byName, ros);
+  }
+  return jsonPrimitive(f.type, v, ros);
+}
+
+export function jsonTime(logTime) {
+  return `{"secs": ${logTime / 1000000000n}, "nsecs": ${logTime % 1000000000n}}`;
+}
