@@ -223,3 +223,5 @@ func trustedPrefix(data []byte, h chunkHeader) []byte {
 	})
 	return data[:end]
 }
+
+func crcIEEE(b []byte) uint32 { return crc32.ChecksumIEEE(b) }

@@ -27,6 +27,7 @@ type ent struct {
 	rec       uint32 // record offset in the chunk's records (or segment)
 	data      uint32 // offset of the message data in the buffer
 	n         uint32 // data length
+	seq       uint32
 	ch        uint16
 }
 
@@ -75,6 +76,7 @@ type MessageIter struct {
 	pos     []int     // next message per heap entry (parallel to h)
 	release *released
 	msg     bag.Message
+	seq     uint32
 	skipped []bag.ByteRange
 	err     error
 }
@@ -255,7 +257,8 @@ func (it *MessageIter) work(j *job, d *decoders) *result {
 			p := m.Offset - first.Offset
 			c := buf[p+recHeaderLen : p+m.Len]
 			r.ents = append(r.ents, ent{time: m.Time, pub: binary.LittleEndian.Uint64(c[14:]), rec: uint32(p),
-				data: uint32(p + recHeaderLen + messageHeaderLen), n: uint32(m.Len - recHeaderLen - messageHeaderLen), ch: m.Channel})
+				data: uint32(p + recHeaderLen + messageHeaderLen), n: uint32(m.Len - recHeaderLen - messageHeaderLen), ch: m.Channel,
+				seq: binary.LittleEndian.Uint32(c[2:])})
 		}
 		sortEnts(r.ents)
 		return r
@@ -300,7 +303,8 @@ func (it *MessageIter) work(j *job, d *decoders) *result {
 			return true
 		}
 		r.ents = append(r.ents, ent{time: t, pub: binary.LittleEndian.Uint64(content[14:]), rec: uint32(off),
-			data: uint32(off + recHeaderLen + messageHeaderLen), n: uint32(len(content) - messageHeaderLen), ch: ch})
+			data: uint32(off + recHeaderLen + messageHeaderLen), n: uint32(len(content) - messageHeaderLen), ch: ch,
+			seq: binary.LittleEndian.Uint32(content[2:])})
 		return true
 	})
 	if l.err == nil && werr != nil {
@@ -434,6 +438,7 @@ func (it *MessageIter) Next() bool {
 	m.Time = bag.TimeFromUnixNanos(e.time)
 	m.PublishTime = bag.TimeFromUnixNanos(e.pub)
 	m.Data = r.data[e.data : e.data+e.n : e.data+e.n]
+	it.seq = e.seq
 	if r.loose {
 		m.Loc = bag.Loc{Block: r.base + int64(e.rec)}
 		m.DataOffset = r.base + int64(e.data)
@@ -454,6 +459,9 @@ func (it *MessageIter) Next() bool {
 	}
 	return true
 }
+
+// Sequence returns the current message's sequence field.
+func (it *MessageIter) Sequence() uint32 { return it.seq }
 
 // Message returns the current message, valid until the next call to Next.
 func (it *MessageIter) Message() *bag.Message { return &it.msg }
