@@ -3,6 +3,7 @@ package rosmsg
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Kind is the wire kind of a value.
@@ -82,6 +83,9 @@ type Plan struct {
 	SchemaEncoding, MessageEncoding string
 
 	cdr bool // MessageEncoding == "cdr"
+
+	boundsOnce sync.Once
+	bounded    bool // see needsDecode
 }
 
 // MsgPlan is the decoding plan of one message type.
