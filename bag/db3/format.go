@@ -249,36 +249,12 @@ func (c Column) Kind() string {
 // parseRecord splits a record into columns. It checks that the header and
 // the columns add up to exactly the payload's size.
 func parseRecord(p []byte) ([]Column, int, error) {
-	hsize, n := varint(p)
-	if n == 0 || hsize < uint64(n) || hsize > uint64(len(p)) {
-		return nil, 0, errors.New("bad record header size")
+	cols, err := parseRecordPrefix(p, uint64(len(p)))
+	if err != nil {
+		return nil, 0, err
 	}
-	var cols []Column
-	pos := n
-	body := hsize
-	for uint64(pos) < hsize {
-		t, m := varint(p[pos:hsize])
-		if m == 0 {
-			return nil, 0, errors.New("record header cut")
-		}
-		pos += m
-		sz, ok := serialSize(t)
-		if !ok {
-			return nil, 0, fmt.Errorf("reserved serial type %d", t)
-		}
-		if sz > uint64(len(p))-body {
-			return nil, 0, errors.New("record body runs past the payload")
-		}
-		cols = append(cols, Column{Serial: t, Start: int(body), End: int(body + sz)})
-		body += sz
-		if len(cols) > 2000 {
-			return nil, 0, errors.New("too many columns")
-		}
-	}
-	if body != uint64(len(p)) {
-		return nil, 0, fmt.Errorf("record columns add up to %d bytes, payload is %d", body, len(p))
-	}
-	return cols, int(hsize), nil
+	h, _ := varint(p)
+	return cols, int(h), nil
 }
 
 // intValue decodes an integer column.
@@ -317,4 +293,41 @@ func localPayload(p uint64, usable int, table bool) int {
 		return int(k)
 	}
 	return int(m)
+}
+
+// parseRecordPrefix splits a record of total bytes into columns from its
+// first bytes (a cell's local payload), which must hold the whole record
+// header. Column ranges are offsets in the whole payload; the columns
+// must add up to exactly total.
+func parseRecordPrefix(p []byte, total uint64) ([]Column, error) {
+	hsize, n := varint(p)
+	if n == 0 || hsize < uint64(n) || hsize > uint64(len(p)) || hsize > total {
+		return nil, errors.New("bad record header size")
+	}
+	cols := make([]Column, 0, 8)
+	pos := n
+	body := hsize
+	for uint64(pos) < hsize {
+		t, m := varint(p[pos:hsize])
+		if m == 0 {
+			return nil, errors.New("record header cut")
+		}
+		pos += m
+		sz, ok := serialSize(t)
+		if !ok {
+			return nil, fmt.Errorf("reserved serial type %d", t)
+		}
+		if sz > total-body {
+			return nil, errors.New("record body runs past the payload")
+		}
+		cols = append(cols, Column{Serial: t, Start: int(body), End: int(body + sz)})
+		body += sz
+		if len(cols) > 2000 {
+			return nil, errors.New("too many columns")
+		}
+	}
+	if body != total {
+		return nil, fmt.Errorf("record columns add up to %d bytes, payload is %d", body, total)
+	}
+	return cols, nil
 }

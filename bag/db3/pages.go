@@ -207,3 +207,37 @@ func cellPointers(pg []byte, hoff int, h btreeHeader) []int {
 	}
 	return out
 }
+
+// chain follows a cell's overflow chain reading only each page's next
+// pointer, and calls mark for each page; mark returns false when the page
+// is not free to take (already part of something else). It reports a
+// chain that ends early, leaves the file, loops or runs into another
+// structure.
+func (p *pager) chain(c cell, mark func(uint32) bool) error {
+	k := p.overflowPages(c)
+	rest := int64(c.PayloadSize) - int64(c.Local)
+	per := int64(p.usable - 4)
+	next := c.Overflow
+	var b [4]byte
+	for i := 0; i < k; i++ {
+		if next == 0 {
+			return fmt.Errorf("overflow chain ends after %d of %d pages", i, k)
+		}
+		if next > p.pages {
+			return fmt.Errorf("overflow page %d is past the end of the file", next)
+		}
+		need := 4 + min(rest, per)
+		if p.offset(next)+need > p.size {
+			return fmt.Errorf("overflow page %d is cut by the end of the file", next)
+		}
+		if mark != nil && !mark(next) {
+			return fmt.Errorf("overflow page %d is already used elsewhere", next)
+		}
+		if _, err := p.r.ReadAt(b[:], p.offset(next)); err != nil {
+			return fmt.Errorf("overflow page %d: %w", next, err)
+		}
+		rest -= per
+		next = binary.BigEndian.Uint32(b[:])
+	}
+	return nil
+}

@@ -8,15 +8,6 @@ import (
 	"github.com/bagscope/bagscope/bag"
 )
 
-type rescued struct{}
-type pageMap struct{}
-
-func (s *Store) loadRescue(reason error) error { return reason }
-func (s *Store) rescueMessages(ids map[uint32]bool, all bool, f bag.MessageFilter) bag.MessageIter {
-	return &sqlIter{}
-}
-func (s *Store) rescueRead(id int64) (*bag.Message, error) { return nil, errors.New("todo") }
-
 // CheckReader runs the doctor.
 func CheckReader(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64)) (*bag.CheckReport, error) {
 	return nil, errors.New("todo")
