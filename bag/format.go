@@ -101,7 +101,11 @@ func NewStorage(r io.ReaderAt, size int64, path string) (Storage, error) {
 	if f == nil {
 		return nil, &UnknownFormatError{Head: head[:n], Size: size}
 	}
-	return f.Open(r, size, path)
+	s, err := f.Open(r, size, path)
+	if err != nil {
+		return nil, err
+	}
+	return WithMessageDecompression(s), nil
 }
 
 // CheckReader runs the doctor of the format of the file held in r.

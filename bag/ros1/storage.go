@@ -219,10 +219,16 @@ func (i *storeIter) Close()                { i.it.Close() }
 // Iter returns the bag's own iterator behind a seam iterator made by Store,
 // for callers that need what only ROS 1 gives (OnChunk), or nil.
 func Iter(it bag.MessageIter) *MessageIter {
-	if si, ok := it.(*storeIter); ok {
-		return si.it
+	for {
+		switch i := it.(type) {
+		case *storeIter:
+			return i.it
+		case interface{ Unwrap() bag.MessageIter }:
+			it = i.Unwrap()
+		default:
+			return nil
+		}
 	}
-	return nil
 }
 
 // ReadMessage reads the message data record at loc.Offset in the chunk at

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -52,6 +55,49 @@ func runCat(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// encodingName names a connection's message encoding for messages.
+func encodingName(c *bag.Connection) string {
+	if c.Encoding == "" {
+		return "unknown-encoding"
+	}
+	return c.Encoding
+}
+
+// printUndecoded prints a message of an encoding bagscope does not decode:
+// a json message as its JSON, any other as base64 ("data") with its
+// encoding.
+func (p *catPrinter) printUndecoded(m *bag.Message) {
+	c := m.Conn
+	if p.json {
+		b := p.buf[:0]
+		b = append(b, `{"topic": `...)
+		b = appendJSONString(b, c.Topic)
+		b = fmt.Appendf(b, `, "time": {"secs": %d, "nsecs": %d}, "type": `, m.Time.Sec, m.Time.NSec)
+		b = appendJSONString(b, c.Type)
+		b = append(b, `, "encoding": `...)
+		b = appendJSONString(b, encodingName(c))
+		if c.Encoding == "json" && json.Valid(m.Data) {
+			b = append(b, `, "msg": `...)
+			b = append(b, bytes.TrimSpace(m.Data)...)
+		} else {
+			b = append(b, `, "data": "`...)
+			b = base64.StdEncoding.AppendEncode(b, m.Data)
+			b = append(b, '"')
+		}
+		b = append(b, "}\n"...)
+		p.w.Write(b)
+		p.buf = b
+		return
+	}
+	fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
+	if c.Encoding == "json" && utf8.Valid(m.Data) {
+		fmt.Fprintf(p.w, "%s\n", bytes.TrimSpace(m.Data))
+	} else {
+		fmt.Fprintf(p.w, "(%d bytes of %s, not decoded)\n", len(m.Data), encodingName(c))
+	}
+	p.w.WriteString("---\n")
+}
+
 // catPrinter decodes and prints messages.
 type catPrinter struct {
 	w      *bufio.Writer
@@ -80,6 +126,11 @@ func (p *catPrinter) warnOnce(c *bag.Connection, format string, args ...any) {
 func (p *catPrinter) print(m *bag.Message) {
 	c := m.Conn
 	plan, err := model.PlanFor(&p.plans, c)
+	if errors.Is(err, rosmsg.ErrUnsupportedEncoding) {
+		p.warnOnce(c, "messages of encoding %q are printed as they are: bagscope decodes ros1 and cdr", encodingName(c))
+		p.printUndecoded(m)
+		return
+	}
 	if err != nil {
 		p.failed++
 		p.warnOnce(c, "cannot compile the message definition: %v", err)
