@@ -1,12 +1,17 @@
 package cli
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
+	"unicode"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 )
 
@@ -25,6 +30,9 @@ func runRecords(args []string, stdout, stderr io.Writer) int {
 	path, code, ok := oneFile(fs, args)
 	if !ok {
 		return code
+	}
+	if !isROS1(path) {
+		return listRecords(path, *asJSON, stdout, stderr)
 	}
 	b, err := ros1.OpenRaw(path)
 	if err != nil {
@@ -90,4 +98,98 @@ func fieldText(f ros1.Field) string {
 	default:
 		return fmt.Sprint(v)
 	}
+}
+
+// isROS1 reports whether the file at path starts as a ROS 1 bag does: those
+// are listed from their own record headers, even when too damaged to open.
+func isROS1(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true // the ROS 1 path reports the error
+	}
+	defer f.Close()
+	head := make([]byte, len(ros1.Magic))
+	n, _ := io.ReadFull(f, head)
+	return string(head[:n]) == ros1.Magic
+}
+
+// genericRecordJSON is one line of `records --json` for formats other than
+// ROS 1: each field with its value and byte range.
+type genericRecordJSON struct {
+	Offset  int64             `json:"offset"`
+	Length  int64             `json:"length"`
+	Op      string            `json:"op"`
+	Damaged bool              `json:"damaged,omitempty"`
+	Error   string            `json:"error,omitempty"`
+	Fields  []recordFieldJSON `json:"fields"`
+}
+
+type recordFieldJSON struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+	Start int64  `json:"start"`
+	End   int64  `json:"end"`
+}
+
+// listRecords lists the records of a file of any format that can list them
+// (bag.RecordLister), in byte order.
+func listRecords(path string, asJSON bool, stdout, stderr io.Writer) int {
+	s, err := bag.OpenFile(path)
+	if err != nil {
+		return fail(stderr, path, err)
+	}
+	defer s.Close()
+	rl, ok := bag.Underlying(s).(bag.RecordLister)
+	if !ok {
+		return fail(stderr, path, fmt.Errorf("bagscope cannot list the records of %s files", s.FileInfo().Format))
+	}
+	enc := json.NewEncoder(stdout)
+	if !asJSON {
+		fmt.Fprintf(stdout, "%12s  %-18s %10s  %s\n", "OFFSET", "RECORD", "LENGTH", "FIELDS")
+	}
+	damaged := 0
+	err = rl.Records(context.Background(), 0, func(r *bag.Record) bool {
+		if r.Damaged {
+			damaged++
+		}
+		if asJSON {
+			out := genericRecordJSON{Offset: r.Offset, Length: r.Len, Op: strings.ReplaceAll(r.Kind, " ", "_"), Damaged: r.Damaged, Fields: []recordFieldJSON{}}
+			if r.Err != nil {
+				out.Error = r.Err.Error()
+			}
+			for _, f := range r.Fields {
+				out.Fields = append(out.Fields, recordFieldJSON{f.Name, f.Value, f.Start, f.End})
+			}
+			return enc.Encode(out) == nil
+		}
+		parts := make([]string, 0, len(r.Fields))
+		for _, f := range r.Fields {
+			parts = append(parts, f.Name+"="+oneLine(f.Value, 120))
+		}
+		if r.Err != nil {
+			parts = append(parts, "error: "+r.Err.Error())
+		}
+		fmt.Fprintf(stdout, "%12d  %-18s %10d  %s\n", r.Offset, r.Kind, r.Len, strings.Join(parts, " "))
+		return true
+	})
+	if err != nil {
+		return fail(stderr, path, err)
+	}
+	if damaged > 0 {
+		fmt.Fprintf(stderr, "bagscope: %s: %d damaged byte ranges (listed as damaged records)\n", path, damaged)
+		return 1
+	}
+	return 0
+}
+
+// oneLine shows v on one line: control characters escaped, and cut to at
+// most max runes with an ellipsis (records --json has the whole value).
+func oneLine(v string, max int) string {
+	if strings.ContainsFunc(v, unicode.IsControl) {
+		v = strings.Trim(strconv.Quote(v), `"`)
+	}
+	if r := []rune(v); len(r) > max {
+		v = string(r[:max-1]) + "…"
+	}
+	return v
 }
