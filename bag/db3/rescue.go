@@ -96,24 +96,25 @@ func (s *Store) loadRescue(reason error) error {
 			return
 		}
 		shape := rowShape(local, cols)
-		switch tree {
-		case roots.messages:
+		switch {
+		case tree == 0:
+		case tree == roots.messages:
 			if shape != shapeMessage {
 				shape = shapeNone
 			}
-		case roots.topics:
+		case tree == roots.topics:
 			if shape != shapeTopic && shape != shapeDefinition {
 				shape = shapeNone
 			} else {
 				shape = shapeTopic
 			}
-		case roots.defs:
+		case tree == roots.defs:
 			if shape != shapeTopic && shape != shapeDefinition {
 				shape = shapeNone
 			} else {
 				shape = shapeDefinition
 			}
-		case roots.schema, roots.metadata:
+		case tree == roots.schema, tree == roots.metadata:
 			if cerr != nil {
 				return
 			}

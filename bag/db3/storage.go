@@ -90,6 +90,9 @@ func Open(r io.ReaderAt, size int64, path string) (*Store, error) {
 		reason = &FormatError{Offset: int64(n), Msg: fmt.Sprintf("the file ends after %d bytes, inside the database header", n), Err: ErrTruncated}
 	} else if !s.hdr.magicOK || s.hdr.pageSize == 0 {
 		reason = &FormatError{Offset: 0, Msg: "the database header is damaged (SQLite: file is not a database)", Err: ErrMalformed}
+	} else if cut := s.cutShort(path); cut != nil {
+		// SQLite would read the missing bytes as zeros, without a word.
+		reason = cut
 	} else {
 		sq, err := openSQL(r, size, path, s.hdr)
 		if err != nil {
@@ -117,6 +120,23 @@ func Open(r io.ReaderAt, size int64, path string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// cutShort reports a file that ends before the pages its header counts,
+// or inside a page, unless a WAL beside it holds the rest.
+func (s *Store) cutShort(path string) error {
+	h := s.hdr
+	if side, _ := sideFiles(path, h); side != "" {
+		return nil
+	}
+	ps := int64(h.pageSize)
+	if h.pageCountValid() && int64(h.pageCount)*ps > s.size {
+		return &FormatError{Offset: s.size, Msg: fmt.Sprintf("the file ends after %d bytes; its header counts %d pages of %d bytes (%d bytes): it was cut", s.size, h.pageCount, ps, int64(h.pageCount)*ps), Err: ErrTruncated}
+	}
+	if s.size%ps != 0 {
+		return &FormatError{Offset: s.size - s.size%ps, Page: uint32(s.size/ps) + 1, Msg: fmt.Sprintf("the file ends %d bytes into its last page of %d bytes: it was cut", s.size%ps, ps), Err: ErrTruncated}
+	}
+	return nil
 }
 
 // loadSQL reads the schema, topics and counts through SQLite.
@@ -279,6 +299,9 @@ func (s *Store) addTopic(t topicRow, defs map[string][2]string) {
 	if _, dup := s.byID[uint32(t.id)]; dup {
 		s.warnings = append(s.warnings, fmt.Errorf("two topics rows have id %d; the second (%q) is ignored", t.id, t.name))
 		return
+	}
+	if t.format == "" {
+		t.format = "cdr" // the first schema had no serialization_format: always CDR
 	}
 	c := &bag.Connection{ID: uint32(t.id), Topic: t.name, Type: t.typ, Encoding: t.format, Metadata: map[string]string{}, Offset: t.offset}
 	if t.hasQoS {
