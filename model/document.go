@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
@@ -70,6 +71,8 @@ type Topic struct {
 	// BytesKnown (counting them reads every chunk, in the background).
 	Bytes      uint64
 	BytesKnown bool
+	// QoS is the quality of service its connections offered (see QoS).
+	QoS string
 }
 
 // ConnRow is one connection of a topic, for the topics table.
@@ -81,6 +84,7 @@ type ConnRow struct {
 	Frequency              float64
 	Bytes                  uint64
 	BytesKnown             bool
+	QoS                    string
 }
 
 // Open opens the bag at path, reading its index and chunk headers; a bag
@@ -181,9 +185,15 @@ func topicsOf(s *bag.Summary) []Topic {
 	out := make([]Topic, 0, len(s.Topics))
 	for _, t := range s.Topics {
 		row := Topic{Topic: t.Topic, Type: t.Type, Types: t.Types, Messages: t.Messages, Connections: len(t.Connections), Frequency: freq(t.Messages)}
+		var qos []string
 		for _, c := range t.Connections {
-			row.Conns = append(row.Conns, ConnRow{ID: c.ID, CallerID: c.CallerID, Type: c.Type, MD5Sum: c.MD5Sum, Latching: c.Latching, Messages: counts[c.ID], Frequency: freq(counts[c.ID])})
+			q := QoS(c)
+			row.Conns = append(row.Conns, ConnRow{ID: c.ID, CallerID: c.CallerID, Type: c.Type, MD5Sum: c.MD5Sum, Latching: c.Latching, Messages: counts[c.ID], Frequency: freq(counts[c.ID]), QoS: q})
+			if q != "" && !containsStr(qos, q) {
+				qos = append(qos, q)
+			}
 		}
+		row.QoS = strings.Join(qos, " | ")
 		out = append(out, row)
 	}
 	return out

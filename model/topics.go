@@ -18,6 +18,7 @@ const (
 	ColFrequency
 	ColBytes
 	ColConnections
+	ColQoS
 	NumTopicColumns
 )
 
@@ -36,6 +37,8 @@ func (c TopicColumn) String() string {
 		return "Bytes"
 	case ColConnections:
 		return "Connections"
+	case ColQoS:
+		return "QoS"
 	}
 	return "?"
 }
@@ -130,6 +133,8 @@ func compareTopics(a, b Topic, col TopicColumn) int {
 		return cmp.Compare(a.Bytes, b.Bytes)
 	case ColConnections:
 		return cmp.Compare(a.Connections, b.Connections)
+	case ColQoS:
+		return cmp.Compare(a.QoS, b.QoS)
 	}
 	return cmp.Compare(a.Topic, b.Topic)
 }
@@ -155,6 +160,8 @@ func (t Topic) Cell(col TopicColumn) string {
 		return Size(int64(t.Bytes))
 	case ColConnections:
 		return Count(uint64(t.Connections))
+	case ColQoS:
+		return t.QoS
 	}
 	return ""
 }
@@ -187,6 +194,8 @@ func (c ConnRow) Cell(col TopicColumn) string {
 			return "md5 " + c.MD5Sum[:8]
 		}
 		return c.MD5Sum
+	case ColQoS:
+		return c.QoS
 	}
 	return ""
 }

@@ -56,8 +56,8 @@ func TestTopicView(t *testing.T) {
 }
 
 func TestTopicCell(t *testing.T) {
-	row := Topic{Topic: "/chatter", Type: "std_msgs/String", Types: []string{"std_msgs/String", "std_msgs/Int32"}, Messages: 12345, Frequency: 9.876, Connections: 3}
-	want := []string{"/chatter", "std_msgs/String, std_msgs/Int32", "12,345", "9.9", "…", "3"}
+	row := Topic{Topic: "/chatter", Type: "std_msgs/String", Types: []string{"std_msgs/String", "std_msgs/Int32"}, Messages: 12345, Frequency: 9.876, Connections: 3, QoS: "reliable, volatile"}
+	want := []string{"/chatter", "std_msgs/String, std_msgs/Int32", "12,345", "9.9", "…", "3", "reliable, volatile"}
 	for c := ColTopic; c < NumTopicColumns; c++ {
 		if got := row.Cell(c); got != want[c] {
 			t.Errorf("%s = %q, want %q", c, got, want[c])
@@ -67,8 +67,8 @@ func TestTopicCell(t *testing.T) {
 	if got := row.Cell(ColBytes); got != "3.0 MB" {
 		t.Errorf("bytes = %q", got)
 	}
-	conn := ConnRow{ID: 4, CallerID: "/talker", Type: "std_msgs/String", MD5Sum: "992ce8a1687cec8c8bd883ec73ca41d1", Latching: true, Messages: 7, Frequency: 0.5}
-	wantConn := []string{"connection 4 · /talker · latched", "std_msgs/String", "7", "0.50", "…", "md5 992ce8a1"}
+	conn := ConnRow{ID: 4, CallerID: "/talker", Type: "std_msgs/String", MD5Sum: "992ce8a1687cec8c8bd883ec73ca41d1", Latching: true, Messages: 7, Frequency: 0.5, QoS: "latched"}
+	wantConn := []string{"connection 4 · /talker · latched", "std_msgs/String", "7", "0.50", "…", "md5 992ce8a1", "latched"}
 	for c := ColTopic; c < NumTopicColumns; c++ {
 		if got := conn.Cell(c); got != wantConn[c] {
 			t.Errorf("conn %s = %q, want %q", c, got, wantConn[c])
