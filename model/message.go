@@ -1,6 +1,8 @@
 package model
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -43,6 +45,7 @@ type MessageReader struct {
 
 	mu     sync.Mutex
 	chunks [2]cachedChunk // most recently used first
+	listed [2]listedBlock // the same, for formats that list their records
 }
 
 type cachedChunk struct {
@@ -98,6 +101,11 @@ func (r *MessageReader) Read(ref MsgRef) (*Message, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rl, ok := bag.Underlying(r.s).(bag.RecordLister); ok {
+		if msg := r.inRecord(rl, ref, m); msg != nil {
+			return msg, nil
+		}
+	}
 	data := append([]byte(nil), m.Data...)
 	n := int64(len(data))
 	comp := ""
@@ -112,6 +120,110 @@ func (r *MessageReader) Read(ref MsgRef) (*Message, error) {
 		RecordEnd: n, Header: []Span{{Name: "data", Kind: SpanData, Start: 0, End: n}},
 		Compression: comp,
 	}, nil
+}
+
+// inRecord places a message read through the seam in its record, as the
+// format lists it (bag.RecordLister): the chunk's uncompressed data (or the
+// record's own bytes outside a chunk) as the context, the record's fields
+// as header spans. nil when the record is not found or its data field is
+// not the message's bytes (a message stored compressed).
+func (r *MessageReader) inRecord(rl bag.RecordLister, ref MsgRef, m *bag.Message) *Message {
+	var (
+		rec    *bag.Record
+		around []byte
+		comp   string
+	)
+	for _, blk := range r.s.Blocks() {
+		if blk.Offset != ref.ChunkPos {
+			continue
+		}
+		comp = blk.Compression
+		c, err := r.block(rl, blk.Offset)
+		if err != nil {
+			return nil
+		}
+		for _, x := range c.records {
+			if x.Offset == int64(ref.Offset) {
+				rec = x
+				break
+			}
+		}
+		around = c.data
+		break
+	}
+	if around == nil { // a record outside any chunk
+		_ = rl.Records(context.Background(), ref.ChunkPos, func(x *bag.Record) bool {
+			rec = x
+			return false
+		})
+		if rec == nil || rec.Offset != ref.ChunkPos || rec.Len > 64<<20 {
+			return nil
+		}
+		b, err := rl.ReadRange(rec.Offset, int(rec.Len))
+		if err != nil {
+			return nil
+		}
+		x := *rec
+		x.Offset = 0
+		rec, around = &x, b
+	}
+	if rec == nil {
+		return nil
+	}
+	var spans []Span
+	var data *bag.RecordField
+	for i := range rec.Fields {
+		f := &rec.Fields[i]
+		if f.Name == "data" {
+			data = f
+			continue
+		}
+		spans = append(spans, Span{Name: f.Name, Kind: SpanField, Start: rec.Offset + f.Start, End: rec.Offset + f.End, Field: i})
+	}
+	if data == nil {
+		return nil
+	}
+	start, end := rec.Offset+data.Start, rec.Offset+data.End
+	if start < 0 || end > int64(len(around)) || start > end || !bytes.Equal(around[start:end], m.Data) {
+		return nil
+	}
+	spans = append(spans, Span{Name: "data", Kind: SpanData, Start: start, End: end})
+	return &Message{
+		Ref: ref, Conn: m.Conn, Time: m.Time,
+		Data: around[start:end:end], Context: around,
+		RecordStart: rec.Offset, RecordEnd: rec.Offset + rec.Len, DataOffset: start,
+		Header: spans, Compression: comp,
+	}
+}
+
+// listedBlock is a chunk's records and uncompressed data, as a
+// RecordLister lists them.
+type listedBlock struct {
+	pos     int64
+	records []*bag.Record
+	data    []byte
+}
+
+// block returns the records of the chunk at pos, keeping the last two.
+func (r *MessageReader) block(rl bag.RecordLister, pos int64) (listedBlock, error) {
+	r.mu.Lock()
+	for i, c := range r.listed {
+		if c.data != nil && c.pos == pos {
+			r.listed[0], r.listed[i] = c, r.listed[0]
+			r.mu.Unlock()
+			return c, nil
+		}
+	}
+	r.mu.Unlock()
+	recs, data, err := rl.BlockRecords(pos)
+	if err != nil {
+		return listedBlock{}, err
+	}
+	c := listedBlock{pos: pos, records: recs, data: data}
+	r.mu.Lock()
+	r.listed[1], r.listed[0] = r.listed[0], c
+	r.mu.Unlock()
+	return c, nil
 }
 
 // readROS1 reads the message data record at ref.Offset in the chunk at

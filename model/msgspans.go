@@ -24,14 +24,40 @@ func MessageSpans(m *Message, root *rosmsg.Node) []Span {
 		return append(spans, data)
 	}
 	base := m.DataOffset
+	first := len(spans)
 	for i := range root.Children {
 		c := &root.Children[i]
 		spans = nodeSpans(spans, c, c.Name, i, base)
 	}
+	spans = fillGaps(spans, first, base)
 	if end := base + int64(root.End); end < m.RecordEnd {
 		spans = append(spans, Span{Name: "unused bytes after the message", Kind: SpanLength, Start: end, End: m.RecordEnd})
 	}
 	return spans
+}
+
+// fillGaps names the bytes of a message's data that no field holds: the
+// 4-byte encapsulation header a CDR message starts with, and the padding
+// CDR puts before a value to align it. spans[first:] are the data's spans,
+// in order; the data starts at base.
+func fillGaps(spans []Span, first int, base int64) []Span {
+	if first == len(spans) {
+		return spans
+	}
+	out := append([]Span(nil), spans[:first]...)
+	at := base
+	for _, s := range spans[first:] {
+		if s.Start > at {
+			name := "alignment padding"
+			if at == base {
+				name = "CDR encapsulation header"
+			}
+			out = append(out, Span{Name: name, Kind: SpanLength, Start: at, End: s.Start, Field: -1})
+		}
+		out = append(out, s)
+		at = s.End
+	}
+	return out
 }
 
 // nodeSpans appends the spans of n, at path, part of top-level field top.
