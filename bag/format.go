@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 )
@@ -130,8 +131,29 @@ func CheckReader(ctx context.Context, r io.ReaderAt, size int64, progress func(d
 	return s.Check(ctx, progress)
 }
 
-// OpenFile opens the recording at path. Closing the Storage closes the file.
+// OpenFile opens the recording file at path on its own. Closing the
+// Storage closes the file. A folder or a rosbag2 metadata.yaml opens the
+// whole recording, as Open does; a zstd-compressed file (rosbag2's FILE
+// mode) is decompressed into the user's cache folder and the copy opened.
 func OpenFile(path string) (Storage, error) {
+	if filepath.Base(path) == "metadata.yaml" || strings.HasSuffix(strings.ToLower(path), ".zstd") {
+		return Open(path)
+	}
+	s, err := openPlainFile(path)
+	if errors.Is(err, errIsDir) {
+		return Open(path)
+	}
+	var uf *UnknownFormatError
+	if errors.As(err, &uf) && IsZstd(uf.Head) {
+		return openZstdFile(path, OpenOptions{})
+	}
+	return s, err
+}
+
+var errIsDir = errors.New("a directory, not a recording file")
+
+// openPlainFile opens one recording file as it is.
+func openPlainFile(path string) (Storage, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -143,7 +165,7 @@ func OpenFile(path string) (Storage, error) {
 	}
 	if st.IsDir() {
 		f.Close()
-		return nil, fmt.Errorf("%s is a directory, not a recording file", path)
+		return nil, fmt.Errorf("%s is %w", path, errIsDir)
 	}
 	s, err := NewStorage(f, st.Size(), path)
 	if err != nil {

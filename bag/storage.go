@@ -61,6 +61,10 @@ type FileInfo struct {
 	Scanned *ScanInfo
 	// Warnings are problems met while opening that did not stop it.
 	Warnings []error
+	// Files describes each file of a recording of several files (a
+	// rosbag2 folder, a split ROS 1 recording; see Multi), in file order,
+	// Path being the file as the user knows it. Empty for one file.
+	Files []*FileInfo
 }
 
 // ScanInfo says what reading a file without its index found.
@@ -108,7 +112,11 @@ type Connection struct {
 // Loc says where a message lives: Block is the file offset of the chunk
 // that holds it and Offset the offset of its record in the chunk's
 // uncompressed data; for a message outside any chunk, Block is the file
-// offset of its own record and Offset is 0.
+// offset of its own record and Offset is 0 (a format may say otherwise:
+// a .db3 stores its row id). In a recording of several files (Multi),
+// Block also carries the file's index above bit PartShift (48): the
+// file's own value plus index<<48, so a file's own values stay within
+// ±2^47; see JoinPart and SplitPart.
 type Loc struct {
 	Block  int64
 	Offset uint32
@@ -166,6 +174,14 @@ type Block struct {
 	// whole; Err then says why.
 	Damaged bool
 	Err     error
+	// File is the index of the file that holds the block in a recording
+	// of several files (Multi), whose Offset then carries it too (see
+	// Loc); 0 for a recording of one file.
+	File int
+	// WholeFile marks a block that stands for a whole file without chunks
+	// of its own (a .db3) in a recording of several files: Offset is the
+	// file's start, Len its size.
+	WholeFile bool
 }
 
 // Messages returns the number of messages in the block.

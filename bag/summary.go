@@ -24,6 +24,20 @@ type Summary struct {
 	// ConnMessages counts the messages of each connection, by ID.
 	ConnMessages map[uint32]uint64
 	Types        []TypeSummary // sorted by type
+	// Files lists the files of a recording of several files (see Multi),
+	// in file order; empty for one file.
+	Files []FileSummary
+}
+
+// FileSummary is one file of a recording of several files.
+type FileSummary struct {
+	// Path is the file as the user knows it.
+	Path       string
+	Format     string
+	Size       int64
+	Start, End Time
+	Messages   uint64
+	Chunks     int
 }
 
 // TopicSummary describes one topic.

@@ -1,0 +1,367 @@
+package bag
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Opening a recording by path: Open takes a file, a folder (a rosbag2 bag,
+// a folder of a split ROS 1 recording) or a rosbag2 metadata.yaml, and
+// gives one Storage for the whole recording; OpenFiles reads several files
+// as one recording. Folder layouts register themselves, as formats do: a
+// rosbag2 folder is claimed by bag/rosbag2.
+
+// StageOpen is the progress stage of opening one file of several.
+const StageOpen = "opening"
+
+// OpenOptions are what Open may use while opening.
+type OpenOptions struct {
+	// Context stops the open when done; nil is context.Background().
+	Context context.Context
+	// Progress, when set, receives progress: done out of total units
+	// (bytes, files) in the named stage (StageDecompress, StageOpen, each
+	// followed by a file name). It is called from the opening goroutine.
+	Progress func(done, total int64, stage string)
+}
+
+func (o OpenOptions) context() context.Context {
+	if o.Context == nil {
+		return context.Background()
+	}
+	return o.Context
+}
+
+// FolderFormat is a layout of a recording as a folder of files.
+type FolderFormat struct {
+	// Name is the layout's name ("rosbag2 folder").
+	Name string
+	// Claims reports whether dir holds a recording of this layout. file
+	// is the file the user opened in dir ("" when the folder itself was
+	// opened); a file the layout does not read should not be claimed. It
+	// must be cheap: a Stat or two, no listing of a folder given a file.
+	Claims func(dir, file string) bool
+	// Open opens the recording in dir.
+	Open func(dir string, o OpenOptions) (Storage, error)
+}
+
+var (
+	folderMu      sync.Mutex
+	folderFormats []FolderFormat
+)
+
+// RegisterFolderFormat makes a folder layout known to Open.
+func RegisterFolderFormat(f FolderFormat) {
+	folderMu.Lock()
+	defer folderMu.Unlock()
+	folderFormats = append(folderFormats, f)
+}
+
+func claimingFolder(dir, file string) *FolderFormat {
+	folderMu.Lock()
+	defer folderMu.Unlock()
+	for i := range folderFormats {
+		if folderFormats[i].Claims(dir, file) {
+			f := folderFormats[i]
+			return &f
+		}
+	}
+	return nil
+}
+
+// Open opens the recording at path: a recording file; a folder (a rosbag2
+// bag folder, a folder of ROS 1 bags split by `rosbag record --split`, read
+// as one recording); a rosbag2 metadata.yaml (its folder); or a storage
+// file inside a rosbag2 bag folder (the whole folder). A zstd-compressed
+// file (rosbag2's FILE compression mode) is decompressed into the user's
+// cache folder first.
+func Open(path string) (Storage, error) { return OpenWith(path, OpenOptions{}) }
+
+// OpenWith is Open with a context and progress.
+func OpenWith(path string, o OpenOptions) (Storage, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return openFolder(path, o)
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	if base == "metadata.yaml" {
+		return openFolder(dir, o)
+	}
+	if f := claimingFolder(dir, path); f != nil {
+		return f.Open(dir, o)
+	}
+	return openFileWith(path, o)
+}
+
+// IsPlainFile reports whether Open reads path as one file on its own,
+// just as OpenFile does: false for a folder, a metadata.yaml, a zstd file
+// and a storage file inside a rosbag2 bag folder. It costs a Stat or two.
+func IsPlainFile(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil {
+		return true // let the open say what is wrong
+	}
+	if st.IsDir() {
+		return false
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	if base == "metadata.yaml" || strings.HasSuffix(strings.ToLower(base), ".zstd") {
+		return false
+	}
+	return claimingFolder(dir, path) == nil
+}
+
+// openFolder opens a folder: through the layout that claims it, else as
+// the recording files it holds, read as one.
+func openFolder(dir string, o OpenOptions) (Storage, error) {
+	if f := claimingFolder(dir, ""); f != nil {
+		return f.Open(dir, o)
+	}
+	files, err := RecordingFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s holds no recording file (.bag, .mcap, .db3) and no metadata.yaml", dir)
+	}
+	s, err := OpenFilesWith(files, o)
+	if err != nil {
+		return nil, err
+	}
+	if m := AsMulti(s); m != nil && m.opts.Path == "" {
+		m.opts.Path = dir
+	}
+	return s, nil
+}
+
+// IsRecordingName reports whether a file name is one of a recording file
+// (.bag, .mcap, .db3, or a registered format's extension), zstd-compressed
+// or not.
+func IsRecordingName(name string) bool {
+	lower := strings.ToLower(name)
+	lower = strings.TrimSuffix(lower, ".zstd")
+	if strings.HasSuffix(lower, ".db3") || strings.HasSuffix(lower, ".bag") || strings.HasSuffix(lower, ".mcap") {
+		return true
+	}
+	return FormatFor(lower) != nil
+}
+
+// RecordingFiles lists the recording files in dir (not below it), in
+// natural order: name_2 before name_10.
+func RecordingFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range ents {
+		n := e.Name()
+		if strings.HasPrefix(n, ".") || !IsRecordingName(n) {
+			continue
+		}
+		if !e.Type().IsRegular() {
+			if st, err := os.Stat(filepath.Join(dir, n)); err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+		}
+		names = append(names, n)
+	}
+	SortNatural(names)
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = filepath.Join(dir, n)
+	}
+	return out, nil
+}
+
+var digitsRE = regexp.MustCompile(`\d+`)
+
+// SortNatural sorts names so that runs of digits compare as numbers:
+// x_2.bag before x_10.bag.
+func SortNatural(names []string) {
+	sort.SliceStable(names, func(i, j int) bool { return naturalLess(names[i], names[j]) })
+}
+
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		la, lb := digitsRE.FindStringIndex(a), digitsRE.FindStringIndex(b)
+		if la == nil || lb == nil || la[0] != lb[0] || a[:la[0]] != b[:lb[0]] {
+			return a < b
+		}
+		na, nb := strings.TrimLeft(a[la[0]:la[1]], "0"), strings.TrimLeft(b[lb[0]:lb[1]], "0")
+		if len(na) != len(nb) {
+			return len(na) < len(nb)
+		}
+		if na != nb {
+			return na < nb
+		}
+		a, b = a[la[1]:], b[lb[1]:]
+	}
+	return len(a) < len(b)
+}
+
+// OpenFiles opens several files as one recording (see Multi), in natural
+// order of their names; one path opens that file as Open does. A file
+// that does not open is left out with a warning as long as another one
+// opens.
+func OpenFiles(paths []string) (Storage, error) { return OpenFilesWith(paths, OpenOptions{}) }
+
+// OpenFilesWith is OpenFiles with a context and progress.
+func OpenFilesWith(paths []string, o OpenOptions) (Storage, error) {
+	switch {
+	case len(paths) == 0:
+		return nil, errors.New("no file to open")
+	case len(paths) == 1:
+		return openFileWith(paths[0], o)
+	case len(paths) > MaxParts:
+		return nil, fmt.Errorf("%d files: at most %d can be read as one recording", len(paths), MaxParts)
+	}
+	paths = append([]string(nil), paths...)
+	sort.SliceStable(paths, func(i, j int) bool {
+		di, dj := filepath.Dir(paths[i]), filepath.Dir(paths[j])
+		if di != dj {
+			return di < dj
+		}
+		return naturalLess(filepath.Base(paths[i]), filepath.Base(paths[j]))
+	})
+	parts, names, warnings, err := OpenParts(paths, o)
+	if err != nil {
+		return nil, err
+	}
+	warnings = append(splitWarnings(paths), warnings...)
+	format := parts[0].FileInfo().Format
+	for _, p := range parts[1:] {
+		if p.FileInfo().Format != format {
+			format = "mixed formats"
+			break
+		}
+	}
+	dir := filepath.Dir(paths[0])
+	for _, p := range paths[1:] {
+		if filepath.Dir(p) != dir {
+			dir = ""
+			break
+		}
+	}
+	path := dir
+	if path == "" {
+		path = paths[0]
+	}
+	return Multi(parts, MultiOptions{Path: path, Format: fmt.Sprintf("%s, %d files", format, len(parts)), Names: names, Warnings: warnings}), nil
+}
+
+// OpenParts opens each file of a recording of several files, reporting
+// progress per file. A file that does not open is left out and named in
+// warnings; err is set only when none opens or ctx is done.
+func OpenParts(paths []string, o OpenOptions) (parts []Storage, names []string, warnings []error, err error) {
+	ctx := o.context()
+	var firstErr error
+	for i, p := range paths {
+		if err := ctx.Err(); err != nil {
+			closeAll(parts)
+			return nil, nil, nil, err
+		}
+		if o.Progress != nil {
+			o.Progress(int64(i), int64(len(paths)), StageOpen+" "+filepath.Base(p))
+		}
+		s, err := openFileWith(p, o)
+		if err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				closeAll(parts)
+				return nil, nil, nil, cerr
+			}
+			if firstErr == nil {
+				firstErr = fmt.Errorf("%s: %w", p, err)
+			}
+			warnings = append(warnings, fmt.Errorf("%s does not open and is left out: %w", filepath.Base(p), err))
+			continue
+		}
+		parts = append(parts, s)
+		names = append(names, p)
+	}
+	if o.Progress != nil {
+		o.Progress(int64(len(paths)), int64(len(paths)), StageOpen)
+	}
+	if len(parts) == 0 {
+		return nil, nil, nil, firstErr
+	}
+	return parts, names, warnings, nil
+}
+
+func closeAll(parts []Storage) {
+	for _, p := range parts {
+		p.Close()
+	}
+}
+
+var splitRE = regexp.MustCompile(`^(.*)_(\d+)(\.[^_]*)$`)
+
+// splitWarnings says when files are not the numbered files of one split
+// recording (name_0.bag, name_1.bag, …), or when numbers are missing.
+func splitWarnings(paths []string) []error {
+	prefix, ext := "", ""
+	seen := map[int]bool{}
+	lo, hi := -1, -1
+	for i, p := range paths {
+		m := splitRE.FindStringSubmatch(filepath.Base(p))
+		if m == nil {
+			return []error{fmt.Errorf("%s is not named as a file of a split recording (name_0, name_1, …): the files are read as one recording all the same", filepath.Base(p))}
+		}
+		n, err := strconv.Atoi(m[2])
+		if err != nil {
+			return nil
+		}
+		if i == 0 {
+			prefix, ext = m[1], m[3]
+		} else if m[1] != prefix || m[3] != ext {
+			return []error{fmt.Errorf("%s and %s are not files of one split recording: the files are read as one recording all the same", filepath.Base(paths[0]), filepath.Base(p))}
+		}
+		seen[n] = true
+		if lo < 0 || n < lo {
+			lo = n
+		}
+		if n > hi {
+			hi = n
+		}
+	}
+	var missing []string
+	for n := lo; n <= hi && len(missing) < 20; n++ {
+		if !seen[n] {
+			missing = append(missing, fmt.Sprintf("%s_%d%s", filepath.Base(prefix), n, ext))
+		}
+	}
+	if len(missing) > 0 {
+		return []error{fmt.Errorf("the split recording lacks %s: its messages are missing", strings.Join(missing, ", "))}
+	}
+	return nil
+}
+
+// openFileWith opens one recording file; a zstd file is decompressed into
+// the cache first.
+func openFileWith(path string, o OpenOptions) (Storage, error) {
+	if strings.HasSuffix(strings.ToLower(path), ".zstd") {
+		return openZstdFile(path, o)
+	}
+	s, err := openPlainFile(path)
+	var uf *UnknownFormatError
+	if errors.As(err, &uf) && IsZstd(uf.Head) {
+		return openZstdFile(path, o)
+	}
+	return s, err
+}
