@@ -3,6 +3,7 @@ package db3
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -503,6 +504,38 @@ func FuzzOpen(f *testing.F) {
 			s.ReadMessage(it.Message().Conn.ID, it.Message().Loc)
 		}
 		it.Close()
+		s.Check(context.Background(), nil)
+		s.Records(context.Background(), 0, func(r *bag.Record) bool {
+			s.BlockRecords(r.Offset)
+			return true
+		})
+	})
+}
+
+// FuzzRescue feeds the page reader alone (the rescue path) with any bytes.
+func FuzzRescue(f *testing.F) {
+	for _, p := range []string{
+		"ros2__rosbag2/rosbag2_transport/test/resources/sqlite3/test_bag_for_seek/test_bag_for_seek_0.db3",
+		"foxglove__mcap/testdata/db3/chatter.db3",
+	} {
+		if b, err := os.ReadFile(filepath.Join(sharedBags, p)); err == nil {
+			f.Add(b)
+			f.Add(b[:len(b)/2])
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<20 || len(data) < HeaderSize {
+			return
+		}
+		r := bytes.NewReader(data)
+		s := &Store{r: r, size: int64(len(data)), hdr: parseHeader(data[:HeaderSize]), byID: map[uint32]*bag.Connection{}}
+		if err := s.loadRescue(errors.New("fuzz")); err != nil {
+			return
+		}
+		it := s.Messages(bag.MessageFilter{})
+		for n := 0; it.Next() && n < 1000; n++ {
+			s.ReadMessage(it.Message().Conn.ID, it.Message().Loc)
+		}
 		s.Check(context.Background(), nil)
 		s.Records(context.Background(), 0, func(r *bag.Record) bool {
 			s.BlockRecords(r.Offset)

@@ -1,7 +1,6 @@
 package db3
 
 import (
-	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -72,20 +71,19 @@ func (s *Store) Messages(f bag.MessageFilter) bag.MessageIter {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
 	q += " ORDER BY timestamp, id"
-	ctx, cancel := context.WithCancel(context.Background())
-	rows, err := s.sq.db.QueryContext(ctx, q, args...)
+	// No cancellable context: with one, the driver watches it on every
+	// step. Close ends the query.
+	rows, err := s.sq.db.Query(q, args...)
 	if err != nil {
-		cancel()
 		return &sqlIter{err: fmt.Errorf("reading messages: %w", err)}
 	}
-	return &sqlIter{s: s, rows: rows, cancel: cancel}
+	return &sqlIter{s: s, rows: rows}
 }
 
 // sqlIter iterates over the rows of a messages query.
 type sqlIter struct {
 	s      *Store
 	rows   *sql.Rows
-	cancel context.CancelFunc
 	msg    bag.Message
 	buf    []byte
 	err    error
@@ -132,10 +130,6 @@ func (i *sqlIter) Close() {
 	if i.rows != nil {
 		i.rows.Close()
 		i.rows = nil
-	}
-	if i.cancel != nil {
-		i.cancel()
-		i.cancel = nil
 	}
 }
 
