@@ -82,11 +82,11 @@ func (s *Store) Messages(f bag.MessageFilter) bag.MessageIter {
 
 // sqlIter iterates over the rows of a messages query.
 type sqlIter struct {
-	s      *Store
-	rows   *sql.Rows
-	msg    bag.Message
-	buf    []byte
-	err    error
+	s    *Store
+	rows *sql.Rows
+	msg  bag.Message
+	buf  []byte
+	err  error
 }
 
 func (i *sqlIter) Next() bool {
