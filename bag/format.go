@@ -99,6 +99,17 @@ func NewStorage(r io.ReaderAt, size int64, path string) (Storage, error) {
 		return nil, err
 	}
 	f := Sniff(head[:n])
+	if f == nil && path != "" && size > 0 {
+		// The first bytes may be what is damaged: the name says the
+		// format, whose reader may still get the rest (a .db3 whose
+		// header was zeroed).
+		if f = FormatFor(path); f != nil {
+			if s, err := f.Open(r, size, path); err == nil {
+				return WithMessageDecompression(s), nil
+			}
+			f = nil
+		}
+	}
 	if f == nil {
 		return nil, &UnknownFormatError{Head: head[:n], Size: size}
 	}

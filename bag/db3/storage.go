@@ -21,8 +21,9 @@ const FormatName = "rosbag2 SQLite (.db3)"
 
 func init() {
 	bag.RegisterFormat(bag.Format{
-		Name:  FormatName,
-		Magic: []byte(Magic),
+		Name:       FormatName,
+		Magic:      []byte(Magic),
+		Extensions: []string{".db3"},
 		Open: func(r io.ReaderAt, size int64, path string) (bag.Storage, error) {
 			return Open(r, size, path)
 		},
