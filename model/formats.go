@@ -3,6 +3,7 @@ package model
 // The formats every document and command can open: each registers itself
 // with the storage seam.
 import (
+	_ "github.com/bagscope/bagscope/bag/db3"
 	_ "github.com/bagscope/bagscope/bag/mcap"
 	_ "github.com/bagscope/bagscope/bag/ros1"
 )
