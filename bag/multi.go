@@ -54,6 +54,10 @@ type MultiOptions struct {
 	// disagrees with the files, files missing); FileInfo lists them and
 	// Check reports them.
 	Warnings []error
+	// Errors are problems that lose messages (files missing, files that
+	// do not open): FileInfo lists them with the warnings, first, and
+	// Check reports them as errors.
+	Errors []error
 	// OnClose, when set, is called by Close after the parts are closed.
 	OnClose func() error
 }
@@ -236,6 +240,7 @@ func (m *MultiStorage) base(p int) string { return filepath.Base(m.names[p]) }
 // they were read, and each file's own FileInfo in Files.
 func (m *MultiStorage) FileInfo() *FileInfo {
 	fi := &FileInfo{Format: m.opts.Format, Version: m.opts.Version, Path: m.opts.Path, Indexed: true}
+	fi.Warnings = append(fi.Warnings, m.opts.Errors...)
 	fi.Warnings = append(fi.Warnings, m.opts.Warnings...)
 	fi.Warnings = append(fi.Warnings, m.conflicts...)
 	var scan *ScanInfo
@@ -643,10 +648,13 @@ func (it *multiIter) Skipped() []ByteRange {
 
 // Check runs each file's doctor in turn; each finding's message starts
 // with the file's name and its offset is the file's own. The recording's
-// own warnings (metadata that disagrees with the files, files missing,
-// a topic whose type changes) come first.
+// own errors and warnings (files missing or unreadable, metadata that
+// disagrees with the files, a topic whose type changes) come first.
 func (m *MultiStorage) Check(ctx context.Context, progress func(done, total int64)) (*CheckReport, error) {
 	out := &CheckReport{Indexed: true, Bytes: map[uint32]uint64{}}
+	for _, e := range m.opts.Errors {
+		out.Findings = append(out.Findings, Finding{Severity: Error, Message: e.Error()})
+	}
 	for _, w := range m.opts.Warnings {
 		out.Findings = append(out.Findings, Finding{Severity: Warning, Message: w.Error()})
 	}

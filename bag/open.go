@@ -240,11 +240,18 @@ func OpenFilesWith(paths []string, o OpenOptions) (Storage, error) {
 		}
 		return naturalLess(filepath.Base(paths[i]), filepath.Base(paths[j]))
 	})
-	parts, names, warnings, err := OpenParts(paths, o)
+	parts, names, lost, err := OpenParts(paths, o)
 	if err != nil {
 		return nil, err
 	}
-	warnings = append(splitWarnings(paths), warnings...)
+	var warnings []error
+	for _, w := range splitWarnings(paths) {
+		if errors.Is(w, errSplitGap) {
+			lost = append([]error{w}, lost...)
+		} else {
+			warnings = append(warnings, w)
+		}
+	}
 	format := parts[0].FileInfo().Format
 	for _, p := range parts[1:] {
 		if p.FileInfo().Format != format {
@@ -263,13 +270,13 @@ func OpenFilesWith(paths []string, o OpenOptions) (Storage, error) {
 	if path == "" {
 		path = paths[0]
 	}
-	return Multi(parts, MultiOptions{Path: path, Format: fmt.Sprintf("%s, %d files", format, len(parts)), Names: names, Warnings: warnings}), nil
+	return Multi(parts, MultiOptions{Path: path, Format: fmt.Sprintf("%s, %d files", format, len(parts)), Names: names, Warnings: warnings, Errors: lost}), nil
 }
 
 // OpenParts opens each file of a recording of several files, reporting
 // progress per file. A file that does not open is left out and named in
-// warnings; err is set only when none opens or ctx is done.
-func OpenParts(paths []string, o OpenOptions) (parts []Storage, names []string, warnings []error, err error) {
+// lost; err is set only when none opens or ctx is done.
+func OpenParts(paths []string, o OpenOptions) (parts []Storage, names []string, lost []error, err error) {
 	ctx := o.context()
 	var firstErr error
 	for i, p := range paths {
@@ -289,7 +296,7 @@ func OpenParts(paths []string, o OpenOptions) (parts []Storage, names []string, 
 			if firstErr == nil {
 				firstErr = fmt.Errorf("%s: %w", p, err)
 			}
-			warnings = append(warnings, fmt.Errorf("%s does not open and is left out: %w", filepath.Base(p), err))
+			lost = append(lost, fmt.Errorf("%s does not open and is left out: %w", filepath.Base(p), err))
 			continue
 		}
 		parts = append(parts, s)
@@ -301,7 +308,7 @@ func OpenParts(paths []string, o OpenOptions) (parts []Storage, names []string, 
 	if len(parts) == 0 {
 		return nil, nil, nil, firstErr
 	}
-	return parts, names, warnings, nil
+	return parts, names, lost, nil
 }
 
 func closeAll(parts []Storage) {
@@ -309,6 +316,9 @@ func closeAll(parts []Storage) {
 		p.Close()
 	}
 }
+
+// errSplitGap marks the warning of numbers missing from a split recording.
+var errSplitGap = errors.New("files of the split recording are missing")
 
 var splitRE = regexp.MustCompile(`^(.*)_(\d+)(\.[^_]*)$`)
 
@@ -347,7 +357,7 @@ func splitWarnings(paths []string) []error {
 		}
 	}
 	if len(missing) > 0 {
-		return []error{fmt.Errorf("the split recording lacks %s: its messages are missing", strings.Join(missing, ", "))}
+		return []error{fmt.Errorf("the split recording lacks %s: %w", strings.Join(missing, ", "), errSplitGap)}
 	}
 	return nil
 }

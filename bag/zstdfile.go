@@ -119,7 +119,12 @@ func DecompressedCopy(ctx context.Context, path string, progress func(done, tota
 			if cerr := ctx.Err(); cerr != nil {
 				return "", nil, cerr
 			}
-			lost = fmt.Errorf("offset %d: the zstd stream of %s breaks off (%v): the %d bytes decompressed from the %d compressed bytes before it are read, the rest of the file is lost", min(cr.n, st.Size()), filepath.Base(path), rerr, written, min(cr.n, st.Size()))
+			at := min(cr.n, st.Size())
+			if written == 0 {
+				lost = fmt.Errorf("offset %d: the zstd stream of %s breaks off (%v) before any of it decompresses: the whole file is lost", at, filepath.Base(path), rerr)
+			} else {
+				lost = fmt.Errorf("offset %d: the zstd stream of %s breaks off (%v): the %d bytes decompressed from the %d compressed bytes before it are read, the rest of the file is lost", at, filepath.Base(path), rerr, written, at)
+			}
 			break
 		}
 	}
