@@ -97,6 +97,10 @@ type Connection struct {
 	SchemaEncoding string
 	// Definition is the message definition text, dependencies included.
 	Definition string
+	// DefinitionSource says where Definition came from when the recording
+	// does not carry it (a folder of .msg files, an installed ROS 2,
+	// bagscope's standard definitions); "" when it is the recording's.
+	DefinitionSource string
 	// MD5Sum is the ROS 1 md5sum of the type ("" for ROS 2).
 	MD5Sum   string
 	CallerID string

@@ -89,8 +89,14 @@ type ConnRow struct {
 
 // Open opens the bag at path, reading its index and chunk headers; a bag
 // whose index is missing or damaged is scanned instead (see Document.Scan).
+// A folder (a rosbag2 bag, a split ROS 1 recording), a rosbag2
+// metadata.yaml, a storage file inside a rosbag2 bag folder and a
+// zstd-compressed file open the whole recording through bag.OpenWith.
 // It stops with ctx's error when ctx is cancelled. progress may be nil.
 func Open(ctx context.Context, path string, progress ProgressFunc) (*Document, error) {
+	if !bag.IsPlainFile(path) {
+		return openRecording(ctx, path, progress)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -113,6 +119,48 @@ func Open(ctx context.Context, path string, progress ProgressFunc) (*Document, e
 	return d, nil
 }
 
+// openRecording opens a recording of one or several files through
+// bag.OpenWith, which reports its own stages (decompressing, opening each
+// file).
+func openRecording(ctx context.Context, path string, progress ProgressFunc) (*Document, error) {
+	if progress == nil {
+		progress = func(int64, int64, string) {}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	st, err := bag.OpenWith(path, bag.OpenOptions{Context: ctx, Progress: func(done, total int64, stage string) { progress(done, total, stage) }})
+	if err != nil {
+		return nil, cancelled(ctx, err)
+	}
+	progress(0, 1, StageChunks)
+	nblocks := int64(len(st.Blocks()))
+	if err := ctx.Err(); err != nil {
+		st.Close()
+		return nil, err
+	}
+	s, err := st.Summary()
+	if err != nil && s == nil {
+		st.Close()
+		return nil, err
+	}
+	progress(nblocks, nblocks, StageChunks)
+	info := st.FileInfo()
+	if info.Path != "" {
+		path = info.Path
+	}
+	s.Path = path
+	d := &Document{
+		Path: path, Name: filepath.Base(path), Size: info.Size,
+		Storage: st, Info: info, Summary: s, Warnings: info.Warnings,
+	}
+	if rs, ok := bag.Underlying(st).(*ros1.Store); ok {
+		d.Bag, d.Scan = rs.Bag, rs.Bag.Scan
+	}
+	d.Topics = topicsOf(s)
+	return d, nil
+}
+
 // OpenBytes opens a bag held in memory, such as the embedded sample.
 func OpenBytes(ctx context.Context, name string, data []byte, progress ProgressFunc) (*Document, error) {
 	return open(ctx, bytes.NewReader(data), int64(len(data)), "", name, progress)
@@ -132,6 +180,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, path, name string, pro
 	if err != nil {
 		return nil, cancelled(ctx, err)
 	}
+	FillDefinitions(st)
 	or.mu.Lock()
 	or.onRead = nil
 	or.mu.Unlock()
@@ -202,7 +251,7 @@ func topicsOf(s *bag.Summary) []Topic {
 // Duration returns the time from the first to the last message, in
 // seconds.
 func (d *Document) Duration() float64 {
-	if d.Summary.Chunks == 0 {
+	if d.Summary.Chunks == 0 && d.Summary.Messages == 0 {
 		return 0
 	}
 	return d.Summary.End.Sub(d.Summary.Start)

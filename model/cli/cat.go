@@ -127,7 +127,11 @@ func (p *catPrinter) print(m *bag.Message) {
 	c := m.Conn
 	plan, err := model.PlanFor(&p.plans, c)
 	if errors.Is(err, rosmsg.ErrUnsupportedEncoding) {
-		p.warnOnce(c, "messages of encoding %q are printed as they are: bagscope decodes ros1 and cdr", encodingName(c))
+		if c.Definition == "" && (c.Encoding == "cdr" || c.Encoding == "ros1") {
+			p.warnOnce(c, "%s", model.MissingDefinitionHint(c))
+		} else {
+			p.warnOnce(c, "messages of encoding %q are printed as they are: bagscope decodes ros1 and cdr", encodingName(c))
+		}
 		p.printUndecoded(m)
 		return
 	}

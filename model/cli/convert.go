@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -24,7 +23,7 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bagscope: %v\n", err)
 		return 2
 	}
-	src, err := bag.OpenFile(in)
+	src, err := model.OpenStorage(in)
 	if err != nil {
 		return fail(stderr, in, err)
 	}

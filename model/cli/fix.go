@@ -33,7 +33,7 @@ func runFix(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bagscope: %v\n", err)
 		return 2
 	}
-	b, err := bag.OpenFile(in)
+	b, err := model.OpenStorage(in)
 	if err != nil {
 		fail(stderr, in, err)
 		return fixNothing

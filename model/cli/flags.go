@@ -6,12 +6,14 @@ import (
 	"io"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model"
 )
 
 // newFlags returns a FlagSet for a command that prints its usage to stderr.
 func newFlags(name, args string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Var(msgsFlag{}, "msgs", "also look in `DIR` for the ROS 2 message definitions a recording lacks (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: bagscope %s [flags] %s\n", name, args)
 		fs.PrintDefaults()
@@ -44,9 +46,18 @@ func openOne(fs *flag.FlagSet, args []string, stderr io.Writer) (s bag.Storage, 
 	if !ok {
 		return nil, path, code, false
 	}
-	s, err := bag.OpenFile(path)
+	s, err := model.OpenStorage(path)
 	if err != nil {
 		return nil, path, fail(stderr, path, err), false
 	}
 	return s, path, 0, true
+}
+
+// msgsFlag adds each --msgs folder to the definitions search as it is parsed.
+type msgsFlag struct{}
+
+func (msgsFlag) String() string { return "" }
+func (msgsFlag) Set(dir string) error {
+	model.AddDefinitionDirs(dir)
+	return nil
 }

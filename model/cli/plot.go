@@ -58,7 +58,7 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "", err)
 	}
 	path := pos[0]
-	b, err := bag.OpenFile(path)
+	b, err := model.OpenStorage(path)
 	if err != nil {
 		return fail(stderr, path, err)
 	}

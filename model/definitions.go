@@ -1,0 +1,70 @@
+package model
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/rosmsg"
+)
+
+// Definitions finds the message definitions a recording does not carry (see
+// rosmsg.Finder): in the folders of $BAGSCOPE_MSGS (separated as in PATH)
+// and those added with AddDefinitionDirs, an installed ROS 2, then
+// bagscope's standard definitions.
+var Definitions = newFinder(nil)
+
+func newFinder(extra []string) *rosmsg.Finder {
+	var dirs []string
+	for _, d := range filepath.SplitList(os.Getenv("BAGSCOPE_MSGS")) {
+		if d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	return &rosmsg.Finder{Dirs: append(dirs, extra...)}
+}
+
+// AddDefinitionDirs makes Definitions search dirs too (before an installed
+// ROS 2). Call it before opening recordings.
+func AddDefinitionDirs(dirs ...string) {
+	if len(dirs) > 0 {
+		Definitions = newFinder(append(append([]string(nil), Definitions.Dirs...), dirs...))
+	}
+}
+
+// FillDefinitions gives each connection of s that has ROS 2 messages but no
+// definition the one Definitions finds, with its DefinitionSource; a
+// connection whose definition is not found keeps none (its messages show as
+// bytes). It returns how many it could not fill.
+func FillDefinitions(s bag.Storage) (missing int) {
+	for _, c := range s.Connections() {
+		if c.Definition != "" || c.Encoding != "cdr" {
+			continue
+		}
+		text, src, err := Definitions.Find(c.Type)
+		if err != nil {
+			missing++
+			continue
+		}
+		c.Definition, c.SchemaEncoding, c.DefinitionSource = text, rosmsg.SchemaROS2Msg, src
+	}
+	return missing
+}
+
+// OpenStorage opens the recording at path through the seam and fills in the
+// definitions it lacks (FillDefinitions).
+func OpenStorage(path string) (bag.Storage, error) {
+	s, err := bag.OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	FillDefinitions(s)
+	return s, nil
+}
+
+// MissingDefinitionHint says what to do about a connection whose messages
+// cannot be decoded for want of a definition.
+func MissingDefinitionHint(c *bag.Connection) string {
+	return "no message definition for " + c.Type + " in the recording, an installed ROS 2 or bagscope's standard ones, so its messages are shown as bytes: " +
+		"name a folder holding PKG/msg/TYPE.msg files with --msgs DIR (or $BAGSCOPE_MSGS) to decode them"
+}
