@@ -1,5 +1,7 @@
 package bag
 
+import "context"
+
 // Severity ranks a finding.
 type Severity int
 
@@ -51,4 +53,20 @@ func (r *CheckReport) Errors() int {
 		}
 	}
 	return n
+}
+
+// quickKey marks a context for a quick check.
+type quickKey struct{}
+
+// WithQuickCheck returns a context that asks a doctor (Storage.Check,
+// CheckReader) for a quick check: the file's structure only, without
+// decoding every message against its definition.
+func WithQuickCheck(ctx context.Context) context.Context {
+	return context.WithValue(ctx, quickKey{}, true)
+}
+
+// QuickCheck reports whether ctx asks for a quick check.
+func QuickCheck(ctx context.Context) bool {
+	q, _ := ctx.Value(quickKey{}).(bool)
+	return q
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
@@ -184,15 +185,33 @@ func (c *checker) chunks() error {
 	if c.progress != nil {
 		c.progress(0, total)
 	}
-	// Chunks are decompressed on every core, and checked here in file order.
-	err := sb.loadInOrder(c.ctx, chunks, func(ch *Chunk, data []byte, err error) error {
+	var v *validator
+	if !bag.QuickCheck(c.ctx) {
+		v = newValidator(c.messageConns())
+	}
+	badPerConn := map[uint32]int{}
+	// Chunks are decompressed (and their messages decoded) on every core,
+	// and checked here in file order.
+	err := sb.loadChunks(c.ctx, chunks, v, func(l *loadedChunk) error {
+		ch, data, err := l.ch, l.data, l.err
 		done += int64(ch.DataLen)
 		if c.progress != nil {
 			c.progress(done, total)
 		}
 		if err != nil {
-			c.addErr(err, Error, "chunk cannot be read: ", "")
-			return nil
+			what := "chunk cannot be read"
+			if len(data) > 0 {
+				what = fmt.Sprintf("chunk can be read only in part (%d of its %d uncompressed bytes)", len(data), ch.Size)
+			}
+			var fe *FormatError
+			msg := err.Error()
+			if errors.As(err, &fe) {
+				msg = fe.Msg
+			}
+			c.add(Error, ch.Offset, OpChunk, "%s: %s", what, msg)
+			if len(data) == 0 {
+				return nil
+			}
 		}
 		p := ch.Offset
 		msgs := make([]chunkMsg, 0, lastLen) // chunks of a bag hold similar counts
@@ -224,18 +243,77 @@ func (c *checker) chunks() error {
 				c.add(Error, p, OpChunk, "unexpected %s record at offset %d of the chunk's data", r.Op, r.Offset)
 			}
 		}
-		if err := w.Err(); err != nil && !ch.Open {
+		if err := w.Err(); err != nil && !ch.Open && l.err == nil {
 			c.addErr(err, Error, "", "")
+		}
+		for _, bm := range l.bad {
+			if badPerConn[bm.conn]++; badPerConn[bm.conn] <= maxBadPerConn {
+				where := ""
+				if ch.Compression == CompressionNone {
+					where = fmt.Sprintf(", file offset %d", ch.DataOffset+int64(bm.off))
+				}
+				c.add(Error, p, OpChunk, "message at offset %d of the chunk's data%s (connection %d, %s) does not decode as %s: %v", bm.off, where, bm.conn, c.topicOf(bm.conn), c.typeOf(bm.conn), bm.err)
+			}
+		}
+		if l.moreBad > 0 {
+			c.add(Error, p, OpChunk, "%d more messages in the chunk do not decode against their definitions", l.moreBad)
 		}
 		c.msgs[p] = msgs
 		lastLen = len(msgs)
 		c.rep.Messages += uint64(len(msgs))
-		if !ch.Open {
+		if !ch.Open && l.err == nil {
 			c.indexData(ch, msgs)
 		}
 		return nil
 	})
+	for conn, n := range badPerConn {
+		if n > maxBadPerConn {
+			c.add(Error, 0, 0, "%d messages of connection %d (%s) do not decode as %s; the first %d are listed", n, conn, c.topicOf(conn), c.typeOf(conn), maxBadPerConn)
+		}
+	}
 	return err
+}
+
+// maxBadPerConn is how many undecodable messages of one connection check
+// lists; the rest are counted.
+const maxBadPerConn = 20
+
+// messageConns returns the connections messages are decoded with: the
+// index's, and those only the chunks define.
+func (c *checker) messageConns() map[uint32]*Connection {
+	out := map[uint32]*Connection{}
+	for id, conn := range c.scanned.connByID {
+		out[id] = conn
+	}
+	if c.idx != nil {
+		for id, conn := range c.idx.connByID {
+			out[id] = conn
+		}
+	}
+	return out
+}
+
+func (c *checker) conn(id uint32) *Connection {
+	if c.idx != nil {
+		if conn := c.idx.connByID[id]; conn != nil {
+			return conn
+		}
+	}
+	return c.scanned.connByID[id]
+}
+
+func (c *checker) topicOf(id uint32) string {
+	if conn := c.conn(id); conn != nil {
+		return conn.Topic
+	}
+	return "?"
+}
+
+func (c *checker) typeOf(id uint32) string {
+	if conn := c.conn(id); conn != nil {
+		return conn.Type
+	}
+	return "?"
 }
 
 // indexData checks the index data records after a chunk against its

@@ -21,7 +21,15 @@ func (b *Bag) ChunkAt(off int64) (*Chunk, error) {
 	}
 	rec, _, err := b.readRecord(off, nil)
 	if err != nil {
-		return nil, err
+		ch, ok := b.recoverChunkLen(rec, err)
+		if !ok {
+			return nil, err
+		}
+		b.mu.Lock()
+		b.chunks[off] = ch
+		b.Warnings = append(b.Warnings, chunkLenWarning(ch, rec.DataLen))
+		b.mu.Unlock()
+		return ch, nil
 	}
 	if rec.Op != OpChunk {
 		return nil, errAt(off, rec.Op, ErrMalformed, "chunk position points at a %s record, not a chunk", rec.Op)
@@ -41,10 +49,67 @@ type ChunkBuffer struct {
 	out []byte // uncompressed bytes
 }
 
+// recoverChunkLen finds the real data length of a chunk record whose data
+// length field runs past the end of the file (0xffffffff, say) while its
+// header is intact: an uncompressed chunk's data is its size field long; a
+// compressed chunk's data ends where the next record (its first index data
+// record) starts. err is readRecord's error for rec. It returns the chunk
+// with its DataLen set, or false when the length cannot be found (the file
+// was cut inside the chunk).
+func (b *Bag) recoverChunkLen(rec Record, err error) (*Chunk, bool) {
+	if rec.Op != OpChunk || rec.Header == nil || !errors.Is(err, ErrTruncated) || rec.DataOffset <= 0 {
+		return nil, false
+	}
+	ch, perr := ParseChunk(rec)
+	if perr != nil {
+		return nil, false
+	}
+	var end int64
+	if ch.Compression == CompressionNone {
+		end = ch.DataOffset + int64(ch.Size)
+		if end > b.size {
+			return nil, false
+		}
+		if end < b.size {
+			var head [maxResyncHeader + 8]byte
+			n, _ := b.r.ReadAt(head[:min(int64(len(head)), b.size-end)], end)
+			if !plausibleRecord(head[:n], b.size-end) {
+				return nil, false
+			}
+		}
+	} else {
+		var buf []byte
+		end = b.nextPlausible(ch.DataOffset+1, min(b.size, ch.DataOffset+MaxChunkSize), &buf, OpIndexData)
+		if end >= b.size {
+			return nil, false
+		}
+	}
+	ch.DataLen = uint32(end - ch.DataOffset)
+	ch.LenRecovered = true
+	return ch, true
+}
+
+// chunkLenWarning says a chunk's data length was recovered.
+func chunkLenWarning(ch *Chunk, declared uint32) *FormatError {
+	return errAt(ch.Offset, OpChunk, ErrMalformed, "chunk data length field reads %d (%#x), past the end of the file; its data is %d bytes long (found from the record after it), and is read from there", declared, declared, ch.DataLen)
+}
+
 // ReadChunkData reads and decompresses the data of chunk c. The result
 // aliases buf's memory (pass nil for a fresh buffer) and stays valid until
 // buf is used again.
 func (b *Bag) ReadChunkData(c *Chunk, buf *ChunkBuffer) ([]byte, error) {
+	out, err := b.readChunkData(c, buf)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readChunkData is ReadChunkData that, when the data cannot be
+// decompressed whole, returns what decompressed before the damage with the
+// error (a nil result with an error means nothing could be read). An error
+// that is not a *FormatError is an I/O error.
+func (b *Bag) readChunkData(c *Chunk, buf *ChunkBuffer) ([]byte, error) {
 	if buf == nil {
 		buf = &ChunkBuffer{}
 	}
@@ -76,7 +141,10 @@ func (b *Bag) ReadChunkData(c *Chunk, buf *ChunkBuffer) ([]byte, error) {
 		buf.out = out
 	}
 	if err != nil {
-		return nil, &FormatError{Offset: c.DataOffset, Chunk: -1, Op: OpChunk, Msg: err.Error(), Err: unwrapSentinel(err)}
+		if c.Compression != CompressionNone && len(out) > int(c.Size) {
+			out = out[:c.Size]
+		}
+		return out, &FormatError{Offset: c.DataOffset, Chunk: -1, Op: OpChunk, Msg: err.Error(), Err: unwrapSentinel(err)}
 	}
 	return out, nil
 }

@@ -5,37 +5,79 @@ import "context"
 // loadedChunk is one chunk's data as loadInOrder hands it over.
 type loadedChunk struct {
 	ch   *Chunk
-	data []byte
-	err  error
+	data []byte // what could be read of the chunk's data, maybe partial
+	err  error  // why the data is partial or missing
 	buf  ChunkBuffer
+	// weight is what the chunk holds of ChunkBudget.
+	weight int64
+	// bad lists the messages that do not decode (see checker.validate).
+	bad      []badMessage
+	moreBad  int
+	validate *validator
 }
 
 // loadInOrder reads and decompresses chunks on one worker per core and
 // calls fn with each chunk's data (or the error reading it) in the order
-// given, never more than two chunks per worker ahead of fn. The data is
-// reused once fn returns. It stops at fn's first error, or when ctx ends,
-// and returns that error.
+// given, never more than two chunks per worker ahead of fn, and never more
+// than ChunkBudget allows. The data is reused once fn returns. It stops at
+// fn's first error, or when ctx ends, and returns that error.
 func (b *Bag) loadInOrder(ctx context.Context, chunks []*Chunk, fn func(ch *Chunk, data []byte, err error) error) error {
+	return b.loadChunks(ctx, chunks, nil, func(l *loadedChunk) error {
+		if l.err != nil {
+			return fn(l.ch, nil, l.err)
+		}
+		return fn(l.ch, l.data, nil)
+	})
+}
+
+// loadChunks is loadInOrder handing over the whole loadedChunk: the data
+// that could be read beside the error, and, with v set, the messages that
+// do not decode, found on the workers.
+func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, fn func(l *loadedChunk) error) error {
 	if len(chunks) == 0 {
 		return nil
 	}
-	o := newInOrder(func(l *loadedChunk) { l.data, l.err = b.ReadChunkData(l.ch, &l.buf) })
+	o := newInOrder(func(l *loadedChunk) {
+		l.data, l.err = b.readChunkData(l.ch, &l.buf)
+		l.bad, l.moreBad = l.bad[:0], 0
+		if l.validate != nil && len(l.data) > 0 {
+			l.validate.chunk(l)
+		}
+	})
 	defer o.Close()
 	take := func() error {
 		l := o.Oldest()
-		defer o.Recycle()
+		defer func() {
+			ChunkBudget.Release(l.weight)
+			l.weight = 0
+			l.buf.trim()
+			o.Recycle()
+		}()
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		return fn(l.ch, l.data, l.err)
+		return fn(l)
 	}
+	defer func() {
+		// Give back the budget of chunks not taken (a stop on error).
+		for o.Len() > 0 {
+			l := o.Oldest()
+			ChunkBudget.Release(l.weight)
+			l.weight = 0
+			o.Recycle()
+		}
+	}()
 	for _, ch := range chunks {
-		if o.Full() {
+		w := chunkWeight(ch)
+		for o.Len() > 0 && (o.Full() || !ChunkBudget.TryAcquire(w)) {
 			if err := take(); err != nil {
 				return err
 			}
 		}
-		o.Submit(func(l *loadedChunk) { l.ch = ch })
+		if o.Len() == 0 {
+			ChunkBudget.Acquire(w) // with nothing else in flight, always
+		}
+		o.Submit(func(l *loadedChunk) { l.ch, l.weight, l.validate = ch, w, v })
 	}
 	for o.Len() > 0 {
 		if err := take(); err != nil {

@@ -86,9 +86,13 @@ func Decompress(compression string, dst, src []byte, size uint32) ([]byte, error
 	}
 	d := pool.Get().(decompressor)
 	defer pool.Put(d)
-	out, err := d.decompress(dst, src, int(size))
+	lim := min(int(size), InflateLimit(len(src)))
+	out, err := d.decompress(dst, src, lim)
 	if err != nil {
 		return out, fmt.Errorf("%s: %w", compression, err)
+	}
+	if len(out) > lim && lim < int(size) {
+		return out[:lim], bombErr(compression, len(src), lim, int64(size))
 	}
 	if len(out) != int(size) {
 		return out, fmt.Errorf("%s data decompresses to %d bytes but the chunk header says %d: %w", compression, len(out), size, ErrMalformed)
@@ -96,9 +100,33 @@ func Decompress(compression string, dst, src []byte, size uint32) ([]byte, error
 	return out, nil
 }
 
+// The ratio a chunk's data may inflate by: a chunk's declared uncompressed
+// size is a claim, checked against what its bytes really inflate to while
+// they are decompressed. Past InflateFloor bytes of output, data that
+// inflates more than InflateRatio times its compressed size is refused as a
+// decompression bomb (a finding, not an allocation): real recordings do not
+// come close (sensor data compresses 2-20 times, zero-filled images a few
+// hundred), while a bz2 stream of 1 GiB of zeros is a few kilobytes.
+const (
+	InflateFloor = 32 << 20
+	InflateRatio = 1024
+)
+
+// InflateLimit is the most bytes compressed bytes of length n may inflate to.
+func InflateLimit(n int) int {
+	return max(InflateFloor, min(InflateRatio*n, MaxChunkSize))
+}
+
+// bombErr reports data that inflates past InflateLimit.
+func bombErr(compression string, n, lim int, declared int64) error {
+	return fmt.Errorf("%s: %d compressed bytes inflate past %d bytes (more than %d:1) before reaching the %d the chunk declares: refused as a decompression bomb: %w", compression, n, lim, InflateRatio, declared, ErrTooLarge)
+}
+
 // readAllLimited reads r into dst[:0], growing it as output arrives, and
 // stops after max+1 bytes (one more than allowed, so the caller can tell the
-// output was too long). A lying size field costs no memory up front.
+// output was too long). A lying size field costs no memory up front, and
+// the buffer grows by doubling, never past max+1: at most one and a half
+// times the output is held while it grows.
 func readAllLimited(dst []byte, r io.Reader, max int) ([]byte, error) {
 	limit := max + 1
 	dst = dst[:0]
@@ -107,8 +135,9 @@ func readAllLimited(dst []byte, r io.Reader, max int) ([]byte, error) {
 	}
 	for len(dst) < limit {
 		if len(dst) == cap(dst) {
-			grow := min(limit, 2*cap(dst)) - len(dst)
-			dst = append(dst, make([]byte, grow)...)[:len(dst)]
+			nb := make([]byte, len(dst), min(limit, 2*cap(dst)))
+			copy(nb, dst)
+			dst = nb
 		}
 		n, err := r.Read(dst[len(dst):min(cap(dst), limit)])
 		dst = dst[:len(dst)+n]

@@ -1,10 +1,14 @@
 package ros1
 
 import (
+	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // MessageFilter selects messages. The zero value selects every message.
@@ -54,6 +58,11 @@ type chunkCursor struct {
 	i       int
 	err     error
 	done    chan struct{}
+	// weight is what the cursor holds of ChunkBudget.
+	weight int64
+	// skipped and lost are what the load could not read of the chunk.
+	skipped []ByteRange
+	lost    uint64
 }
 
 func (c *chunkCursor) cur() *entry { return &c.entries[c.i] }
@@ -71,7 +80,13 @@ func (c *chunkCursor) less(d *chunkCursor) bool {
 }
 
 // MessageIter yields messages in receive-time order across chunks and
-// connections; messages with equal times come in file order. Only the
+// connections; messages with equal times come in file order. Damage does
+// not end the iteration: an unreadable record costs that record, an
+// unreadable chunk what cannot be located in it (the rest of a damaged
+// uncompressed chunk is found through the offsets of its index data
+// records; of a compressed one, what decompressed before the damage is
+// kept), and the iteration goes on at the next record or chunk. Skipped
+// lists what was lost; Err is only for I/O errors. Only the
 // chunks that overlap the time range and hold a selected connection are
 // read. Chunks are read and decompressed by a pool of GOMAXPROCS workers a
 // few chunks ahead of the merge: at most 2×GOMAXPROCS chunks are in flight
@@ -97,6 +112,11 @@ type MessageIter struct {
 	msg      Message
 	err      error
 	selected []*Connection
+	// held is the ChunkBudget the iterator's cursors hold; a cleanup
+	// gives it back if the iterator is dropped without being closed.
+	held    *int64
+	skipped []ByteRange
+	lost    uint64
 }
 
 // query is what the workers need to load a chunk; it does not change once
@@ -131,18 +151,28 @@ type LoadedChunk struct {
 // workerPool is the goroutines that load chunks. It is stopped when the
 // iteration ends, by Close, or when the iterator is garbage collected.
 type workerPool struct {
-	jobs chan *chunkCursor
-	once sync.Once
+	jobs    chan *chunkCursor
+	once    sync.Once
+	stopped atomic.Bool
 }
 
 func (p *workerPool) work() {
 	for c := range p.jobs {
-		c.err = c.load()
+		if !p.stopped.Load() {
+			c.err = c.load()
+		}
 		c.done <- struct{}{}
 	}
 }
 
-func (p *workerPool) stop() { p.once.Do(func() { close(p.jobs) }) }
+// stop ends the workers; the chunks queued and not yet started are not
+// loaded.
+func (p *workerPool) stop() {
+	p.once.Do(func() {
+		p.stopped.Store(true)
+		close(p.jobs)
+	})
+}
 
 // connSet is a set of connection IDs.
 type connSet struct {
@@ -192,7 +222,8 @@ func (b *Bag) SelectConnections(f MessageFilter) []*Connection {
 // Messages returns an iterator over the messages the filter selects.
 func (b *Bag) Messages(f MessageFilter) *MessageIter {
 	q := &query{b: b, start: f.Start.Key(), end: f.End.Key()}
-	it := &MessageIter{q: q, ahead: 2 * runtime.GOMAXPROCS(0)}
+	it := &MessageIter{q: q, ahead: 2 * runtime.GOMAXPROCS(0), held: new(int64)}
+	runtime.AddCleanup(it, func(held *int64) { ChunkBudget.Release(*held) }, it.held)
 	if f.End.IsZero() {
 		q.end = ^uint64(0)
 	}
@@ -256,10 +287,14 @@ func (it *MessageIter) Next() bool {
 		c, err := it.take()
 		if err != nil {
 			it.err = err
+			it.release(c)
 			it.Close()
 			return false
 		}
+		it.skipped = append(it.skipped, c.skipped...)
+		it.lost += c.lost
 		if len(c.entries) == 0 {
+			it.release(c)
 			it.free = append(it.free, c)
 			continue
 		}
@@ -294,8 +329,23 @@ func (it *MessageIter) Next() bool {
 // Message returns the current message.
 func (it *MessageIter) Message() *Message { return &it.msg }
 
-// Err returns the error that stopped the iteration, if any.
+// Err returns the error that stopped the iteration, if any: an I/O error,
+// or an error from the OnChunk function. Damage in the file does not stop
+// it (see Skipped).
 func (it *MessageIter) Err() error { return it.err }
+
+// Skipped lists the byte ranges whose messages could not be read so far,
+// in file order. The range of a damaged compressed chunk is the whole
+// chunk record; its reason says which of its uncompressed bytes were lost.
+func (it *MessageIter) Skipped() []ByteRange {
+	out := slices.Clone(it.skipped)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
+
+// LostMessages counts the selected messages known to exist (from the
+// index) that could not be read so far.
+func (it *MessageIter) LostMessages() uint64 { return it.lost }
 
 // Close stops the iterator's workers. Next returns false afterwards. An
 // iteration that runs to the end closes itself; Close is only needed to stop
@@ -305,7 +355,27 @@ func (it *MessageIter) Close() {
 		it.pool.stop()
 	}
 	it.next, it.sent = len(it.chunks), len(it.chunks)
+	for _, c := range it.heap {
+		it.release(c)
+	}
 	it.heap = it.heap[:0]
+	// The chunks handed out and not merged: a worker may still be loading
+	// them, so their buffers are left to it, but their budget is given back.
+	for _, c := range it.window {
+		it.release(c)
+	}
+	it.window = it.window[:0]
+}
+
+// release gives back what cursor c holds of ChunkBudget, and drops its
+// buffers if they are big.
+func (it *MessageIter) release(c *chunkCursor) {
+	if c == nil || c.weight == 0 {
+		return
+	}
+	ChunkBudget.Release(c.weight)
+	*it.held -= c.weight
+	c.weight = 0
 }
 
 // take returns the next chunk to merge, loaded, after handing the workers
@@ -321,7 +391,22 @@ func (it *MessageIter) take() (*chunkCursor, error) {
 		} else {
 			c = &chunkCursor{q: it.q, done: make(chan struct{}, 1)}
 		}
-		c.ci = it.chunks[it.sent]
+		ci := it.chunks[it.sent]
+		var w int64
+		if ch, err := it.q.b.ChunkHeader(ci); err == nil {
+			w = chunkWeight(ch)
+		}
+		if len(it.window) > 0 && !ChunkBudget.TryAcquire(w) {
+			// No room: merge what is loaded first.
+			it.free = append(it.free, c)
+			break
+		}
+		if len(it.window) == 0 {
+			ChunkBudget.Acquire(w) // with nothing else in flight, always
+		}
+		c.weight = w
+		*it.held += w
+		c.ci = ci
 		it.sent++
 		it.window = append(it.window, c)
 		if runtime.GOMAXPROCS(0) == 1 || len(it.chunks) == 1 {
@@ -355,27 +440,99 @@ func (it *MessageIter) startPool() {
 	runtime.AddCleanup(it, func(p *workerPool) { p.stop() }, p)
 }
 
-// load reads chunk c.ci and collects its selected messages.
+// load reads chunk c.ci and collects its selected messages. Damage in the
+// chunk is recorded in c.skipped and c.lost; the error returned is an I/O
+// error or the OnChunk function's.
 func (c *chunkCursor) load() error {
 	c.i = 0
 	c.entries = c.entries[:0]
-	ch, err := c.q.b.ChunkHeader(c.ci)
+	c.skipped = c.skipped[:0]
+	c.lost = 0
+	b := c.q.b
+	ch, err := b.ChunkHeader(c.ci)
 	if err != nil {
+		if !isFormatError(err) {
+			return err
+		}
+		n := c.selectedCount(nil)
+		c.lost += n
+		end := b.chunkExtent(c.ci.ChunkPos)
+		c.skipped = append(c.skipped, ByteRange{Start: c.ci.ChunkPos, End: end, Why: fmt.Sprintf("chunk record cannot be read (%d messages lost): %v", n, err)})
+		return nil
+	}
+	c.data, err = b.readChunkData(ch, &c.buf)
+	if err != nil && !isFormatError(err) {
 		return err
 	}
-	if c.data, err = c.q.b.ReadChunkData(ch, &c.buf); err != nil {
-		return err
-	}
-	if c.q.hook != nil {
+	if c.q.hook != nil && c.data != nil {
 		if err := c.q.hook(&LoadedChunk{Info: c.ci, Chunk: ch, Data: c.data}); err != nil {
 			return err
 		}
 	}
-	return c.collect(ch)
+	c.collect(ch, err)
+	if len(c.skipped) > 0 {
+		// Without the chunk's own data, a compressed chunk's buffers are
+		// worth keeping only at their usual size.
+		c.buf.trim()
+	}
+	return nil
 }
 
-// collect finds the selected message data records in c.data.
-func (c *chunkCursor) collect(ch *Chunk) error {
+// isFormatError reports whether err is about the file's content (a
+// *FormatError), not an I/O error.
+func isFormatError(err error) bool {
+	var fe *FormatError
+	return errors.As(err, &fe)
+}
+
+// chunkExtent guesses where the unreadable chunk record at pos ends: at the
+// next chunk the index knows, or the index section, or the end of the file.
+func (b *Bag) chunkExtent(pos int64) int64 {
+	end := b.size
+	if b.Header != nil && b.Header.IndexPos > pos && b.Header.IndexPos < end {
+		end = b.Header.IndexPos
+	}
+	for _, ci := range b.ChunkInfos {
+		if ci.ChunkPos > pos && ci.ChunkPos < end {
+			end = ci.ChunkPos
+		}
+	}
+	return end
+}
+
+// selectedCount counts the messages of chunk c.ci that the query selects,
+// from its index entries when given, else from its chunk info (the time
+// range then cannot be applied).
+func (c *chunkCursor) selectedCount(idx []*IndexData) uint64 {
+	q := c.q
+	var n uint64
+	if idx != nil {
+		for _, x := range idx {
+			if !q.sel.has(x.Conn) {
+				continue
+			}
+			for _, e := range x.Entries {
+				if k := e.Time.Key(); k >= q.start && k <= q.end {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	for _, cc := range c.ci.Conns {
+		if q.sel.has(cc.Conn) {
+			n += uint64(cc.Count)
+		}
+	}
+	return n
+}
+
+// collect finds the selected message data records in c.data. derr is the
+// error reading the chunk's data, if any (c.data is then what could be
+// read of it, maybe nothing). A record that cannot be read is skipped: the
+// walk goes on at the next offset the chunk's index data records name that
+// holds a readable message record.
+func (c *chunkCursor) collect(ch *Chunk, derr error) {
 	q := c.q
 	data := c.data
 	// Room for every message the chunk info promises, in one allocation;
@@ -385,31 +542,65 @@ func (c *chunkCursor) collect(ch *Chunk) error {
 	}
 	sorted := true
 	var last uint64
+	var gaps []gap   // what could not be read, in the chunk's data
+	var resume []int // offsets to resume at after damage, from the index
+	var idx []*IndexData
+	haveIdx := false
+	damage := func(off int, err error) int {
+		if !haveIdx {
+			haveIdx = true
+			idx = c.q.b.resyncIndex(c.ci)
+			for _, x := range idx {
+				for _, e := range x.Entries {
+					resume = append(resume, int(e.Offset))
+				}
+			}
+			slices.Sort(resume)
+			resume = slices.Compact(resume)
+		}
+		next := len(data)
+		i, _ := slices.BinarySearch(resume, off+1)
+		for ; i < len(resume); i++ {
+			if r := resume[i]; r < len(data) && readableMessage(data, r) {
+				next = r
+				break
+			}
+		}
+		gaps = append(gaps, gap{off, next, err, false})
+		return next
+	}
+	if derr != nil && len(data) == 0 {
+		gaps = append(gaps, gap{0, 0, derr, false})
+	}
 	for off := 0; off < len(data); {
 		if len(data)-off < 8 {
-			return preciseErr(data, off, ch)
+			off = damage(off, preciseErr(data, off, ch))
+			continue
 		}
 		hlen := int(le32(data[off:]))
 		if hlen < 0 || hlen > len(data)-off-8 {
-			return preciseErr(data, off, ch)
+			off = damage(off, preciseErr(data, off, ch))
+			continue
 		}
 		dstart := off + 8 + hlen
 		dlen := int(le32(data[dstart-4:]))
 		if dlen < 0 || dlen > len(data)-dstart {
-			return preciseErr(data, off, ch)
+			off = damage(off, preciseErr(data, off, ch))
+			continue
 		}
 		op, conn, t, hasConn, hasTime, ok := scanHeader(data[off+4 : off+4+hlen])
-		if !ok {
-			return preciseErr(data, off, ch)
+		if !ok || op == OpMessageData && (!hasConn || !hasTime) {
+			off = damage(off, preciseErr(data, off, ch))
+			continue
 		}
 		if op == OpMessageData {
-			if !hasConn || !hasTime {
-				return preciseErr(data, off, ch)
-			}
 			k := t.Key()
 			if q.sel.has(conn) && k >= q.start && k <= q.end {
 				if q.conn(conn) == nil {
-					return inChunk(errAt(int64(off), OpMessageData, ErrMalformed, "message uses connection %d, which the bag does not define", conn), ch.Offset)
+					// A readable record nothing can be said of: skip it.
+					gaps = append(gaps, gap{off, dstart + dlen, inChunk(errAt(int64(off), OpMessageData, ErrMalformed, "message uses connection %d, which the bag does not define", conn), ch.Offset), true})
+					off = dstart + dlen
+					continue
 				}
 				if k < last {
 					sorted = false
@@ -419,6 +610,19 @@ func (c *chunkCursor) collect(ch *Chunk) error {
 			}
 		}
 		off = dstart + dlen
+	}
+	if derr != nil && len(gaps) == 0 && !ch.Open {
+		// The data is whole but something about it is wrong (its size):
+		// nothing is lost if every indexed message was found.
+		if idx == nil {
+			idx = c.q.b.resyncIndex(c.ci)
+		}
+		if want := c.selectedCount(idx); idx != nil && uint64(len(c.entries)) < want {
+			gaps = append(gaps, gap{len(data), len(data), derr, false})
+		}
+	}
+	if len(gaps) > 0 {
+		c.record(ch, gaps, idx, derr)
 	}
 	if !sorted {
 		slices.SortStableFunc(c.entries, func(a, b entry) int {
@@ -431,7 +635,90 @@ func (c *chunkCursor) collect(ch *Chunk) error {
 			return 0
 		})
 	}
-	return nil
+}
+
+// gap is a run of a chunk's uncompressed data that could not be read.
+type gap struct {
+	start, end int
+	err        error
+	// whole is set for a readable record skipped as a whole.
+	whole bool
+}
+
+// record adds the chunk's gaps to c.skipped and counts the lost messages:
+// the selected index entries whose message was not found (or, without an
+// index, what the chunk info counts beyond what was found), and at least
+// the readable records that had to be skipped.
+func (c *chunkCursor) record(ch *Chunk, gaps []gap, idx []*IndexData, derr error) {
+	found := uint64(len(c.entries))
+	want := c.selectedCount(idx)
+	var lost, skippedRecs uint64
+	if want > found {
+		lost = want - found
+	}
+	for _, g := range gaps {
+		if g.whole {
+			skippedRecs++
+		}
+	}
+	lost = max(lost, skippedRecs)
+	c.lost += lost
+	switch {
+	case len(c.data) == 0 && derr != nil:
+		c.skipped = append(c.skipped, ByteRange{Start: ch.Offset, End: ch.End(),
+			Why: fmt.Sprintf("%s chunk cannot be read (%d messages lost): %v", ch.Compression, lost, derr)})
+	case ch.Compression == CompressionNone:
+		// The chunk's data is the file's: every gap has its file offsets.
+		first := len(c.skipped)
+		for _, g := range gaps {
+			c.skipped = append(c.skipped, ByteRange{Start: ch.DataOffset + int64(g.start), End: ch.DataOffset + int64(g.end),
+				Why: fmt.Sprintf("in the chunk at %d: %v", ch.Offset, g.err)})
+		}
+		c.skipped[first].Why += fmt.Sprintf(" (%d messages of the chunk lost, %d read)", lost, found)
+	default:
+		parts := make([]string, 0, len(gaps))
+		for _, g := range gaps {
+			parts = append(parts, fmt.Sprintf("bytes %d..%d of its %d uncompressed bytes: %v", g.start, g.end, ch.Size, g.err))
+		}
+		why := fmt.Sprintf("%s chunk: %d messages read, %d lost; %s", ch.Compression, found, lost, strings.Join(parts, "; "))
+		if derr != nil && gaps[0].err != derr {
+			why += "; decompression stopped after " + fmt.Sprint(len(c.data)) + " bytes: " + derr.Error()
+		}
+		c.skipped = append(c.skipped, ByteRange{Start: ch.Offset, End: ch.End(), Why: why})
+	}
+}
+
+// readableMessage reports whether a whole message data record with conn
+// and time starts at off in data.
+func readableMessage(data []byte, off int) bool {
+	if off < 0 || len(data)-off < 8 {
+		return false
+	}
+	hlen := int(le32(data[off:]))
+	if hlen < 0 || hlen > len(data)-off-8 {
+		return false
+	}
+	dstart := off + 8 + hlen
+	dlen := int(le32(data[dstart-4:]))
+	if dlen < 0 || dlen > len(data)-dstart {
+		return false
+	}
+	op, _, _, hasConn, hasTime, ok := scanHeader(data[off+4 : off+4+hlen])
+	return ok && op == OpMessageData && hasConn && hasTime
+}
+
+// resyncIndex returns the index data records of chunk ci, as far as they
+// can be read, to find the messages after damage in the chunk; nil when
+// there are none.
+func (b *Bag) resyncIndex(ci *ChunkInfo) []*IndexData {
+	if b.Scan != nil {
+		return b.scanIndex[ci.ChunkPos]
+	}
+	idx, _ := b.ChunkIndex(ci)
+	if len(idx) == 0 {
+		return nil
+	}
+	return idx
 }
 
 // preciseErr re-parses the record at off slowly to say what is wrong.
@@ -456,6 +743,7 @@ func (it *MessageIter) pop() {
 	if n > 0 {
 		it.down(0)
 	}
+	it.release(done)
 	it.free = append(it.free, done)
 }
 

@@ -172,25 +172,29 @@ func TestMalformed(t *testing.T) {
 }
 
 // TestMalformedChunks damages chunk contents and checks that reading the
-// messages reports the offset inside the chunk.
+// messages goes on past the damage and reports it, with the offset inside
+// the chunk, as a skipped range; Err stays nil.
 func TestMalformedChunks(t *testing.T) {
 	good := twoChunkBag()
 	b, _ := openBytes(good)
 	ch, _ := b.ChunkAt(b.ChunkInfos[0].ChunkPos)
+	all := len(readAll(t, b, MessageFilter{}))
 	tests := []struct {
 		name     string
 		mutate   func(c []byte)
-		sentinel error
-		contains string
+		contains string // in the skipped range's reason; "" when nothing is lost
+		lost     uint64
 	}{
-		{"inner header length", func(c []byte) { copy(c[ch.DataOffset:], u32b(1<<30)) }, ErrTruncated, "in chunk at 4109"},
+		// The index data records locate every message after the damage.
+		{"inner header length", func(c []byte) { copy(c[ch.DataOffset:], u32b(1<<30)) }, "in the chunk at 4109", 0},
+		// The data is whole: nothing is lost.
 		{"size mismatch", func(c []byte) {
 			copy(c[ch.HeaderOffset+int64(ch.HeaderLen)-4:], u32b(ch.Size+1))
-		}, ErrMalformed, "header says"},
+		}, "", 0},
 		{"unsupported compression", func(c []byte) {
 			i := bytes.Index(c[ch.HeaderOffset:], []byte("none"))
 			copy(c[ch.HeaderOffset+int64(i):], "zstd")
-		}, ErrUnsupportedCompression, `"zstd"`},
+		}, `"zstd"`, uint64(b.ChunkInfos[0].Messages())},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -201,14 +205,25 @@ func TestMalformedChunks(t *testing.T) {
 				t.Fatal(err)
 			}
 			it := b.Messages(MessageFilter{})
+			n := 0
 			for it.Next() {
+				n++
 			}
-			err = it.Err()
-			if !errors.Is(err, tc.sentinel) {
-				t.Fatalf("error %v is not %v", err, tc.sentinel)
+			if err := it.Err(); err != nil {
+				t.Fatalf("Err() = %v, want nil: damage does not end the read", err)
 			}
-			if !strings.Contains(err.Error(), tc.contains) {
-				t.Errorf("error %q lacks %q", err, tc.contains)
+			sk := it.Skipped()
+			if tc.contains == "" {
+				if len(sk) > 0 || n != all {
+					t.Fatalf("read %d of %d messages, skipped %v; want all, nothing skipped", n, all, sk)
+				}
+				return
+			}
+			if len(sk) != 1 || !strings.Contains(sk[0].Why, tc.contains) {
+				t.Fatalf("skipped %v, want one range whose reason contains %q", sk, tc.contains)
+			}
+			if it.LostMessages() != tc.lost || uint64(n) != uint64(all)-tc.lost {
+				t.Errorf("read %d of %d messages, %d lost; want %d lost", n, all, it.LostMessages(), tc.lost)
 			}
 		})
 	}

@@ -84,6 +84,10 @@ type Chunk struct {
 	// Size is then the length of its complete records, and for compressed
 	// chunks DataLen runs to the end of the file.
 	Open bool
+	// LenRecovered is set when the chunk's data length field could not be
+	// right (it ran past the end of the file) and the real length was
+	// found from what follows the data (see recoverChunkLen).
+	LenRecovered bool
 }
 
 // ChunkConnCount is one entry of a chunk info record.

@@ -14,8 +14,8 @@ type RepairReport = bag.RepairReport
 
 // Repair writes every message of b that can be read into a new indexed bag
 // on out, in receive-time order, with all of b's connections. Chunks that
-// cannot be read are dropped from b's in-memory index and reported, with
-// what a scan of b found (skipped ranges, the lost tail of an open chunk).
+// cannot be read, in whole or part, are reported, with what a scan of b
+// found (skipped ranges, the lost tail of an open chunk).
 // An empty compression keeps the input's (most common) compression.
 func Repair(b *Bag, out io.WriteSeeker, compression string, chunkThreshold int) (*RepairReport, error) {
 	if compression == "" {
@@ -30,12 +30,6 @@ func Repair(b *Bag, out io.WriteSeeker, compression string, chunkThreshold int) 
 		}
 		rep.LostMessages = s.LostMessages
 	}
-	// Drop the chunks that cannot be read, so the copy goes on past them.
-	lost, n := b.DropUnreadableChunks()
-	rep.Lost = append(rep.Lost, lost...)
-	rep.LostMessages += n
-	sort.Slice(rep.Lost, func(i, j int) bool { return rep.Lost[i].Start < rep.Lost[j].Start })
-
 	w, err := NewWriter(out, WriterOptions{Compression: compression, ChunkThreshold: chunkThreshold})
 	if err != nil {
 		return rep, err
@@ -45,7 +39,10 @@ func Repair(b *Bag, out io.WriteSeeker, compression string, chunkThreshold int) 
 			return rep, err
 		}
 	}
+	// The same iteration as every reader's (cat's), so the copy holds
+	// exactly the messages they read; what it skips is reported.
 	it := b.Messages(MessageFilter{})
+	defer it.Close()
 	for it.Next() {
 		m := it.Message()
 		if err := w.WriteMessage(m.Conn.ID, m.Time, m.Data); err != nil {
@@ -57,6 +54,9 @@ func Repair(b *Bag, out io.WriteSeeker, compression string, chunkThreshold int) 
 	if err := it.Err(); err != nil {
 		return rep, err
 	}
+	rep.Lost = append(rep.Lost, it.Skipped()...)
+	rep.LostMessages += it.LostMessages()
+	sort.SliceStable(rep.Lost, func(i, j int) bool { return rep.Lost[i].Start < rep.Lost[j].Start })
 	return rep, w.Close()
 }
 

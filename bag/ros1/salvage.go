@@ -5,7 +5,8 @@ import "fmt"
 // DecompressPrefix decompresses as much of src as possible: for data cut
 // off in the middle (a chunk that was still being written) it returns the
 // bytes of every complete compressed block before the cut, and the error
-// that stopped it. At most max bytes are produced.
+// that stopped it. At most max bytes are produced, and no more than
+// InflateLimit(len(src)).
 func DecompressPrefix(compression string, src []byte, max int) ([]byte, error) {
 	return decompressPrefix(compression, nil, src, max)
 }
@@ -20,5 +21,10 @@ func decompressPrefix(compression string, dst, src []byte, max int) ([]byte, err
 	}
 	d := pool.Get().(decompressor)
 	defer pool.Put(d)
-	return d.decompress(dst, src, max)
+	lim := min(max, InflateLimit(len(src)))
+	out, err := d.decompress(dst, src, lim)
+	if err == nil && len(out) > lim && lim < max {
+		return out[:lim], bombErr(compression, len(src), lim, int64(max))
+	}
+	return out, err
 }

@@ -158,6 +158,12 @@ func (s *scanner) run() error {
 	}
 	for off < b.size {
 		rec, _, err := b.readRecord(off, nil)
+		if ch, ok := b.recoverChunkLen(rec, err); ok {
+			// A chunk whose data length field is wrong, its data intact.
+			s.rep.Notes = append(s.rep.Notes, chunkLenWarning(ch, rec.DataLen))
+			rec.DataLen = ch.DataLen
+			err = nil
+		}
 		if err != nil && rec.Op == OpChunk && rec.Header != nil && errors.Is(err, ErrTruncated) {
 			// A chunk whose data runs past the end of the file: the file
 			// was cut inside it. Salvage it like an open chunk.
@@ -299,7 +305,15 @@ func (s *scanner) chunk(rec Record) int64 {
 		fillFromIndex(ci, idx)
 	} else {
 		var err error
-		if ci, err = s.walkChunk(ch); err != nil {
+		if ci, err = s.walkChunk(ch); err != nil && ci != nil && (len(ci.Conns) > 0 || len(idx) > 0) {
+			// Records are readable up to the damage: keep the chunk. The
+			// message iterator finds the messages after the damage through
+			// the index data records, and reports what it cannot.
+			if len(idx) > 0 && knownConns(b, idx) {
+				fillFromIndex(ci, idx)
+			}
+			s.note(ch.Offset, OpChunk, "chunk is damaged (%v); its messages are read up to the damage and, after it, where its index data records locate them", err)
+		} else if err != nil {
 			var lost uint64
 			for _, x := range idx {
 				lost += uint64(x.Count)
@@ -315,6 +329,17 @@ func (s *scanner) chunk(rec Record) int64 {
 		b.ChunkInfos = append(b.ChunkInfos, ci)
 	}
 	return off
+}
+
+// knownConns reports whether every index data record names a connection
+// the bag defines.
+func knownConns(b *Bag, idx []*IndexData) bool {
+	for _, x := range idx {
+		if b.connByID[x.Conn] == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // fillFromIndex sets a chunk info's times and counts from index data.
@@ -338,12 +363,20 @@ func fillFromIndex(ci *ChunkInfo, idx []*IndexData) {
 
 // walkChunk decompresses a chunk and reads its records: connection records
 // are added to the bag; the returned chunk info counts the messages.
+// When only a prefix of the data decompresses, the records in it are
+// indexed, with the error.
 func (s *scanner) walkChunk(ch *Chunk) (*ChunkInfo, error) {
-	data, err := s.b.ReadChunkData(ch, &s.buf)
-	if err != nil {
-		return nil, err
+	data, derr := s.b.readChunkData(ch, &s.buf)
+	if len(data) == 0 {
+		if derr == nil {
+			derr = errAt(ch.Offset, OpChunk, ErrMalformed, "chunk holds no data")
+		}
+		return nil, derr
 	}
 	ci, _, err := s.indexRecords(ch, data)
+	if derr != nil {
+		err = derr
+	}
 	return ci, err
 }
 
@@ -491,30 +524,47 @@ func streamHeaderLen(compression string) int {
 // resync returns the offset of the next plausible record at or after off,
 // or the file size when there is none.
 func (s *scanner) resync(off int64) int64 {
+	return s.b.nextPlausible(off, s.b.size, &s.resyncBuf, 0)
+}
+
+// nextPlausible returns the offset of the next plausible record (of op
+// want, when not 0) at or after off and before limit, or the file size
+// when there is none. buf is reused for the reads.
+func (b *Bag) nextPlausible(off, limit int64, buf *[]byte, want Op) int64 {
 	const window = 1 << 20
-	b := s.b
-	if off >= b.size {
+	if off >= limit {
 		return b.size
 	}
 	need := int(min(int64(window+maxResyncHeader+8), b.size-off))
-	if cap(s.resyncBuf) < need {
-		s.resyncBuf = make([]byte, need)
+	if cap(*buf) < need {
+		*buf = make([]byte, need)
 	}
-	buf := s.resyncBuf[:need]
-	for start := off; start < b.size; start += window {
-		n, _ := b.r.ReadAt(buf, start)
+	p := (*buf)[:need]
+	for start := off; start < limit; start += window {
+		n, _ := b.r.ReadAt(p, start)
 		if n <= 0 {
 			break
 		}
-		chunk := buf[:n]
-		lim := min(int64(n), window)
+		chunk := p[:n]
+		lim := min(int64(n), window, limit-start)
 		for i := int64(0); i < lim; i++ {
-			if plausibleRecord(chunk[i:], b.size-(start+i)) {
+			if plausibleRecord(chunk[i:], b.size-(start+i)) && (want == 0 || opAt(chunk[i:]) == want) {
 				return start + i
 			}
 		}
 	}
 	return b.size
+}
+
+// opAt returns the op of the plausible record at the start of p.
+func opAt(p []byte) Op {
+	hlen := int(le32(p))
+	h, err := parseHeader(p[4:4+hlen], 0, nil)
+	if err != nil {
+		return 0
+	}
+	op, _ := opOf(h, 0)
+	return op
 }
 
 // maxResyncHeader bounds the header length of a record the resync accepts;

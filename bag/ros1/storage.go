@@ -216,6 +216,13 @@ func (i *storeIter) Message() *bag.Message { return &i.msg }
 func (i *storeIter) Err() error            { return i.it.Err() }
 func (i *storeIter) Close()                { i.it.Close() }
 
+// Skipped lists the byte ranges whose messages could not be read so far.
+func (i *storeIter) Skipped() []bag.ByteRange { return i.it.Skipped() }
+
+// LostMessages counts the selected messages the index knows of that could
+// not be read so far.
+func (i *storeIter) LostMessages() uint64 { return i.it.LostMessages() }
+
 // Iter returns the bag's own iterator behind a seam iterator made by Store,
 // for callers that need what only ROS 1 gives (OnChunk), or nil.
 func Iter(it bag.MessageIter) *MessageIter {
