@@ -99,7 +99,7 @@ func NewStorage(r io.ReaderAt, size int64, path string) (Storage, error) {
 		return nil, err
 	}
 	f := Sniff(head[:n])
-	if f == nil && path != "" && size > 0 {
+	if f == nil && path != "" && size > 0 && !IsZstd(head[:n]) {
 		// The first bytes may be what is damaged: the name says the
 		// format, whose reader may still get the rest (a .db3 whose
 		// header was zeroed).

@@ -451,6 +451,20 @@ func TestZstdFile(t *testing.T) {
 		t.Fatal("the copy was not reused")
 	}
 
+	// A zstd file named as a recording opens by its magic.
+	hidden := filepath.Join(t.TempDir(), "hidden.bag")
+	if err := os.WriteFile(hidden, zstdCompress(t, raw), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err = bag.OpenFile(hidden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, s, bag.MessageFilter{}); len(got) != len(want) {
+		t.Fatalf("zstd named .bag: %d messages of %d", len(got), len(want))
+	}
+	s.Close()
+
 	// A cut .zstd gives what decompressed, and says what was lost.
 	comp := zstdCompressBlocks(t, raw)
 	cut := filepath.Join(dir, "cut_0.bag.zstd")

@@ -93,10 +93,7 @@ func OpenWith(path string, o OpenOptions) (Storage, error) {
 	if st.IsDir() {
 		return openFolder(path, o)
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
+	dir, base := filepath.Dir(path), filepath.Base(path)
 	if base == "metadata.yaml" {
 		return openFolder(dir, o)
 	}
@@ -117,10 +114,7 @@ func IsPlainFile(path string) bool {
 	if st.IsDir() {
 		return false
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
+	dir, base := filepath.Dir(path), filepath.Base(path)
 	if base == "metadata.yaml" || strings.HasSuffix(strings.ToLower(base), ".zstd") {
 		return false
 	}
