@@ -63,8 +63,10 @@ type MultiOptions struct {
 }
 
 // MultiStorage is a recording of several files read as one. It implements
-// Storage; with a single part it also unwraps to that part (see
-// Underlying), since its IDs and locations are then the part's own.
+// Storage, and RecordLister for files whose format lists records (offsets
+// carrying the file's index, as locations do); with a single part it also
+// unwraps to that part (see Underlying), since its IDs and locations are
+// then the part's own.
 type MultiStorage struct {
 	parts []Storage
 	opts  MultiOptions
@@ -721,4 +723,73 @@ func (m *MultiStorage) Close() error {
 		err = errors.Join(err, m.opts.OnClose())
 	}
 	return err
+}
+
+var _ RecordLister = (*MultiStorage)(nil)
+
+// lister returns part p's RecordLister.
+func (m *MultiStorage) lister(p int) (RecordLister, error) {
+	part, err := m.part(p)
+	if err != nil {
+		return nil, err
+	}
+	rl, ok := Underlying(part).(RecordLister)
+	if !ok {
+		return nil, fmt.Errorf("%s: the records of a %s cannot be listed", m.base(p), part.FileInfo().Format)
+	}
+	return rl, nil
+}
+
+// Records lists the files' top-level records in file order, from the
+// recording's offset from (a file's own offset plus its index, see
+// JoinPart) on; each Record's Offset is the recording's, so it matches
+// Block.Offset and Loc.Block.
+func (m *MultiStorage) Records(ctx context.Context, from int64, fn func(*Record) bool) error {
+	p, own := SplitPart(from)
+	for ; p < len(m.parts); p++ {
+		rl, err := m.lister(p)
+		if err != nil {
+			return err
+		}
+		stop := false
+		err = rl.Records(ctx, max(own, 0), func(r *Record) bool {
+			c := *r
+			c.Offset = JoinPart(p, r.Offset)
+			if !fn(&c) {
+				stop = true
+			}
+			return !stop
+		})
+		if err != nil {
+			return fmt.Errorf("%s: %w", m.base(p), err)
+		}
+		if stop {
+			return nil
+		}
+		own = 0
+	}
+	return nil
+}
+
+// BlockRecords lists the records inside the chunk at the recording's
+// offset block, as its file's format lists them (offsets into the
+// chunk's uncompressed data).
+func (m *MultiStorage) BlockRecords(block int64) ([]*Record, []byte, error) {
+	p, own := SplitPart(block)
+	rl, err := m.lister(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rl.BlockRecords(own)
+}
+
+// ReadRange reads bytes [off, off+n) of the file that the recording's
+// offset off names.
+func (m *MultiStorage) ReadRange(off int64, n int) ([]byte, error) {
+	p, own := SplitPart(off)
+	rl, err := m.lister(p)
+	if err != nil {
+		return nil, err
+	}
+	return rl.ReadRange(own, n)
 }

@@ -221,6 +221,34 @@ func TestMultiSplitMCAP(t *testing.T) {
 	if sum.Messages != 6074 {
 		t.Fatalf("%d messages, metadata.yaml says 6074", sum.Messages)
 	}
+	// Records are listed through the files, with the recording's offsets.
+	rl, ok := bag.Underlying(s).(bag.RecordLister)
+	if !ok {
+		t.Fatal("no RecordLister")
+	}
+	for _, b := range s.Blocks() {
+		recs, data, err := rl.BlockRecords(b.Offset)
+		if err != nil || len(recs) == 0 || len(data) == 0 {
+			t.Fatalf("block of file %d: %d records, %v", b.File, len(recs), err)
+		}
+	}
+	var offs []int64
+	if err := rl.Records(context.Background(), bag.JoinPart(3, 0), func(r *bag.Record) bool {
+		offs = append(offs, r.Offset)
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(offs) == 0 || offs[0] != bag.JoinPart(3, 0) {
+		t.Fatalf("records from file 3 start at %v", offs[:min(len(offs), 1)])
+	}
+	if p, _ := bag.SplitPart(offs[len(offs)-1]); p != 4 {
+		t.Fatalf("the records end in file %d, want 4", p)
+	}
+	head, err := rl.ReadRange(bag.JoinPart(2, 0), 8)
+	if err != nil || string(head[1:5]) != "MCAP" {
+		t.Fatalf("ReadRange of file 2: %q %v", head, err)
+	}
 }
 
 func TestMultiSplitDB3(t *testing.T) {
