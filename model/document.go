@@ -133,6 +133,7 @@ func openRecording(ctx context.Context, path string, progress ProgressFunc) (*Do
 	if err != nil {
 		return nil, cancelled(ctx, err)
 	}
+	FillDefinitions(st)
 	progress(0, 1, StageChunks)
 	nblocks := int64(len(st.Blocks()))
 	if err := ctx.Err(); err != nil {

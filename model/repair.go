@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -102,10 +103,34 @@ func SaveRepaired(d *Document, out string) (*bag.RepairReport, error) {
 	if err := CheckRepairOutput(d.Path, out, true); err != nil {
 		return nil, err
 	}
+	if d.src == nil {
+		return saveRepairedRecording(d, out)
+	}
 	src, err := bag.NewStorage(d.src, d.Size, d.Path)
 	if err != nil {
 		return nil, err
 	}
+	return WriteRepaired(src, out, "", 0)
+}
+
+// saveRepairedRecording repairs a document opened through bag.OpenWith (a
+// folder, a zstd file): the one file it reads, opened afresh.
+func saveRepairedRecording(d *Document, out string) (*bag.RepairReport, error) {
+	if m := bag.AsMulti(d.Storage); m != nil && len(m.Parts()) != 1 {
+		return nil, errors.New("a recording of several files is repaired file by file: open the file to repair on its own")
+	}
+	p := bag.Underlying(d.Storage).FileInfo().Path
+	if p == "" {
+		return nil, errors.New("the recording has no file to repair")
+	}
+	if err := CheckRepairOutput(p, out, true); err != nil {
+		return nil, err
+	}
+	src, err := bag.OpenFile(p)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
 	return WriteRepaired(src, out, "", 0)
 }
 
@@ -119,6 +144,9 @@ func CheckDocument(ctx context.Context, d *Document, progress ProgressFunc) (*ba
 	var p func(done, total int64)
 	if progress != nil {
 		p = func(done, total int64) { progress(done, total, StageCheck) }
+	}
+	if d.src == nil { // a recording of several files, or a decompressed copy
+		return d.Storage.Check(ctx, p)
 	}
 	return bag.CheckReader(ctx, d.src, d.Size, p)
 }
