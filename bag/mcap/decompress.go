@@ -85,6 +85,9 @@ func (d *decoders) decompress(comp string, src []byte, usize uint64, dst []byte,
 		if err := z.Reset(&d.src); err != nil {
 			return nil, err
 		}
+		// Reset(nil) hands the stream's block decoder back: with one
+		// decoder per Decoder, DecodeAll would wait for it forever.
+		defer z.Reset(nil)
 		return readGrow(z, usize, len(src), dst)
 	case "lz4":
 		if d.lz4 == nil {

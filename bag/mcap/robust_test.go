@@ -62,6 +62,9 @@ func TestCutFiles(t *testing.T) {
 			if testing.Short() {
 				step = 17
 			}
+			if raceEnabled {
+				step = 97
+			}
 			for cut := 0; cut < len(data); cut += step {
 				part := data[:cut]
 				r, err := NewReader(bytesReader(part), int64(len(part)), "")

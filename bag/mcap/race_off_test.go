@@ -1,0 +1,5 @@
+//go:build !race
+
+package mcap
+
+const raceEnabled = false
