@@ -60,8 +60,15 @@ var (
 	chunkRecWidths  = []float32{-84, 104}
 )
 
-// newChunkPanel is the Chunk tab of a bag window.
-func newChunkPanel(l *docLink) fyne.CanvasObject { return makeChunkPanel(l).content }
+// newChunkPanel is the Chunk tab of a bag window: the ROS 1 chunk view,
+// or for another format whose storage lists its records the generic one
+// (chunkview_lister.go).
+func newChunkPanel(l *docLink) fyne.CanvasObject {
+	if l.d.Bag == nil && model.Lister(l.d.Storage) != nil {
+		return makeListedChunkPanel(l).content
+	}
+	return makeChunkPanel(l).content
+}
 
 // makeChunkPanel builds the chunk panel and links it: it offers
 // l.showChunk and follows the selected message.

@@ -21,7 +21,7 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	autoCheck := d.Size <= autoCheckLimit
 	topics := newTopicPanel(d, l, autoCheck)
 	timeline, tv := newTimelinePane(d, l)
-	records, rp := newRecordsTab(d)
+	records, rp := recordsTab(d)
 	context.AfterFunc(l.ctx, rp.stop)
 	rp.setLink(l)
 	l.showRecord = func(off int64) {
@@ -58,6 +58,23 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	split := container.NewVSplit(timeline, tabs)
 	split.Offset = 0.34
 	return split
+}
+
+// recordsView is the Records tab's panel as the other views use it.
+type recordsView interface {
+	stop()
+	setLink(l *docLink)
+	showOffset(off int64)
+}
+
+// recordsTab is the Records tab: the ROS 1 records view, or for another
+// format whose storage lists its records the generic one
+// (records_lister.go), or the ROS 1 panel's empty state.
+func recordsTab(d *model.Document) (*container.TabItem, recordsView) {
+	if l := model.Lister(d.Storage); d.Bag == nil && l != nil {
+		return newListedRecordsTab(d, l)
+	}
+	return newRecordsTab(d)
 }
 
 // newDocumentPanel shows an opened bag: the header above, the views

@@ -89,8 +89,8 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 		}
 	})
 	p.showBtn.Disable()
-	if d.Bag == nil {
-		p.showBtn.Hide() // the Records view reads only ROS 1 bags yet
+	if d.Bag == nil && model.Lister(d.Storage) == nil {
+		p.showBtn.Hide() // the Records view does not read this format yet
 	}
 	p.selected = -1
 	p.status = widget.NewLabel("")

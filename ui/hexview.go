@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -37,6 +38,13 @@ type HexView struct {
 	// OnSelect, if set, is called with the byte the cursor moved to by a
 	// tap or a key.
 	OnSelect func(off int64)
+	// DecimalOffsets writes each row's offset in decimal with its hex
+	// beside it, rather than in hex only; the column is as wide as the
+	// last offset of the data, or of OffsetLimit when that is further (the
+	// size of the file the data is in, so that the column keeps its width
+	// from one record to the next).
+	DecimalOffsets bool
+	OffsetLimit    int64
 
 	hiStart, hiEnd int64 // highlighted bytes [hiStart, hiEnd); empty for none
 	cursor         int64 // byte cursor, or -1
@@ -236,10 +244,37 @@ func (h *HexView) metrics() hexMetrics {
 	m := hexMetrics{char: c.Width, cell: 3 * c.Width, row: c.Height + 2}
 	m.head = m.row + pad
 	m.offX = pad
-	m.hexX = m.offX + 11*m.char
+	m.hexX = m.offX + float32(h.offsetChars()+1)*m.char
 	m.asciiX = m.hexX + (hexCols*3+3)*m.char
 	m.width = m.asciiX + hexCols*m.char + pad
 	return m
+}
+
+// offsetChars is the width of the offset column, in characters.
+func (h *HexView) offsetChars() int {
+	if h.DecimalOffsets {
+		dec, hex := h.offsetDigits()
+		return dec + 1 + hex
+	}
+	return 10
+}
+
+// offsetDigits are the widths of the decimal and hex offsets, enough for
+// the last byte of the data or of OffsetLimit, whichever is further.
+func (h *HexView) offsetDigits() (dec, hex int) {
+	last := max(h.start+h.size, h.OffsetLimit)
+	dec = max(len(strconv.FormatInt(last, 10)), 6)
+	hex = max(len(strconv.FormatInt(last, 16)), 4)
+	return dec, hex
+}
+
+// offsetText writes a row's offset for the offset column.
+func (h *HexView) offsetText(off int64) string {
+	if h.DecimalOffsets {
+		dec, hex := h.offsetDigits()
+		return fmt.Sprintf("%*d %0*x", dec, off, hex, off)
+	}
+	return fmt.Sprintf("%010x", off)
 }
 
 // spanColor is the tint of a span: lengths grey, each header field its own
@@ -354,6 +389,10 @@ func (r *hexRenderer) Refresh() {
 	r.lines = r.lines[:0]
 	if h.r != nil {
 		s := fmt.Sprintf("%-10s ", "offset")
+		if h.DecimalOffsets {
+			dec, hex := h.offsetDigits()
+			s = fmt.Sprintf("%*s %-*s ", dec, "offset", hex, "hex")
+		}
 		for i := range hexCols {
 			s += fmt.Sprintf("%02x ", i)
 			if i == 7 {
@@ -393,7 +432,7 @@ func (r *hexRenderer) Refresh() {
 		rowOff := (firstRow + int64(ri)) * hexCols
 		offText := ""
 		if rowOff < h.start+h.size && h.r != nil {
-			offText = fmt.Sprintf("%010x", rowOff)
+			offText = h.offsetText(rowOff)
 		}
 		r.texts.text(m.offX, y, offText, dim)
 		// The hex pairs and ASCII characters of the row on the view's

@@ -77,8 +77,8 @@ func newMessageView(l *docLink) *messagePanel {
 	p.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { p.step(+1) })
 	p.next.IconPlacement = widget.ButtonIconTrailingText
 	p.records = widget.NewButtonWithIcon("Show in Records", theme.ListIcon(), p.showInRecords)
-	if l.d.Bag == nil {
-		p.records.Hide() // the Records view reads only ROS 1 bags yet
+	if l.d.Bag == nil && model.Lister(l.d.Storage) == nil {
+		p.records.Hide() // the Records view does not read this format yet
 	}
 	p.plot = widget.NewButtonWithIcon("Plot field", theme.GridIcon(), p.plotField)
 	p.plot.Disable()

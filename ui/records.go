@@ -172,7 +172,7 @@ func notForFormat(d *model.Document, view string) fyne.CanvasObject {
 		format = d.Info.Format
 	}
 	return newEmptyState(fmt.Sprintf("The %s view is not available for %s files yet", view, format),
-		fmt.Sprintf("It shows the records of ROS 1 bags only, for now. The Topics, Message, Plots and Findings views and the timeline read this %s file.", format))
+		fmt.Sprintf("It shows the records of ROS 1 bags and of formats whose reader lists its records (MCAP, rosbag2 SQLite); the %s reader does not, for now. The Topics, Message, Plots and Findings views and the timeline read this %s file.", format, format))
 }
 
 // startOnShow shows content and calls start the first time it is laid

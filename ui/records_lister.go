@@ -1,0 +1,702 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model"
+)
+
+// The Records tab of a recording whose format lists its own records
+// (bag.RecordLister: MCAP, ...). The ROS 1 bag has its own panel
+// (records.go); this one shows what the format's lister says, field by
+// field, with each field's bytes.
+
+// listedLevel is one list of records: the file's, or a block's.
+type listedLevel struct {
+	set   model.ListedRecords
+	title string
+	sel   int    // selected row, or -1
+	kind  string // the kind of the record opened ("chunk"), for a block's level
+}
+
+// listedRecordsPanel lists every top-level record in byte order; the
+// selected record's fields are shown as a table and its bytes in a hex
+// view, each field's bytes tinted and named. A block (chunk) record can be
+// opened to list the records inside it.
+type listedRecordsPanel struct {
+	d       *model.Document
+	lister  bag.RecordLister
+	content fyne.CanvasObject
+	async   func(func())
+
+	levels []*listedLevel // levels[0] is the file; more are opened blocks
+
+	body     *fyne.Container // the loading state or the split
+	split    fyne.CanvasObject
+	list     *widget.List
+	crumb    *widget.Label
+	back     *widget.Button
+	count    *widget.Label
+	table    *widget.Table
+	title    *widget.Label
+	openBtn  *widget.Button
+	hex      *HexView
+	rec      *bag.Record       // the selected record, or nil
+	fields   []bag.RecordField // its fields, and its damage, for the table
+	spans    []model.Span
+	progress *widget.ProgressBar
+	stage    *widget.Label
+	cancel   context.CancelFunc
+	mu       sync.Mutex // guards cancel
+
+	// blocks are the file offsets of the storage's blocks.
+	blocks map[int64]*bag.Block
+	// opens says, by file offset, whether a record of a storage without
+	// blocks (a SQLite page, say) lists records inside it.
+	opens map[int64]bool
+
+	// pending is a file offset to select once the records are listed
+	// (showOffset); pendingMsg a message record to show then.
+	pending    int64
+	hasPending bool
+	pendingMsg *model.MessageLoc
+
+	link  *docLink
+	quiet bool // selecting without telling the link
+}
+
+// Column widths of the listed records: offset, kind, length; the summary
+// takes the rest.
+var listedColumnWidths = []float32{96, 116, 76}
+
+// fixedColumns lays out fixed-width columns and gives the last object the
+// rest of the width.
+type fixedColumns struct{ widths []float32 }
+
+func (c fixedColumns) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var h, w float32
+	for _, o := range objs {
+		h = max(h, o.MinSize().Height)
+	}
+	for _, cw := range c.widths {
+		w += cw
+	}
+	return fyne.NewSize(w+120, h)
+}
+
+func (c fixedColumns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	x := float32(0)
+	for i, o := range objs {
+		w := size.Width - x
+		if i < len(c.widths) {
+			w = c.widths[i]
+		}
+		o.Move(fyne.NewPos(x, 0))
+		o.Resize(fyne.NewSize(max(w, 0), size.Height))
+		x += w
+	}
+}
+
+// newListedRecordsTab is the Records tab of a recording whose storage is
+// a RecordLister, and its panel.
+func newListedRecordsTab(d *model.Document, l bag.RecordLister) (*container.TabItem, *listedRecordsPanel) {
+	p := newListedRecordsPanel(d, l, func(f func()) { background(f) })
+	return container.NewTabItemWithIcon("Records", theme.ListIcon(), p.content), p
+}
+
+func newListedRecordsPanel(d *model.Document, l bag.RecordLister, async func(func())) *listedRecordsPanel {
+	p := &listedRecordsPanel{d: d, lister: l, async: async, blocks: map[int64]*bag.Block{}, opens: map[int64]bool{}}
+	for _, b := range d.Storage.Blocks() {
+		p.blocks[b.Offset] = b
+	}
+	p.list = widget.NewList(p.listLen, p.newRow, p.updateRow)
+	p.list.OnSelected = p.selectRow
+	p.crumb = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.crumb.Truncation = fyne.TextTruncateEllipsis
+	p.back = widget.NewButtonWithIcon("File records", theme.NavigateBackIcon(), p.goBack)
+	p.back.Importance = widget.LowImportance
+	p.count = widget.NewLabel("")
+
+	head := container.New(fixedColumns{listedColumnWidths},
+		colTitle("Offset", fyne.TextAlignTrailing), colTitle("Kind", fyne.TextAlignLeading),
+		colTitle("Length", fyne.TextAlignTrailing), colTitle("Summary", fyne.TextAlignLeading))
+	left := container.NewBorder(
+		container.NewVBox(container.NewBorder(nil, nil, p.back, p.count, p.crumb), head, widget.NewSeparator()),
+		nil, nil, nil, p.list)
+
+	p.table = widget.NewTable(p.tableSize, p.newCell, p.updateCell)
+	p.table.ShowHeaderRow = true
+	p.table.CreateHeader = func() fyne.CanvasObject {
+		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		if id.Col >= 0 {
+			o.(*widget.Label).SetText([]string{"Field", "Value", "Bytes"}[id.Col])
+		}
+	}
+	for i, w := range []float32{170, 320, 180} {
+		p.table.SetColumnWidth(i, w)
+	}
+	p.table.OnSelected = func(id widget.TableCellID) {
+		if p.rec != nil && id.Row >= 0 && id.Row < len(p.fields) {
+			f := p.fields[id.Row]
+			p.hex.SetHighlight(p.rec.Offset+f.Start, p.rec.Offset+f.End)
+		}
+	}
+	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.title.Truncation = fyne.TextTruncateEllipsis
+	p.openBtn = widget.NewButtonWithIcon("Show records inside", theme.FolderOpenIcon(), p.openBlock)
+	p.openBtn.Importance = widget.HighImportance
+	p.openBtn.Hide()
+	p.hex = NewHexView()
+	p.hex.DecimalOffsets = true
+
+	hexPane := container.NewBorder(nil, listedLegend(), nil, nil, p.hex)
+	vs := container.NewVSplit(p.table, hexPane)
+	vs.Offset = 0.42
+	right := container.NewBorder(container.NewBorder(nil, nil, nil, p.openBtn, p.title), nil, nil, nil, vs)
+	hs := container.NewHSplit(left, right)
+	hs.Offset = 0.45
+	p.split = hs
+
+	p.progress = widget.NewProgressBar()
+	p.stage = widget.NewLabelWithStyle("Listing the records…", fyne.TextAlignCenter, fyne.TextStyle{})
+	p.body = container.NewStack()
+	p.content = newStartOnShow(p.body, p.ensureList)
+	return p
+}
+
+// listedLegend explains the hex view's tints of listed records.
+func listedLegend() fyne.CanvasObject {
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	objs := []fyne.CanvasObject{legendItem(spanColor(model.Span{Kind: model.SpanLength}, v), "op, length")}
+	for i := range 3 {
+		objs = append(objs, legendItem(spanColor(model.Span{Kind: model.SpanField, Field: i}, v), fmt.Sprintf("field %d", i+1)))
+	}
+	objs = append(objs, legendItem(spanColor(model.Span{Kind: model.SpanData}, v), "data"))
+	return container.NewHBox(objs...)
+}
+
+// ensureList starts listing the records unless they are listed or being
+// listed.
+func (p *listedRecordsPanel) ensureList() {
+	if len(p.levels) == 0 && !p.listing() {
+		p.startList()
+	}
+}
+
+// listing reports whether the records are being listed.
+func (p *listedRecordsPanel) listing() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cancel != nil
+}
+
+// stop cancels the listing, if it is running, when the window closes.
+func (p *listedRecordsPanel) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cancel != nil {
+		p.cancel()
+	}
+}
+
+// startList lists the records in the background, showing progress with a
+// Cancel button.
+func (p *listedRecordsPanel) startList() {
+	ctx, cancel := context.WithCancel(context.Background())
+	p.mu.Lock()
+	p.cancel = cancel
+	p.mu.Unlock()
+	p.progress.SetValue(0)
+	stop := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), p.stop)
+	p.body.Objects = []fyne.CanvasObject{newCentered(420, container.NewVBox(p.stage, p.progress, container.NewCenter(stop)))}
+	p.body.Refresh()
+	l, size := p.lister, p.d.Size
+	if p.d.Info != nil && p.d.Info.Size > 0 {
+		size = p.d.Info.Size
+	}
+	p.async(func() {
+		var last time.Time
+		x, err := model.BuildFileRecords(ctx, l, size, func(done, total int64, _ string) {
+			if now := time.Now(); now.Sub(last) > 100*time.Millisecond && total > 0 {
+				last = now
+				f := float64(done) / float64(total)
+				fyne.Do(func() { p.progress.SetValue(f) })
+			}
+		})
+		cancel()
+		fyne.Do(func() { p.listed(x, err) })
+	})
+}
+
+// listed shows the records, or why they are missing.
+func (p *listedRecordsPanel) listed(x *model.FileRecords, err error) {
+	p.mu.Lock()
+	p.cancel = nil
+	p.mu.Unlock()
+	if err != nil {
+		msg := "Listing the records failed: " + err.Error()
+		if errors.Is(err, context.Canceled) {
+			msg = "Listing the records was cancelled."
+		}
+		retry := widget.NewButtonWithIcon("List records", theme.ViewRefreshIcon(), p.startList)
+		p.body.Objects = []fyne.CanvasObject{newCentered(520, container.NewVBox(
+			widget.NewLabelWithStyle(msg, fyne.TextAlignCenter, fyne.TextStyle{}), container.NewCenter(retry)))}
+		p.body.Refresh()
+		return
+	}
+	title := p.d.Name
+	switch {
+	case x.Damaged() > 0:
+		title += fmt.Sprintf(" (%d damaged; first: %v)", x.Damaged(), x.Err)
+	case x.Err != nil:
+		title += " (stopped early: " + x.Err.Error() + ")"
+	}
+	p.levels = []*listedLevel{{set: x, title: title, sel: -1}}
+	if x.Len() > 0 {
+		p.levels[0].sel = 0 // the first record fills the fields and bytes
+	}
+	p.body.Objects = []fyne.CanvasObject{p.split}
+	p.body.Refresh()
+	p.quiet = true
+	p.showLevel()
+	p.quiet = false
+	p.applyPending()
+	p.applyPendingMessage()
+}
+
+// level is the list shown now.
+func (p *listedRecordsPanel) level() *listedLevel {
+	if len(p.levels) == 0 {
+		return nil
+	}
+	return p.levels[len(p.levels)-1]
+}
+
+// inner returns the block whose records are listed now, or nil at the
+// file's level.
+func (p *listedRecordsPanel) inner() *model.InnerRecords {
+	if l := p.level(); l != nil {
+		if in, ok := l.set.(*model.InnerRecords); ok {
+			return in
+		}
+	}
+	return nil
+}
+
+// showLevel shows the current level's records and selection.
+func (p *listedRecordsPanel) showLevel() {
+	l := p.level()
+	p.crumb.SetText(l.title)
+	if len(p.levels) > 1 {
+		p.back.Show()
+	} else {
+		p.back.Hide()
+	}
+	count := fmt.Sprintf("%s records", model.Count(uint64(l.set.Len())))
+	if x, ok := l.set.(*model.FileRecords); ok && x.Damaged() > 0 {
+		count += fmt.Sprintf(", %d damaged", x.Damaged())
+	}
+	p.count.SetText(count)
+	p.list.UnselectAll()
+	p.list.Refresh()
+	p.clearSelection()
+	if l.sel >= 0 {
+		p.list.Select(l.sel)
+		p.list.ScrollTo(l.sel)
+	} else {
+		p.list.ScrollToTop()
+	}
+}
+
+func (p *listedRecordsPanel) listLen() int {
+	if l := p.level(); l != nil {
+		return l.set.Len()
+	}
+	return 0
+}
+
+func (p *listedRecordsPanel) newRow() fyne.CanvasObject {
+	num := func() *widget.Label {
+		l := widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
+		l.Truncation = fyne.TextTruncateClip
+		return l
+	}
+	kind := widget.NewLabel("")
+	kind.Truncation = fyne.TextTruncateEllipsis
+	sum := widget.NewLabel("")
+	sum.Truncation = fyne.TextTruncateEllipsis
+	return container.New(fixedColumns{listedColumnWidths}, num(), kind, num(), sum)
+}
+
+func (p *listedRecordsPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject) {
+	labels := o.(*fyne.Container).Objects
+	l := p.level()
+	if l == nil || i >= l.set.Len() {
+		return
+	}
+	r := l.set.Record(i)
+	set := func(k int, s string, bold bool, imp widget.Importance) {
+		lb := labels[k].(*widget.Label)
+		if lb.Text != s || lb.TextStyle.Bold != bold || lb.Importance != imp {
+			lb.Text, lb.TextStyle.Bold, lb.Importance = s, bold, imp
+			lb.Refresh()
+		}
+	}
+	imp := widget.MediumImportance
+	if r.Damaged {
+		imp = widget.DangerImportance
+	}
+	set(0, fmt.Sprint(r.Offset), false, widget.MediumImportance)
+	set(1, r.Kind, p.openable(r, false), imp)
+	set(2, fmt.Sprint(r.Len), false, widget.MediumImportance)
+	set(3, recordLine(r), false, imp)
+}
+
+// recordLine is a record's summary, and its damage.
+func recordLine(r *bag.Record) string {
+	s := strings.ReplaceAll(r.Summary, "\n", " ")
+	if r.Damaged && r.Err != nil {
+		if s != "" {
+			s += "  ·  "
+		}
+		s += "damaged: " + r.Err.Error()
+	}
+	return s
+}
+
+// openable says whether a record of the file's level is a block whose
+// records can be listed: a block the storage lists, or a chunk record. A
+// storage without blocks (SQLite, whose pages hold cells) is asked, when
+// probe is set: it lists a record's inside cheaply.
+func (p *listedRecordsPanel) openable(r *bag.Record, probe bool) bool {
+	if len(p.levels) != 1 || r.Damaged {
+		return false
+	}
+	if _, ok := p.blocks[r.Offset]; ok || r.Kind == "chunk" {
+		return true
+	}
+	if len(p.blocks) > 0 {
+		return false
+	}
+	switch r.Kind {
+	case "header", "footer", "magic":
+		return false // a file's framing, even where it shares a page with records
+	}
+	ok, known := p.opens[r.Offset]
+	if !known && probe {
+		recs, _, err := p.lister.BlockRecords(r.Offset)
+		ok = len(recs) > 0 && (err == nil || len(recs) > 1)
+		p.opens[r.Offset] = ok
+	}
+	return ok
+}
+
+// selectRow shows record i's fields and bytes.
+func (p *listedRecordsPanel) selectRow(i widget.ListItemID) {
+	l := p.level()
+	if l == nil || i >= l.set.Len() {
+		return
+	}
+	l.sel = i
+	r := l.set.Record(i)
+	p.rec = r
+	p.fields = r.Fields
+	if r.Damaged && r.Err != nil {
+		p.fields = append(slices.Clip(p.fields), bag.RecordField{Name: "damage", Value: r.Err.Error(), Start: 0, End: r.Len})
+	}
+	p.spans = model.FieldSpans(r)
+	p.table.UnselectAll()
+	p.table.Refresh()
+	p.table.ScrollToTop()
+	where := "byte " + model.OffsetText(r.Offset)
+	if in := p.inner(); in != nil {
+		where += fmt.Sprintf(" of the data of the %s at %d", p.level().kind, in.Block)
+	}
+	title := fmt.Sprintf("%s record at %s: %s bytes", r.Kind, where, model.Count(uint64(r.Len)))
+	if r.Damaged {
+		title = fmt.Sprintf("Damaged bytes at %s: %s bytes", where, model.Count(uint64(r.Len)))
+	}
+	p.title.SetText(title)
+	p.hex.OffsetLimit = l.set.Size()
+	p.hex.SetData(l.set.ReaderAt(), r.Offset, min(r.Len, max(l.set.Size()-r.Offset, 0)), p.spans)
+	p.linkRecord(r)
+	if p.openable(r, true) {
+		p.openBtn.Enable()
+		p.openBtn.SetText("Show records inside")
+		p.openBtn.Show()
+	} else {
+		p.openBtn.Hide()
+	}
+}
+
+func (p *listedRecordsPanel) clearSelection() {
+	p.rec, p.fields, p.spans = nil, nil, nil
+	p.table.Refresh()
+	p.title.SetText("Select a record to see its fields and bytes")
+	if len(p.levels) > 1 {
+		p.title.SetText(fmt.Sprintf("Offsets are into the data of the %s at %d. Select a record to see its fields and bytes", p.level().kind, p.inner().Block))
+	}
+	p.openBtn.Hide()
+	p.hex.Clear()
+}
+
+// openBlock lists the records inside the selected block.
+func (p *listedRecordsPanel) openBlock() { p.openBlockThen(nil) }
+
+// openBlockThen decompresses the selected block in the background, lists
+// the records inside it and then calls then, if not nil.
+func (p *listedRecordsPanel) openBlockThen(then func()) {
+	if p.rec == nil || !p.openable(p.rec, true) {
+		return
+	}
+	off, kind := p.rec.Offset, p.rec.Kind
+	p.openBtn.Disable()
+	p.openBtn.SetText("Decompressing…")
+	s := p.d.Storage
+	p.async(func() {
+		in, err := model.ReadInnerRecords(context.Background(), s, off)
+		fyne.Do(func() {
+			p.openBtn.Enable()
+			p.openBtn.SetText("Show records inside")
+			if err != nil {
+				p.title.SetText(fmt.Sprintf("The %s at %d: %v", kind, off, err))
+				return
+			}
+			if len(p.levels) != 1 {
+				return // the user went elsewhere meanwhile
+			}
+			title := fmt.Sprintf("%s at %d", upperFirst(kind), off)
+			if in.Info != nil {
+				comp := in.Info.Compression
+				if comp == "" {
+					comp = "none"
+				}
+				title += fmt.Sprintf(" (%s, %s uncompressed)", comp, model.Size(in.Size()))
+			}
+			if in.Err != nil {
+				title += " (stopped at damage: " + in.Err.Error() + ")"
+			}
+			p.levels = append(p.levels, &listedLevel{set: in, title: title, sel: -1, kind: kind})
+			p.showLevel()
+			if then != nil {
+				then()
+			}
+		})
+	})
+}
+
+// goBack returns to the file's records.
+func (p *listedRecordsPanel) goBack() {
+	if len(p.levels) > 1 {
+		p.levels = p.levels[:1]
+		p.showLevel()
+	}
+}
+
+func (p *listedRecordsPanel) tableSize() (int, int) {
+	return len(p.fields), 3
+}
+
+func (p *listedRecordsPanel) newCell() fyne.CanvasObject {
+	l := widget.NewLabel("")
+	l.Truncation = fyne.TextTruncateEllipsis
+	return l
+}
+
+func (p *listedRecordsPanel) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
+	l := o.(*widget.Label)
+	if p.rec == nil || id.Row >= len(p.fields) {
+		l.SetText("")
+		return
+	}
+	f := p.fields[id.Row]
+	l.TextStyle = fyne.TextStyle{Monospace: id.Col == 2, Bold: id.Col == 0}
+	l.Alignment = fyne.TextAlignLeading
+	switch id.Col {
+	case 0:
+		l.SetText(f.Name)
+	case 1:
+		l.SetText(strings.ReplaceAll(f.Value, "\n", `\n`))
+	case 2:
+		start, end := p.rec.Offset+f.Start, p.rec.Offset+f.End
+		l.SetText(fmt.Sprintf("%d..%d (0x%x)", start, end-1, start))
+	}
+}
+
+// setLink connects the panel to the other views of its window: selecting
+// a message record selects the message everywhere, selecting a chunk moves
+// the time cursor to its start, the selected message selects its record
+// when it is in the list shown, and the other views can show a message's
+// record.
+func (p *listedRecordsPanel) setLink(l *docLink) {
+	p.link = l
+	l.messageRecord = p.showMessageRecord
+	l.OnMessage(p.followMessage)
+}
+
+// linkRecord tells the link about a record the user selected.
+func (p *listedRecordsPanel) linkRecord(r *bag.Record) {
+	if p.link == nil || p.quiet {
+		return
+	}
+	if in := p.inner(); in != nil {
+		if i := in.Find(r.Offset); i >= 0 {
+			if e, ok := in.Message(i); ok {
+				p.link.SelectMessage(model.MsgRef{T: e.Time.Nanos(), MessageLoc: model.MessageLoc{ChunkPos: e.Loc.Block, Offset: e.Loc.Offset, Conn: e.Conn}})
+			}
+		}
+		return
+	}
+	if b, ok := p.blocks[r.Offset]; ok {
+		p.link.SetCursor(b.Start.Nanos())
+		return
+	}
+	// A message outside any chunk: its place is its own record.
+	if x := p.link.Index(); x != nil && len(p.blocks) == 0 {
+		for _, t := range x.Topics {
+			for _, ref := range t.Refs {
+				if ref.ChunkPos == r.Offset && ref.Offset == 0 {
+					p.link.SelectMessage(ref)
+					return
+				}
+			}
+		}
+	}
+}
+
+// followMessage selects the record of a message selected elsewhere when
+// it is in the list shown: the chunk holding it (or its own record) among
+// the file's records, or its record among the chunk's.
+func (p *listedRecordsPanel) followMessage(m model.MsgRef) {
+	l := p.level()
+	if l == nil {
+		return
+	}
+	i := -1
+	if in := p.inner(); in != nil {
+		if in.Block != m.ChunkPos {
+			return
+		}
+		i = in.Find(int64(m.Offset))
+	} else if x, ok := l.set.(*model.FileRecords); ok {
+		if k := x.Find(m.ChunkPos); k >= 0 && x.Offset(k) == m.ChunkPos {
+			i = k
+		}
+	}
+	if i < 0 || i == l.sel {
+		return
+	}
+	p.quiet = true
+	p.list.Select(i)
+	p.list.ScrollTo(i)
+	p.quiet = false
+}
+
+// showOffset selects, in the file's records, the record that holds file
+// offset off and scrolls the hex view to it. Before the records are
+// listed it starts listing them and selects the record when done.
+func (p *listedRecordsPanel) showOffset(off int64) {
+	p.pending, p.hasPending = off, true
+	if len(p.levels) == 0 {
+		p.ensureList()
+		return
+	}
+	p.applyPending()
+}
+
+// applyPending selects the record asked for by showOffset, if any.
+func (p *listedRecordsPanel) applyPending() {
+	if !p.hasPending || len(p.levels) == 0 {
+		return
+	}
+	p.hasPending = false
+	x, ok := p.levels[0].set.(*model.FileRecords)
+	if !ok || x.Len() == 0 {
+		return
+	}
+	p.levels = p.levels[:1]
+	p.levels[0].sel = max(x.Find(p.pending), 0)
+	p.showLevel()
+	p.hex.ScrollToOffset(p.pending)
+}
+
+// showMessageRecord shows the record of the message at (chunkPos, off):
+// it opens the chunk at chunkPos and selects the record at off in its
+// data, or, for a message outside any chunk, selects its own record.
+// Before the records are listed it starts listing them and shows the
+// record when done.
+func (p *listedRecordsPanel) showMessageRecord(chunkPos int64, off uint32) {
+	p.pendingMsg = &model.MessageLoc{ChunkPos: chunkPos, Offset: off}
+	if len(p.levels) == 0 {
+		p.ensureList()
+		return
+	}
+	p.applyPendingMessage()
+}
+
+// applyPendingMessage shows the record asked for by showMessageRecord, if
+// any.
+func (p *listedRecordsPanel) applyPendingMessage() {
+	if p.pendingMsg == nil || len(p.levels) == 0 {
+		return
+	}
+	loc := *p.pendingMsg
+	p.pendingMsg = nil
+	selectInner := func() {
+		in := p.inner()
+		if in == nil {
+			return
+		}
+		if i := in.Find(int64(loc.Offset)); i >= 0 {
+			p.level().sel = i
+			p.showLevel()
+		}
+	}
+	if in := p.inner(); in != nil && in.Block == loc.ChunkPos {
+		selectInner()
+		return
+	}
+	x, ok := p.levels[0].set.(*model.FileRecords)
+	if !ok {
+		return
+	}
+	i := x.Find(loc.ChunkPos)
+	if i < 0 || x.Offset(i) != loc.ChunkPos {
+		// A format whose messages are not placed by file offset (a
+		// SQLite row id, say).
+		p.title.SetText(fmt.Sprintf("The message's place (%d, %d) is not a record's offset in this file", loc.ChunkPos, loc.Offset))
+		return
+	}
+	p.levels = p.levels[:1]
+	p.levels[0].sel = i
+	// Selecting the chunk on the way must not move the cursor off the
+	// message.
+	p.quiet = true
+	p.showLevel()
+	p.quiet = false
+	if p.openable(x.Record(i), true) {
+		p.openBlockThen(selectInner)
+	}
+}
+
+// upperFirst capitalises s's first letter.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

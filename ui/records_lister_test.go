@@ -1,0 +1,508 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/bag"
+	_ "github.com/bagscope/bagscope/bag/db3" // a format whose records are SQLite pages
+	"github.com/bagscope/bagscope/model"
+)
+
+// Recordings of formats that list their records (MCAP here).
+const (
+	// topicsMCAP has one uncompressed chunk of 13 messages on 2 topics.
+	topicsMCAP = "../../shared/bags/ros2__rosbag2/rosbag2_cpp/test/rosbag2_cpp/bags/topics_and_services.mcap"
+	// conformance is the foxglove MCAP conformance files.
+	conformance = "../../shared/bags/foxglove__mcap/tests/conformance/data"
+)
+
+// openListed opens a recording whose storage lists its records.
+func openListed(t *testing.T, path string) *model.Document {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("shared bags missing")
+	}
+	d, err := model.Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if d.Bag != nil || model.Lister(d.Storage) == nil {
+		t.Fatalf("%s: not a RecordLister storage", path)
+	}
+	return d
+}
+
+// listerRecords lists every top-level record as the storage gives them.
+func listerRecords(t *testing.T, d *model.Document) []*bag.Record {
+	t.Helper()
+	var out []*bag.Record
+	if err := model.Lister(d.Storage).Records(context.Background(), 0, func(r *bag.Record) bool {
+		out = append(out, r)
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// newListedRecordsTest shows the Records panel of d in a window, with its
+// background work synchronous, and lays it out so that it lists the
+// records.
+func newListedRecordsTest(t *testing.T, d *model.Document) (*listedRecordsPanel, fyne.Window) {
+	t.Helper()
+	p := newListedRecordsPanel(d, model.Lister(d.Storage), syncRun)
+	w := test.NewTempWindow(t, p.content)
+	w.Resize(fyne.NewSize(1400, 800))
+	if len(p.levels) == 0 {
+		t.Fatalf("the records were not listed when the tab showed:\n%s", test.RenderObjectToMarkup(p.body))
+	}
+	return p, w
+}
+
+// rowOf returns the row of the current list whose record has kind, or -1.
+func rowOf(p *listedRecordsPanel, kind string) int {
+	set := p.level().set
+	for i := range set.Len() {
+		if set.Record(i).Kind == kind {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestListedRecordsPanel(t *testing.T) {
+	test.NewTempApp(t)
+	d := openListed(t, topicsMCAP)
+	p, w := newListedRecordsTest(t, d)
+	want := listerRecords(t, d)
+	if p.listLen() != len(want) || len(want) < 10 {
+		t.Fatalf("the list has %d rows, the file %d records", p.listLen(), len(want))
+	}
+	if got := shown(w); !strings.Contains(got, fmt.Sprintf("%d records", len(want))) || p.back.Visible() {
+		t.Errorf("the count is not shown, or Back is:\n%.3000s", got)
+	}
+	// Each row: offset in decimal, kind, length, summary.
+	for i := range 6 {
+		p.list.ScrollTo(i)
+	}
+	got := shown(w)
+	for _, r := range want[:6] {
+		for _, s := range []string{fmt.Sprint(r.Offset), r.Kind, fmt.Sprint(r.Len)} {
+			if !strings.Contains(got, ">"+s+"<") {
+				t.Errorf("row of the %s at %d does not show %q", r.Kind, r.Offset, s)
+			}
+		}
+	}
+
+	// The header record: its fields fill the table, its bytes the hex view,
+	// each field's bytes tinted and named on hover.
+	h := rowOf(p, "header")
+	p.list.Select(h)
+	r := want[h]
+	if p.rec == nil || p.rec.Offset != r.Offset || p.openBtn.Visible() {
+		t.Fatalf("selected %+v, open button %v", p.rec, p.openBtn.Visible())
+	}
+	if rows, cols := p.tableSize(); rows != len(r.Fields) || cols != 3 {
+		t.Errorf("table %d×%d for %d fields", rows, cols, len(r.Fields))
+	}
+	got = shown(w)
+	for _, f := range r.Fields {
+		if !strings.Contains(got, f.Name) || !strings.Contains(got, f.Value) {
+			t.Errorf("field %s = %s not shown", f.Name, f.Value)
+		}
+	}
+	if !strings.Contains(got, fmt.Sprintf("header record at byte %d (0x%x)", r.Offset, r.Offset)) {
+		t.Errorf("title does not say where the record is:\n%.3000s", got)
+	}
+	if len(p.hex.spans) != len(r.Fields) || p.hex.start != r.Offset || p.hex.size != r.Len {
+		t.Fatalf("hex view %d..+%d with %d spans", p.hex.start, p.hex.size, len(p.hex.spans))
+	}
+	kinds := map[model.SpanKind]int{}
+	for _, s := range p.hex.spans {
+		kinds[s.Kind]++
+	}
+	if kinds[model.SpanLength] != 2 || kinds[model.SpanField] != 2 {
+		t.Errorf("header spans %+v", p.hex.spans)
+	}
+	// The profile field is tinted with the first field hue, and hovering
+	// one of its bytes names it.
+	prof := r.Fields[2]
+	at := r.Offset + prof.Start + 5
+	p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: hexPos(p.hex, at)}})
+	if s := p.hex.status.Text; !strings.Contains(s, `profile = "ros2"`) || !strings.Contains(s, fmt.Sprintf("byte %d (0x%x)", at, at)) {
+		t.Errorf("hovering byte %d says %q", at, s)
+	}
+	if i := model.SpanAt(p.hex.spans, at); i < 0 || p.hex.spans[i].Kind != model.SpanField || p.hex.spans[i].Field != 0 {
+		t.Errorf("byte %d is in span %d", at, i)
+	}
+	lines := hexTexts(p.hex)
+	if row := r.Offset / 16 * 16; len(lines) < 2 || !strings.Contains(lines[0], "offset hex") || !strings.HasPrefix(strings.TrimSpace(lines[1]), fmt.Sprintf("%d %04x ", row, row)) {
+		t.Errorf("hex lines do not give offsets in decimal and hex: %q", lines)
+	}
+	// Selecting a field highlights its bytes.
+	p.table.Select(widget.TableCellID{Row: 2, Col: 1})
+	if s, e := p.hex.Highlight(); s != r.Offset+prof.Start || e != r.Offset+prof.End {
+		t.Errorf("field highlight %d..%d", s, e)
+	}
+
+	// A chunk opens to its inner records, with offsets into its data.
+	c := rowOf(p, "chunk")
+	p.list.Select(c)
+	chunkOff := p.rec.Offset
+	if !p.openBtn.Visible() {
+		t.Fatal("no open button for a chunk")
+	}
+	test.Tap(p.openBtn)
+	in := p.inner()
+	if len(p.levels) != 2 || !p.back.Visible() || in == nil || in.Block != chunkOff {
+		t.Fatalf("levels %d after opening the chunk", len(p.levels))
+	}
+	recs, data, err := model.Lister(d.Storage).BlockRecords(chunkOff)
+	if err != nil || p.listLen() != len(recs) || in.Size() != int64(len(data)) {
+		t.Fatalf("%d inner rows, the chunk has %d records (%v)", p.listLen(), len(recs), err)
+	}
+	m := rowOf(p, "message")
+	p.list.Select(m)
+	mr := recs[m]
+	if p.rec.Offset != mr.Offset || p.openBtn.Visible() {
+		t.Fatalf("inner selection %+v", p.rec)
+	}
+	if got := shown(w); !strings.Contains(got, fmt.Sprintf("of the data of the chunk at %d", chunkOff)) || !strings.Contains(got, "log_time") {
+		t.Errorf("inner record not shown:\n%.3000s", got)
+	}
+	// Its bytes are the chunk's uncompressed data: the op byte first.
+	b := make([]byte, 1)
+	if _, err := p.hex.r.ReadAt(b, mr.Offset); err != nil || b[0] != mr.Op || p.hex.start != mr.Offset {
+		t.Errorf("hex view reads %x at %d (%v), want op %x", b, p.hex.start, err, mr.Op)
+	}
+	if last := p.hex.spans[len(p.hex.spans)-1]; last.Kind != model.SpanData || last.End != mr.Offset+mr.Len {
+		t.Errorf("message's last span %+v", last)
+	}
+
+	// Back returns to the file's records with the chunk still selected.
+	test.Tap(p.back)
+	if len(p.levels) != 1 || p.rec == nil || p.rec.Offset != chunkOff {
+		t.Fatalf("after back: levels %d, selected %+v", len(p.levels), p.rec)
+	}
+}
+
+// TestListedRecordsConformance lists every record of the foxglove MCAP
+// conformance files: as many rows as records, every record's spans inside
+// it, and every chunk opened to as many rows as it has records.
+func TestListedRecordsConformance(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(conformance, "*", "*.mcap"))
+	if len(files) == 0 {
+		t.Skip("shared bags missing")
+	}
+	test.NewTempApp(t)
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			d := openListed(t, f)
+			p, _ := newListedRecordsTest(t, d)
+			want := listerRecords(t, d)
+			if p.listLen() != len(want) {
+				t.Fatalf("%d rows, %d records", p.listLen(), len(want))
+			}
+			for i, r := range want {
+				p.list.Select(i)
+				if p.rec.Offset != r.Offset || p.hex.size != r.Len {
+					t.Fatalf("row %d shows %+v, want the %s at %d", i, p.rec, r.Kind, r.Offset)
+				}
+				for _, s := range p.hex.spans {
+					if s.Start < r.Offset || s.End > r.Offset+r.Len {
+						t.Errorf("%s at %d: span %+v outside it", r.Kind, r.Offset, s)
+					}
+				}
+				if r.Kind != "chunk" {
+					continue
+				}
+				recs, _, err := model.Lister(d.Storage).BlockRecords(r.Offset)
+				test.Tap(p.openBtn)
+				if err != nil || len(p.levels) != 2 || p.listLen() != len(recs) || len(recs) == 0 {
+					t.Fatalf("chunk at %d: %d rows, %d records (%v)", r.Offset, p.listLen(), len(recs), err)
+				}
+				p.goBack()
+			}
+		})
+	}
+}
+
+// TestListedRecordsDamaged lists a file cut short: the cut bytes are a
+// damaged record, marked in the list and named in the count.
+func TestListedRecordsDamaged(t *testing.T) {
+	if _, err := os.Stat(topicsMCAP); err != nil {
+		t.Skip("shared bags missing")
+	}
+	data, err := os.ReadFile(topicsMCAP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.mcap")
+	if err := os.WriteFile(cut, data[:9000], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	test.NewTempApp(t)
+	d := openListed(t, cut)
+	p, w := newListedRecordsTest(t, d)
+	last := p.listLen() - 1
+	x := p.level().set.(*model.FileRecords)
+	if last < 0 || !x.IsDamaged(last) || !strings.Contains(p.count.Text, "1 damaged") || !strings.Contains(p.crumb.Text, "damaged") {
+		t.Fatalf("count %q, crumb %q, last damaged %v", p.count.Text, p.crumb.Text, last >= 0 && x.IsDamaged(last))
+	}
+	p.list.ScrollTo(last)
+	p.list.Select(last)
+	got := shown(w)
+	if !strings.Contains(got, "Damaged bytes at byte") || !strings.Contains(got, `color="error" pos="8,8" size="62x19">damaged<`) || !strings.Contains(got, "unreadable bytes  ·  damag") {
+		t.Errorf("the damaged record is not marked in the list:\n%s", got)
+	}
+	// The table says why.
+	if rows, _ := p.tableSize(); rows != 1 || p.fields[0].Name != "damage" || !strings.Contains(got, x.Record(last).Err.Error()[:20]) {
+		t.Errorf("the table does not say what the damage is: %+v", p.fields)
+	}
+	if len(p.hex.spans) != 1 || p.hex.size != x.RecordLen(last) {
+		t.Errorf("damaged bytes shown as %+v", p.hex.spans)
+	}
+}
+
+// newListedLinked builds the Records and Chunk panels of d on one link, as
+// a window does, with the tabs' selection recorded.
+func newListedLinked(t *testing.T, d *model.Document) (*docLink, *listedRecordsPanel, *listedChunkPanel, *string) {
+	t.Helper()
+	test.NewTempApp(t)
+	old := background
+	background = syncRun
+	t.Cleanup(func() { background = old })
+	l := newDocLink(d, syncRun)
+	t.Cleanup(l.close)
+	tab := new(string)
+	l.selectTab = func(name string) bool { *tab = name; return true }
+	rp := newListedRecordsPanel(d, model.Lister(d.Storage), syncRun)
+	rp.setLink(l)
+	l.showRecord = func(off int64) { l.selectTab("Records"); rp.showOffset(off) }
+	cp := makeListedChunkPanel(l)
+	w := test.NewTempWindow(t, container.NewAppTabs(
+		container.NewTabItem("Chunk", cp.content), container.NewTabItem("Records", rp.content)))
+	w.Resize(fyne.NewSize(1400, 800))
+	return l, rp, cp, tab
+}
+
+// TestListedLinks follows a message through the Records and Chunk panels:
+// the chunk panel shows the block of the selected message with its record
+// selected; Show in Records opens the chunk in the Records panel and
+// selects the record; selecting a message's record selects the message.
+func TestListedLinks(t *testing.T) {
+	d := openListed(t, topicsMCAP)
+	l, rp, cp, tab := newListedLinked(t, d)
+	var ref model.MsgRef
+	l.WithIndex(func(x *model.MessageIndex) { ref = x.Topic("/parameter_events").Refs[3] })
+	l.SelectMessage(ref)
+
+	// The Chunk panel shows the block holding it, its record selected.
+	blk := d.Storage.Blocks()[0]
+	if cp.detail == nil || cp.detail.Block != blk || cp.records == nil {
+		t.Fatalf("chunk panel shows %+v", cp.detail)
+	}
+	if got := test.RenderObjectToMarkup(cp.content); !strings.Contains(got, fmt.Sprintf("Chunk 1 of 1 at byte %d (0x%x)", blk.Offset, blk.Offset)) ||
+		!strings.Contains(got, "Uncompressed size") || !strings.Contains(got, "/parameter_events") {
+		t.Errorf("chunk panel:\n%.4000s", got)
+	}
+	if cp.recLen() != cp.records.Len() || cp.records.Len() == 0 {
+		t.Errorf("%d rows of %d inner records", cp.recLen(), cp.records.Len())
+	}
+	if i := cp.records.Find(int64(ref.Offset)); i < 0 || cp.selRow != i {
+		t.Errorf("the message's record %d is not selected", i)
+	}
+	// The topic selection filters the records to its messages.
+	l.SetTopics([]string{"/add_two_ints/_service_event"})
+	if cp.recLen() != int(blk.Counts[5]) || !cp.showAll.Visible() || cp.selRow != -1 {
+		t.Errorf("%d rows for a topic with %d messages", cp.recLen(), blk.Counts[5])
+	}
+	l.SetTopics(nil)
+	if cp.recLen() != cp.records.Len() {
+		t.Error("the filter stayed")
+	}
+
+	// Show in Records, before the records are listed: they are listed,
+	// the chunk opened and the message's record selected.
+	l.showMessageRecord(ref.ChunkPos, ref.Offset)
+	if *tab != "Records" || rp.inner() == nil || rp.rec == nil || rp.rec.Offset != int64(ref.Offset) {
+		t.Fatalf("Records shows tab %q, level %d, record %+v", *tab, len(rp.levels), rp.rec)
+	}
+	// Selecting another message elsewhere selects its record in the chunk
+	// listed.
+	var other model.MsgRef
+	l.WithIndex(func(x *model.MessageIndex) { other = x.Topic("/add_two_ints/_service_event").Refs[2] })
+	l.SelectMessage(other)
+	if rp.rec == nil || rp.rec.Offset != int64(other.Offset) {
+		t.Errorf("the Records panel did not follow the message: %+v", rp.rec)
+	}
+	// Selecting a message's record selects the message everywhere.
+	i := rp.inner().Find(int64(ref.Offset))
+	rp.list.Select(i)
+	if m, _ := l.Message(); m != ref {
+		t.Errorf("selected %+v, want %+v", m, ref)
+	}
+	if i := cp.records.Find(int64(ref.Offset)); cp.selRow != i {
+		t.Error("the chunk panel did not follow")
+	}
+	// At the file's level, the message selects its chunk without moving
+	// the cursor off the message.
+	rp.goBack()
+	l.SelectMessage(other)
+	if rp.rec == nil || rp.rec.Offset != blk.Offset {
+		t.Errorf("file level selects %+v, want the chunk at %d", rp.rec, blk.Offset)
+	}
+	if c, _ := l.Cursor(); c != other.T {
+		t.Errorf("cursor %d, the message is at %d", c, other.T)
+	}
+	// The Chunk panel's Show in Records selects the chunk record.
+	*tab = ""
+	test.Tap(cp.toRecord)
+	if *tab != "Records" || rp.rec.Offset != blk.Offset || len(rp.levels) != 1 {
+		t.Errorf("Show in Records: tab %q, record %+v", *tab, rp.rec)
+	}
+	// The timeline's chunk lane shows a block in the Chunk panel.
+	if l.showChunk == nil {
+		t.Fatal("no showChunk: the chunk lane leads nowhere")
+	}
+	cp.detail = nil
+	l.showChunk(blk.Offset)
+	if *tab != "Chunk" || cp.detail == nil || cp.detail.Block != blk {
+		t.Errorf("showChunk: tab %q, detail %+v", *tab, cp.detail)
+	}
+}
+
+// TestListedUnchunked shows an MCAP file without chunks: the Chunk panel
+// says there are none, and a selected message selects its own record.
+func TestListedUnchunked(t *testing.T) {
+	d := openListed(t, filepath.Join(conformance, "OneMessage", "OneMessage.mcap"))
+	if len(d.Storage.Blocks()) != 0 {
+		t.Skip("the file has chunks")
+	}
+	l, rp, cp, _ := newListedLinked(t, d)
+	if got := test.RenderObjectToMarkup(cp.content); !strings.Contains(got, "This file has no chunks") {
+		t.Errorf("chunk panel:\n%s", got)
+	}
+	rp.ensureList()
+	var ref model.MsgRef
+	l.WithIndex(func(x *model.MessageIndex) { ref = x.Topics[0].Refs[0] })
+	l.SelectMessage(ref)
+	if rp.rec == nil || rp.rec.Offset != ref.ChunkPos || rp.rec.Kind != "message" {
+		t.Errorf("selected %+v, want the message at %d", rp.rec, ref.ChunkPos)
+	}
+	rp.list.UnselectAll()
+	l.SelectMessage(model.MsgRef{})
+	rp.list.Select(rowOf(rp, "message"))
+	if m, _ := l.Message(); m != ref {
+		t.Errorf("selecting the message's record selected %+v", m)
+	}
+}
+
+// hideLister is a storage whose format lists no records.
+type hideLister struct{ bag.Storage }
+
+// TestNeitherFormat shows a storage that is neither a ROS 1 bag nor a
+// RecordLister: the Records and Chunk tabs say they are not available.
+func TestNeitherFormat(t *testing.T) {
+	d := openListed(t, topicsMCAP)
+	hidden := *d
+	hidden.Storage = hideLister{d.Storage}
+	test.NewTempApp(t)
+	old := background
+	background = syncRun
+	t.Cleanup(func() { background = old })
+	l := newDocLink(&hidden, syncRun)
+	t.Cleanup(l.close)
+	w := test.NewTempWindow(t, nil)
+	w.SetContent(newViews(&hidden, w, l))
+	w.Resize(bagWindowSize)
+	var tabs *container.AppTabs
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		if at, ok := o.(*container.AppTabs); ok {
+			tabs = at
+		}
+	}
+	for _, tab := range []string{"Records", "Chunk"} {
+		selectTabNamed(tabs, tab)
+		if got := shown(w); !strings.Contains(got, "The "+tab+" view is not available for MCAP files yet") {
+			t.Errorf("the %s tab does not say it is not available:\n%.3000s", tab, got)
+		}
+	}
+	if l.showChunk != nil || l.messageRecord != nil {
+		t.Error("links lead to views that are not there")
+	}
+}
+
+// TestListedRecordsDB3 lists a SQLite rosbag2 file, whose reader lists its
+// pages as records and a page's cells as the records inside it.
+func TestListedRecordsDB3(t *testing.T) {
+	test.NewTempApp(t)
+	d := openListed(t, strings.TrimSuffix(topicsMCAP, ".mcap")+".db3")
+	p, w := newListedRecordsTest(t, d)
+	want := listerRecords(t, d)
+	if p.listLen() != len(want) || len(want) < 2 {
+		t.Fatalf("%d rows, %d records", p.listLen(), len(want))
+	}
+	leaf := rowOf(p, "table leaf")
+	if leaf < 0 {
+		t.Fatal("no table leaf page")
+	}
+	p.list.Select(leaf)
+	if !p.openBtn.Visible() || len(p.hex.spans) == 0 {
+		t.Fatalf("a table leaf page: open button %v, %d spans", p.openBtn.Visible(), len(p.hex.spans))
+	}
+	test.Tap(p.openBtn)
+	recs, _, err := model.Lister(d.Storage).BlockRecords(want[leaf].Offset)
+	if err != nil || len(p.levels) != 2 || p.listLen() != len(recs) || len(recs) == 0 {
+		t.Fatalf("page opened to %d rows, it has %d cells (%v)", p.listLen(), len(recs), err)
+	}
+	p.list.Select(0)
+	if got := shown(w); !strings.Contains(got, "of the data of the table leaf at") {
+		t.Errorf("a cell is not shown as the page's:\n%.3000s", got)
+	}
+	// The header is no page: nothing inside it to list.
+	p.goBack()
+	p.list.Select(0)
+	if p.openBtn.Visible() {
+		t.Error("the database header offers to open")
+	}
+}
+
+// TestListedRecordsShots writes the panel, a byte hovered, to
+// $BAGSCOPE_SHOTS/listed-*.png when that variable is set, to look at it by
+// eye.
+func TestListedRecordsShots(t *testing.T) {
+	dir := os.Getenv("BAGSCOPE_SHOTS")
+	if dir == "" {
+		t.Skip("BAGSCOPE_SHOTS not set")
+	}
+	test.NewTempApp(t)
+	d := openListed(t, topicsMCAP)
+	p := newListedRecordsPanel(d, model.Lister(d.Storage), syncRun)
+	size := fyne.NewSize(1280, 460)
+	render := func(name string) {
+		if err := writePNG(filepath.Join(dir, "listed-"+name+".png"), renderContent(p.content, size)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	renderContent(p.content, size) // lay out once: lists the records
+	p.list.Select(rowOf(p, "chunk"))
+	p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: hexPos(p.hex, p.rec.Offset+26)}})
+	render("chunk")
+	test.Tap(p.openBtn)
+	p.list.Select(rowOf(p, "message"))
+	p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: hexPos(p.hex, p.rec.Offset+16)}})
+	render("inner")
+}
