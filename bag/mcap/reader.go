@@ -14,9 +14,17 @@ import (
 )
 
 func init() {
-	bag.RegisterFormat(bag.Format{Name: "MCAP", Magic: []byte(Magic), Open: func(r io.ReaderAt, size int64, path string) (bag.Storage, error) {
-		return NewReader(r, size, path)
-	}})
+	bag.RegisterFormat(bag.Format{
+		Name:       "MCAP",
+		Magic:      []byte(Magic),
+		Extensions: []string{".mcap"},
+		Open: func(r io.ReaderAt, size int64, path string) (bag.Storage, error) {
+			return NewReader(r, size, path)
+		},
+		Write: func(out io.WriteSeeker, src bag.Storage, compression string) (*bag.RepairReport, error) {
+			return Write(out, src, WriteOptions{Compression: compression})
+		},
+	})
 }
 
 // Reader is an opened MCAP file. It implements bag.Storage,
