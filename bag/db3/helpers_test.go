@@ -3,7 +3,6 @@ package db3
 import (
 	"bytes"
 	"encoding/hex"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -162,27 +161,6 @@ func sameSnapshot(t testing.TB, before, after map[string]string) {
 	}
 }
 
-// copyTo copies path (and its side files) into dir.
-func copyTo(t testing.TB, dir, path string, suffixes ...string) string {
-	t.Helper()
-	dst := filepath.Join(dir, filepath.Base(path))
-	for _, suffix := range append([]string{""}, suffixes...) {
-		src, err := os.Open(path + suffix)
-		if err != nil {
-			continue
-		}
-		out, err := os.Create(dst + suffix)
-		if err == nil {
-			_, err = io.Copy(out, src)
-			out.Close()
-		}
-		src.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dst
-}
 
 // byID indexes rows by row id.
 func byID(rows []row) map[int64]row {

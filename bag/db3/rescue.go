@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"sync"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -15,12 +14,6 @@ type rescued struct {
 	// msgs are the complete messages rows, by timestamp then row id.
 	msgs  []rrow
 	byRow map[int64]int
-
-	mu   sync.Mutex
-	last struct {
-		n  uint32
-		pg []byte
-	}
 }
 
 // rrow is a messages row found on a page.
