@@ -186,3 +186,10 @@ screenshots: build
 	shot timeline --select /imu@0.5 testdata/lz4-multichunk.bag
 	shot scanned $(CUT_BAG)
 	shot findings --tab Findings $(CUT_BAG)
+	shot ros2-topics --tab Topics testdata/ros2-mixed.mcap
+	shot ros2-message --tab Message --select /odom@4.2 testdata/ros2-mixed.mcap
+	shot ros2-plots --plot /imu.linear_acceleration.z,/imu.angular_velocity.z --plot /odom.pose.pose.position.x,/odom.pose.pose.position.y --select /imu@4.2 testdata/ros2-mixed.mcap
+	shot ros2-chunk --tab Chunk --select /imu@4.2 testdata/ros2-mixed.mcap
+	shot ros2-records --tab Records --select /imu@4.2 testdata/ros2-mixed.mcap
+	shot ros2-findings --tab Findings testdata/ros2-mixed.mcap
+	shot ros2-db3 --tab Message --select /imu@1 ../shared/bags/facontidavide__PlotJuggler/datasamples/rosbag2_test/rosbag2_test_0.db3

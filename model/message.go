@@ -276,7 +276,7 @@ func (r *MessageReader) readROS1(ref MsgRef) (*Message, error) {
 func (r *MessageReader) Decode(m *Message) (root *rosmsg.Node, warn string, err error) {
 	plan, err := planFor(r.Cache, m.Conn)
 	if err != nil {
-		return nil, "", fmt.Errorf("definition of %s: %w", m.Conn.Type, err)
+		return nil, "", fmt.Errorf("definition of %s: %w", m.Conn.Type, describePlanError(m.Conn, err))
 	}
 	if err := plan.CheckMD5(m.Conn.MD5Sum); err != nil {
 		warn = err.Error()
@@ -292,4 +292,16 @@ func (r *MessageReader) Decode(m *Message) (root *rosmsg.Node, warn string, err 
 		return nil, warn, err
 	}
 	return root, warn, nil
+}
+
+// describePlanError says what a plan error means for the user: a missing
+// definition (and what to do), or an encoding bagscope does not decode.
+func describePlanError(c *bag.Connection, err error) error {
+	if !errors.Is(err, rosmsg.ErrUnsupportedEncoding) {
+		return err
+	}
+	if c.Definition == "" && (c.Encoding == "cdr" || c.Encoding == "ros1") {
+		return fmt.Errorf("%s", MissingDefinitionHint(c))
+	}
+	return fmt.Errorf("messages of encoding %q are not decoded (bagscope decodes ros1 and cdr): shown as bytes", c.Encoding)
 }

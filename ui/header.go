@@ -54,10 +54,13 @@ func formatName(d *model.Document) string {
 	if d.Bag != nil || format == "" || format == "ROS 1 bag" {
 		format = "ROS1 bag"
 	}
-	if version == "" {
+	switch {
+	case version == "":
 		return format
+	case version[0] >= '0' && version[0] <= '9':
+		return fmt.Sprintf("%s v%s", format, version)
 	}
-	return fmt.Sprintf("%s v%s", format, version)
+	return format + ", " + version
 }
 
 // fact is a caption above a value.

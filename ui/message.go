@@ -252,7 +252,11 @@ func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string,
 	if root != nil {
 		p.ft = model.NewFieldTree(root)
 	}
-	p.title.SetText(fmt.Sprintf("%s  ·  %s", m.Conn.Topic, m.Conn.Type))
+	title := fmt.Sprintf("%s  ·  %s", m.Conn.Topic, m.Conn.Type)
+	if src := m.Conn.DefinitionSource; src != "" {
+		title += "  ·  definition from " + src
+	}
+	p.title.SetText(title)
 	if warn != "" {
 		p.problem.SetText(warn)
 		p.problem.Show()

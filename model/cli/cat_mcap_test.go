@@ -52,6 +52,10 @@ func TestCatMCAPMatchesOracle(t *testing.T) {
 		})
 		sort.Slice(cases, func(i, j int) bool { return cases[i].path < cases[j].path })
 	}
+	own, _ := filepath.Glob("../../testdata/*.mcap")
+	for _, p := range own {
+		cases = append(cases, mcapCase{name: name(p), path: p})
+	}
 	cases = append(cases, makeMCAPFixtures(t)...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
