@@ -15,12 +15,16 @@ var (
 	shortcutOpen  = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutClose = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutQuit  = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
+	// shortcutOpenFolder opens a recording folder (rosbag2, split bags).
+	shortcutOpenFolder = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 )
 
 // mainMenu builds window w's menu bar.
 func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	open := fyne.NewMenuItem("Open…", func() { c.showOpenDialog(w) })
 	open.Shortcut = shortcutOpen
+	openFolder := fyne.NewMenuItem("Open Folder…", func() { c.showFolderDialog(w) })
+	openFolder.Shortcut = shortcutOpenFolder
 	recent := fyne.NewMenuItem("Open Recent", nil)
 	recent.ChildMenu = c.recentMenu(w)
 	sample := fyne.NewMenuItem("Open Sample Bag", func() { c.openSample(w) })
@@ -29,7 +33,7 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", func() { c.app.Quit() })
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, recent, sample, fyne.NewMenuItemSeparator(), closeItem, quit)
+	file := fyne.NewMenu("File", open, openFolder, recent, sample, fyne.NewMenuItemSeparator(), closeItem, quit)
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard and mouse", func() { showKeys(w) }), fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
 	return fyne.NewMainMenu(file, c.viewMenu(w), help)
 }
@@ -67,6 +71,7 @@ func (c *controller) refreshMenus() {
 // addShortcuts registers the menu's shortcuts on w's canvas.
 func (c *controller) addShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutOpen, func(fyne.Shortcut) { c.showOpenDialog(w) })
+	w.Canvas().AddShortcut(shortcutOpenFolder, func(fyne.Shortcut) { c.showFolderDialog(w) })
 	w.Canvas().AddShortcut(shortcutClose, func(fyne.Shortcut) { w.Close() })
 	w.Canvas().AddShortcut(shortcutQuit, func(fyne.Shortcut) { c.app.Quit() })
 	for i, name := range viewNames {

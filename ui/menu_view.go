@@ -35,7 +35,8 @@ func (c *controller) showView(w fyne.Window, name string) {
 
 // keyHelp is what Help > Keyboard and mouse lists.
 var keyHelp = [][2]string{
-	{"Ctrl+O / Ctrl+W / Ctrl+Q", "open a bag, close the window, quit"},
+	{"Ctrl+O / Ctrl+Shift+O", "open a recording file (.bag, .mcap, .db3, metadata.yaml), open a recording folder"},
+	{"Ctrl+W / Ctrl+Q", "close the window, quit"},
 	{"Ctrl+1 … Ctrl+6", "Topics, Message, Plots, Chunk, Records, Findings"},
 	{"Timeline: wheel, drag", "zoom about the mouse, pan"},
 	{"Timeline: Shift+drag, drag on the axis", "select a time range (Z zooms to it, Esc clears it)"},

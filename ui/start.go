@@ -19,7 +19,7 @@ func newStartPage(c *controller, w fyne.Window) fyne.CanvasObject {
 	icon.SetMinSize(fyne.NewSize(88, 88))
 	title := widget.NewLabelWithStyle("bagscope", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameHeadingText
-	tagline := dimWrapped("Inspect ROS1 bag files: topics, chunks, records and messages.", fyne.TextAlignLeading)
+	tagline := dimWrapped("Inspect ROS 1 bags and ROS 2 recordings (MCAP, rosbag2 folders): topics, chunks, records and messages.", fyne.TextAlignLeading)
 	head := container.NewBorder(nil, nil, icon, nil, container.NewVBox(layout.NewSpacer(), title, tagline, layout.NewSpacer()))
 
 	open := widget.NewButtonWithIcon("Open…", theme.FolderOpenIcon(), func() { c.showOpenDialog(w) })
@@ -40,7 +40,7 @@ func newStartPage(c *controller, w fyne.Window) fyne.CanvasObject {
 		recent.Add(b)
 	}
 
-	hint := dimText("Tip: drop .bag files on this window to open them.", theme.SizeNameText, fyne.TextAlignCenter)
+	hint := dimText("Tip: drop recordings (.bag, .mcap, .db3, bag folders) on this window to open them.", theme.SizeNameText, fyne.TextAlignCenter)
 
 	page := container.NewVBox(head, gap(theme.Padding()*2), buttons, widget.NewSeparator(), recent, widget.NewSeparator(), hint)
 	return container.NewVScroll(container.NewPadded(newCentered(620, page)))

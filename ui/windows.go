@@ -89,7 +89,32 @@ func (c *controller) openSource(src source, w fyne.Window) {
 	v.load()
 }
 
-// showOpenDialog asks for bag files to open.
+// openExtensions are the file endings the Open dialog lists: ROS 1 bags,
+// MCAP, rosbag2's .db3 and metadata.yaml, and their FILE-compressed copies.
+var openExtensions = []string{".bag", ".active", ".mcap", ".db3", ".yaml", ".zstd"}
+
+// showFolderDialog asks for a recording folder (a rosbag2 bag, or ROS 1
+// split files) to open as one recording.
+func (c *controller) showFolderDialog(w fyne.Window) {
+	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
+		if err != nil {
+			dialog.ShowError(err, w)
+			return
+		}
+		if l != nil {
+			c.openPath(l.Path(), w)
+		}
+	}, w)
+	if paths := c.recent.Paths(); len(paths) > 0 {
+		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(paths[0]))); err == nil {
+			d.SetLocation(l)
+		}
+	}
+	d.Show()
+	d.Resize(fyne.NewSize(min(900, w.Canvas().Size().Width*0.9), min(640, w.Canvas().Size().Height*0.9)))
+}
+
+// showOpenDialog asks for a recording file to open.
 func (c *controller) showOpenDialog(w fyne.Window) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
@@ -103,7 +128,7 @@ func (c *controller) showOpenDialog(w fyne.Window) {
 		r.Close()
 		c.openPath(path, w)
 	}, w)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".bag", ".active"}))
+	d.SetFilter(storage.NewExtensionFileFilter(openExtensions))
 	if paths := c.recent.Paths(); len(paths) > 0 {
 		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(paths[0]))); err == nil {
 			d.SetLocation(l)
