@@ -1,0 +1,355 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// GapFactor: an interval longer than GapFactor times a topic's median
+// interval is a gap.
+const GapFactor = 3
+
+// MaxGaps is how many gaps a topic's statistics keep (GapCount counts them
+// all), so that a pathological topic costs no more than this.
+const MaxGaps = 10000
+
+// TopicStats are the timing statistics of one topic's (or one
+// connection's) messages, from the receive times of the message index (so
+// from the index records alone, no message is decompressed). An interval
+// is the time between two consecutive messages.
+type TopicStats struct {
+	Messages int
+	// First and Last are the first and last receive times, nanoseconds
+	// since the epoch: the active span (see Span).
+	First, Last int64
+	// Rate is the frequency `rosbag info --freq` shows: 1 / the median of
+	// the intervals, with the reference's own arithmetic (each time as
+	// float seconds, secs + nsecs/1e9, intervals their differences, the
+	// median of an even count the mean of the two middle ones). HasRate
+	// is false, as the reference shows no rate, with fewer than 2
+	// messages or a median interval of 0.
+	Rate    float64
+	HasRate bool
+	// MinInterval, MedianInterval and MaxInterval are exact, in
+	// nanoseconds (the median of an even count is the mean of the two
+	// middle intervals, rounded down); 0 with fewer than 2 messages.
+	MinInterval, MedianInterval, MaxInterval int64
+	// Jitter is the population standard deviation of the intervals, in
+	// nanoseconds: sqrt(mean((interval - mean interval)²)).
+	Jitter float64
+	// Gaps are the intervals longer than GapFactor × MedianInterval, in
+	// time order (none when the median is 0); at most MaxGaps are kept,
+	// GapCount counts every one.
+	Gaps     []Gap
+	GapCount int
+}
+
+// Gap is an interval with no message: Start is the time of the message
+// before it, End of the one after it (nanoseconds since the epoch).
+type Gap struct{ Start, End int64 }
+
+// Span is the active span, first to last message, in nanoseconds.
+func (s *TopicStats) Span() int64 { return s.Last - s.First }
+
+// StatsSet holds the statistics of every topic and connection of a
+// message index.
+type StatsSet struct {
+	Topics map[string]*TopicStats
+	// Conns holds each connection's statistics; a topic with one
+	// connection shares its topic's.
+	Conns map[uint32]*TopicStats
+}
+
+// Topic returns a topic's statistics, or nil.
+func (s *StatsSet) Topic(name string) *TopicStats {
+	if s == nil {
+		return nil
+	}
+	return s.Topics[name]
+}
+
+// Conn returns a connection's statistics, or nil.
+func (s *StatsSet) Conn(id uint32) *TopicStats {
+	if s == nil {
+		return nil
+	}
+	return s.Conns[id]
+}
+
+// ComputeStats computes every topic's and connection's statistics from
+// the index's sorted times. Its memory is proportional to the topics (and
+// their gaps), not the messages: each figure comes from passes over the
+// index, the medians from a radix selection over the intervals that keeps
+// only a histogram. It stops with ctx's error.
+func ComputeStats(ctx context.Context, x *MessageIndex) (*StatsSet, error) {
+	set := &StatsSet{Topics: map[string]*TopicStats{}, Conns: map[uint32]*TopicStats{}}
+	sc := newStatsScratch()
+	for _, t := range x.Topics {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		ts := sc.stats(t.Refs, false, 0)
+		set.Topics[t.Topic] = ts
+		if len(t.Refs) == 0 {
+			continue
+		}
+		multi := false
+		for _, r := range t.Refs {
+			if r.Conn != t.Refs[0].Conn {
+				multi = true
+				break
+			}
+		}
+		if !multi {
+			set.Conns[t.Refs[0].Conn] = ts
+			continue
+		}
+		for _, r := range t.Refs {
+			if set.Conns[r.Conn] == nil {
+				set.Conns[r.Conn] = sc.stats(t.Refs, true, r.Conn)
+			}
+		}
+	}
+	return set, nil
+}
+
+// StatsOfTimes computes the statistics of receive times in nanoseconds,
+// sorted ascending.
+func StatsOfTimes(times []int64) *TopicStats {
+	refs := make([]MsgRef, len(times))
+	for i, t := range times {
+		refs[i].T = t
+	}
+	return newStatsScratch().stats(refs, false, 0)
+}
+
+// statsScratch is the histogram the radix selection reuses.
+type statsScratch struct{ counts []int }
+
+const radixBits = 16
+
+func newStatsScratch() *statsScratch { return &statsScratch{counts: make([]int, 1<<radixBits)} }
+
+// rosSec is a time as the reference's to_sec makes it: float(secs) +
+// float(nsecs) / 1e9.
+func rosSec(ns int64) float64 {
+	s, n := ns/1e9, ns%1e9
+	if n < 0 {
+		s, n = s-1, n+1e9
+	}
+	return float64(s) + float64(n)/1e9
+}
+
+// stats computes the statistics of refs (sorted by time), of connection
+// conn only when byConn.
+func (sc *statsScratch) stats(refs []MsgRef, byConn bool, conn uint32) *TopicStats {
+	// each calls f on every consecutive pair's times.
+	each := func(f func(prev, cur int64)) {
+		first := true
+		var prev int64
+		for i := range refs {
+			r := &refs[i]
+			if byConn && r.Conn != conn {
+				continue
+			}
+			if !first {
+				f(prev, r.T)
+			}
+			prev, first = r.T, false
+		}
+	}
+	s := &TopicStats{}
+	first := true
+	for i := range refs {
+		r := &refs[i]
+		if byConn && r.Conn != conn {
+			continue
+		}
+		if first {
+			s.First, first = r.T, false
+		}
+		s.Last = r.T
+		s.Messages++
+	}
+	n := s.Messages - 1 // intervals
+	if n < 1 {
+		return s
+	}
+	// One pass: min, max, and the jitter by Welford's running variance.
+	var mean, m2 float64
+	k := 0
+	s.MinInterval = math.MaxInt64
+	each(func(prev, cur int64) {
+		d := cur - prev
+		s.MinInterval = min(s.MinInterval, d)
+		s.MaxInterval = max(s.MaxInterval, d)
+		k++
+		delta := float64(d) - mean
+		mean += delta / float64(k)
+		m2 += delta * (float64(d) - mean)
+	})
+	s.Jitter = math.Sqrt(m2 / float64(n))
+
+	// The exact median in nanoseconds (intervals are never negative: the
+	// times are sorted).
+	nsKeys := func(f func(uint64)) { each(func(prev, cur int64) { f(uint64(cur - prev)) }) }
+	lo, hi := sc.median(n, nsKeys)
+	s.MedianInterval = int64(lo/2 + hi/2 + (lo%2+hi%2)/2)
+
+	// The reference's median: over float seconds, whose bit patterns sort
+	// as the (non-negative) values do.
+	secKeys := func(f func(uint64)) {
+		each(func(prev, cur int64) { f(math.Float64bits(rosSec(cur) - rosSec(prev))) })
+	}
+	flo, fhi := sc.median(n, secKeys)
+	med := math.Float64frombits(flo)
+	if n%2 == 0 {
+		med = (math.Float64frombits(flo) + math.Float64frombits(fhi)) / 2
+	}
+	if med > 0 {
+		s.Rate, s.HasRate = 1.0/med, true
+	}
+
+	if s.MedianInterval > 0 {
+		limit := GapFactor * s.MedianInterval
+		each(func(prev, cur int64) {
+			if cur-prev > limit {
+				s.GapCount++
+				if len(s.Gaps) < MaxGaps {
+					s.Gaps = append(s.Gaps, Gap{prev, cur})
+				}
+			}
+		})
+	}
+	return s
+}
+
+// median returns the two middle values of the n keys each yields (the
+// same one twice when n is odd).
+func (sc *statsScratch) median(n int, each func(func(uint64))) (lo, hi uint64) {
+	if n%2 == 1 {
+		v := sc.kth(n/2, each)
+		return v, v
+	}
+	lo = sc.kth(n/2-1, each)
+	// The next value: lo again if it repeats past rank n/2-1, else the
+	// smallest value above it.
+	atMost, next := 0, uint64(math.MaxUint64)
+	each(func(v uint64) {
+		if v <= lo {
+			atMost++
+		} else if v < next {
+			next = v
+		}
+	})
+	if atMost > n/2 {
+		return lo, lo
+	}
+	return lo, next
+}
+
+// kth returns the k-th smallest (from 0) of the keys each yields, by a
+// most-significant-digit radix selection: one pass per 16-bit digit,
+// counting only the keys that share the digits chosen so far.
+func (sc *statsScratch) kth(k int, each func(func(uint64))) uint64 {
+	var prefix, mask uint64
+	counts := sc.counts
+	for shift := 64 - radixBits; shift >= 0; shift -= radixBits {
+		clear(counts)
+		each(func(v uint64) {
+			if v&mask == prefix {
+				counts[(v>>shift)&(1<<radixBits-1)]++
+			}
+		})
+		d := 0
+		for ; d < len(counts)-1 && k >= counts[d]; d++ {
+			k -= counts[d]
+		}
+		prefix |= uint64(d) << shift
+		mask |= (1<<radixBits - 1) << shift
+	}
+	return prefix
+}
+
+// RosbagFrequency formats a rate as `rosbag info --freq` prints it
+// ("50.0 Hz", "1.2 kHz").
+func RosbagFrequency(hz float64) string {
+	for _, suffix := range []string{"Hz", "kHz", "MHz", "GHz", "THz", "PHz", "EHz", "ZHz", "YHz"} {
+		if hz < 1000 {
+			return fmt.Sprintf("%.1f %s", hz, suffix)
+		}
+		hz /= 1000
+	}
+	return "-"
+}
+
+// RateText is a rate for the topics table's Frequency (Hz) column: as
+// rosbag rounds it (one decimal) from 1 Hz up, three significant digits
+// below; "—" without a rate (fewer than 2 messages, or all at one time).
+func (s *TopicStats) RateText() string {
+	switch {
+	case s == nil:
+		return "…"
+	case !s.HasRate:
+		return "—"
+	case s.Rate >= 1:
+		return fmt.Sprintf("%.1f", s.Rate)
+	default:
+		return fmt.Sprintf("%.3g", s.Rate)
+	}
+}
+
+// Interval formats an interval in nanoseconds with a unit that suits it.
+func Interval(ns int64) string {
+	d := float64(ns)
+	switch {
+	case ns == 0:
+		return "0"
+	case ns < 1e3:
+		return fmt.Sprintf("%d ns", ns)
+	case ns < 1e6:
+		return fmt.Sprintf("%.3g µs", d/1e3)
+	case ns < 1e9:
+		return fmt.Sprintf("%.3g ms", d/1e6)
+	default:
+		return fmt.Sprintf("%.3f s", d/1e9)
+	}
+}
+
+// Detail describes the statistics in one line: the rate, the intervals,
+// the jitter, the gaps and the active span.
+func (s *TopicStats) Detail() string {
+	if s == nil {
+		return "computing the interval statistics…"
+	}
+	if s.Messages < 2 {
+		if s.Messages == 1 {
+			return "1 message: no interval, no rate"
+		}
+		return "no messages"
+	}
+	var b strings.Builder
+	if s.HasRate {
+		fmt.Fprintf(&b, "%s (rosbag: 1 / median interval)", RosbagFrequency(s.Rate))
+	} else {
+		b.WriteString("no rate (median interval 0)")
+	}
+	fmt.Fprintf(&b, " · interval min %s, median %s, max %s · jitter (std dev) %s · ",
+		Interval(s.MinInterval), Interval(s.MedianInterval), Interval(s.MaxInterval), Interval(int64(math.Round(s.Jitter))))
+	switch s.GapCount {
+	case 0:
+		fmt.Fprintf(&b, "no gap > %d× median", GapFactor)
+	case 1:
+		fmt.Fprintf(&b, "1 gap > %d× median (%s)", GapFactor, Interval(s.Gaps[0].End-s.Gaps[0].Start))
+	default:
+		longest := int64(0)
+		for _, g := range s.Gaps {
+			longest = max(longest, g.End-g.Start)
+		}
+		fmt.Fprintf(&b, "%d gaps > %d× median (longest %s)", s.GapCount, GapFactor, Interval(longest))
+	}
+	fmt.Fprintf(&b, " · active %s", Interval(s.Span()))
+	return b.String()
+}
