@@ -1,9 +1,11 @@
 # bagscope: build, test, run and install. GNU make.
 #
 #   make deps     install missing Debian packages (apt-get), download Go modules
-#   make build    build ./bagscope (headless commands, static, no Fyne) and ./bagscope-gui (the window)
+#   make build    build ./bagscope (headless commands, static, no Fyne) and ./bagscope-gui (the window);
+#                 installs the missing Debian packages first (make apt-deps)
 #   make run      open the sample bag in the window (or print its info without a display)
 #   make test     gofmt, go vet, staticcheck, import check, go test -race (under Xvfb if no display)
+#   make fuzz     run every fuzz target for FUZZTIME each (default 10m) and print its executions
 #   make bench    Go benchmarks once, then bagscope vs the C++/Python reference (BENCHMARKS.md)
 #   make install  install binary, icon, desktop entry and MIME type (PREFIX=/usr/local)
 #   make package  build a Linux package with the fyne tool (slow)
@@ -46,9 +48,17 @@ HEADLESS_PKGS := ./bag/... ./model/... $(if $(wildcard plot/*.go plot/*/*.go),./
 
 export BAGSCOPE_ORACLES = $(ORACLE_DIR)/node_modules
 
-.PHONY: oracles deps build run test lint unit bench install package clean screenshots
+.PHONY: oracles deps apt-deps build run test lint unit fuzz bench install package clean screenshots
 
-deps:
+deps: apt-deps
+	go mod download
+	$(MAKE) --no-print-directory oracles
+	echo "== deps done in $${SECONDS}s"
+
+# The Debian packages alone: what `build` needs on a fresh machine (the
+# C compiler and GL/X11/Wayland headers for Fyne), without the Go modules
+# and npm oracles `deps` also fetches.
+apt-deps:
 	missing=()
 	for p in $(APT_PKGS); do
 		dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$$p")
@@ -59,9 +69,6 @@ deps:
 		$$sudo apt-get update -qq
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$${missing[@]}" </dev/null
 	fi
-	go mod download
-	$(MAKE) --no-print-directory oracles
-	echo "== deps done in $${SECONDS}s"
 
 # The ROS 2 oracles: independent readers from the npm registry (@mcap/core,
 # @foxglove/rosmsg2-serialization, ...) that the tests compare bagscope with.
@@ -89,7 +96,7 @@ oracles:
 # costs ~20 MB of memory in every window (BENCHMARKS.md, GUI memory), and
 # emoji in a bag's strings are rare; they show as boxes.
 GUI_TAGS ?= no_emoji
-build:
+build: apt-deps
 	echo "go build -tags $(GUI_TAGS) -o bagscope-gui . && go build -o bagscope ./model/cli/bagscope"
 	go build -tags "$(GUI_TAGS)" -o bagscope-gui .
 	go build -o bagscope ./model/cli/bagscope
@@ -133,6 +140,26 @@ unit:
 	BAGSCOPE_BENCH_DIR=/nonexistent go test -race -run '^$$' -bench . -benchtime=1x $(HEADLESS_PKGS) >/dev/null
 	echo "== tests done in $${SECONDS}s"
 
+# Every fuzz target of the repository (func FuzzX in a _test.go file), one
+# after the other for FUZZTIME each. -fuzzminimizetime is bounded: with the
+# default (60s per new input) minimizing ate the run and FuzzOpen made 23
+# executions in 4 minutes. Each target's last line (its executions) is
+# printed at the end; the corpus of new inputs stays in the Go cache, and a
+# crasher is written under the package's testdata/fuzz/ and fails the run.
+FUZZTIME ?= 10m
+FUZZ_LOG ?= $(or $(TMPDIR),/tmp)/bagscope-fuzz.log
+fuzz:
+	: > "$(FUZZ_LOG)"
+	grep -rn --include='*_test.go' '^func Fuzz' . | sort | while IFS=: read -r file _ decl; do
+		name=$${decl#func }; name=$${name%%(*}
+		dir=$$(dirname "$$file")
+		echo "== $$dir $$name for $(FUZZTIME)" | tee -a "$(FUZZ_LOG)"
+		go test -run '^$$' -fuzz "^$$name$$" -fuzztime "$(FUZZTIME)" -fuzzminimizetime 10x "$$dir" 2>&1 | tee -a "$(FUZZ_LOG)" | grep -E '^(fuzz: elapsed|--- FAIL|ok|FAIL)' | tail -n 3
+	done
+	echo "== executions (last report of each target)"
+	awk '/^== /{t=$$2" "$$3} /^fuzz: elapsed/{last[t]=$$0} END{for (k in last) print k": "last[k]}' "$(FUZZ_LOG)" | sort
+	! grep -q -e '^--- FAIL' -e '^FAIL' "$(FUZZ_LOG)"
+
 # The large benchmark bags (../shared/tools/gen_bench_bags.py) live outside the repo.
 BENCH_DIR ?= ../bench
 BENCH_PKGS := hyperfine time g++ librosbag-storage-dev libsensor-msgs-dev pluginlib-dev
@@ -157,7 +184,7 @@ install: build
 		update-mime-database "$(PREFIX)/share/mime"
 		update-desktop-database "$(PREFIX)/share/applications"
 		xdg-mime default bagscope.desktop application/x-rosbag
-		xdg-mime default bagscope.desktop application/x-mcap
+		xdg-mime default bagscope.desktop application/x-mcap application/x-rosbag2-db3 application/x-rosbag2-metadata
 		echo "installed: .bag and .mcap files now open with bagscope ($(PREFIX)/bin/bagscope)"
 	fi
 
