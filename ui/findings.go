@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -12,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -105,9 +107,7 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 	p.stopBtn.Hide()
 	p.checkBtn = widget.NewButtonWithIcon("Check every record", theme.SearchIcon(), p.runCheck)
 	save := widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), p.saveRepaired)
-	if d.Bag == nil {
-		// Repairing writes a ROS 1 bag; other formats cannot be
-		// repaired yet.
+	if !repairable(d) {
 		save.Disable()
 	}
 	p.detail = widget.NewLabel("")
@@ -208,10 +208,10 @@ func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
 		p.status.SetText(fmt.Sprintf("No findings: every record of the %s messages checks out.", model.Count(rep.Messages)))
 	case counts[bag.Error] == 0:
 		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
-	case p.d.Bag == nil:
+	case !repairable(p.d):
 		p.status.SetText(fmt.Sprintf("%s, %s, %s. Select one to read it whole.", plural(counts[bag.Error], "error"), plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
 	default:
-		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes an indexed bag with every message that can be read.", plural(counts[bag.Error], "error"), plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
+		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes a new, indexed copy with every message that can be read.", plural(counts[bag.Error], "error"), plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
 	}
 	if p.onReport != nil {
 		p.onReport(p.findings)
@@ -226,8 +226,8 @@ func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
 // saveRepaired asks where to write a repaired copy and writes it in the
 // background, then says what was kept and lost.
 func (p *findingsPanel) saveRepaired() {
-	if p.d.Bag == nil {
-		dialog.ShowInformation("Not available for this format yet", "Saving a repaired copy works for ROS 1 bags only, for now.", p.win)
+	if !repairable(p.d) {
+		dialog.ShowInformation("Not available for this format yet", "bagscope cannot write a repaired copy of this kind of recording yet; `bagscope convert` writes its readable messages as a ROS 1 bag or an MCAP file.", p.win)
 		return
 	}
 	save := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
@@ -250,9 +250,32 @@ func (p *findingsPanel) saveRepaired() {
 			})
 		})
 	}, p.win)
-	name := strings.TrimSuffix(strings.TrimSuffix(p.d.Name, ".active"), ".bag") + "-repaired.bag"
-	save.SetFileName(name)
+	save.SetFileName(repairedName(p.d.Name))
+	if p.d.Path != "" {
+		// Beside the recording, where users look for it.
+		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(p.d.Path))); err == nil {
+			save.SetLocation(l)
+		}
+	}
 	save.Show()
+}
+
+// repairable reports whether the document's format can write a repaired
+// copy of itself.
+func repairable(d *model.Document) bool {
+	_, ok := bag.Underlying(d.Storage).(bag.Repairer)
+	return ok
+}
+
+// repairedName is the suggested name of a repaired copy: "x.bag" (or
+// "x.bag.active") gives "x-repaired.bag", "x.mcap" "x-repaired.mcap".
+func repairedName(name string) string {
+	name = strings.TrimSuffix(name, ".active")
+	ext := filepath.Ext(name)
+	if ext == "" {
+		ext = ".bag"
+	}
+	return strings.TrimSuffix(name, ext) + "-repaired" + ext
 }
 
 // repairText says what a repair kept and lost.
