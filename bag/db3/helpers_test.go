@@ -161,7 +161,6 @@ func sameSnapshot(t testing.TB, before, after map[string]string) {
 	}
 }
 
-
 // byID indexes rows by row id.
 func byID(rows []row) map[int64]row {
 	m := make(map[int64]row, len(rows))
