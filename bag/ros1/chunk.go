@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // ChunkHeader reads (once) the header of the chunk record that ci points at.
@@ -144,9 +145,28 @@ func (b *Bag) readChunkData(c *Chunk, buf *ChunkBuffer) ([]byte, error) {
 		if c.Compression != CompressionNone && len(out) > int(c.Size) {
 			out = out[:c.Size]
 		}
+		if unverified(err) {
+			// A checksum over output already produced failed: the damage
+			// is somewhere in it, so none of it can be trusted.
+			out = out[:0]
+		}
 		return out, &FormatError{Offset: c.DataOffset, Chunk: -1, Op: OpChunk, Msg: err.Error(), Err: unwrapSentinel(err)}
 	}
 	return out, nil
+}
+
+// unverified reports whether a decompression error is a checksum mismatch
+// found after the output it covers was produced: bzip2's block and stream
+// checksums (a bzip2 chunk is usually one block), LZ4's content checksum.
+// LZ4 block checksums are checked before their block is decoded, so the
+// output before a bad block stands.
+func unverified(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "mismatching block checksum") || strings.Contains(msg, "mismatching stream checksum") ||
+		strings.Contains(msg, "lz4 content checksum")
 }
 
 // unwrapSentinel returns the package sentinel err wraps, or err itself.

@@ -589,7 +589,8 @@ func (c *chunkCursor) collect(ch *Chunk, derr error) {
 			continue
 		}
 		op, conn, t, hasConn, hasTime, ok := scanHeader(data[off+4 : off+4+hlen])
-		if !ok || op == OpMessageData && (!hasConn || !hasTime) {
+		// Chunks hold message data and connection records only.
+		if !ok || op != OpMessageData && op != OpConnection || op == OpMessageData && (!hasConn || !hasTime) {
 			off = damage(off, preciseErr(data, off, ch))
 			continue
 		}

@@ -113,6 +113,9 @@ func NewReader(r io.ReaderAt, size int64) (*Bag, error) {
 	if b.Header.IndexPos < rec.End() || b.Header.IndexPos > size {
 		return nil, errAt(rec.HeaderOffset, OpBagHeader, ErrTruncated, "index_pos %d is outside the file (records start at %d, file has %d bytes): the index section is missing", b.Header.IndexPos, rec.End(), size)
 	}
+	if b.Header.IndexPos == size && (b.Header.ConnCount > 0 || b.Header.ChunkCount > 0) {
+		return nil, errAt(rec.HeaderOffset, OpBagHeader, ErrTruncated, "the file ends at index_pos %d, where the index section of %d connections and %d chunks should start: the index section is missing", size, b.Header.ConnCount, b.Header.ChunkCount)
+	}
 	if err := b.readIndex(); err != nil {
 		return nil, err
 	}
@@ -323,7 +326,11 @@ func (b *Bag) readIndex() error {
 	if n := uint32(len(b.Connections)); n != b.Header.ConnCount {
 		b.Warnings = append(b.Warnings, errAt(b.Header.HeaderOffset, OpBagHeader, ErrMalformed, "bag header says %d connections, the index section has %d", b.Header.ConnCount, n))
 	}
-	if n := uint32(len(b.ChunkInfos)); n != b.Header.ChunkCount {
+	if n := uint32(len(b.ChunkInfos)); n < b.Header.ChunkCount {
+		// Like the reference, which reads chunk_count chunk infos: the
+		// index section is cut or damaged, and a scan finds the chunks.
+		return errAt(b.Header.HeaderOffset, OpBagHeader, ErrTruncated, "bag header says %d chunks, the index section has only %d chunk info records: it is incomplete", b.Header.ChunkCount, n)
+	} else if n != b.Header.ChunkCount {
 		b.Warnings = append(b.Warnings, errAt(b.Header.HeaderOffset, OpBagHeader, ErrMalformed, "bag header says %d chunks, the index section has %d", b.Header.ChunkCount, n))
 	}
 	for _, ci := range b.ChunkInfos {

@@ -155,6 +155,10 @@ func (s *scanner) run() error {
 	}
 	if b.Header == nil {
 		s.note(off, OpBagHeader, "the bag header record cannot be read; scanning for records after it")
+		if off >= b.size {
+			// Nothing to skip, but the recording is gone: say so.
+			s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: off, End: off, Why: "the file ends after its version line: the bag header and everything after it are missing"})
+		}
 	}
 	for off < b.size {
 		rec, _, err := b.readRecord(off, nil)
@@ -192,20 +196,45 @@ func (s *scanner) run() error {
 		case OpConnection:
 			s.topConnection(rec)
 			off = rec.End()
-		case OpChunkInfo, OpIndexData:
+		case OpIndexData:
+			// Index data after a chunk are read with it: this one follows
+			// no readable chunk, so its messages are lost.
+			s.orphanIndex(rec)
+			off = rec.End()
+		case OpChunkInfo:
 			off = rec.End()
 		case OpBagHeader:
 			s.note(rec.Offset, rec.Op, "a second bag header record; ignored")
 			off = rec.End()
 		default:
-			s.note(rec.Offset, rec.Op, "unexpected %s record outside a chunk; ignored", rec.Op)
+			s.skip(rec.Offset, rec.End(), fmt.Sprintf("unexpected %s record outside a chunk (a damaged chunk record?): its contents cannot be used", rec.Op))
 			off = rec.End()
 		}
 	}
 	if s.rep.ParsedTo < off {
 		s.rep.ParsedTo = off
 	}
+	if h := b.Header; h != nil && h.IndexPos > b.size {
+		if n := len(s.rep.Skipped); n == 0 || s.rep.Skipped[n-1].End < b.size {
+			// The file ends on a record boundary, before the index the
+			// bag header promises: what was after it is missing.
+			s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: b.size, End: b.size, Why: fmt.Sprintf("the file ends at %d, but the bag header puts the index section at %d: the file was cut, what followed is missing", b.size, h.IndexPos)})
+		}
+	}
 	return nil
+}
+
+// orphanIndex counts the messages of an index data record that follows no
+// readable chunk as lost, and skips the record.
+func (s *scanner) orphanIndex(rec Record) {
+	var n uint32
+	if data, err := s.b.ReadData(&rec); err == nil {
+		if x, err := ParseIndexData(rec, data); err == nil {
+			n = x.Count
+		}
+	}
+	s.rep.LostMessages += uint64(n)
+	s.skip(rec.Offset, rec.End(), fmt.Sprintf("index data record of %d messages after no readable chunk: the messages are lost", n))
 }
 
 // onlyCutRecordLeft reports whether the truncated record at off is the last

@@ -60,7 +60,7 @@ func (v *validator) chunk(l *loadedChunk) {
 			return
 		}
 		op, conn, _, hasConn, _, ok := scanHeader(data[off+4 : off+4+hlen])
-		if !ok {
+		if !ok || op == 0 {
 			return
 		}
 		if op == OpMessageData && hasConn {
