@@ -95,6 +95,10 @@ type SeriesSet struct {
 	BagStart, BagEnd bag.Time
 	// Messages is the number of messages read.
 	Messages int64
+	// Skipped lists what the read could not use, from the message
+	// iterator; LostMessages counts the messages known to be in it.
+	Skipped      []bag.ByteRange
+	LostMessages uint64
 }
 
 // slot is one series fed by a connection.
@@ -214,6 +218,12 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 		return nil, err
 	}
 	set.Messages = done
+	if sk, ok := it.(interface{ Skipped() []bag.ByteRange }); ok {
+		set.Skipped = sk.Skipped()
+	}
+	if l, ok := it.(interface{ LostMessages() uint64 }); ok {
+		set.LostMessages = l.LostMessages()
+	}
 	if progress != nil {
 		progress(done, max(total, done), StageExtract)
 	}

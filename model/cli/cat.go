@@ -40,6 +40,7 @@ func runCat(args []string, stdout, stderr io.Writer) int {
 	defer w.Flush()
 	p := &catPrinter{w: w, stderr: stderr, json: *asJSON, warned: map[uint32]bool{}}
 	it := b.Messages(f)
+	defer it.Close()
 	for it.Next() {
 		p.print(it.Message())
 	}
@@ -47,12 +48,20 @@ func runCat(args []string, stdout, stderr io.Writer) int {
 		w.Flush()
 		return fail(stderr, path, err)
 	}
-	if p.failed > 0 {
-		w.Flush()
-		fmt.Fprintf(stderr, "bagscope: %d messages could not be decoded\n", p.failed)
-		return 1
+	w.Flush()
+	// What could not be read goes to stderr, in text and --json alike.
+	l := fileLoss(b)
+	l.addIter(it)
+	l.print(stderr, path)
+	status := 0
+	if l.any() {
+		status = 1
 	}
-	return 0
+	if p.failed > 0 {
+		fmt.Fprintf(stderr, "bagscope: %s: offset %d: %d messages could not be decoded (the first in the chunk or record at that offset)\n", path, p.firstFailed, p.failed)
+		status = 1
+	}
+	return status
 }
 
 // encodingName names a connection's message encoding for messages.
@@ -106,7 +115,17 @@ type catPrinter struct {
 	plans  rosmsg.Cache
 	warned map[uint32]bool
 	failed int
-	buf    []byte
+	// firstFailed is the offset of the first message not decoded.
+	firstFailed int64
+	buf         []byte
+}
+
+// noteFailed counts a message that is not printed.
+func (p *catPrinter) noteFailed(m *bag.Message) {
+	if p.failed == 0 {
+		p.firstFailed = m.Loc.Block
+	}
+	p.failed++
 }
 
 // appendJSONString appends s as a JSON string.
@@ -120,7 +139,7 @@ func (p *catPrinter) warnOnce(c *bag.Connection, format string, args ...any) {
 		return
 	}
 	p.warned[c.ID] = true
-	fmt.Fprintf(p.stderr, "bagscope: warning: connection %d (%s, %s): %s\n", c.ID, c.Topic, c.Type, fmt.Sprintf(format, args...))
+	fmt.Fprintf(p.stderr, "bagscope: warning: offset %d: connection %d (%s, %s): %s\n", c.Offset, c.ID, c.Topic, c.Type, fmt.Sprintf(format, args...))
 }
 
 func (p *catPrinter) print(m *bag.Message) {
@@ -136,7 +155,7 @@ func (p *catPrinter) print(m *bag.Message) {
 		return
 	}
 	if err != nil {
-		p.failed++
+		p.noteFailed(m)
 		p.warnOnce(c, "cannot compile the message definition: %v", err)
 		return
 	}
@@ -146,8 +165,8 @@ func (p *catPrinter) print(m *bag.Message) {
 	node, err := plan.Decode(m.Data)
 	if err != nil {
 		if node == nil || !errors.Is(err, rosmsg.ErrTrailingBytes) {
-			p.failed++
-			fmt.Fprintf(p.stderr, "bagscope: message at %s on %s (chunk at %d, record at %d): %v\n", m.Time, c.Topic, m.Loc.Block, m.Loc.Offset, err)
+			p.noteFailed(m)
+			fmt.Fprintf(p.stderr, "bagscope: offset %d: message at %s on %s (chunk at %d, record at %d of its data): %v\n", m.Loc.Block, m.Time, c.Topic, m.Loc.Block, m.Loc.Offset, err)
 			return
 		}
 		p.warnOnce(c, "%v", err)

@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/bagscope/bagscope/bag"
@@ -18,6 +20,13 @@ const (
 	checkUnreadable = 2 // not a bag, or not readable at all
 )
 
+// checkJSON is the `check --json` object.
+type checkJSON struct {
+	Findings []findingJSON `json:"findings"`
+	// Error is why the file could not be checked at all.
+	Error string `json:"error,omitempty"`
+}
+
 type findingJSON struct {
 	Severity string `json:"severity"`
 	Offset   int64  `json:"offset"`
@@ -27,33 +36,48 @@ type findingJSON struct {
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("check", "FILE", stderr)
-	asJSON := fs.Bool("json", false, `print {"findings": [{"severity","offset","op","message"}, ...]}`)
+	asJSON := fs.Bool("json", false, `print {"findings": [{"severity","offset","op","message"}, ...]} (and "error" when the file cannot be checked)`)
+	quick := fs.Bool("quick", false, "check the file's structure only, without decoding every message against its definition")
 	path, code, ok := oneFile(fs, args)
 	if !ok {
 		return code
 	}
+	// A file that cannot be checked at all is one error finding at the
+	// offset the error names (0 for a file that is not a recording).
+	unreadable := func(err error) int {
+		if *asJSON {
+			json.NewEncoder(stdout).Encode(checkJSON{
+				Findings: []findingJSON{{"error", errOffset(err), "", err.Error()}},
+				Error:    err.Error(),
+			})
+		}
+		fail(stderr, path, err)
+		return checkUnreadable
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "bagscope: %v\n", err)
-		return checkUnreadable
+		return unreadable(err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		fmt.Fprintf(stderr, "bagscope: %v\n", err)
-		return checkUnreadable
+		return unreadable(err)
+	}
+	if st.IsDir() {
+		return unreadable(fmt.Errorf("%s is a directory, not a recording file", path))
+	}
+	ctx := context.Background()
+	if *quick {
+		ctx = bag.WithQuickCheck(ctx)
 	}
 	pl := newProgress(stderr, "checking")
-	rep, err := bag.CheckReader(context.Background(), f, st.Size(), pl.update)
+	rep, err := bag.CheckReader(ctx, f, st.Size(), pl.update)
 	pl.end()
 	if err != nil {
-		fail(stderr, path, err)
-		return checkUnreadable
+		return unreadable(err)
 	}
 	if *asJSON {
-		out := struct {
-			Findings []findingJSON `json:"findings"`
-		}{Findings: []findingJSON{}}
+		out := checkJSON{Findings: []findingJSON{}}
 		for _, f := range rep.Findings {
 			op := strings.ReplaceAll(f.Record, " ", "_")
 			out.Findings = append(out.Findings, findingJSON{f.Severity.String(), f.Offset, op, f.Message})
@@ -73,4 +97,25 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return checkErrors
 	}
 	return checkClean
+}
+
+// errOffset returns the byte offset an error names: the Offset field of
+// the first error in its chain that has one (every format's FormatError
+// does), else 0.
+func errOffset(err error) int64 {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		v := reflect.ValueOf(e)
+		for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+			if v.IsNil() {
+				break
+			}
+			v = v.Elem()
+		}
+		if v.Kind() == reflect.Struct {
+			if f := v.FieldByName("Offset"); f.IsValid() && f.CanInt() {
+				return f.Int()
+			}
+		}
+	}
+	return 0
 }

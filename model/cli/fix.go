@@ -46,6 +46,11 @@ func runFix(args []string, stdout, stderr io.Writer) int {
 		return fixNothing
 	}
 	printRepair(stdout, in, out, b, rep)
+	if !rep.Complete() {
+		// Loss is said on stderr too, as every command that reads says it.
+		l := &loss{Ranges: rep.Lost, Messages: rep.LostMessages}
+		l.print(stderr, in)
+	}
 	switch {
 	case rep.Messages == 0 && !rep.Complete():
 		return fixNothing

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model"
 )
 
 // infoJSON is the `info --json` object.
@@ -22,6 +23,8 @@ type infoJSON struct {
 	Chunks      int             `json:"chunks"`
 	Compression map[string]int  `json:"compression"`
 	Topics      []topicInfoJSON `json:"topics"`
+	// Error is why the file could not be read.
+	Error string `json:"error,omitempty"`
 }
 
 type topicInfoJSON struct {
@@ -30,28 +33,48 @@ type topicInfoJSON struct {
 	MD5Sum      string `json:"md5sum"`
 	Messages    uint64 `json:"messages"`
 	Connections int    `json:"connections"`
+	// The topic's rate and timing statistics, from the message index.
+	topicStatsJSON
 }
 
 func runInfo(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("info", "FILE", stderr)
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	b, path, code, ok := openOne(fs, args, stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object (with each topic's rate and timing statistics)")
+	freq := fs.Bool("freq", false, "print each topic's rate as rosbag info --freq does, with its intervals, jitter, gaps and active span")
+	path, code, ok := oneFile(fs, args)
 	if !ok {
 		return code
+	}
+	failJSON := func(err error) int {
+		if *asJSON {
+			json.NewEncoder(stdout).Encode(infoJSON{Path: path, Compression: map[string]int{}, Topics: []topicInfoJSON{}, Error: err.Error()})
+		}
+		return fail(stderr, path, err)
+	}
+	b, err := bag.OpenFile(path)
+	if err != nil {
+		return failJSON(err)
 	}
 	defer b.Close()
 	s, err := b.Summary()
 	if err != nil {
-		return fail(stderr, path, err)
+		return failJSON(err)
+	}
+	var set *model.StatsSet
+	if *asJSON || *freq {
+		// From the index records: no message is decompressed.
+		if set, err = computeStats(b); err != nil {
+			return failJSON(err)
+		}
 	}
 	if *asJSON {
-		return printInfoJSON(stdout, s)
+		return printInfoJSON(stdout, s, set)
 	}
-	printInfo(stdout, b.FileInfo(), s)
+	printInfo(stdout, b.FileInfo(), s, set)
 	return 0
 }
 
-func printInfoJSON(w io.Writer, s *bag.Summary) int {
+func printInfoJSON(w io.Writer, s *bag.Summary, set *model.StatsSet) int {
 	out := infoJSON{
 		Path: s.Path, Format: s.Format, Version: s.Version, Size: s.Size, Indexed: s.Indexed,
 		Start: toTimeJSON(s.Start), End: toTimeJSON(s.End),
@@ -59,7 +82,7 @@ func printInfoJSON(w io.Writer, s *bag.Summary) int {
 		Topics: []topicInfoJSON{},
 	}
 	for _, t := range s.Topics {
-		out.Topics = append(out.Topics, topicInfoJSON{t.Topic, t.Type, t.MD5Sum, t.Messages, len(t.Connections)})
+		out.Topics = append(out.Topics, topicInfoJSON{t.Topic, t.Type, t.MD5Sum, t.Messages, len(t.Connections), statsJSON(set.Topic(t.Topic))})
 	}
 	enc := json.NewEncoder(w)
 	if err := enc.Encode(out); err != nil {
@@ -68,7 +91,9 @@ func printInfoJSON(w io.Writer, s *bag.Summary) int {
 	return 0
 }
 
-func printInfo(w io.Writer, fi *bag.FileInfo, s *bag.Summary) {
+// printInfo prints the summary; with set (info --freq), each topic's rate
+// and timing statistics too.
+func printInfo(w io.Writer, fi *bag.FileInfo, s *bag.Summary, set *model.StatsSet) {
 	line := func(k, format string, args ...any) {
 		fmt.Fprintf(w, "%-13s "+format+"\n", append([]any{k + ":"}, args...)...)
 	}
@@ -100,7 +125,10 @@ func printInfo(w io.Writer, fi *bag.FileInfo, s *bag.Summary) {
 		printScan(w, r, s.Size)
 	}
 	printTypes(w, s)
-	printTopics(w, s)
+	printTopics(w, s, rateColumn(s, set))
+	if set != nil {
+		printStats(w, s, set)
+	}
 }
 
 func compressionLine(s *bag.Summary) string {
@@ -130,7 +158,9 @@ func printTypes(w io.Writer, s *bag.Summary) {
 	}
 }
 
-func printTopics(w io.Writer, s *bag.Summary) {
+// printTopics lists the topics; rates, when not nil, holds each one's
+// " @ 50.0 Hz" (see rateColumn).
+func printTopics(w io.Writer, s *bag.Summary, rates map[string]string) {
 	tw, cw := 0, 0
 	for _, t := range s.Topics {
 		tw = max(tw, len(t.Topic))
@@ -149,7 +179,7 @@ func printTopics(w io.Writer, s *bag.Summary) {
 		if n := len(t.Connections); n > 1 {
 			extra = fmt.Sprintf(" (%d connections)", n)
 		}
-		fmt.Fprintf(w, "%-13s %-*s %*d msgs : %s%s\n", label, tw, t.Topic, cw, t.Messages, typ, extra)
+		fmt.Fprintf(w, "%-13s %-*s %*d msgs%s : %s%s\n", label, tw, t.Topic, cw, t.Messages, rates[t.Topic], typ, extra)
 	}
 }
 

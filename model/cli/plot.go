@@ -85,6 +85,17 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, path, err)
 	}
+	// What could not be read is said, and makes the exit status 1 once the
+	// outputs are written.
+	lost := fileLoss(b)
+	lost.Ranges = append(lost.Ranges, set.Skipped...)
+	lost.Messages += set.LostMessages
+	lost.sort()
+	lost.print(stderr, path)
+	status := 0
+	if lost.any() {
+		status = 1
+	}
 	series := make([]plot.Series, len(set.Series))
 	for i, s := range set.Series {
 		series[i] = plot.Series{Name: s.Name, T: s.T, V: s.V}
@@ -120,7 +131,7 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "", err)
 		}
 	}
-	return 0
+	return status
 }
 
 // plotWindow is the time window shown: the --start/--end bounds on the

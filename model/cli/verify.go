@@ -28,7 +28,11 @@ type verifyJSON struct {
 	IndexEntries uint64            `json:"index_entries"`
 	Topics       []topicVerifyJSON `json:"topics"`
 	Problems     []string          `json:"problems"`
-	OK           bool              `json:"ok"`
+	// Lost is what could not be read (scan and iterator).
+	Lost lossJSON `json:"lost"`
+	OK   bool     `json:"ok"`
+	// Error is why the file could not be verified at all.
+	Error string `json:"error,omitempty"`
 }
 
 type topicVerifyJSON struct {
@@ -54,6 +58,7 @@ type verifyResult struct {
 	indexEntries uint64
 	problems     []error // sorted by chunk and offset; at most maxProblems
 	moreProblems int
+	lost         *loss
 }
 
 // stringList is a repeatable string flag.
@@ -69,9 +74,16 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	// Like the other commands, verify reads an unindexed, cut or damaged
 	// bag by scanning it (and says so), instead of refusing it.
-	b, path, code, ok := openOne(fs, args, stderr)
+	path, code, ok := oneFile(fs, args)
 	if !ok {
 		return code
+	}
+	b, err := bag.OpenFile(path)
+	if err != nil {
+		if *asJSON {
+			json.NewEncoder(stdout).Encode(verifyJSON{Path: path, Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: (&loss{}).json(), Error: err.Error()})
+		}
+		return fail(stderr, path, err)
 	}
 	defer b.Close()
 	if r := b.FileInfo().Scanned; r != nil {
@@ -90,7 +102,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	if *asJSON {
 		out := verifyJSON{Path: path, Messages: res.messages, Bytes: res.bytes, IndexEntries: res.indexEntries,
-			Topics: []topicVerifyJSON{}, Problems: []string{}, OK: len(res.problems) == 0}
+			Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: res.lost.json(), OK: len(res.problems) == 0 && !res.lost.any()}
 		for _, t := range res.topics {
 			out.Topics = append(out.Topics, topicVerifyJSON{t.topic, t.messages, t.bytes, fmt.Sprintf("%08x", t.crc)})
 		}
@@ -112,7 +124,8 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	if res.moreProblems > 0 {
 		fmt.Fprintf(stderr, "bagscope: %s: ... and %d more index problems\n", path, res.moreProblems)
 	}
-	if len(res.problems) > 0 {
+	res.lost.print(stderr, path)
+	if len(res.problems) > 0 || res.lost.any() {
 		return 1
 	}
 	return 0
@@ -134,6 +147,9 @@ func printVerify(w io.Writer, path string, res *verifyResult) {
 		status = fmt.Sprintf("%d problems", n)
 	}
 	fmt.Fprintf(w, "index: %d entries checked, %s\n", res.indexEntries, status)
+	if l := res.lost; l.any() {
+		fmt.Fprintf(w, "lost: %d messages known to the index, %d bytes in %d ranges (listed on stderr)\n", l.Messages, l.bytes(), len(l.Ranges))
+	}
 }
 
 // selectConns returns the connections on topics (all when topics is
@@ -240,6 +256,8 @@ func verify(b bag.Storage, topics []string, progress func(done, total int64)) (*
 	if err := it.Err(); err != nil {
 		return nil, err
 	}
+	res.lost = fileLoss(b)
+	res.lost.addIter(it)
 
 	for _, s := range res.topics {
 		res.messages += s.messages
@@ -248,7 +266,7 @@ func verify(b bag.Storage, topics []string, progress func(done, total int64)) (*
 	for _, c := range selectedConns {
 		res.indexEntries += indexCount[c.ID]
 		if n := conns.get(c.ID).messages; checkIndex && indexCount[c.ID] != n {
-			problems = append(problems, fmt.Errorf("connection %d (%s): %d messages in the chunks, %d index entries", c.ID, c.Topic, n, indexCount[c.ID]))
+			problems = append(problems, fmt.Errorf("offset %d: connection %d (%s): %d messages read from the chunks, %d index entries", c.Offset, c.ID, c.Topic, n, indexCount[c.ID]))
 		}
 	}
 	sort.SliceStable(problems, func(i, j int) bool {
