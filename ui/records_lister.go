@@ -52,6 +52,7 @@ type listedRecordsPanel struct {
 	table    *widget.Table
 	title    *widget.Label
 	openBtn  *widget.Button
+	saveBtn  *widget.Button
 	hex      *HexView
 	rec      *bag.Record       // the selected record, or nil
 	fields   []bag.RecordField // its fields, and its damage, for the table
@@ -160,13 +161,15 @@ func newListedRecordsPanel(d *model.Document, l bag.RecordLister, async func(fun
 	p.openBtn = widget.NewButtonWithIcon("Show records inside", theme.FolderOpenIcon(), p.openBlock)
 	p.openBtn.Importance = widget.HighImportance
 	p.openBtn.Hide()
+	p.saveBtn = widget.NewButtonWithIcon("Save data…", theme.DocumentSaveIcon(), p.saveRecordPayload)
+	p.saveBtn.Hide()
 	p.hex = NewHexView()
 	p.hex.DecimalOffsets = true
 
 	hexPane := container.NewBorder(nil, listedLegend(), nil, nil, p.hex)
 	vs := container.NewVSplit(p.table, hexPane)
 	vs.Offset = 0.42
-	right := container.NewBorder(container.NewBorder(nil, nil, nil, p.openBtn, p.title), nil, nil, nil, vs)
+	right := container.NewBorder(container.NewBorder(nil, nil, nil, container.NewHBox(p.saveBtn, p.openBtn), p.title), nil, nil, nil, vs)
 	hs := container.NewHSplit(left, right)
 	hs.Offset = 0.45
 	p.split = hs
@@ -434,6 +437,11 @@ func (p *listedRecordsPanel) selectRow(i widget.ListItemID) {
 	p.hex.OffsetLimit = l.set.Size()
 	p.hex.SetData(l.set.ReaderAt(), r.Offset, min(r.Len, max(l.set.Size()-r.Offset, 0)), p.spans)
 	p.linkRecord(r)
+	if _, _, _, ok := savable(r); ok {
+		p.saveBtn.Show()
+	} else {
+		p.saveBtn.Hide()
+	}
 	if p.openable(r, true) {
 		p.openBtn.Enable()
 		p.openBtn.SetText("Show records inside")
@@ -451,6 +459,7 @@ func (p *listedRecordsPanel) clearSelection() {
 		p.title.SetText(fmt.Sprintf("Offsets are into the data of the %s at %d. Select a record to see its fields and bytes", p.level().kind, p.inner().Block))
 	}
 	p.openBtn.Hide()
+	p.saveBtn.Hide()
 	p.hex.Clear()
 }
 
