@@ -306,7 +306,7 @@ func Interval(ns int64) string {
 	d := float64(ns)
 	switch {
 	case ns == 0:
-		return "0"
+		return "0 s"
 	case ns < 1e3:
 		return fmt.Sprintf("%d ns", ns)
 	case ns < 1e6:

@@ -19,16 +19,17 @@ import (
 
 // refFigures is one topic's or connection's figures from testdata/ref_freq.py.
 type refFigures struct {
-	Messages    int        `json:"messages"`
-	First, Last int64      `json:"first"`
-	Frequency   *float64   `json:"frequency"`
-	Min         int64      `json:"min"`
-	Median      int64      `json:"median"`
-	Max         int64      `json:"max"`
-	Jitter      float64    `json:"jitter"`
-	Gaps        [][2]int64 `json:"gaps"`
-	Info        *string    `json:"info"`
-	YAML        *string    `json:"yaml"`
+	Messages  int        `json:"messages"`
+	First     int64      `json:"first"`
+	Last      int64      `json:"last"`
+	Frequency *float64   `json:"frequency"`
+	Min       int64      `json:"min"`
+	Median    int64      `json:"median"`
+	Max       int64      `json:"max"`
+	Jitter    float64    `json:"jitter"`
+	Gaps      [][2]int64 `json:"gaps"`
+	Info      *string    `json:"info"`
+	YAML      *string    `json:"yaml"`
 	// Unsorted: the reference's entries were out of time order (see
 	// ref_freq.py); the figures are of the sorted ones.
 	Unsorted bool     `json:"unsorted"`
@@ -40,22 +41,6 @@ type refBag struct {
 	Error  string                 `json:"error"`
 	Topics map[string]*refFigures `json:"topics"`
 	Conns  map[string]*refFigures `json:"conns"`
-}
-
-// UnmarshalJSON reads first and last (the struct tag above names one).
-func (f *refFigures) UnmarshalJSON(b []byte) error {
-	type plain refFigures
-	var aux struct {
-		*plain
-		First int64 `json:"first"`
-		Last  int64 `json:"last"`
-	}
-	aux.plain = (*plain)(f)
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	f.First, f.Last = aux.First, aux.Last
-	return nil
 }
 
 // refFreq runs testdata/ref_freq.py on paths, one JSON line per bag.
