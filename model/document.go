@@ -61,8 +61,8 @@ type Topic struct {
 	// Types lists every type when the topic has more than one.
 	Types    []string
 	Messages uint64
-	// Frequency is messages per second over the bag's duration; 0 when
-	// the duration is 0.
+	// Frequency is messages per second averaged over the bag's duration
+	// (0 when the duration is 0); the table shows Stats' rate instead.
 	Frequency   float64
 	Connections int
 	// Conns are the topic's connections, by ID.
@@ -73,6 +73,9 @@ type Topic struct {
 	BytesKnown bool
 	// QoS is the quality of service its connections offered (see QoS).
 	QoS string
+	// Stats are the topic's timing statistics once computed from the
+	// message index (see TopicView.SetStats); nil until then.
+	Stats *TopicStats
 }
 
 // ConnRow is one connection of a topic, for the topics table.
@@ -85,6 +88,7 @@ type ConnRow struct {
 	Bytes                  uint64
 	BytesKnown             bool
 	QoS                    string
+	Stats                  *TopicStats
 }
 
 // Open opens the bag at path, reading its index and chunk headers; a bag

@@ -128,7 +128,7 @@ func compareTopics(a, b Topic, col TopicColumn) int {
 	case ColMessages:
 		return cmp.Compare(a.Messages, b.Messages)
 	case ColFrequency:
-		return cmp.Compare(a.Frequency, b.Frequency)
+		return compareRates(a.Stats, b.Stats)
 	case ColBytes:
 		return cmp.Compare(a.Bytes, b.Bytes)
 	case ColConnections:
@@ -152,7 +152,7 @@ func (t Topic) Cell(col TopicColumn) string {
 	case ColMessages:
 		return Count(t.Messages)
 	case ColFrequency:
-		return Frequency(t.Frequency)
+		return t.Stats.RateText()
 	case ColBytes:
 		if !t.BytesKnown {
 			return "…"
@@ -183,7 +183,7 @@ func (c ConnRow) Cell(col TopicColumn) string {
 	case ColMessages:
 		return Count(c.Messages)
 	case ColFrequency:
-		return Frequency(c.Frequency)
+		return c.Stats.RateText()
 	case ColBytes:
 		if !c.BytesKnown {
 			return "…"
@@ -239,4 +239,44 @@ func (v *TopicView) SetBytes(perConn map[uint32]uint64) {
 		}
 	}
 	v.apply()
+}
+
+// SetStats fills in every topic's and connection's timing statistics once
+// computed; a topic or connection without messages gets empty ones.
+func (v *TopicView) SetStats(set *StatsSet) {
+	for i := range v.all {
+		t := &v.all[i]
+		t.Stats = set.Topic(t.Topic)
+		if t.Stats == nil {
+			t.Stats = &TopicStats{}
+		}
+		for j := range t.Conns {
+			c := &t.Conns[j]
+			c.Stats = set.Conn(c.ID)
+			if c.Stats == nil {
+				c.Stats = &TopicStats{}
+			}
+		}
+	}
+	v.apply()
+}
+
+// compareRates orders by rate: not yet computed first, then no rate,
+// then by rate.
+func compareRates(a, b *TopicStats) int {
+	key := func(s *TopicStats) (int, float64) {
+		switch {
+		case s == nil:
+			return 0, 0
+		case !s.HasRate:
+			return 1, 0
+		}
+		return 2, s.Rate
+	}
+	ka, ra := key(a)
+	kb, rb := key(b)
+	if c := cmp.Compare(ka, kb); c != 0 {
+		return c
+	}
+	return cmp.Compare(ra, rb)
 }

@@ -14,12 +14,16 @@ func names(rows []Topic) string {
 	return strings.Join(s, " ")
 }
 
+func rate(hz float64) *TopicStats { return &TopicStats{Messages: 2, Rate: hz, HasRate: true} }
+
 func TestTopicView(t *testing.T) {
 	topics := []Topic{
-		{Topic: "/imu", Type: "sensor_msgs/Imu", Messages: 100, Frequency: 100, Connections: 1},
-		{Topic: "/odom", Type: "nav_msgs/Odometry", Messages: 50, Frequency: 50, Connections: 1},
-		{Topic: "/tf", Type: "tf2_msgs/TFMessage", Messages: 100, Frequency: 100, Connections: 2},
-		{Topic: "/camera/image_raw", Type: "sensor_msgs/Image", Messages: 10, Frequency: 10, Connections: 1},
+		{Topic: "/imu", Type: "sensor_msgs/Imu", Messages: 100, Stats: rate(100), Connections: 1},
+		{Topic: "/odom", Type: "nav_msgs/Odometry", Messages: 50, Stats: rate(50), Connections: 1},
+		{Topic: "/tf", Type: "tf2_msgs/TFMessage", Messages: 100, Stats: rate(100), Connections: 2},
+		{Topic: "/camera/image_raw", Type: "sensor_msgs/Image", Messages: 10, Stats: rate(10), Connections: 1},
+		{Topic: "/once", Type: "std_msgs/Empty", Messages: 1, Stats: &TopicStats{Messages: 1}, Connections: 1},
+		{Topic: "/later", Type: "std_msgs/Empty", Messages: 5, Connections: 1},
 	}
 	tests := []struct {
 		name   string
@@ -27,16 +31,18 @@ func TestTopicView(t *testing.T) {
 		sorts  []TopicColumn
 		want   string
 	}{
-		{"default by name", "", nil, "/camera/image_raw /imu /odom /tf"},
-		{"name descending", "", []TopicColumn{ColTopic}, "/tf /odom /imu /camera/image_raw"},
-		{"messages, most first, ties by name", "", []TopicColumn{ColMessages}, "/imu /tf /odom /camera/image_raw"},
-		{"messages ascending", "", []TopicColumn{ColMessages, ColMessages}, "/camera/image_raw /odom /imu /tf"},
-		{"type", "", []TopicColumn{ColType}, "/odom /camera/image_raw /imu /tf"},
-		{"connections", "", []TopicColumn{ColConnections}, "/tf /camera/image_raw /imu /odom"},
+		{"default by name", "", nil, "/camera/image_raw /imu /later /odom /once /tf"},
+		{"name descending", "", []TopicColumn{ColTopic}, "/tf /once /odom /later /imu /camera/image_raw"},
+		{"messages, most first, ties by name", "", []TopicColumn{ColMessages}, "/imu /tf /odom /camera/image_raw /later /once"},
+		{"messages ascending", "", []TopicColumn{ColMessages, ColMessages}, "/once /later /camera/image_raw /odom /imu /tf"},
+		{"type", "", []TopicColumn{ColType}, "/odom /camera/image_raw /imu /later /once /tf"},
+		{"connections", "", []TopicColumn{ColConnections}, "/tf /camera/image_raw /imu /later /odom /once"},
 		{"filter topic", "IM", nil, "/camera/image_raw /imu"},
 		{"filter type", "sensor_msgs", nil, "/camera/image_raw /imu"},
 		{"filter and sort", "sensor", []TopicColumn{ColFrequency}, "/imu /camera/image_raw"},
 		{"filter none", "zzz", nil, ""},
+		{"rate, fastest first, then no rate, then not yet known", "", []TopicColumn{ColFrequency}, "/imu /tf /odom /camera/image_raw /once /later"},
+		{"rate ascending", "", []TopicColumn{ColFrequency, ColFrequency}, "/later /once /camera/image_raw /odom /imu /tf"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,7 +54,7 @@ func TestTopicView(t *testing.T) {
 			if got := names(v.Rows()); got != tt.want {
 				t.Errorf("rows = %q, want %q", got, tt.want)
 			}
-			if v.Total() != 4 {
+			if v.Total() != len(topics) {
 				t.Errorf("total = %d", v.Total())
 			}
 		})
@@ -56,7 +62,7 @@ func TestTopicView(t *testing.T) {
 }
 
 func TestTopicCell(t *testing.T) {
-	row := Topic{Topic: "/chatter", Type: "std_msgs/String", Types: []string{"std_msgs/String", "std_msgs/Int32"}, Messages: 12345, Frequency: 9.876, Connections: 3, QoS: "reliable, volatile"}
+	row := Topic{Topic: "/chatter", Type: "std_msgs/String", Types: []string{"std_msgs/String", "std_msgs/Int32"}, Messages: 12345, Stats: rate(9.876), Connections: 3, QoS: "reliable, volatile"}
 	want := []string{"/chatter", "std_msgs/String, std_msgs/Int32", "12,345", "9.9", "…", "3", "reliable, volatile"}
 	for c := ColTopic; c < NumTopicColumns; c++ {
 		if got := row.Cell(c); got != want[c] {
@@ -67,8 +73,8 @@ func TestTopicCell(t *testing.T) {
 	if got := row.Cell(ColBytes); got != "3.0 MB" {
 		t.Errorf("bytes = %q", got)
 	}
-	conn := ConnRow{ID: 4, CallerID: "/talker", Type: "std_msgs/String", MD5Sum: "992ce8a1687cec8c8bd883ec73ca41d1", Latching: true, Messages: 7, Frequency: 0.5, QoS: "latched"}
-	wantConn := []string{"connection 4 · /talker · latched", "std_msgs/String", "7", "0.50", "…", "md5 992ce8a1", "latched"}
+	conn := ConnRow{ID: 4, CallerID: "/talker", Type: "std_msgs/String", MD5Sum: "992ce8a1687cec8c8bd883ec73ca41d1", Latching: true, Messages: 7, Stats: rate(0.5), QoS: "latched"}
+	wantConn := []string{"connection 4 · /talker · latched", "std_msgs/String", "7", "0.5", "…", "md5 992ce8a1", "latched"}
 	for c := ColTopic; c < NumTopicColumns; c++ {
 		if got := conn.Cell(c); got != wantConn[c] {
 			t.Errorf("conn %s = %q, want %q", c, got, wantConn[c])
@@ -117,5 +123,21 @@ func TestTopicLines(t *testing.T) {
 	v.ToggleExpanded("/tf")
 	if got := lines(); got != "/tf /a" {
 		t.Errorf("collapsed again: %q", got)
+	}
+}
+
+// TestTopicViewSetStats fills in the statistics: a topic's and each
+// connection's, and empty ones (no rate: "—") for a connection without
+// messages.
+func TestTopicViewSetStats(t *testing.T) {
+	v := NewTopicView([]Topic{{Topic: "/tf", Messages: 4, Connections: 2, Conns: []ConnRow{{ID: 1, Messages: 4}, {ID: 2}}}})
+	if got := v.Rows()[0].Cell(ColFrequency); got != "…" {
+		t.Errorf("before: %q", got)
+	}
+	s := StatsOfTimes([]int64{0, 1e8, 2e8, 3e8})
+	v.SetStats(&StatsSet{Topics: map[string]*TopicStats{"/tf": s}, Conns: map[uint32]*TopicStats{1: s}})
+	row := v.Rows()[0]
+	if row.Cell(ColFrequency) != "10.0" || row.Conns[0].Cell(ColFrequency) != "10.0" || row.Conns[1].Cell(ColFrequency) != "—" {
+		t.Errorf("after: %q %q %q", row.Cell(ColFrequency), row.Conns[0].Cell(ColFrequency), row.Conns[1].Cell(ColFrequency))
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -22,6 +23,7 @@ const (
 	tlRowH     = 12 // a chunk lane row when chunks overlap
 	tlMaxRows  = 3  // rows of the chunk lane; more overlap shares the last
 	tlBarW     = 3  // width of a density bar
+	tlMinGapW  = 3  // narrowest gap marked under a lane
 	tlMinSpan  = 1000
 	tlPanShare = 0.1 // an arrow key pans by this share of the window
 )
@@ -55,6 +57,12 @@ type TimelineView struct {
 	drag     int
 	dragFrom int64
 	shift    bool
+
+	// gaps are each topic lane's gaps (intervals longer than GapFactor
+	// times its median), marked under the lane; nil until the topic
+	// statistics are computed.
+	gaps  [][]model.Gap
+	stats []*model.TopicStats
 
 	hover    string
 	hoverPos fyne.Position
@@ -202,6 +210,31 @@ func (v *TimelineView) SetTopics(topics []string) {
 func (v *TimelineView) SetIndex(x *model.MessageIndex) {
 	v.tl.SetIndex(x)
 	v.Refresh()
+}
+
+// SetStats marks each topic's gaps on its lane.
+func (v *TimelineView) SetStats(set *model.StatsSet) {
+	v.gaps = make([][]model.Gap, len(v.tl.Topics))
+	v.stats = make([]*model.TopicStats, len(v.tl.Topics))
+	for i, lane := range v.tl.Topics {
+		if st := set.Topic(lane.Topic); st != nil {
+			v.gaps[i], v.stats[i] = st.Gaps, st
+		}
+	}
+	v.Refresh()
+}
+
+// gapAt returns the gap of lane i at t, if any.
+func (v *TimelineView) gapAt(i int, t int64) (model.Gap, bool) {
+	if i >= len(v.gaps) {
+		return model.Gap{}, false
+	}
+	gs := v.gaps[i]
+	k := sort.Search(len(gs), func(k int) bool { return gs[k].End > t })
+	if k < len(gs) && gs[k].Start < t {
+		return gs[k], true
+	}
+	return model.Gap{}, false
 }
 
 // SetAbsolute switches the axis between wall-clock time and seconds from
@@ -519,6 +552,10 @@ func (v *TimelineView) describe(p fyne.Position) string {
 		c := v.tl.Counts(l, a, b, 1)[0]
 		rate := c / max(1e-9, float64(b-a)/1e9)
 		lane := v.tl.Topics[l].Topic
+		if g, ok := v.gapAt(l, t); ok {
+			return fmt.Sprintf("%s: no message for %s, %s .. %s (a gap: more than %d× the median interval, %s)", lane,
+				model.Interval(g.End-g.Start), v.timeLabel(g.Start), v.timeLabel(g.End), model.GapFactor, model.Interval(v.stats[l].MedianInterval))
+		}
 		if v.tl.Exact() {
 			return fmt.Sprintf("%s: %s messages in %s .. %s (%.1f/s)", lane, model.Count(uint64(c)), v.timeLabel(a), v.timeLabel(b), rate)
 		}

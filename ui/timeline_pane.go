@@ -157,6 +157,7 @@ func linkTimeline(tv *TimelineView, bar *timelineBar, l *docLink) {
 		bar.showRange(t0, t1, ok)
 	}
 	l.WithIndex(tv.SetIndex)
+	withStats(l, tv.SetStats)
 }
 
 // topicName is the topic of a message's connection.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"sort"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -153,6 +154,7 @@ func (r *timelineRenderer) build() {
 			}
 			k = j
 		}
+		r.gapMarks(i, y, col.err, shownTopic)
 	}
 
 	// The chunk lane stays on top: a mask hides lanes scrolled under it.
@@ -230,6 +232,35 @@ func (r *timelineRenderer) build() {
 	r.lanes.Refresh()
 	r.over.Refresh()
 	r.layoutTip()
+}
+
+// gapMarks underlines lane i's gaps in the window: a thin line along the
+// lane's bottom over each gap at least tlMinGapW pixels wide, so that a
+// mark always lies under a visible hole in the density (a bursty topic's
+// many short gaps show as one zooms in, instead of a line the length of
+// the lane); gaps within pixels already drawn are skipped, so a lane
+// costs at most one mark per pixel.
+func (r *timelineRenderer) gapMarks(i int, y float32, c color.Color, shownTopic bool) {
+	v := r.v
+	if i >= len(v.gaps) {
+		return
+	}
+	if !shownTopic {
+		c = withAlpha(c, 90)
+	}
+	gs := v.gaps[i]
+	right := tlLabelW + v.plotW()
+	drawn := float32(-1)
+	for k := sort.Search(len(gs), func(k int) bool { return gs[k].End >= v.t0 }); k < len(gs) && gs[k].Start <= v.t1; k++ {
+		x0 := max(tlLabelW, v.x(gs[k].Start))
+		x1 := min(right, v.x(gs[k].End))
+		if x1-x0 < tlMinGapW || x1 <= drawn {
+			continue
+		}
+		x0 = max(x0, drawn)
+		r.lanes.rect(x0, y+tlLaneH-2, x1-x0, 2, c)
+		drawn = x1
+	}
 }
 
 // ticks are the axis ticks whose labels fit side by side.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
+	"sync"
 
 	"fyne.io/fyne/v2/canvas"
 
@@ -19,7 +20,11 @@ import (
 // topicPanel is the topics table with its filter entry. Clicking a
 // column header sorts by it; clicking again reverses the order. Clicking a
 // row selects its topic (again: unselects it); selected topics filter the
-// other views. Topics with several connections expand to list them.
+// other views. Topics with several connections expand to list them. The
+// Frequency column shows each topic's rate as `rosbag info --freq` does,
+// computed in the background from the message index; the detail line
+// under the table tells the hovered (or last clicked) row's interval
+// statistics.
 type topicPanel struct {
 	content fyne.CanvasObject
 	link    *docLink
@@ -29,7 +34,11 @@ type topicPanel struct {
 	count   *widget.RichText
 	table   *widget.Table
 	noMatch *widget.Label
-	widths  [model.NumTopicColumns]float32 // natural column widths
+	// detail describes the hovered or last clicked row's statistics.
+	detail *widget.RichText
+	// shown is the row the detail line describes, or nil.
+	shown  *model.TopicLine
+	widths [model.NumTopicColumns]float32 // natural column widths
 }
 
 // newTopicPanel builds the Topics tab. It counts every topic's bytes in the
@@ -61,23 +70,148 @@ func newTopicPanel(d *model.Document, l *docLink, countLater bool) *topicPanel {
 	}
 	p.table.UpdateHeader = p.updateHeader
 	p.table.OnSelected = p.tapped
+	p.table.OnHighlighted = p.describe
+	p.detail = dimText(topicsHint, theme.SizeNameText, fyne.TextAlignLeading)
 	p.clear = widget.NewButtonWithIcon("Show all topics", theme.ContentClearIcon(), func() { l.SetTopics(nil) })
 	p.clear.Importance = widget.LowImportance
 	p.clear.Hide()
 	p.measure()
 	p.updateCount()
-	l.OnTopics(func([]string) {
+	l.OnTopics(func(topics []string) {
 		p.table.Refresh()
 		p.updateCount()
+		if len(topics) == 1 {
+			p.describeTopic(topics[0])
+		}
+	})
+	l.OnMessage(func(m model.MsgRef) {
+		if c := d.Storage.Connection(m.Conn); c != nil {
+			p.describeTopic(c.Topic)
+		}
 	})
 	if !countLater {
 		p.countBytes()
 	}
+	withStats(l, p.setStats)
 
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(p.clear, p.count), p.filter)
 	tableArea := container.NewStack(&fyne.Container{Layout: &fillColumns{p}, Objects: []fyne.CanvasObject{p.table}}, container.NewCenter(p.noMatch))
-	p.content = container.NewBorder(container.NewPadded(bar), nil, nil, nil, tableArea)
+	p.content = container.NewBorder(container.NewPadded(bar), container.NewPadded(p.detail), nil, nil, tableArea)
 	return p
+}
+
+// topicsHint is the detail line before a row is hovered or clicked.
+const topicsHint = "Hover or click a topic for its intervals, jitter, gaps and active span."
+
+// describe shows a row's statistics on the detail line.
+func (p *topicPanel) describe(id widget.TableCellID) {
+	lines := p.view.Lines()
+	if id.Row < 0 || id.Row >= len(lines) {
+		return
+	}
+	line := lines[id.Row]
+	p.shown = &line
+	p.showDetail()
+}
+
+// describeTopic shows a topic's statistics on the detail line (a topic
+// selected elsewhere: on the timeline, or by its message).
+func (p *topicPanel) describeTopic(topic string) {
+	for _, line := range p.view.Lines() {
+		if line.Conn == nil && line.Topic.Topic == topic {
+			p.shown = &line
+			p.showDetail()
+			return
+		}
+	}
+}
+
+// showDetail writes the detail line for the shown row.
+func (p *topicPanel) showDetail() {
+	text := topicsHint
+	if line := p.shown; line != nil {
+		name, st := line.Topic.Topic, line.Topic.Stats
+		if line.Conn != nil {
+			name, st = fmt.Sprintf("%s, connection %d", name, line.Conn.ID), line.Conn.Stats
+		}
+		text = name + ": " + st.Detail()
+	}
+	p.detail.Segments[0].(*widget.TextSegment).Text = text
+	p.detail.Refresh()
+}
+
+// setStats shows every topic's statistics.
+func (p *topicPanel) setStats(set *model.StatsSet) {
+	p.view.SetStats(set)
+	p.measure()
+	p.table.Refresh()
+	if p.shown != nil {
+		// The view's rows were rebuilt: find the shown one again.
+		for _, line := range p.view.Lines() {
+			if line.Topic.Topic == p.shown.Topic.Topic && (line.Conn == nil) == (p.shown.Conn == nil) &&
+				(line.Conn == nil || line.Conn.ID == p.shown.Conn.ID) {
+				p.shown = &line
+				break
+			}
+		}
+		p.showDetail()
+	}
+}
+
+// statsCache holds each window's topic statistics, computed once for the
+// Topics tab and the timeline's gap marks.
+var statsCache = struct {
+	sync.Mutex
+	m map[*docLink]*statsEntry
+}{m: map[*docLink]*statsEntry{}}
+
+type statsEntry struct {
+	set     *model.StatsSet
+	waiters []func(*model.StatsSet)
+}
+
+// withStats calls f on the UI goroutine with the window's topic
+// statistics, computing them in the background from the message index the
+// first time they are asked for.
+func withStats(l *docLink, f func(*model.StatsSet)) {
+	statsCache.Lock()
+	e := statsCache.m[l]
+	if e != nil && e.set != nil {
+		statsCache.Unlock()
+		f(e.set)
+		return
+	}
+	if e != nil {
+		e.waiters = append(e.waiters, f)
+		statsCache.Unlock()
+		return
+	}
+	e = &statsEntry{waiters: []func(*model.StatsSet){f}}
+	statsCache.m[l] = e
+	statsCache.Unlock()
+	context.AfterFunc(l.ctx, func() {
+		statsCache.Lock()
+		delete(statsCache.m, l)
+		statsCache.Unlock()
+	})
+	l.WithIndex(func(x *model.MessageIndex) {
+		var set *model.StatsSet
+		l.Go(func(ctx context.Context) {
+			set, _ = model.ComputeStats(ctx, x)
+		}, func() {
+			if set == nil {
+				return // cancelled: the window closed
+			}
+			statsCache.Lock()
+			e.set = set
+			waiters := e.waiters
+			e.waiters = nil
+			statsCache.Unlock()
+			for _, w := range waiters {
+				w(set)
+			}
+		})
+	})
 }
 
 func numeric(col model.TopicColumn) bool {
@@ -150,6 +284,7 @@ func (p *topicPanel) tapped(id widget.TableCellID) {
 	if id.Row < 0 || id.Row >= len(lines) {
 		return
 	}
+	p.describe(id)
 	topic := lines[id.Row].Topic.Topic
 	sel := slices.Clone(p.link.Topics())
 	if i := slices.Index(sel, topic); i >= 0 {
