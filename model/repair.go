@@ -39,8 +39,14 @@ func CheckRepairOutput(in, out string, force bool) error {
 // the chunks that cannot be read; open a fresh Storage for it.
 func WriteRepaired(src bag.Storage, out, compression string, chunkSize int) (*bag.RepairReport, error) {
 	r, ok := bag.Underlying(src).(bag.Repairer)
-	if !ok {
-		return nil, fmt.Errorf("bagscope cannot repair %s files yet", src.FileInfo().Format)
+	if f := bag.FormatFor(out); !ok || f != nil && f.Name != src.FileInfo().Format {
+		// Another format asked for by the output's name (a crashed .db3
+		// saved as .mcap), or a format that cannot repair itself: every
+		// message that can be read, written in the output's format.
+		if f == nil || f.Write == nil {
+			return nil, fmt.Errorf("bagscope cannot write a repaired %s file: name the output .mcap or .bag", src.FileInfo().Format)
+		}
+		return WriteConverted(src, out, compression)
 	}
 	if cs, ok := r.(interface{ SetChunkSize(int) }); ok && chunkSize > 0 {
 		cs.SetChunkSize(chunkSize)
