@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/bagscope/bagscope/bag"
@@ -62,7 +63,26 @@ func WriteConverted(src bag.Storage, out, compression string) (*bag.RepairReport
 	if f == nil || f.Write == nil {
 		return nil, fmt.Errorf("%s: the output's name must end with the extension of a format bagscope writes (.bag or .mcap)", out)
 	}
-	return writeAtomically(out, func(w io.WriteSeeker) (*bag.RepairReport, error) { return f.Write(w, src, compression) })
+	rep, err := writeAtomically(out, func(w io.WriteSeeker) (*bag.RepairReport, error) { return f.Write(w, src, compression) })
+	if rep != nil {
+		addScanLosses(rep, src.FileInfo().Scanned)
+	}
+	return rep, err
+}
+
+// addScanLosses adds to rep what reading src without its index could not
+// use, when the writer did not report it already.
+func addScanLosses(rep *bag.RepairReport, scan *bag.ScanInfo) {
+	if scan == nil {
+		return
+	}
+	for _, r := range scan.Skipped {
+		if !slices.ContainsFunc(rep.Lost, func(l bag.ByteRange) bool { return l.Start == r.Start && l.End == r.End }) {
+			rep.Lost = append(rep.Lost, r)
+		}
+	}
+	slices.SortFunc(rep.Lost, func(a, b bag.ByteRange) int { return int(a.Start - b.Start) })
+	rep.LostMessages = max(rep.LostMessages, scan.LostMessages)
 }
 
 // writeAtomically runs write on a temporary file beside out and renames it

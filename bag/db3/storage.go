@@ -24,6 +24,9 @@ func init() {
 		Name:       FormatName,
 		Magic:      []byte(Magic),
 		Extensions: []string{".db3"},
+		Write: func(out io.WriteSeeker, src bag.Storage, _ string) (*bag.RepairReport, error) {
+			return Write(out, src)
+		},
 		Open: func(r io.ReaderAt, size int64, path string) (bag.Storage, error) {
 			return Open(r, size, path)
 		},
