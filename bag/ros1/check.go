@@ -147,6 +147,8 @@ func (c *checker) scanFindings() {
 	s := c.scanned.Scan
 	for _, r := range s.Skipped {
 		switch {
+		case r.End == r.Start:
+			c.add(Error, r.Start, 0, "%s", r.Why)
 		case strings.HasPrefix(r.Why, "padding"):
 			c.add(Warning, r.Start, 0, "%d bytes of zero padding between records (bytes %d..%d)", r.End-r.Start, r.Start, r.End)
 		case r.End == s.Size:

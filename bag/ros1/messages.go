@@ -456,8 +456,15 @@ func (c *chunkCursor) load() error {
 		}
 		n := c.selectedCount(nil)
 		c.lost += n
-		end := b.chunkExtent(c.ci.ChunkPos)
-		c.skipped = append(c.skipped, ByteRange{Start: c.ci.ChunkPos, End: end, Why: fmt.Sprintf("chunk record cannot be read (%d messages lost): %v", n, err)})
+		r := ByteRange{Start: c.ci.ChunkPos, End: b.chunkExtent(c.ci.ChunkPos), Why: fmt.Sprintf("chunk record cannot be read (%d messages lost): %v", n, err)}
+		if r.Start < 0 || r.Start >= b.size {
+			// Nothing of it is in the file: name the chunk info instead.
+			r = ByteRange{Start: c.ci.Offset, End: c.ci.Pos.End(), Why: fmt.Sprintf("chunk info points at %d, outside the file: its chunk's %d messages are lost", c.ci.ChunkPos, n)}
+			if r.Start < 0 || r.End > b.size || r.End < r.Start {
+				r.Start, r.End = b.size, b.size
+			}
+		}
+		c.skipped = append(c.skipped, r)
 		return nil
 	}
 	c.data, err = b.readChunkData(ch, &c.buf)
