@@ -157,7 +157,7 @@ fuzz:
 		go test -run '^$$' -fuzz "^$$name$$" -fuzztime "$(FUZZTIME)" -fuzzminimizetime 10x "$$dir" 2>&1 | tee -a "$(FUZZ_LOG)" | grep -E '^(fuzz: elapsed|--- FAIL|ok|FAIL)' | tail -n 3
 	done
 	echo "== executions (last report of each target)"
-	awk '/^== /{t=$$2" "$$3} /^fuzz: elapsed/{last[t]=$$0} END{for (k in last) print k": "last[k]}' "$(FUZZ_LOG)" | sort
+	awk '/^== /{t=$$2" "$$3} /^fuzz: elapsed/{if (match($$0, /execs: [0-9]+/)) n[t]=substr($$0, RSTART+7, RLENGTH-7)} END{for (k in n) print k": "n[k]" executions in $(FUZZTIME)"}' "$(FUZZ_LOG)" | sort
 	! grep -q -e '^--- FAIL' -e '^FAIL' "$(FUZZ_LOG)"
 
 # The large benchmark bags (../shared/tools/gen_bench_bags.py) live outside the repo.
