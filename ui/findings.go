@@ -176,7 +176,7 @@ func (p *findingsPanel) runCheck() {
 	}
 	background(func() {
 		defer cancel()
-		rep, err := p.d.Storage.Check(ctx, progress)
+		rep, err := model.CheckStorage(ctx, p.d.Storage, progress)
 		fyne.Do(func() { p.showReport(rep, err) })
 	})
 }

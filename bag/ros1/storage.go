@@ -318,6 +318,10 @@ func (s *Store) Repair(out io.WriteSeeker, compression string) (*bag.RepairRepor
 	return Repair(s.Bag, out, compression, s.ChunkSize)
 }
 
+// ChecksPayloads reports that the ROS 1 doctor decodes every message
+// itself (unless asked for a quick check).
+func (s *Store) ChecksPayloads() bool { return true }
+
 // SetChunkSize sets the uncompressed chunk size Repair writes.
 func (s *Store) SetChunkSize(n int) { s.ChunkSize = n }
 

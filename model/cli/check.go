@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model"
 )
 
 // Exit statuses of check.
@@ -63,15 +65,34 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return unreadable(err)
 	}
-	if st.IsDir() {
-		return unreadable(fmt.Errorf("%s is a directory, not a recording file", path))
-	}
+	// A folder, a metadata.yaml or a compressed file is a recording the
+	// seam opens as a whole, then checks file by file.
+	recording := st.IsDir() || !bag.IsPlainFile(path)
 	ctx := context.Background()
 	if *quick {
 		ctx = bag.WithQuickCheck(ctx)
 	}
 	pl := newProgress(stderr, "checking")
-	rep, err := bag.CheckReader(ctx, f, st.Size(), pl.update)
+	var rep *bag.CheckReport
+	if recording {
+		s, oerr := model.OpenStorage(path)
+		if oerr != nil {
+			pl.end()
+			return unreadable(oerr)
+		}
+		rep, err = model.CheckStorage(ctx, s, pl.update)
+		s.Close()
+	} else {
+		rep, err = bag.CheckReader(ctx, f, st.Size(), pl.update)
+		if err == nil && !*quick {
+			// The format's doctor reads the raw file; the messages are
+			// decoded through the opened recording, when it opens.
+			if s, oerr := model.OpenStorage(path); oerr == nil {
+				rep, err = addPayloadFindings(ctx, rep, s)
+				s.Close()
+			}
+		}
+	}
 	pl.end()
 	if err != nil {
 		return unreadable(err)
@@ -118,4 +139,19 @@ func errOffset(err error) int64 {
 		}
 	}
 	return 0
+}
+
+// addPayloadFindings adds the findings of decoding every message of s, for
+// formats whose doctor does not decode messages itself.
+func addPayloadFindings(ctx context.Context, rep *bag.CheckReport, s bag.Storage) (*bag.CheckReport, error) {
+	if pc, ok := bag.Underlying(s).(interface{ ChecksPayloads() bool }); ok && pc.ChecksPayloads() {
+		return rep, nil
+	}
+	fs, err := model.CheckPayloads(ctx, s)
+	if err != nil {
+		return rep, err
+	}
+	rep.Findings = append(rep.Findings, fs...)
+	sort.SliceStable(rep.Findings, func(i, j int) bool { return rep.Findings[i].Offset < rep.Findings[j].Offset })
+	return rep, nil
 }
