@@ -118,6 +118,9 @@ func sweepCommands(t *testing.T, what, p string, full int, withChecks, cut bool)
 	if code == 2 && (len(c.Findings) == 0 || c.Error == "") {
 		t.Fatalf("%s: check exit 2 without an error finding: %s", what, out)
 	}
+	if code == 2 && !strings.Contains(stderr, "offset") {
+		t.Fatalf("%s: check's error names no offset: %q", what, stderr)
+	}
 	return got
 }
 
