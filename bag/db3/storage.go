@@ -316,6 +316,12 @@ func (s *Store) addTopic(t topicRow, defs map[string][2]string) {
 	}
 	if d, ok := defs[t.typ]; ok && d[1] != "" {
 		c.SchemaEncoding, c.Definition = d[0], d[1]
+	} else if base, isEvent := strings.CutSuffix(t.typ, "_Event"); isEvent && strings.Contains(base, "/srv/") {
+		// rosbag2 stores a service's .srv text under the service's type;
+		// its event topics carry pkg/srv/X_Event, built from that text.
+		if d, ok := defs[base]; ok && d[1] != "" {
+			c.SchemaEncoding, c.Definition = d[0], d[1]
+		}
 	}
 	s.conns = append(s.conns, c)
 	s.byID[c.ID] = c
