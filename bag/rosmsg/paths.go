@@ -24,9 +24,20 @@ func (p *Plan) Paths() []string {
 	return l.out
 }
 
+// SelectorPaths is Paths with every variable array, and every fixed array
+// longer than 64, written "[*]" ("position[*]",
+// "transforms[*].transform.translation.x"): paths for CompileSelection that
+// read every element.
+func (p *Plan) SelectorPaths() []string {
+	l := lister{all: true}
+	l.list(p.Root, "", 0)
+	return l.out
+}
+
 type lister struct {
 	out    []string
-	visits int // fields looked at, bounding nested fixed arrays of messages
+	visits int  // fields looked at, bounding nested fixed arrays of messages
+	all    bool // "[*]" rather than "[0]"
 }
 
 func (l *lister) list(m *MsgPlan, prefix string, depth int) {
@@ -49,6 +60,8 @@ func (l *lister) list(m *MsgPlan, prefix string, depth int) {
 				for k := 0; k < f.Len; k++ {
 					names = append(names, prefix+f.Name+"["+strconv.Itoa(k)+"]")
 				}
+			case l.all:
+				names[0] += "[*]"
 			default:
 				names[0] += "[0]"
 			}
