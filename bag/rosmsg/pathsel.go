@@ -44,12 +44,14 @@ import (
 // elements' own string field "child_frame_id", else "name" (so
 // "transforms[base_link]" is "transforms[child_frame_id=base_link]").
 //
-// Names. Each value is named by the path with its selectors made concrete:
-// an element selected by [*] or a range is written [KEY] through a key
-// array, [FIELD=VALUE] through an element's key field, else [INDEX]:
+// Names. A path without [*] and ranges names its values as it is written.
+// Otherwise each value is named by the path with its selectors made
+// concrete: an element selected by [*] or a range is written [KEY] through
+// a key array, [FIELD=VALUE] through an element's key field, else [INDEX]:
 // "position[shoulder_pan]", "transforms[child_frame_id=base_link].transform
-// .translation.x", "ranges[17]". [KEY] and [FIELD=VALUE] selectors keep
-// their form. Every name is itself a path that selects that element again.
+// .translation.x", "ranges[17]"; [KEY] and [FIELD=VALUE] selectors are
+// written in that form too (quoted as needed). Every name is itself a path
+// that selects that element again.
 // An element may appear in some messages only: a message without it reads
 // no value for it. Duplicate keys in one message give one value each.
 //
@@ -850,13 +852,15 @@ const (
 )
 
 type walker struct {
-	data []byte
-	cdr  bool
-	be   bool
-	name []byte
-	sink Sink
-	regs [maxRegs]int
-	off  int // where a failure was seen
+	data  []byte
+	cdr   bool
+	be    bool
+	name  []byte
+	sink  Sink
+	regs  [maxRegs]int
+	off   int    // where a failure was seen
+	fixed string // the name of every value, after the caller's prefix, if not ""
+	pre   int    // length of the caller's prefix
 }
 
 // Walk reads the selection's values from one serialized message and hands
@@ -877,7 +881,10 @@ func (s *Selection) Walk(data []byte, buf []byte, sink Sink) ([]byte, error) {
 		sink.Value(buf, v)
 		return buf[:n], nil
 	}
-	w := walker{data: data, cdr: s.cdr, name: buf, sink: sink}
+	w := walker{data: data, cdr: s.cdr, name: buf, sink: sink, pre: n}
+	if s.fixed {
+		w.fixed = s.text
+	}
 	off := 0
 	if s.cdr {
 		be, herr := cdrHeader(data)
@@ -1080,7 +1087,15 @@ func (w *walker) prog(p *selProg, off int) uint8 {
 			w.name = w.name[:n]
 			return stTrunc
 		}
-		w.sink.Value(w.name, v)
+		if w.fixed != "" {
+			// The prefix and the path as written, after the name so far.
+			m := len(w.name)
+			w.name = append(w.name, w.name[:w.pre]...)
+			w.name = append(w.name, w.fixed...)
+			w.sink.Value(w.name[m:], v)
+		} else {
+			w.sink.Value(w.name, v)
+		}
 	} else {
 		st = w.sel(p.sel, off)
 	}

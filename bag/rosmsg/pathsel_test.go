@@ -243,6 +243,17 @@ func oracleSelect(root *Node, path string) ([]nv, bool) {
 	}
 	var o oracle
 	o.eval([]*Node{root}, segs, "")
+	fixed := true
+	for _, sg := range segs {
+		if sg.hasBra && (sg.spec.kind == specAll || sg.spec.kind == specRange) {
+			fixed = false
+		}
+	}
+	if fixed {
+		for i := range o.out {
+			o.out[i].name = path
+		}
+	}
 	return o.out, o.mismatch
 }
 
@@ -394,7 +405,8 @@ func TestSelectionKeys(t *testing.T) {
 		{"sensor_msgs/JointState/rich", `velocity[name=frame]`, []nv{{`velocity[name=frame]`, -2.5e-07}}},
 		{"sensor_msgs/JointState/rich", `effort[1:2]`, []nv{{`effort[""]`, math.Copysign(0, -1)}}},
 		{"sensor_msgs/JointState/rich", `position[nope]`, nil},
-		{"tf2_msgs/TFMessage/rich", "transforms[frame].transform.translation.z", []nv{{"transforms[child_frame_id=frame].transform.translation.z", math.Inf(1)}}},
+		{"tf2_msgs/TFMessage/rich", "transforms[frame].transform.translation.z", []nv{{"transforms[frame].transform.translation.z", math.Inf(1)}}},
+		{"tf2_msgs/TFMessage/rich", `transforms[child_frame_id="frame"].transform.translation.z`, []nv{{`transforms[child_frame_id="frame"].transform.translation.z`, math.Inf(1)}}},
 		{"tf2_msgs/TFMessage/rich", "transforms[child_frame_id=frame].transform.rotation.w", []nv{{"transforms[child_frame_id=frame].transform.rotation.w", 1e16}}},
 		{"tf2_msgs/TFMessage/rich", `transforms[header.frame_id=""].transform.rotation.w`, []nv{{`transforms[header.frame_id=""].transform.rotation.w`, 1e16}}},
 		{"tf2_msgs/TFMessage/rich", `transforms[header.seq=95028].transform.rotation.w`, []nv{{`transforms[header.seq=95028].transform.rotation.w`, 123456789.125}}},
