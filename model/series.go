@@ -57,23 +57,29 @@ type SeriesRequest struct {
 
 // Series is one extracted field in columnar form: 16 bytes per point (an
 // int64 time in nanoseconds, ascending, and a float64 value). Messages are
-// never kept.
+// never kept. A field reference whose path selects several elements
+// ("/joint_states.position[*]") makes one Series per element, named by it
+// ("/joint_states.position[shoulder_pan]"); see rosmsg.Selection.
 type Series struct {
+	// Ref is the series' own field: for an element of a multi-element
+	// path, the element's path ("position[shoulder_pan]").
 	Ref FieldRef
 	// Name is the label for legends and CSV headers.
 	Name string
 	T    []int64
 	V    []float64
 	// Missing counts messages the field could not be read from (an array
-	// shorter than the path's index, a message without a readable stamp,
-	// bad data); they have no point.
+	// shorter than the path's index, a key missing, a message without a
+	// readable stamp, bad data); they have no point. For the elements of
+	// a path with [*] or a range, which come and go, it counts only the
+	// messages the path could not be read from at all.
 	Missing int
 	// Loc is where each point's message lives, when the request asked for
 	// KeepIndex; nil otherwise.
 	Loc []MessageLoc
 
 	base   TimeBase
-	paths  connPaths
+	paths  connPaths // the requested path's selections, by connection
 	stamps map[uint32]stampPaths
 }
 
@@ -95,16 +101,81 @@ type SeriesSet struct {
 	BagStart, BagEnd bag.Time
 	// Messages is the number of messages read.
 	Messages int64
+	// Empty lists the requested fields with [*] or a range that no
+	// message read held an element of: they have no series.
+	Empty []FieldRef
 	// Skipped lists what the read could not use, from the message
 	// iterator; LostMessages counts the messages known to be in it.
 	Skipped      []bag.ByteRange
 	LostMessages uint64
 }
 
-// slot is one series fed by a connection.
+// refSink receives the values one field reference reads from a message
+// and appends them to its series, creating the series of elements seen
+// for the first time. It keeps the previous message's series in order,
+// so that a message holding the same elements as the last one finds each
+// series without a map lookup.
+type refSink struct {
+	ref    FieldRef
+	fixed  *Series // the path names one series (no [*], no range)
+	byName map[string]*Series
+	series []*Series // in order of first appearance
+	last   []*Series // the series of the previous message's values, in order
+	pos    int       // values of the current message so far
+	// The current message.
+	t    int64
+	loc  MessageLoc
+	keep bool
+	// remaining counts the ref's messages still to read, to size new series.
+	remaining int
+	proto     Series // base, paths, stamps of new series
+	missing   int    // messages the path could not be read from
+}
+
+// Value appends one value of the current message.
+func (r *refSink) Value(name []byte, v float64) {
+	s := r.fixed
+	if s == nil {
+		if r.pos < len(r.last) && r.last[r.pos].Name == string(name) {
+			s = r.last[r.pos]
+		} else {
+			if s = r.byName[string(name)]; s == nil {
+				s = r.newSeries(string(name))
+			}
+			if r.pos < len(r.last) {
+				r.last[r.pos] = s
+			} else {
+				r.last = append(r.last, s)
+			}
+		}
+	}
+	r.pos++
+	s.T = append(s.T, r.t)
+	s.V = append(s.V, v)
+	if r.keep {
+		s.Loc = append(s.Loc, r.loc)
+	}
+}
+
+// newSeries starts the series of an element seen for the first time.
+func (r *refSink) newSeries(name string) *Series {
+	s := &Series{Ref: FieldRef{Topic: r.ref.Topic, Path: name[len(r.ref.Topic)+1:]}, Name: name,
+		base: r.proto.base, paths: r.proto.paths, stamps: r.proto.stamps}
+	n := min(max(r.remaining, 1), 4096)
+	s.T = make([]int64, 0, n)
+	s.V = make([]float64, 0, n)
+	if r.keep {
+		s.Loc = make([]MessageLoc, 0, n)
+	}
+	r.byName[name] = s
+	r.series = append(r.series, s)
+	return s
+}
+
+// slot is one field reference fed by a connection.
 type slot struct {
-	s    *Series
-	path *rosmsg.Path // nil for the latency series
+	r   *refSink
+	sel *rosmsg.Selection // nil for the latency series
 }
 
 // connSlots is what one connection's messages feed.
@@ -116,32 +187,46 @@ type connSlots struct {
 }
 
 // ExtractSeries reads the requested fields in one pass over the messages of
-// their topics, using the compiled single-field paths, into per-series
-// columns. It reports progress in messages (out of the count the index
-// gives for the selected connections and chunks) and stops with ctx's error
-// when ctx is cancelled. progress may be nil.
+// their topics, using the compiled paths, into per-series columns: one
+// series per field, or per element for a path with [*] or a range (in the
+// order the elements first appear), in the order of req.Fields. It reports
+// progress in messages (out of the count the index gives for the selected
+// connections and chunks) and stops with ctx's error when ctx is
+// cancelled. progress may be nil.
 func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req SeriesRequest, progress ProgressFunc) (*SeriesSet, error) {
 	set := &SeriesSet{Base: req.Base}
 	set.BagStart, set.BagEnd = timeRange(b)
 	byConn := map[uint32]*connSlots{}
 	var topics []string
+	var sinks []*refSink
 	for _, ref := range req.Fields {
 		paths, err := compileRef(b, cache, ref)
 		if err != nil {
 			return nil, err
 		}
-		s := &Series{Ref: ref, Name: seriesName(ref), base: req.Base, paths: paths, stamps: map[uint32]stampPaths{}}
-		set.Series = append(set.Series, s)
+		r := &refSink{ref: ref, keep: req.KeepIndex, byName: map[string]*Series{},
+			proto: Series{base: req.Base, paths: paths, stamps: map[uint32]stampPaths{}}}
+		fixed := true
+		for _, sel := range paths {
+			if sel != nil && !sel.Fixed() {
+				fixed = false
+			}
+		}
+		if fixed {
+			r.fixed = &Series{Ref: ref, Name: seriesName(ref), base: req.Base, paths: paths, stamps: r.proto.stamps}
+			r.series = []*Series{r.fixed}
+		}
+		sinks = append(sinks, r)
 		if !containsString(topics, ref.Topic) {
 			topics = append(topics, ref.Topic)
 		}
-		for id, p := range paths {
+		for id, sel := range paths {
 			cs := byConn[id]
 			if cs == nil {
 				cs = &connSlots{}
 				byConn[id] = cs
 			}
-			cs.slots = append(cs.slots, slot{s, p})
+			cs.slots = append(cs.slots, slot{r, sel})
 			if req.Base == HeaderStamp || ref.IsLatency() {
 				c := b.Connection(id)
 				plan, err := planFor(cache, c)
@@ -153,7 +238,7 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 					return nil, fmt.Errorf("%w: %s (%s) has no header.stamp; use the receive time base", ErrUnknownField, c.Topic, c.Type)
 				}
 				cs.stamp, cs.needStamp = sp, true
-				s.stamps[id] = sp
+				r.proto.stamps[id] = sp
 			}
 		}
 	}
@@ -163,6 +248,7 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 	it := b.Messages(f)
 	defer it.Close()
 	var done int64
+	var name []byte
 	for it.Next() {
 		m := it.Message()
 		cs := byConn[m.Conn.ID]
@@ -184,7 +270,7 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 			var err error
 			if stamp, err = cs.stamp.nanos(m.Data); err != nil {
 				for _, sl := range cs.slots {
-					sl.s.Missing++
+					sl.r.missing++
 				}
 				continue
 			}
@@ -192,22 +278,24 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 				t = stamp
 			}
 		}
+		loc := MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}
 		for _, sl := range cs.slots {
-			var v float64
-			if sl.path == nil {
-				v = float64(stamp-recv) / 1e9
-			} else {
-				var err error
-				if v, err = sl.path.Float64(m.Data); err != nil {
-					sl.s.Missing++
-					continue
-				}
+			r := sl.r
+			r.t, r.loc, r.pos = t, loc, 0
+			r.remaining--
+			if sl.sel == nil {
+				r.Value(nil, float64(stamp-recv)/1e9)
+				continue
 			}
-			s := sl.s
-			s.T = append(s.T, t)
-			s.V = append(s.V, v)
-			if req.KeepIndex {
-				s.Loc = append(s.Loc, MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID})
+			name = append(name[:0], r.ref.Topic...)
+			name = append(name, '.')
+			var err error
+			name, err = sl.sel.Walk(m.Data, name, r)
+			if err != nil || r.fixed != nil && r.pos == 0 {
+				r.missing++
+			}
+			if r.fixed == nil {
+				r.last = r.last[:min(len(r.last), r.pos)]
 			}
 		}
 	}
@@ -216,6 +304,15 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	for _, r := range sinks {
+		for _, s := range r.series {
+			s.Missing = r.missing
+		}
+		set.Series = append(set.Series, r.series...)
+		if len(r.series) == 0 {
+			set.Empty = append(set.Empty, r.ref)
+		}
 	}
 	set.Messages = done
 	if sk, ok := it.(interface{ Skipped() []bag.ByteRange }); ok {
@@ -235,11 +332,13 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 	return set, nil
 }
 
-// reserve sizes every series for the messages the index counts for its
-// connections in the chunks the filter reads, so columns do not over-grow,
-// and returns the total count for progress.
+// reserve sizes every fixed series for the messages the index counts for
+// its connections in the chunks the filter reads, so columns do not
+// over-grow, notes how many messages each field reference will read (to
+// size the series of elements as they appear) and returns the total count
+// for progress.
 func reserve(b bag.Storage, f bag.MessageFilter, byConn map[uint32]*connSlots, keepIndex bool) int64 {
-	perSeries := map[*Series]int{}
+	perRef := map[*refSink]int{}
 	var total int64
 	for _, blk := range b.Blocks() {
 		if !f.End.IsZero() && f.End.Before(blk.Start) || !f.Start.IsZero() && blk.End.Before(f.Start) {
@@ -252,15 +351,18 @@ func reserve(b bag.Storage, f bag.MessageFilter, byConn map[uint32]*connSlots, k
 			}
 			total += int64(n)
 			for _, sl := range cs.slots {
-				perSeries[sl.s] += int(n)
+				perRef[sl.r] += int(n)
 			}
 		}
 	}
-	for s, n := range perSeries {
-		s.T = make([]int64, 0, n)
-		s.V = make([]float64, 0, n)
-		if keepIndex {
-			s.Loc = make([]MessageLoc, 0, n)
+	for r, n := range perRef {
+		r.remaining = n
+		if s := r.fixed; s != nil {
+			s.T = make([]int64, 0, n)
+			s.V = make([]float64, 0, n)
+			if keepIndex {
+				s.Loc = make([]MessageLoc, 0, n)
+			}
 		}
 	}
 	return total

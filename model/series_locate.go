@@ -22,8 +22,8 @@ const locateWindow = 10e9
 // time base, the messages received within 10 s of the stamp, or the whole
 // topic when that window does not account for every point with this stamp.
 // Among messages with equal times, the point's rank (ties keep receive
-// order) picks the message, counting only messages the field could be read
-// from, as extraction does.
+// order) picks the message, counting the points each message gives the
+// series, as extraction does.
 func (s *Series) Locate(ctx context.Context, b bag.Storage, i int) (MessageLoc, error) {
 	if i < 0 || i >= len(s.T) {
 		return MessageLoc{}, fmt.Errorf("point %d of %s: %w", i, s.Name, ErrNotFound)
@@ -60,6 +60,7 @@ func (s *Series) find(ctx context.Context, b bag.Storage, f bag.MessageFilter, t
 	defer it.Close()
 	n := 0
 	var found MessageLoc
+	count := pointCounter{name: s.Name}
 	for it.Next() {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -84,18 +85,20 @@ func (s *Series) find(ctx context.Context, b bag.Storage, f bag.MessageFilter, t
 		if mt != t {
 			continue
 		}
+		points := 1
 		if path != nil {
-			if _, err := path.Float64(m.Data); err != nil {
-				continue
-			}
+			count.n = 0
+			count.buf = append(append(count.buf[:0], s.Ref.Topic...), '.')
+			count.buf, _ = path.Walk(m.Data, count.buf, &count)
+			points = count.n
 		}
-		if n == rank {
+		if n <= rank && rank < n+points {
 			found = MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}
 			if ties < 0 {
 				return found, nil
 			}
 		}
-		n++
+		n += points
 	}
 	if err := it.Err(); err != nil {
 		return MessageLoc{}, err
@@ -104,4 +107,17 @@ func (s *Series) find(ctx context.Context, b bag.Storage, f bag.MessageFilter, t
 		return found, nil
 	}
 	return MessageLoc{}, fmt.Errorf("point at %s of %s: %w", bag.TimeFromNanos(t), s.Name, ErrNotFound)
+}
+
+// pointCounter counts the values of one series a message holds.
+type pointCounter struct {
+	name string
+	buf  []byte
+	n    int
+}
+
+func (c *pointCounter) Value(name []byte, _ float64) {
+	if string(name) == c.name {
+		c.n++
+	}
 }

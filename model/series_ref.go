@@ -105,8 +105,9 @@ func ResolveField(b bag.Storage, cache *rosmsg.Cache, s string) (FieldRef, error
 	return ref, err
 }
 
-// connPaths is a field reference compiled for each connection of its topic.
-type connPaths map[uint32]*rosmsg.Path
+// connPaths is a field reference compiled for each connection of its topic
+// (nil for the latency series).
+type connPaths map[uint32]*rosmsg.Selection
 
 // compileRef compiles ref's path (or, for the latency series, the header
 // stamp) for every connection of its topic. Connections whose type lacks
@@ -135,9 +136,9 @@ func compileRef(b bag.Storage, cache *rosmsg.Cache, ref FieldRef) (connPaths, er
 	return out, nil
 }
 
-// compileConn compiles ref for one connection; a nil path with a nil error
-// is the latency series.
-func compileConn(cache *rosmsg.Cache, ref FieldRef, c *bag.Connection) (*rosmsg.Path, error) {
+// compileConn compiles ref for one connection; a nil selection with a nil
+// error is the latency series.
+func compileConn(cache *rosmsg.Cache, ref FieldRef, c *bag.Connection) (*rosmsg.Selection, error) {
 	plan, err := planFor(cache, c)
 	if err != nil {
 		return nil, fmt.Errorf("%s (%s): %w", ref.Topic, c.Type, err)
@@ -148,7 +149,7 @@ func compileConn(cache *rosmsg.Cache, ref FieldRef, c *bag.Connection) (*rosmsg.
 		}
 		return nil, nil
 	}
-	p, err := rosmsg.CompilePath(plan, ref.Path)
+	p, err := rosmsg.CompileSelection(plan, ref.Path)
 	if err != nil {
 		detail := err.Error()
 		var re *rosmsg.Error
@@ -196,9 +197,10 @@ func (p stampPaths) nanos(data []byte) (int64, error) {
 	return int64(s)*1e9 + int64(n), nil
 }
 
-var indexRE = regexp.MustCompile(`\[\d*\]?`)
+var indexRE = regexp.MustCompile(`\[[^\]]*\]?`)
 
-// normIndex writes every array index as [0], the form Plan.Paths uses.
+// normIndex writes every array index or selector as [0], the form
+// Plan.Paths uses.
 func normIndex(s string) string { return indexRE.ReplaceAllString(s, "[0]") }
 
 // suggest returns up to three paths close to p (by edit distance, indices

@@ -18,7 +18,9 @@ import (
 )
 
 func runPlot(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("plot", "FILE TOPIC.FIELD... [-o OUT.png|OUT.svg] [--csv OUT.csv] [--stats]", stderr)
+	fs := newFlags("plot", "FILE TOPIC.FIELD... [-o OUT.png|OUT.svg] [--csv OUT.csv] [--stats]\n\n"+
+		"A FIELD's array elements are chosen by index [3], range [0:5], all [*], key [shoulder_pan]\n"+
+		"(through a name/names/*_names array) or field [child_frame_id=base_link]; each element is a series.", stderr)
 	out := fs.String("o", "", "image to write: .png or .svg (give -o, --csv, --stats or several)")
 	csvOut := fs.String("csv", "", "write the points as CSV (one time column, one column per series)")
 	stats := fs.Bool("stats", false, "print each series' point count, min, max, mean and sum")
@@ -95,6 +97,9 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	status := 0
 	if lost.any() {
 		status = 1
+	}
+	for _, ref := range set.Empty {
+		fmt.Fprintf(stderr, "bagscope: warning: %s: no message holds an element it selects (no series)\n", ref)
 	}
 	series := make([]plot.Series, len(set.Series))
 	for i, s := range set.Series {
