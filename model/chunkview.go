@@ -103,14 +103,14 @@ type Field struct{ Name, Value string }
 func (c *ChunkDetail) InfoFields(start int64) []Field {
 	ci := c.Info
 	rel := func(t ros1.Time) string {
-		return fmt.Sprintf("+%.3f s (%s UTC)", float64(t.Nanos()-start)/1e9, time.Unix(0, t.Nanos()).UTC().Format("15:04:05.000"))
+		return fmt.Sprintf("%s (%s UTC)", RelTime(t.Nanos()-start), time.Unix(0, t.Nanos()).UTC().Format("15:04:05.000"))
 	}
 	return []Field{
 		{"Chunk", fmt.Sprintf("%d of %d", c.Index+1, c.N)},
 		{"Record at", fmt.Sprintf("byte %d", ci.ChunkPos)},
 		{"Start", rel(ci.Start)},
 		{"End", rel(ci.End)},
-		{"Duration", fmt.Sprintf("%.3f s", float64(ci.End.Nanos()-ci.Start.Nanos())/1e9)},
+		{"Duration", Seconds(ci.End.Nanos()-ci.Start.Nanos(), 3) + " s"},
 		{"Messages", fmt.Sprintf("%s on %d connection%s", Count(ci.Messages()), len(ci.Conns), map[bool]string{true: "s"}[len(ci.Conns) != 1])},
 		{"Chunk info at", infoAt(ci)},
 	}

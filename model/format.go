@@ -54,17 +54,61 @@ func Frequency(hz float64) string {
 	}
 }
 
-// Duration formats seconds as rosbag does: "3:25s (205s)" or "12.3s".
+// Duration formats seconds as `rosbag info` does: "12.3s" under a minute,
+// else "3:25s (205s)" or "1hr 2:05s (3725s)", truncating the seconds as
+// its %d does (137.9 s is "2:17s (137s)", not 2:18).
 func Duration(sec float64) string {
 	if sec < 60 {
 		return fmt.Sprintf("%.1fs", sec)
 	}
-	total := int64(sec + 0.5)
+	total := int64(sec) // Python's %d truncates
 	h, m, s := total/3600, total/60%60, total%60
 	if h > 0 {
-		return fmt.Sprintf("%d:%02d:%02d (%ds)", h, m, s, total)
+		return fmt.Sprintf("%dhr %d:%02ds (%ds)", h, m, s, total)
 	}
-	return fmt.Sprintf("%d:%02d (%ds)", m, s, total)
+	return fmt.Sprintf("%d:%02ds (%ds)", m, s, total)
+}
+
+// Seconds formats ns as seconds with d decimals, truncated toward zero as
+// the timeline's axis and `rosbag info` do: Seconds(4_989_999_999, 3) is
+// "4.989". Every relative time goes through it, so one message never
+// shows as both 4.989 and 4.990.
+func Seconds(ns int64, d int) string {
+	neg := ns < 0
+	if neg {
+		ns = -ns
+	}
+	s := strconv.FormatInt(ns/1e9, 10)
+	if d > 0 {
+		s += "." + fmt.Sprintf("%09d", ns%1e9)[:min(d, 9)]
+	}
+	if neg && strings.Trim(s, "0.") != "" {
+		s = "-" + s
+	}
+	return s
+}
+
+// RelTime formats a time relative to the recording's start (ns after
+// it) with milliseconds: "+4.989 s".
+func RelTime(ns int64) string { return RelTimeN(ns, 3) }
+
+// RelTimeN is RelTime with d decimals: RelTimeN(ns, 6) is "+4.989123 s".
+func RelTimeN(ns int64, d int) string {
+	s := Seconds(ns, d)
+	if s[0] != '-' {
+		s = "+" + s
+	}
+	return s + " s"
+}
+
+// Plural counts n of noun, with thousands separators and the noun's
+// plural when n is not 1: "1 message", "2,345 messages", "0 series".
+// Nouns of several words pluralise the last: "3 closed chunks".
+func Plural(n uint64, noun string) string {
+	if n != 1 && !strings.HasSuffix(noun, "s") {
+		noun += "s"
+	}
+	return Count(n) + " " + noun
 }
 
 // Time formats a ROS time as a UTC date and time with milliseconds:
@@ -97,16 +141,16 @@ func Compression(s *bag.Summary) string {
 // read. r.Reason says why.
 func ScanSummary(r *ros1.ScanReport) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Read without its index: parsed to byte %s of %s, %s closed chunks",
-		Count(uint64(r.ParsedTo)), Count(uint64(r.Size)), Count(uint64(r.ClosedChunks)))
+	fmt.Fprintf(&b, "Read without its index: parsed to byte %s of %s, %s",
+		Count(uint64(r.ParsedTo)), Count(uint64(r.Size)), Plural(uint64(r.ClosedChunks), "closed chunk"))
 	if r.Open != nil {
-		fmt.Fprintf(&b, ", the open chunk with %s messages salvaged", Count(uint64(r.Open.Messages)))
+		fmt.Fprintf(&b, ", the open chunk with %s salvaged", Plural(uint64(r.Open.Messages), "message"))
 	}
 	if n := r.UnreadableBytes(); n > 0 {
 		fmt.Fprintf(&b, ", %s unreadable", Size(n))
 	}
 	if r.LostMessages > 0 {
-		fmt.Fprintf(&b, ", %s messages lost", Count(r.LostMessages))
+		fmt.Fprintf(&b, ", %s lost", Plural(r.LostMessages, "message"))
 	}
 	b.WriteString(".")
 	return b.String()

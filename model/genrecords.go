@@ -476,7 +476,7 @@ func (d *BlockDetail) Ratio() float64 {
 func (d *BlockDetail) Fields(start int64) []Field {
 	b := d.Block
 	rel := func(t bag.Time) string {
-		return fmt.Sprintf("+%.3f s (%s UTC)", float64(t.Nanos()-start)/1e9, time.Unix(0, t.Nanos()).UTC().Format("15:04:05.000"))
+		return fmt.Sprintf("%s (%s UTC)", RelTime(t.Nanos()-start), time.Unix(0, t.Nanos()).UTC().Format("15:04:05.000"))
 	}
 	comp := b.Compression
 	if comp == "" {
@@ -497,7 +497,7 @@ func (d *BlockDetail) Fields(start int64) []Field {
 		{"Length", fmt.Sprintf("%s (%s bytes, to byte %s)", Size(b.Len), Count(uint64(b.Len)), OffsetText(b.Offset+b.Len-1))},
 		{"Start", rel(b.Start)},
 		{"End", rel(b.End)},
-		{"Duration", fmt.Sprintf("%.3f s", float64(b.End.Nanos()-b.Start.Nanos())/1e9)},
+		{"Duration", Seconds(b.End.Nanos()-b.Start.Nanos(), 3) + " s"},
 		{"Messages", fmt.Sprintf("%s on %d connection%s", Count(b.Messages()), conns, map[bool]string{true: "s"}[conns != 1])},
 		{"Compression", comp},
 		{"Compressed size", fmt.Sprintf("%s (%s bytes)", Size(int64(b.CompressedSize)), Count(b.CompressedSize))},
