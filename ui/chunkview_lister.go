@@ -246,7 +246,7 @@ func (p *listedChunkPanel) filter() {
 	recs := p.records
 	topics := p.l.Topics()
 	p.rows = recs.TopicRows(p.d.Storage, topics)
-	state := fmt.Sprintf("%s records in %s of uncompressed data (offsets into it)", model.Count(uint64(recs.Len())), model.Size(recs.Size()))
+	state := fmt.Sprintf("%s in %s of uncompressed data (offsets into it)", model.Plural(uint64(recs.Len()), "record"), model.Size(recs.Size()))
 	p.showAll.Hide()
 	if p.rows != nil {
 		state = fmt.Sprintf("%s of %s records: the messages of %s (the topic selection)", model.Count(uint64(len(p.rows))), model.Count(uint64(recs.Len())), strings.Join(topics, ", "))

@@ -102,7 +102,7 @@ func (h *HexView) idleStatus() string {
 	if h.r == nil {
 		return ""
 	}
-	return fmt.Sprintf("%d bytes at %d..%d. Point at a byte to name it.", h.size, h.start, h.start+h.size-1)
+	return fmt.Sprintf("%s at %d..%d. Point at a byte to name it.", model.Plural(uint64(h.size), "byte"), h.start, h.start+h.size-1)
 }
 
 // totalRows is the number of rows of the whole range: rows start at

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
+
+	"github.com/bagscope/bagscope/model"
 )
 
 // maxHexCopy bounds the bytes Ctrl+C copies: a selection can span a
@@ -193,7 +195,7 @@ func (h *HexView) SelectionHex() (text, msg string) {
 		}
 		fmt.Fprintf(&sb, "%02x", b)
 	}
-	msg = fmt.Sprintf("Copied %d bytes (%d..%d) as hex.", k, start, start+int64(k)-1)
+	msg = fmt.Sprintf("Copied %s (%d..%d) as hex.", model.Plural(uint64(k), "byte"), start, start+int64(k)-1)
 	if int64(k) < end-start {
 		msg = fmt.Sprintf("Copied the first %d of %d selected bytes (%d..) as hex.", k, end-start, start)
 	}
@@ -215,7 +217,7 @@ func (h *HexView) selectionStatus() (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return fmt.Sprintf("%d bytes selected, %d..%d (0x%x..0x%x). Ctrl+C copies them as hex.", e-s, s, e-1, s, e-1), true
+	return fmt.Sprintf("%s selected, %d..%d (0x%x..0x%x). Ctrl+C copies them as hex.", model.Plural(uint64(e-s), "byte"), s, e-1, s, e-1), true
 }
 
 // focus takes the keyboard focus.

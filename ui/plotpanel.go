@@ -310,7 +310,7 @@ func (p *plotPanel) showProgress() {
 		frac = float64(done) / float64(total)
 	}
 	p.progress.SetValue(frac)
-	p.progLabel.SetText(fmt.Sprintf("Extracting %d series: %s of %s messages", running, model.Count(uint64(done)), model.Count(uint64(total))))
+	p.progLabel.SetText(fmt.Sprintf("Extracting %s: %s of %s", model.Plural(uint64(running), "series"), model.Count(uint64(done)), model.Plural(uint64(total), "message")))
 	p.progRow.Show()
 }
 

@@ -319,7 +319,7 @@ func (p *recordsPanel) showLevel() {
 	} else {
 		p.back.Hide()
 	}
-	p.count.SetText(fmt.Sprintf("%d records", l.set.Len()))
+	p.count.SetText(model.Plural(uint64(l.set.Len()), "record"))
 	p.list.UnselectAll()
 	p.list.Refresh()
 	p.clearSelection()

@@ -309,7 +309,7 @@ func (p *listedRecordsPanel) showLevel() {
 	} else {
 		p.back.Hide()
 	}
-	count := fmt.Sprintf("%s records", model.Count(uint64(l.set.Len())))
+	count := model.Plural(uint64(l.set.Len()), "record")
 	if x, ok := l.set.(*model.FileRecords); ok && x.Damaged() > 0 {
 		count += fmt.Sprintf(", %d damaged", x.Damaged())
 	}
@@ -429,9 +429,9 @@ func (p *listedRecordsPanel) selectRow(i widget.ListItemID) {
 	if in := p.inner(); in != nil {
 		where += fmt.Sprintf(" of the data of the %s at %d", p.level().kind, in.Block)
 	}
-	title := fmt.Sprintf("%s record at %s: %s bytes", r.Kind, where, model.Count(uint64(r.Len)))
+	title := fmt.Sprintf("%s record at %s: %s", r.Kind, where, model.Plural(uint64(r.Len), "byte"))
 	if r.Damaged {
-		title = fmt.Sprintf("Damaged bytes at %s: %s bytes", where, model.Count(uint64(r.Len)))
+		title = fmt.Sprintf("Damaged bytes at %s: %s", where, model.Plural(uint64(r.Len), "byte"))
 	}
 	p.title.SetText(title)
 	p.hex.OffsetLimit = l.set.Size()

@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 	"time"
+
+	"github.com/bagscope/bagscope/model"
 )
 
 // tick is one labelled mark of the time axis.
@@ -89,23 +91,10 @@ func tickLabel(t, start, step int64, abs bool) string {
 	return s
 }
 
-// relSeconds formats ns as seconds with d decimals.
-func relSeconds(ns int64, d int) string {
-	neg := ns < 0
-	if neg {
-		ns = -ns
-	}
-	s := fmt.Sprintf("%d", ns/1e9)
-	if d > 0 {
-		s += "." + fmt.Sprintf("%09d", ns%1e9)[:d]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
+// relSeconds formats ns as seconds with d decimals (model.Seconds).
+func relSeconds(ns int64, d int) string { return model.Seconds(ns, d) }
 
 // timeText is a time both ways, for status lines: "+5.123 s (06:13:25.374 UTC)".
 func timeText(t, start int64) string {
-	return fmt.Sprintf("+%s s (%s UTC)", relSeconds(t-start, 3), time.Unix(0, t).UTC().Format("2006-01-02 15:04:05.000"))
+	return fmt.Sprintf("%s (%s UTC)", model.RelTime(t-start), time.Unix(0, t).UTC().Format("2006-01-02 15:04:05.000"))
 }

@@ -381,9 +381,9 @@ func (p *topicPanel) setFilter(q string) {
 
 func (p *topicPanel) updateCount() {
 	n, total := len(p.view.Rows()), p.view.Total()
-	text := fmt.Sprintf("%d topics", total)
+	text := model.Plural(uint64(total), "topic")
 	if n != total {
-		text = fmt.Sprintf("%d of %d topics", n, total)
+		text = fmt.Sprintf("%d of %s", n, model.Plural(uint64(total), "topic"))
 	}
 	if sel := len(p.link.Topics()); sel > 0 {
 		text += fmt.Sprintf(", %d selected", sel)
