@@ -16,6 +16,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/plot"
+
+	"github.com/bagscope/bagscope/model"
 )
 
 // Plot canvas geometry, in device-independent pixels.
@@ -226,7 +228,7 @@ func (c *plotCanvas) timeText(t int64) string {
 	if c.absolute {
 		return time.Unix(0, t).UTC().Format("15:04:05.000000") + " UTC"
 	}
-	return fmt.Sprintf("%+.6f s", float64(t-c.origin)/1e9)
+	return model.RelTimeN(t-c.origin, 6)
 }
 
 func valueText(v float64) string {
@@ -430,22 +432,32 @@ func (r *plotCanvasRenderer) placeReadout() {
 	th := c.Theme()
 	variant := fyne.CurrentApp().Settings().ThemeVariant()
 	t := f.Time(float64(c.hover.X))
-	lines := []*canvas.Text{canvas.NewText(c.timeText(t), th.Color(theme.ColorNameForeground, variant))}
+	// The text in the theme's foreground at the theme's text size on an
+	// opaque box, so it reads over any line; each series' colour is a
+	// swatch beside its value, as a dark blue line would not read as text.
+	fg := th.Color(theme.ColorNameForeground, variant)
+	lines := []*canvas.Text{canvas.NewText(c.timeText(t), fg)}
+	swatches := []*canvas.Rectangle{nil}
 	for _, s := range c.visible() {
 		d := s.data()
 		if i, ok := d.At(t); ok {
-			lines = append(lines, canvas.NewText(fmt.Sprintf("%s = %s", s.name(), valueText(d.V[i])), s.color))
+			lines = append(lines, canvas.NewText(fmt.Sprintf("%s = %s", s.name(), valueText(d.V[i])), fg))
+			swatches = append(swatches, canvas.NewRectangle(s.color))
 		}
 	}
-	const pad, size = 4, 11
+	const pad = 6
+	size := th.Size(theme.SizeNameText)
+	sw := size * 0.8 // a swatch's side
 	var w, h float32
 	for _, l := range lines {
 		l.TextSize = size
 		ms := l.MinSize()
-		w = max(w, ms.Width)
+		w = max(w, ms.Width+sw+pad)
 		h += ms.Height
 	}
-	bg := canvas.NewRectangle(withAlpha(th.Color(theme.ColorNameOverlayBackground, variant), 220))
+	bg := canvas.NewRectangle(th.Color(theme.ColorNameOverlayBackground, variant))
+	bg.StrokeColor = th.Color(theme.ColorNameSeparator, variant)
+	bg.StrokeWidth = 1
 	bg.CornerRadius = 3
 	objs := []fyne.CanvasObject{bg}
 	x := c.hover.X + 8
@@ -454,9 +466,13 @@ func (r *plotCanvasRenderer) placeReadout() {
 	}
 	y := float32(f.Data.Y0) + 4
 	place(bg, x, y, w+2*pad, h+2*pad)
-	for _, l := range lines {
+	for i, l := range lines {
 		ms := l.MinSize()
-		place(l, x+pad, y+pad, ms.Width, ms.Height)
+		if s := swatches[i]; s != nil {
+			place(s, x+pad, y+pad+(ms.Height-sw)/2, sw, sw)
+			objs = append(objs, s)
+		}
+		place(l, x+pad+sw+pad, y+pad, ms.Width, ms.Height)
 		y += ms.Height
 		objs = append(objs, l)
 	}

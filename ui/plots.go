@@ -141,7 +141,8 @@ func (g *plotsView) add(p *plotPanel, path string) {
 	path = strings.TrimSpace(path)
 	p.setError("")
 	if path == "" {
-		p.setError("Type a field path first, as TOPIC.FIELD: " + strings.Join(g.examples, ", "))
+		// Enter on an empty field: nothing to add, and nothing wrong
+		// (the placeholder and the empty state say what to type).
 		return
 	}
 	ref, err := model.ResolveField(g.l.d.Storage, &g.cache, path)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/test"
@@ -77,7 +78,8 @@ func TestPlotAddSeries(t *testing.T) {
 		{"unknown field", []string{"/imu.linear_acceleration.w"}, nil, "unknown field"},
 		{"topic without field", []string{"/imu"}, nil, "names topic /imu but no field"},
 		{"twice", []string{"/imu.linear_acceleration.x", "/imu.linear_acceleration.x"}, []int{150}, "already in this plot"},
-		{"empty", []string{" "}, nil, "Type a field path first"},
+		{"empty: no error", []string{" "}, nil, ""},
+		{"empty after an error clears it", []string{"/nope.x", ""}, nil, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -301,8 +303,17 @@ func TestPlotLegendAndCrosshair(t *testing.T) {
 			t.Errorf("crosshair readout %q lacks %q", c.readout(), want)
 		}
 	}
-	if !c.r.readout.Visible() || len(c.r.readout.Objects) != 4 {
-		t.Errorf("crosshair box: shown %v with %d objects, want a background and 3 lines", c.r.readout.Visible(), len(c.r.readout.Objects))
+	if !c.r.readout.Visible() || len(c.r.readout.Objects) != 6 {
+		t.Errorf("crosshair box: shown %v with %d objects, want a background, 3 lines and 2 colour swatches", c.r.readout.Visible(), len(c.r.readout.Objects))
+	}
+	// Readable: the theme's text size, in the foreground colour (a series'
+	// colour, say blue, on the dark box did not read).
+	th := c.Theme()
+	fg := th.Color(theme.ColorNameForeground, fyne.CurrentApp().Settings().ThemeVariant())
+	for _, o := range c.r.readout.Objects {
+		if tx, ok := o.(*canvas.Text); ok && (tx.TextSize < th.Size(theme.SizeNameText) || tx.Color != fg) {
+			t.Errorf("crosshair text %q is %v px in %v, want %v px in the foreground %v", tx.Text, tx.TextSize, tx.Color, th.Size(theme.SizeNameText), fg)
+		}
 	}
 	c.MouseOut()
 	if c.readout() != "" || c.r.cross.Visible() || c.r.readout.Visible() {
