@@ -17,10 +17,10 @@ func TestBagViewStates(t *testing.T) {
 		want []string // texts the window must show
 	}{
 		{"topics", "../testdata/two-conns-one-topic.bag", []string{"two-conns-one-topic.bag", "/chatter", "std_msgs/String, std_msgs/Int32", "Topics (2)"}},
-		{"empty bag", "../testdata/empty.bag", []string{"This bag has no messages"}},
+		{"empty bag", "../testdata/empty.bag", []string{"This bag has no messages", "Topics (0)", "Records", "Findings"}},
 		{"missing file", "../testdata/no-such.bag", []string{"Could not open no-such.bag", "does not exist"}},
 		{"not a bag", "../go.mod", []string{"Could not open go.mod", "offset 0", "bagscope reads ROS 1 bags"}},
-		{"unindexed: scanned", shared + "Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_unindexed.bag", []string{"Read without its index: parsed to byte 9,988 of 9,988, 1 closed chunks", "bagscope fix FILE OUT.bag", "/rosout_agg"}},
+		{"unindexed: scanned", shared + "Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_unindexed.bag", []string{"Read without its index: parsed to byte 9,988 of 9,988, 1 closed chunk.", "Save repaired copy… writes an indexed copy", "/rosout_agg"}},
 		{"old version", "testdata/v1.2.bag", []string{"Could not open v1.2.bag", "offset 9", "Only version 2.0"}},
 	}
 	for _, tt := range tests {
@@ -46,6 +46,54 @@ func TestBagViewStates(t *testing.T) {
 			w.Close()
 			if len(c.views) != 0 {
 				t.Error("closed window still has a view")
+			}
+		})
+	}
+}
+
+// TestDamagedWithoutMessages opens recordings none of whose messages can
+// be read: they still get the Records and Findings tabs, Ctrl+6 and
+// View › Findings show the findings, and the body says what the banner
+// says.
+func TestDamagedWithoutMessages(t *testing.T) {
+	tests := []struct {
+		path   string
+		banner string // in the banner
+		body   string // in the body
+	}{
+		{"testdata/invalid.bag", "Read without its index: parsed to byte 7,034 of 7,034, 0 closed chunks, 2.8 KB unreadable.", "No message could be read"},
+		{"testdata/invalid.mcap", "Read without its index: parsed to byte 61 of 2,069", "No message could be read"},
+		{"testdata/no-messages.db3", "This bag has connections but no messages", "/chatter"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			c := newTestController(t)
+			var opened *bagView
+			c.onOpened = func(v *bagView) { opened = v }
+			c.openPath(tt.path, nil)
+			if opened == nil || opened.err != nil {
+				t.Fatalf("not opened: %+v", opened)
+			}
+			w := opened.win
+			w.Resize(bagWindowSize)
+			got := shown(w)
+			for _, want := range []string{tt.banner, tt.body, "Records", "Findings"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("window does not show %q; it shows:\n%s", want, got)
+				}
+			}
+			if strings.Contains(got, "opened and closed without any message") && !strings.Contains(tt.path, "no-messages") {
+				t.Error("the body says nothing was written, the banner that the file is damaged")
+			}
+			tabs := appTabs(t, w)
+			pressShortcut(w, viewShortcut(5))
+			if got := tabs.Selected().Text; got != "Findings" {
+				t.Errorf("Ctrl+6 shows %q", got)
+			}
+			tabs.SelectIndex(0)
+			c.showView(w, "Records")
+			if got := tabs.Selected().Text; !strings.HasPrefix(got, "Records") {
+				t.Errorf("View › Records shows %q", got)
 			}
 		})
 	}

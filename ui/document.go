@@ -21,17 +21,9 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	autoCheck := d.Size <= autoCheckLimit
 	topics := newTopicPanel(d, l, autoCheck)
 	timeline, tv := newTimelinePane(d, l)
-	records, rp := recordsTab(d)
-	context.AfterFunc(l.ctx, rp.stop)
-	rp.setLink(l)
-	l.showRecord = func(off int64) {
-		l.selectTab("Records")
-		rp.showOffset(off)
-	}
 	first := true
-	findings := newFindingsPanel(l.ctx, d, w, l.showRecord, findingsHooks{
-		selectRecord: rp.showOffset,
-		onReport:     tv.markFindings,
+	records, findings := recordsAndFindings(d, w, l, findingsHooks{
+		onReport: tv.markFindings,
 		onChecked: func(rep *bag.CheckReport, err error) {
 			if !autoCheck || !first || l.ctx.Err() != nil {
 				return
@@ -45,7 +37,7 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 				topics.countBytes()
 			}
 		},
-	}).tab()
+	})
 	tabs := container.NewAppTabs(
 		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topics.content),
 		container.NewTabItemWithIcon("Message", theme.DocumentIcon(), newMessagePanel(l)),
@@ -58,6 +50,55 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	split := container.NewVSplit(timeline, tabs)
 	split.Offset = 0.34
 	return split
+}
+
+// recordsAndFindings builds the Records and Findings tabs of document d,
+// linked to each other and to l.
+func recordsAndFindings(d *model.Document, w fyne.Window, l *docLink, h findingsHooks) (records, findings *container.TabItem) {
+	records, rp := recordsTab(d)
+	context.AfterFunc(l.ctx, rp.stop)
+	rp.setLink(l)
+	l.showRecord = func(off int64) {
+		l.selectTab("Records")
+		rp.showOffset(off)
+	}
+	h.selectRecord = rp.showOffset
+	fp := newFindingsPanel(l.ctx, d, w, l.showRecord, h)
+	l.saveRepaired = func() {
+		l.selectTab("Findings")
+		fp.saveRepaired()
+	}
+	return records, fp.tab()
+}
+
+// newEmptyViews builds the views of a recording without a message: the
+// Topics tab says why there is none, in the words of the banner above
+// it, and the Records and Findings tabs show what the file holds and
+// what is wrong with it.
+func newEmptyViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
+	title, detail := emptyText(d)
+	records, findings := recordsAndFindings(d, w, l, findingsHooks{})
+	tabs := container.NewAppTabs(
+		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), newEmptyState(title, detail)),
+		records,
+		findings,
+	)
+	l.selectTab = func(name string) bool { return selectTabNamed(tabs, name) }
+	return tabs
+}
+
+// emptyText says why a recording shows no topic, agreeing with the
+// banner: a damaged file none of whose messages could be read, or one
+// with no message written.
+func emptyText(d *model.Document) (title, detail string) {
+	if scanned(d) {
+		return "No message could be read",
+			"The file's index could not be used, so it was read record by record (the banner above says how far), and no message could be read from it. " +
+				"Records lists what could be parsed; Findings says what is wrong with the file."
+	}
+	return "This bag has no messages",
+		"It holds no connections and no chunks: the recording was opened and closed without any message being written. " +
+			"Records lists its records; Findings checks them."
 }
 
 // recordsView is the Records tab's panel as the other views use it.
@@ -83,8 +124,7 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 	l := newDocLink(d, background)
 	var body fyne.CanvasObject
 	if len(d.Topics) == 0 {
-		body = newEmptyState("This bag has no messages",
-			"It holds no connections and no chunks: the recording was opened and closed without any message being written.")
+		body = newEmptyViews(d, w, l)
 	} else {
 		body = newViews(d, w, l)
 	}
@@ -93,13 +133,17 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 		top = append(top, banner(theme.InfoIcon(), "This bag has connections but no messages: every topic below has 0 messages."))
 	}
 	if scan := scanBanner(d); scan != nil {
-		if len(d.Topics) > 0 {
-			// A link to the doctor's findings for this bag.
-			show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.selectTab("Findings") })
-			show.Importance = widget.LowImportance
-			scan = container.NewBorder(nil, nil, nil, container.NewVBox(show), scan)
+		// The window's own actions for a damaged file: its findings, and
+		// a repaired copy where the format can write one.
+		show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.selectTab("Findings") })
+		show.Importance = widget.LowImportance
+		actions := container.NewVBox(show)
+		if repairable(d) {
+			save := widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), func() { l.saveRepaired() })
+			save.Importance = widget.LowImportance
+			actions.Add(save)
 		}
-		top = append(top, scan)
+		top = append(top, container.NewBorder(nil, nil, nil, actions, scan))
 	}
 	for _, w := range d.Warnings {
 		top = append(top, banner(theme.WarningIcon(), w.Error()))
@@ -108,12 +152,19 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 	return container.NewBorder(container.NewPadded(container.NewVBox(top...)), nil, nil, nil, body), l
 }
 
+// repairHint is the scan banner's pointer to the window's own repair.
+const repairHint = "Save repaired copy… writes an indexed copy with every message that could be read."
+
 // scanBanner says how a file that could not be read through its index
 // was read instead, or is nil for a file read through its index.
 func scanBanner(d *model.Document) fyne.CanvasObject {
 	switch {
 	case d.Scan != nil:
-		return banner(theme.WarningIcon(), model.ScanSummary(d.Scan), d.Scan.Reason.Error(), model.FixHint)
+		detail := []string{d.Scan.Reason.Error()}
+		if repairable(d) {
+			detail = append(detail, repairHint)
+		}
+		return banner(theme.WarningIcon(), model.ScanSummary(d.Scan), detail...)
 	case d.Info != nil && d.Info.Scanned != nil:
 		r := d.Info.Scanned
 		text := fmt.Sprintf("Read without its index: parsed to byte %s of %s", model.Count(uint64(r.ParsedTo)), model.Count(uint64(d.Size)))
@@ -125,13 +176,17 @@ func scanBanner(d *model.Document) fyne.CanvasObject {
 			text += fmt.Sprintf(", %s unreadable", model.Size(skipped))
 		}
 		if r.LostMessages > 0 {
-			text += fmt.Sprintf(", %s messages lost", model.Count(r.LostMessages))
+			text += fmt.Sprintf(", %s lost", model.Plural(r.LostMessages, "message"))
 		}
 		reason := "The file's index could not be used."
 		if r.Reason != nil {
 			reason = r.Reason.Error()
 		}
-		return banner(theme.WarningIcon(), text+".", reason)
+		detail := []string{reason}
+		if repairable(d) {
+			detail = append(detail, repairHint)
+		}
+		return banner(theme.WarningIcon(), text+".", detail...)
 	}
 	return nil
 }

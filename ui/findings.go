@@ -53,6 +53,7 @@ type findingsPanel struct {
 	stopBtn  *widget.Button
 	checkBtn *widget.Button
 	showBtn  *widget.Button
+	saveBtn  *widget.Button
 	selected int // selected finding, or -1
 	findingsHooks
 	list     *widget.List
@@ -106,10 +107,8 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 	})
 	p.stopBtn.Hide()
 	p.checkBtn = widget.NewButtonWithIcon("Check every record", theme.SearchIcon(), p.runCheck)
-	save := widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), p.saveRepaired)
-	if !repairable(d) {
-		save.Disable()
-	}
+	p.saveBtn = widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), p.saveRepaired)
+	p.updateSave()
 	p.detail = widget.NewLabel("")
 	p.detail.Wrapping = fyne.TextWrapWord
 	p.list = widget.NewList(
@@ -127,6 +126,9 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 			left.Objects[0].(*widget.Icon).SetResource(severityIcon(f.Severity))
 			left.Objects[1].(*widget.Label).SetText(findingPlace(f))
 			row.Objects[0].(*widget.Label).SetText(f.Message)
+			// A longer record kind widens the place column: lay the row
+			// out again, or the message overlaps it.
+			row.Layout.Layout(row.Objects, row.Size())
 		},
 	)
 	p.list.OnSelected = func(i widget.ListItemID) {
@@ -139,7 +141,7 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 		p.detail.SetText(fmt.Sprintf("%s at byte offset %d%s:\n%s", strings.ToUpper(f.Severity.String()[:1])+f.Severity.String()[1:], f.Offset, recordSuffix(f.Record), f.Message))
 	}
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, nil, container.NewHBox(p.checkBtn, save), p.status),
+		container.NewBorder(nil, nil, nil, container.NewHBox(p.checkBtn, p.saveBtn), p.status),
 		container.NewBorder(nil, nil, nil, p.stopBtn, p.progress),
 	)
 	split := container.NewVSplit(p.list, container.NewBorder(nil, nil, nil, container.NewVBox(p.showBtn), container.NewVScroll(p.detail)))
@@ -205,14 +207,15 @@ func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
 	}
 	switch {
 	case len(p.findings) == 0:
-		p.status.SetText(fmt.Sprintf("No findings: every record of the %s messages checks out.", model.Count(rep.Messages)))
+		p.status.SetText(fmt.Sprintf("No findings: every record of the %s checks out.", model.Plural(rep.Messages, "message")))
 	case counts[bag.Error] == 0:
-		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
+		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", model.Plural(uint64(counts[bag.Warning]), "warning"), model.Plural(uint64(counts[bag.Info]), "note")))
 	case !repairable(p.d):
-		p.status.SetText(fmt.Sprintf("%s, %s, %s. Select one to read it whole.", plural(counts[bag.Error], "error"), plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
+		p.status.SetText(fmt.Sprintf("%s, %s, %s. Select one to read it whole.", model.Plural(uint64(counts[bag.Error]), "error"), model.Plural(uint64(counts[bag.Warning]), "warning"), model.Plural(uint64(counts[bag.Info]), "note")))
 	default:
-		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes a new, indexed copy with every message that can be read.", plural(counts[bag.Error], "error"), plural(counts[bag.Warning], "warning"), plural(counts[bag.Info], "note")))
+		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes a new, indexed copy with every message that can be read.", model.Plural(uint64(counts[bag.Error]), "error"), model.Plural(uint64(counts[bag.Warning]), "warning"), model.Plural(uint64(counts[bag.Info]), "note")))
 	}
+	p.updateSave()
 	if p.onReport != nil {
 		p.onReport(p.findings)
 	}
@@ -223,9 +226,35 @@ func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
 	p.list.Refresh()
 }
 
+// canSave says whether "Save repaired copy…" has something to repair:
+// the format can write a repaired copy, and the recording was read
+// without its index or the last check found something.
+func (p *findingsPanel) canSave() bool {
+	return repairable(p.d) && (scanned(p.d) || len(p.findings) > 0)
+}
+
+// updateSave enables "Save repaired copy…" when there is something to
+// repair.
+func (p *findingsPanel) updateSave() {
+	if p.canSave() {
+		p.saveBtn.Enable()
+	} else {
+		p.saveBtn.Disable()
+	}
+}
+
+// scanned reports whether the recording could not be read through its
+// index and was read record by record instead.
+func scanned(d *model.Document) bool {
+	return d.Scan != nil || d.Info != nil && d.Info.Scanned != nil
+}
+
 // saveRepaired asks where to write a repaired copy and writes it in the
 // background, then says what was kept and lost.
 func (p *findingsPanel) saveRepaired() {
+	if repairable(p.d) && !p.canSave() {
+		return // nothing to repair (Ctrl+Shift+S on a healthy recording)
+	}
 	if !repairable(p.d) {
 		dialog.ShowInformation("Not available for this format yet", "bagscope cannot write a repaired copy of this kind of recording yet; `bagscope convert` writes its readable messages as a ROS 1 bag or an MCAP file.", p.win)
 		return
@@ -281,7 +310,7 @@ func repairedName(name string) string {
 // repairText says what a repair kept and lost.
 func repairText(out string, rep *bag.RepairReport) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Wrote %s: %s messages, %s compression.\n", out, model.Count(rep.Messages), rep.Compression)
+	fmt.Fprintf(&b, "Wrote %s: %s, %s compression.\n", out, model.Plural(rep.Messages, "message"), rep.Compression)
 	topics := make([]string, 0, len(rep.Kept))
 	for t := range rep.Kept {
 		topics = append(topics, t)
@@ -295,20 +324,12 @@ func repairText(out string, rep *bag.RepairReport) string {
 		return b.String()
 	}
 	if rep.LostMessages > 0 {
-		fmt.Fprintf(&b, "Lost %s indexed messages in unreadable chunks.\n", model.Count(rep.LostMessages))
+		fmt.Fprintf(&b, "Lost %s in unreadable chunks.\n", model.Plural(rep.LostMessages, "indexed message"))
 	}
 	for _, r := range rep.Lost {
 		fmt.Fprintf(&b, "Lost %s\n", r)
 	}
 	return b.String()
-}
-
-// plural says "1 error", "2 errors".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func severityIcon(s bag.Severity) fyne.Resource {

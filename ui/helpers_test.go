@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -55,3 +56,44 @@ func findButton(t *testing.T, o fyne.CanvasObject, prefix string) *widget.Button
 
 // shown returns the markup of what w shows, to search for texts.
 func shown(w fyne.Window) string { return test.RenderToMarkup(w.Canvas()) }
+
+// appTabs returns the bag window's tabs.
+func appTabs(t *testing.T, w fyne.Window) *container.AppTabs {
+	t.Helper()
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		if at, ok := o.(*container.AppTabs); ok {
+			return at
+		}
+	}
+	t.Fatal("no tabs")
+	return nil
+}
+
+// pressShortcut delivers s as the desktop driver does: to the window's
+// menu first, then to the focused widget if it takes shortcuts, else to
+// the canvas.
+func pressShortcut(w fyne.Window, s fyne.Shortcut) {
+	if m := w.MainMenu(); m != nil && menuShortcut(m.Items, s) {
+		return
+	}
+	if f, ok := w.Canvas().Focused().(fyne.Shortcutable); ok {
+		f.TypedShortcut(s)
+		return
+	}
+	w.Canvas().(fyne.Shortcutable).TypedShortcut(s)
+}
+
+func menuShortcut(menus []*fyne.Menu, s fyne.Shortcut) bool {
+	for _, m := range menus {
+		for _, it := range m.Items {
+			if it.Shortcut != nil && it.Shortcut.ShortcutName() == s.ShortcutName() && it.Action != nil {
+				it.Action()
+				return true
+			}
+			if it.ChildMenu != nil && menuShortcut([]*fyne.Menu{it.ChildMenu}, s) {
+				return true
+			}
+		}
+	}
+	return false
+}

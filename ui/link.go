@@ -62,6 +62,12 @@ type docLink struct {
 	// messageRecord selects a message data record (its chunk's record
 	// offset, its offset in the chunk's data) in the Records view.
 	messageRecord func(chunkPos int64, off uint32)
+	// stepMessage selects the previous (-1) or next (+1) message of the
+	// selected topics (Alt+Left, Alt+Right).
+	stepMessage func(delta int)
+	// saveRepaired shows the Findings tab and, when it has findings and
+	// the format can be repaired, asks where to save a repaired copy.
+	saveRepaired func()
 	// plots is the Plots view, for plotPaths.
 	plots *plotsView
 }
