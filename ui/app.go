@@ -117,6 +117,8 @@ type controller struct {
 	views  map[fyne.Window]*bagView
 	// async runs background work; tests make it synchronous.
 	async func(func())
+	// quit quits the app (Ctrl+Q); tests watch it.
+	quit func()
 	// onOpened, when set, is called once a bag view has finished loading.
 	onOpened func(*bagView)
 	// tab and sel are the command line's --tab and --select, applied to
@@ -132,5 +134,6 @@ func newController(a fyne.App) *controller {
 		recent: &model.Recent{},
 		views:  map[fyne.Window]*bagView{},
 		async:  func(f func()) { go f() },
+		quit:   a.Quit,
 	}
 }

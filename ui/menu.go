@@ -28,12 +28,14 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	recent := fyne.NewMenuItem("Open Recent", nil)
 	recent.ChildMenu = c.recentMenu(w)
 	sample := fyne.NewMenuItem("Open Sample Bag", func() { c.openSample(w) })
+	repaired := fyne.NewMenuItem("Save Repaired Copy…", func() { c.saveRepaired(w) })
+	repaired.Shortcut = shortcutSaveRepaired
 	closeItem := fyne.NewMenuItem("Close", func() { w.Close() })
 	closeItem.Shortcut = shortcutClose
-	quit := fyne.NewMenuItem("Quit", func() { c.app.Quit() })
+	quit := fyne.NewMenuItem("Quit", func() { c.quit() })
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, openFolder, recent, sample, fyne.NewMenuItemSeparator(), closeItem, quit)
+	file := fyne.NewMenu("File", open, openFolder, recent, sample, fyne.NewMenuItemSeparator(), repaired, fyne.NewMenuItemSeparator(), closeItem, quit)
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard and mouse", func() { showKeys(w) }), fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
 	return fyne.NewMainMenu(file, c.viewMenu(w), help)
 }
@@ -73,7 +75,10 @@ func (c *controller) addShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutOpen, func(fyne.Shortcut) { c.showOpenDialog(w) })
 	w.Canvas().AddShortcut(shortcutOpenFolder, func(fyne.Shortcut) { c.showFolderDialog(w) })
 	w.Canvas().AddShortcut(shortcutClose, func(fyne.Shortcut) { w.Close() })
-	w.Canvas().AddShortcut(shortcutQuit, func(fyne.Shortcut) { c.app.Quit() })
+	w.Canvas().AddShortcut(shortcutQuit, func(fyne.Shortcut) { c.quit() })
+	w.Canvas().AddShortcut(shortcutPrevMessage, func(fyne.Shortcut) { c.stepMessage(w, -1) })
+	w.Canvas().AddShortcut(shortcutNextMessage, func(fyne.Shortcut) { c.stepMessage(w, +1) })
+	w.Canvas().AddShortcut(shortcutSaveRepaired, func(fyne.Shortcut) { c.saveRepaired(w) })
 	for i, name := range viewNames {
 		w.Canvas().AddShortcut(viewShortcut(i), func(fyne.Shortcut) { c.showView(w, name) })
 	}

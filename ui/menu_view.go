@@ -16,14 +16,46 @@ func viewShortcut(i int) *desktop.CustomShortcut {
 	return &desktop.CustomShortcut{KeyName: fyne.KeyName(rune('1' + i)), Modifier: fyne.KeyModifierShortcutDefault}
 }
 
-// viewMenu lists the views of a bag window with their shortcuts.
+// Alt+Left and Alt+Right step to the previous and next message of the
+// selected topics, whichever view shows. They are menu shortcuts, so a
+// focused widget (the bytes, a plot's field) does not take them.
+var (
+	shortcutPrevMessage = &desktop.CustomShortcut{KeyName: fyne.KeyLeft, Modifier: fyne.KeyModifierAlt}
+	shortcutNextMessage = &desktop.CustomShortcut{KeyName: fyne.KeyRight, Modifier: fyne.KeyModifierAlt}
+	// shortcutSaveRepaired is the Findings tab's "Save repaired copy…".
+	shortcutSaveRepaired = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+)
+
+// viewMenu lists the views of a bag window with their shortcuts, and the
+// message steps.
 func (c *controller) viewMenu(w fyne.Window) *fyne.Menu {
-	items := make([]*fyne.MenuItem, len(viewNames))
+	items := make([]*fyne.MenuItem, len(viewNames), len(viewNames)+3)
 	for i, name := range viewNames {
 		items[i] = fyne.NewMenuItem(name, func() { c.showView(w, name) })
 		items[i].Shortcut = viewShortcut(i)
 	}
+	prev := fyne.NewMenuItem("Previous Message", func() { c.stepMessage(w, -1) })
+	prev.Shortcut = shortcutPrevMessage
+	next := fyne.NewMenuItem("Next Message", func() { c.stepMessage(w, +1) })
+	next.Shortcut = shortcutNextMessage
+	items = append(items, fyne.NewMenuItemSeparator(), prev, next)
 	return fyne.NewMenu("View", items...)
+}
+
+// saveRepaired offers to save a repaired copy of window w's recording
+// when its Findings tab can (it shows the tab either way).
+func (c *controller) saveRepaired(w fyne.Window) {
+	if v := c.views[w]; v != nil && v.link != nil && v.link.saveRepaired != nil {
+		v.link.saveRepaired()
+	}
+}
+
+// stepMessage selects the previous (-1) or next (+1) message of the
+// selected topics in window w, once its bag has loaded.
+func (c *controller) stepMessage(w fyne.Window, delta int) {
+	if v := c.views[w]; v != nil && v.link != nil && v.link.stepMessage != nil {
+		v.link.stepMessage(delta)
+	}
 }
 
 // showView shows a view of the bag in window w, once it has loaded.
@@ -33,32 +65,45 @@ func (c *controller) showView(w fyne.Window, name string) {
 	}
 }
 
+// keyHelpRow is one line of Help > Keyboard and mouse. keys_test.go
+// presses every row that is not Mouse in a real bag window and checks its
+// effect, so the list names only what works.
+type keyHelpRow struct {
+	Keys, What string
+	// Mouse rows are done with the mouse (they may name modifier keys).
+	Mouse bool
+}
+
 // keyHelp is what Help > Keyboard and mouse lists.
-var keyHelp = [][2]string{
-	{"Ctrl+O / Ctrl+Shift+O", "open a recording file (.bag, .mcap, .db3, metadata.yaml), open a recording folder"},
-	{"Ctrl+W / Ctrl+Q", "close the window, quit"},
-	{"Ctrl+1 … Ctrl+6", "Topics, Message, Plots, Chunk, Records, Findings"},
-	{"Timeline: wheel, drag", "zoom about the mouse, pan"},
-	{"Timeline: Shift+drag, drag on the axis", "select a time range (Z zooms to it, Esc clears it)"},
-	{"Timeline: + - 0 Home End Left Right", "zoom in, out, fit, go to the start or end, pan"},
-	{"Timeline: click, double-click", "select the nearest message, fit (or zoom to the range)"},
-	{"Timeline: click a chunk or a lane title", "open the chunk, show only that topic"},
-	{"Plots: type TOPIC.FIELD", "suggestions show as you type; Down, Enter take one, Enter again adds it"},
-	{"Plots: wheel, drag, Shift+drag", "zoom time, pan, zoom to a box"},
-	{"Plots: double-click, click a point", "fit, select the point's message everywhere"},
-	{"Plots: drag a field from Fields", "onto a plot to add it there, below the plots for a new plot (double-click or + adds to the last)"},
-	{"Topics: click a row", "show only the selected topics in the other views"},
-	{"Message: Alt+Left, Alt+Right", "previous, next message of the topic"},
-	{"Bytes: click, arrows, Page Up/Down", "move the byte cursor (the tree follows it)"},
-	{"Bytes: drag, Shift+click, Shift+arrows", "select bytes; Ctrl+C copies them as hex, Ctrl+A selects all"},
-	{"Drop files on a window", "open them"},
+var keyHelp = []keyHelpRow{
+	{Keys: "Ctrl+O / Ctrl+Shift+O", What: "open a recording file (.bag, .mcap, .db3, metadata.yaml), open a recording folder"},
+	{Keys: "Ctrl+W / Ctrl+Q", What: "close the window, quit"},
+	{Keys: "Ctrl+1 … Ctrl+6", What: "Topics, Message, Plots, Chunk, Records, Findings"},
+	{Keys: "Alt+Left / Alt+Right", What: "previous, next message in time of the selected topics (or of the message's topic), from any view"},
+	{Keys: "Ctrl+Shift+S", What: "save a repaired copy of a damaged recording (once Findings has found something)"},
+	{Keys: "Timeline: + - 0", What: "zoom in, out, fit (click the timeline first)"},
+	{Keys: "Timeline: Home End Left Right", What: "go to the start, the end, pan earlier, later"},
+	{Keys: "Timeline: Z, Esc", What: "zoom to the selected range, clear it"},
+	{Keys: "Plots: type TOPIC.FIELD, Down, Enter", What: "suggestions show as you type; Down, Enter take one, Enter again adds it"},
+	{Keys: "Bytes: arrows, Page Up/Down, Home, End", What: "move the byte cursor (the tree follows it)"},
+	{Keys: "Bytes: Shift+arrows, Ctrl+A, Ctrl+C", What: "select bytes, select all, copy them as hex"},
+	{Keys: "Timeline: wheel, drag", What: "zoom about the mouse, pan", Mouse: true},
+	{Keys: "Timeline: Shift+drag, drag on the axis", What: "select a time range", Mouse: true},
+	{Keys: "Timeline: click, double-click", What: "select the nearest message, fit (or zoom to the range)", Mouse: true},
+	{Keys: "Timeline: click a chunk or a lane title", What: "open the chunk, show only that topic", Mouse: true},
+	{Keys: "Plots: wheel, drag, Shift+drag", What: "zoom time, pan, zoom to a box", Mouse: true},
+	{Keys: "Plots: double-click, click a point", What: "fit, select the point's message everywhere", Mouse: true},
+	{Keys: "Plots: drag a field from Fields", What: "onto a plot to add it there, below the plots for a new plot (double-click or + adds to the last)", Mouse: true},
+	{Keys: "Topics: click a row", What: "show only the selected topics in the other views", Mouse: true},
+	{Keys: "Bytes: click, drag, Shift+click", What: "move the byte cursor, select bytes", Mouse: true},
+	{Keys: "Drop files on a window", What: "open them", Mouse: true},
 }
 
 // showKeys lists the keyboard and mouse controls.
 func showKeys(w fyne.Window) {
 	rows := make([]fyne.CanvasObject, 0, 2*len(keyHelp))
 	for _, k := range keyHelp {
-		rows = append(rows, widget.NewLabelWithStyle(k[0], fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), widget.NewLabel(k[1]))
+		rows = append(rows, widget.NewLabelWithStyle(k.Keys, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), widget.NewLabel(k.What))
 	}
 	dialog.ShowCustom("Keyboard and mouse", "Close", container.New(layout.NewFormLayout(), rows...), w)
 }

@@ -5,12 +5,13 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"slices"
+	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -124,7 +125,8 @@ func newMessageView(l *docLink) *messagePanel {
 		container.NewCenter(start)))
 
 	p.body = container.NewStack(p.empty)
-	p.content = newStartOnShow(p.body, p.addShortcuts)
+	p.content = p.body
+	l.stepMessage = p.step
 	l.OnMessage(p.show)
 	if ref, ok := l.Message(); ok {
 		p.show(ref)
@@ -296,37 +298,36 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 	if tm != nil && i >= 0 {
 		parts = append(parts, fmt.Sprintf("message %s of %s on %s", model.Count(uint64(i+1)), model.Count(uint64(len(tm.Refs))), tm.Topic))
 	}
+	topics := p.stepTopics()
+	if len(topics) > 1 {
+		parts = append(parts, "Prev, Next step through "+model.Plural(uint64(len(topics)), "topic"))
+	}
+	_, hasPrev := stepRef(x, topics, ref, p.refTopic(), -1)
+	_, hasNext := stepRef(x, topics, ref, p.refTopic(), +1)
 	p.prev.Enable()
 	p.next.Enable()
-	if tm == nil || i <= 0 {
+	if !hasPrev {
 		p.prev.Disable()
 	}
-	if tm == nil || i < 0 || i >= len(tm.Refs)-1 {
+	if !hasNext {
 		p.next.Disable()
 	}
 	start := p.l.d.Summary.Start
 	t := bag.TimeFromNanos(ref.T)
-	parts = append(parts, fmt.Sprintf("+%.3f s", float64(ref.T-start.Nanos())/1e9),
+	parts = append(parts, model.RelTime(ref.T-start.Nanos()),
 		fmt.Sprintf("%s UTC (%d.%09d)", model.Time(t), t.Sec, t.NSec))
 	if m := p.msg; m != nil {
 		parts = append(parts, messagePlace(p.l.d, m))
 	}
-	s := ""
-	for k, part := range parts {
-		if k > 0 {
-			s += "  ·  "
-		}
-		s += part
-	}
-	setDim(p.where, s+"  ·  Alt+Left / Alt+Right step")
+	setDim(p.where, strings.Join(parts, "  ·  ")+"  ·  Alt+Left / Alt+Right step")
 }
 
 // messagePlace says where a message's bytes are: its record in its ROS 1
 // chunk, or its block in another format.
 func messagePlace(d *model.Document, m *model.Message) string {
-	size := model.Count(uint64(len(m.Data)))
+	size := model.Plural(uint64(len(m.Data)), "byte")
 	if d.Bag != nil {
-		return fmt.Sprintf("%s bytes, record at %d in the chunk at %d (%s)", size, m.RecordStart, m.Ref.ChunkPos, m.Compression)
+		return fmt.Sprintf("%s, record at %d in the chunk at %d (%s)", size, m.RecordStart, m.Ref.ChunkPos, m.Compression)
 	}
 	for _, blk := range d.Storage.Blocks() {
 		if blk.Offset == m.Ref.ChunkPos {
@@ -334,10 +335,10 @@ func messagePlace(d *model.Document, m *model.Message) string {
 			if comp == "" {
 				comp = "none"
 			}
-			return fmt.Sprintf("%s bytes in the chunk at %d (%s)", size, m.Ref.ChunkPos, comp)
+			return fmt.Sprintf("%s in the chunk at %d (%s)", size, m.Ref.ChunkPos, comp)
 		}
 	}
-	return fmt.Sprintf("%s bytes in the record at %d", size, m.Ref.ChunkPos)
+	return fmt.Sprintf("%s in the record at %d", size, m.Ref.ChunkPos)
 }
 
 // topicOf returns the selected message's topic in the index and its
@@ -354,32 +355,106 @@ func (p *messagePanel) topicOf(x *model.MessageIndex) (*model.TopicMessages, int
 	return tm, tm.IndexOf(p.ref)
 }
 
-// step selects the message delta places away in the topic of the
-// selected one.
+// refTopic is the topic of the selected message, or "".
+func (p *messagePanel) refTopic() string {
+	if c := p.l.d.Storage.Connection(p.ref.Conn); c != nil {
+		return c.Topic
+	}
+	return ""
+}
+
+// stepTopics are the topics Prev and Next step through: the selected
+// topics when the selected message is on one of them, else the message's
+// own topic (a message picked outside the selection, or with none).
+func (p *messagePanel) stepTopics() []string {
+	sel, own := p.l.Topics(), p.refTopic()
+	if len(sel) > 0 && (own == "" || slices.Contains(sel, own)) {
+		return sel
+	}
+	if own != "" {
+		return []string{own}
+	}
+	return nil
+}
+
+// step selects the message delta (+1 or -1) places away in time order
+// among the step topics.
 func (p *messagePanel) step(delta int) {
 	if !p.has {
 		p.first()
 		return
 	}
 	p.l.WithIndex(func(x *model.MessageIndex) {
-		tm, i := p.topicOf(x)
-		if tm == nil || i < 0 {
-			return
-		}
-		if j := i + delta; j >= 0 && j < len(tm.Refs) {
-			p.l.SelectMessage(tm.Refs[j])
+		if r, ok := stepRef(x, p.stepTopics(), p.ref, p.refTopic(), delta); ok {
+			p.l.SelectMessage(r)
 		}
 	})
 }
 
-// first selects the first message of the first selected topic, or of the
-// first topic.
+// stepRef returns the message after (delta > 0) or before (delta < 0) cur
+// among the topics' messages merged in time order. Messages at one time
+// are ordered by the topics' order, then by their order in their topic.
+// cur is on topic curTopic, which need not be among topics: then the next
+// message is the first at or after cur's time, the previous the last
+// before it.
+func stepRef(x *model.MessageIndex, topics []string, cur model.MsgRef, curTopic string, delta int) (model.MsgRef, bool) {
+	k, ci := -1, -1 // cur's topic among topics, and its place there
+	for j, name := range topics {
+		if name == curTopic {
+			if tm := x.Topic(name); tm != nil {
+				k, ci = j, tm.IndexOf(cur)
+			}
+			break
+		}
+	}
+	if k >= 0 && ci < 0 {
+		k = -1 // not indexed: step by time alone
+	}
+	var best model.MsgRef
+	bestTopic, found := 0, false
+	for j, name := range topics {
+		tm := x.Topic(name)
+		if tm == nil {
+			continue
+		}
+		var i int
+		switch {
+		case j == k:
+			i = ci + delta
+		case delta > 0 && j < k:
+			i = tm.Search(cur.T + 1) // messages at cur's time come before it
+		case delta > 0:
+			i = tm.Search(cur.T)
+		case j < k:
+			i = tm.Search(cur.T+1) - 1
+		default:
+			i = tm.Search(cur.T) - 1
+		}
+		if i < 0 || i >= len(tm.Refs) {
+			continue
+		}
+		r := tm.Refs[i]
+		better := !found
+		if found && delta > 0 {
+			better = r.T < best.T || r.T == best.T && j < bestTopic
+		} else if found {
+			better = r.T > best.T || r.T == best.T && j > bestTopic
+		}
+		if better {
+			best, bestTopic, found = r, j, true
+		}
+	}
+	return best, found
+}
+
+// first selects the earliest message of the selected topics, or the
+// first message of the first topic.
 func (p *messagePanel) first() {
 	p.l.WithIndex(func(x *model.MessageIndex) {
 		var tm *model.TopicMessages
 		for _, name := range p.l.Topics() {
-			if tm = x.Topic(name); tm != nil && len(tm.Refs) > 0 {
-				break
+			if t := x.Topic(name); t != nil && len(t.Refs) > 0 && (tm == nil || t.Refs[0].T < tm.Refs[0].T) {
+				tm = t
 			}
 		}
 		if tm == nil || len(tm.Refs) == 0 {
@@ -411,26 +486,6 @@ func (p *messagePanel) plotField() {
 	}
 	p.l.addSeries(p.msg.Conn.Topic + "." + p.ft.Path(p.sel))
 	p.l.selectTab("Plots")
-}
-
-// addShortcuts adds Alt+Left and Alt+Right, which step through the topic
-// while the Message tab shows, to the window.
-func (p *messagePanel) addShortcuts() {
-	c := fyne.CurrentApp().Driver().CanvasForObject(p.content)
-	if c == nil {
-		return
-	}
-	for _, k := range []struct {
-		key   fyne.KeyName
-		delta int
-	}{{fyne.KeyLeft, -1}, {fyne.KeyRight, +1}} {
-		delta := k.delta
-		c.AddShortcut(&desktop.CustomShortcut{KeyName: k.key, Modifier: fyne.KeyModifierAlt}, func(fyne.Shortcut) {
-			if p.content.Visible() {
-				p.step(delta)
-			}
-		})
-	}
 }
 
 // setDim sets the text of a dimText.

@@ -69,7 +69,7 @@ func TestMenus(t *testing.T) {
 	for _, it := range m.Items[0].Items {
 		labels = append(labels, it.Label)
 	}
-	if got := strings.Join(labels, "|"); got != "Open…|Open Folder…|Open Recent|Open Sample Bag||Close|Quit" {
+	if got := strings.Join(labels, "|"); got != "Open…|Open Folder…|Open Recent|Open Sample Bag||Save Repaired Copy…||Close|Quit" {
 		t.Errorf("File menu = %q", got)
 	}
 	if sub := m.Items[0].Items[2].ChildMenu; sub == nil || !strings.HasPrefix(sub.Items[0].Label, "a.bag") {
@@ -122,10 +122,10 @@ func TestViewMenu(t *testing.T) {
 		}
 	}
 	view := c.mainMenu(w).Items[1]
-	if view.Label != "View" || len(view.Items) != len(viewNames) {
+	if view.Label != "View" || len(view.Items) != len(viewNames)+3 || view.Items[len(viewNames)+2].Label != "Next Message" {
 		t.Fatalf("View menu = %+v", view)
 	}
-	for i, it := range view.Items {
+	for i, it := range view.Items[:len(viewNames)] {
 		it.Action()
 		if got := tabs.Selected().Text; !strings.HasPrefix(got, viewNames[i]) {
 			t.Errorf("%s shows tab %q", it.Label, got)

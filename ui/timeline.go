@@ -406,7 +406,7 @@ func (v *TimelineView) timeLabel(t int64) string {
 	if v.abs {
 		return tickLabel(t, v.tl.Start, 1e6, true)
 	}
-	return "+" + relSeconds(t-v.tl.Start, 3) + " s"
+	return model.RelTime(t - v.tl.Start)
 }
 
 // Tapped places the cursor and says what was tapped.
@@ -470,7 +470,8 @@ func (v *TimelineView) TypedRune(r rune) {
 	}
 }
 
-// TypedKey pans with the arrows, fits on Home and clears the range on Esc.
+// TypedKey pans with the arrows, goes to the start on Home and to the end
+// on End at the same zoom, and clears the range on Esc.
 func (v *TimelineView) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeyLeft:
@@ -478,7 +479,8 @@ func (v *TimelineView) TypedKey(ev *fyne.KeyEvent) {
 	case fyne.KeyRight:
 		v.pan(-v.plotW() * tlPanShare)
 	case fyne.KeyHome:
-		v.Fit()
+		w := v.t1 - v.t0
+		v.setWindow(v.tl.Start, v.tl.Start+w)
 	case fyne.KeyEnd:
 		w := v.t1 - v.t0
 		v.setWindow(v.tl.End-w, v.tl.End)
@@ -557,7 +559,7 @@ func (v *TimelineView) describe(p fyne.Position) string {
 				model.Interval(g.End-g.Start), v.timeLabel(g.Start), v.timeLabel(g.End), model.GapFactor, model.Interval(v.stats[l].MedianInterval))
 		}
 		if v.tl.Exact() {
-			return fmt.Sprintf("%s: %s messages in %s .. %s (%.1f/s)", lane, model.Count(uint64(c)), v.timeLabel(a), v.timeLabel(b), rate)
+			return fmt.Sprintf("%s: %s in %s .. %s (%.1f/s)", lane, model.Plural(uint64(c), "message"), v.timeLabel(a), v.timeLabel(b), rate)
 		}
 		return fmt.Sprintf("%s at %s: about %.1f messages/s (from the chunk index; exact once the message index is read)", lane, timeText(t, v.tl.Start), rate)
 	}
@@ -566,7 +568,7 @@ func (v *TimelineView) describe(p fyne.Position) string {
 
 // chunkText describes a chunk for the status line and tooltip.
 func (v *TimelineView) chunkText(c model.ChunkSpan) string {
-	s := fmt.Sprintf("chunk at %d: %s messages, %s .. %s, %s", c.Pos, model.Count(c.Messages),
+	s := fmt.Sprintf("chunk at %d: %s, %s .. %s, %s", c.Pos, model.Plural(c.Messages, "message"),
 		v.timeLabel(c.T0), v.timeLabel(c.T1), compressionText(c))
 	over := 0
 	for _, o := range v.tl.Chunks {
@@ -575,7 +577,7 @@ func (v *TimelineView) chunkText(c model.ChunkSpan) string {
 		}
 	}
 	if over > 0 {
-		s += ", overlaps " + plural(over, "other chunk") + " in time"
+		s += ", overlaps " + model.Plural(uint64(over), "other chunk") + " in time"
 	}
 	if c.Damaged != "" {
 		s += " — DAMAGED: " + c.Damaged

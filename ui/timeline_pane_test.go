@@ -129,6 +129,7 @@ func TestTimelineTapChunk(t *testing.T) {
 func TestTimelineKeysAndRange(t *testing.T) {
 	l, tv, w := newTestViews(t)
 	full := tv.tl.End - tv.tl.Start
+	var width int64
 	steps := []struct {
 		name  string
 		do    func()
@@ -159,7 +160,13 @@ func TestTimelineKeysAndRange(t *testing.T) {
 			_, _, ok := l.Range()
 			return want(!ok && !tv.hasRange, "range still set")
 		}},
-		{"Home fits", func() { tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome}) }, func() string {
+		{"Home goes to the start at the same zoom", func() {
+			width = tv.t1 - tv.t0
+			tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
+		}, func() string {
+			return want(tv.t0 == tv.tl.Start && tv.t1-tv.t0 == width && width < tv.tl.End-tv.tl.Start, "window %d..%d", tv.t0, tv.t1)
+		}},
+		{"0 fits", func() { tv.TypedRune('0') }, func() string {
 			return want(tv.t0 == tv.tl.Start && tv.t1 == tv.tl.End, "window %d..%d", tv.t0, tv.t1)
 		}},
 		{"a plain drag pans", func() {

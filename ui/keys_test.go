@@ -1,0 +1,355 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// keysWindow is a bag window opened as the app opens one, with its menu
+// and shortcuts, for pressing keys in.
+type keysWindow struct {
+	c    *controller
+	w    fyne.Window
+	v    *bagView
+	tabs *container.AppTabs
+}
+
+func openKeysWindow(t *testing.T, c *controller, path string) *keysWindow {
+	t.Helper()
+	var opened *bagView
+	c.onOpened = func(v *bagView) { opened = v }
+	if path == "" {
+		c.openSample(nil)
+	} else {
+		c.openPath(path, nil)
+	}
+	if opened == nil || opened.err != nil || opened.link == nil {
+		t.Fatalf("not opened: %+v", opened)
+	}
+	opened.win.Resize(bagWindowSize)
+	return &keysWindow{c: c, w: opened.win, v: opened, tabs: appTabs(t, opened.win)}
+}
+
+// find returns the first shown object of type T in the window, after
+// showing the tab that holds it.
+func find[T fyne.CanvasObject](t *testing.T, k *keysWindow, tab string) T {
+	t.Helper()
+	if tab != "" && !k.v.link.selectTab(tab) {
+		t.Fatalf("no tab %s", tab)
+	}
+	for _, o := range shownObjects(k.w.Content()) {
+		if v, ok := o.(T); ok {
+			return v
+		}
+	}
+	var zero T
+	t.Fatalf("no %T in the %s tab", zero, tab)
+	return zero
+}
+
+// closeOverlays hides the dialogs a key showed.
+func closeOverlays(w fyne.Window) {
+	for w.Canvas().Overlays().Top() != nil {
+		top := w.Canvas().Overlays().Top()
+		top.Hide()
+		w.Canvas().Overlays().Remove(top)
+	}
+}
+
+// keyChecks press the keys of each keyboard row of Help > Keyboard and
+// mouse in a real bag window and check what they did.
+var keyChecks = map[string]func(t *testing.T, k *keysWindow){
+	"Ctrl+O / Ctrl+Shift+O": func(t *testing.T, k *keysWindow) {
+		for _, s := range []fyne.Shortcut{shortcutOpen, shortcutOpenFolder} {
+			pressShortcut(k.w, s)
+			if k.w.Canvas().Overlays().Top() == nil {
+				t.Errorf("%s showed no dialog", s.ShortcutName())
+			}
+			closeOverlays(k.w)
+		}
+	},
+	"Ctrl+W / Ctrl+Q": func(t *testing.T, k *keysWindow) {
+		other := openKeysWindow(t, k.c, "../testdata/single-message.bag")
+		n := len(k.c.views)
+		pressShortcut(other.w, shortcutClose)
+		if len(k.c.views) != n-1 || k.c.views[other.w] != nil {
+			t.Error("Ctrl+W did not close the window")
+		}
+		quit := false
+		k.c.quit = func() { quit = true }
+		pressShortcut(k.w, shortcutQuit)
+		if !quit {
+			t.Error("Ctrl+Q did not quit")
+		}
+	},
+	"Ctrl+1 … Ctrl+6": func(t *testing.T, k *keysWindow) {
+		for i := len(viewNames) - 1; i >= 0; i-- {
+			pressShortcut(k.w, viewShortcut(i))
+			if got := k.tabs.Selected().Text; !strings.HasPrefix(got, viewNames[i]) {
+				t.Errorf("Ctrl+%d shows %q, want %s", i+1, got, viewNames[i])
+			}
+		}
+	},
+	"Alt+Left / Alt+Right": func(t *testing.T, k *keysWindow) {
+		l := k.v.link
+		var x *model.MessageIndex
+		l.WithIndex(func(i *model.MessageIndex) { x = i })
+		imu := x.Topic("/imu")
+		l.SelectMessage(imu.Refs[0])
+		// From another view, with a widget that takes shortcuts focused:
+		// the bytes (Ctrl+C) once ate Alt+arrows.
+		hex := find[*HexView](t, k, "Message")
+		k.w.Canvas().Focus(hex)
+		pressShortcut(k.w, viewShortcut(0))
+		pressShortcut(k.w, shortcutNextMessage)
+		if m, _ := l.Message(); m != imu.Refs[1] {
+			t.Fatalf("Alt+Right selects %+v, want the next /imu message %+v", m, imu.Refs[1])
+		}
+		pressShortcut(k.w, shortcutPrevMessage)
+		if m, _ := l.Message(); m != imu.Refs[0] {
+			t.Fatalf("Alt+Left selects %+v, want %+v", m, imu.Refs[0])
+		}
+		// Two topics selected: both, in time order.
+		l.SetTopics([]string{"/imu", "/odom"})
+		seen := map[string]int{}
+		last := int64(0)
+		for range 40 {
+			pressShortcut(k.w, shortcutNextMessage)
+			m, _ := l.Message()
+			if m.T < last {
+				t.Fatalf("Alt+Right went back in time: %d after %d", m.T, last)
+			}
+			last = m.T
+			seen[topicName(l, m)]++
+		}
+		if seen["/imu"] == 0 || seen["/odom"] == 0 || len(seen) != 2 {
+			t.Errorf("Alt+Right through /imu and /odom visited %v", seen)
+		}
+		l.SetTopics(nil)
+	},
+	"Ctrl+Shift+S": func(t *testing.T, k *keysWindow) {
+		// A healthy bag: nothing to repair, so no dialog.
+		pressShortcut(k.w, shortcutSaveRepaired)
+		if got := k.tabs.Selected().Text; got != "Findings" {
+			t.Errorf("Ctrl+Shift+S shows %q, want Findings", got)
+		}
+		if k.w.Canvas().Overlays().Top() != nil {
+			t.Error("Ctrl+Shift+S offers to repair a bag without findings")
+		}
+		if b := findShownButton(t, k.w, "Save repaired copy"); !b.Disabled() {
+			t.Error("Save repaired copy… is enabled without findings")
+		}
+		// A damaged one: the save dialog.
+		bad := openKeysWindow(t, k.c, "testdata/invalid.bag")
+		defer bad.w.Close()
+		pressShortcut(bad.w, shortcutSaveRepaired)
+		if bad.w.Canvas().Overlays().Top() == nil {
+			t.Error("Ctrl+Shift+S on a damaged bag shows no save dialog")
+		}
+		closeOverlays(bad.w)
+	},
+	"Timeline: + - 0": func(t *testing.T, k *keysWindow) {
+		tv := find[*TimelineView](t, k, "")
+		k.w.Canvas().Focus(tv)
+		full := tv.tl.End - tv.tl.Start
+		typeFocused(t, k.w, "+")
+		if got := tv.t1 - tv.t0; got != full/2 {
+			t.Errorf("+: window %d of %d", got, full)
+		}
+		typeFocused(t, k.w, "-")
+		if got := tv.t1 - tv.t0; got != full {
+			t.Errorf("-: window %d of %d", got, full)
+		}
+		typeFocused(t, k.w, "++0")
+		if tv.t0 != tv.tl.Start || tv.t1 != tv.tl.End {
+			t.Errorf("0: window %d..%d", tv.t0, tv.t1)
+		}
+	},
+	"Timeline: Home End Left Right": func(t *testing.T, k *keysWindow) {
+		tv := find[*TimelineView](t, k, "")
+		k.w.Canvas().Focus(tv)
+		typeFocused(t, k.w, "++")
+		width := tv.t1 - tv.t0
+		key := func(name fyne.KeyName) { k.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: name}) }
+		key(fyne.KeyEnd)
+		if tv.t1 != tv.tl.End || tv.t1-tv.t0 != width {
+			t.Errorf("End: window %d..%d, end %d", tv.t0, tv.t1, tv.tl.End)
+		}
+		key(fyne.KeyHome)
+		if tv.t0 != tv.tl.Start || tv.t1-tv.t0 != width {
+			t.Errorf("Home: window %d..%d, start %d", tv.t0, tv.t1, tv.tl.Start)
+		}
+		before := tv.t0
+		key(fyne.KeyRight)
+		if tv.t0 <= before {
+			t.Errorf("Right: window starts at %d, was %d", tv.t0, before)
+		}
+		before = tv.t0
+		key(fyne.KeyLeft)
+		if tv.t0 >= before {
+			t.Errorf("Left: window starts at %d, was %d", tv.t0, before)
+		}
+		typeFocused(t, k.w, "0")
+	},
+	"Timeline: Z, Esc": func(t *testing.T, k *keysWindow) {
+		tv := find[*TimelineView](t, k, "")
+		l := k.v.link
+		r0, r1 := tv.tl.Start+(tv.tl.End-tv.tl.Start)/4, tv.tl.Start+(tv.tl.End-tv.tl.Start)/2
+		l.SetRange(r0, r1, true)
+		k.w.Canvas().Focus(tv)
+		typeFocused(t, k.w, "z")
+		if tv.t0 != r0 || tv.t1 != r1 {
+			t.Errorf("Z: window %d..%d, range %d..%d", tv.t0, tv.t1, r0, r1)
+		}
+		k.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if _, _, ok := l.Range(); ok {
+			t.Error("Esc left the range")
+		}
+		typeFocused(t, k.w, "0")
+	},
+	"Plots: type TOPIC.FIELD, Down, Enter": func(t *testing.T, k *keysWindow) {
+		e := find[*completionEntry](t, k, "Plots")
+		k.w.Canvas().Focus(e)
+		test.Type(e, "/odom.twist.twist.l")
+		f := k.w.Canvas().Focused()
+		f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+		f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		if !strings.HasPrefix(e.Text, "/odom.twist.twist.linear.") {
+			t.Fatalf("Down, Enter took %q", e.Text)
+		}
+		k.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		if g := k.v.link.plots; len(g.panels[0].series) != 1 {
+			t.Errorf("Enter again plotted %d series", len(g.panels[0].series))
+		}
+	},
+	"Bytes: arrows, Page Up/Down, Home, End": func(t *testing.T, k *keysWindow) {
+		h := bytesOfMessage(t, k)
+		key := func(name fyne.KeyName) { k.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: name}) }
+		key(fyne.KeyHome)
+		start := h.Cursor()
+		for _, s := range []struct {
+			key  fyne.KeyName
+			want int64
+		}{{fyne.KeyRight, start + 1}, {fyne.KeyDown, start + 1 + hexCols}, {fyne.KeyLeft, start + hexCols}, {fyne.KeyUp, start}} {
+			key(s.key)
+			if h.Cursor() != s.want {
+				t.Errorf("%s: cursor at %d, want %d", s.key, h.Cursor(), s.want)
+			}
+		}
+		key(fyne.KeyPageDown)
+		if h.Cursor() <= start+hexCols {
+			t.Errorf("Page Down: cursor at %d", h.Cursor())
+		}
+		key(fyne.KeyPageUp)
+		if h.Cursor() != start {
+			t.Errorf("Page Up: cursor at %d, want %d", h.Cursor(), start)
+		}
+		key(fyne.KeyEnd)
+		if h.Cursor() != h.start+h.size-1 {
+			t.Errorf("End: cursor at %d, want %d", h.Cursor(), h.start+h.size-1)
+		}
+	},
+	"Bytes: Shift+arrows, Ctrl+A, Ctrl+C": func(t *testing.T, k *keysWindow) {
+		h := bytesOfMessage(t, k)
+		f := k.w.Canvas().Focused()
+		f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
+		h.KeyDown(&fyne.KeyEvent{Name: "LeftShift"})
+		f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+		f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+		h.KeyUp(&fyne.KeyEvent{Name: "LeftShift"})
+		if s, e, ok := h.Selection(); !ok || e-s != 3 {
+			t.Errorf("Shift+Right twice selects %d..%d (%v)", s, e, ok)
+		}
+		pressShortcut(k.w, &fyne.ShortcutCopy{Clipboard: fyne.CurrentApp().Clipboard()})
+		if got := fyne.CurrentApp().Clipboard().Content(); len(got) != len("00 00 00") {
+			t.Errorf("Ctrl+C copied %q", got)
+		}
+		pressShortcut(k.w, &fyne.ShortcutSelectAll{})
+		if s, e, ok := h.Selection(); !ok || s != h.start || e != h.start+h.size {
+			t.Errorf("Ctrl+A selects %d..%d of %d..%d", s, e, h.start, h.start+h.size)
+		}
+	},
+}
+
+// bytesOfMessage shows the first message in the Message tab and focuses
+// its bytes.
+func bytesOfMessage(t *testing.T, k *keysWindow) *HexView {
+	t.Helper()
+	l := k.v.link
+	l.WithIndex(func(x *model.MessageIndex) { l.SelectMessage(x.Topic("/imu").Refs[0]) })
+	h := find[*HexView](t, k, "Message")
+	k.w.Canvas().Focus(h)
+	if h.size == 0 {
+		t.Fatal("the bytes show nothing")
+	}
+	return h
+}
+
+// TestHelpKeys presses every key Help > Keyboard and mouse lists and
+// checks that it does what Help says.
+func TestHelpKeys(t *testing.T) {
+	listed := map[string]bool{}
+	for _, row := range keyHelp {
+		if row.Mouse {
+			continue
+		}
+		listed[row.Keys] = true
+		check := keyChecks[row.Keys]
+		if check == nil {
+			t.Errorf("Help lists %q (%s) but no test presses it", row.Keys, row.What)
+			continue
+		}
+		t.Run(row.Keys, func(t *testing.T) {
+			c := newTestController(t)
+			k := openKeysWindow(t, c, "")
+			defer k.w.Close()
+			check(t, k)
+		})
+	}
+	for keys := range keyChecks {
+		if !listed[keys] {
+			t.Errorf("%q is tested but Help does not list it", keys)
+		}
+	}
+}
+
+// TestHelpDialog shows Help > Keyboard and mouse with every row.
+func TestHelpDialog(t *testing.T) {
+	c := newTestController(t)
+	k := openKeysWindow(t, c, "")
+	help := c.mainMenu(k.w).Items[2]
+	help.Items[0].Action()
+	top := k.w.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("no dialog")
+	}
+	var texts []string
+	for _, o := range test.LaidOutObjects(top) {
+		if l, ok := o.(*widget.Label); ok {
+			texts = append(texts, l.Text)
+		}
+	}
+	for _, row := range keyHelp {
+		if !slices.Contains(texts, row.Keys) || !slices.Contains(texts, row.What) {
+			t.Errorf("the dialog lacks %q: %q", row.Keys, row.What)
+		}
+	}
+}
+
+// typeFocused types s into the focused widget, as the keyboard does.
+func typeFocused(t *testing.T, w fyne.Window, s string) {
+	t.Helper()
+	f := w.Canvas().Focused()
+	if f == nil {
+		t.Fatal("nothing has the focus")
+	}
+	test.Type(f, s)
+}
