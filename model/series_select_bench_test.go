@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
-	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
 const jointStateDef = `Header header
