@@ -14,6 +14,35 @@ const StageBytes = "counting bytes"
 // messages out of the bag's total. The counts so far are returned with the
 // error that stopped the read.
 func MessageBytes(ctx context.Context, b bag.Storage, progress ProgressFunc) (map[uint32]uint64, error) {
+	out, _, err := CountBytes(ctx, b, progress)
+	return out, err
+}
+
+// ReadLoss is what a read of every message could not use: the byte ranges
+// it skipped (damaged chunks or records) and the messages known lost.
+type ReadLoss struct {
+	Skipped      []bag.ByteRange
+	LostMessages uint64
+}
+
+// Empty reports whether nothing was lost.
+func (l ReadLoss) Empty() bool { return len(l.Skipped) == 0 && l.LostMessages == 0 }
+
+// LossOf returns what an iterator skipped so far (for formats whose
+// iterators report it).
+func LossOf(it bag.MessageIter) ReadLoss {
+	var l ReadLoss
+	if sk, ok := it.(interface{ Skipped() []bag.ByteRange }); ok {
+		l.Skipped = sk.Skipped()
+	}
+	if lm, ok := it.(interface{ LostMessages() uint64 }); ok {
+		l.LostMessages = lm.LostMessages()
+	}
+	return l
+}
+
+// CountBytes is MessageBytes that also says what the read skipped.
+func CountBytes(ctx context.Context, b bag.Storage, progress ProgressFunc) (map[uint32]uint64, ReadLoss, error) {
 	var total int64
 	if sum, _ := b.Summary(); sum != nil {
 		total = int64(sum.Messages)
@@ -28,7 +57,7 @@ func MessageBytes(ctx context.Context, b bag.Storage, progress ProgressFunc) (ma
 		n++
 		if n&0xfff == 0 {
 			if err := ctx.Err(); err != nil {
-				return out, err
+				return out, LossOf(it), err
 			}
 			if progress != nil {
 				progress(n, total, StageBytes)
@@ -38,5 +67,11 @@ func MessageBytes(ctx context.Context, b bag.Storage, progress ProgressFunc) (ma
 	if progress != nil {
 		progress(total, total, StageBytes)
 	}
-	return out, it.Err()
+	loss := LossOf(it)
+	if !loss.Empty() && loss.LostMessages == 0 && total > n {
+		// The index or summary counts the messages the read could not
+		// reach.
+		loss.LostMessages = uint64(total - n)
+	}
+	return out, loss, it.Err()
 }

@@ -148,8 +148,42 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 	for _, w := range d.Warnings {
 		top = append(top, banner(theme.WarningIcon(), w.Error()))
 	}
-	top = append(top, widget.NewSeparator())
-	return container.NewBorder(container.NewPadded(container.NewVBox(top...)), nil, nil, nil, body), l
+	sep := widget.NewSeparator()
+	top = append(top, sep)
+	topBox := container.NewVBox(top...)
+	l.onReadLoss = func(loss model.ReadLoss) {
+		show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.selectTab("Findings") })
+		show.Importance = widget.LowImportance
+		b := container.NewBorder(nil, nil, nil, show, readLossBanner(loss))
+		topBox.Objects = append(topBox.Objects[:len(topBox.Objects)-1], b, sep)
+		topBox.Refresh()
+	}
+	if l.pendingLoss != nil {
+		l.onReadLoss(*l.pendingLoss)
+	}
+	return container.NewBorder(container.NewPadded(topBox), nil, nil, nil, body), l
+}
+
+// readLossBanner says what reading every message skipped: how many bytes
+// in how many ranges, the first offset, and the messages known lost.
+func readLossBanner(loss model.ReadLoss) fyne.CanvasObject {
+	var n int64
+	for _, r := range loss.Skipped {
+		n += r.End - r.Start
+	}
+	text := "Reading every message skipped damaged data"
+	if len(loss.Skipped) > 0 {
+		text = fmt.Sprintf("Reading every message skipped %s in %s, the first at offset %s",
+			model.Size(n), model.Plural(uint64(len(loss.Skipped)), "damaged range"), model.Count(uint64(loss.Skipped[0].Start)))
+	}
+	if loss.LostMessages > 0 {
+		text += fmt.Sprintf("; %s lost", model.Plural(loss.LostMessages, "message"))
+	}
+	detail := "The rest was read. Findings lists each damaged record with its offset."
+	if len(loss.Skipped) > 0 {
+		detail = loss.Skipped[0].Why + ". " + detail
+	}
+	return banner(theme.WarningIcon(), text+".", detail)
 }
 
 // repairHint is the scan banner's pointer to the window's own repair.

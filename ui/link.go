@@ -31,6 +31,11 @@ type docLink struct {
 
 	// selectTab shows the view whose tab title starts with name.
 	selectTab func(name string) bool
+	// onReadLoss shows what a background read of every message could
+	// not use (the window's banner); a loss met before it is set waits
+	// in pendingLoss.
+	onReadLoss  func(model.ReadLoss)
+	pendingLoss *model.ReadLoss
 
 	msg       model.MsgRef
 	hasMsg    bool
@@ -214,3 +219,13 @@ func (l *docLink) WithIndex(f func(*model.MessageIndex)) {
 
 // Index returns the message index when it has been built.
 func (l *docLink) Index() *model.MessageIndex { return l.index }
+
+// reportReadLoss shows what a read of every message skipped, now or once
+// the window's banner can show it.
+func (l *docLink) reportReadLoss(loss model.ReadLoss) {
+	if l.onReadLoss == nil {
+		l.pendingLoss = &loss
+		return
+	}
+	l.onReadLoss(loss)
+}

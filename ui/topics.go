@@ -299,11 +299,15 @@ func (p *topicPanel) tapped(id widget.TableCellID) {
 // countBytes adds up every topic's payload bytes in the background.
 func (p *topicPanel) countBytes() {
 	var perConn map[uint32]uint64
+	var loss model.ReadLoss
 	p.link.Go(func(ctx context.Context) {
-		perConn, _ = model.MessageBytes(ctx, p.link.d.Storage, nil)
+		perConn, loss, _ = model.CountBytes(ctx, p.link.d.Storage, nil)
 	}, func() {
 		if perConn != nil {
 			p.setBytes(perConn)
+		}
+		if !loss.Empty() {
+			p.link.reportReadLoss(loss)
 		}
 	})
 }
