@@ -27,7 +27,8 @@ func (p *Plan) Paths() []string {
 // SelectorPaths is Paths with every variable array, and every fixed array
 // longer than 64, written "[*]" ("position[*]",
 // "transforms[*].transform.translation.x"): paths for CompileSelection that
-// read every element.
+// read every element. Byte arrays (uint8, char) keep "[0]". The two lists
+// have the same length and order.
 func (p *Plan) SelectorPaths() []string {
 	l := lister{all: true}
 	l.list(p.Root, "", 0)
@@ -60,7 +61,7 @@ func (l *lister) list(m *MsgPlan, prefix string, depth int) {
 				for k := 0; k < f.Len; k++ {
 					names = append(names, prefix+f.Name+"["+strconv.Itoa(k)+"]")
 				}
-			case l.all:
+			case l.all && !f.IsBytes():
 				names[0] += "[*]"
 			default:
 				names[0] += "[0]"

@@ -388,6 +388,17 @@ func (s *Selection) Single() *Path { return s.single }
 // path has no [*] and no range.
 func (s *Selection) Fixed() bool { return s.fixed }
 
+// Keyed reports whether every [*] or range of the path names its elements
+// by a key (a key array or the elements' key field) rather than by index.
+func (s *Selection) Keyed() bool {
+	for p := s.root; p != nil && p.sel != nil; p = p.sel.elem {
+		if p.sel.mode == selAll && p.sel.keys == nil && p.sel.natKey == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // linBuilder collects the ops of a straight walk, for either format.
 type linBuilder struct {
 	cdr  bool
