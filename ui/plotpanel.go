@@ -196,10 +196,18 @@ func (p *plotPanel) extract(s *plotSeries) {
 		s.cancel = nil
 		mu.Lock()
 		defer mu.Unlock()
-		if err != nil {
+		switch {
+		case err != nil:
 			s.err = err
-		} else {
-			s.ms = set.Series[0]
+		case len(set.Series) == 0:
+			s.err = fmt.Errorf("no message holds an element %s selects", s.ref)
+		default:
+			// A path with [*] or a range gives a series per element: each
+			// becomes a series of the panel, named by its element's path.
+			s.ms, s.ref, s.path = set.Series[0], set.Series[0].Ref, set.Series[0].Ref.String()
+			for _, ms := range set.Series[1:] {
+				p.series = append(p.series, &plotSeries{path: ms.Ref.String(), ref: ms.Ref, ms: ms, color: g.nextColor()})
+			}
 		}
 		p.seriesChanged()
 	})

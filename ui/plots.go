@@ -70,6 +70,15 @@ func newPlotsView(l *docLink) *plotsView {
 	g.dropZone.Hide()
 	plots := container.NewBorder(top, g.dropZone, nil, nil, g.stack)
 	g.fields = newFieldList(g)
+	// Once a sample of each topic's messages is read, the Fields list and
+	// the suggestions offer every element and key it holds.
+	l.Go(func(ctx context.Context) {
+		model.SampleFields(ctx, b, &g.cache)
+	}, func() {
+		f := g.fields
+		f.all = plottableFields(b, &g.cache)
+		f.setFilter(f.filter.Text)
+	})
 	split := container.NewHSplit(g.fields.content, plots)
 	split.Offset = 0.2
 	g.content = split
