@@ -41,6 +41,9 @@ const (
 //
 // A path of a CDR plan reads whole CDR messages (header included), skipping
 // earlier fields with their alignment padding.
+//
+// CompileSelection compiles paths whose brackets also hold ranges, [*],
+// keys and field matches, reading one value per selected element.
 func CompilePath(p *Plan, s string) (*Path, error) {
 	if p.cdr {
 		return compileCDRPath(p, s)
