@@ -113,8 +113,8 @@ func TestCompleteFieldSampled(t *testing.T) {
 	}
 }
 
-// TestSampleFieldsCancel stops on a cancelled context.
-func TestSampleFieldsCancel(t *testing.T) {
+// TestCompleteSampleCancel stops on a cancelled context.
+func TestCompleteSampleCancel(t *testing.T) {
 	b := openBag(t, multichunk)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

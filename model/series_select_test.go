@@ -9,11 +9,11 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
-// TestExtractSelectors extracts /tf paths whose frames come and go (75
+// TestExtractSeriesSelectors extracts /tf paths whose frames come and go (75
 // messages: base_link in all, laser in 15) and checks every series against
 // the decoded tree, its Missing count, the order of the series, the paths
 // that select nothing, and that Locate finds each point's message.
-func TestExtractSelectors(t *testing.T) {
+func TestExtractSeriesSelectors(t *testing.T) {
 	b := openBag(t, multichunk)
 	var cache rosmsg.Cache
 	refs := []FieldRef{

@@ -297,11 +297,11 @@ func selSamples(t *testing.T) []selSample {
 	return out
 }
 
-// TestSelectionMatchesTree reads every "[*]" path of every sample message
+// TestPathSelectionMatchesTree reads every "[*]" path of every sample message
 // (ROS 1 golden messages, real CDR messages), every element name it gives
 // back as a path, and keyed and ranged variants, and compares each with
 // the decoded tree; every prefix of the data must fail cleanly.
-func TestSelectionMatchesTree(t *testing.T) {
+func TestPathSelectionMatchesTree(t *testing.T) {
 	checked := 0
 	for _, smp := range selSamples(t) {
 		root, err := smp.p.Decode(smp.data)
@@ -390,8 +390,8 @@ func TestSelectionMatchesTree(t *testing.T) {
 	t.Logf("%d values checked against the tree", checked)
 }
 
-// TestSelectionKeys checks the documented examples on real messages.
-func TestSelectionKeys(t *testing.T) {
+// TestPathSelectionKeys checks the documented examples on real messages.
+func TestPathSelectionKeys(t *testing.T) {
 	samples := map[string]selSample{}
 	for _, s := range selSamples(t) {
 		samples[s.name] = s
@@ -443,10 +443,10 @@ func TestSelectionKeys(t *testing.T) {
 	}
 }
 
-// TestSelectionKeyLevels checks the key array rule on a type with keys at
+// TestPathSelectionKeyLevels checks the key array rule on a type with keys at
 // several levels (pr2_controllers_msgs/JointTrajectoryControllerState:
 // positions of the actual point keyed by the top-level joint_names).
-func TestSelectionKeyLevels(t *testing.T) {
+func TestPathSelectionKeyLevels(t *testing.T) {
 	const def = `Header header
 string[] joint_names
 trajectory_msgs/JointTrajectoryPoint desired
@@ -525,7 +525,7 @@ duration time_from_start
 	}
 }
 
-func TestSelectionCompileErrors(t *testing.T) {
+func TestPathSelectionCompileErrors(t *testing.T) {
 	js, _ := goldenSample(t, "sensor_msgs/JointState", "rich")
 	tf, _ := goldenSample(t, "tf2_msgs/TFMessage", "rich")
 	imu, _ := goldenSample(t, "sensor_msgs/Imu", "rich")
@@ -560,7 +560,7 @@ func TestSelectionCompileErrors(t *testing.T) {
 	}
 }
 
-func TestNeedsQuote(t *testing.T) {
+func TestPathNeedsQuote(t *testing.T) {
 	for k, want := range map[string]bool{"shoulder_pan": false, "": true, "*": true, "12": true, "1:2": true, ":": true,
 		"base_link/x.y": false, "a=b": true, "a]": true, " a": true, "r2-d2": false, "l\n": true} {
 		if got := needsQuote([]byte(k)); got != want {
