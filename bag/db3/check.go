@@ -103,6 +103,10 @@ func (s *Store) Check(ctx context.Context, progress func(done, total int64)) (*b
 	}
 	step(1)
 	// Counts, bytes and timestamp order.
+	if err := s.counted(); err != nil {
+		add(bag.Error, 0, "table messages", "counting the messages failed: %v", err)
+	}
+	s.verifyPreset(add)
 	var outOfOrder, firstOOO int64
 	if s.sq != nil {
 		rows, err := s.sq.db.QueryContext(ctx, "SELECT topic_id, count(*), sum(length(data)) FROM messages GROUP BY topic_id")

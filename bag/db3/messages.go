@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -40,6 +41,21 @@ func (s *Store) Messages(f bag.MessageFilter) bag.MessageIter {
 	if s.rescue != nil {
 		return s.rescueMessages(ids, all, f)
 	}
+	if !all && len(ids) == 0 {
+		return &sqlIter{}
+	}
+	if fp := s.fast(); fp.ok && !noFast.Load() {
+		return s.fastMessages(ids, all, f, fp)
+	}
+	return s.sqlMessages(ids, all, f, nil)
+}
+
+// noFast turns the fast read path off (for tests and comparisons).
+var noFast atomic.Bool
+
+// sqlMessages reads messages through SQLite; after, when not nil, starts
+// after that (timestamp, row id).
+func (s *Store) sqlMessages(ids map[uint32]bool, all bool, f bag.MessageFilter, after *[2]int64) bag.MessageIter {
 	var where []string
 	var args []any
 	if !all {
@@ -65,6 +81,10 @@ func (s *Store) Messages(f bag.MessageFilter) bag.MessageIter {
 	if !f.End.IsZero() {
 		where = append(where, "timestamp <= ?")
 		args = append(args, f.End.Nanos())
+	}
+	if after != nil {
+		where = append(where, "(timestamp > ? OR (timestamp = ? AND id > ?))")
+		args = append(args, after[0], after[0], after[1])
 	}
 	q := "SELECT id, topic_id, timestamp, data FROM messages"
 	if len(where) > 0 {

@@ -69,6 +69,15 @@ type Store struct {
 
 	mapOnce sync.Once
 	pmap    *pageMap
+
+	// countOnce guards the SQL count of the rows (see counted); preset
+	// holds metadata.yaml's figures when the folder gave them.
+	fastOnce sync.Once
+	fplan    *fastPlan
+
+	countOnce sync.Once
+	countErr  error
+	preset    *presetCounts
 }
 
 var (
@@ -256,21 +265,167 @@ func (s *Store) loadSQL() error {
 			s.schemaVersion = 2
 		}
 	}
-	s.counts = map[uint32]uint64{}
-	rows, err = db.QueryContext(ctx, "SELECT topic_id, count(*), min(timestamp), max(timestamp) FROM messages GROUP BY topic_id")
-	if err != nil {
+	// The per-topic counts are read on first need (see counted), so that
+	// a folder whose metadata.yaml has them opens without reading every
+	// row; a probe of the messages table still lets SQLite refuse a
+	// damaged file here, as the count did.
+	if !soleFileOfFolder(s.path) {
+		// Count now: a file SQLite cannot read through is then rescued
+		// from its pages.
+		s.countOnce.Do(s.count)
+		return s.countErr
+	}
+	var probe sql.NullInt64
+	if err := db.QueryRowContext(ctx, "SELECT max(rowid) FROM messages").Scan(&probe); err != nil {
 		return err
+	}
+	return nil
+}
+
+// soleFileOfFolder reports whether a metadata.yaml beside path lists path
+// as its folder's only storage file: its figures can then stand for the
+// file's (see PresetCounts) and the count can wait.
+func soleFileOfFolder(path string) bool {
+	if path == "" {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(path), "metadata.yaml"))
+	if err != nil || len(b) > 4<<20 {
+		return false
+	}
+	var files []string
+	in, indent := false, 0
+	for _, line := range strings.Split(string(b), "\n") {
+		t := strings.TrimLeft(line, " ")
+		if t == "" {
+			continue
+		}
+		ind := len(line) - len(t)
+		if strings.HasPrefix(t, "relative_file_paths:") {
+			in, indent = true, ind
+			continue
+		}
+		if !in {
+			continue
+		}
+		if v, ok := strings.CutPrefix(t, "- "); ok && ind >= indent {
+			files = append(files, strings.Trim(strings.TrimSpace(v), `"'`))
+			continue
+		}
+		in = false
+	}
+	if len(files) != 1 {
+		return false
+	}
+	base := filepath.Base(filepath.FromSlash(files[0]))
+	name := filepath.Base(path)
+	return base == name || base+".zstd" == name || base == name+".zstd"
+}
+
+// counted reads the per-topic counts and times through SQLite, once (a
+// rescued file has them from its pages). It returns the error that
+// stopped the count, if any.
+func (s *Store) counted() error {
+	s.countOnce.Do(s.count)
+	return s.countErr
+}
+
+// count runs the GROUP BY (under countOnce).
+func (s *Store) count() {
+	if s.sq == nil {
+		return
+	}
+	s.counts = map[uint32]uint64{}
+	rows, err := s.sq.db.Query("SELECT topic_id, count(*), min(timestamp), max(timestamp) FROM messages GROUP BY topic_id")
+	if err != nil {
+		s.countErr = err
+		return
 	}
 	for rows.Next() {
 		var id, n, lo, hi int64
 		if err := rows.Scan(&id, &n, &lo, &hi); err != nil {
 			rows.Close()
-			return err
+			s.countErr = err
+			return
 		}
 		s.addCount(id, uint64(n), lo, hi)
 	}
 	rows.Close()
-	return rows.Err()
+	s.countErr = rows.Err()
+}
+
+// presetCounts are a file's per-topic counts and times as its folder's
+// metadata.yaml gives them.
+type presetCounts struct {
+	counts     map[uint32]uint64
+	total      uint64
+	start, end int64
+	hasTimes   bool
+	// byTopic and the times are the metadata's, for Check to verify.
+	byTopic map[string]uint64
+}
+
+// PresetCounts gives the file's message counts by topic name and the
+// times of its first and last message (hasTimes false when unknown), as
+// the folder's metadata.yaml says when the file is the folder's only
+// one. Summary then answers from them without reading the rows; Check
+// counts the rows and reports where they disagree. It returns false, and
+// changes nothing, when the figures cannot stand for the file: a topic
+// the file does not list with messages, two topics of one name, a file
+// read from its pages, or counts already read.
+func (s *Store) PresetCounts(byTopic map[string]uint64, start, end int64, hasTimes bool) bool {
+	if s.sq == nil || s.preset != nil {
+		return false
+	}
+	byName := map[string]*bag.Connection{}
+	for _, c := range s.conns {
+		if byName[c.Topic] != nil {
+			return false
+		}
+		byName[c.Topic] = c
+	}
+	p := &presetCounts{counts: map[uint32]uint64{}, byTopic: map[string]uint64{}}
+	for t, n := range byTopic {
+		p.byTopic[t] = n
+		if n == 0 {
+			continue
+		}
+		c := byName[t]
+		if c == nil {
+			return false
+		}
+		p.counts[c.ID] += n
+		p.total += n
+	}
+	if p.total > 0 {
+		if !hasTimes || end < start {
+			return false
+		}
+		p.start, p.end, p.hasTimes = start, end, true
+	}
+	s.preset = p
+	return true
+}
+
+// verifyPreset compares the metadata.yaml figures Summary gave with the
+// rows (after counted).
+func (s *Store) verifyPreset(add func(bag.Severity, int64, string, string, ...any)) {
+	p := s.preset
+	if p == nil || s.countErr != nil {
+		return
+	}
+	const rec = "metadata.yaml"
+	for _, c := range s.conns {
+		if want, got := p.counts[c.ID], s.counts[c.ID]; want != got {
+			add(bag.Warning, 0, rec, "metadata.yaml counts %d messages on %s; the file holds %d (the summary shown on open was metadata.yaml's)", want, c.Topic, got)
+		}
+	}
+	if p.total != s.total {
+		add(bag.Warning, 0, rec, "metadata.yaml counts %d messages; the file holds %d (the summary shown on open was metadata.yaml's)", p.total, s.total)
+	}
+	if p.hasTimes && s.hasTimes && (p.start != s.start || p.end != s.end) {
+		add(bag.Warning, 0, rec, "metadata.yaml says the messages span %s to %s; they span %s to %s", bag.TimeFromNanos(p.start), bag.TimeFromNanos(p.end), bag.TimeFromNanos(s.start), bag.TimeFromNanos(s.end))
+	}
 }
 
 func sqlString(v any) string {
@@ -420,6 +575,22 @@ func (s *Store) Connection(id uint32) *bag.Connection { return s.byID[id] }
 // Summary describes the file as ros2 bag info does, from the counts read
 // on open.
 func (s *Store) Summary() (*bag.Summary, error) {
+	if p := s.preset; p != nil {
+		out := &bag.Summary{
+			Path: s.path, Format: FormatName, Version: s.version(), Size: s.size,
+			Indexed: true, Messages: p.total, Compression: map[string]int{},
+		}
+		if p.hasTimes {
+			out.Start, out.End = bag.TimeFromNanos(p.start), bag.TimeFromNanos(p.end)
+		}
+		counts := make(map[uint32]uint64, len(p.counts))
+		for k, v := range p.counts {
+			counts[k] = v
+		}
+		out.AddTopics(s.conns, counts)
+		return out, nil
+	}
+	cerr := s.counted()
 	out := &bag.Summary{
 		Path: s.path, Format: FormatName, Version: s.version(), Size: s.size,
 		Indexed: s.rescue == nil, Messages: s.total, Compression: map[string]int{},
@@ -433,6 +604,9 @@ func (s *Store) Summary() (*bag.Summary, error) {
 	}
 	out.AddTopics(s.conns, counts)
 	var err error
+	if cerr != nil {
+		return out, fmt.Errorf("counting messages: %w", cerr)
+	}
 	if len(s.unknown) > 0 {
 		ids := make([]int64, 0, len(s.unknown))
 		var n uint64

@@ -166,6 +166,7 @@ func OpenFolder(dir string, o bag.OpenOptions) (bag.Storage, error) {
 		return nil, errors.Join(append(errs, err)...)
 	}
 	if meta != nil {
+		presetCounts(meta, parts, names, listed)
 		warnings = append(warnings, compare(meta, parts, names, listed)...)
 	}
 	format := FolderName
@@ -325,4 +326,53 @@ func normType(t string) string {
 		return t[:i] + "/" + t[i+len("/msg/"):]
 	}
 	return t
+}
+
+// countPresetter is a storage that can take its counts from the metadata
+// instead of reading its rows (a .db3 file: db3.Store.PresetCounts).
+type countPresetter interface {
+	PresetCounts(byTopic map[string]uint64, start, end int64, hasTimes bool) bool
+}
+
+// presetCounts hands metadata.yaml's per-topic counts and times to the
+// folder's file when it is the only one the metadata lists, so that
+// opening does not count every row (a .db3 file would run a GROUP BY over
+// all of them). The file's Check counts the rows and reports where they
+// disagree; compare then finds the metadata agreeing with itself.
+func presetCounts(meta *Metadata, parts []bag.Storage, names []string, listed map[string]string) {
+	if len(parts) != 1 || len(meta.FilePaths()) != 1 {
+		return
+	}
+	rel, ok := listed[names[0]]
+	if !ok {
+		return
+	}
+	if fe := meta.FileEntry(rel); fe != nil && fe.MessageCount != meta.MessageCount {
+		return // the metadata disagrees with itself: count the rows
+	}
+	var cp countPresetter
+	for s := parts[0]; s != nil; {
+		if c, ok := s.(countPresetter); ok {
+			cp = c
+			break
+		}
+		u, ok := s.(interface{ Unwrap() bag.Storage })
+		if !ok {
+			break
+		}
+		s = u.Unwrap()
+	}
+	if cp == nil {
+		return
+	}
+	byTopic := map[string]uint64{}
+	var sum uint64
+	for _, t := range meta.Topics {
+		byTopic[t.Name] += t.MessageCount
+		sum += t.MessageCount
+	}
+	if sum != meta.MessageCount {
+		return
+	}
+	cp.PresetCounts(byTopic, meta.StartingTime, meta.StartingTime+meta.Duration, meta.HasStart)
 }

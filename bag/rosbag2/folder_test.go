@@ -524,3 +524,40 @@ func TestEveryMetadataParses(t *testing.T) {
 		t.Skip("no metadata.yaml in ../shared/bags")
 	}
 }
+
+// TestPresetCountsDB3 opens a one-file .db3 folder: the summary comes from
+// metadata.yaml (no GROUP BY over the rows on open), and when the metadata
+// is wrong, the file's Check counts the rows and says so.
+func TestPresetCountsDB3(t *testing.T) {
+	src := need(t, "ros2__rosbag2/rosbag2_tests/resources/sqlite3/cdr_test")
+	dir := copyFolder(t, src, func(string) bool { return true })
+	_, sum, ws := open(t, dir)
+	if sum.Messages != 7 || len(ws) != 0 {
+		t.Fatalf("%d messages; warnings: %v", sum.Messages, ws)
+	}
+	meta, err := os.ReadFile(filepath.Join(dir, "metadata.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(meta), "message_count: 4", "message_count: 5", 1)
+	text = strings.Replace(text, "message_count: 7", "message_count: 8", -1)
+	if err := os.WriteFile(filepath.Join(dir, "metadata.yaml"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, sum, _ := open(t, dir)
+	if sum.Messages != 8 {
+		t.Fatalf("summary says %d messages, want metadata.yaml's 8", sum.Messages)
+	}
+	rep, err := s.Check(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, f := range rep.Findings {
+		msgs = append(msgs, f.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	if !strings.Contains(all, "metadata.yaml counts 5 messages on /array_topic; the file holds 4") || !strings.Contains(all, "metadata.yaml counts 8 messages; the file holds 7") {
+		t.Fatalf("findings:\n%s", all)
+	}
+}
