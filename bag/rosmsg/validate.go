@@ -25,7 +25,7 @@ func (p *Plan) skip(data []byte) (int, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return cdrSkipMsg(p.Root, data, 4, be)
+	return cdrSkipMsgFast(p.Root, data, 4, be)
 }
 
 // needsDecode reports whether the plan has checks the skip functions do
