@@ -121,7 +121,6 @@ type fastIter struct {
 	scratch  []byte
 	leafH    btreeHeader
 	pay      []byte // a payload assembled from overflow pages
-	ob       []byte
 
 	last    [2]int64 // (timestamp, row id) of the last message given
 	given   bool
@@ -419,29 +418,27 @@ func (it *fastIter) Next() bool {
 	if it.done || it.err != nil {
 		return false
 	}
-	for {
-		ok, err := it.step()
-		if err == nil {
-			if !ok {
-				it.Close()
-			}
-			return ok
-		}
-		if !errors.Is(err, errUnexpected) {
-			it.err = err
+	ok, err := it.step()
+	if err == nil {
+		if !ok {
 			it.Close()
-			return false
 		}
-		// Hand over to SQL from the last message given.
-		fastFallbacks.Add(1)
-		var after *[2]int64
-		if it.given {
-			after = &it.last
-		}
-		it.releasePages()
-		it.sql = it.s.sqlMessages(it.ids, it.all, it.f, after)
-		return it.sqlNext()
+		return ok
 	}
+	if !errors.Is(err, errUnexpected) {
+		it.err = err
+		it.Close()
+		return false
+	}
+	// Hand over to SQL from the last message given.
+	fastFallbacks.Add(1)
+	var after *[2]int64
+	if it.given {
+		after = &it.last
+	}
+	it.releasePages()
+	it.sql = it.s.sqlMessages(it.ids, it.all, it.f, after)
+	return it.sqlNext()
 }
 
 func (it *fastIter) sqlNext() bool {
