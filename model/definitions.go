@@ -66,5 +66,5 @@ func OpenStorage(path string) (bag.Storage, error) {
 // cannot be decoded for want of a definition.
 func MissingDefinitionHint(c *bag.Connection) string {
 	return "no message definition for " + c.Type + " in the recording, an installed ROS 2 or bagscope's standard ones, so its messages are shown as bytes: " +
-		"name a folder holding PKG/msg/TYPE.msg files with --msgs DIR (or $BAGSCOPE_MSGS) to decode them"
+		"name a folder holding PKG/msg/TYPE.msg files to decode them (--msgs DIR or $BAGSCOPE_MSGS; in the window, File › Add Message Definition Folder…)"
 }

@@ -6,9 +6,12 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/dialog"
 
 	"github.com/bagscope/bagscope/assets"
 	"github.com/bagscope/bagscope/model"
@@ -21,6 +24,10 @@ const AppID = "io.github.bagscope.bagscope"
 const Version = "0.1.0"
 
 const prefRecent = "recent"
+
+// prefMsgDirs holds the folders the user added for message definitions a
+// recording lacks, one per line.
+const prefMsgDirs = "msgDirs"
 
 // Run starts the GUI with the command-line arguments (without the program
 // name) and returns the exit status when the last window closes.
@@ -43,7 +50,9 @@ func Run(args []string) int {
 	if opts.screenshot == "" {
 		c.recent.Load(a.Preferences().String(prefRecent))
 		c.recent.Save = func(s string) { a.Preferences().SetString(prefRecent, s) }
+		model.AddDefinitionDirs(splitLines(a.Preferences().String(prefMsgDirs))...)
 	}
+	model.AddDefinitionDirs(opts.msgs...)
 	status := 0
 	switch {
 	case opts.screenshot != "":
@@ -69,6 +78,7 @@ type options struct {
 	tab        string
 	sel        *selection
 	plots      []string
+	msgs       []string
 	files      []string
 }
 
@@ -83,13 +93,17 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 		o.plots = append(o.plots, s)
 		return nil
 	})
+	fs.Func("msgs", "also look in `DIR` for the ROS 2 message definitions a recording lacks (repeatable)", func(s string) error {
+		o.msgs = append(o.msgs, s)
+		return nil
+	})
 	fs.Func("select", "select the message of `TOPIC@TIME` nearest TIME: seconds from the bag's start, or since the epoch", func(s string) error {
 		sel, err := parseSelection(s)
 		o.sel = &sel
 		return err
 	})
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--plot PATHS]... [FILE...]")
+		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--plot PATHS]... [--msgs DIR]... [FILE...]")
 		fmt.Fprintln(stderr, "       bagscope help            list the headless commands")
 		fs.PrintDefaults()
 	}
@@ -136,4 +150,38 @@ func newController(a fyne.App) *controller {
 		async:  func(f func()) { go f() },
 		quit:   a.Quit,
 	}
+}
+
+// splitLines splits a preference holding one value per line.
+func splitLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// addDefinitionFolder asks for a folder of ROS 2 message definitions
+// (PKG/msg/TYPE.msg, an install or share folder) and keeps it for every
+// recording opened from now on.
+func (c *controller) addDefinitionFolder(w fyne.Window) {
+	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
+		if err != nil || l == nil {
+			return
+		}
+		dir := l.Path()
+		dirs := splitLines(c.app.Preferences().String(prefMsgDirs))
+		if !slices.Contains(dirs, dir) {
+			dirs = append(dirs, dir)
+			c.app.Preferences().SetString(prefMsgDirs, strings.Join(dirs, "\n"))
+			model.AddDefinitionDirs(dir)
+		}
+		dialog.ShowInformation("Message definitions",
+			"bagscope now also looks in\n"+dir+"\nfor the message definitions a recording lacks (as PKG/msg/TYPE.msg).\n"+
+				"Recordings opened from now on use it; reopen this one to decode with it.", w)
+	}, w)
+	d.Show()
+	d.Resize(fyne.NewSize(min(900, w.Canvas().Size().Width*0.9), min(640, w.Canvas().Size().Height*0.9)))
 }

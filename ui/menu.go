@@ -25,6 +25,7 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	open.Shortcut = shortcutOpen
 	openFolder := fyne.NewMenuItem("Open Folder…", func() { c.showFolderDialog(w) })
 	openFolder.Shortcut = shortcutOpenFolder
+	defs := fyne.NewMenuItem("Add Message Definition Folder…", func() { c.addDefinitionFolder(w) })
 	recent := fyne.NewMenuItem("Open Recent", nil)
 	recent.ChildMenu = c.recentMenu(w)
 	sample := fyne.NewMenuItem("Open Sample Bag", func() { c.openSample(w) })
@@ -35,7 +36,7 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", func() { c.quit() })
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, openFolder, recent, sample, fyne.NewMenuItemSeparator(), repaired, fyne.NewMenuItemSeparator(), closeItem, quit)
+	file := fyne.NewMenu("File", open, openFolder, recent, sample, fyne.NewMenuItemSeparator(), repaired, defs, fyne.NewMenuItemSeparator(), closeItem, quit)
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard and mouse", func() { showKeys(w) }), fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
 	return fyne.NewMainMenu(file, c.viewMenu(w), help)
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"io"
 	"strings"
 	"testing"
 
@@ -69,7 +70,7 @@ func TestMenus(t *testing.T) {
 	for _, it := range m.Items[0].Items {
 		labels = append(labels, it.Label)
 	}
-	if got := strings.Join(labels, "|"); got != "Open…|Open Folder…|Open Recent|Open Sample Bag||Save Repaired Copy…||Close|Quit" {
+	if got := strings.Join(labels, "|"); got != "Open…|Open Folder…|Open Recent|Open Sample Bag||Save Repaired Copy…|Add Message Definition Folder…||Close|Quit" {
 		t.Errorf("File menu = %q", got)
 	}
 	if sub := m.Items[0].Items[2].ChildMenu; sub == nil || !strings.HasPrefix(sub.Items[0].Label, "a.bag") {
@@ -133,5 +134,17 @@ func TestViewMenu(t *testing.T) {
 		if it.Shortcut == nil || it.Shortcut.ShortcutName() == "" {
 			t.Errorf("%s has no shortcut", it.Label)
 		}
+	}
+}
+
+// TestParseMsgs: --msgs folders are kept, in order, for the definitions a
+// recording lacks.
+func TestParseMsgs(t *testing.T) {
+	o, _, ok := parseArgs([]string{"--msgs", "/a", "--msgs", "/b", "x.db3"}, io.Discard)
+	if !ok || strings.Join(o.msgs, ",") != "/a,/b" || strings.Join(o.files, ",") != "x.db3" {
+		t.Errorf("parseArgs = %+v, %v", o, ok)
+	}
+	if got := splitLines(" /a\n\n/b \n"); strings.Join(got, ",") != "/a,/b" {
+		t.Errorf("splitLines = %q", got)
 	}
 }
