@@ -598,6 +598,9 @@ func (d *doctor) finish(ctx context.Context) {
 }
 
 func (d *doctor) crc(ctx context.Context, from, to int64) (uint32, error) {
+	if from < 0 || to < from || to > d.x.size {
+		return 0, errAt(max(from, 0), 0, ErrMalformed, "bytes %d..%d are not in the file's %d bytes", from, to, d.x.size)
+	}
 	buf := make([]byte, min(4<<20, max(to-from, 1)))
 	var c uint32
 	for p := from; p < to; {
@@ -639,7 +642,7 @@ func (d *doctor) checkSummaryLayout(ctx context.Context) {
 	case firstSO < 0 && f.SummaryOffsetStart != 0 && int64(f.SummaryOffsetStart) != d.footerOff:
 		d.add(bag.Error, d.footerOff, OpFooter, "summary_offset_start is %d, but there are no summary offset records", f.SummaryOffsetStart)
 	}
-	if f.SummaryCRC != 0 && f.SummaryStart != 0 && int64(f.SummaryStart) <= d.footerOff {
+	if f.SummaryCRC != 0 && f.SummaryStart != 0 && f.SummaryStart <= uint64(d.footerOff) {
 		c, err := d.crc(ctx, int64(f.SummaryStart), d.footerOff+recHeaderLen+16)
 		if err == nil && c != f.SummaryCRC {
 			d.add(bag.Error, d.footerOff, OpFooter, "the summary section has CRC %08x, summary_crc says %08x", c, f.SummaryCRC)
