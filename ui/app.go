@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -47,6 +48,9 @@ func Run(args []string) int {
 	a.SetIcon(iconResource)
 	c := newController(a)
 	c.tab, c.sel, c.plots = opts.tab, opts.sel, opts.plots
+	if opts.size != nil {
+		bagWindowSize = *opts.size
+	}
 	if opts.screenshot == "" {
 		c.recent.Load(a.Preferences().String(prefRecent))
 		c.recent.Save = func(s string) { a.Preferences().SetString(prefRecent, s) }
@@ -80,6 +84,8 @@ type options struct {
 	plots      []string
 	msgs       []string
 	files      []string
+	// size is --size: the bag windows' size (and --screenshot's).
+	size *fyne.Size
 }
 
 func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
@@ -97,13 +103,18 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 		o.msgs = append(o.msgs, s)
 		return nil
 	})
+	fs.Func("size", "open bag windows (and render --screenshot) at `WxH` pixels, e.g. 1024x640", func(s string) error {
+		sz, err := parseSize(s)
+		o.size = &sz
+		return err
+	})
 	fs.Func("select", "select the message of `TOPIC@TIME` nearest TIME: seconds from the bag's start, or since the epoch", func(s string) error {
 		sel, err := parseSelection(s)
 		o.sel = &sel
 		return err
 	})
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--plot PATHS]... [--msgs DIR]... [FILE...]")
+		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--size WxH] [--plot PATHS]... [--msgs DIR]... [FILE...]")
 		fmt.Fprintln(stderr, "       bagscope help            list the headless commands")
 		fs.PrintDefaults()
 	}
@@ -184,4 +195,15 @@ func (c *controller) addDefinitionFolder(w fyne.Window) {
 	}, w)
 	d.Show()
 	d.Resize(fyne.NewSize(min(900, w.Canvas().Size().Width*0.9), min(640, w.Canvas().Size().Height*0.9)))
+}
+
+// parseSize reads --size's "WxH" (e.g. "1024x640").
+func parseSize(s string) (fyne.Size, error) {
+	w, h, ok := strings.Cut(strings.ToLower(s), "x")
+	wi, err1 := strconv.Atoi(w)
+	hi, err2 := strconv.Atoi(h)
+	if !ok || err1 != nil || err2 != nil || wi < 200 || hi < 150 || wi > 16384 || hi > 16384 {
+		return fyne.Size{}, fmt.Errorf("want WIDTHxHEIGHT in pixels between 200x150 and 16384x16384, e.g. 1024x640, not %q", s)
+	}
+	return fyne.NewSize(float32(wi), float32(hi)), nil
 }

@@ -36,3 +36,29 @@ func TestParseArgs(t *testing.T) {
 		}
 	}
 }
+
+func TestParseSize(t *testing.T) {
+	tests := []struct {
+		in   string
+		w, h float32
+		ok   bool
+	}{
+		{"1024x640", 1024, 640, true},
+		{"2560X1440", 2560, 1440, true},
+		{"1024", 0, 0, false},
+		{"x640", 0, 0, false},
+		{"10x10", 0, 0, false},
+		{"99999x640", 0, 0, false},
+		{"axb", 0, 0, false},
+	}
+	for _, tt := range tests {
+		o, code, ok := parseArgs([]string{"--size", tt.in, "a.bag"}, io.Discard)
+		if ok != tt.ok {
+			t.Errorf("--size %q: ok %v (code %d), want %v", tt.in, ok, code, tt.ok)
+			continue
+		}
+		if ok && (o.size == nil || o.size.Width != tt.w || o.size.Height != tt.h) {
+			t.Errorf("--size %q: got %v, want %vx%v", tt.in, o.size, tt.w, tt.h)
+		}
+	}
+}
