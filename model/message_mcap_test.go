@@ -54,7 +54,7 @@ func TestReadMessageMCAP(t *testing.T) {
 			r := NewMessageReader(d.Storage, nil)
 			placed := 0
 			for _, tm := range x.Topics {
-				for _, ref := range tm.Refs {
+				for _, ref := range tm.All() {
 					m, err := r.Read(ref)
 					if err != nil {
 						t.Fatalf("%+v: %v", ref, err)

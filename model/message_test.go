@@ -80,7 +80,7 @@ func TestMessageReaderKeepsTwoChunks(t *testing.T) {
 	d, x := openSampleIndexed(t)
 	byChunk := map[int64]MsgRef{}
 	for _, tm := range x.Topics {
-		for _, ref := range tm.Refs {
+		for _, ref := range tm.All() {
 			byChunk[ref.ChunkPos] = ref
 		}
 	}
@@ -129,7 +129,7 @@ func TestFieldTreeOffsets(t *testing.T) {
 			}
 			r := NewMessageReader(b, nil)
 			for _, tm := range x.Topics {
-				for _, ref := range tm.Refs[:min(3, len(tm.Refs))] {
+				for _, ref := range tm.Range(0, 3) {
 					m, err := r.Read(ref)
 					if err != nil {
 						t.Fatal(err)
@@ -195,7 +195,7 @@ func TestFieldTreePathsReadSameValues(t *testing.T) {
 			}
 			r := NewMessageReader(b, nil)
 			for _, tm := range x.Topics {
-				m, err := r.Read(tm.Refs[len(tm.Refs)/2])
+				m, err := r.Read(tm.At(tm.Len()/2))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -287,11 +287,11 @@ func TestDecodeMatchesGenpy(t *testing.T) {
 			compared := 0
 			for topic, refs := range want {
 				tm := x.Topic(topic)
-				if tm == nil || len(tm.Refs) < len(refs) {
+				if tm == nil || tm.Len() < len(refs) {
 					t.Fatalf("%s: genpy reads %d messages, the index has %v", topic, len(refs), tm)
 				}
 				for i, rm := range refs {
-					ref := tm.Refs[i]
+					ref := tm.At(i)
 					if ref.T != rm.T {
 						t.Fatalf("%s message %d: time %d, genpy %d", topic, i, ref.T, rm.T)
 					}
@@ -400,7 +400,7 @@ func TestFieldTreeOpenFirst(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.topic, func(t *testing.T) {
-			m, err := r.Read(x.Topic(tt.topic).Refs[0])
+			m, err := r.Read(x.Topic(tt.topic).At(0))
 			if err != nil {
 				t.Fatal(err)
 			}

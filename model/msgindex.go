@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"context"
+	"iter"
 	"slices"
 	"sort"
 
@@ -112,6 +113,37 @@ func BuildMessageIndex(ctx context.Context, b bag.Storage, progress ProgressFunc
 		progress(n, n, StageMessages)
 	}
 	return x, nil
+}
+
+// Len is the number of the topic's messages.
+func (t *TopicMessages) Len() int { return len(t.Refs) }
+
+// At returns the topic's i-th message in time order; i must be in
+// [0, Len()).
+func (t *TopicMessages) At(i int) MsgRef { return t.Refs[i] }
+
+// All yields the topic's messages in time order with their positions.
+func (t *TopicMessages) All() iter.Seq2[int, MsgRef] {
+	return func(yield func(int, MsgRef) bool) {
+		for i, r := range t.Refs {
+			if !yield(i, r) {
+				return
+			}
+		}
+	}
+}
+
+// Range yields the messages at positions [lo, hi) in time order with their
+// positions; the bounds are clamped to [0, Len()].
+func (t *TopicMessages) Range(lo, hi int) iter.Seq2[int, MsgRef] {
+	return func(yield func(int, MsgRef) bool) {
+		lo, hi := max(lo, 0), min(hi, len(t.Refs))
+		for i := lo; i < hi; i++ {
+			if !yield(i, t.Refs[i]) {
+				return
+			}
+		}
+	}
 }
 
 // Topic returns a topic's messages, or nil.

@@ -48,12 +48,12 @@ func TestMessageIndexMatchesIterator(t *testing.T) {
 				if got == nil {
 					t.Fatalf("topic %s missing from the index", topic)
 				}
-				if len(got.Refs) != len(refs) {
-					t.Fatalf("%s: %d messages indexed, iterator yields %d", topic, len(got.Refs), len(refs))
+				if got.Len() != len(refs) {
+					t.Fatalf("%s: %d messages indexed, iterator yields %d", topic, got.Len(), len(refs))
 				}
 				for i := range refs {
-					if got.Refs[i] != refs[i] {
-						t.Fatalf("%s message %d: index %+v, iterator %+v", topic, i, got.Refs[i], refs[i])
+					if got.At(i) != refs[i] {
+						t.Fatalf("%s message %d: index %+v, iterator %+v", topic, i, got.At(i), refs[i])
 					}
 				}
 			}
@@ -81,7 +81,7 @@ func TestTopicMessagesLookups(t *testing.T) {
 			t.Errorf("Nearest(%d) = %d, want %d", c.ns, got, c.nearest)
 		}
 	}
-	if got := tm.IndexOf(tm.Refs[2]); got != 2 {
+	if got := tm.IndexOf(tm.At(2)); got != 2 {
 		t.Errorf("IndexOf = %d, want 2", got)
 	}
 	if got := tm.IndexOf(MsgRef{T: 20, MessageLoc: MessageLoc{Offset: 9}}); got != -1 {

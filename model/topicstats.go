@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"iter"
 	"math"
 	"strings"
 )
@@ -90,25 +91,26 @@ func ComputeStats(ctx context.Context, x *MessageIndex) (*StatsSet, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		ts := sc.stats(t.Refs, false, 0)
+		ts := sc.stats(t.All(), false, 0)
 		set.Topics[t.Topic] = ts
-		if len(t.Refs) == 0 {
+		if t.Len() == 0 {
 			continue
 		}
 		multi := false
-		for _, r := range t.Refs {
-			if r.Conn != t.Refs[0].Conn {
+		first := t.At(0).Conn
+		for _, r := range t.All() {
+			if r.Conn != first {
 				multi = true
 				break
 			}
 		}
 		if !multi {
-			set.Conns[t.Refs[0].Conn] = ts
+			set.Conns[first] = ts
 			continue
 		}
-		for _, r := range t.Refs {
+		for _, r := range t.All() {
 			if set.Conns[r.Conn] == nil {
-				set.Conns[r.Conn] = sc.stats(t.Refs, true, r.Conn)
+				set.Conns[r.Conn] = sc.stats(t.All(), true, r.Conn)
 			}
 		}
 	}
@@ -118,9 +120,12 @@ func ComputeStats(ctx context.Context, x *MessageIndex) (*StatsSet, error) {
 // StatsOfTimes computes the statistics of receive times in nanoseconds,
 // sorted ascending.
 func StatsOfTimes(times []int64) *TopicStats {
-	refs := make([]MsgRef, len(times))
-	for i, t := range times {
-		refs[i].T = t
+	refs := func(yield func(int, MsgRef) bool) {
+		for i, t := range times {
+			if !yield(i, MsgRef{T: t}) {
+				return
+			}
+		}
 	}
 	return newStatsScratch().stats(refs, false, 0)
 }
@@ -144,13 +149,12 @@ func rosSec(ns int64) float64 {
 
 // stats computes the statistics of refs (sorted by time), of connection
 // conn only when byConn.
-func (sc *statsScratch) stats(refs []MsgRef, byConn bool, conn uint32) *TopicStats {
+func (sc *statsScratch) stats(refs iter.Seq2[int, MsgRef], byConn bool, conn uint32) *TopicStats {
 	// each calls f on every consecutive pair's times.
 	each := func(f func(prev, cur int64)) {
 		first := true
 		var prev int64
-		for i := range refs {
-			r := &refs[i]
+		for _, r := range refs {
 			if byConn && r.Conn != conn {
 				continue
 			}
@@ -162,8 +166,7 @@ func (sc *statsScratch) stats(refs []MsgRef, byConn bool, conn uint32) *TopicSta
 	}
 	s := &TopicStats{}
 	first := true
-	for i := range refs {
-		r := &refs[i]
+	for _, r := range refs {
 		if byConn && r.Conn != conn {
 			continue
 		}

@@ -103,19 +103,19 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		var x *model.MessageIndex
 		l.WithIndex(func(i *model.MessageIndex) { x = i })
 		imu := x.Topic("/imu")
-		l.SelectMessage(imu.Refs[0])
+		l.SelectMessage(imu.At(0))
 		// From another view, with a widget that takes shortcuts focused:
 		// the bytes (Ctrl+C) once ate Alt+arrows.
 		hex := find[*HexView](t, k, "Message")
 		k.w.Canvas().Focus(hex)
 		pressShortcut(k.w, viewShortcut(0))
 		pressShortcut(k.w, shortcutNextMessage)
-		if m, _ := l.Message(); m != imu.Refs[1] {
-			t.Fatalf("Alt+Right selects %+v, want the next /imu message %+v", m, imu.Refs[1])
+		if m, _ := l.Message(); m != imu.At(1) {
+			t.Fatalf("Alt+Right selects %+v, want the next /imu message %+v", m, imu.At(1))
 		}
 		pressShortcut(k.w, shortcutPrevMessage)
-		if m, _ := l.Message(); m != imu.Refs[0] {
-			t.Fatalf("Alt+Left selects %+v, want %+v", m, imu.Refs[0])
+		if m, _ := l.Message(); m != imu.At(0) {
+			t.Fatalf("Alt+Left selects %+v, want %+v", m, imu.At(0))
 		}
 		// Two topics selected: both, in time order.
 		l.SetTopics([]string{"/imu", "/odom"})
@@ -284,7 +284,7 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 func bytesOfMessage(t *testing.T, k *keysWindow) *HexView {
 	t.Helper()
 	l := k.v.link
-	l.WithIndex(func(x *model.MessageIndex) { l.SelectMessage(x.Topic("/imu").Refs[0]) })
+	l.WithIndex(func(x *model.MessageIndex) { l.SelectMessage(x.Topic("/imu").At(0)) })
 	h := find[*HexView](t, k, "Message")
 	k.w.Canvas().Focus(h)
 	if h.size == 0 {

@@ -90,10 +90,10 @@ func TestNonROS1Window(t *testing.T) {
 	}
 	selectTabNamed(tabs, "Message")
 	x := l.Index()
-	if tm := x.Topic(topic); tm != nil && len(tm.Refs) > 1 {
+	if tm := x.Topic(topic); tm != nil && tm.Len() > 1 {
 		test.Tap(findButton(t, w.Content(), "Next"))
-		if next, _ := l.Message(); next == ref || next != tm.Refs[1] {
-			t.Errorf("Next selected %+v, want %+v", next, tm.Refs[1])
+		if next, _ := l.Message(); next == ref || next != tm.At(1) {
+			t.Errorf("Next selected %+v, want %+v", next, tm.At(1))
 		}
 	}
 	selectTabNamed(tabs, "Plots")

@@ -296,7 +296,7 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 	var parts []string
 	tm, i := p.topicOf(x)
 	if tm != nil && i >= 0 {
-		parts = append(parts, fmt.Sprintf("message %s of %s on %s", model.Count(uint64(i+1)), model.Count(uint64(len(tm.Refs))), tm.Topic))
+		parts = append(parts, fmt.Sprintf("message %s of %s on %s", model.Count(uint64(i+1)), model.Count(uint64(tm.Len())), tm.Topic))
 	}
 	topics := p.stepTopics()
 	if len(topics) > 1 {
@@ -430,10 +430,10 @@ func stepRef(x *model.MessageIndex, topics []string, cur model.MsgRef, curTopic 
 		default:
 			i = tm.Search(cur.T) - 1
 		}
-		if i < 0 || i >= len(tm.Refs) {
+		if i < 0 || i >= tm.Len() {
 			continue
 		}
-		r := tm.Refs[i]
+		r := tm.At(i)
 		better := !found
 		if found && delta > 0 {
 			better = r.T < best.T || r.T == best.T && j < bestTopic
@@ -453,20 +453,20 @@ func (p *messagePanel) first() {
 	p.l.WithIndex(func(x *model.MessageIndex) {
 		var tm *model.TopicMessages
 		for _, name := range p.l.Topics() {
-			if t := x.Topic(name); t != nil && len(t.Refs) > 0 && (tm == nil || t.Refs[0].T < tm.Refs[0].T) {
+			if t := x.Topic(name); t != nil && t.Len() > 0 && (tm == nil || t.At(0).T < tm.At(0).T) {
 				tm = t
 			}
 		}
-		if tm == nil || len(tm.Refs) == 0 {
+		if tm == nil || tm.Len() == 0 {
 			for _, t := range x.Topics {
-				if len(t.Refs) > 0 {
+				if t.Len() > 0 {
 					tm = t
 					break
 				}
 			}
 		}
-		if tm != nil && len(tm.Refs) > 0 {
-			p.l.SelectMessage(tm.Refs[0])
+		if tm != nil && tm.Len() > 0 {
+			p.l.SelectMessage(tm.At(0))
 		}
 	})
 }

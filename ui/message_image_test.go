@@ -17,7 +17,7 @@ import (
 // model decodes it, and no image pane for a message that is no image.
 func TestMessagePanelImage(t *testing.T) {
 	p, l, x, w := newTestMessagePanel(t)
-	ref := x.Topic("/camera/image_raw").Refs[3]
+	ref := x.Topic("/camera/image_raw").At(3)
 	l.SelectMessage(ref)
 	if p.msg == nil || p.ft == nil {
 		t.Fatal("the message was not read and decoded")
@@ -59,7 +59,7 @@ func TestMessagePanelImage(t *testing.T) {
 		}
 	}
 
-	l.SelectMessage(x.Topic("/imu").Refs[5])
+	l.SelectMessage(x.Topic("/imu").At(5))
 	if p.split.Leading != p.treePane {
 		t.Error("an image pane for a sensor_msgs/Imu")
 	}

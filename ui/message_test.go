@@ -110,7 +110,7 @@ func TestMessagePanelShowsSelectedMessage(t *testing.T) {
 		t.Fatalf("before a selection the panel shows:\n%s", got)
 	}
 	imu := x.Topic("/imu")
-	ref := imu.Refs[5]
+	ref := imu.At(5)
 	l.SelectMessage(ref)
 	if p.msg == nil || p.ft == nil {
 		t.Fatal("the message was not read and decoded")
@@ -140,7 +140,7 @@ func TestMessagePanelShowsSelectedMessage(t *testing.T) {
 
 func TestMessagePanelLinksFieldsAndBytes(t *testing.T) {
 	p, l, x, _ := newTestMessagePanel(t)
-	ref := x.Topic("/imu").Refs[7]
+	ref := x.Topic("/imu").At(7)
 	l.SelectMessage(ref)
 	want := decodeRef(t, l.d.Bag, ref)
 	base := p.msg.DataOffset
@@ -205,7 +205,7 @@ func TestMessagePanelLinksFieldsAndBytes(t *testing.T) {
 func TestMessagePanelSteps(t *testing.T) {
 	p, l, x, _ := newTestMessagePanel(t)
 	tf := x.Topic("/tf")
-	l.SelectMessage(tf.Refs[0])
+	l.SelectMessage(tf.At(0))
 	if !p.prev.Disabled() || p.next.Disabled() {
 		t.Fatalf("at the first message: prev disabled %v, next disabled %v", p.prev.Disabled(), p.next.Disabled())
 	}
@@ -213,21 +213,21 @@ func TestMessagePanelSteps(t *testing.T) {
 	l.SetTopics([]string{"/imu"})
 	for i := 1; i < 6; i++ {
 		test.Tap(p.next)
-		if got, _ := l.Message(); got != tf.Refs[i] {
-			t.Fatalf("Next %d: %+v, want %+v", i, got, tf.Refs[i])
+		if got, _ := l.Message(); got != tf.At(i) {
+			t.Fatalf("Next %d: %+v, want %+v", i, got, tf.At(i))
 		}
 		if !strings.Contains(p.where.String(), "message "+model.Count(uint64(i+1))+" of 600 on /tf") {
 			t.Fatalf("Next %d: %s", i, p.where.String())
 		}
 	}
 	test.Tap(p.prev)
-	if got, _ := l.Message(); got != tf.Refs[4] {
-		t.Fatalf("Prev: %+v, want %+v", got, tf.Refs[4])
+	if got, _ := l.Message(); got != tf.At(4) {
+		t.Fatalf("Prev: %+v, want %+v", got, tf.At(4))
 	}
-	if c, _ := l.Cursor(); c != tf.Refs[4].T {
+	if c, _ := l.Cursor(); c != tf.At(4).T {
 		t.Errorf("the cursor is at %d, not at the message", c)
 	}
-	l.SelectMessage(tf.Refs[len(tf.Refs)-1])
+	l.SelectMessage(tf.At(tf.Len()-1))
 	if p.next.Disabled() == false {
 		t.Error("Next is enabled at the last message")
 	}
@@ -237,14 +237,14 @@ func TestMessagePanelFirstMessage(t *testing.T) {
 	_, l, x, w := newTestMessagePanel(t)
 	l.SetTopics([]string{"/odom"})
 	test.Tap(findButton(t, w.Content(), "Next"))
-	if got, _ := l.Message(); got != x.Topic("/odom").Refs[0] {
+	if got, _ := l.Message(); got != x.Topic("/odom").At(0) {
 		t.Fatalf("Next on the empty panel selects %+v", got)
 	}
 }
 
 func TestMessagePanelLongArrays(t *testing.T) {
 	p, l, x, _ := newTestMessagePanel(t)
-	ref := x.Topic("/camera/image_raw").Refs[2]
+	ref := x.Topic("/camera/image_raw").At(2)
 	l.SelectMessage(ref)
 	want := decodeRef(t, l.d.Bag, ref).Field("data")
 	id := treeID(t, p.ft, "data")
@@ -278,7 +278,7 @@ func TestMessagePanelPlotField(t *testing.T) {
 	p, l, x, _ := newTestMessagePanel(t)
 	var added []string
 	l.addSeries = func(s string) { added = append(added, s) }
-	l.SelectMessage(x.Topic("/odom").Refs[3])
+	l.SelectMessage(x.Topic("/odom").At(3))
 	p.tree.Select(treeID(t, p.ft, "header.frame_id"))
 	if !p.plot.Disabled() {
 		t.Error("Plot field is enabled for a string")
@@ -303,7 +303,7 @@ func TestMessagePanelRecordsLink(t *testing.T) {
 	rp.setLink(l)
 	w := test.NewTempWindow(t, rp.content)
 	w.Resize(fyne.NewSize(1100, 600))
-	ref := x.Topic("/status").Refs[3]
+	ref := x.Topic("/status").At(3)
 	l.SelectMessage(ref)
 	test.Tap(p.records)
 	cr, ok := rp.level().set.(*model.ChunkRecords)
@@ -345,7 +345,7 @@ func TestMessagePanelRecordsLink(t *testing.T) {
 
 func TestMessagePanelMarkup(t *testing.T) {
 	p, l, x, w := newTestMessagePanel(t)
-	l.SelectMessage(x.Topic("/imu").Refs[5])
+	l.SelectMessage(x.Topic("/imu").At(5))
 	p.tree.Select(treeID(t, p.ft, "linear_acceleration.z"))
 	assertMarkup(t, "message_imu.xml", w.Canvas())
 	assertHexLines(t, "message_imu_hex.txt", p.hex)

@@ -345,7 +345,7 @@ func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 		g.l.WithIndex(func(x *model.MessageIndex) {
 			ref := model.MsgRef{T: t, MessageLoc: found}
 			if tm := x.Topic(ms.Ref.Topic); tm != nil {
-				for _, r := range tm.Refs {
+				for _, r := range tm.All() {
 					if r.MessageLoc == found {
 						ref = r
 						break

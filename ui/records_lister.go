@@ -577,7 +577,7 @@ func (p *listedRecordsPanel) linkRecord(r *bag.Record) {
 	// A message outside any chunk: its place is its own record.
 	if x := p.link.Index(); x != nil && len(p.blocks) == 0 {
 		for _, t := range x.Topics {
-			for _, ref := range t.Refs {
+			for _, ref := range t.All() {
 				if ref.ChunkPos == r.Offset && ref.Offset == 0 {
 					p.link.SelectMessage(ref)
 					return

@@ -306,7 +306,7 @@ func TestListedLinks(t *testing.T) {
 	d := openListed(t, topicsMCAP)
 	l, rp, cp, tab := newListedLinked(t, d)
 	var ref model.MsgRef
-	l.WithIndex(func(x *model.MessageIndex) { ref = x.Topic("/parameter_events").Refs[3] })
+	l.WithIndex(func(x *model.MessageIndex) { ref = x.Topic("/parameter_events").At(3) })
 	l.SelectMessage(ref)
 
 	// The Chunk panel shows the block holding it, its record selected.
@@ -343,7 +343,7 @@ func TestListedLinks(t *testing.T) {
 	// Selecting another message elsewhere selects its record in the chunk
 	// listed.
 	var other model.MsgRef
-	l.WithIndex(func(x *model.MessageIndex) { other = x.Topic("/add_two_ints/_service_event").Refs[2] })
+	l.WithIndex(func(x *model.MessageIndex) { other = x.Topic("/add_two_ints/_service_event").At(2) })
 	l.SelectMessage(other)
 	if rp.rec == nil || rp.rec.Offset != int64(other.Offset) {
 		t.Errorf("the Records panel did not follow the message: %+v", rp.rec)
@@ -397,7 +397,7 @@ func TestListedUnchunked(t *testing.T) {
 	}
 	rp.ensureList()
 	var ref model.MsgRef
-	l.WithIndex(func(x *model.MessageIndex) { ref = x.Topics[0].Refs[0] })
+	l.WithIndex(func(x *model.MessageIndex) { ref = x.Topics[0].At(0) })
 	l.SelectMessage(ref)
 	if rp.rec == nil || rp.rec.Offset != ref.ChunkPos || rp.rec.Kind != "message" {
 		t.Errorf("selected %+v, want the message at %d", rp.rec, ref.ChunkPos)

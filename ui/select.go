@@ -43,12 +43,12 @@ func (s selection) nanos(start int64) int64 {
 func (l *docLink) applySelection(sel selection, record bool, warn func(error)) {
 	l.WithIndex(func(x *model.MessageIndex) {
 		t := x.Topic(sel.topic)
-		if t == nil || len(t.Refs) == 0 {
+		if t == nil || t.Len() == 0 {
 			warn(fmt.Errorf("--select: the bag has no messages on topic %q", sel.topic))
 			return
 		}
 		start := l.d.Summary.Start
-		ref := t.Refs[t.Nearest(sel.nanos(start.Nanos()))]
+		ref := t.At(t.Nearest(sel.nanos(start.Nanos())))
 		l.SelectMessage(ref)
 		if record {
 			l.showMessageRecord(ref.ChunkPos, ref.Offset)

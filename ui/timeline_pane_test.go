@@ -73,7 +73,7 @@ func TestTimelineTapSelectsNearest(t *testing.T) {
 		t.Fatalf("tap on the /imu lane selected %+v (%v)", m, ok)
 	}
 	x := l.Index()
-	want := x.Topic("/imu").Refs[x.Topic("/imu").Nearest(at)]
+	want := x.Topic("/imu").At(x.Topic("/imu").Nearest(at))
 	if m != want {
 		t.Errorf("selected %+v, nearest /imu message is %+v", m, want)
 	}
@@ -283,7 +283,7 @@ func TestChunkPanel(t *testing.T) {
 	}
 	// A message selected elsewhere shows its chunk and selects its record.
 	x, _ := model.BuildMessageIndex(l.ctx, d.Storage, nil)
-	last := x.Topics[0].Refs[len(x.Topics[0].Refs)-1]
+	last := x.Topics[0].At(x.Topics[0].Len()-1)
 	l.SelectMessage(last)
 	if p.detail.Info.ChunkPos != last.ChunkPos {
 		t.Fatalf("shows chunk %d, message is in %d", p.detail.Info.ChunkPos, last.ChunkPos)

@@ -108,7 +108,7 @@ func TestTopicsFrequencyMCAP(t *testing.T) {
 		tm := x.Topic(topic)
 		var times []int64
 		if tm != nil {
-			for _, r := range tm.Refs {
+			for _, r := range tm.All() {
 				times = append(times, r.T)
 			}
 		}
