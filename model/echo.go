@@ -1,0 +1,264 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/bagscope/bagscope/bag/rosmsg"
+)
+
+// Echo returns a decoded message as `rostopic echo` prints it, without
+// the "---" that follows each message: genpy's strify_message (str(msg))
+// with its Python 3 forms. Fields are "name: value" lines indented by two
+// spaces per level, a nested message or a time starts on the next line
+// (after "name: "), numbers and bools print as Python's str does (float32
+// widened to float64), strings in YAML double quotes ('' when empty),
+// nsecs right-aligned in 9 columns, lists of numbers on one line, lists of
+// strings, messages and times one "- " item per line, uint8 arrays as
+// lists of numbers and char arrays as Python bytes (b'...'). Times and
+// durations directly in the message are normalised as genpy does on
+// decoding (0 <= nsecs < 1e9).
+//
+// ROS 2 (CDR) messages print the same way; their builtin_interfaces/Time
+// is a message with sec and nanosec fields.
+func Echo(root *rosmsg.Node) string {
+	var b strings.Builder
+	echoMessage(&b, root, "", true)
+	return b.String()
+}
+
+// echoMessage writes a message's fields, one per line, each line starting
+// with indent; a nested message (indent != "") starts with a newline.
+func echoMessage(b *strings.Builder, n *rosmsg.Node, indent string, top bool) {
+	if indent != "" {
+		b.WriteByte('\n') // even for a message with no fields
+	}
+	for i := range n.Children {
+		c := &n.Children[i]
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(indent)
+		b.WriteString(c.Name)
+		b.WriteString(": ")
+		echoValue(b, c, indent+"  ", top)
+	}
+}
+
+// echoValue writes the value of a field or element, as strify_message does
+// with indent (the indent of the value's own fields).
+func echoValue(b *strings.Builder, n *rosmsg.Node, indent string, top bool) {
+	if n.Array {
+		echoArray(b, n, indent)
+		return
+	}
+	switch n.Kind {
+	case rosmsg.KindMessage:
+		echoMessage(b, n, indent, false)
+	case rosmsg.KindString, rosmsg.KindWString:
+		if n.Text() == "" {
+			b.WriteString("''")
+		} else {
+			b.WriteString(yamlQuoted(n.Text()))
+		}
+	case rosmsg.KindTime:
+		t := n.Time()
+		secs, nsecs := int64(t.Sec), int64(t.Nsec)
+		if top {
+			secs, nsecs = canonTime(secs, nsecs)
+		}
+		echoSecsNsecs(b, indent, secs, nsecs)
+	case rosmsg.KindDuration:
+		d := n.Duration()
+		secs, nsecs := int64(d.Sec), int64(d.Nsec)
+		if top {
+			secs, nsecs = canonTime(secs, nsecs)
+		}
+		echoSecsNsecs(b, indent, secs, nsecs)
+	default:
+		b.WriteString(PyScalar(n))
+	}
+}
+
+// canonTime is genpy's canon(): nsecs folded into 0..999999999.
+func canonTime(secs, nsecs int64) (int64, int64) {
+	over := nsecs / 1e9
+	if nsecs%1e9 < 0 {
+		over--
+	}
+	return secs + over, nsecs - over*1e9
+}
+
+func echoSecsNsecs(b *strings.Builder, indent string, secs, nsecs int64) {
+	b.WriteByte('\n')
+	b.WriteString(indent)
+	b.WriteString("secs: ")
+	b.WriteString(strconv.FormatInt(secs, 10))
+	b.WriteByte('\n')
+	b.WriteString(indent)
+	b.WriteString("nsecs: ")
+	s := strconv.FormatInt(nsecs, 10)
+	if len(s) < 9 {
+		b.WriteString(strings.Repeat(" ", 9-len(s)))
+	}
+	b.WriteString(s)
+}
+
+func echoArray(b *strings.Builder, n *rosmsg.Node, indent string) {
+	if strings.HasPrefix(n.Type, "char[") {
+		b.WriteString(pyBytes(n.Bytes()))
+		return
+	}
+	cnt := n.Len()
+	if cnt == 0 {
+		b.WriteString("[]")
+		return
+	}
+	switch n.Kind {
+	case rosmsg.KindString, rosmsg.KindWString:
+		items := make([]string, cnt)
+		for i := range items {
+			items[i] = n.Children[i].Text()
+		}
+		for _, line := range strings.Split(yamlStringList(items), "\n") {
+			b.WriteByte('\n')
+			b.WriteString(indent)
+			b.WriteString(line)
+		}
+		return
+	case rosmsg.KindMessage, rosmsg.KindTime, rosmsg.KindDuration:
+		for i := range cnt {
+			e, _ := n.Elem(i)
+			b.WriteByte('\n')
+			b.WriteString(indent)
+			b.WriteString("- ")
+			echoValue(b, &e, indent+"  ", false)
+		}
+		return
+	}
+	b.WriteByte('[')
+	for i := range cnt {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		e, _ := n.Elem(i)
+		b.WriteString(PyScalar(&e))
+	}
+	b.WriteByte(']')
+}
+
+// PyScalar is a number or bool as Python's str prints it: "True", "42",
+// "0.10000000149011612" for a float32 0.1, "1e-05", "nan", "-inf". Other
+// nodes give FieldValue's form.
+func PyScalar(n *rosmsg.Node) string {
+	switch n.Kind {
+	case rosmsg.KindBool:
+		if n.Bool() {
+			return "True"
+		}
+		return "False"
+	case rosmsg.KindFloat32, rosmsg.KindFloat64:
+		return PyFloat(n.Float())
+	case rosmsg.KindInt8, rosmsg.KindInt16, rosmsg.KindInt32, rosmsg.KindInt64:
+		return strconv.FormatInt(n.Int(), 10)
+	case rosmsg.KindUint8, rosmsg.KindUint16, rosmsg.KindUint32, rosmsg.KindUint64:
+		return strconv.FormatUint(n.Uint(), 10)
+	}
+	return FieldValue(n)
+}
+
+// PyFloat is f as Python 3's repr (and str) prints it: the shortest digits
+// that read back as f, in exponent form below 1e-4 and from 1e16.
+func PyFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64) // [-]d[.ddd]e±dd
+	sign := ""
+	if s[0] == '-' {
+		sign, s = "-", s[1:]
+	}
+	mant, expText, _ := strings.Cut(s, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp, _ := strconv.Atoi(expText)
+	if exp < -4 || exp >= 16 {
+		m := digits[:1]
+		if len(digits) > 1 {
+			m += "." + digits[1:]
+		}
+		es := "+"
+		if exp < 0 {
+			es, exp = "-", -exp
+		}
+		e := strconv.Itoa(exp)
+		if exp < 10 {
+			e = "0" + e
+		}
+		return sign + m + "e" + es + e
+	}
+	if exp < 0 {
+		return sign + "0." + strings.Repeat("0", -exp-1) + digits
+	}
+	if len(digits) <= exp+1 {
+		return sign + digits + strings.Repeat("0", exp+1-len(digits)) + ".0"
+	}
+	return sign + digits[:exp+1] + "." + digits[exp+1:]
+}
+
+// pyBytes is Python's repr of a bytes object: b'...'.
+func pyBytes(p []byte) string {
+	q := byte('\'')
+	if bytes.IndexByte(p, '\'') >= 0 && bytes.IndexByte(p, '"') < 0 {
+		q = '"'
+	}
+	var b strings.Builder
+	b.WriteByte('b')
+	b.WriteByte(q)
+	for _, c := range p {
+		switch {
+		case c == q || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c < 0x20 || c >= 0x7f:
+			b.WriteString(`\x`)
+			b.WriteByte(hexDigit[c>>4])
+			b.WriteByte(hexDigit[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+const hexDigit = "0123456789abcdef"
+
+// MessageJSON is a decoded message as indented JSON, in the form of
+// "bagscope cat --json" (rosmsg.AppendJSON).
+func MessageJSON(root *rosmsg.Node) string {
+	raw := rosmsg.AppendJSON(nil, root)
+	var out bytes.Buffer
+	if err := json.Indent(&out, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return out.String()
+}

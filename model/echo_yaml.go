@@ -1,0 +1,393 @@
+package model
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// This file writes strings as PyYAML 6's yaml.dump does with its defaults
+// (best_width 80, best_indent 2, allow_unicode off), which is how genpy's
+// strify_message, and so `rostopic echo`, prints string fields and lists
+// of strings. It is a port of the parts of yaml/emitter.py that a string
+// scalar takes: analyze_scalar, choose_scalar_style, write_plain,
+// write_single_quoted and write_double_quoted, with their line folding.
+
+const (
+	yamlWidth  = 80
+	yamlIndent = 2
+)
+
+// yamlEmitter is the part of PyYAML's Emitter state a scalar writer uses.
+type yamlEmitter struct {
+	b          strings.Builder
+	column     int
+	indent     int
+	whitespace bool
+	indention  bool
+}
+
+func (e *yamlEmitter) write(s string) {
+	e.b.WriteString(s)
+	e.column += len([]rune(s))
+}
+
+func (e *yamlEmitter) writeIndicator(ind string, needWhitespace, whitespace, indention bool) {
+	if !e.whitespace && needWhitespace {
+		ind = " " + ind
+	}
+	e.whitespace = whitespace
+	e.indention = e.indention && indention
+	e.write(ind)
+}
+
+func (e *yamlEmitter) writeIndent() {
+	if !e.indention || e.column > e.indent || e.column == e.indent && !e.whitespace {
+		e.writeLineBreak("")
+	}
+	if e.column < e.indent {
+		e.whitespace = true
+		e.b.WriteString(strings.Repeat(" ", e.indent-e.column))
+		e.column = e.indent
+	}
+}
+
+func (e *yamlEmitter) writeLineBreak(br string) {
+	if br == "" {
+		br = "\n"
+	}
+	e.whitespace, e.indention = true, true
+	e.b.WriteString(br)
+	e.column = 0
+}
+
+// yamlQuoted is yaml.dump(s, default_style='"') without its final newline:
+// how strify_message prints a non-empty string field.
+func yamlQuoted(s string) string {
+	e := &yamlEmitter{whitespace: true, indention: true, indent: yamlIndent}
+	e.writeDoubleQuoted([]rune(s), true)
+	return e.b.String()
+}
+
+// yamlStringList is yaml.dump(list) of strings without its final newline:
+// a block sequence, each item in the style PyYAML chooses for it.
+func yamlStringList(items []string) string {
+	e := &yamlEmitter{whitespace: true, indention: true}
+	for i, s := range items {
+		e.indent = 0
+		if i > 0 {
+			e.writeIndent()
+		}
+		e.writeIndicator("-", true, false, true)
+		e.indent = yamlIndent
+		r := []rune(s)
+		switch yamlStyle(r) {
+		case '"':
+			e.writeDoubleQuoted(r, true)
+		case '\'':
+			e.writeSingleQuoted(r, true)
+		default:
+			e.writePlain(r, true)
+		}
+	}
+	return e.b.String()
+}
+
+func isBreak(c rune) bool { return c == '\n' || c == '\u0085' || c == '\u2028' || c == '\u2029' }
+
+func isSpaceOrEnd(r []rune, i int) bool {
+	if i >= len(r) {
+		return true
+	}
+	return strings.ContainsRune("\x00 \t\r\n\u0085\u2028\u2029", r[i])
+}
+
+// yamlStyle chooses the style of a string item of a block sequence: 0 for
+// plain, '\'' or '"', as choose_scalar_style does after analyze_scalar.
+func yamlStyle(s []rune) rune {
+	if len(s) == 0 {
+		return '\'' // plain "" would read as null
+	}
+	var blockInd, lineBreaks, special bool
+	var leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak bool
+	str := string(s)
+	if strings.HasPrefix(str, "---") || strings.HasPrefix(str, "...") {
+		blockInd = true
+	}
+	preceded := true
+	followed := len(s) == 1 || isSpaceOrEnd(s, 1)
+	prevSpace, prevBreak := false, false
+	for i, ch := range s {
+		if i == 0 {
+			if strings.ContainsRune("#,[]{}&*!|>'\"%@`", ch) {
+				blockInd = true
+			}
+			if (ch == '?' || ch == ':') && followed {
+				blockInd = true
+			}
+			if ch == '-' && followed {
+				blockInd = true
+			}
+		} else {
+			if ch == ':' && followed {
+				blockInd = true
+			}
+			if ch == '#' && preceded {
+				blockInd = true
+			}
+		}
+		if isBreak(ch) {
+			lineBreaks = true
+		}
+		if !(ch == '\n' || ch >= 0x20 && ch <= 0x7e) {
+			special = true // allow_unicode is off: every other character is escaped
+		}
+		switch {
+		case ch == ' ':
+			if i == 0 {
+				leadingSpace = true
+			}
+			if i == len(s)-1 {
+				trailingSpace = true
+			}
+			if prevBreak {
+				breakSpace = true
+			}
+			prevSpace, prevBreak = true, false
+		case isBreak(ch):
+			if i == 0 {
+				leadingBreak = true
+			}
+			if i == len(s)-1 {
+				trailingBreak = true
+			}
+			if prevSpace {
+				spaceBreak = true
+			}
+			prevSpace, prevBreak = false, true
+		default:
+			prevSpace, prevBreak = false, false
+		}
+		preceded = strings.ContainsRune("\x00 \t\r\n\u0085\u2028\u2029", ch)
+		followed = isSpaceOrEnd(s, i+2)
+	}
+	plain, single := true, true
+	if leadingSpace || leadingBreak || trailingSpace || trailingBreak {
+		plain = false
+	}
+	if breakSpace {
+		plain, single = false, false
+	}
+	if spaceBreak || special {
+		plain, single = false, false
+	}
+	if lineBreaks || blockInd {
+		plain = false
+	}
+	if plain && !yamlResolvesToStr(str) {
+		plain = false
+	}
+	switch {
+	case plain:
+		return 0
+	case single:
+		return '\''
+	}
+	return '"'
+}
+
+// yamlImplicit are PyYAML's implicit resolvers: a plain scalar matching
+// one reads as something other than a string, so such a string is quoted.
+var yamlImplicit = []*regexp.Regexp{
+	regexp.MustCompile(`^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`),
+	regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`),
+	regexp.MustCompile(`^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$`),
+	regexp.MustCompile(`^(?:<<)$`),
+	regexp.MustCompile(`^(?:~|null|Null|NULL|)$`),
+	regexp.MustCompile(`^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$`),
+	regexp.MustCompile(`^(?:=)$`),
+}
+
+// yamlFirst are the first characters each resolver is tried for.
+var yamlFirst = []string{"yYnNtTfFoO", "-+0123456789.", "-+0123456789", "<", "~nN", "0123456789", "="}
+
+func yamlResolvesToStr(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, re := range yamlImplicit {
+		if strings.ContainsRune(yamlFirst[i], rune(s[0])) && re.MatchString(s) {
+			return false
+		}
+	}
+	return true
+}
+
+var yamlEscapes = map[rune]string{
+	0: "0", '\a': "a", '\b': "b", '\t': "t", '\n': "n", '\v': "v", '\f': "f", '\r': "r",
+	0x1b: "e", '"': "\"", '\\': "\\", 0x85: "N", 0xa0: "_", 0x2028: "L", 0x2029: "P",
+}
+
+func (e *yamlEmitter) writeDoubleQuoted(text []rune, split bool) {
+	e.writeIndicator(`"`, true, false, false)
+	start, end := 0, 0
+	for end <= len(text) {
+		var ch rune = -1
+		if end < len(text) {
+			ch = text[end]
+		}
+		if ch == -1 || strings.ContainsRune("\"\\\u0085\u2028\u2029\ufeff", ch) || !(ch >= 0x20 && ch <= 0x7e) {
+			if start < end {
+				e.write(pyslice(text, start, end))
+				start = end
+			}
+			if ch != -1 {
+				var data string
+				if r, ok := yamlEscapes[ch]; ok {
+					data = `\` + r
+				} else if ch <= 0xff {
+					data = fmt.Sprintf(`\x%02X`, ch)
+				} else if ch <= 0xffff {
+					data = fmt.Sprintf(`\u%04X`, ch)
+				} else {
+					data = fmt.Sprintf(`\U%08X`, ch)
+				}
+				e.write(data)
+				start = end + 1
+			}
+		}
+		if 0 < end && end < len(text)-1 && (ch == ' ' || start >= end) && e.column+(end-start) > yamlWidth && split {
+			data := pyslice(text, start, end) + `\`
+			if start < end {
+				start = end
+			}
+			e.write(data)
+			e.writeIndent()
+			e.whitespace, e.indention = false, false
+			if text[start] == ' ' {
+				e.write(`\`)
+			}
+		}
+		end++
+	}
+	e.writeIndicator(`"`, false, false, false)
+}
+
+func (e *yamlEmitter) writeSingleQuoted(text []rune, split bool) {
+	e.writeIndicator("'", true, false, false)
+	spaces, breaks := false, false
+	start, end := 0, 0
+	for end <= len(text) {
+		var ch rune = -1
+		if end < len(text) {
+			ch = text[end]
+		}
+		switch {
+		case spaces:
+			if ch != ' ' {
+				if start+1 == end && e.column > yamlWidth && split && start != 0 && end != len(text) {
+					e.writeIndent()
+				} else {
+					e.write(pyslice(text, start, end))
+				}
+				start = end
+			}
+		case breaks:
+			if ch == -1 || !isBreak(ch) {
+				if text[start] == '\n' {
+					e.writeLineBreak("")
+				}
+				for _, br := range text[start:end] {
+					if br == '\n' {
+						e.writeLineBreak("")
+					} else {
+						e.writeLineBreak(string(br))
+					}
+				}
+				e.writeIndent()
+				start = end
+			}
+		default:
+			if ch == -1 || ch == ' ' || isBreak(ch) || ch == '\'' {
+				if start < end {
+					e.write(pyslice(text, start, end))
+					start = end
+				}
+			}
+		}
+		if ch == '\'' {
+			e.write("''")
+			start = end + 1
+		}
+		if ch != -1 {
+			spaces = ch == ' '
+			breaks = isBreak(ch)
+		}
+		end++
+	}
+	e.writeIndicator("'", false, false, false)
+}
+
+func (e *yamlEmitter) writePlain(text []rune, split bool) {
+	if len(text) == 0 {
+		return
+	}
+	if !e.whitespace {
+		e.write(" ")
+	}
+	e.whitespace, e.indention = false, false
+	spaces, breaks := false, false
+	start, end := 0, 0
+	for end <= len(text) {
+		var ch rune = -1
+		if end < len(text) {
+			ch = text[end]
+		}
+		switch {
+		case spaces:
+			if ch != ' ' {
+				if start+1 == end && e.column > yamlWidth && split {
+					e.writeIndent()
+					e.whitespace, e.indention = false, false
+				} else {
+					e.write(pyslice(text, start, end))
+				}
+				start = end
+			}
+		case breaks:
+			if !isBreak(ch) {
+				if text[start] == '\n' {
+					e.writeLineBreak("")
+				}
+				for _, br := range text[start:end] {
+					if br == '\n' {
+						e.writeLineBreak("")
+					} else {
+						e.writeLineBreak(string(br))
+					}
+				}
+				e.writeIndent()
+				e.whitespace, e.indention = false, false
+				start = end
+			}
+		default:
+			if ch == -1 || ch == ' ' || isBreak(ch) {
+				e.write(pyslice(text, start, end))
+				start = end
+			}
+		}
+		if ch != -1 {
+			spaces = ch == ' '
+			breaks = isBreak(ch)
+		}
+		end++
+	}
+}
+
+// pyslice is Python's text[start:end]: empty when start >= end.
+func pyslice(text []rune, start, end int) string {
+	if start >= end {
+		return ""
+	}
+	return string(text[start:end])
+}
