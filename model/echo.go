@@ -15,7 +15,7 @@ import (
 // with its Python 3 forms. Fields are "name: value" lines indented by two
 // spaces per level, a nested message or a time starts on the next line
 // (after "name: "), numbers and bools print as Python's str does (float32
-// widened to float64), strings in YAML double quotes (” when empty),
+// widened to float64), strings in YAML double quotes (two single quotes when empty),
 // nsecs right-aligned in 9 columns, lists of numbers on one line, lists of
 // strings, messages and times one "- " item per line, uint8 arrays as
 // lists of numbers and char arrays as Python bytes (b'...'). Times and

@@ -103,7 +103,7 @@ func isSpaceOrEnd(r []rune, i int) bool {
 }
 
 // yamlStyle chooses the style of a string item of a block sequence: 0 for
-// plain, '\” or '"', as choose_scalar_style does after analyze_scalar.
+// plain, or the quote character, as choose_scalar_style does after analyze_scalar.
 func yamlStyle(s []rune) rune {
 	if len(s) == 0 {
 		return '\'' // plain "" would read as null
