@@ -195,7 +195,7 @@ func TestFieldTreePathsReadSameValues(t *testing.T) {
 			}
 			r := NewMessageReader(b, nil)
 			for _, tm := range x.Topics {
-				m, err := r.Read(tm.At(tm.Len()/2))
+				m, err := r.Read(tm.At(tm.Len() / 2))
 				if err != nil {
 					t.Fatal(err)
 				}
