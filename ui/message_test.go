@@ -227,7 +227,7 @@ func TestMessagePanelSteps(t *testing.T) {
 	if c, _ := l.Cursor(); c != tf.At(4).T {
 		t.Errorf("the cursor is at %d, not at the message", c)
 	}
-	l.SelectMessage(tf.At(tf.Len()-1))
+	l.SelectMessage(tf.At(tf.Len() - 1))
 	if p.next.Disabled() == false {
 		t.Error("Next is enabled at the last message")
 	}

@@ -283,7 +283,7 @@ func TestChunkPanel(t *testing.T) {
 	}
 	// A message selected elsewhere shows its chunk and selects its record.
 	x, _ := model.BuildMessageIndex(l.ctx, d.Storage, nil)
-	last := x.Topics[0].At(x.Topics[0].Len()-1)
+	last := x.Topics[0].At(x.Topics[0].Len() - 1)
 	l.SelectMessage(last)
 	if p.detail.Info.ChunkPos != last.ChunkPos {
 		t.Fatalf("shows chunk %d, message is in %d", p.detail.Info.ChunkPos, last.ChunkPos)
