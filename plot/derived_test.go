@@ -255,4 +255,3 @@ func TestExprEval(t *testing.T) {
 		})
 	}
 }
-
