@@ -5,6 +5,7 @@ go 1.27.4
 require (
 	fyne.io/fyne/v2 v2.8.1
 	github.com/dsnet/compress v0.0.1
+	github.com/dweymouth/fyne-tooltip v0.4.0
 	github.com/foxglove/mcap/go/mcap v1.9.0
 	github.com/klauspost/compress v1.16.7
 	github.com/pierrec/lz4/v4 v4.1.33

@@ -6,7 +6,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
 )
@@ -14,13 +13,14 @@ import (
 // newHeader shows the bag's file name and its key figures.
 func newHeader(d *model.Document) fyne.CanvasObject {
 	s := d.Summary
-	name := widget.NewLabelWithStyle(d.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	name := newClipLabel(d.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	name.SizeName = theme.SizeNameSubHeadingText
+	name.Truncation = fyne.TextTruncateOff // the path gives way first
 	where := d.Path
 	if where == "" {
 		where = "embedded sample bag"
 	}
-	path := dimText(where, theme.SizeNameText, fyne.TextAlignLeading)
+	path := dimClip(where, theme.SizeNameText, fyne.TextAlignLeading)
 
 	duration, start, end := "–", "–", "–"
 	if s.Chunks > 0 || s.Messages > 0 {
@@ -66,8 +66,7 @@ func formatName(d *model.Document) string {
 // fact is a caption above a value.
 func fact(caption, value string) fyne.CanvasObject {
 	c := dimText(caption, theme.SizeNameCaptionText, fyne.TextAlignLeading)
-	v := widget.NewLabelWithStyle(value, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	v.Truncation = fyne.TextTruncateEllipsis
+	v := newClipLabel(value, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return container.New(&tightVBox{pull: captionPull}, c, v)
 }
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"image/color"
 	"path/filepath"
 
 	"fyne.io/fyne/v2"
@@ -34,14 +35,26 @@ func newStartPage(c *controller, w fyne.Window) fyne.CanvasObject {
 		recent.Add(dimText("No recent files yet.", theme.SizeNameText, fyne.TextAlignLeading))
 	}
 	for _, path := range paths {
-		b := widget.NewButtonWithIcon(filepath.Base(path)+"   "+filepath.Dir(path), theme.DocumentIcon(), func() { c.openPath(path, w) })
-		b.Alignment = widget.ButtonAlignLeading
-		b.Importance = widget.LowImportance
-		recent.Add(b)
+		recent.Add(newRecentRow(path, func() { c.openPath(path, w) }))
 	}
 
 	hint := dimText("Tip: drop recordings (.bag, .mcap, .db3, bag folders) on this window to open them.", theme.SizeNameText, fyne.TextAlignCenter)
 
 	page := container.NewVBox(head, gap(theme.Padding()*2), buttons, widget.NewSeparator(), recent, widget.NewSeparator(), hint)
 	return container.NewVScroll(container.NewPadded(newCentered(620, page)))
+}
+
+// newRecentRow is one recent file on the start page: its name, then its
+// folder cut with an ellipsis (the whole path in a tooltip), over a flat
+// button that opens it. A long path never spills or is clipped mid-letter.
+func newRecentRow(path string, open func()) fyne.CanvasObject {
+	b := widget.NewButton("", open)
+	b.Importance = widget.LowImportance
+	name := widget.NewLabelWithStyle(filepath.Base(path), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	dir := dimClip(filepath.Dir(path), theme.SizeNameText, fyne.TextAlignLeading)
+	dir.tip = path
+	indent := canvas.NewRectangle(color.Transparent) // the icon where a button's would be
+	indent.SetMinSize(fyne.NewSize(theme.InnerPadding()-theme.Padding(), 0))
+	lead := container.NewHBox(indent, widget.NewIcon(theme.DocumentIcon()), name)
+	return container.NewStack(b, container.NewBorder(nil, nil, lead, nil, dir))
 }

@@ -35,7 +35,7 @@ type topicPanel struct {
 	table   *widget.Table
 	noMatch *widget.Label
 	// detail describes the hovered or last clicked row's statistics.
-	detail *widget.RichText
+	detail *clipRich
 	// shown is the row the detail line describes, or nil.
 	shown  *model.TopicLine
 	widths [model.NumTopicColumns]float32 // natural column widths
@@ -71,7 +71,7 @@ func newTopicPanel(d *model.Document, l *docLink, countLater bool) *topicPanel {
 	p.table.UpdateHeader = p.updateHeader
 	p.table.OnSelected = p.tapped
 	p.table.OnHighlighted = p.describe
-	p.detail = dimText(topicsHint, theme.SizeNameText, fyne.TextAlignLeading)
+	p.detail = dimClip(topicsHint, theme.SizeNameText, fyne.TextAlignLeading)
 	p.clear = widget.NewButtonWithIcon("Show all topics", theme.ContentClearIcon(), func() { l.SetTopics(nil) })
 	p.clear.Importance = widget.LowImportance
 	p.clear.Hide()
@@ -134,10 +134,14 @@ func (p *topicPanel) showDetail() {
 		if line.Conn != nil {
 			name, st = fmt.Sprintf("%s, connection %d", name, line.Conn.ID), line.Conn.Stats
 		}
-		text = name + ": " + st.Detail()
+		// The names and the type in full: the table's cells may cut them.
+		typ := line.Topic.Cell(model.ColType)
+		if line.Conn != nil {
+			typ = line.Conn.Cell(model.ColType)
+		}
+		text = name + " (" + typ + "): " + st.Detail()
 	}
-	p.detail.Segments[0].(*widget.TextSegment).Text = text
-	p.detail.Refresh()
+	p.detail.SetText(text)
 }
 
 // setStats shows every topic's statistics.

@@ -71,7 +71,7 @@ func TestTopicsFrequencyColumn(t *testing.T) {
 	rowH := findButton(t, w.Content(), "Topic").Size().Height
 	p.table.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(300, rowH*2.5)}})
 	detail := p.detail.String()
-	for _, s := range []string{"/jackal_velocity_controller/odom: 43.5 Hz", "interval min 0 s, median 23 ms, max 36 ms", "jitter (std dev) 9.02 ms", "no gap", "active 61.185 s"} {
+	for _, s := range []string{"/jackal_velocity_controller/odom (nav_msgs/Odometry): 43.5 Hz", "interval min 0 s, median 23 ms, max 36 ms", "jitter (std dev) 9.02 ms", "no gap", "active 61.185 s"} {
 		if !strings.Contains(detail, s) {
 			t.Errorf("detail line %q lacks %q", detail, s)
 		}

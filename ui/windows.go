@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
+	fynetooltip "github.com/dweymouth/fyne-tooltip"
 
 	"github.com/bagscope/bagscope/assets"
 )
@@ -35,9 +36,10 @@ func (c *controller) newWindow(title string) fyne.Window {
 func (c *controller) showStart() {
 	w := c.newWindow("bagscope")
 	c.start = w
-	w.SetContent(newStartPage(c, w))
+	setWindowContent(w, newStartPage(c, w))
 	w.Resize(startWindowSize)
 	w.SetOnClosed(func() {
+		fynetooltip.DestroyWindowToolTipLayer(w.Canvas())
 		if c.start == w {
 			c.start = nil
 		}
@@ -81,10 +83,11 @@ func (c *controller) openSource(src source, w fyne.Window) {
 	v := newBagView(c, w, src)
 	c.views[w] = v
 	w.SetOnClosed(func() {
+		fynetooltip.DestroyWindowToolTipLayer(w.Canvas())
 		v.close()
 		delete(c.views, w)
 	})
-	w.SetContent(v.content)
+	setWindowContent(w, v.content)
 	w.Show()
 	v.load()
 }

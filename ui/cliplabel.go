@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	fynetooltip "github.com/dweymouth/fyne-tooltip"
+	ttwidget "github.com/dweymouth/fyne-tooltip/widget"
+)
+
+// clipLabel is a label cut with an ellipsis when it does not fit, whose
+// whole text shows in a tooltip while it is cut (issue 14: nothing is cut
+// without an ellipsis and the full text on hover). A text that fits has no
+// tooltip.
+type clipLabel struct {
+	ttwidget.Label
+	// tip, when set, is the tooltip whatever the fit: a longer
+	// explanation than the text itself.
+	tip string
+}
+
+func newClipLabel(text string, align fyne.TextAlign, style fyne.TextStyle) *clipLabel {
+	l := &clipLabel{}
+	l.Text, l.Alignment, l.TextStyle = text, align, style
+	l.Truncation = fyne.TextTruncateEllipsis
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// ExtendBaseWidget makes l the widget its tooltip and label belong to.
+func (l *clipLabel) ExtendBaseWidget(w fyne.Widget) { l.Label.ExtendBaseWidget(w) }
+
+// SetText changes the text and whether it needs its tooltip.
+func (l *clipLabel) SetText(s string) {
+	l.Label.SetText(s)
+	l.updateTip()
+}
+
+// SetTip sets a tooltip shown whether or not the text is cut ("" for the
+// default: the text itself, while it is cut).
+func (l *clipLabel) SetTip(s string) {
+	l.tip = s
+	l.updateTip()
+}
+
+// Resize lays the label out and decides whether its text is cut.
+func (l *clipLabel) Resize(s fyne.Size) {
+	l.Label.Resize(s)
+	l.updateTip()
+}
+
+func (l *clipLabel) updateTip() {
+	switch {
+	case l.tip != "":
+		l.SetToolTip(l.tip)
+	case l.Cut():
+		l.SetToolTip(l.Text)
+	default:
+		l.SetToolTip("")
+	}
+}
+
+// Cut says whether the text is wider than the label shows.
+func (l *clipLabel) Cut() bool {
+	if l.Text == "" {
+		return false
+	}
+	size := theme.TextSize()
+	if l.SizeName != "" {
+		size = theme.Size(l.SizeName)
+	}
+	room := l.Size().Width - 2*theme.InnerPadding()
+	return fyne.MeasureText(l.Text, size, l.TextStyle).Width > room
+}
+
+// setWindowContent shows o in w with a layer for tooltips above it.
+func setWindowContent(w fyne.Window, o fyne.CanvasObject) {
+	w.SetContent(fynetooltip.AddWindowToolTipLayer(o, w.Canvas()))
+}
+
+// clipRich is dimText (secondary text in the placeholder colour) cut with
+// an ellipsis, whose whole text shows in a tooltip while it is cut.
+type clipRich struct {
+	ttwidget.RichText
+	// tip, when set, is the tooltip while the text is cut, instead of
+	// the text (a recent file's whole path for its cut folder).
+	tip string
+}
+
+// dimClip is dimText with its whole text in a tooltip while it is cut.
+func dimClip(s string, size fyne.ThemeSizeName, align fyne.TextAlign) *clipRich {
+	t := &clipRich{}
+	t.Segments = []widget.RichTextSegment{&widget.TextSegment{Text: s, Style: widget.RichTextStyle{
+		Alignment: align,
+		ColorName: theme.ColorNamePlaceHolder,
+		SizeName:  size,
+		Inline:    true,
+	}}}
+	t.Truncation = fyne.TextTruncateEllipsis
+	t.Scroll = container.ScrollNone
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// ExtendBaseWidget makes t the widget its tooltip and text belong to.
+func (t *clipRich) ExtendBaseWidget(w fyne.Widget) { t.RichText.ExtendBaseWidget(w) }
+
+// SetText changes the text, keeping its style.
+func (t *clipRich) SetText(s string) {
+	if seg, ok := t.segment(); ok {
+		seg.Text = s
+		t.Refresh()
+	}
+	t.updateTip()
+}
+
+// Resize lays the text out and decides whether it is cut.
+func (t *clipRich) Resize(s fyne.Size) {
+	t.RichText.Resize(s)
+	t.updateTip()
+}
+
+func (t *clipRich) segment() (*widget.TextSegment, bool) {
+	if len(t.Segments) != 1 {
+		return nil, false
+	}
+	seg, ok := t.Segments[0].(*widget.TextSegment)
+	return seg, ok
+}
+
+func (t *clipRich) updateTip() {
+	switch {
+	case t.Cut() && t.tip != "":
+		t.SetToolTip(t.tip)
+	case t.Cut():
+		t.SetToolTip(t.String())
+	default:
+		t.SetToolTip("")
+	}
+}
+
+// Cut says whether the text is wider than the widget shows.
+func (t *clipRich) Cut() bool {
+	seg, ok := t.segment()
+	if !ok || seg.Text == "" {
+		return false
+	}
+	size := theme.TextSize()
+	if seg.Style.SizeName != "" {
+		size = theme.Size(seg.Style.SizeName)
+	}
+	room := t.Size().Width - 2*theme.InnerPadding()
+	return fyne.MeasureText(seg.Text, size, seg.Style.TextStyle).Width > room
+}
