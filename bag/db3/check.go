@@ -42,6 +42,9 @@ var pageRE = regexp.MustCompile(`(?i)\bpage (\d+)`)
 // messages and messages of unknown topics and, for a rescued file, every
 // page that could not be read. Each finding names its page and offset.
 func (s *Store) Check(ctx context.Context, progress func(done, total int64)) (*bag.CheckReport, error) {
+	if r := s.rescuedStore(); r != nil {
+		return r.Check(ctx, progress)
+	}
 	rep := &bag.CheckReport{Indexed: s.rescue == nil, Bytes: map[uint32]uint64{}}
 	add := func(sev bag.Severity, off int64, rec, format string, args ...any) {
 		rep.Findings = append(rep.Findings, bag.Finding{Severity: sev, Offset: off, Record: rec, Op: 0, Message: fmt.Sprintf(format, args...)})

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/db3/db3test"
 )
 
 const sharedBags = "../../../shared/bags"
@@ -292,65 +292,15 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// damagedCase makes a damaged copy of a healthy file.
-type damagedCase struct {
-	name string
-	// damage returns the damaged bytes and the number of pages whose
-	// content was replaced (rows whose last overflow page is among them
-	// can come back wrong: nothing tells such a page from a good one).
-	damage func(b []byte, ps int) ([]byte, int)
-}
-
 func TestDamaged(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "h.db3")
 	makeBag(t, p, 3000)
 	healthy, _ := os.ReadFile(p)
 	want := byID(oracle(t, p))
-	const ps = 4096
-	rnd := rand.New(rand.NewSource(1))
-	garbage := func(b []byte, pages []int) []byte {
-		b = bytes.Clone(b)
-		for _, n := range pages {
-			rnd.Read(b[(n-1)*ps : n*ps])
-		}
-		return b
-	}
-	var cases []damagedCase
-	for _, cut := range []int{100, 101, 4095, 4096, 4097, 8192, 20000, 100000, 500000, 1000000, 1500000, 2000000, 2999999, 3500000, len(healthy) - ps, len(healthy) - 1} {
-		if cut < len(healthy) {
-			cases = append(cases, damagedCase{"cut at " + itoa(cut), func(b []byte, _ int) ([]byte, int) { return b[:cut], 0 }})
-		}
-	}
-	var btree []int // pages that are b-tree pages in the healthy file
-	for n := 2; n*ps <= len(healthy); n++ {
-		if validPageType(healthy[(n-1)*ps]) {
-			btree = append(btree, n)
-		}
-	}
-	cases = append(cases,
-		damagedCase{"header zeroed", func(b []byte, _ int) ([]byte, int) {
-			b = bytes.Clone(b)
-			clear(b[:100])
-			return b, 0
-		}},
-		damagedCase{"b-tree pages garbage", func(b []byte, _ int) ([]byte, int) {
-			return garbage(b, []int{btree[5], btree[len(btree)/2], btree[len(btree)/2+1], btree[len(btree)-3]}), 0
-		}},
-		damagedCase{"random pages garbage", func(b []byte, _ int) ([]byte, int) {
-			pages := []int{50, 300, 301, 302, 700}
-			return garbage(b, pages), len(pages)
-		}},
-		damagedCase{"page 1 garbage", func(b []byte, _ int) ([]byte, int) { return garbage(b, []int{1}), 1 }},
-		damagedCase{"zeroed pages", func(b []byte, _ int) ([]byte, int) {
-			b = bytes.Clone(b)
-			clear(b[200*ps : 260*ps])
-			return b, 60
-		}},
-	)
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			b, replaced := tc.damage(healthy, ps)
+	for _, tc := range db3test.Damaged(healthy) {
+		t.Run(tc.Name, func(t *testing.T) {
+			b, replaced := tc.Damage(healthy)
 			dp := filepath.Join(t.TempDir(), "d.db3")
 			if err := os.WriteFile(dp, b, 0o644); err != nil {
 				t.Fatal(err)

@@ -37,6 +37,16 @@ func (s *Store) selected(f bag.MessageFilter) (map[uint32]bool, bool) {
 // Messages whose topic_id names no topic are skipped (Summary reports
 // them).
 func (s *Store) Messages(f bag.MessageFilter) bag.MessageIter {
+	if r := s.swap.Load(); r != nil {
+		return r.Messages(f)
+	}
+	if s.deferred {
+		return &healIter{s: s, f: f, inner: s.messages(f)}
+	}
+	return s.messages(f)
+}
+
+func (s *Store) messages(f bag.MessageFilter) bag.MessageIter {
 	ids, all := s.selected(f)
 	if s.rescue != nil {
 		return s.rescueMessages(ids, all, f)
@@ -173,6 +183,9 @@ func (s *Store) messageData(buf, data []byte) ([]byte, error) {
 // ReadMessage reads the message with the row id loc gives (see LocOf).
 func (s *Store) ReadMessage(conn uint32, loc bag.Loc) (*bag.Message, error) {
 	id := RowID(loc)
+	if r := s.swap.Load(); r != nil {
+		return r.ReadMessage(conn, loc)
+	}
 	if s.rescue != nil {
 		return s.rescueRead(id)
 	}
@@ -183,6 +196,9 @@ func (s *Store) ReadMessage(conn uint32, loc bag.Loc) (*bag.Message, error) {
 		return nil, fmt.Errorf("no message with row id %d", id)
 	}
 	if err != nil {
+		if r := s.rescuedStore(); r != nil {
+			return r.ReadMessage(conn, loc)
+		}
 		return nil, fmt.Errorf("message %d: %w", id, err)
 	}
 	c := s.conn(topic)

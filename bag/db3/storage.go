@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -78,6 +79,13 @@ type Store struct {
 	countOnce sync.Once
 	countErr  error
 	preset    *presetCounts
+
+	// deferred is set when the rows were not counted on open (the file
+	// is its folder's only one); swap then holds the rescue that replaces
+	// the store when a read finds SQLite refusing the file (see heal.go).
+	deferred bool
+	swapOnce sync.Once
+	swap     atomic.Pointer[Store]
 }
 
 var (
@@ -128,6 +136,8 @@ func Open(r io.ReaderAt, size int64, path string) (*Store, error) {
 		s.sq.close()
 		s.sq = nil
 		s.conns, s.byID = nil, map[uint32]*bag.Connection{}
+		// The rescue counts the rows; the count's failure is the reason.
+		s.counts, s.countErr, s.unknown, s.total, s.hasTimes = nil, nil, nil, 0, false
 	}
 	if err := s.loadRescue(reason); err != nil {
 		return nil, err
@@ -279,6 +289,12 @@ func (s *Store) loadSQL() error {
 	if err := db.QueryRowContext(ctx, "SELECT max(rowid) FROM messages").Scan(&probe); err != nil {
 		return err
 	}
+	if !s.treesSound() {
+		// A damaged interior page: count now, as for a lone file.
+		s.countOnce.Do(s.count)
+		return s.countErr
+	}
+	s.deferred = true
 	return nil
 }
 
@@ -546,6 +562,9 @@ func yamlValue(text, key string) string {
 
 // FileInfo says what the file is and how it was read.
 func (s *Store) FileInfo() *bag.FileInfo {
+	if r := s.swap.Load(); r != nil {
+		return r.FileInfo()
+	}
 	return &bag.FileInfo{
 		Format: FormatName, Version: s.version(), Profile: "ros2",
 		Path: s.path, Size: s.size, Indexed: s.rescue == nil, Scanned: s.scanned,
@@ -557,7 +576,12 @@ func (s *Store) version() string { return "schema " + strconv.Itoa(s.schemaVersi
 
 // SchemaVersion returns rosbag2's schema version of the file (1 to 4), as
 // its schema table says or its columns show.
-func (s *Store) SchemaVersion() int { return s.schemaVersion }
+func (s *Store) SchemaVersion() int {
+	if r := s.swap.Load(); r != nil {
+		return r.schemaVersion
+	}
+	return s.schemaVersion
+}
 
 // ROSDistro returns the ROS distribution the schema table names, or "".
 func (s *Store) ROSDistro() string { return s.rosDistro }
@@ -567,14 +591,27 @@ func (s *Store) ROSDistro() string { return s.rosDistro }
 func (s *Store) Metadata() string { return s.metadata }
 
 // Connections lists the topics, by ID.
-func (s *Store) Connections() []*bag.Connection { return s.conns }
+func (s *Store) Connections() []*bag.Connection {
+	if r := s.swap.Load(); r != nil {
+		return r.conns
+	}
+	return s.conns
+}
 
 // Connection returns the topic with an ID, or nil.
-func (s *Store) Connection(id uint32) *bag.Connection { return s.byID[id] }
+func (s *Store) Connection(id uint32) *bag.Connection {
+	if r := s.swap.Load(); r != nil {
+		return r.byID[id]
+	}
+	return s.byID[id]
+}
 
 // Summary describes the file as ros2 bag info does, from the counts read
 // on open.
 func (s *Store) Summary() (*bag.Summary, error) {
+	if r := s.swap.Load(); r != nil {
+		return r.Summary()
+	}
 	if p := s.preset; p != nil {
 		out := &bag.Summary{
 			Path: s.path, Format: FormatName, Version: s.version(), Size: s.size,

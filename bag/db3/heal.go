@@ -1,0 +1,178 @@
+package db3
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sort"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// A file that is its folder's only one opens without counting its rows
+// (metadata.yaml has the counts), so SQLite has not yet read the messages
+// table when Open returns, and damage the lone file's count would have
+// met goes unseen. Two things make up for it:
+//
+//   - on open, treesSound walks the interior pages of the messages table
+//     (167 pages for a million rows, about a millisecond) and, when one
+//     is not what it should be, the rows are counted at
+//     once, as for a lone file, so a file SQLite refuses is rescued from
+//     its pages on open;
+//   - damage on a leaf page shows only when it is read: the first read
+//     that fails (a message iteration, a message by location, Check)
+//     counts the rows and, when SQLite refuses them, hands the store over
+//     to a rescue of the file exactly as a lone file's open makes it
+//     (rescuedStore); an iteration goes on from the rescued rows after
+//     the last message it gave.
+
+// maxSoundPages bounds the interior pages treesSound reads.
+const maxSoundPages = 1 << 14
+
+// treesSound reports whether the interior pages of the messages table are
+// table b-tree pages whose children lie in the file, each page reached
+// once. Leaf pages are not read (but the first of the last level, to find
+// where the leaves start). The timestamp index is not walked: SQLite
+// counts the rows without it, so its damage never makes a rescue (the
+// reads find it).
+func (s *Store) treesSound() bool {
+	fp := s.fast()
+	if !fp.ok {
+		return true // not rosbag2's layout: the count is SQLite's business
+	}
+	p := fp.p
+	seen := make([]uint64, p.pages/64+1) // a bit per page reached
+	mark := func(n uint32) bool {        // false when n is not a page or is reached twice
+		if n < 2 || n > p.pages || seen[n/64]&(1<<(n%64)) != 0 {
+			return false
+		}
+		seen[n/64] |= 1 << (n % 64)
+		return true
+	}
+	var buf []byte
+	read := 0
+	level := []uint32{fp.table}
+	for depth := 0; len(level) > 0; depth++ {
+		if depth > 40 || read > maxSoundPages {
+			return depth <= 40
+		}
+		var next []uint32
+		for i, n := range level {
+			if !mark(n) {
+				return false
+			}
+			read++
+			pg, err := p.page(n, buf)
+			if err != nil {
+				return false
+			}
+			buf = pg
+			hoff := headerOffset(n)
+			h, ok := parseBtreeHeader(pg, hoff, p.usable)
+			switch {
+			case ok && h.typ == pageTableLeaf && i == 0:
+				// A level of leaves: the rest are not read.
+				for _, m := range level[1:] {
+					if !mark(m) {
+						return false
+					}
+				}
+				return true
+			case !ok || h.typ != pageTableInterior || hoff+h.size+2*h.cells > len(pg):
+				return false
+			}
+			for _, cp := range cellPointers(pg, hoff, h) {
+				if cp+4 > p.usable {
+					return false
+				}
+				next = append(next, binary.BigEndian.Uint32(pg[cp:]))
+			}
+			next = append(next, h.rightChild)
+		}
+		level = next
+	}
+	return true
+}
+
+// rescuedStore returns the store that replaces s after a read met damage:
+// when s opened without counting its rows and SQLite now refuses to count
+// them, s's file is read from its pages as Open reads a lone file SQLite
+// refuses. It returns nil when s is read through SQLite for good (the
+// count was made on open, or succeeds now) or the rescue finds nothing.
+func (s *Store) rescuedStore() *Store {
+	if r := s.swap.Load(); r != nil {
+		return r
+	}
+	if !s.deferred || s.sq == nil {
+		return nil
+	}
+	cerr := s.counted()
+	if cerr == nil {
+		return nil
+	}
+	s.swapOnce.Do(func() {
+		r := &Store{r: s.r, size: s.size, path: s.path, hdr: s.hdr, byID: map[uint32]*bag.Connection{}, compression: s.compression}
+		r.warnings = append(r.warnings, s.sq.warnings...)
+		if s.sq.sidePath != "" {
+			r.warnings = append(r.warnings, fmt.Errorf("the rows of the %s beside the file are not rescued: only the file's own pages are read", s.sq.sideKind))
+		}
+		if r.loadRescue(fmt.Errorf("SQLite refuses the file: %w", cerr)) == nil {
+			s.swap.Store(r)
+		}
+	})
+	return s.swap.Load()
+}
+
+// healIter is the message iteration of a store opened without counting
+// its rows: when the iteration fails and the store turns out to need a
+// rescue (rescuedStore), it goes on with the rescued rows after the last
+// message given.
+type healIter struct {
+	s      *Store
+	f      bag.MessageFilter
+	inner  bag.MessageIter
+	last   [2]int64 // (timestamp, row id) of the last message given
+	given  bool
+	healed bool
+}
+
+func (it *healIter) Next() bool {
+	for {
+		if it.inner.Next() {
+			m := it.inner.Message()
+			it.last, it.given = [2]int64{m.Time.Nanos(), RowID(m.Loc)}, true
+			return true
+		}
+		if it.healed || it.inner.Err() == nil {
+			return false
+		}
+		r := it.s.rescuedStore()
+		if r == nil {
+			return false
+		}
+		it.inner.Close()
+		it.healed = true
+		it.inner = r.rescueAfter(it.f, it.last, it.given)
+	}
+}
+
+func (it *healIter) Message() *bag.Message { return it.inner.Message() }
+func (it *healIter) Err() error            { return it.inner.Err() }
+func (it *healIter) Close()                { it.inner.Close() }
+
+// Unwrap returns the iteration it wraps.
+func (it *healIter) Unwrap() bag.MessageIter { return it.inner }
+
+// rescueAfter iterates over the rescued messages a filter selects, after
+// (timestamp, row id) last when given is true.
+func (s *Store) rescueAfter(f bag.MessageFilter, last [2]int64, given bool) bag.MessageIter {
+	ids, all := s.selected(f)
+	it := s.rescueMessages(ids, all, f).(*rescueIter)
+	if given {
+		msgs := s.rescue.msgs
+		after := sort.Search(len(msgs), func(i int) bool {
+			return msgs[i].ts > last[0] || msgs[i].ts == last[0] && msgs[i].rowid > last[1]
+		})
+		it.pos = max(it.pos, after)
+	}
+	return it
+}
