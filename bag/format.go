@@ -128,6 +128,18 @@ func CheckReader(ctx context.Context, r io.ReaderAt, size int64, progress func(d
 		return nil, err
 	}
 	f := Sniff(head[:n])
+	if named, ok := r.(interface{ Name() string }); ok && f == nil && size > 0 && !IsZstd(head[:n]) {
+		// As NewStorage: the name says the format when the first bytes
+		// are damaged, if its reader gets something of the rest.
+		if f = FormatFor(named.Name()); f != nil {
+			s, err := f.Open(r, size, named.Name())
+			if err != nil {
+				f = nil
+			} else {
+				s.Close()
+			}
+		}
+	}
 	if f == nil {
 		return nil, &UnknownFormatError{Head: head[:n], Size: size}
 	}
