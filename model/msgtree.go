@@ -29,15 +29,24 @@ const MoreID = "+"
 // position ("0/3" is the fourth element or field of the first field). Only
 // the first elements of an array are listed (see ShowMore); compact array
 // elements are built when asked for.
+//
+// With Grouped set, an array of numbers or bools lists its elements in
+// groups, several to a row (GroupRow), unless SetPerElement asks for one
+// row per element.
 type FieldTree struct {
-	root  *rosmsg.Node
-	nodes map[string]*rosmsg.Node
-	shown map[string]int
+	root    *rosmsg.Node
+	nodes   map[string]*rosmsg.Node
+	shown   map[string]int
+	perElem map[string]bool
+
+	// Grouped lists the elements of arrays of numbers and bools several
+	// to a row.
+	Grouped bool
 }
 
 // NewFieldTree returns the tree of a decoded message.
 func NewFieldTree(root *rosmsg.Node) *FieldTree {
-	return &FieldTree{root: root, nodes: map[string]*rosmsg.Node{"": root}, shown: map[string]int{}}
+	return &FieldTree{root: root, nodes: map[string]*rosmsg.Node{"": root}, shown: map[string]int{}, perElem: map[string]bool{}}
 }
 
 // Root returns the message node.
@@ -87,6 +96,9 @@ func (t *FieldTree) Node(id string) *rosmsg.Node {
 
 // IsBranch reports whether id has children.
 func (t *FieldTree) IsBranch(id string) bool {
+	if IsGroup(id) {
+		return false
+	}
 	n := t.Node(id)
 	if n == nil {
 		return false
@@ -121,9 +133,18 @@ func (t *FieldTree) Children(id string) []string {
 	if n.Array {
 		count = t.Shown(id)
 	}
-	ids := make([]string, count, count+1)
-	for k := range ids {
-		ids[k] = ChildID(id, k)
+	var ids []string
+	if t.grouped(id, n) {
+		g := GroupSize(n.Kind)
+		ids = make([]string, (count+g-1)/g, (count+g-1)/g+1)
+		for k := range ids {
+			ids[k] = id + "/" + groupID + strconv.Itoa(k)
+		}
+	} else {
+		ids = make([]string, count, count+1)
+		for k := range ids {
+			ids[k] = ChildID(id, k)
+		}
 	}
 	if n.Array && count < n.Len() {
 		ids = append(ids, id+"/"+MoreID) // the root is a message, never an array
@@ -170,6 +191,9 @@ func (t *FieldTree) At(off int) string {
 		}
 		if k < 0 {
 			return id
+		}
+		if n.Array && t.grouped(id, n) {
+			return id + "/" + groupID + strconv.Itoa(k/GroupSize(n.Kind))
 		}
 		id = ChildID(id, k)
 		n = t.Node(id)
@@ -228,7 +252,10 @@ func (t *FieldTree) OpenFirst(rows int) []string {
 		id := queue[0]
 		queue = queue[1:]
 		for _, c := range t.Children(id) {
-			if cn := t.Node(c); !t.IsBranch(c) || cn.Array && len(cn.Children) == 0 {
+			if !t.IsBranch(c) {
+				continue
+			}
+			if cn := t.Node(c); cn.Array && len(cn.Children) == 0 && !(t.grouped(c, cn) && len(t.Children(c)) <= groupsOpened) {
 				continue
 			}
 			k := len(t.Children(c))
@@ -248,6 +275,10 @@ func (t *FieldTree) OpenFirst(rows int) []string {
 func (t *FieldTree) Path(id string) string {
 	if id == "" {
 		return ""
+	}
+	if _, lo, hi, ok := t.Group(id); ok {
+		parent, _ := ParentID(id)
+		return t.Path(parent) + "[" + strconv.Itoa(lo) + ":" + strconv.Itoa(hi) + "]"
 	}
 	parent, last := ParentID(id)
 	p := t.Node(parent)
@@ -347,4 +378,159 @@ func FieldValue(n *rosmsg.Node) string {
 		return fmt.Sprintf("%d s %d ns", d.Sec, d.Nsec)
 	}
 	return ""
+}
+
+// groupID starts the last part of a group row's ID: "3/#2" is the third
+// group of elements of field 3.
+const groupID = "#"
+
+// groupsOpened is how many group rows an array may have for OpenFirst to
+// open it.
+const groupsOpened = 4
+
+// GroupSize is how many elements of kind k a group row shows.
+func GroupSize(k rosmsg.Kind) int {
+	switch k {
+	case rosmsg.KindFloat32, rosmsg.KindFloat64:
+		return 8
+	case rosmsg.KindBool, rosmsg.KindInt8, rosmsg.KindUint8:
+		return 16
+	}
+	return 10
+}
+
+// IsGroup reports whether id is a row of several array elements.
+func IsGroup(id string) bool {
+	_, last := ParentID(id)
+	return strings.HasPrefix(last, groupID)
+}
+
+// Groupable reports whether an array node lists its elements in groups
+// when the tree is Grouped: a non-empty array of numbers or bools.
+func Groupable(n *rosmsg.Node) bool {
+	if n == nil || !n.Array || len(n.Children) > 0 || n.Len() == 0 {
+		return false
+	}
+	switch n.Kind {
+	case rosmsg.KindTime, rosmsg.KindDuration, rosmsg.KindString, rosmsg.KindWString, rosmsg.KindMessage:
+		return false
+	}
+	return true
+}
+
+// grouped reports whether array n (ID id) lists its elements in groups.
+func (t *FieldTree) grouped(id string, n *rosmsg.Node) bool {
+	return t.Grouped && !t.perElem[id] && Groupable(n)
+}
+
+// PerElement reports whether array id lists one element per row although
+// the tree is Grouped.
+func (t *FieldTree) PerElement(id string) bool { return t.perElem[id] }
+
+// SetPerElement lists the elements of array id one per row (on) or in
+// groups (off).
+func (t *FieldTree) SetPerElement(id string, on bool) {
+	if on {
+		t.perElem[id] = true
+	} else {
+		delete(t.perElem, id)
+	}
+}
+
+// Group returns the array a group row belongs to and the elements it
+// shows, [lo, hi). ok is false when id is not a group row.
+func (t *FieldTree) Group(id string) (arr *rosmsg.Node, lo, hi int, ok bool) {
+	parent, last := ParentID(id)
+	if !strings.HasPrefix(last, groupID) {
+		return nil, 0, 0, false
+	}
+	k, err := strconv.Atoi(last[len(groupID):])
+	arr = t.Node(parent)
+	if err != nil || k < 0 || !Groupable(arr) {
+		return nil, 0, 0, false
+	}
+	g := GroupSize(arr.Kind)
+	lo, hi = k*g, min((k+1)*g, arr.Len())
+	if lo >= hi {
+		return nil, 0, 0, false
+	}
+	return arr, lo, hi, true
+}
+
+// GroupName is a group row's name: "[16..23]".
+func (t *FieldTree) GroupName(id string) string {
+	_, lo, hi, ok := t.Group(id)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("[%d..%d]", lo, hi-1)
+}
+
+// GroupValue is a group row's values, separated by commas.
+func (t *FieldTree) GroupValue(id string) string {
+	arr, lo, hi, ok := t.Group(id)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	for i := lo; i < hi; i++ {
+		if i > lo {
+			b.WriteString(", ")
+		}
+		e, _ := arr.Elem(i)
+		b.WriteString(FieldValue(&e))
+	}
+	return b.String()
+}
+
+// Range returns the byte range of id's node or group row in the message
+// data; ok is false for a "more" row or an unknown ID.
+func (t *FieldTree) Range(id string) (start, end int, ok bool) {
+	if arr, lo, hi, isGroup := t.Group(id); isGroup {
+		s, _ := arr.ElemRange(lo)
+		_, e := arr.ElemRange(hi - 1)
+		return s, e, true
+	}
+	n := t.Node(id)
+	if n == nil {
+		return 0, 0, false
+	}
+	return n.Start, n.End, true
+}
+
+// CopyText is what copying id's value gives: a string's text as is, a
+// time as secs.nsecs, a number as the tree shows it, a group row's values,
+// and a message or an array in `rostopic echo` form.
+func (t *FieldTree) CopyText(id string) string {
+	if IsGroup(id) {
+		return t.GroupValue(id)
+	}
+	n := t.Node(id)
+	if n == nil {
+		return ""
+	}
+	if id == "" {
+		return Echo(n)
+	}
+	if n.Array || n.Kind == rosmsg.KindMessage {
+		var b strings.Builder
+		echoValue(&b, n, "", false)
+		return strings.TrimPrefix(b.String(), "\n")
+	}
+	switch n.Kind {
+	case rosmsg.KindString, rosmsg.KindWString:
+		return n.Text()
+	case rosmsg.KindTime:
+		tm := n.Time()
+		return fmt.Sprintf("%d.%09d", tm.Sec, tm.Nsec)
+	case rosmsg.KindDuration:
+		d := n.Duration()
+		ns := int64(d.Sec)*1e9 + int64(d.Nsec)
+		sign := ""
+		if ns < 0 {
+			sign, ns = "-", -ns
+		}
+		return fmt.Sprintf("%s%d.%09d", sign, ns/1e9, ns%1e9)
+	}
+	return FieldValue(n)
 }

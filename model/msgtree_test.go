@@ -1,0 +1,177 @@
+package model
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag/rosmsg"
+)
+
+// decodeNth decodes message n (from 0) of topic in the bag at path.
+func decodeNth(t *testing.T, path, topic string, n int) *rosmsg.Node {
+	t.Helper()
+	b, err := ros1.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	s := ros1.NewStore(b)
+	x, err := BuildMessageIndex(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := x.Topic(topic)
+	if tm == nil || tm.Len() <= n {
+		t.Fatalf("%s has no message %d on %s", path, n, topic)
+	}
+	r := NewMessageReader(s, nil)
+	m, err := r.Read(tm.At(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _, err := r.Decode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// fieldID returns the ID of the top-level field name.
+func fieldID(t *testing.T, ft *FieldTree, name string) string {
+	t.Helper()
+	for _, c := range ft.Children("") {
+		if ft.Node(c).Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no field %s", name)
+	return ""
+}
+
+func TestFieldTreeGroups(t *testing.T) {
+	root := decodeNth(t, "../testdata/custom-all-types.bag", "/all_types", 1)
+	tests := []struct {
+		field  string
+		rows   []string // names of the rows under the field
+		values []string // their values
+		paths  []string
+	}{
+		{"f32_dyn", []string{"[0..3]"}, []string{"NaN, 1.5, 1e-45, 3.4028235e+38"}, []string{"f32_dyn[0:4]"}},
+		{"u8_dyn", []string{"[0..5]"}, []string{"250, 251, 252, 253, 254, 255"}, []string{"u8_dyn[0:6]"}},
+		{"b_fixed", []string{"[0..1]"}, []string{"true, false"}, []string{"b_fixed[0:2]"}},
+		{"i8_dyn", []string{"[0..2]"}, []string{"-128, 0, 127"}, []string{"i8_dyn[0:3]"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.field, func(t *testing.T) {
+			ft := NewFieldTree(root)
+			ft.Grouped = true
+			id := fieldID(t, ft, tc.field)
+			var names, values, paths []string
+			for _, c := range ft.Children(id) {
+				if !IsGroup(c) || ft.IsBranch(c) {
+					t.Fatalf("row %q is not a group row", c)
+				}
+				names = append(names, ft.GroupName(c))
+				values = append(values, ft.GroupValue(c))
+				paths = append(paths, ft.Path(c))
+			}
+			if strings.Join(names, "|") != strings.Join(tc.rows, "|") ||
+				strings.Join(values, "|") != strings.Join(tc.values, "|") ||
+				strings.Join(paths, "|") != strings.Join(tc.paths, "|") {
+				t.Errorf("rows %q %q %q, want %q %q %q", names, values, paths, tc.rows, tc.values, tc.paths)
+			}
+			// One element per row on request, and back.
+			ft.SetPerElement(id, true)
+			n := ft.Node(id)
+			if got := len(ft.Children(id)); got != n.Len() {
+				t.Errorf("per element: %d rows, want %d", got, n.Len())
+			}
+			ft.SetPerElement(id, false)
+			if got := len(ft.Children(id)); got != len(tc.rows) {
+				t.Errorf("grouped again: %d rows, want %d", got, len(tc.rows))
+			}
+		})
+	}
+}
+
+// TestFieldTreeGroupsLong checks a long array: rows of GroupSize elements
+// up to the listed ones, a "more" row, and At landing on the group row
+// whose bytes hold the offset.
+func TestFieldTreeGroupsLong(t *testing.T) {
+	root := decodeNth(t, "../assets/sample.bag", "/camera/image_raw", 0)
+	ft := NewFieldTree(root)
+	ft.Grouped = true
+	id := fieldID(t, ft, "data")
+	n := ft.Node(id)
+	if n.Len() <= FieldTreeFirst {
+		t.Fatalf("data has %d elements: too few for this test", n.Len())
+	}
+	kids := ft.Children(id)
+	g := GroupSize(n.Kind)
+	wantRows := (FieldTreeFirst + g - 1) / g
+	if len(kids) != wantRows+1 || !IsMore(kids[len(kids)-1]) {
+		t.Fatalf("%d rows (last %q), want %d groups and a more row", len(kids), kids[len(kids)-1], wantRows)
+	}
+	for _, tc := range []struct {
+		name string
+		elem int
+	}{{"first", 0}, {"in the second group", g + 1}, {"past the listed ones", FieldTreeFirst + 3}, {"last", n.Len() - 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := n.ElemRange(tc.elem)
+			got := ft.At(s)
+			if !IsGroup(got) {
+				t.Fatalf("At gives %q, not a group row", got)
+			}
+			_, lo, hi, _ := ft.Group(got)
+			if tc.elem < lo || tc.elem >= hi {
+				t.Errorf("At gives the group of %d..%d for element %d", lo, hi-1, tc.elem)
+			}
+			rs, re, ok := ft.Range(got)
+			if !ok || s < rs || s >= re {
+				t.Errorf("the group's bytes %d..%d do not hold the element's %d", rs, re, s)
+			}
+		})
+	}
+}
+
+func TestFieldTreeCopyText(t *testing.T) {
+	root := decodeNth(t, "../testdata/custom-all-types.bag", "/all_types", 1)
+	ft := NewFieldTree(root)
+	ft.Grouped = true
+	tests := []struct {
+		field, want string
+	}{
+		{"s", "über ☃ 🤖"},
+		{"t", "4294967295.999999999"},
+		{"d", "-0.000000001"},
+		{"i64", "-9223372036854775808"},
+		{"f64", "-0"},
+		{"u8_fixed", "[0, 1, 254, 255]"},
+		{"s_dyn", "- ''\n- a\n- two words"},
+		{"inner", "x: -2\nname: \"in\""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.field, func(t *testing.T) {
+			if got := ft.CopyText(fieldID(t, ft, tc.field)); got != tc.want {
+				t.Errorf("CopyText = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if got, want := ft.CopyText(""), Echo(root); got != want {
+		t.Errorf("CopyText of the message is not its echo:\n%s", got)
+	}
+	group := ft.Children(fieldID(t, ft, "u8_dyn"))[0]
+	if got := ft.CopyText(group); got != "250, 251, 252, 253, 254, 255" {
+		t.Errorf("CopyText of a group = %q", got)
+	}
+}
+
+// TestMessageJSON checks the copied JSON is the indented form of cat --json.
+func TestMessageJSON(t *testing.T) {
+	root := decodeNth(t, "../testdata/single-message.bag", "/answer", 0)
+	if got, want := MessageJSON(root), "{\n  \"data\": 42\n}"; got != want {
+		t.Errorf("MessageJSON = %q, want %q", got, want)
+	}
+}
