@@ -145,6 +145,7 @@ func (p *chunkPanel) build() {
 	right := container.NewBorder(container.NewVBox(state, recHead), nil, nil, nil, p.recs)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.55
+	rememberSplit(split, "chunk")
 	p.view = container.NewBorder(container.NewVBox(top, p.damage), nil, nil, nil, split)
 
 	if len(p.d.Bag.ChunkInfos) == 0 {

@@ -122,6 +122,7 @@ func (p *listedChunkPanel) build() {
 	right := container.NewBorder(container.NewVBox(state, recHead), nil, nil, nil, p.recs)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.5
+	rememberSplit(split, "chunk.listed")
 	p.view = container.NewBorder(container.NewVBox(top, p.damage), nil, nil, nil, split)
 
 	if blocks := p.d.Storage.Blocks(); len(blocks) == 0 {

@@ -146,6 +146,7 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 	)
 	split := container.NewVSplit(p.list, container.NewBorder(nil, nil, nil, container.NewVBox(p.showBtn), container.NewVScroll(p.detail)))
 	split.Offset = 0.75
+	rememberSplit(split, "findings")
 	p.content = container.NewBorder(top, nil, nil, nil, split)
 	if d.Size <= autoCheckLimit {
 		p.runCheck()

@@ -149,9 +149,11 @@ func newRecordsPanel(d *model.Document, async func(func())) *recordsPanel {
 	hexPane := container.NewBorder(nil, hexLegend(), nil, nil, p.hex)
 	vs := container.NewVSplit(p.table, hexPane)
 	vs.Offset = 0.3
+	rememberSplit(vs, "records.detail")
 	right := container.NewBorder(container.NewBorder(nil, nil, nil, p.openBtn, p.title), nil, nil, nil, vs)
 	hs := container.NewHSplit(left, right)
 	hs.Offset = 0.42
+	rememberSplit(hs, "records")
 	p.split = hs
 
 	p.progress = widget.NewProgressBar()

@@ -169,9 +169,11 @@ func newListedRecordsPanel(d *model.Document, l bag.RecordLister, async func(fun
 	hexPane := container.NewBorder(nil, listedLegend(), nil, nil, p.hex)
 	vs := container.NewVSplit(p.table, hexPane)
 	vs.Offset = 0.42
+	rememberSplit(vs, "records.listed.detail")
 	right := container.NewBorder(container.NewBorder(nil, nil, nil, container.NewHBox(p.saveBtn, p.openBtn), p.title), nil, nil, nil, vs)
 	hs := container.NewHSplit(left, right)
 	hs.Offset = 0.45
+	rememberSplit(hs, "records.listed")
 	p.split = hs
 
 	p.progress = widget.NewProgressBar()

@@ -23,6 +23,7 @@ const screenshotTimeout = 2 * time.Minute
 // is rendered with Fyne's software painter, in the app's real theme.
 func (c *controller) screenshot(out string, sample bool, files []string, status *int) {
 	*status = 1
+	rememberSplits = false // the picture shows the defaults, not this user's dividers
 	timer := time.AfterFunc(screenshotTimeout, func() {
 		fyne.Do(func() {
 			fmt.Fprintf(os.Stderr, "bagscope: --screenshot: the bag did not load within %s\n", screenshotTimeout)
