@@ -1,0 +1,262 @@
+package plot
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	stddraw "image/draw"
+	"image/png"
+	"io"
+	"math"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// XYOptions control the rendering of an XY plot.
+type XYOptions struct {
+	Title          string
+	XLabel, YLabel string // default: the first path's coordinate names
+	// Bounds to show; invalid (the zero value) fits the points in the
+	// window.
+	Bounds Bounds
+	// Equal gives one unit the same length on both axes.
+	Equal bool
+	// Cursor, when HasCursor, marks each path's position at that time.
+	Cursor    int64
+	HasCursor bool
+	// Scale is the device pixels per logical pixel; 0 means 1.
+	Scale float64
+}
+
+// RenderXY draws the points of paths whose times lie in w into a
+// width×height image with gonum/plot, as Render does for time series, and
+// returns the frame that maps pixels to data.
+func RenderXY(paths []XY, w Window, width, height int, opt XYOptions) (*image.RGBA, XYFrame) {
+	if width <= 0 || height <= 0 {
+		return image.NewRGBA(image.Rect(0, 0, max(width, 0), max(height, 0))), XYFrame{}
+	}
+	img := image.NewRGBA(image.Rect(0, 0, width, height))
+	if width < MinSize || height < MinSize {
+		for i := range img.Pix {
+			img.Pix[i] = 0xFF
+		}
+		return img, XYFrame{}
+	}
+	scale := opt.Scale
+	if scale <= 0 {
+		scale = 1
+	}
+	dpi := int(math.Round(96 * scale))
+	c := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(dpi))
+	f := drawXY(draw.New(c), float64(dpi), paths, w, width, height, opt)
+	if out, ok := c.Image().(*image.RGBA); ok {
+		return out, f
+	}
+	out := image.NewRGBA(img.Bounds())
+	stddraw.Draw(out, out.Bounds(), c.Image(), image.Point{}, stddraw.Src)
+	return out, f
+}
+
+// WriteXY renders the XY plot and writes it to out as a PNG or an SVG
+// document.
+func WriteXY(out io.Writer, f Format, paths []XY, w Window, width, height int, opt XYOptions) error {
+	if width <= 0 || height <= 0 {
+		return ErrNoSize
+	}
+	switch f {
+	case PNG:
+		img, _ := RenderXY(paths, w, width, height, opt)
+		return png.Encode(out, img)
+	case SVG:
+		scale := opt.Scale
+		if scale <= 0 {
+			scale = 1
+		}
+		dpi := 96 * scale
+		c := vgsvg.NewWith(vgsvg.UseWH(vg.Length(float64(width)*72/dpi), vg.Length(float64(height)*72/dpi)))
+		if width >= MinSize && height >= MinSize {
+			drawXY(draw.New(c), dpi, paths, w, width, height, opt)
+		}
+		var buf bytes.Buffer
+		if _, err := c.WriteTo(&buf); err != nil {
+			return err
+		}
+		_, err := out.Write(buf.Bytes())
+		return err
+	}
+	return fmt.Errorf("unknown image format %q", f)
+}
+
+// WriteXYCSV writes the points of paths inside w as CSV: a time column and
+// each path's x and y columns (WriteCSV of their coordinates).
+func WriteXYCSV(out io.Writer, paths []XY, w Window, opt CSVOptions) error {
+	var series []Series
+	for _, p := range paths {
+		x, y := p.Series()
+		series = append(series, x, y)
+	}
+	return WriteCSV(out, series, w, opt)
+}
+
+// xyPlotter draws one path, in time order, broken at gaps.
+type xyPlotter struct {
+	p      XY
+	i, j   int
+	style  draw.LineStyle
+	cursor int // the index to mark, or -1
+}
+
+func (l *xyPlotter) Plot(c draw.Canvas, p *gplot.Plot) {
+	tx, ty := p.Transforms(&c)
+	var pts []vg.Point
+	flush := func() {
+		for len(pts) > 32 {
+			c.StrokeLines(l.style, pts[:32])
+			pts = pts[31:]
+		}
+		if len(pts) > 1 {
+			c.StrokeLines(l.style, pts)
+		} else if len(pts) == 1 {
+			c.DrawGlyph(draw.GlyphStyle{Color: l.style.Color, Radius: l.style.Width * 1.2, Shape: draw.CircleGlyph{}}, pts[0])
+		}
+		pts = pts[:0]
+	}
+	for k := l.i; k < l.j; k++ {
+		x, y := l.p.X[k], l.p.Y[k]
+		if !finite(x) || !finite(y) {
+			flush()
+			continue
+		}
+		pts = append(pts, vg.Point{X: tx(x), Y: ty(y)})
+	}
+	flush()
+	if l.cursor >= 0 {
+		x, y := l.p.X[l.cursor], l.p.Y[l.cursor]
+		if finite(x) && finite(y) {
+			pt := vg.Point{X: tx(x), Y: ty(y)}
+			if c.Contains(pt) {
+				c.DrawGlyph(draw.GlyphStyle{Color: color.White, Radius: l.style.Width * 4, Shape: draw.CircleGlyph{}}, pt)
+				c.DrawGlyph(draw.GlyphStyle{Color: l.style.Color, Radius: l.style.Width * 4, Shape: draw.RingGlyph{}}, pt)
+			}
+		}
+	}
+}
+
+func (l *xyPlotter) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	sty := l.style
+	sty.Width *= 2
+	c.StrokeLine2(sty, c.Min.X, y, c.Max.X, y)
+}
+
+// drawXY lays out and draws the XY plot on c and returns its frame.
+func drawXY(c draw.Canvas, dpi float64, paths []XY, w Window, width, height int, opt XYOptions) XYFrame {
+	px := func(n float64) vg.Length { return vg.Length(n * 72 / 96) }
+	p := gplot.New()
+	p.BackgroundColor = color.White
+	p.Title.Text = opt.Title
+	p.Title.TextStyle.Color = textColor
+	p.Title.Padding = px(8)
+	p.Title.TextStyle.Font = sans(px(15))
+	for _, a := range []*gplot.Axis{&p.X, &p.Y} {
+		a.Tick.Label.Font = sans(px(12))
+		a.Label.TextStyle.Font = sans(px(13))
+		a.Padding = 0
+		a.Color = axisColor
+		a.Width = px(1)
+		a.Tick.Color = axisColor
+		a.Tick.Width = px(1)
+		a.Tick.Length = px(5)
+		a.Tick.Label.Color = textColor
+		a.Label.TextStyle.Color = textColor
+		a.Label.Padding = px(4)
+	}
+	p.X.Label.Text, p.Y.Label.Text = opt.XLabel, opt.YLabel
+	if len(paths) > 0 {
+		if p.X.Label.Text == "" {
+			p.X.Label.Text = paths[0].XName
+		}
+		if p.Y.Label.Text == "" {
+			p.Y.Label.Text = paths[0].YName
+		}
+	}
+	p.X.Tick.Marker = decimalTicks{N: max(2, (width-200)/100)}
+	p.Y.Tick.Marker = decimalTicks{N: max(2, (height-100)/60)}
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = gridColor, gridColor
+	grid.Vertical.Width, grid.Horizontal.Width = px(1), px(1)
+	p.Add(grid)
+
+	leg := gplot.NewLegend()
+	leg.TextStyle.Font = sans(px(12))
+	leg.TextStyle.Color = textColor
+	leg.ThumbnailWidth = px(22)
+	leg.Padding = px(4)
+	for k, path := range paths {
+		i, j := path.Span(w)
+		cur := -1
+		if opt.HasCursor {
+			if at, ok := path.At(opt.Cursor); ok && at >= i && at < j {
+				cur = at
+			}
+		}
+		col := path.Color
+		if col == nil {
+			col = PaletteColor(k)
+		}
+		lp := &xyPlotter{p: path, i: i, j: j, style: draw.LineStyle{Color: col, Width: px(1.5)}, cursor: cur}
+		p.Add(lp)
+		leg.Add(legendName(path.Name), lp)
+	}
+
+	b := opt.Bounds
+	if !b.Valid() {
+		var ok bool
+		if b, ok = XYExtent(paths, w); ok {
+			b = b.Pad()
+		} else {
+			b = Bounds{-1, 1, -1, 1}
+		}
+	}
+	margin := px(10)
+	area := draw.Crop(c, margin, -margin, margin, -margin)
+	var legW vg.Length
+	if len(paths) > 0 {
+		r := leg.Rectangle(area)
+		legW = min(r.Max.X-r.Min.X+px(16), (area.Max.X-area.Min.X)*0.4)
+	}
+	plotArea := draw.Crop(area, 0, -legW, 0, 0)
+	set := func(b Bounds) {
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = b.X0, b.X1, b.Y0, b.Y1
+	}
+	set(b)
+	if opt.Equal {
+		// The data area depends on the tick labels, which depend on the
+		// bounds: settle in two rounds.
+		for range 2 {
+			dc := p.DataCanvas(plotArea)
+			set(b.Equal(float64(dc.Max.X-dc.Min.X), float64(dc.Max.Y-dc.Min.Y)))
+		}
+	}
+	p.Draw(plotArea)
+	dc := p.DataCanvas(plotArea)
+	if len(paths) > 0 {
+		leg.Draw(draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: plotArea.Max.X + px(16), Y: dc.Min.Y},
+			Max: vg.Point{X: area.Max.X, Y: dc.Max.Y},
+		}})
+	}
+	k := dpi / 72
+	H := float64(height)
+	return XYFrame{
+		Width: width, Height: height,
+		Data: Rect{X0: float64(dc.Min.X) * k, X1: float64(dc.Max.X) * k, Y0: H - float64(dc.Max.Y)*k, Y1: H - float64(dc.Min.Y)*k},
+		B:    Bounds{p.X.Min, p.X.Max, p.Y.Min, p.Y.Max},
+	}
+}
