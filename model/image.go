@@ -2,11 +2,13 @@ package model
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
 	"image/jpeg"
 	"image/png"
+	"math"
 	"strings"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -22,9 +24,11 @@ const (
 	CompressedImageType = "sensor_msgs/CompressedImage"
 )
 
-// IsImageType says whether MessageImage shows messages of type typ.
+// IsImageType says whether MessageImage shows messages of type typ (ROS 1
+// or ROS 2 spelling).
 func IsImageType(typ string) bool {
-	return typ == ImageType || typ == CompressedImageType
+	t := BaseType(typ)
+	return t == ImageType || t == CompressedImageType
 }
 
 // ImageInfo describes an image message, also one that does not decode.
@@ -55,23 +59,23 @@ func (i ImageInfo) Caption() string {
 }
 
 // MessageImage returns the picture of a decoded sensor_msgs/Image or
-// sensor_msgs/CompressedImage (JPEG or PNG), with what it knows of the
-// image even when it cannot show it; the error says why not.
+// sensor_msgs/CompressedImage (JPEG or PNG), ROS 1 or ROS 2, with what it
+// knows of the image even when it cannot show it; the error says why not.
 //
 // Raw encodings: rgb8, bgr8, rgba8, bgra8, mono8, 8UC1, 8UC3 (as OpenCV's
-// BGR), mono16 and 16UC1 (honouring is_bigendian, scaled from the image's
-// own minimum..maximum to black..white). Rows are step bytes apart.
+// BGR), and the single-channel mono16, 16UC1, 16SC1, 32FC1 and 64FC1
+// (honouring is_bigendian, scaled from the image's own finite
+// minimum..maximum to black..white). Rows are step bytes apart.
+// DecodeImage keeps the values of single-channel images.
 func MessageImage(typ string, root *rosmsg.Node) (image.Image, ImageInfo, error) {
-	if root == nil {
-		return nil, ImageInfo{}, errors.New("the message is not decoded")
+	f, err := DecodeImage(typ, root)
+	if f == nil {
+		return nil, ImageInfo{}, err
 	}
-	switch typ {
-	case ImageType:
-		return rawImage(root)
-	case CompressedImageType:
-		return compressedImage(root)
+	if err != nil {
+		return nil, f.Info, err
 	}
-	return nil, ImageInfo{}, fmt.Errorf("%s is not an image message", typ)
+	return f.Picture(), f.Info, nil
 }
 
 // field returns a field of n or an error naming it.
@@ -87,47 +91,58 @@ var rawEncodings = map[string]int{
 	"rgb8": 3, "bgr8": 3, "8UC3": 3,
 	"rgba8": 4, "bgra8": 4,
 	"mono8": 1, "8UC1": 1,
-	"mono16": 2, "16UC1": 2,
+	"mono16": 2, "16UC1": 2, "16SC1": 2,
+	"32FC1": 4, "64FC1": 8,
 }
 
-func rawImage(root *rosmsg.Node) (image.Image, ImageInfo, error) {
+// scalarEncodings are the raw encodings kept as values (ImageFrame.Values).
+var scalarEncodings = map[string]bool{"mono16": true, "16UC1": true, "16SC1": true, "32FC1": true, "64FC1": true}
+
+// shownEncodings lists the raw encodings for error messages.
+const shownEncodings = "rgb8, bgr8, rgba8, bgra8, mono8, mono16, 8UC1, 8UC3, 16UC1, 16SC1, 32FC1, 64FC1"
+
+func rawImage(root *rosmsg.Node) (*ImageFrame, error) {
 	var f [6]*rosmsg.Node
 	for k, name := range []string{"height", "width", "encoding", "is_bigendian", "step", "data"} {
 		n, err := field(root, name)
 		if err != nil {
-			return nil, ImageInfo{}, err
+			return nil, err
 		}
 		f[k] = n
 	}
 	h, w, enc, big, step, data := f[0].Uint(), f[1].Uint(), f[2].Text(), f[3].Uint() != 0, f[4].Uint(), f[5].Bytes()
-	info := ImageInfo{Width: int(w), Height: int(h), Encoding: enc, Bytes: len(data)}
+	fr := &ImageFrame{Info: ImageInfo{Width: int(w), Height: int(h), Encoding: enc, Bytes: len(data)}}
 	if w == 0 || h == 0 {
-		return nil, info, fmt.Errorf("the image is empty (%d×%d)", w, h)
+		return fr, fmt.Errorf("the image is empty (%d×%d)", w, h)
 	}
 	if w*h > MaxImagePixels {
-		return nil, info, fmt.Errorf("%d×%d is %.0f megapixels, more than the %d shown", w, h, float64(w*h)/(1<<20), MaxImagePixels>>20)
+		return fr, fmt.Errorf("%d×%d is %.0f megapixels, more than the %d shown", w, h, float64(w*h)/(1<<20), MaxImagePixels>>20)
 	}
 	bpp, ok := rawEncodings[enc]
 	if !ok {
-		return nil, info, fmt.Errorf("%s: not shown (shown: rgb8, bgr8, rgba8, bgra8, mono8, mono16, 8UC1, 8UC3, 16UC1)", enc)
+		return fr, fmt.Errorf("%s: not shown (shown: %s)", enc, shownEncodings)
 	}
 	if row := w * uint64(bpp); step < row {
-		return nil, info, fmt.Errorf("step %d is less than width %d × %d bytes per pixel = %d", step, w, bpp, row)
+		return fr, fmt.Errorf("step %d is less than width %d × %d bytes per pixel = %d", step, w, bpp, row)
 	}
 	if need := step * h; uint64(len(data)) < need {
-		return nil, info, fmt.Errorf("data has %s bytes, step %d × height %d needs %s",
+		return fr, fmt.Errorf("data has %s bytes, step %d × height %d needs %s",
 			Count(uint64(len(data))), step, h, Count(need))
 	}
 	W, H, S := int(w), int(h), int(step)
+	fr.W, fr.H = W, H
+	if scalarEncodings[enc] {
+		fr.setValues(scalarValues(data, W, H, S, enc, big))
+		return fr, nil
+	}
 	switch enc {
 	case "mono8", "8UC1":
 		img := image.NewGray(image.Rect(0, 0, W, H))
 		for y := 0; y < H; y++ {
 			copy(img.Pix[y*img.Stride:y*img.Stride+W], data[y*S:])
 		}
-		return img, info, nil
-	case "mono16", "16UC1":
-		return gray16Scaled(data, W, H, S, big), info, nil
+		fr.Img = img
+		return fr, nil
 	}
 	// Colour: to RGBA, opaque unless the encoding has alpha.
 	r, g, b, a := 0, 1, 2, -1
@@ -152,37 +167,41 @@ func rawImage(root *rosmsg.Node) (image.Image, ImageInfo, error) {
 			}
 		}
 	}
-	return img, info, nil
+	fr.Img = img
+	return fr, nil
 }
 
-// gray16Scaled returns a 16-bit image as 8-bit grey, its minimum black and
-// its maximum white (all black when every pixel is the same).
-func gray16Scaled(data []byte, w, h, step int, big bool) *image.Gray {
-	at := func(i int) uint16 {
-		if big {
-			return uint16(data[i])<<8 | uint16(data[i+1])
-		}
-		return uint16(data[i]) | uint16(data[i+1])<<8
+// scalarValues reads the pixels of a single-channel 16-bit or float image
+// as float32, row by row.
+func scalarValues(data []byte, w, h, step int, enc string, big bool) []float32 {
+	var order binary.ByteOrder = binary.LittleEndian
+	if big {
+		order = binary.BigEndian
 	}
-	lo, hi := uint16(0xffff), uint16(0)
+	out := make([]float32, w*h)
 	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			v := at(y*step + 2*x)
-			lo, hi = min(lo, v), max(hi, v)
-		}
-	}
-	img := image.NewGray(image.Rect(0, 0, w, h))
-	span := uint32(hi) - uint32(lo)
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			var g uint8
-			if span > 0 {
-				g = uint8((uint32(at(y*step+2*x)-lo)*255 + span/2) / span)
+		row := data[y*step:]
+		dst := out[y*w : y*w+w]
+		switch enc {
+		case "mono16", "16UC1":
+			for x := range dst {
+				dst[x] = float32(order.Uint16(row[2*x:]))
 			}
-			img.Pix[y*img.Stride+x] = g
+		case "16SC1":
+			for x := range dst {
+				dst[x] = float32(int16(order.Uint16(row[2*x:])))
+			}
+		case "32FC1":
+			for x := range dst {
+				dst[x] = math.Float32frombits(order.Uint32(row[4*x:]))
+			}
+		case "64FC1":
+			for x := range dst {
+				dst[x] = float32(math.Float64frombits(order.Uint64(row[8*x:])))
+			}
 		}
 	}
-	return img
+	return out
 }
 
 // compressedDepthHeader is the size of the configuration header
@@ -191,17 +210,18 @@ const compressedDepthHeader = 12
 
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 
-func compressedImage(root *rosmsg.Node) (image.Image, ImageInfo, error) {
+func compressedImage(root *rosmsg.Node) (*ImageFrame, error) {
 	ff, err := field(root, "format")
 	if err != nil {
-		return nil, ImageInfo{}, err
+		return nil, err
 	}
 	fd, err := field(root, "data")
 	if err != nil {
-		return nil, ImageInfo{}, err
+		return nil, err
 	}
 	format, data := ff.Text(), fd.Bytes()
-	info := ImageInfo{Encoding: format, Bytes: len(data)}
+	fr := &ImageFrame{Info: ImageInfo{Encoding: format, Bytes: len(data)}}
+	info := &fr.Info
 	lf := strings.ToLower(format)
 	var decode func([]byte) (image.Image, error)
 	var config func([]byte) (image.Config, error)
@@ -220,27 +240,30 @@ func compressedImage(root *rosmsg.Node) (image.Image, ImageInfo, error) {
 		if format == "" {
 			format = `""`
 		}
-		return nil, info, fmt.Errorf("%s: not shown (shown: jpeg, png)", format)
+		return fr, fmt.Errorf("%s: not shown (shown: jpeg, png)", format)
 	}
 	if len(data) == 0 {
-		return nil, info, errors.New("the image is empty (no data)")
+		return fr, errors.New("the image is empty (no data)")
 	}
 	cfg, err := config(data)
 	if err != nil {
-		return nil, info, fmt.Errorf("%s: %w", format, err)
+		return fr, fmt.Errorf("%s: %w", format, err)
 	}
 	info.Width, info.Height = cfg.Width, cfg.Height
 	if px := uint64(cfg.Width) * uint64(cfg.Height); px > MaxImagePixels {
-		return nil, info, fmt.Errorf("%d×%d is %.0f megapixels, more than the %d shown", cfg.Width, cfg.Height, float64(px)/(1<<20), MaxImagePixels>>20)
+		return fr, fmt.Errorf("%d×%d is %.0f megapixels, more than the %d shown", cfg.Width, cfg.Height, float64(px)/(1<<20), MaxImagePixels>>20)
 	}
 	img, err := decode(data)
 	if err != nil {
-		return nil, info, fmt.Errorf("%s: %w", format, err)
+		return fr, fmt.Errorf("%s: %w", format, err)
 	}
+	b := img.Bounds()
+	fr.W, fr.H = b.Dx(), b.Dy()
 	if g, ok := img.(*image.Gray16); ok {
-		// A depth PNG: scale like mono16.
-		b := g.Bounds()
-		return gray16Scaled(g.Pix, b.Dx(), b.Dy(), g.Stride, true), info, nil
+		// A depth PNG: values, shown like mono16.
+		fr.setValues(scalarValues(g.Pix, fr.W, fr.H, g.Stride, "16UC1", true))
+		return fr, nil
 	}
-	return img, info, nil
+	fr.Img = img
+	return fr, nil
 }
