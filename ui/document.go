@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -20,7 +21,8 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	// which reads every chunk anyway; others count them on their own.
 	autoCheck := d.Size <= autoCheckLimit
 	topics := newTopicPanel(d, l, autoCheck)
-	timeline, tv := newTimelinePane(d, l)
+	tp := newTimelinePane(d, l)
+	tv := tp.tv
 	first := true
 	records, findings := recordsAndFindings(d, w, l, findingsHooks{
 		onReport: tv.markFindings,
@@ -46,10 +48,16 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 		records,
 		findings,
 	)
+	at := 2 // the Sensor and Log tabs, where the bag has such topics, follow Message
+	for _, it := range []*container.TabItem{sensorTab(l), logTab(l)} {
+		if it != nil {
+			tabs.Items = slices.Insert(tabs.Items, at, it)
+			at++
+		}
+	}
 	l.selectTab = func(name string) bool { return selectTabNamed(tabs, name) }
-	split := container.NewVSplit(timeline, tabs)
-	split.Offset = 0.34
-	return split
+	l.timeline = tp
+	return newTimelineSplit(tp, tabs)
 }
 
 // recordsAndFindings builds the Records and Findings tabs of document d,

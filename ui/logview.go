@@ -1,0 +1,262 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// logPanel is the Log tab: the bag's log messages (/rosout,
+// rosgraph_msgs/Log or rcl_interfaces/msg/Log) in a table filtered by
+// level, node and text, coloured by level. The row at or before the time
+// cursor is highlighted; clicking a row selects its message.
+type logPanel struct {
+	l       *docLink
+	content fyne.CanvasObject
+
+	level  *widget.Select
+	node   *widget.Select
+	text   *widget.Entry
+	count  *widget.Label
+	table  *widget.Table
+	status *widget.Label
+	body   *fyne.Container
+
+	entries []model.LogEntry
+	rows    []int // indexes into entries that pass the filter
+	filter  model.LogFilter
+	start   int64 // the recording's start, for relative times
+	cur     int   // highlighted row, or -1
+	busy    bool  // the panel is selecting a row itself
+}
+
+// Log table columns.
+const (
+	logColTime = iota
+	logColLevel
+	logColNode
+	logColMsg
+	logCols
+)
+
+// levelAll is the level chooser's "no filter" entry.
+const levelAll = "All levels"
+
+// nodeAll is the node chooser's "no filter" entry.
+const nodeAll = "All nodes"
+
+func newLogPanel(l *docLink) *logPanel {
+	p := &logPanel{l: l, cur: -1, start: l.d.Summary.Start.Nanos()}
+	levels := []string{levelAll}
+	for _, s := range model.Severities[1:] {
+		levels = append(levels, s.String()+" and above")
+	}
+	p.level = widget.NewSelect(levels, func(s string) {
+		p.filter.MinLevel = model.SevUnknown
+		for _, sev := range model.Severities {
+			if s == sev.String()+" and above" {
+				p.filter.MinLevel = sev
+			}
+		}
+		p.refilter()
+	})
+	p.level.SetSelected(levelAll)
+	p.node = widget.NewSelect([]string{nodeAll}, func(s string) {
+		p.filter.Node = s
+		if s == nodeAll {
+			p.filter.Node = ""
+		}
+		p.refilter()
+	})
+	p.node.SetSelected(nodeAll)
+	p.text = widget.NewEntry()
+	p.text.SetPlaceHolder("Filter text (message, node, file, function)")
+	p.text.OnChanged = func(s string) {
+		p.filter.Text = s
+		p.refilter()
+	}
+	p.count = widget.NewLabel("")
+	p.status = widget.NewLabel("Reading the log messages…")
+
+	p.table = widget.NewTableWithHeaders(
+		func() (int, int) { return len(p.rows), logCols },
+		func() fyne.CanvasObject {
+			t := widget.NewLabel("")
+			t.Truncation = fyne.TextTruncateEllipsis
+			return t
+		},
+		p.updateCell,
+	)
+	p.table.ShowHeaderColumn = false
+	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		lb := o.(*widget.Label)
+		lb.TextStyle.Bold = true
+		lb.SetText([]string{"Time", "Level", "Node", "Message"}[id.Col])
+	}
+	for c, w := range []float32{110, 70, 220, 900} {
+		p.table.SetColumnWidth(c, w)
+	}
+	p.table.OnSelected = p.selected
+
+	filters := container.NewBorder(nil, nil,
+		container.NewHBox(p.level, p.node), p.count, p.text)
+	p.body = container.NewStack(container.NewCenter(p.status))
+	p.content = container.NewBorder(filters, nil, nil, nil, p.body)
+
+	topics := model.LogTopics(l.d)
+	var (
+		mu      sync.Mutex
+		entries []model.LogEntry
+		skipped int
+		rerr    error
+	)
+	l.Go(func(ctx context.Context) {
+		e, n, err := model.ReadLog(ctx, l.d.Storage, nil, topics)
+		mu.Lock()
+		entries, skipped, rerr = e, n, err
+		mu.Unlock()
+	}, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		p.setEntries(entries, skipped, rerr)
+	})
+	l.OnCursor(p.followCursor)
+	return p
+}
+
+// setEntries shows the log read in the background.
+func (p *logPanel) setEntries(entries []model.LogEntry, skipped int, err error) {
+	p.entries = entries
+	p.node.Options = append([]string{nodeAll}, model.LogNodes(entries)...)
+	p.node.Refresh()
+	if err != nil || skipped > 0 {
+		msg := fmt.Sprintf("%s could not be read", model.Plural(uint64(skipped), "log message"))
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		p.status.SetText(msg)
+	}
+	if len(entries) == 0 {
+		if err == nil && skipped == 0 {
+			p.status.SetText("The log topics hold no message.")
+		}
+		return
+	}
+	p.body.Objects = []fyne.CanvasObject{p.table}
+	p.body.Refresh()
+	p.refilter()
+}
+
+// refilter applies the filter and highlights the cursor's row again.
+func (p *logPanel) refilter() {
+	if p.count == nil {
+		return // still being built
+	}
+	p.rows = model.FilterLog(p.entries, p.filter)
+	p.count.SetText(fmt.Sprintf("%s of %s", model.Count(uint64(len(p.rows))), model.Plural(uint64(len(p.entries)), "message")))
+	p.cur = -1
+	p.busy = true
+	p.table.UnselectAll()
+	p.busy = false
+	p.table.Refresh()
+	if t, ok := p.l.Cursor(); ok {
+		p.followCursor(t)
+	}
+}
+
+// followCursor highlights the last row at or before t and scrolls to it.
+func (p *logPanel) followCursor(t int64) {
+	row := model.AtOrBefore(p.entries, p.rows, t)
+	if row == p.cur {
+		return
+	}
+	p.cur = row
+	p.busy = true
+	defer func() { p.busy = false }()
+	if row < 0 {
+		p.table.UnselectAll()
+		return
+	}
+	p.table.Select(widget.TableCellID{Row: row, Col: logColMsg})
+	p.table.ScrollTo(widget.TableCellID{Row: row, Col: logColTime})
+}
+
+// selected selects the clicked row's message, which moves the cursor to it.
+func (p *logPanel) selected(id widget.TableCellID) {
+	if p.busy || id.Row < 0 || id.Row >= len(p.rows) {
+		return
+	}
+	p.cur = id.Row
+	p.l.SelectMessage(p.entries[p.rows[id.Row]].Ref)
+}
+
+// levelImportance colours a level: warnings and errors stand out, debug
+// is dim.
+func levelImportance(s model.Severity) widget.Importance {
+	switch s {
+	case model.SevDebug:
+		return widget.LowImportance
+	case model.SevWarn:
+		return widget.WarningImportance
+	case model.SevError, model.SevFatal:
+		return widget.DangerImportance
+	}
+	return widget.MediumImportance
+}
+
+func (p *logPanel) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
+	lb := o.(*widget.Label)
+	if id.Row < 0 || id.Row >= len(p.rows) {
+		lb.SetText("")
+		return
+	}
+	e := &p.entries[p.rows[id.Row]]
+	lb.Importance = widget.MediumImportance
+	lb.TextStyle = fyne.TextStyle{}
+	var text string
+	switch id.Col {
+	case logColTime:
+		text = model.RelTime(e.Ref.T - p.start)
+		lb.TextStyle.Monospace = true
+	case logColLevel:
+		text = e.Severity.String()
+		if e.Severity == model.SevUnknown {
+			text = fmt.Sprint(e.Level)
+		}
+		lb.Importance = levelImportance(e.Severity)
+		lb.TextStyle.Bold = e.Severity >= model.SevWarn
+	case logColNode:
+		text = e.Node
+	case logColMsg:
+		text = strings.ReplaceAll(e.Msg, "\n", " ↵ ")
+		if e.Severity >= model.SevWarn {
+			lb.Importance = levelImportance(e.Severity)
+		}
+	}
+	lb.SetText(text)
+}
+
+// logTab is the Log tab of a document with log topics, or nil.
+func logTab(l *docLink) *container.TabItem {
+	if len(model.LogTopics(l.d)) == 0 {
+		return nil
+	}
+	return container.NewTabItemWithIcon("Log", theme.ListIcon(), newLogPanel(l).content)
+}
+
+// sensorTab is the Sensor tab of a document with image, laser scan or
+// point cloud topics, or nil.
+func sensorTab(l *docLink) *container.TabItem {
+	if len(sensorTopics(l.d)) == 0 {
+		return nil
+	}
+	return container.NewTabItemWithIcon("Sensor", theme.MediaPhotoIcon(), newSensorPanel(l).content)
+}

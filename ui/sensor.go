@@ -1,0 +1,653 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model"
+)
+
+// sensorTopics returns the topics of d that the Sensor view draws.
+func sensorTopics(d *model.Document) []string {
+	var out []string
+	for _, t := range d.Topics {
+		if model.SensorKindOf(t.Type) != model.SensorNone {
+			out = append(out, t.Topic)
+		}
+	}
+	return out
+}
+
+// sensorPanel is the Sensor tab: the picture of an image, laser scan or
+// point cloud message. It shows the selected message when it is one, and
+// otherwise follows the time cursor on its topic: the topic's message at
+// or before the cursor.
+type sensorPanel struct {
+	l       *docLink
+	reader  *model.MessageReader
+	content fyne.CanvasObject
+
+	topicSel *widget.Select
+	title    *widget.Label
+	readout  *widget.Label
+	note     *widget.Label
+	body     *fyne.Container // stack: empty state, image, points, problem
+
+	empty   fyne.CanvasObject
+	problem *widget.Label
+
+	// The image view and its controls.
+	img      *imageView
+	imgPane  fyne.CanvasObject
+	cmapSel  *widget.Select
+	loEntry  *widget.Entry
+	hiEntry  *widget.Entry
+	autoBtn  *widget.Button
+	scalarUI *fyne.Container
+	zoomText *widget.Label
+
+	// The point view (laser scans, point clouds) and its controls.
+	pts       *pointView
+	ptsPane   fyne.CanvasObject
+	fieldSel  *widget.Select
+	legend    *canvas.Raster
+	legendTxt *widget.Label
+	cloudUI   *fyne.Container
+
+	topic string
+	ref   model.MsgRef
+	has   bool
+	cur   *sensorResult // what is shown
+
+	// Reads run one at a time; a request made meanwhile waits in next
+	// (only the newest).
+	reading bool
+	next    *model.MsgRef
+
+	// Settings of single-channel images and clouds, kept across frames.
+	cmap   *model.ColorMap
+	auto   bool
+	lo, hi float64
+	field  string // cloud colour field; "" picks z or intensity
+	busy   bool   // the panel is setting its own widgets
+}
+
+// sensorResult is a read and decoded sensor message, ready to show.
+type sensorResult struct {
+	ref   model.MsgRef
+	topic string
+	typ   string
+	kind  model.SensorKind
+	err   error
+
+	frame *model.ImageFrame
+	pic   image.Image // the frame drawn with the panel's settings
+
+	scan  *model.LaserScan
+	cloud *model.Cloud
+	set   *pointSet
+}
+
+func newSensorPanel(l *docLink) *sensorPanel {
+	p := &sensorPanel{l: l, reader: model.NewMessageReader(l.d.Storage, nil), cmap: model.TurboMap, auto: true}
+	topics := sensorTopics(l.d)
+	p.topicSel = widget.NewSelect(topics, func(t string) {
+		if p.busy {
+			return
+		}
+		p.topic = t
+		p.follow()
+	})
+	p.topicSel.PlaceHolder = "Sensor topic"
+	p.title = widget.NewLabel("")
+	p.title.Truncation = fyne.TextTruncateEllipsis
+	p.readout = widget.NewLabel("")
+	p.readout.TextStyle.Monospace = true
+	p.readout.Truncation = fyne.TextTruncateEllipsis
+	p.note = widget.NewLabel("")
+	p.note.Truncation = fyne.TextTruncateEllipsis
+	p.problem = widget.NewLabel("")
+	p.problem.Wrapping = fyne.TextWrapWord
+	p.problem.Importance = widget.DangerImportance
+
+	p.buildImagePane()
+	p.buildPointPane()
+
+	p.empty = newEmptyState("No sensor message shown",
+		"Select an image, laser scan or point cloud message (in the timeline, Records or the Message view), or pick a sensor topic above: "+
+			"the view then follows the time cursor on that topic.")
+	p.body = container.NewStack(p.empty)
+	top := container.NewBorder(nil, nil, p.topicSel, nil, p.title)
+	bottom := container.NewBorder(nil, nil, nil, p.note, p.readout)
+	p.content = container.NewBorder(top, bottom, nil, nil, p.body)
+
+	l.OnMessage(func(ref model.MsgRef) {
+		c := l.d.Storage.Connection(ref.Conn)
+		if c == nil || model.SensorKindOf(c.Type) == model.SensorNone {
+			return
+		}
+		p.setTopic(c.Topic)
+		p.request(ref)
+	})
+	l.OnCursor(func(int64) { p.follow() })
+	if ref, ok := l.Message(); ok {
+		if c := l.d.Storage.Connection(ref.Conn); c != nil && model.SensorKindOf(c.Type) != model.SensorNone {
+			p.setTopic(c.Topic)
+			p.request(ref)
+		}
+	}
+	return p
+}
+
+// setTopic shows topic in the chooser without following the cursor.
+func (p *sensorPanel) setTopic(topic string) {
+	p.topic = topic
+	p.busy = true
+	p.topicSel.SetSelected(topic)
+	p.busy = false
+}
+
+// follow shows the panel's topic's message at or before the cursor (the
+// first one before the cursor reaches it).
+func (p *sensorPanel) follow() {
+	topic := p.topic
+	if topic == "" {
+		return
+	}
+	p.l.WithIndex(func(x *model.MessageIndex) {
+		if p.topic != topic {
+			return
+		}
+		tm := x.Topic(topic)
+		if tm == nil || tm.Len() == 0 {
+			return
+		}
+		t, ok := p.l.Cursor()
+		i := 0
+		if ok {
+			i = max(0, tm.Search(t+1)-1)
+		}
+		ref := tm.At(i)
+		if p.has && p.ref.T == ref.T && p.ref.Conn == ref.Conn {
+			return // the shown message, or one received at the same time
+		}
+		p.request(ref)
+	})
+}
+
+// request reads and shows ref, after the read in progress if any.
+func (p *sensorPanel) request(ref model.MsgRef) {
+	if p.has && p.ref == ref {
+		return
+	}
+	p.ref, p.has = ref, true
+	if p.reading {
+		p.next = &ref
+		return
+	}
+	p.read(ref)
+}
+
+// settings are what the background work needs of the panel's controls.
+type sensorSettings struct {
+	cmap   *model.ColorMap
+	auto   bool
+	lo, hi float64
+	field  string
+}
+
+func (p *sensorPanel) settings() sensorSettings {
+	return sensorSettings{cmap: p.cmap, auto: p.auto, lo: p.lo, hi: p.hi, field: p.field}
+}
+
+func (p *sensorPanel) read(ref model.MsgRef) {
+	p.reading = true
+	set := p.settings()
+	var (
+		mu  sync.Mutex
+		res *sensorResult
+	)
+	p.l.Go(func(context.Context) {
+		r := readSensor(p.reader, ref, set)
+		mu.Lock()
+		res = r
+		mu.Unlock()
+	}, func() {
+		p.reading = false
+		mu.Lock()
+		r := res
+		mu.Unlock()
+		if next := p.next; next != nil {
+			p.next = nil
+			if *next != ref {
+				p.read(*next)
+				return
+			}
+		}
+		p.display(r)
+	})
+}
+
+// readSensor reads, decodes and draws a sensor message (in the
+// background).
+func readSensor(rd *model.MessageReader, ref model.MsgRef, set sensorSettings) *sensorResult {
+	r := &sensorResult{ref: ref}
+	m, err := rd.Read(ref)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	r.topic, r.typ = m.Conn.Topic, m.Conn.Type
+	r.kind = model.SensorKindOf(m.Conn.Type)
+	root, _, err := rd.Decode(m)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	r.fill(root, set)
+	return r
+}
+
+// fill decodes root into the view's data with settings set.
+func (r *sensorResult) fill(root *rosmsg.Node, set sensorSettings) {
+	switch r.kind {
+	case model.SensorImage:
+		r.frame, r.err = model.DecodeImage(r.typ, root)
+		if r.err == nil {
+			r.draw(set)
+		}
+	case model.SensorLaser:
+		r.scan, r.err = model.DecodeLaserScan(root)
+		if r.err == nil {
+			r.set = scanPoints(r.scan)
+		}
+	case model.SensorCloud:
+		r.cloud, r.err = model.DecodeCloud(root, set.field, 0)
+		if r.err != nil && set.field != "" && r.cloud != nil {
+			// The chosen field is not in this cloud: its default.
+			r.cloud, r.err = model.DecodeCloud(root, "", 0)
+		}
+		if r.err == nil {
+			r.set = cloudPoints(r.cloud, set.cmap)
+		}
+	default:
+		r.err = fmt.Errorf("%s is not drawn by the Sensor view", r.typ)
+	}
+}
+
+// draw renders the image frame with the colour map and range of set (the
+// frame's own range when set.auto).
+func (r *sensorResult) draw(set sensorSettings) {
+	f := r.frame
+	if !f.Scalar() {
+		r.pic = f.Img
+		return
+	}
+	lo, hi := set.lo, set.hi
+	if set.auto {
+		lo, hi = f.Lo, f.Hi
+	}
+	r.pic = f.Render(lo, hi, set.cmap)
+}
+
+// scanPoints are a laser scan's points, in the theme's primary colour.
+func scanPoints(s *model.LaserScan) *pointSet {
+	ps := &pointSet{Rings: true, Origin: true, X: make([]float32, len(s.Points)), Y: make([]float32, len(s.Points))}
+	for i, pt := range s.Points {
+		ps.X[i], ps.Y[i] = float32(pt.X), float32(pt.Y)
+	}
+	return ps
+}
+
+// cloudPoints are a cloud's points coloured by its colour field through cm.
+func cloudPoints(c *model.Cloud, cm *model.ColorMap) *pointSet {
+	ps := &pointSet{X: c.X, Y: c.Y}
+	if c.C == nil {
+		return ps
+	}
+	ps.C = make([]color.NRGBA, len(c.C))
+	span := c.Hi - c.Lo
+	for i, v := range c.C {
+		t := 0.5
+		if span > 0 {
+			t = (float64(v) - c.Lo) / span
+		}
+		if math.IsNaN(t) {
+			ps.C[i] = color.NRGBA{128, 128, 128, 255}
+			continue
+		}
+		ps.C[i] = cm.At(t)
+	}
+	return ps
+}
+
+// display shows a read sensor message.
+func (p *sensorPanel) display(r *sensorResult) {
+	prev := p.cur
+	p.cur = r
+	start := p.l.d.Summary.Start.Nanos()
+	title := fmt.Sprintf("%s  ·  %s  ·  %s", r.topic, r.typ, model.RelTime(r.ref.T-start))
+	p.readout.SetText("")
+	p.note.SetText("")
+	if r.err != nil {
+		if r.frame != nil {
+			title += "  ·  " + r.frame.Info.Caption()
+		}
+		p.title.SetText(title)
+		p.problem.SetText(r.err.Error())
+		p.show(container.NewPadded(p.problem))
+		return
+	}
+	switch r.kind {
+	case model.SensorImage:
+		title += "  ·  " + r.frame.Info.Caption()
+		p.img.SetImage(r.pic)
+		p.showScalarUI(r.frame)
+		p.show(p.imgPane)
+		p.updateZoomText()
+	case model.SensorLaser:
+		s := r.scan
+		keep := prev != nil && prev.kind == model.SensorLaser && prev.topic == r.topic
+		p.pts.SetPoints(r.set, keep)
+		title += fmt.Sprintf("  ·  %s, %.1f° to %.1f°, range %s to %s", model.Plural(uint64(s.Beams), "beam"),
+			s.AngleMin*180/math.Pi, s.AngleMax*180/math.Pi, formatLength(s.RangeMin), formatLength(s.RangeMax))
+		p.note.SetText(scanNote(s))
+		p.cloudUI.Hide()
+		p.show(p.ptsPane)
+	case model.SensorCloud:
+		c := r.cloud
+		keep := prev != nil && prev.kind == model.SensorCloud && prev.topic == r.topic
+		p.pts.SetPoints(r.set, keep)
+		title += fmt.Sprintf("  ·  %s (%d×%d), point_step %d", model.Plural(uint64(c.Total), "point"), c.Width, c.Height, c.PointStep)
+		p.note.SetText(cloudNote(c))
+		p.showCloudUI(c)
+		p.show(p.ptsPane)
+	}
+	p.title.SetText(title)
+}
+
+// scanNote says how many beams are drawn and why the others are not.
+func scanNote(s *model.LaserScan) string {
+	text := fmt.Sprintf("%s of %s drawn", model.Count(uint64(len(s.Points))), model.Plural(uint64(s.Beams), "beam"))
+	var why []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{s.NaN, "NaN"}, {s.Inf, "infinite"}, {s.Below, "below range_min"}, {s.Above, "above range_max"}} {
+		if c.n > 0 {
+			why = append(why, fmt.Sprintf("%s %s", model.Count(uint64(c.n)), c.what))
+		}
+	}
+	if len(why) > 0 {
+		text += " (" + strings.Join(why, ", ") + ")"
+	}
+	return text
+}
+
+// cloudNote says how many points are drawn: decimation and NaNs.
+func cloudNote(c *model.Cloud) string {
+	text := fmt.Sprintf("%s drawn", model.Plural(uint64(len(c.X)), "point"))
+	if c.Stride > 1 {
+		text += fmt.Sprintf(", every %s", ordinal(c.Stride))
+	}
+	if c.NaN > 0 {
+		text += fmt.Sprintf(", %s without finite x, y", model.Count(uint64(c.NaN)))
+	}
+	return text
+}
+
+func ordinal(n int) string {
+	s := strconv.Itoa(n)
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return s + "th"
+	case n%10 == 1:
+		return s + "st"
+	case n%10 == 2:
+		return s + "nd"
+	case n%10 == 3:
+		return s + "rd"
+	}
+	return s + "th"
+}
+
+// formatLength writes metres with up to 4 significant digits: "0.02 m".
+func formatLength(m float64) string {
+	return strconv.FormatFloat(m, 'g', 4, 64) + " m"
+}
+
+// show puts o in the body.
+func (p *sensorPanel) show(o fyne.CanvasObject) {
+	if len(p.body.Objects) == 1 && p.body.Objects[0] == o {
+		return
+	}
+	p.body.Objects = []fyne.CanvasObject{o}
+	p.body.Refresh()
+}
+
+// buildImagePane makes the image view with its zoom buttons, and the
+// colour map and range of single-channel images.
+func (p *sensorPanel) buildImagePane() {
+	p.img = newImageView()
+	p.img.OnHover = p.hoverPixel
+	p.img.OnZoom = func(float32) { p.updateZoomText() }
+	fit := widget.NewButtonWithIcon("Fit", theme.ViewFullScreenIcon(), p.img.Fit)
+	one := widget.NewButton("1:1", p.img.OneToOne)
+	in := widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { p.img.ZoomBy(1.25) })
+	out := widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { p.img.ZoomBy(1 / 1.25) })
+	p.zoomText = widget.NewLabel("")
+	var names []string
+	for _, m := range model.ColorMaps {
+		names = append(names, m.Name)
+	}
+	p.cmapSel = widget.NewSelect(names, func(name string) {
+		if p.busy {
+			return
+		}
+		p.cmap = model.ColorMapNamed(name)
+		p.redraw()
+	})
+	p.loEntry = widget.NewEntry()
+	p.hiEntry = widget.NewEntry()
+	for _, e := range []*widget.Entry{p.loEntry, p.hiEntry} {
+		e.OnSubmitted = func(string) { p.setRange() }
+	}
+	p.autoBtn = widget.NewButton("Auto range", func() {
+		p.auto = true
+		p.redraw()
+	})
+	p.scalarUI = container.NewHBox(widget.NewLabel("Colour map"), p.cmapSel,
+		widget.NewLabel("Range"), sized(p.loEntry, 90), widget.NewLabel("to"), sized(p.hiEntry, 90), p.autoBtn)
+	p.scalarUI.Hide()
+	tools := container.NewHBox(fit, one, out, in, p.zoomText, p.scalarUI)
+	p.imgPane = container.NewBorder(tools, nil, nil, nil, p.img)
+}
+
+// sized makes o at least w wide.
+func sized(o fyne.CanvasObject, w float32) fyne.CanvasObject {
+	return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
+}
+
+// buildPointPane makes the point view with its fit button and, for
+// clouds, the colour field and its legend.
+func (p *sensorPanel) buildPointPane() {
+	p.pts = newPointView()
+	p.pts.OnHover = p.hoverMetres
+	fit := widget.NewButtonWithIcon("Fit", theme.ViewFullScreenIcon(), p.pts.Fit)
+	in := widget.NewButtonWithIcon("", theme.ZoomInIcon(), func() { p.pts.ZoomBy(1.25) })
+	out := widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { p.pts.ZoomBy(1 / 1.25) })
+	p.fieldSel = widget.NewSelect(nil, func(f string) {
+		if p.busy {
+			return
+		}
+		p.field = f
+		p.redraw()
+	})
+	p.legend = canvas.NewRaster(func(w, h int) image.Image {
+		img := image.NewNRGBA(image.Rect(0, 0, w, h))
+		for x := 0; x < w; x++ {
+			c := p.cmap.At(float64(x) / float64(max(1, w-1)))
+			for y := 0; y < h; y++ {
+				img.SetNRGBA(x, y, c)
+			}
+		}
+		return img
+	})
+	p.legend.SetMinSize(fyne.NewSize(120, 12))
+	p.legendTxt = widget.NewLabel("")
+	cm := widget.NewSelect(func() []string {
+		var n []string
+		for _, m := range model.ColorMaps {
+			n = append(n, m.Name)
+		}
+		return n
+	}(), func(name string) {
+		if p.busy {
+			return
+		}
+		p.cmap = model.ColorMapNamed(name)
+		p.cmapSel.SetSelected(name)
+		p.redraw()
+	})
+	cm.SetSelected(p.cmap.Name)
+	p.cloudUI = container.NewHBox(widget.NewLabel("Colour by"), p.fieldSel, cm, container.NewCenter(p.legend), p.legendTxt)
+	p.cloudUI.Hide()
+	tools := container.NewHBox(fit, out, in, p.cloudUI)
+	p.ptsPane = container.NewBorder(tools, nil, nil, nil, p.pts)
+}
+
+// showScalarUI shows the colour map and range controls for a
+// single-channel frame.
+func (p *sensorPanel) showScalarUI(f *model.ImageFrame) {
+	if !f.Scalar() {
+		p.scalarUI.Hide()
+		return
+	}
+	if p.auto {
+		p.lo, p.hi = f.Lo, f.Hi
+	}
+	p.busy = true
+	p.cmapSel.SetSelected(p.cmap.Name)
+	p.loEntry.SetText(formatValue(p.lo))
+	p.hiEntry.SetText(formatValue(p.hi))
+	p.busy = false
+	p.scalarUI.Show()
+}
+
+// showCloudUI offers the cloud's fields to colour by.
+func (p *sensorPanel) showCloudUI(c *model.Cloud) {
+	p.busy = true
+	p.fieldSel.Options = c.CloudFields()
+	p.fieldSel.SetSelected(c.ColorField)
+	p.busy = false
+	if c.ColorField != "" {
+		p.legendTxt.SetText(fmt.Sprintf("%s  %s … %s", c.ColorField, formatValue(c.Lo), formatValue(c.Hi)))
+		p.legend.Show()
+	} else {
+		p.legendTxt.SetText("no field to colour by")
+		p.legend.Hide()
+	}
+	p.legend.Refresh()
+	p.cloudUI.Show()
+}
+
+func formatValue(v float64) string { return strconv.FormatFloat(v, 'g', 5, 64) }
+
+// setRange takes the range typed in the entries.
+func (p *sensorPanel) setRange() {
+	lo, err1 := strconv.ParseFloat(strings.TrimSpace(p.loEntry.Text), 64)
+	hi, err2 := strconv.ParseFloat(strings.TrimSpace(p.hiEntry.Text), 64)
+	if err1 != nil || err2 != nil || !(hi > lo) {
+		p.note.SetText("The range needs two numbers, the first below the second.")
+		return
+	}
+	p.lo, p.hi, p.auto = lo, hi, false
+	p.redraw()
+}
+
+// redraw draws the shown message again with the current settings.
+func (p *sensorPanel) redraw() {
+	r := p.cur
+	if r == nil || r.err != nil {
+		return
+	}
+	set := p.settings()
+	var (
+		mu  sync.Mutex
+		out *sensorResult
+	)
+	p.l.Go(func(context.Context) {
+		n := *r
+		switch n.kind {
+		case model.SensorImage:
+			n.draw(set)
+		case model.SensorCloud:
+			if set.field != "" && set.field != r.cloud.ColorField {
+				// Another field: decode the message again.
+				n = *readSensor(p.reader, r.ref, set)
+				break
+			}
+			n.set = cloudPoints(n.cloud, set.cmap)
+		}
+		mu.Lock()
+		out = &n
+		mu.Unlock()
+	}, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if p.cur != r {
+			return // another message arrived meanwhile
+		}
+		p.display(out)
+	})
+}
+
+// hoverPixel shows the pixel under the pointer.
+func (p *sensorPanel) hoverPixel(x, y int, ok bool) {
+	r := p.cur
+	if !ok || r == nil || r.frame == nil {
+		p.readout.SetText("")
+		return
+	}
+	v, ok := r.frame.Pixel(x, y)
+	if !ok {
+		p.readout.SetText("")
+		return
+	}
+	p.readout.SetText(fmt.Sprintf("x %d  y %d  ·  %s", x, y, v))
+}
+
+// hoverMetres shows the point under the pointer in metres.
+func (p *sensorPanel) hoverMetres(x, y float64, ok bool) {
+	if !ok {
+		p.readout.SetText("")
+		return
+	}
+	text := fmt.Sprintf("x %.3f m  y %.3f m", x, y)
+	if r := p.cur; r != nil && r.kind == model.SensorLaser {
+		text += fmt.Sprintf("  ·  range %.3f m  angle %.1f°", math.Hypot(x, y), math.Atan2(y, x)*180/math.Pi)
+	}
+	p.readout.SetText(text)
+}
+
+// updateZoomText shows the image's zoom as a percentage.
+func (p *sensorPanel) updateZoomText() {
+	if p.img.pic == nil {
+		p.zoomText.SetText("")
+		return
+	}
+	p.zoomText.SetText(fmt.Sprintf("%.0f%%", p.img.Zoom()*100))
+}
