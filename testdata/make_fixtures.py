@@ -16,7 +16,8 @@ import genpy.dynamic
 import rosbag
 from geometry_msgs.msg import Quaternion, Transform, TransformStamped, Vector3
 from nav_msgs.msg import Odometry
-from sensor_msgs.msg import Imu, LaserScan
+from rosgraph_msgs.msg import Log
+from sensor_msgs.msg import Imu, JointState, LaserScan
 from std_msgs.msg import Header, Int32, String
 from tf2_msgs.msg import TFMessage
 
@@ -235,6 +236,82 @@ def write_single(path):
         bag.write('/answer', Int32(42), stamp(T0))
 
 
+# ---------------------------------------------------------------- a small robot
+
+JOINTS = ['shoulder_pan', 'shoulder_lift', 'elbow', 'wrist_1', 'wrist_2', 'wrist_3']
+
+
+def write_robot(path):
+    """robot.bag: what the plots, XY, sensor and log views of issue 15 are shown on.
+
+    10 s of a robot driving a circle (/odom 20 Hz, radius 2 m) while a 6-joint arm waves
+    (/joint_states 50 Hz, named joints, each a sine of its own frequency); /tf at 25 Hz with three
+    frames in one message (odom->base_link, base_link->arm_link, arm_link->gripper); a LaserScan
+    of a square room seen from the robot (/scan 10 Hz, 180 beams, some out of range); /rosout at
+    every level. lz4 chunks.
+    """
+    rng = random.Random(15)
+    with rosbag.Bag(path, 'w', compression='lz4', chunk_threshold=64 * 1024) as bag:
+        ev = []
+        for i in range(500):  # /joint_states, 50 Hz
+            t = T0 + i * 20 * MS
+            sec = i * 0.02
+            js = JointState(header=Header(seq=i, stamp=stamp(t), frame_id=''), name=list(JOINTS),
+                            position=[math.sin(sec * (k + 1) * 0.6 + k) * (1.0 + 0.1 * k) for k in range(6)],
+                            velocity=[math.cos(sec * (k + 1) * 0.6 + k) * (k + 1) * 0.6 for k in range(6)],
+                            effort=[rng.gauss(0, 0.05) + 2.0 - 0.3 * k for k in range(6)])
+            ev.append((t, '/joint_states', js))
+        for i in range(200):  # /odom, 20 Hz: a circle of radius 2 m, one turn in 10 s
+            t = T0 + i * 50 * MS
+            a = 2 * math.pi * i / 200
+            o = Odometry(header=Header(seq=i, stamp=stamp(t), frame_id='odom'), child_frame_id='base_link')
+            o.pose.pose.position.x, o.pose.pose.position.y = 2 * math.cos(a), 2 * math.sin(a)
+            o.pose.pose.orientation = yaw_quaternion(a + math.pi / 2)
+            o.twist.twist.linear.x, o.twist.twist.angular.z = 2 * 2 * math.pi / 10, 2 * math.pi / 10
+            ev.append((t, '/odom', o))
+        for i in range(250):  # /tf, 25 Hz, three frames per message
+            t = T0 + i * 40 * MS
+            a = 2 * math.pi * i / 250
+            sec = i * 0.04
+            tfs = []
+            for parent, child, (x, y, yaw) in (
+                    ('odom', 'base_link', (2 * math.cos(a), 2 * math.sin(a), a + math.pi / 2)),
+                    ('base_link', 'arm_link', (0.2, 0.0, math.sin(sec * 0.6))),
+                    ('arm_link', 'gripper', (0.5 + 0.1 * math.sin(sec * 1.2), 0.0, 0.0))):
+                tfs.append(TransformStamped(header=Header(seq=i, stamp=stamp(t), frame_id=parent),
+                                            child_frame_id=child, transform=_transform(x, y, yaw)))
+            ev.append((t, '/tf', TFMessage(transforms=tfs)))
+        for i in range(100):  # /scan, 10 Hz: a 6 m square room around the robot
+            t = T0 + i * 100 * MS
+            n = 180
+            amin, inc = -math.pi, 2 * math.pi / n
+            ranges = []
+            for k in range(n):
+                th = amin + k * inc
+                r = 3.0 / max(abs(math.cos(th)), abs(math.sin(th)))
+                if k % 37 == 5:
+                    r = float('inf')  # no return
+                ranges.append(r + rng.gauss(0, 0.01))
+            ev.append((t, '/scan', LaserScan(header=Header(seq=i, stamp=stamp(t), frame_id='base_laser'),
+                                              angle_min=amin, angle_max=amin + (n - 1) * inc,
+                                              angle_increment=inc, time_increment=0.0, scan_time=0.1,
+                                              range_min=0.1, range_max=4.0, ranges=ranges,
+                                              intensities=[100.0 + 50 * math.cos(amin + k * inc) for k in range(n)])))
+        levels = [(Log.DEBUG, 'planner: replanning'), (Log.INFO, 'arm: trajectory started'),
+                  (Log.WARN, 'base: wheel slip detected'), (Log.ERROR, 'laser: 3 beams without return'),
+                  (Log.FATAL, 'gripper: driver lost')]
+        for i in range(20):  # /rosout, every level
+            t = T0 + i * 500 * MS + 7 * MS
+            level, text = levels[i % len(levels)]
+            node = '/' + text.split(':')[0]
+            ev.append((t, '/rosout', Log(header=Header(seq=i, stamp=stamp(t)), level=level, name=node,
+                                         msg=text + ' (%d)' % i, file='robot.py', function='step', line=10 + i,
+                                         topics=['/rosout'])))
+        ev.sort(key=lambda e: e[0])
+        for t, topic, msg in ev:
+            bag.write(topic, msg, stamp(t))
+
+
 FIXTURES = {
     'none-multichunk.bag': lambda p: write_multichunk(p, 'none'),
     'bz2-multichunk.bag': lambda p: write_multichunk(p, 'bz2'),
@@ -243,6 +320,7 @@ FIXTURES = {
     'custom-all-types.bag': write_custom_all_types,
     'empty.bag': write_empty,
     'single-message.bag': write_single,
+    'robot.bag': write_robot,
 }
 
 
