@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -91,6 +92,13 @@ func newEmptyViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObje
 		records,
 		findings,
 	)
+	at := 2 // the Sensor and Log tabs, where the bag has such topics, follow Message
+	for _, it := range []*container.TabItem{sensorTab(l), logTab(l)} {
+		if it != nil {
+			tabs.Items = slices.Insert(tabs.Items, at, it)
+			at++
+		}
+	}
 	l.selectTab = func(name string) bool { return selectTabNamed(tabs, name) }
 	return tabs
 }
