@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -22,8 +21,7 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	// which reads every chunk anyway; others count them on their own.
 	autoCheck := d.Size <= autoCheckLimit
 	topics := newTopicPanel(d, l, autoCheck)
-	tp := newTimelinePane(d, l)
-	tv := tp.tv
+	timeline, tv := newTimelinePane(d, l)
 	first := true
 	records, findings := recordsAndFindings(d, w, l, findingsHooks{
 		onReport: tv.markFindings,
@@ -57,8 +55,9 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 		}
 	}
 	l.selectTab = func(name string) bool { return selectTabNamed(tabs, name) }
-	l.timeline = tp
-	return newTimelineSplit(tp, tabs)
+	split := container.NewVSplit(timeline, tabs)
+	split.Offset = 0.34
+	return split
 }
 
 // recordsAndFindings builds the Records and Findings tabs of document d,
@@ -92,13 +91,6 @@ func newEmptyViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObje
 		records,
 		findings,
 	)
-	at := 2 // the Sensor and Log tabs, where the bag has such topics, follow Message
-	for _, it := range []*container.TabItem{sensorTab(l), logTab(l)} {
-		if it != nil {
-			tabs.Items = slices.Insert(tabs.Items, at, it)
-			at++
-		}
-	}
 	l.selectTab = func(name string) bool { return selectTabNamed(tabs, name) }
 	return tabs
 }
