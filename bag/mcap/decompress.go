@@ -9,6 +9,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/bagscope/bagscope/bag/internal/lz4frame"
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 )
@@ -90,6 +91,16 @@ func (d *decoders) decompress(comp string, src []byte, usize uint64, dst []byte,
 		defer z.Reset(nil)
 		return readGrow(z, usize, len(src), dst)
 	case "lz4":
+		// The common frame block by block into dst; the content checksum
+		// is left out when the chunk's CRC is checked anyway.
+		// (Decode allocates no more than the input plausibly produces.)
+		out, err := lz4frame.Decode(dst, src, int(usize), lz4frame.Options{SkipContentSum: checked, Truncated: ErrTruncated, Malformed: ErrMalformed})
+		if !errors.Is(err, lz4frame.ErrUnusual) {
+			if err == nil && uint64(len(out)) != usize {
+				err = fmt.Errorf("decompressed data is %d bytes, the uncompressed size says %d: %w", len(out), usize, ErrMalformed)
+			}
+			return out, err
+		}
 		if d.lz4 == nil {
 			d.lz4 = lz4.NewReader(nil)
 		}

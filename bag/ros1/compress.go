@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
 	"sync"
 
+	"github.com/bagscope/bagscope/bag/internal/lz4frame"
 	"github.com/dsnet/compress/bzip2"
 	"github.com/pierrec/lz4/v4"
 )
@@ -204,136 +204,10 @@ func (d *lz4Decompressor) decompress(dst, src []byte, max int) ([]byte, error) {
 
 // errLZ4Unusual means a frame uses a feature decodeLZ4Frame leaves to the
 // frame reader.
-var errLZ4Unusual = errors.New("lz4 frame needs the frame reader")
+var errLZ4Unusual = lz4frame.ErrUnusual
 
-// LZ4 frame format constants (lz4_Frame_format.md).
-const (
-	lz4FrameMagic     = 0x184D2204
-	lz4FlagVersion    = 0xC0 // version bits, must be 01
-	lz4FlagIndep      = 0x20 // blocks are independent
-	lz4FlagBlockSum   = 0x10 // each block is followed by its xxh32
-	lz4FlagSize       = 0x08 // the descriptor holds the content size
-	lz4FlagContentSum = 0x04 // the frame ends with the content's xxh32
-	lz4FlagDictID     = 0x01 // the descriptor holds a dictionary ID
-	lz4BlockRaw       = 1 << 31
-	lz4WindowSize     = 64 << 10
-)
-
-// decodeLZ4Frame decodes the single LZ4 frame src into dst[:0] (grown as
-// needed), producing at most limit bytes. It checks the header checksum, block
-// checksums and the content checksum when the frame has them. It returns
-// errLZ4Unusual for frames it leaves to the frame reader.
+// decodeLZ4Frame decodes the single LZ4 frame src into dst[:0] (see
+// lz4frame.Decode), its errors wrapping ErrTruncated and ErrMalformed.
 func decodeLZ4Frame(dst, src []byte, limit int) ([]byte, error) {
-	if len(src) < 7 || le32(src) != lz4FrameMagic {
-		return dst[:0], errLZ4Unusual
-	}
-	flg, bd := src[4], src[5]
-	if flg&lz4FlagVersion != 0x40 || flg&lz4FlagDictID != 0 || flg&0x02 != 0 || bd&0x8F != 0 {
-		return dst[:0], errLZ4Unusual
-	}
-	blockMax := 1 << (8 + 2*int(bd>>4&7)) // 4: 64 KiB ... 7: 4 MiB
-	if bd>>4&7 < 4 {
-		return dst[:0], errLZ4Unusual
-	}
-	pos := 6
-	size := -1
-	if flg&lz4FlagSize != 0 {
-		if len(src) < pos+9 {
-			return dst[:0], fmt.Errorf("frame descriptor cut off: %w", ErrTruncated)
-		}
-		if n := le64(src[pos:]); n <= uint64(limit) {
-			size = int(n)
-		} else {
-			return dst[:0], fmt.Errorf("frame declares %d bytes of content, more than the chunk's %d: %w", n, limit, ErrMalformed)
-		}
-		pos += 8
-	}
-	if hc := byte(xxh32(src[4:pos]) >> 8); src[pos] != hc {
-		return dst[:0], fmt.Errorf("frame descriptor checksum %#02x, want %#02x: %w", src[pos], hc, ErrMalformed)
-	}
-	pos++
-
-	// The output size is known from the chunk header; allocate it once, but
-	// no more than the input plausibly produces (16:1; more is rare and just
-	// grows the buffer), so that a lying size field, or DecompressPrefix's
-	// large limit, costs no memory.
-	want := min(limit, 16*len(src)+lz4WindowSize)
-	if size >= 0 {
-		want = min(size, want) // the content size field is a claim too
-	}
-	if cap(dst) < want {
-		dst = make([]byte, 0, want)
-	}
-	out := dst[:0]
-	indep := flg&lz4FlagIndep != 0
-	for {
-		if len(src)-pos < 4 {
-			return out, fmt.Errorf("lz4 block size cut off at byte %d: %w", pos, ErrTruncated)
-		}
-		bs := le32(src[pos:])
-		pos += 4
-		if bs == 0 {
-			break // end mark
-		}
-		raw := bs&lz4BlockRaw != 0
-		n := int(bs &^ lz4BlockRaw)
-		if n > blockMax || n > len(src)-pos {
-			return out, fmt.Errorf("lz4 block of %d bytes at byte %d exceeds the block maximum %d or the %d bytes left: %w", n, pos-4, blockMax, len(src)-pos, ErrMalformed)
-		}
-		block := src[pos : pos+n]
-		pos += n
-		if flg&lz4FlagBlockSum != 0 {
-			if len(src)-pos < 4 {
-				return out, fmt.Errorf("lz4 block checksum cut off: %w", ErrTruncated)
-			}
-			if got, want := xxh32(block), le32(src[pos:]); got != want {
-				return out, fmt.Errorf("lz4 block at byte %d has checksum %#08x, want %#08x: %w", pos-4-n, got, want, ErrMalformed)
-			}
-			pos += 4
-		}
-		// Room for one more block, within limit+1 so overlong output is caught.
-		if room := min(blockMax, limit+1-len(out)); cap(out)-len(out) < room {
-			out = slices.Grow(out, max(room, min(cap(out), limit+1-len(out))))
-		}
-		free := out[len(out):min(cap(out), len(out)+blockMax, limit+1)]
-		var k int
-		var err error
-		switch {
-		case raw:
-			k = copy(free, block)
-			if k < len(block) {
-				err = errLZ4TooLong
-			}
-		case indep || len(out) == 0:
-			k, err = lz4.UncompressBlock(block, free)
-		default:
-			k, err = lz4.UncompressBlockWithDict(block, free, out[max(0, len(out)-lz4WindowSize):])
-		}
-		if err != nil {
-			return out, fmt.Errorf("lz4 block at byte %d: %v: %w", pos-n, err, ErrMalformed)
-		}
-		out = out[:len(out)+k]
-		if len(out) > limit {
-			return out, nil // the caller reports the size mismatch
-		}
-	}
-	if size >= 0 && len(out) != size {
-		return out, fmt.Errorf("lz4 frame holds %d bytes but declares %d: %w", len(out), size, ErrMalformed)
-	}
-	if flg&lz4FlagContentSum != 0 {
-		if len(src)-pos < 4 {
-			return out, fmt.Errorf("lz4 content checksum cut off: %w", ErrTruncated)
-		}
-		if got, want := xxh32(out), le32(src[pos:]); got != want {
-			return out, fmt.Errorf("lz4 content checksum %#08x, want %#08x: %w", got, want, ErrMalformed)
-		}
-		pos += 4
-	}
-	if pos != len(src) {
-		// Another frame, or trailing bytes: let the frame reader judge.
-		return dst[:0], errLZ4Unusual
-	}
-	return out, nil
+	return lz4frame.Decode(dst, src, limit, lz4frame.Options{Truncated: ErrTruncated, Malformed: ErrMalformed})
 }
-
-var errLZ4TooLong = errors.New("block longer than the space left")
