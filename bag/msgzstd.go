@@ -79,7 +79,10 @@ func (s *messageZstd) ReadMessage(conn uint32, loc Loc) (*Message, error) {
 // that does not decompress is skipped and reported through Skipped.
 type zstdIter struct {
 	MessageIter
-	buf     []byte
+	buf []byte
+	// cur is the message given: the iterator's own, or msg, a
+	// decompressed copy.
+	cur     *Message
 	msg     Message
 	skipped []ByteRange
 }
@@ -88,10 +91,11 @@ func (it *zstdIter) Next() bool {
 	for it.MessageIter.Next() {
 		m := it.MessageIter.Message()
 		if !compressedMessage(m) {
-			it.msg = *m
+			it.cur = m
 			return true
 		}
 		it.msg = *m
+		it.cur = &it.msg
 		buf, err := inflate(&it.msg, it.buf)
 		it.buf = buf
 		if err != nil {
@@ -103,7 +107,12 @@ func (it *zstdIter) Next() bool {
 	return false
 }
 
-func (it *zstdIter) Message() *Message { return &it.msg }
+func (it *zstdIter) Message() *Message {
+	if it.cur == nil {
+		return &it.msg
+	}
+	return it.cur
+}
 
 // Unwrap returns the format's own iterator.
 func (it *zstdIter) Unwrap() MessageIter { return it.MessageIter }

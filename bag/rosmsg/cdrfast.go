@@ -1,7 +1,5 @@
 package rosmsg
 
-import "sync"
-
 // cdrProg is a message type's CDR skip program for Validate: its fields
 // with every run of fixed-layout fields (primitives, fixed arrays of them,
 // messages made only of those) merged into one step whose length depends
@@ -16,8 +14,6 @@ type cdrStep struct {
 	size  [8]int     // run: bytes consumed from a start at phase p
 	field *FieldPlan // otherwise: the field, skipped as cdrSkipField does
 }
-
-var cdrProgs sync.Map // *MsgPlan -> *cdrProg
 
 // cdrFixed reports whether field f's layout does not depend on the data.
 func cdrFixed(f *FieldPlan, seen map[*MsgPlan]bool) bool {
@@ -90,8 +86,8 @@ func cdrSimMsg(m *MsgPlan, off int) int {
 
 // progOf returns m's skip program, building it once.
 func progOf(m *MsgPlan) *cdrProg {
-	if p, ok := cdrProgs.Load(m); ok {
-		return p.(*cdrProg)
+	if p := m.prog.Load(); p != nil {
+		return p
 	}
 	p := &cdrProg{}
 	var run []*FieldPlan
@@ -120,8 +116,10 @@ func progOf(m *MsgPlan) *cdrProg {
 		p.steps = append(p.steps, cdrStep{field: f})
 	}
 	flush()
-	v, _ := cdrProgs.LoadOrStore(m, p)
-	return v.(*cdrProg)
+	if m.prog.CompareAndSwap(nil, p) {
+		return p
+	}
+	return m.prog.Load()
 }
 
 // cdrSkipMsgFast is cdrSkipMsg through m's skip program.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Kind is the wire kind of a value.
@@ -96,6 +97,10 @@ type MsgPlan struct {
 	Fields    []FieldPlan
 	Size      int // serialized size if fixed, else -1
 	MinSize   int // smallest possible serialized size
+
+	// prog is the CDR skip program (progOf), built on first use: a field
+	// rather than a map, since it is looked up for every message.
+	prog atomic.Pointer[cdrProg]
 }
 
 // FieldPlan is the decoding plan of one field. In a CDR plan the serialized
