@@ -61,9 +61,11 @@ type plotCanvas struct {
 	// is false while a drag goes on.
 	onWindow func(w plot.Window, final bool)
 	onFit    func()
-	// onTap is told the picked point (s nil when none is near) and the
-	// time under the tap.
+	// onTap is told the picked point (s nil when none is near) and its
+	// time, or the time under the tap.
 	onTap func(s *plotSeries, index int, t int64)
+	// onSelect is told that the user pointed at the plot (to select it).
+	onSelect func()
 
 	r *plotCanvasRenderer
 }
@@ -84,11 +86,18 @@ func newPlotCanvas(origin int64, w plot.Window) *plotCanvas {
 	return c
 }
 
+// selected tells the panel the user pointed at it.
+func (c *plotCanvas) selected() {
+	if c.onSelect != nil {
+		c.onSelect()
+	}
+}
+
 // visible returns the series drawn: loaded and not hidden.
 func (c *plotCanvas) visible() []*plotSeries {
 	var out []*plotSeries
 	for _, s := range c.series {
-		if s.ms != nil && !s.hidden {
+		if s.ready() && !s.hidden && !s.isXY() {
 			out = append(out, s)
 		}
 	}
@@ -115,12 +124,14 @@ func (c *plotCanvas) MinSize() fyne.Size { return fyne.NewSize(pcLeft+pcRight+16
 
 // Scrolled zooms the time axis about the mouse.
 func (c *plotCanvas) Scrolled(ev *fyne.ScrollEvent) {
+	c.selected()
 	c.view.ZoomAt(float64(ev.Position.X), math.Pow(1/0.85, float64(ev.Scrolled.DY)/10))
 	c.changed(true)
 }
 
 // MouseDown notes whether a drag will pan or draw a zoom rectangle.
 func (c *plotCanvas) MouseDown(ev *desktop.MouseEvent) {
+	c.selected()
 	c.boxMod = ev.Modifier&(fyne.KeyModifierShift|fyne.KeyModifierControl) != 0
 }
 
@@ -184,7 +195,11 @@ func (c *plotCanvas) Tapped(ev *fyne.PointEvent) {
 		data[i] = s.data()
 	}
 	if h, ok := plot.Nearest(data, f, x, y, pcPick); ok {
-		c.onTap(vis[h.Series], h.Index, data[h.Series].T[h.Index])
+		i := h.Index
+		if vis[h.Series].ms == nil {
+			i = -1 // a derived point: found again by its time
+		}
+		c.onTap(vis[h.Series], i, data[h.Series].T[h.Index])
 		return
 	}
 	c.onTap(nil, 0, f.Time(x))
@@ -318,7 +333,7 @@ func (r *plotCanvasRenderer) build(size fyne.Size) {
 	w := c.view.Window
 	for _, s := range c.visible() {
 		s.dec = plot.Decimate(s.dec, s.data(), w, cols)
-		r.lines = append(r.lines, plotLine{s.dec, s.color})
+		r.lines = append(r.lines, plotLine{S: s.dec, C: s.color})
 	}
 	y0, y1 := c.view.Y.Min, c.view.Y.Max
 	if !c.view.Y.Fixed || !(y1 > y0) {

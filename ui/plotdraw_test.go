@@ -44,7 +44,7 @@ func TestRasterize(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			img := image.NewRGBA(image.Rect(0, 0, 100, 50))
 			img.Pix[0] = 9 // cleared first
-			rasterize(img, f, []plotLine{{plot.Series{T: tc.T, V: tc.V}, red}}, 1)
+			rasterize(img, f, []plotLine{{S: plot.Series{T: tc.T, V: tc.V}, C: red}}, 1)
 			if got := painted(img, tc.col); got != tc.want {
 				t.Errorf("column %d has %d pixels set, want %d", tc.col, got, tc.want)
 			}
@@ -92,7 +92,7 @@ func BenchmarkPlotRedraw(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				dec = plot.Decimate(dec, s, w, width)
-				lines := []plotLine{{dec, color.RGBA{0, 0, 255, 255}}}
+				lines := []plotLine{{S: dec, C: color.RGBA{0, 0, 255, 255}}}
 				lo, hi := autoRange(valueRange(lines, w))
 				f := plot.Frame{Width: width, Height: height, Data: plot.Rect{X1: width, Y1: height}, Window: w, Y0: lo, Y1: hi}
 				rasterize(img, f, lines, 1)
@@ -114,7 +114,7 @@ func TestRedrawKeepsSpike(t *testing.T) {
 	s.V[spike] = 1
 	s.V[n/4] = math.NaN()
 	w := plot.Window{T0: s.T[0], T1: s.T[n-1]}
-	lines := []plotLine{{plot.Decimate(plot.Series{}, s, w, width), color.RGBA{0, 0, 255, 255}}}
+	lines := []plotLine{{S: plot.Decimate(plot.Series{}, s, w, width), C: color.RGBA{0, 0, 255, 255}}}
 	lo, hi := autoRange(valueRange(lines, w))
 	f := plot.Frame{Width: width, Height: height, Data: plot.Rect{X1: width, Y1: height}, Window: w, Y0: lo, Y1: hi}
 	img := image.NewRGBA(image.Rect(0, 0, width, height))

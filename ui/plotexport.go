@@ -30,73 +30,112 @@ const (
 // export writes the panel's shown series over the shared visible window:
 // a PNG or SVG image drawn with gonum/plot (as `bagscope plot` draws it),
 // or the points as CSV (one time column, one column per series, empty
-// where a series has no sample at that time).
+// where a series has no sample at that time). An XY plot's image shows
+// its paths in its current bounds with the cursor's points marked, its CSV
+// each path's x and y columns.
 func (p *plotPanel) export(kind exportKind, out io.Writer) error {
+	g := p.g
+	w := g.win
+	if p.xy != nil {
+		paths := p.xy.visibleData()
+		if len(paths) == 0 {
+			return fmt.Errorf("nothing to export: the plot shows no path")
+		}
+		switch kind {
+		case exportCSV:
+			return plot.WriteXYCSV(out, paths, w, plot.CSVOptions{Origin: g.origin, Absolute: g.absolute})
+		case exportPNG, exportSVG:
+			v := p.xy.view
+			opt := plot.XYOptions{Title: g.l.d.Name, Equal: v.Equal, Cursor: p.xy.cursor, HasCursor: p.xy.hasCursor}
+			if v.Fixed {
+				opt.Bounds = v.B
+			}
+			return plot.WriteXY(out, plot.Format(kind), paths, w, exportW, exportH, opt)
+		}
+		return fmt.Errorf("unknown export format %q", kind)
+	}
 	series := p.visibleData()
 	if len(series) == 0 {
 		return fmt.Errorf("nothing to export: the plot shows no series")
 	}
-	w := p.g.win
 	switch kind {
 	case exportCSV:
-		return plot.WriteCSV(out, series, w, plot.CSVOptions{Origin: p.g.origin, Absolute: p.absolute})
+		return plot.WriteCSV(out, series, w, plot.CSVOptions{Origin: g.origin, Absolute: g.absolute})
 	case exportPNG, exportSVG:
-		opt := plot.Options{Title: p.g.l.d.Name, Origin: p.g.origin, Absolute: p.absolute, XLabel: p.xLabel()}
+		opt := plot.Options{Title: g.l.d.Name, Origin: g.origin, Absolute: g.absolute, XLabel: p.xLabel()}
 		_, err := plot.Write(out, plot.Format(kind), series, w, p.canvas.view.Y, exportW, exportH, opt)
 		return err
 	}
 	return fmt.Errorf("unknown export format %q", kind)
 }
 
+// hasData reports whether the panel shows something to export.
+func (p *plotPanel) hasData() bool {
+	if p.xy != nil {
+		return len(p.xy.visibleData()) > 0
+	}
+	return len(p.visibleData()) > 0
+}
+
 // xLabel names the time axis of an exported image.
 func (p *plotPanel) xLabel() string {
 	what := "receive time"
-	if p.base == model.HeaderStamp {
+	if p.base() == model.HeaderStamp {
 		what = "header.stamp"
 	}
 	start := time.Unix(0, p.g.origin).UTC()
-	if p.absolute {
+	if p.g.absolute {
 		return what + " (UTC, " + start.Format("2006-01-02") + ")"
 	}
 	return what + " (s since the bag's start, " + start.Format("2006-01-02 15:04:05 UTC") + ")"
 }
 
-// exportName suggests a file name: the bag's name and the first series.
+// exportName suggests a file name: the bag's name and the first series
+// (an XY plot's first path: its x field, "_vs_" and its y field).
 func (p *plotPanel) exportName(kind exportKind) string {
 	base := strings.TrimSuffix(p.g.l.d.Name, filepath.Ext(p.g.l.d.Name))
-	if vis := p.canvas.visible(); len(vis) > 0 {
-		field := strings.NewReplacer("/", "_", "[", "_", "]", "", "@", "").Replace(vis[0].ref.String())
-		base += "_" + strings.TrimPrefix(field, "_")
+	clean := strings.NewReplacer("/", "_", "[", "_", "]", "", "@", "", "(", "_", ")", "", ",", "_", " ", "")
+	var first string
+	if p.xy != nil {
+		if vis := p.xy.visible(); len(vis) > 0 {
+			first = vis[0].xExpr.String() + "_vs_" + vis[0].yExpr.String()
+		}
+	} else if vis := p.canvas.visible(); len(vis) > 0 {
+		first = vis[0].key()
+	}
+	if first != "" {
+		base += "_" + strings.Trim(clean.Replace(first), "_")
 	}
 	return base + "." + string(kind)
 }
 
-// showExportMenu offers the export formats under the Export button.
-func (p *plotPanel) showExportMenu() {
-	c := fyne.CurrentApp().Driver().CanvasForObject(p.exportBtn)
+// showExportMenu offers the export formats of the selected plot under the
+// Export button.
+func (g *plotsView) showExportMenu() {
+	c := fyne.CurrentApp().Driver().CanvasForObject(g.exportBtn)
 	if c == nil {
 		return
 	}
 	item := func(label string, kind exportKind) *fyne.MenuItem {
-		return fyne.NewMenuItem(label, func() { p.saveAs(kind) })
+		return fyne.NewMenuItem(label, func() { g.current.saveAs(kind) })
 	}
 	menu := fyne.NewMenu("",
-		item("PNG image…", exportPNG),
-		item("SVG image…", exportSVG),
-		item("CSV of the visible range…", exportCSV),
+		item("PNG image of the selected plot…", exportPNG),
+		item("SVG image of the selected plot…", exportSVG),
+		item("CSV of the selected plot's visible range…", exportCSV),
 	)
-	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(p.exportBtn)
-	widget.ShowPopUpMenuAtPosition(menu, c, pos.AddXY(0, p.exportBtn.Size().Height))
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(g.exportBtn)
+	widget.ShowPopUpMenuAtPosition(menu, c, pos.AddXY(0, g.exportBtn.Size().Height))
 }
 
 // saveAs asks where to save and writes the export there.
 func (p *plotPanel) saveAs(kind exportKind) {
-	win := windowOf(p.exportBtn)
+	win := windowOf(p.g.exportBtn)
 	if win == nil {
 		return
 	}
-	if len(p.visibleData()) == 0 {
-		dialog.ShowInformation("Nothing to export", "Add a series to the plot (or show a hidden one) first.", win)
+	if !p.hasData() {
+		dialog.ShowInformation("Nothing to export", "Add a series to the selected plot (or show a hidden one) first.", win)
 		return
 	}
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {

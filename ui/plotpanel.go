@@ -3,12 +3,12 @@ package ui
 import (
 	"context"
 	"fmt"
+	"image/color"
 	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -28,20 +28,17 @@ var timeBases = []struct {
 	{"header.stamp (UTC)", model.HeaderStamp, true},
 }
 
-// plotPanel is one plot of the Plots tab: a toolbar to add series (typed
-// with suggestions), pick the time base, export and remove the panel; the
-// plot with its legend; and progress while series are extracted.
+// plotPanel is one plot of the Plots tab: the plot (of time series, or an
+// XY plot of paths) with its legend, its error line, and progress while
+// series are extracted. The Plots tab's toolbar adds to it.
 type plotPanel struct {
-	g        *plotsView
-	series   []*plotSeries
-	base     model.TimeBase
-	absolute bool
+	g      *plotsView
+	series []*plotSeries
 
-	canvas    *plotCanvas
-	entry     *completionEntry
-	baseSel   *widget.Select
-	exportBtn *widget.Button
-	removeBtn *widget.Button
+	canvas *plotCanvas
+	// xy, when set, is the XY plot shown instead of canvas.
+	xy        *xyCanvas
+	plotArea  *fyne.Container
 	errText   *widget.Label
 	legend    *fyne.Container
 	empty     fyne.CanvasObject
@@ -50,40 +47,26 @@ type plotPanel struct {
 	progRow   fyne.CanvasObject
 	content   fyne.CanvasObject
 	// box is content under mark, the highlight while a field is dragged
-	// over the panel.
-	box  *fyne.Container
-	mark *canvas.Rectangle
+	// over the panel, and selMark, the frame of the selected panel.
+	box     *fyne.Container
+	mark    *canvas.Rectangle
+	selMark *canvas.Rectangle
 }
 
 func newPlotPanel(g *plotsView) *plotPanel {
 	p := &plotPanel{g: g}
 	p.canvas = newPlotCanvas(g.origin, g.win)
+	p.canvas.absolute = g.absolute
 	p.canvas.onWindow = g.setWindow
 	p.canvas.onFit = g.fit
+	p.canvas.onSelect = func() { g.selectPanel(p) }
 	p.canvas.onTap = func(s *plotSeries, i int, t int64) {
-		g.current = p
+		g.selectPanel(p)
 		g.pick(p, s, i, t)
 	}
 	if t, ok := g.l.Cursor(); ok {
 		p.canvas.setCursor(t)
 	}
-
-	p.entry = newCompletionEntry(func(s string) []string { return model.CompleteField(g.l.d.Storage, &g.cache, s, completionMax) })
-	p.entry.SetPlaceHolder("Add a series: type TOPIC.FIELD, e.g. /imu.linear_acceleration.x")
-	p.entry.OnSubmitted = func(s string) { p.addTyped() }
-	add := widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), p.addTyped)
-	labels := make([]string, len(timeBases))
-	for i, tb := range timeBases {
-		labels[i] = tb.label
-	}
-	p.baseSel = widget.NewSelect(labels, p.setTimeBase)
-	p.baseSel.SetSelectedIndex(0)
-	p.exportBtn = widget.NewButtonWithIcon("Export", theme.DownloadIcon(), p.showExportMenu)
-	p.removeBtn = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { g.removePanel(p) })
-	p.removeBtn.Importance = widget.LowImportance
-	baseBox := container.New(layout.NewGridWrapLayout(fyne.NewSize(190, p.baseSel.MinSize().Height)), p.baseSel)
-	tools := container.NewHBox(add, baseBox, p.exportBtn, p.removeBtn)
-	toolbar := container.NewBorder(nil, nil, nil, tools, p.entry)
 
 	p.errText = widget.NewLabel("")
 	p.errText.Importance = widget.DangerImportance
@@ -98,24 +81,58 @@ func newPlotPanel(g *plotsView) *plotPanel {
 
 	p.legend = container.NewVBox()
 	legend := container.NewVScroll(p.legend)
-	legend.SetMinSize(fyne.NewSize(300, 0))
+	legend.SetMinSize(fyne.NewSize(240, 0))
 	p.empty = p.emptyState()
-	plotArea := container.NewStack(p.canvas, p.empty)
-	body := container.NewBorder(nil, nil, nil, legend, plotArea)
-	top := container.NewVBox(toolbar, p.errText, p.progRow)
+	p.plotArea = container.NewStack(p.canvas, p.empty)
+	body := container.NewBorder(nil, nil, nil, legend, p.plotArea)
+	top := container.NewVBox(p.errText, p.progRow)
 	p.content = container.NewBorder(top, nil, nil, nil, body)
 	p.mark = dropMark()
-	p.box = container.NewStack(p.content, p.mark)
+	p.selMark = canvas.NewRectangle(color.Transparent)
+	p.selMark.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	p.selMark.StrokeWidth = 2
+	p.selMark.CornerRadius = 4
+	p.selMark.Hide()
+	p.box = container.NewStack(p.content, p.selMark, p.mark)
 	p.seriesChanged()
 	return p
+}
+
+// base is the time base of every panel.
+func (p *plotPanel) base() model.TimeBase { return p.g.base }
+
+// setXY turns the panel into an XY plot (equal: with equal axes), or back
+// into a plot of time series.
+func (p *plotPanel) setXY(on bool, equal ...bool) {
+	if on == (p.xy != nil) {
+		return
+	}
+	if on {
+		p.xy = newXYCanvas(p.g.win)
+		p.xy.view.Equal = len(equal) > 0 && equal[0]
+		p.xy.onFit = p.g.fit
+		p.xy.onSelect = func() { p.g.selectPanel(p) }
+		p.xy.onTap = func(s *plotSeries, t int64) {
+			p.g.selectPanel(p)
+			p.g.pick(p, s, -1, t)
+		}
+		if t, ok := p.g.l.Cursor(); ok {
+			p.xy.setCursor(t)
+		}
+		p.plotArea.Objects = []fyne.CanvasObject{p.xy, p.empty}
+	} else {
+		p.xy = nil
+		p.plotArea.Objects = []fyne.CanvasObject{p.canvas, p.empty}
+	}
+	p.plotArea.Refresh()
 }
 
 // emptyState explains how to add a series, with example buttons from this
 // bag.
 func (p *plotPanel) emptyState() fyne.CanvasObject {
 	title := widget.NewLabelWithStyle("Nothing plotted yet", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
-	how := dimWrapped("Type a field path above as TOPIC.FIELD (suggestions from each topic's type show as you type; Down and Enter take one), "+
-		"or use Plot field on a field in the Message tab. TOPIC.@latency plots header.stamp minus receive time. Try one of this bag's fields:",
+	how := dimWrapped("Type a field path above as TOPIC.FIELD (suggestions show as you type; Down and Enter take one), "+
+		"X vs Y for an XY plot, or a derived series such as deriv(TOPIC.FIELD); or use Plot field in the Message tab. Try one of this bag's fields:",
 		fyne.TextAlignCenter)
 	buttons := container.NewGridWithColumns(2)
 	for _, ex := range p.g.examples {
@@ -124,16 +141,7 @@ func (p *plotPanel) emptyState() fyne.CanvasObject {
 	return newCentered(620, container.NewVBox(title, how, buttons))
 }
 
-// addTyped adds the path in the entry.
-func (p *plotPanel) addTyped() {
-	n := len(p.series)
-	p.g.add(p, p.entry.Text)
-	if len(p.series) > n {
-		p.entry.SetText("")
-	}
-}
-
-// setError shows msg under the toolbar; "" hides it.
+// setError shows msg over the plot; "" hides it.
 func (p *plotPanel) setError(msg string) {
 	p.errText.SetText(msg)
 	if msg == "" {
@@ -143,35 +151,16 @@ func (p *plotPanel) setError(msg string) {
 	}
 }
 
-// setTimeBase switches the panel to one of timeBases and re-extracts its
-// series when the base itself changed.
-func (p *plotPanel) setTimeBase(label string) {
-	for _, tb := range timeBases {
-		if tb.label != label {
-			continue
-		}
-		p.absolute = tb.absolute
-		p.canvas.absolute = tb.absolute
-		if tb.base != p.base {
-			p.base = tb.base
-			for _, s := range p.series {
-				s.ms = nil
-				p.extract(s)
-			}
-			p.seriesChanged()
-		}
-		p.canvas.Refresh()
-	}
-}
-
-// extract reads s in the background on the panel's time base.
+// extract reads s (its field, or the fields it is computed from) in the
+// background on the time base, and computes it when they are in.
 func (p *plotPanel) extract(s *plotSeries) {
 	s.stop()
 	g := p.g
 	ctx, cancel := context.WithCancel(g.l.ctx)
 	s.cancel, s.err, s.done, s.total = cancel, nil, 0, 0
+	s.ms, s.leaves, s.derived, s.xy = nil, nil, nil, nil
 	gen := s.gen
-	req := model.SeriesRequest{Fields: []model.FieldRef{s.ref}, Base: p.base}
+	req := model.SeriesRequest{Fields: s.fields(), Base: p.base()}
 	progress := func(done, total int64, _ string) {
 		fyne.Do(func() {
 			if s.gen == gen {
@@ -199,6 +188,8 @@ func (p *plotPanel) extract(s *plotSeries) {
 		switch {
 		case err != nil:
 			s.err = err
+		case s.isDerived() || s.isXY():
+			s.err = s.setLeaves(set.Series)
 		case len(set.Series) == 0:
 			s.err = fmt.Errorf("no message holds an element %s selects", s.ref)
 		default:
@@ -244,12 +235,17 @@ func (p *plotPanel) remove(s *plotSeries) {
 // plot after series came, went or finished loading.
 func (p *plotPanel) seriesChanged() {
 	p.canvas.series = p.series
+	var shown fyne.CanvasObject = p.canvas
+	if p.xy != nil {
+		p.xy.series = p.series
+		shown = p.xy
+	}
 	if len(p.series) == 0 {
-		p.canvas.Hide()
+		shown.Hide()
 		p.empty.Show()
 	} else {
 		p.empty.Hide()
-		p.canvas.Show()
+		shown.Show()
 	}
 	p.legend.Objects = nil
 	for _, s := range p.series {
@@ -258,7 +254,7 @@ func (p *plotPanel) seriesChanged() {
 	p.legend.Refresh()
 	p.showProgress()
 	p.g.dataChanged()
-	p.canvas.Refresh()
+	shown.Refresh()
 }
 
 // legendRow is a series' colour, name, state, a check box to hide it and
@@ -267,6 +263,9 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 	check := widget.NewCheck("", func(on bool) {
 		s.hidden = !on
 		p.canvas.Refresh()
+		if p.xy != nil {
+			p.xy.Refresh()
+		}
 	})
 	check.Checked = !s.hidden
 	swatch := canvas.NewRectangle(s.color)
@@ -285,9 +284,15 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 	case s.loading():
 		state = dimText("extracting…", theme.SizeNameCaptionText, fyne.TextAlignLeading)
 	default:
-		text := model.Count(uint64(len(s.ms.T))) + " points"
-		if s.ms.Missing > 0 {
-			text += ", " + model.Count(uint64(s.ms.Missing)) + " messages lack the field"
+		text := model.Count(uint64(s.points())) + " points"
+		missing := 0
+		for _, ms := range append([]*model.Series{s.ms}, s.leaves...) {
+			if ms != nil {
+				missing = max(missing, ms.Missing)
+			}
+		}
+		if missing > 0 {
+			text += ", " + model.Count(uint64(missing)) + " messages lack a field"
 		}
 		state = dimText(text, theme.SizeNameCaptionText, fyne.TextAlignLeading)
 	}

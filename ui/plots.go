@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"image/color"
 	"strings"
 	"sync"
@@ -19,9 +20,13 @@ import (
 	"github.com/bagscope/bagscope/plot"
 )
 
-// plotsView is the Plots tab: plot panels stacked over one shared time
-// window, which follows the link's range (and sets it when the user zooms
-// or pans), with the link's cursor drawn in every panel.
+// plotsView is the Plots tab: one toolbar over plot panels stacked over
+// one shared time window, which follows the link's range (and sets it when
+// the user zooms or pans), with the link's cursor drawn in every panel.
+// The toolbar acts on the selected panel (current, framed when there are
+// several): what is typed is added there, Export and Remove act on it; the
+// time base applies to all. Panels share the height evenly down to
+// plotMinHeight each, and scroll beyond.
 type plotsView struct {
 	l      *docLink
 	cache  rosmsg.Cache
@@ -31,18 +36,31 @@ type plotsView struct {
 	// fitted: the window follows the data's extent as series arrive.
 	fitted   bool
 	panels   []*plotPanel
-	current  *plotPanel // where l.addSeries adds
+	current  *plotPanel // the selected panel: where l.addSeries adds
 	stack    *fyne.Container
+	scroll   *container.Scroll
 	content  fyne.CanvasObject
 	colors   int
 	examples []string
 	fields   *fieldList
-	addBtn   *widget.Button
+	// The shared toolbar.
+	entry     *completionEntry
+	addBtn    *widget.Button
+	baseSel   *widget.Select
+	exportBtn *widget.Button
+	equal     *widget.Check
+	removeBtn *widget.Button
+	base      model.TimeBase
+	absolute  bool
 	// dropZone, below the panels while a field is dragged, makes a new
 	// panel; zoneMark highlights it when the pointer is over it.
 	dropZone *fyne.Container
 	zoneMark *canvas.Rectangle
 }
+
+// plotMinHeight is the least height of a plot panel; more panels than fit
+// scroll.
+const plotMinHeight = 220
 
 // newPlotsPanel builds the Plots tab and offers addSeries on the link.
 func newPlotsPanel(l *docLink) fyne.CanvasObject {
@@ -58,17 +76,15 @@ func newPlotsView(l *docLink) *plotsView {
 	}
 	g.win = g.bagWin
 	g.examples = examplePaths(b, &g.cache, 4)
-	g.stack = container.New(layout.NewGridLayoutWithRows(1))
-	g.addBtn = widget.NewButtonWithIcon("Add plot", theme.ContentAddIcon(), func() { g.current = g.addPanel() })
-	hint := dimText("Scroll to zoom, drag to pan, Shift+drag to zoom to a box, double-click to fit, click a point to select its message. All plots share the time axis.",
-		theme.SizeNameCaptionText, fyne.TextAlignLeading)
-	top := container.NewBorder(nil, nil, nil, g.addBtn, hint)
+	g.stack = container.New(&evenRows{min: plotMinHeight, gap: theme.Padding()})
+	g.scroll = container.NewVScroll(g.stack)
+	toolbar := g.newToolbar()
 	g.zoneMark = dropMark()
 	g.zoneMark.Show()
 	zoneText := widget.NewLabelWithStyle("Drop here for a new plot", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
 	g.dropZone = container.NewStack(g.zoneMark, zoneText)
 	g.dropZone.Hide()
-	plots := container.NewBorder(top, g.dropZone, nil, nil, g.stack)
+	plots := container.NewBorder(toolbar, g.dropZone, nil, nil, g.scroll)
 	g.fields = newFieldList(g)
 	// Once a sample of each topic's messages is read, the Fields list and
 	// the suggestions offer every element and key it holds.
@@ -100,6 +116,102 @@ func newPlotsView(l *docLink) *plotsView {
 	return g
 }
 
+// newToolbar builds the toolbar shared by the panels: the entry with
+// suggestions and Add, the time base, Export, Equal axes (for XY plots),
+// Add plot and Remove plot; with a line of help under it.
+func (g *plotsView) newToolbar() fyne.CanvasObject {
+	g.entry = newCompletionEntry(func(s string) []string { return g.complete(s) })
+	g.entry.SetPlaceHolder("TOPIC.FIELD, or X vs Y for an XY plot, or deriv(…), integ(…), diff(…, …), scale(…, k, c), avg(…, n)")
+	g.entry.OnSubmitted = func(string) { g.addTyped() }
+	g.addBtn = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), g.addTyped)
+	labels := make([]string, len(timeBases))
+	for i, tb := range timeBases {
+		labels[i] = tb.label
+	}
+	g.baseSel = widget.NewSelect(labels, g.setTimeBase)
+	g.baseSel.SetSelectedIndex(0)
+	g.exportBtn = widget.NewButtonWithIcon("Export", theme.DownloadIcon(), g.showExportMenu)
+	g.equal = widget.NewCheck("Equal axes", func(on bool) {
+		if p := g.current; p != nil && p.xy != nil && p.xy.view.Equal != on {
+			p.xy.view.Equal = on
+			p.xy.Refresh()
+		}
+	})
+	g.equal.Disable()
+	newPlot := widget.NewButtonWithIcon("Add plot", theme.ContentAddIcon(), func() { g.selectPanel(g.addPanel()) })
+	g.removeBtn = widget.NewButtonWithIcon("Remove plot", theme.DeleteIcon(), func() { g.removePanel(g.current) })
+	baseBox := container.New(layout.NewGridWrapLayout(fyne.NewSize(180, g.baseSel.MinSize().Height)), g.baseSel)
+	tools := container.NewHBox(g.addBtn, baseBox, g.exportBtn, g.equal, newPlot, g.removeBtn)
+	row := container.NewBorder(nil, nil, nil, tools, g.entry)
+	hint := dimText("Scroll to zoom, drag to pan, Shift+drag to zoom to a box, double-click to fit, click a point to select its message; "+
+		"the toolbar acts on the framed plot (click a plot to select it). All plots share the time axis; an XY plot shows the points in it.",
+		theme.SizeNameCaptionText, fyne.TextAlignLeading)
+	hint.Wrapping = fyne.TextWrapWord
+	return container.NewVBox(row, hint)
+}
+
+// complete offers field paths for the path being typed at the end of s:
+// after "(", "," or " vs ", the rest of s is kept as typed.
+func (g *plotsView) complete(s string) []string {
+	cut := 0
+	for _, sep := range []string{"(", ",", " vs "} {
+		if i := strings.LastIndex(s, sep); i >= 0 && i+len(sep) > cut {
+			cut = i + len(sep)
+		}
+	}
+	// A "," inside brackets belongs to a key, not to a function.
+	if strings.Count(s[:cut], "[") > strings.Count(s[:cut], "]") {
+		cut = 0
+	}
+	head, frag := s[:cut], s[cut:]
+	lead := len(frag) - len(strings.TrimLeft(frag, " "))
+	head, frag = head+frag[:lead], frag[lead:]
+	if head != "" && frag == "" {
+		return nil
+	}
+	out := model.CompleteField(g.l.d.Storage, &g.cache, frag, completionMax)
+	if head == "" {
+		return out
+	}
+	for i, o := range out {
+		out[i] = head + o
+	}
+	return out
+}
+
+// setTimeBase switches every panel to one of timeBases and re-extracts
+// their series when the base itself changed (derived series and XY paths
+// are computed again from the new columns).
+func (g *plotsView) setTimeBase(label string) {
+	for _, tb := range timeBases {
+		if tb.label != label {
+			continue
+		}
+		g.absolute = tb.absolute
+		changed := tb.base != g.base
+		g.base = tb.base
+		for _, p := range g.panels {
+			p.canvas.absolute = tb.absolute
+			if changed {
+				for _, s := range p.series {
+					p.extract(s)
+				}
+				p.seriesChanged()
+			}
+			p.canvas.Refresh()
+		}
+	}
+}
+
+// addTyped adds what the toolbar's entry holds to the selected panel.
+func (g *plotsView) addTyped() {
+	p := g.current
+	text := g.entry.Text
+	if g.add(p, text) {
+		g.entry.SetText("")
+	}
+}
+
 // addPanel appends an empty plot panel.
 func (g *plotsView) addPanel() *plotPanel {
 	p := newPlotPanel(g)
@@ -108,9 +220,49 @@ func (g *plotsView) addPanel() *plotPanel {
 	return p
 }
 
+// selectPanel makes p the panel the toolbar acts on.
+func (g *plotsView) selectPanel(p *plotPanel) {
+	if p == nil {
+		return
+	}
+	g.current = p
+	g.showSelection()
+}
+
+// showSelection frames the selected panel (when there are several) and
+// sets the toolbar to it.
+func (g *plotsView) showSelection() {
+	for _, q := range g.panels {
+		on := q == g.current && len(g.panels) > 1
+		if on != q.selMark.Visible() {
+			if on {
+				q.selMark.Show()
+			} else {
+				q.selMark.Hide()
+			}
+		}
+	}
+	if g.removeBtn != nil {
+		if len(g.panels) < 2 {
+			g.removeBtn.Disable()
+		} else {
+			g.removeBtn.Enable()
+		}
+	}
+	if p := g.current; p != nil && g.equal != nil {
+		if p.xy != nil {
+			g.equal.Enable()
+			g.equal.SetChecked(p.xy.view.Equal)
+		} else {
+			g.equal.SetChecked(false)
+			g.equal.Disable()
+		}
+	}
+}
+
 // removePanel drops p and stops its extractions; the last panel stays.
 func (g *plotsView) removePanel(p *plotPanel) {
-	if len(g.panels) < 2 {
+	if len(g.panels) < 2 || p == nil {
 		return
 	}
 	for _, s := range p.series {
@@ -129,47 +281,93 @@ func (g *plotsView) removePanel(p *plotPanel) {
 	g.dataChanged()
 }
 
-// restack lays the panels out in equal rows.
+// restack lays the panels out in rows of equal height.
 func (g *plotsView) restack() {
 	objs := make([]fyne.CanvasObject, len(g.panels))
 	for i, p := range g.panels {
 		objs[i] = p.box
-		p.removeBtn.Enable()
-		if len(g.panels) == 1 {
-			p.removeBtn.Disable()
-		}
 	}
-	g.stack.Layout = layout.NewGridLayoutWithRows(max(1, len(objs)))
 	g.stack.Objects = objs
 	g.stack.Refresh()
+	g.showSelection()
 }
 
-// add resolves path and, when it names a plottable field, adds it to p
-// and extracts it in the background; otherwise p says what is wrong.
-func (g *plotsView) add(p *plotPanel, path string) {
-	path = strings.TrimSpace(path)
+// add resolves what was typed (a field path, a derived series, or "X vs Y"
+// for an XY path) and adds it to p, or to a new panel when p holds the
+// other kind; it reports whether it added something. What cannot be added
+// is said in the panel's error line.
+func (g *plotsView) add(p *plotPanel, text string) bool {
+	text = strings.TrimSpace(text)
 	p.setError("")
-	if path == "" {
+	if text == "" {
 		// Enter on an empty field: nothing to add, and nothing wrong
 		// (the placeholder and the empty state say what to type).
-		return
+		return false
 	}
-	ref, err := model.ResolveField(g.l.d.Storage, &g.cache, path)
+	s, err := g.parseSeries(text)
 	if err != nil {
-		p.setError("Cannot plot " + path + ": " + err.Error() + ". Type TOPIC.FIELD; suggestions of what this bag has show as you type.")
-		return
+		p.setError("Cannot plot " + text + ": " + err.Error() + ".")
+		return false
 	}
-	for _, s := range p.series {
-		if s.ref == ref {
-			p.setError(ref.String() + " is already in this plot.")
-			return
+	if (p.xy != nil) != s.isXY() && len(p.series) > 0 {
+		p = g.addPanel()
+	}
+	for _, o := range p.series {
+		if o.key() == s.key() {
+			p.setError(s.name() + " is already in this plot.")
+			return false
 		}
 	}
-	g.current = p
-	s := &plotSeries{path: path, ref: ref, color: g.nextColor()}
+	if s.isXY() && p.xy == nil {
+		p.setXY(equalUnits(s.xExpr, s.yExpr))
+	} else if !s.isXY() && p.xy != nil {
+		p.setXY(false)
+	}
+	g.selectPanel(p)
+	s.color = g.nextColor()
 	p.series = append(p.series, s)
 	p.extract(s)
 	p.seriesChanged()
+	return true
+}
+
+// parseSeries reads a typed series: "X vs Y", an expression, or a field
+// path, resolving every path against the bag.
+func (g *plotsView) parseSeries(text string) (*plotSeries, error) {
+	s := &plotSeries{path: text}
+	if xs, ys, ok := plot.SplitXY(text); ok {
+		x, err := plot.ParseExpr(xs)
+		if err != nil {
+			return nil, err
+		}
+		y, err := plot.ParseExpr(ys)
+		if err != nil {
+			return nil, err
+		}
+		s.xExpr, s.yExpr = x, y
+	} else {
+		e, err := plot.ParseExpr(text)
+		if err != nil {
+			return nil, err
+		}
+		if e.IsLeaf() {
+			ref, err := model.ResolveField(g.l.d.Storage, &g.cache, e.Path)
+			if err != nil {
+				return nil, fmt.Errorf("%w. Type TOPIC.FIELD; suggestions of what this bag has show as you type", err)
+			}
+			s.ref = ref
+			return s, nil
+		}
+		s.expr = e
+	}
+	for _, path := range s.leafPaths() {
+		ref, err := model.ResolveField(g.l.d.Storage, &g.cache, path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		s.refs = append(s.refs, ref)
+	}
+	return s, nil
 }
 
 // dropTarget is where a field dropped at the absolute position pos goes:
@@ -245,11 +443,10 @@ func (g *plotsView) full() plot.Window {
 	w := g.bagWin
 	for _, p := range g.panels {
 		for _, s := range p.series {
-			if s.ms == nil || len(s.ms.T) == 0 {
-				continue
+			if t0, t1, ok := s.times(); ok {
+				w.T0 = min(w.T0, t0)
+				w.T1 = max(w.T1, t1)
 			}
-			w.T0 = min(w.T0, s.ms.T[0])
-			w.T1 = max(w.T1, s.ms.T[len(s.ms.T)-1])
 		}
 	}
 	return w
@@ -260,6 +457,9 @@ func (g *plotsView) apply(w plot.Window) {
 	g.win = w
 	for _, p := range g.panels {
 		p.canvas.setWindow(w)
+		if p.xy != nil {
+			p.xy.setWindow(w)
+		}
 	}
 }
 
@@ -278,6 +478,9 @@ func (g *plotsView) fit() {
 	g.fitted = true
 	for _, p := range g.panels {
 		p.canvas.view.Y = plot.YRange{}
+		if p.xy != nil {
+			p.xy.view.Fit()
+		}
 	}
 	g.apply(g.full())
 	g.l.SetRange(0, 0, false)
@@ -310,17 +513,30 @@ func (g *plotsView) dataChanged() {
 func (g *plotsView) setCursor(t int64) {
 	for _, p := range g.panels {
 		p.canvas.setCursor(t)
+		if p.xy != nil {
+			p.xy.setCursor(t)
+		}
 	}
 }
 
-// pick selects the message of point i of s everywhere; without a point,
-// it moves the cursor to t.
+// pick selects the message of point i (at time t) of s everywhere (for a
+// derived series or an XY path, the message of a field it is computed from
+// with a point at t); without a point, it moves the cursor to t.
 func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
-	if s == nil || s.ms == nil {
+	var ms *model.Series
+	ok := false
+	switch {
+	case s == nil:
+	case s.ms != nil && i >= 0 && i < len(s.ms.T):
+		ms, ok = s.ms, true
+	default:
+		ms, i, ok = s.pointOf(t)
+	}
+	if !ok {
 		g.l.SetCursor(t)
 		return
 	}
-	ms, base := s.ms, p.base
+	base := p.base()
 	var loc model.MessageLoc
 	var err error
 	var mu sync.Mutex

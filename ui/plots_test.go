@@ -118,15 +118,15 @@ func TestPlotAddSeries(t *testing.T) {
 func TestPlotTypeWithSuggestions(t *testing.T) {
 	g, w := newTestPlots(t, plotBag)
 	p := g.panels[0]
-	w.Canvas().Focus(p.entry)
-	test.Type(p.entry, "/odom.twist.twist.l")
-	if p.entry.popup == nil || !p.entry.popup.Visible() {
+	w.Canvas().Focus(g.entry)
+	test.Type(g.entry, "/odom.twist.twist.l")
+	if g.entry.popup == nil || !g.entry.popup.Visible() {
 		t.Fatal("no suggestions while typing")
 	}
 	// The list has the focus now; typing still reaches the entry.
 	test.Type(w.Canvas().Focused(), "in")
-	if p.entry.Text != "/odom.twist.twist.lin" {
-		t.Fatalf("entry text %q after typing into the open list", p.entry.Text)
+	if g.entry.Text != "/odom.twist.twist.lin" {
+		t.Fatalf("entry text %q after typing into the open list", g.entry.Text)
 	}
 	menu := shown(w)
 	for _, want := range []string{"/odom.twist.twist.linear.x", "/odom.twist.twist.linear.z"} {
@@ -140,25 +140,25 @@ func TestPlotTypeWithSuggestions(t *testing.T) {
 	focused := w.Canvas().Focused()
 	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if p.entry.Text != p.entry.options[0] || p.entry.popup.Visible() {
-		t.Fatalf("after Down, Enter: text %q (first suggestion %q), list shown %v", p.entry.Text, p.entry.options[0], p.entry.popup.Visible())
+	if g.entry.Text != g.entry.options[0] || g.entry.popup.Visible() {
+		t.Fatalf("after Down, Enter: text %q (first suggestion %q), list shown %v", g.entry.Text, g.entry.options[0], g.entry.popup.Visible())
 	}
-	if w.Canvas().Focused() != p.entry {
+	if w.Canvas().Focused() != g.entry {
 		t.Error("the entry did not get the focus back")
 	}
-	test.Type(p.entry, "x")
+	test.Type(g.entry, "x")
 	focused = w.Canvas().Focused()
 	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if p.entry.popup.Visible() {
+	if g.entry.popup.Visible() {
 		t.Error("Escape left the suggestions open")
 	}
-	p.entry.SetText("/odom.twist.twist.linear.x")
-	test.Tap(findButton(t, p.content, "Add"))
+	g.entry.SetText("/odom.twist.twist.linear.x")
+	test.Tap(g.addBtn)
 	if len(p.series) != 1 || p.series[0].ms == nil || len(p.series[0].ms.T) != 30 {
 		t.Fatalf("series after Add: %+v", p.series)
 	}
-	if p.entry.Text != "" {
-		t.Errorf("entry keeps %q after adding", p.entry.Text)
+	if g.entry.Text != "" {
+		t.Errorf("entry keeps %q after adding", g.entry.Text)
 	}
 }
 
@@ -248,7 +248,7 @@ func TestPlotClickSelectsMessage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g, _ := newTestPlots(t, plotBag)
 			p := g.panels[0]
-			p.baseSel.SetSelected(tc.base)
+			g.baseSel.SetSelected(tc.base)
 			g.l.addSeries("/odom.pose.pose.position.x")
 			s := p.series[0]
 			c := p.canvas
@@ -279,11 +279,15 @@ func TestPlotClickSelectsMessage(t *testing.T) {
 			// Above every point: the cursor moves to the time under the tap.
 			top := fyne.NewPos(pos.X, float32(f.Data.Y0)+1)
 			c.Tapped(&fyne.PointEvent{Position: top})
-			if cur, _ := g.l.Cursor(); cur != f.Time(float64(top.X)) {
+			cur, _ := g.l.Cursor()
+			if cur != f.Time(float64(top.X)) {
 				t.Errorf("cursor at %d, want %d", cur, f.Time(float64(top.X)))
 			}
-			if m2, _ := g.l.Message(); m2 != msg {
-				t.Error("a tap away from points changed the message")
+			// The message follows the time: the latest of its topic at
+			// or before it.
+			odom := x.Topic("/odom")
+			if m2, _ := g.l.Message(); m2 != odom.At(odom.Search(cur+1)-1) {
+				t.Errorf("after a tap away from points the message is at %d, want the latest /odom message at or before %d", m2.T, cur)
 			}
 		})
 	}
@@ -360,8 +364,8 @@ func TestPlotTimeBase(t *testing.T) {
 		t.Errorf("latency of a type without a header: %q", p.errText.Text)
 	}
 	g.add(p, "/odom.header.seq")
-	p.baseSel.SetSelected(timeBases[3].label)
-	if p.base != model.HeaderStamp || !p.canvas.absolute {
+	g.baseSel.SetSelected(timeBases[3].label)
+	if p.base() != model.HeaderStamp || !p.canvas.absolute {
 		t.Fatal("time base not switched")
 	}
 	for _, s := range p.series {
@@ -512,22 +516,35 @@ func TestPlotProgressAndCancel(t *testing.T) {
 	}
 }
 
-// TestPlotPanels adds and removes plot panels; the last one stays.
+// TestPlotPanels adds and removes plot panels through the shared
+// toolbar, which acts on the selected panel; the last one stays.
 func TestPlotPanels(t *testing.T) {
 	g, _ := newTestPlots(t, plotBag)
+	if !g.removeBtn.Disabled() {
+		t.Error("the only panel can be removed")
+	}
 	test.Tap(findButton(t, g.content, "Add plot"))
-	if len(g.panels) != 2 || len(g.stack.Objects) != 2 {
+	if len(g.panels) != 2 || len(g.stack.Objects) != 2 || g.current != g.panels[1] {
 		t.Fatalf("%d panels after Add plot", len(g.panels))
+	}
+	if !g.panels[1].selMark.Visible() || g.panels[0].selMark.Visible() {
+		t.Error("the new panel is not the one framed")
 	}
 	g.l.addSeries("/odom.twist.twist.linear.x")
 	if len(g.panels[1].series) != 1 {
-		t.Error("addSeries does not add to the newest panel")
+		t.Error("addSeries does not add to the selected panel")
 	}
-	test.Tap(g.panels[1].removeBtn)
-	if len(g.panels) != 1 || len(g.stack.Objects) != 1 || g.current != g.panels[0] {
-		t.Fatalf("%d panels after removing one", len(g.panels))
+	// A press on the first plot selects it; Remove plot removes it.
+	g.panels[0].canvas.MouseDown(&desktop.MouseEvent{})
+	if g.current != g.panels[0] {
+		t.Fatal("pressing on a plot does not select it")
 	}
-	if !g.panels[0].removeBtn.Disabled() {
+	second := g.panels[1]
+	test.Tap(g.removeBtn)
+	if len(g.panels) != 1 || len(g.stack.Objects) != 1 || g.panels[0] != second || g.current != second {
+		t.Fatalf("%d panels after removing the selected one", len(g.panels))
+	}
+	if !g.removeBtn.Disabled() {
 		t.Error("the last panel can be removed")
 	}
 }
