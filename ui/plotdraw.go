@@ -11,7 +11,9 @@ import (
 type plotLine = plot.Line
 
 // rasterize draws lines into img (see plot.Rasterize).
-func rasterize(img *image.RGBA, f plot.Frame, lines []plotLine, lw int) { plot.Rasterize(img, f, lines, lw) }
+func rasterize(img *image.RGBA, f plot.Frame, lines []plotLine, lw int) {
+	plot.Rasterize(img, f, lines, lw)
+}
 
 func finiteF(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
