@@ -163,12 +163,12 @@ func LatestAt(x *MessageIndex, topics []string, t int64) (MsgRef, bool) {
 	eachTopic(x, topics, func(tm *TopicMessages) {
 		i := tm.Search(t + 1)
 		if i > 0 {
-			if r := tm.Refs[i-1]; !found || r.T >= best.T {
+			if r := tm.At(i - 1); !found || r.T >= best.T {
 				best, found = r, true
 			}
 		}
-		if i < len(tm.Refs) {
-			if r := tm.Refs[i]; !foundAfter || r.T < after.T {
+		if i < tm.Len() {
+			if r := tm.At(i); !foundAfter || r.T < after.T {
 				after, foundAfter = r, true
 			}
 		}
@@ -185,8 +185,8 @@ func NextTime(x *MessageIndex, topics []string, t int64) (int64, bool) {
 	var next int64
 	found := false
 	eachTopic(x, topics, func(tm *TopicMessages) {
-		if i := tm.Search(t + 1); i < len(tm.Refs) && (!found || tm.Refs[i].T < next) {
-			next, found = tm.Refs[i].T, true
+		if i := tm.Search(t + 1); i < tm.Len() && (!found || tm.At(i).T < next) {
+			next, found = tm.At(i).T, true
 		}
 	})
 	return next, found

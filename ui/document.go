@@ -21,7 +21,8 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	// which reads every chunk anyway; others count them on their own.
 	autoCheck := d.Size <= autoCheckLimit
 	topics := newTopicPanel(d, l, autoCheck)
-	timeline, tv := newTimelinePane(d, l)
+	tp := newTimelinePane(d, l)
+	tv := tp.tv
 	first := true
 	records, findings := recordsAndFindings(d, w, l, findingsHooks{
 		onReport: tv.markFindings,
@@ -55,9 +56,8 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 		}
 	}
 	l.selectTab = func(name string) bool { return selectTabNamed(tabs, name) }
-	split := container.NewVSplit(timeline, tabs)
-	split.Offset = 0.34
-	return split
+	l.timeline = tp
+	return newTimelineSplit(tp, tabs)
 }
 
 // recordsAndFindings builds the Records and Findings tabs of document d,

@@ -135,6 +135,76 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		}
 		l.SetTopics(nil)
 	},
+	"Space": func(t *testing.T, k *keysWindow) {
+		p, _ := manualPlayer(k.v.link)
+		space := &fyne.KeyEvent{Name: fyne.KeySpace}
+		// Nothing has the keyboard: the window's Space.
+		k.w.Canvas().Unfocus()
+		k.w.Canvas().OnTypedKey()(space)
+		if !p.clock.Playing() {
+			t.Fatal("Space did not play")
+		}
+		// The timeline has it.
+		tv := find[*TimelineView](t, k, "")
+		k.w.Canvas().Focus(tv)
+		k.w.Canvas().Focused().TypedKey(space)
+		if p.clock.Playing() {
+			t.Error("Space on the timeline did not pause")
+		}
+	},
+	"Alt+Shift+Left / Alt+Shift+Right": func(t *testing.T, k *keysWindow) {
+		l := k.v.link
+		tv := find[*TimelineView](t, k, "Plots")
+		start := tv.tl.Start + int64(2e9)
+		l.SetCursor(start)
+		pressShortcut(k.w, shortcutTimeForward)
+		if c, _ := l.Cursor(); c != start+timeStep {
+			t.Errorf("Alt+Shift+Right moved the time %d ns", c-start)
+		}
+		if m, ok := l.Message(); !ok || m.T > start+timeStep {
+			t.Errorf("the message (%v) is after the time", ok)
+		}
+		pressShortcut(k.w, shortcutTimeBack)
+		pressShortcut(k.w, shortcutTimeBack)
+		if c, _ := l.Cursor(); c != start-timeStep {
+			t.Errorf("Alt+Shift+Left twice moved the time %d ns", c-start)
+		}
+	},
+	"Alt+Up / Alt+Down": func(t *testing.T, k *keysWindow) {
+		p := k.v.link.player
+		pressShortcut(k.w, shortcutFaster)
+		if p.clock.Speed != 2 || k.v.link.timeline.transport.speed.Selected != "2×" {
+			t.Errorf("Alt+Up: speed %g, the menu shows %q", p.clock.Speed, k.v.link.timeline.transport.speed.Selected)
+		}
+		pressShortcut(k.w, shortcutSlower)
+		pressShortcut(k.w, shortcutSlower)
+		if p.clock.Speed != 0.5 {
+			t.Errorf("Alt+Down twice from 2×: %g", p.clock.Speed)
+		}
+	},
+	"Alt+L": func(t *testing.T, k *keysWindow) {
+		p := k.v.link.player
+		pressShortcut(k.w, shortcutLoop)
+		if !p.clock.Loop || k.v.link.timeline.transport.loop.Importance != widget.HighImportance {
+			t.Error("Alt+L did not loop")
+		}
+		pressShortcut(k.w, shortcutLoop)
+		if p.clock.Loop {
+			t.Error("Alt+L again did not stop looping")
+		}
+	},
+	"Ctrl+T": func(t *testing.T, k *keysWindow) {
+		tp := k.v.link.timeline
+		tv := find[*TimelineView](t, k, "")
+		pressShortcut(k.w, shortcutLanes)
+		if !tp.collapsed || tv.Visible() && tp.body.Visible() {
+			t.Error("Ctrl+T did not hide the lanes")
+		}
+		pressShortcut(k.w, shortcutLanes)
+		if tp.collapsed || !tp.body.Visible() || tv.Size().Height < tlLaneH*3 {
+			t.Errorf("Ctrl+T again did not show the lanes (%v high)", tv.Size().Height)
+		}
+	},
 	"Ctrl+Shift+S": func(t *testing.T, k *keysWindow) {
 		// A healthy bag: nothing to repair, so no dialog.
 		pressShortcut(k.w, shortcutSaveRepaired)

@@ -45,6 +45,20 @@ type docLink struct {
 	hasRange  bool
 	topics    []string
 
+	// followGen counts the time moves, so that a message looked up for
+	// one that has since been overtaken is dropped.
+	followGen int
+	// notifying is set while the views react to a message selection:
+	// background work they start then counts in followBusy, so that
+	// playback skips a frame's message rather than queue decoding.
+	notifying  bool
+	followBusy atomic.Int64
+	// player plays the recording back (playback.go); nil until the
+	// timeline exists.
+	player *player
+	// timeline is the timeline pane; nil for a bag without messages.
+	timeline *timelinePane
+
 	onMessage []func(model.MsgRef)
 	onCursor  []func(t int64)
 	onRange   []func(t0, t1 int64, ok bool)
@@ -90,10 +104,17 @@ func (l *docLink) close() { l.cancel() }
 // idle). done is not called once the window has closed.
 func (l *docLink) Go(work func(ctx context.Context), done func()) {
 	l.busy.Add(1)
+	follow := l.notifying
+	if follow {
+		l.followBusy.Add(1)
+	}
 	l.async(func() {
 		work(l.ctx)
 		finish := func() {
 			defer l.busy.Add(-1)
+			if follow {
+				defer l.followBusy.Add(-1)
+			}
 			if done != nil && l.ctx.Err() == nil {
 				done()
 			}
@@ -105,16 +126,32 @@ func (l *docLink) Go(work func(ctx context.Context), done func()) {
 // Busy says whether background work started through Go is still running.
 func (l *docLink) Busy() bool { return l.busy.Load() > 0 || backgroundRunning.Load() > 0 }
 
-// SelectMessage selects a message everywhere, and moves the cursor to it.
+// SelectMessage selects a message everywhere (a click on it in any
+// view), and moves the current time to it. Selecting the selected message
+// again does nothing (a view echoing the selection back must not move the
+// time from a later time the message is shown at).
 func (l *docLink) SelectMessage(m model.MsgRef) {
 	if l.hasMsg && l.msg == m {
 		return
 	}
+	l.followGen++ // a pending look-up for an earlier time loses
+	l.showMessage(m)
+	l.moveCursor(m.T)
+}
+
+// showMessage tells the views about the selected message without moving
+// the time.
+func (l *docLink) showMessage(m model.MsgRef) {
+	if l.hasMsg && l.msg == m {
+		return
+	}
 	l.msg, l.hasMsg = m, true
+	was := l.notifying
+	l.notifying = true
 	for _, f := range l.onMessage {
 		f(m)
 	}
-	l.SetCursor(m.T)
+	l.notifying = was
 }
 
 // Message returns the selected message.
@@ -123,8 +160,76 @@ func (l *docLink) Message() (model.MsgRef, bool) { return l.msg, l.hasMsg }
 // OnMessage registers a view's reaction to a message selection.
 func (l *docLink) OnMessage(f func(model.MsgRef)) { l.onMessage = append(l.onMessage, f) }
 
-// SetCursor moves the time cursor (nanoseconds since the epoch).
-func (l *docLink) SetCursor(t int64) {
+// SetCursor moves the current time (nanoseconds since the epoch) and
+// selects the message shown at it: the latest at or before it on the
+// followed topics (see followTopics). Every view that moves the time
+// (a timeline or plot click, a chunk, playback) comes through here, so
+// every view follows.
+func (l *docLink) SetCursor(t int64) { l.SetTime(t, nil) }
+
+// SetTime is SetCursor selecting the message among topics instead of the
+// followed topics (a click on one topic's lane).
+func (l *docLink) SetTime(t int64, topics []string) {
+	l.moveCursor(t)
+	l.followGen++
+	gen := l.followGen
+	l.WithIndex(func(x *model.MessageIndex) {
+		if gen != l.followGen {
+			return
+		}
+		ts := topics
+		if len(ts) == 0 {
+			ts = l.followTopics()
+		}
+		if ref, ok := model.LatestAt(x, ts, t); ok {
+			l.showMessage(ref)
+		}
+	})
+}
+
+// followTopics are the topics whose message the current time selects:
+// the selected topics, else the selected message's own topic (the lane or
+// the point clicked last), else every topic (nil).
+func (l *docLink) followTopics() []string {
+	if len(l.topics) > 0 {
+		return l.topics
+	}
+	if l.hasMsg {
+		return []string{topicName(l, l.msg)}
+	}
+	return nil
+}
+
+// selectChunkStart moves the time to the start of the chunk at pos and
+// selects the chunk's first message there, so that the views following
+// the message stay on that chunk (the latest message at its start on the
+// followed topics may be in another chunk).
+func (l *docLink) selectChunkStart(pos, start int64) {
+	l.moveCursor(start)
+	l.followGen++
+	gen := l.followGen
+	l.WithIndex(func(x *model.MessageIndex) {
+		if gen != l.followGen {
+			return
+		}
+		for _, tm := range x.Topics {
+			for i := tm.Search(start); i < tm.Len() && tm.At(i).T == start; i++ {
+				if r := tm.At(i); r.ChunkPos == pos {
+					l.showMessage(r)
+					return
+				}
+			}
+		}
+		l.SetCursor(start)
+	})
+}
+
+// FollowBusy says whether background work a message selection started
+// (reading, decoding) is still running.
+func (l *docLink) FollowBusy() bool { return l.followBusy.Load() > 0 }
+
+// moveCursor moves the time cursor and tells the views.
+func (l *docLink) moveCursor(t int64) {
 	if l.hasCursor && l.cursor == t {
 		return
 	}
@@ -134,10 +239,10 @@ func (l *docLink) SetCursor(t int64) {
 	}
 }
 
-// Cursor returns the time cursor.
+// Cursor returns the current time.
 func (l *docLink) Cursor() (int64, bool) { return l.cursor, l.hasCursor }
 
-// OnCursor registers a view's reaction to the cursor moving.
+// OnCursor registers a view's reaction to the current time moving.
 func (l *docLink) OnCursor(f func(t int64)) { l.onCursor = append(l.onCursor, f) }
 
 // SetRange selects the time range t0..t1; ok false clears it.
@@ -163,7 +268,8 @@ func (l *docLink) Range() (t0, t1 int64, ok bool) { return l.r0, l.r1, l.hasRang
 // OnRange registers a view's reaction to the range changing.
 func (l *docLink) OnRange(f func(t0, t1 int64, ok bool)) { l.onRange = append(l.onRange, f) }
 
-// SetTopics selects topics; none selected means all.
+// SetTopics selects topics; none selected means all. A selected message
+// on another topic stays (followTopics then follows its topic).
 func (l *docLink) SetTopics(topics []string) {
 	if slices.Equal(l.topics, topics) {
 		return

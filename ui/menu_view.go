@@ -29,7 +29,7 @@ var (
 // viewMenu lists the views of a bag window with their shortcuts, and the
 // message steps.
 func (c *controller) viewMenu(w fyne.Window) *fyne.Menu {
-	items := make([]*fyne.MenuItem, len(viewNames), len(viewNames)+3)
+	items := make([]*fyne.MenuItem, len(viewNames), len(viewNames)+12)
 	for i, name := range viewNames {
 		items[i] = fyne.NewMenuItem(name, func() { c.showView(w, name) })
 		items[i].Shortcut = viewShortcut(i)
@@ -38,7 +38,8 @@ func (c *controller) viewMenu(w fyne.Window) *fyne.Menu {
 	prev.Shortcut = shortcutPrevMessage
 	next := fyne.NewMenuItem("Next Message", func() { c.stepMessage(w, +1) })
 	next.Shortcut = shortcutNextMessage
-	items = append(items, fyne.NewMenuItemSeparator(), prev, next)
+	items = append(items, fyne.NewMenuItemSeparator(), prev, next, fyne.NewMenuItemSeparator())
+	items = append(items, c.playbackMenuItems(w)...)
 	return fyne.NewMenu("View", items...)
 }
 
@@ -80,6 +81,11 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Ctrl+W / Ctrl+Q", What: "close the window, quit"},
 	{Keys: "Ctrl+1 … Ctrl+6", What: "Topics, Message, Plots, Chunk, Records, Findings"},
 	{Keys: "Alt+Left / Alt+Right", What: "previous, next message in time of the selected topics (or of the message's topic), from any view"},
+	{Keys: "Space", What: "play, pause (when no text field or the bytes have the keyboard; click the timeline first if one does)"},
+	{Keys: "Alt+Shift+Left / Alt+Shift+Right", What: "move the current time back, forward by 1 s, from any view"},
+	{Keys: "Alt+Up / Alt+Down", What: "play faster, slower: 0.1× … 10×, then Max (every message in turn)"},
+	{Keys: "Alt+L", What: "loop playback over the selected range (else the whole bag), or stop at its end"},
+	{Keys: "Ctrl+T", What: "hide or show the timeline's lanes (drag the divider under them to resize)"},
 	{Keys: "Ctrl+Shift+S", What: "save a repaired copy of a damaged recording (once Findings has found something)"},
 	{Keys: "Timeline: + - 0", What: "zoom in, out, fit (click the timeline first)"},
 	{Keys: "Timeline: Home End Left Right", What: "go to the start, the end, pan earlier, later"},
@@ -89,7 +95,8 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Bytes: Shift+arrows, Ctrl+A, Ctrl+C", What: "select bytes, select all, copy them as hex"},
 	{Keys: "Timeline: wheel, drag", What: "zoom about the mouse, pan", Mouse: true},
 	{Keys: "Timeline: Shift+drag, drag on the axis", What: "select a time range", Mouse: true},
-	{Keys: "Timeline: click, double-click", What: "select the nearest message, fit (or zoom to the range)", Mouse: true},
+	{Keys: "Timeline: click, double-click", What: "move the current time there (the message at or before it shows everywhere), fit (or zoom to the range)", Mouse: true},
+	{Keys: "Timeline: drag the red cursor", What: "move the current time, every view following", Mouse: true},
 	{Keys: "Timeline: click a chunk or a lane title", What: "open the chunk, show only that topic", Mouse: true},
 	{Keys: "Plots: wheel, drag, Shift+drag", What: "zoom time, pan, zoom to a box", Mouse: true},
 	{Keys: "Plots: double-click, click a point", What: "fit, select the point's message everywhere", Mouse: true},

@@ -573,7 +573,7 @@ func (p *listedRecordsPanel) linkRecord(r *bag.Record) {
 		return
 	}
 	if b, ok := p.blocks[r.Offset]; ok {
-		p.link.SetCursor(b.Start.Nanos())
+		p.link.selectChunkStart(r.Offset, b.Start.Nanos())
 		return
 	}
 	// A message outside any chunk: its place is its own record.

@@ -14,7 +14,35 @@ func (p *recordsPanel) setLink(l *docLink) {
 	p.link = l
 	if p.d.Bag != nil {
 		l.messageRecord = p.showMessageRecord
+		l.OnMessage(p.followMessage)
 	}
+}
+
+// followMessage scrolls to the record of a message selected elsewhere (or
+// shown at the current time), without telling the link again: its record
+// when its chunk's records are listed, else its chunk among the file's
+// records. A list not yet read stays unread.
+func (p *recordsPanel) followMessage(m model.MsgRef) {
+	if len(p.levels) == 0 || p.quiet {
+		return
+	}
+	if _, ok := p.level().set.(*model.ChunkRecords); ok {
+		p.showMessageRecord(m.ChunkPos, m.Offset)
+		return
+	}
+	x, ok := p.levels[0].set.(*model.RecordIndex)
+	if !ok {
+		return
+	}
+	i := sort.Search(x.Len(), func(i int) bool { return x.Offset(i) >= m.ChunkPos })
+	if i >= x.Len() || x.Offset(i) != m.ChunkPos || p.levels[0].sel == i {
+		return
+	}
+	p.levels[0].sel = i
+	p.quiet = true
+	p.list.Select(i)
+	p.list.ScrollTo(i)
+	p.quiet = false
 }
 
 // showMessageRecord shows the Records tab with the message data record at
@@ -49,7 +77,7 @@ func (p *recordsPanel) linkRecord(rec *ros1.Record) {
 	case ros1.OpChunk:
 		for _, blk := range p.d.Storage.Blocks() {
 			if blk.Offset == rec.Offset {
-				p.link.SetCursor(blk.Start.Nanos())
+				p.link.selectChunkStart(blk.Offset, blk.Start.Nanos())
 				return
 			}
 		}
@@ -85,9 +113,13 @@ func (p *recordsPanel) applyPendingMessage() {
 			rec, _ := cr.Record(i)
 			return rec.Offset >= int64(loc.Offset)
 		})
-		if i < cr.Len() {
+		if i < cr.Len() && p.level().sel != i {
+			// The message is selected already (and the time may be
+			// past it): selecting its record must not move the time.
 			p.level().sel = i
+			p.quiet = true
 			p.showLevel()
+			p.quiet = false
 		}
 	}
 	if cr, ok := p.level().set.(*model.ChunkRecords); ok && cr.Chunk.Offset == loc.ChunkPos {

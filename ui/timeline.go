@@ -15,7 +15,7 @@ import (
 
 // Timeline geometry, in device-independent pixels.
 const (
-	tlLabelW   = 170 // lane titles
+	tlLabelW   = 170 // lane titles, at least
 	tlLaneH    = 20
 	tlGap      = 4
 	tlAxisH    = 24
@@ -23,7 +23,7 @@ const (
 	tlRowH     = 12 // a chunk lane row when chunks overlap
 	tlMaxRows  = 3  // rows of the chunk lane; more overlap shares the last
 	tlBarW     = 3  // width of a density bar
-	tlMinGapW  = 3  // narrowest gap marked under a lane
+	tlMinGapW  = 8  // narrowest gap marked under a lane: narrower ones show as empty columns
 	tlMinSpan  = 1000
 	tlPanShare = 0.1 // an arrow key pans by this share of the window
 )
@@ -33,7 +33,11 @@ const (
 	dragNone = iota
 	dragPan
 	dragSelect
+	dragScrub // the cursor, grabbed within tlGrab pixels
 )
+
+// tlGrab is how near the cursor a drag must start to move it.
+const tlGrab = 5
 
 // TimelineView draws a bag's chunk lane and one density lane per topic.
 // Scroll zooms about the mouse (over the lane titles it scrolls the
@@ -70,6 +74,9 @@ type TimelineView struct {
 	axis     *timelineAxis
 	yOff     float32 // how far the topic lanes are scrolled up
 
+	laneCache laneCache
+	titleW    float32 // the widest topic title, once measured
+
 	// OnStatus receives a sentence about what is under the mouse or the
 	// cursor.
 	OnStatus func(string)
@@ -82,6 +89,10 @@ type TimelineView struct {
 	OnRange func(t0, t1 int64, ok bool)
 	// OnTitle is told of a tap on a topic lane's title.
 	OnTitle func(topic string)
+	// OnScrub is told of the time while the cursor is dragged.
+	OnScrub func(t int64)
+	// OnPlayPause is told of Space.
+	OnPlayPause func()
 }
 
 var (
@@ -102,14 +113,14 @@ func NewTimelineView(tl *model.Timeline) *TimelineView {
 }
 
 // plotW is the width of the lanes' drawing area.
-func (v *TimelineView) plotW() float32 { return max(1, v.Size().Width-tlLabelW-tlRight) }
+func (v *TimelineView) plotW() float32 { return max(1, v.Size().Width-v.labelW()-tlRight) }
 
 func (v *TimelineView) x(t int64) float32 {
-	return tlLabelW + float32(float64(t-v.t0)/float64(max(1, v.t1-v.t0)))*v.plotW()
+	return v.labelW() + float32(float64(t-v.t0)/float64(max(1, v.t1-v.t0)))*v.plotW()
 }
 
 func (v *TimelineView) timeAt(x float32) int64 {
-	f := float64(x-tlLabelW) / float64(v.plotW())
+	f := float64(x-v.labelW()) / float64(v.plotW())
 	return v.t0 + int64(math.Round(f*float64(v.t1-v.t0)))
 }
 
@@ -165,7 +176,7 @@ func (v *TimelineView) lane(y float32) int {
 
 // chunkAt returns the index of the chunk drawn under p, or -1.
 func (v *TimelineView) chunkAt(p fyne.Position) int {
-	if v.lane(p.Y) != -1 || p.X < tlLabelW {
+	if v.lane(p.Y) != -1 || p.X < v.labelW() {
 		return -1
 	}
 	row := 0
@@ -306,7 +317,7 @@ func (v *TimelineView) Refresh() {
 // titles it scrolls the topic lanes. (The view scrolls its lanes itself:
 // inside a container.Scroll, a Scrollable widget escapes the clip.)
 func (v *TimelineView) Scrolled(ev *fyne.ScrollEvent) {
-	if ev.Position.X < tlLabelW {
+	if ev.Position.X < v.labelW() {
 		v.scrollLanes(-ev.Scrolled.DY)
 		return
 	}
@@ -319,7 +330,7 @@ func (v *TimelineView) Scrolled(ev *fyne.ScrollEvent) {
 
 // zoomAt scales the window by f about the time at x.
 func (v *TimelineView) zoomAt(x float32, f float64) {
-	at := v.timeAt(min(max(x, tlLabelW), tlLabelW+v.plotW()))
+	at := v.timeAt(min(max(x, v.labelW()), v.labelW()+v.plotW()))
 	full := v.tl.End - v.tl.Start
 	w := min(max(int64(float64(v.t1-v.t0)*f), tlMinSpan), full)
 	frac := float64(at-v.t0) / float64(max(1, v.t1-v.t0))
@@ -328,7 +339,7 @@ func (v *TimelineView) zoomAt(x float32, f float64) {
 }
 
 // Zoom scales the window by f about its middle (f < 1 zooms in).
-func (v *TimelineView) Zoom(f float64) { v.zoomAt(tlLabelW+v.plotW()/2, f) }
+func (v *TimelineView) Zoom(f float64) { v.zoomAt(v.labelW()+v.plotW()/2, f) }
 
 // Fit shows the whole bag.
 func (v *TimelineView) Fit() { v.setWindow(v.tl.Start, v.tl.End) }
@@ -363,6 +374,10 @@ func (v *TimelineView) Dragged(ev *fyne.DragEvent) { v.dragged(ev, v.shift) }
 func (v *TimelineView) dragged(ev *fyne.DragEvent, selecting bool) {
 	if v.drag == dragNone {
 		v.drag = dragPan
+		from := ev.Position.X - ev.Dragged.DX
+		if v.hasCur && !selecting && from >= v.labelW() && abs32(from-v.x(v.cursor)) <= tlGrab {
+			v.drag = dragScrub
+		}
 		if selecting {
 			v.drag = dragSelect
 			v.dragFrom = v.clampTime(v.timeAt(ev.Position.X - ev.Dragged.DX))
@@ -373,11 +388,23 @@ func (v *TimelineView) dragged(ev *fyne.DragEvent, selecting bool) {
 		v.pan(ev.Dragged.DX)
 		return
 	}
+	if v.drag == dragScrub {
+		t := v.clampTime(v.timeAt(ev.Position.X))
+		v.cursor = t
+		v.status("Time " + v.timeLabel(t))
+		v.Refresh()
+		if v.OnScrub != nil {
+			v.OnScrub(t)
+		}
+		return
+	}
 	t := v.clampTime(v.timeAt(ev.Position.X))
 	v.r0, v.r1, v.hasRange = min(v.dragFrom, t), max(v.dragFrom, t), true
 	v.status("Range " + v.rangeText())
 	v.Refresh()
 }
+
+func abs32(f float32) float32 { return max(f, -f) }
 
 func (v *TimelineView) clampTime(t int64) int64 { return min(max(t, v.tl.Start), v.tl.End) }
 
@@ -412,7 +439,7 @@ func (v *TimelineView) timeLabel(t int64) string {
 // Tapped places the cursor and says what was tapped.
 func (v *TimelineView) Tapped(ev *fyne.PointEvent) {
 	v.focus()
-	if ev.Position.X < tlLabelW {
+	if ev.Position.X < v.labelW() {
 		if l := v.lane(ev.Position.Y); l >= 0 && v.OnTitle != nil {
 			v.OnTitle(v.tl.Topics[l].Topic)
 		}
@@ -471,7 +498,8 @@ func (v *TimelineView) TypedRune(r rune) {
 }
 
 // TypedKey pans with the arrows, goes to the start on Home and to the end
-// on End at the same zoom, and clears the range on Esc.
+// on End at the same zoom, clears the range on Esc, and plays or pauses
+// on Space.
 func (v *TimelineView) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeyLeft:
@@ -484,6 +512,10 @@ func (v *TimelineView) TypedKey(ev *fyne.KeyEvent) {
 	case fyne.KeyEnd:
 		w := v.t1 - v.t0
 		v.setWindow(v.tl.End-w, v.tl.End)
+	case fyne.KeySpace:
+		if v.OnPlayPause != nil {
+			v.OnPlayPause()
+		}
 	case fyne.KeyEscape:
 		if v.hasRange {
 			v.hasRange = false
@@ -530,13 +562,13 @@ func (v *TimelineView) status(s string) {
 
 // describe says what is at p.
 func (v *TimelineView) describe(p fyne.Position) string {
-	if p.X < tlLabelW {
+	if p.X < v.labelW() {
 		if l := v.lane(p.Y); l >= 0 {
 			return v.tl.Topics[l].Topic + ": click to show only this topic in every view, again to show all"
 		}
 		return ""
 	}
-	if p.X > tlLabelW+v.plotW() {
+	if p.X > v.labelW()+v.plotW() {
 		return ""
 	}
 	t := v.timeAt(p.X)
@@ -547,21 +579,21 @@ func (v *TimelineView) describe(p fyne.Position) string {
 		}
 		return "No chunk at " + timeText(t, v.tl.Start)
 	case l >= 0:
-		// The bar under the mouse: its bin's messages.
-		n := max(1, int(v.plotW()/tlBarW))
-		k := min(n-1, max(0, int((p.X-tlLabelW)/v.plotW()*float32(n))))
-		a, b := model.BinEdge(v.t0, v.t1, k, n), model.BinEdge(v.t0, v.t1, k+1, n)
-		c := v.tl.Counts(l, a, b, 1)[0]
-		rate := c / max(1e-9, float64(b-a)/1e9)
+		// The column under the mouse, and the lane's scale.
+		d := v.laneDrawing(l)
 		lane := v.tl.Topics[l].Topic
 		if g, ok := v.gapAt(l, t); ok {
 			return fmt.Sprintf("%s: no message for %s, %s .. %s (a gap: more than %d× the median interval, %s)", lane,
 				model.Interval(g.End-g.Start), v.timeLabel(g.Start), v.timeLabel(g.End), model.GapFactor, model.Interval(v.stats[l].MedianInterval))
 		}
-		if v.tl.Exact() {
-			return fmt.Sprintf("%s: %s in %s .. %s (%.1f/s)", lane, model.Plural(uint64(c), "message"), v.timeLabel(a), v.timeLabel(b), rate)
+		n := len(d.Heights)
+		k := min(n-1, max(0, int((p.X-v.labelW())/v.plotW()*float32(n))))
+		a, b := model.BinEdge(v.t0, v.t1, k, n), model.BinEdge(v.t0, v.t1, k+1, n)
+		c := v.tl.Counts(l, a, b, 1)[0]
+		if !v.tl.Exact() {
+			return fmt.Sprintf("%s at %s: about %s in this pixel (%s; estimated from the chunk index until the message index is read)", lane, timeText(t, v.tl.Start), model.Plural(uint64(c+0.5), "message"), d.Scale(true))
 		}
-		return fmt.Sprintf("%s at %s: about %.1f messages/s (from the chunk index; exact once the message index is read)", lane, timeText(t, v.tl.Start), rate)
+		return fmt.Sprintf("%s: %s in %s .. %s; full height: %s", lane, model.Plural(uint64(c), "message"), v.timeLabel(a), v.timeLabel(b), d.Scale(true))
 	}
 	return timeText(t, v.tl.Start)
 }
@@ -594,7 +626,7 @@ func compressionText(c model.ChunkSpan) string {
 
 // MinSize fits the chunk lane and one topic lane; more lanes scroll.
 func (v *TimelineView) MinSize() fyne.Size {
-	return fyne.NewSize(tlLabelW+200, v.lanesTop()+min(1, float32(len(v.tl.Topics)))*(tlLaneH+tlGap))
+	return fyne.NewSize(v.labelW()+200, v.lanesTop()+min(1, float32(len(v.tl.Topics)))*(tlLaneH+tlGap))
 }
 
 // Resize keeps the lanes' scroll inside the new height.

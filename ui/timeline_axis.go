@@ -49,7 +49,7 @@ func (a *timelineAxis) DoubleTapped(ev *fyne.PointEvent) { a.v.DoubleTapped(ev) 
 
 // Scrolled zooms.
 func (a *timelineAxis) Scrolled(ev *fyne.ScrollEvent) {
-	if ev.Position.X >= tlLabelW {
+	if ev.Position.X >= a.v.labelW() {
 		a.v.Scrolled(ev)
 	}
 }
@@ -59,7 +59,7 @@ func (a *timelineAxis) MouseIn(ev *desktop.MouseEvent) { a.MouseMoved(ev) }
 
 // MouseMoved says the time under the mouse and what a drag does.
 func (a *timelineAxis) MouseMoved(ev *desktop.MouseEvent) {
-	if ev.Position.X < tlLabelW {
+	if ev.Position.X < a.v.labelW() {
 		a.v.status("")
 		return
 	}
@@ -70,7 +70,7 @@ func (a *timelineAxis) MouseMoved(ev *desktop.MouseEvent) {
 func (a *timelineAxis) MouseOut() { a.v.status("") }
 
 // MinSize is one line of tick labels.
-func (a *timelineAxis) MinSize() fyne.Size { return fyne.NewSize(tlLabelW+200, tlAxisH) }
+func (a *timelineAxis) MinSize() fyne.Size { return fyne.NewSize(a.v.labelW()+200, tlAxisH) }
 
 // CreateRenderer draws the axis.
 func (a *timelineAxis) CreateRenderer() fyne.WidgetRenderer {
@@ -100,7 +100,7 @@ func (r *axisRenderer) build() {
 	text := func(s string, x, y float32, sz float32) {
 		t := r.shapes.text(s, col.dim, sz)
 		w := t.MinSize().Width
-		x = min(max(x-w/2, tlLabelW), r.a.Size().Width-w)
+		x = min(max(x-w/2, v.labelW()), r.a.Size().Width-w)
 		t.Move(fyne.NewPos(x, y))
 		t.Resize(t.MinSize())
 		objs = append(objs, t)
@@ -108,10 +108,10 @@ func (r *axisRenderer) build() {
 	fill := func(x, y, w, h float32, c color.Color) { objs = append(objs, r.shapes.rect(x, y, w, h, c)) }
 	pw := v.plotW()
 	if v.hasRange && v.r1 >= v.t0 && v.r0 <= v.t1 {
-		x0, x1 := max(tlLabelW, v.x(v.r0)), min(tlLabelW+pw, v.x(v.r1))
+		x0, x1 := max(v.labelW(), v.x(v.r0)), min(v.labelW()+pw, v.x(v.r1))
 		fill(x0, 0, max(1, x1-x0), tlAxisH, col.sel)
 	}
-	fill(tlLabelW, 0, pw, 1, col.dim)
+	fill(v.labelW(), 0, pw, 1, col.dim)
 	unit := "seconds from the start"
 	if v.abs {
 		unit = time.Unix(0, v.t0).UTC().Format("2006-01-02") + " UTC"

@@ -15,15 +15,60 @@ import (
 // timelineHint is what the status line says when the mouse is elsewhere.
 const timelineHint = "Scroll to zoom, drag to pan, shift+drag or drag the axis to select a range, click for the nearest message, click a chunk to open it."
 
-// newTimelinePane is the timeline above the other views: a toolbar row,
-// the lanes (scrolling vertically when there are many topics) and the
-// time axis, linked to the other views through l.
-func newTimelinePane(d *model.Document, l *docLink) (fyne.CanvasObject, *TimelineView) {
+// timelinePane is the timeline above the other views: a toolbar row
+// (playback, zoom, range, status), the lanes (scrolling vertically when
+// there are many topics) and the time axis. Its lanes can be collapsed
+// to leave only the toolbar.
+type timelinePane struct {
+	content   *fyne.Container
+	tv        *TimelineView
+	body      *fyne.Container // the lanes and the axis
+	bar       *timelineBar
+	player    *player
+	transport *transport
+	collapse  *tipButton
+	collapsed bool
+	// onCollapse is told when the lanes are collapsed or shown again.
+	onCollapse func(collapsed bool)
+}
+
+// newTimelinePane builds the timeline of d, linked to the other views
+// through l.
+func newTimelinePane(d *model.Document, l *docLink) *timelinePane {
 	tv := NewTimelineView(model.BuildTimeline(d))
 	axis := newTimelineAxis(tv)
-	bar := newTimelineBar(tv)
-	linkTimeline(tv, bar, l)
-	return container.NewBorder(bar.content, axis, nil, nil, tv), tv
+	tp := &timelinePane{tv: tv, player: newPlayer(l, tv.tl.Start, tv.tl.End)}
+	tp.bar = newTimelineBar(tv)
+	tp.transport = newTransport(tp.player, tv.tl.Start, tp.bar.setStatus)
+	tp.collapse = newTipButton("", theme.MenuDropUpIcon(), "Hide or show the timeline's lanes (Ctrl+T); drag the divider below to resize them", tp.bar.setStatus, tp.toggleCollapsed)
+	tp.collapse.Importance = widget.LowImportance
+	tp.bar.left.Objects = append([]fyne.CanvasObject{tp.collapse, tp.transport.content, widget.NewSeparator()}, tp.bar.left.Objects...)
+	linkTimeline(tv, tp.bar, l)
+	tv.OnPlayPause = tp.player.Toggle
+	tp.body = container.NewBorder(nil, axis, nil, nil, tv)
+	tp.content = container.NewBorder(tp.bar.content, nil, nil, nil, tp.body)
+	return tp
+}
+
+// toggleCollapsed hides the lanes, or shows them again.
+func (tp *timelinePane) toggleCollapsed() { tp.setCollapsed(!tp.collapsed) }
+
+func (tp *timelinePane) setCollapsed(c bool) {
+	if tp.collapsed == c {
+		return
+	}
+	tp.collapsed = c
+	if c {
+		tp.body.Hide()
+		tp.collapse.SetIcon(theme.MenuDropDownIcon())
+	} else {
+		tp.body.Show()
+		tp.collapse.SetIcon(theme.MenuDropUpIcon())
+	}
+	tp.content.Refresh()
+	if tp.onCollapse != nil {
+		tp.onCollapse(c)
+	}
 }
 
 // timelineBar is the timeline's toolbar row: zoom buttons, the axis
@@ -37,6 +82,7 @@ type timelineBar struct {
 	clearRange *tipButton
 	axisMode   *tipButton
 	idle       string // the status when the mouse is elsewhere
+	left       *fyne.Container
 }
 
 func newTimelineBar(tv *TimelineView) *timelineBar {
@@ -55,8 +101,8 @@ func newTimelineBar(tv *TimelineView) *timelineBar {
 		bt.Importance = widget.LowImportance
 	}
 	tv.OnStatus = b.setStatus
-	left := container.NewHBox(in, out, fit, b.axisMode, widget.NewSeparator(), b.rangeText, b.zoomRange, b.clearRange)
-	b.content = container.NewBorder(nil, nil, left, nil, b.status)
+	b.left = container.NewHBox(in, out, fit, b.axisMode, widget.NewSeparator(), b.rangeText, b.zoomRange, b.clearRange)
+	b.content = container.NewBorder(nil, nil, b.left, nil, b.status)
 	b.showRange(0, 0, false)
 	return b
 }
@@ -104,35 +150,29 @@ func (b *timelineBar) relayout() {
 }
 
 // linkTimeline keeps the timeline and the other views in step: a tap
-// selects the nearest message (or opens the tapped chunk), a dragged range
-// becomes the window's range, and the cursor, range, topics and message
-// index of the link show on the timeline.
+// moves the current time there (selecting the message shown at it, on the
+// tapped lane's topic when a lane was tapped, or opening the tapped
+// chunk), a dragged range becomes the window's range, and the time,
+// range, topics and message index of the link show on the timeline.
 func linkTimeline(tv *TimelineView, bar *timelineBar, l *docLink) {
-	gen := 0 // the newest tap, so that a late index answers only it
 	tv.OnTap = func(t int64, topic string, chunk int64) {
-		gen++
 		if chunk >= 0 && l.showChunk != nil {
 			l.SetCursor(t)
 			l.showChunk(chunk)
 			return
 		}
-		l.SetCursor(t)
-		topics := l.Topics()
+		var topics []string
 		if topic != "" {
 			topics = []string{topic}
 		}
-		mine := gen
-		l.WithIndex(func(x *model.MessageIndex) {
-			if mine != gen {
-				return
-			}
-			if ref, ok := x.Nearest(topics, t); ok {
-				l.SelectMessage(ref)
-				l.SetCursor(ref.T)
-				bar.setStatus(fmt.Sprintf("Selected the %s message at %s", topicName(l, ref), timeText(ref.T, tv.tl.Start)))
+		l.SetTime(t, topics)
+		l.WithIndex(func(*model.MessageIndex) {
+			if ref, ok := l.Message(); ok {
+				bar.setStatus(fmt.Sprintf("At %s: the %s message at %s", timeText(t, tv.tl.Start), topicName(l, ref), timeText(ref.T, tv.tl.Start)))
 			}
 		})
 	}
+	tv.OnScrub = func(t int64) { l.SetCursor(t) }
 	tv.OnRange = l.SetRange
 	tv.OnTitle = func(topic string) {
 		if ts := l.Topics(); len(ts) == 1 && ts[0] == topic {

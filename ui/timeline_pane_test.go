@@ -51,10 +51,10 @@ func selectedTab(w fyne.Window) string {
 	return ""
 }
 
-// TestTimelineTapSelectsNearest taps a topic lane and the axis: each
-// selects the nearest message (of the lane, or of the selected topics)
-// and moves the cursor to it.
-func TestTimelineTapSelectsNearest(t *testing.T) {
+// TestTimelineTapSelectsLatest taps a topic lane and the axis: each
+// moves the current time there and selects the latest message at or
+// before it (of the lane, or of the selected topics).
+func TestTimelineTapSelectsLatest(t *testing.T) {
 	l, tv, _ := newTestViews(t)
 	if !tv.tl.Exact() {
 		t.Fatal("the lanes are not exact once the index is built")
@@ -65,7 +65,7 @@ func TestTimelineTapSelectsNearest(t *testing.T) {
 			imu = i
 		}
 	}
-	mid := tlLabelW + tv.plotW()/2
+	mid := tv.labelW() + tv.plotW()/2
 	at := tv.timeAt(mid)
 	test.TapAt(tv, fyne.NewPos(mid, tv.laneY(imu)+5))
 	m, ok := l.Message()
@@ -73,12 +73,13 @@ func TestTimelineTapSelectsNearest(t *testing.T) {
 		t.Fatalf("tap on the /imu lane selected %+v (%v)", m, ok)
 	}
 	x := l.Index()
-	want := x.Topic("/imu").At(x.Topic("/imu").Nearest(at))
+	tm := x.Topic("/imu")
+	want := tm.At(tm.Search(at+1) - 1)
 	if m != want {
-		t.Errorf("selected %+v, nearest /imu message is %+v", m, want)
+		t.Errorf("selected %+v, the latest /imu message at or before the tap is %+v", m, want)
 	}
-	if c, _ := l.Cursor(); c != m.T || tv.cursor != m.T {
-		t.Errorf("cursor %d (view %d), message at %d", c, tv.cursor, m.T)
+	if c, _ := l.Cursor(); c != at || tv.cursor != at {
+		t.Errorf("cursor %d (view %d), tapped at %d", c, tv.cursor, at)
 	}
 
 	// With topics selected (by a tap on a lane's title), a tap on the
@@ -145,12 +146,12 @@ func TestTimelineKeysAndRange(t *testing.T) {
 			return want(tv.t1-tv.t0 == full, "window %d of %d", tv.t1-tv.t0, full)
 		}},
 		{"shift+drag selects a range", func() {
-			tv.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tlLabelW+100, 40)}, Modifier: fyne.KeyModifierShift})
-			test.Drag(w.Canvas(), abs(tv, tlLabelW+300, 40), 200, 0)
+			tv.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tv.labelW()+100, 40)}, Modifier: fyne.KeyModifierShift})
+			test.Drag(w.Canvas(), abs(tv, tv.labelW()+300, 40), 200, 0)
 		}, func() string {
 			t0, t1, ok := l.Range()
-			return want(ok && t0 == tv.timeAt(tlLabelW+100) && t1 == tv.timeAt(tlLabelW+300) && tv.t1-tv.t0 == full,
-				"range %d..%d (%v), want %d..%d without panning", t0, t1, ok, tv.timeAt(tlLabelW+100), tv.timeAt(tlLabelW+300))
+			return want(ok && t0 == tv.timeAt(tv.labelW()+100) && t1 == tv.timeAt(tv.labelW()+300) && tv.t1-tv.t0 == full,
+				"range %d..%d (%v), want %d..%d without panning", t0, t1, ok, tv.timeAt(tv.labelW()+100), tv.timeAt(tv.labelW()+300))
 		}},
 		{"z zooms to the range", func() { test.Type(tv, "z") }, func() string {
 			t0, t1, _ := l.Range()
@@ -170,9 +171,9 @@ func TestTimelineKeysAndRange(t *testing.T) {
 			return want(tv.t0 == tv.tl.Start && tv.t1 == tv.tl.End, "window %d..%d", tv.t0, tv.t1)
 		}},
 		{"a plain drag pans", func() {
-			tv.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tlLabelW+200, 5)}, Scrolled: fyne.Delta{DY: 40}})
+			tv.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tv.labelW()+200, 5)}, Scrolled: fyne.Delta{DY: 40}})
 			before := tv.t0
-			test.Drag(w.Canvas(), abs(tv, tlLabelW+300, 40), 50, 0)
+			test.Drag(w.Canvas(), abs(tv, tv.labelW()+300, 40), 50, 0)
 			if tv.t0 >= before {
 				tv.t0 = tv.tl.End // fail below
 			}
@@ -181,10 +182,10 @@ func TestTimelineKeysAndRange(t *testing.T) {
 			return want(!ok && tv.t0 < tv.tl.End, "range %v, or did not pan", ok)
 		}},
 		{"dragging the axis selects a range", func() {
-			test.Drag(w.Canvas(), abs(tv.axis, tlLabelW+400, 5), 100, 0)
+			test.Drag(w.Canvas(), abs(tv.axis, tv.labelW()+400, 5), 100, 0)
 		}, func() string {
 			t0, t1, ok := l.Range()
-			return want(ok && t0 == tv.timeAt(tlLabelW+300) && t1 == tv.timeAt(tlLabelW+400), "range %d..%d (%v)", t0, t1, ok)
+			return want(ok && t0 == tv.timeAt(tv.labelW()+300) && t1 == tv.timeAt(tv.labelW()+400), "range %d..%d (%v)", t0, t1, ok)
 		}},
 		{"the cursor scrolls the window", func() { l.SetCursor(tv.tl.End - 1) }, func() string {
 			return want(tv.t1 == tv.tl.End && tv.hasCur, "window ends %d before the bag", tv.tl.End-tv.t1)
@@ -303,9 +304,9 @@ func TestTimelineAxisAndHover(t *testing.T) {
 		t.Fatalf("Abs axis: %v, no wall-clock tick label", tv.abs)
 	}
 	findTipButton(t, w, "Abs")
-	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tlLabelW+tv.plotW()/2, tv.laneY(1)+5)}})
+	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tv.labelW()+tv.plotW()/2, tv.laneY(1)+5)}})
 	tip := tv.r.tipText
-	if !tip.Visible() || !strings.HasPrefix(tip.Text, "/imu: ") || !strings.Contains(tip.Text, " messages in 06:13:") {
+	if !tip.Visible() || !strings.HasPrefix(tip.Text, "/imu: ") || !strings.Contains(tip.Text, " in 06:13:") || !strings.Contains(tip.Text, "full height: ") {
 		t.Fatalf("tooltip %q (visible %v)", tip.Text, tip.Visible())
 	}
 	if !strings.Contains(shown(w), ">/imu: ") {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"math"
 	"sort"
 
 	"fyne.io/fyne/v2"
@@ -111,46 +112,42 @@ func (r *timelineRenderer) build() {
 	rect := r.lanes.rect // until the chunk lane
 	outline := func(x, y, w, h float32, c color.Color) { r.over.outline(x, y, w, h, 1.5, c) }
 	pw := v.plotW()
-	right := tlLabelW + pw
+	right := v.labelW() + pw
 	bottom := min(v.Size().Height, v.laneY(len(v.tl.Topics)))
 
-	// Density lanes, scrolled: one bar per few pixels, each the bin's
-	// share of the lane's busiest bin in the window; equal neighbours
-	// merge. Lanes scrolled out of view are skipped.
-	n := max(1, int(pw/tlBarW))
-	barW := pw / float32(n)
+	// Topic lanes, scrolled: each message a tick where they are sparser
+	// than pixels, else per-column density at a stated scale (see
+	// model.LaneDrawing). Lanes scrolled out of view are skipped.
+	lw := v.labelW()
 	for i, lane := range v.tl.Topics {
 		y := v.laneY(i)
 		if y+tlLaneH < v.lanesTop() || y > v.Size().Height {
 			continue
 		}
-		rect(tlLabelW, y, pw, tlLaneH, col.laneBG)
+		rect(lw, y, pw, tlLaneH, col.laneBG)
 		shownTopic := v.topicShown(lane.Topic)
 		c := col.fg
 		if !shownTopic {
 			c = col.dim
 		}
-		text(ellipsize(lane.Topic, 24), 4, y+2, c, 12, false)
-		counts := v.tl.Counts(i, v.t0, v.t1, n)
-		var peak float64
-		for _, c := range counts {
-			peak = max(peak, c)
-		}
-		if peak == 0 {
-			continue
-		}
+		d := v.laneDrawing(i)
+		scale := laneScaleLabel(d)
+		sw := fyne.MeasureText(scale, tlScaleSize, fyne.TextStyle{}).Width
+		text(fitText(lane.Topic, lw-sw-14, 12), 4, y+2, c, 12, false)
+		text(scale, lw-sw-6, y+4, col.dim, tlScaleSize, false)
 		fill := withAlpha(col.primary, 220)
 		if !shownTopic {
 			fill = withAlpha(col.dim, 90)
 		}
-		for k := 0; k < n; {
+		colW := pw / float32(max(1, len(d.Heights)))
+		for k := 0; k < len(d.Heights); {
 			j := k + 1
-			for j < n && counts[j] == counts[k] {
+			for j < len(d.Heights) && d.Heights[j] == d.Heights[k] {
 				j++
 			}
-			if counts[k] > 0 {
-				h := max(2, float32(counts[k]/peak)*(tlLaneH-2))
-				rect(tlLabelW+float32(k)*barW, y+tlLaneH-1-h, float32(j-k)*barW, h, fill)
+			if h := d.Heights[k]; h > 0 {
+				hh := max(2, float32(math.Round(h*(tlLaneH-2))))
+				rect(lw+float32(k)*colW, y+tlLaneH-1-hh, float32(j-k)*colW, hh, fill)
 			}
 			k = j
 		}
@@ -162,7 +159,7 @@ func (r *timelineRenderer) build() {
 	rect = r.over.rect
 	ch := v.chunkLaneH()
 	rect(0, 0, v.Size().Width, v.lanesTop(), col.bg)
-	rect(tlLabelW, 0, pw, ch, col.laneBG)
+	rect(v.labelW(), 0, pw, ch, col.laneBG)
 	title := "chunks"
 	if v.tl.ChunkRows > 1 {
 		title = "chunks (overlapping)"
@@ -183,7 +180,7 @@ func (r *timelineRenderer) build() {
 		if c.T1 < v.t0 || c.T0 > v.t1 {
 			continue
 		}
-		x0 := max(tlLabelW, v.x(c.T0))
+		x0 := max(v.labelW(), v.x(c.T0))
 		x1 := min(right, max(v.x(c.T1), x0+2))
 		row := min(c.Row, rows-1)
 		if x1 <= covered[row] && c.Damaged == "" && c.Pos != v.shown {
@@ -212,7 +209,7 @@ func (r *timelineRenderer) build() {
 		rect(v.x(tk.t), 0, 1, bottom, withAlpha(col.dim, 40))
 	}
 	if v.hasRange && v.r1 >= v.t0 && v.r0 <= v.t1 {
-		x0, x1 := max(tlLabelW, v.x(v.r0)), min(right, v.x(v.r1))
+		x0, x1 := max(v.labelW(), v.x(v.r0)), min(right, v.x(v.r1))
 		rect(x0, 0, max(1, x1-x0), bottom, withAlpha(col.sel, 110))
 	}
 	// A scroll bar when the lanes do not fit.
@@ -226,7 +223,7 @@ func (r *timelineRenderer) build() {
 		rect(v.x(v.cursor)-1, 0, 2, bottom, col.err)
 	}
 	if v.focused {
-		outline(tlLabelW-1, 0, pw+2, bottom, withAlpha(col.focus, 160))
+		outline(v.labelW()-1, 0, pw+2, bottom, withAlpha(col.focus, 160))
 	}
 	r.objs = append(objs, r.tipBG, r.tipText) // the tooltip over everything
 	r.lanes.Refresh()
@@ -249,10 +246,10 @@ func (r *timelineRenderer) gapMarks(i int, y float32, c color.Color, shownTopic 
 		c = withAlpha(c, 90)
 	}
 	gs := v.gaps[i]
-	right := tlLabelW + v.plotW()
+	right := v.labelW() + v.plotW()
 	drawn := float32(-1)
 	for k := sort.Search(len(gs), func(k int) bool { return gs[k].End >= v.t0 }); k < len(gs) && gs[k].Start <= v.t1; k++ {
-		x0 := max(tlLabelW, v.x(gs[k].Start))
+		x0 := max(v.labelW(), v.x(gs[k].Start))
 		x1 := min(right, v.x(gs[k].End))
 		if x1-x0 < tlMinGapW || x1 <= drawn {
 			continue

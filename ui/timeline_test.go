@@ -28,7 +28,7 @@ func newTestTimeline(t *testing.T, path string) (*TimelineView, *string) {
 func TestTimelineInteraction(t *testing.T) {
 	tv, status := newTestTimeline(t, "../testdata/lz4-multichunk.bag")
 	full := tv.t1 - tv.t0
-	mid := fyne.NewPos(tlLabelW+tv.plotW()/2, tlLaneH/2)
+	mid := fyne.NewPos(tv.labelW()+tv.plotW()/2, tlLaneH/2)
 
 	tv.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: mid}, Scrolled: fyne.Delta{DY: 40}}) // zoom in about the middle
 	if w := tv.t1 - tv.t0; w >= full || tv.t0 <= tv.tl.Start {
@@ -56,8 +56,8 @@ func TestTimelineInteraction(t *testing.T) {
 	if !strings.Contains(*status, "chunk at 4117: ") || !strings.Contains(*status, "lz4 to") {
 		t.Fatalf("hover over the first chunk: %q", *status)
 	}
-	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tlLabelW+tv.plotW()/2, 2*(tlLaneH+tlGap)+5)}})
-	if !strings.HasPrefix(*status, "/imu at +") || !strings.Contains(*status, "messages/s") {
+	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tv.labelW()+tv.plotW()/2, 2*(tlLaneH+tlGap)+5)}})
+	if !strings.HasPrefix(*status, "/imu at +") || !strings.Contains(*status, "estimated from the chunk index") || !strings.Contains(*status, "≈ max ") {
 		t.Fatalf("hover over the /imu lane: %q", *status)
 	}
 }
@@ -65,7 +65,7 @@ func TestTimelineInteraction(t *testing.T) {
 // TestTimelineShowsDamage hovers the salvaged chunk of a cut bag.
 func TestTimelineShowsDamage(t *testing.T) {
 	tv, status := newTestTimeline(t, "../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag")
-	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tlLabelW+20, tlLaneH/2)}})
+	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tv.labelW()+20, tlLaneH/2)}})
 	if !strings.Contains(*status, "DAMAGED") {
 		t.Fatalf("hover over the cut chunk: %q", *status)
 	}

@@ -1,0 +1,285 @@
+package ui
+
+import (
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// frameInterval is the time between two playback frames: at most 30 a
+// second, whatever the bag's rate.
+const frameInterval = time.Second / 30
+
+// timeStep is how far Alt+Shift+Left/Right move the current time.
+const timeStep = int64(time.Second)
+
+// player plays a recording back: the clock (model.Playback) moves the
+// link's current time once a frame, and every view follows it. Frames are
+// ticked by a goroutine and run on the UI goroutine; a frame still queued
+// when the next is due is not queued twice, so a slow frame skips frames
+// instead of falling behind. While the message a frame selected is still
+// being read or decoded, later frames move the time but select no new
+// message (the newest wins once the reader is free).
+type player struct {
+	l     *docLink
+	clock *model.Playback
+	// bagStart and bagEnd bound the clock without a range.
+	bagStart, bagEnd int64
+
+	last    time.Time
+	queued  atomic.Bool
+	stop    chan struct{}
+	now     func() time.Time
+	onState []func() // the transport's widgets, after play, pause, speed, loop
+
+	// startTicker starts the frames; tests replace it to step by hand.
+	startTicker func()
+}
+
+func newPlayer(l *docLink, start, end int64) *player {
+	t := start
+	if c, ok := l.Cursor(); ok {
+		t = c
+	}
+	p := &player{l: l, clock: model.NewPlayback(start, end, t), bagStart: start, bagEnd: end, now: time.Now}
+	p.startTicker = p.tick
+	l.player = p
+	l.OnCursor(func(t int64) {
+		if t != p.clock.Time() {
+			p.clock.SetTime(t) // a click elsewhere moves the clock
+		}
+	})
+	l.OnRange(func(t0, t1 int64, ok bool) { p.setBounds(t0, t1, ok) })
+	if t0, t1, ok := l.Range(); ok {
+		p.setBounds(t0, t1, ok)
+	}
+	return p
+}
+
+// setBounds plays the selected range, or the whole bag without one.
+func (p *player) setBounds(t0, t1 int64, ok bool) {
+	if !ok {
+		t0, t1 = p.bagStart, p.bagEnd
+	}
+	p.clock.SetBounds(t0, t1)
+}
+
+func (p *player) changed() {
+	for _, f := range p.onState {
+		f()
+	}
+}
+
+// Toggle plays or pauses.
+func (p *player) Toggle() {
+	if p.clock.Playing() {
+		p.Pause()
+	} else {
+		p.Play()
+	}
+}
+
+// Play starts playing from the current time (from the start of the range
+// or the bag when the time is outside it or at its end).
+func (p *player) Play() {
+	if p.clock.Playing() {
+		return
+	}
+	if c, ok := p.l.Cursor(); ok && (c < p.clock.Start || c > p.clock.End) {
+		p.clock.SetTime(p.clock.Start)
+	}
+	p.clock.Play()
+	p.last = p.now()
+	p.l.SetCursor(p.clock.Time())
+	p.stop = make(chan struct{})
+	p.startTicker()
+	p.changed()
+}
+
+// Pause stops playing where it is.
+func (p *player) Pause() {
+	if !p.clock.Playing() {
+		return
+	}
+	p.clock.Pause()
+	p.stopTicker()
+	// The message at the time where it stopped, even if a frame skipped it.
+	p.l.SetCursor(p.clock.Time())
+	p.changed()
+}
+
+func (p *player) stopTicker() {
+	if p.stop != nil {
+		close(p.stop)
+		p.stop = nil
+	}
+}
+
+// tick runs frames until paused or the window closes.
+func (p *player) tick() {
+	stop, ctx := p.stop, p.l.ctx
+	go func() {
+		tk := time.NewTicker(frameInterval)
+		defer tk.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ctx.Done():
+				return
+			case <-tk.C:
+				if p.queued.CompareAndSwap(false, true) {
+					fyne.Do(func() {
+						p.queued.Store(false)
+						if ctx.Err() == nil {
+							p.frame()
+						}
+					})
+				}
+			}
+		}
+	}()
+}
+
+// frame moves the clock by the wall time since the last frame and the
+// views with it.
+func (p *player) frame() {
+	if !p.clock.Playing() {
+		return
+	}
+	now := p.now()
+	elapsed := now.Sub(p.last)
+	p.last = now
+	var t int64
+	if p.clock.Speed == model.AsFastAsPossible {
+		x := p.l.Index()
+		if x == nil || p.l.FollowBusy() {
+			return // every message in turn: wait for the last one to show
+		}
+		next, ok := model.NextTime(x, p.l.followTopics(), p.clock.Time())
+		t = p.clock.StepTo(next, ok)
+	} else {
+		t = p.clock.Advance(elapsed)
+	}
+	if p.l.FollowBusy() {
+		p.l.moveCursor(t)
+	} else {
+		p.l.SetCursor(t)
+	}
+	if !p.clock.Playing() { // the end
+		p.stopTicker()
+		p.l.SetCursor(t)
+		p.changed()
+	}
+}
+
+// setSpeed changes the speed, playing or not.
+func (p *player) setSpeed(s float64) {
+	if p.clock.Speed == s {
+		return
+	}
+	p.clock.Speed = s
+	p.last = p.now()
+	p.changed()
+}
+
+// setLoop loops over the range (or the bag) or stops at its end.
+func (p *player) setLoop(on bool) {
+	if p.clock.Loop == on {
+		return
+	}
+	p.clock.Loop = on
+	p.changed()
+}
+
+// stepTime moves the current time by delta nanoseconds, inside the bag.
+func (p *player) stepTime(delta int64) {
+	t := p.clock.Time()
+	if c, ok := p.l.Cursor(); ok {
+		t = c
+	}
+	p.l.SetCursor(min(max(t+delta, p.bagStart), p.bagEnd))
+}
+
+// transport is the playback controls in the timeline's toolbar: play or
+// pause, the speed, loop, and the current time.
+type transport struct {
+	p       *player
+	content fyne.CanvasObject
+	play    *tipButton
+	speed   *widget.Select
+	loop    *tipButton
+	time    *widget.Label
+	start   int64
+}
+
+// speedLabel is a speed as the speed menu lists it.
+func speedLabel(s float64) string {
+	if s == model.AsFastAsPossible {
+		return "Max"
+	}
+	return model.SpeedText(s)
+}
+
+func newTransport(p *player, start int64, status func(string)) *transport {
+	tr := &transport{p: p, start: start}
+	tr.play = newTipButton("", theme.MediaPlayIcon(), "Play or pause (Space); plays the selected range, else the whole bag", status, p.Toggle)
+	var opts []string
+	for _, s := range model.Speeds {
+		opts = append(opts, speedLabel(s))
+	}
+	tr.speed = widget.NewSelect(opts, func(s string) {
+		for _, v := range model.Speeds {
+			if speedLabel(v) == s {
+				p.setSpeed(v)
+			}
+		}
+	})
+	tr.speed.SetSelected(speedLabel(p.clock.Speed))
+	tr.loop = newTipButton("", theme.ViewRefreshIcon(), "Loop over the selected range, else the whole bag (Alt+L)", status, func() { p.setLoop(!p.clock.Loop) })
+	tr.time = widget.NewLabel("")
+	tr.time.TextStyle.Monospace = true
+	for _, b := range []*tipButton{tr.play, tr.loop} {
+		b.Importance = widget.LowImportance
+	}
+	p.onState = append(p.onState, tr.refresh)
+	p.l.OnCursor(func(int64) { tr.showTime() })
+	tr.content = container.NewHBox(tr.play, tr.speed, tr.loop, tr.time)
+	tr.refresh()
+	return tr
+}
+
+// refresh shows the player's state.
+func (tr *transport) refresh() {
+	c := tr.p.clock
+	if c.Playing() {
+		tr.play.SetIcon(theme.MediaPauseIcon())
+	} else {
+		tr.play.SetIcon(theme.MediaPlayIcon())
+	}
+	tr.speed.SetSelected(speedLabel(c.Speed))
+	want := widget.LowImportance
+	if c.Loop {
+		want = widget.HighImportance
+	}
+	if tr.loop.Importance != want {
+		tr.loop.Importance = want
+		tr.loop.Refresh()
+	}
+	tr.showTime()
+}
+
+// showTime shows the current time, relative to the bag's start.
+func (tr *transport) showTime() {
+	t, ok := tr.p.l.Cursor()
+	if !ok {
+		t = tr.p.clock.Time()
+	}
+	tr.time.SetText(model.RelTime(t - tr.start))
+}

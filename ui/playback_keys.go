@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// Playback keys. Space has no modifier, so it cannot be a shortcut (a
+// focused text field types it): it plays or pauses when no widget has
+// the keyboard, or the timeline has it. The others work from any view.
+var (
+	shortcutTimeBack    = &desktop.CustomShortcut{KeyName: fyne.KeyLeft, Modifier: fyne.KeyModifierAlt | fyne.KeyModifierShift}
+	shortcutTimeForward = &desktop.CustomShortcut{KeyName: fyne.KeyRight, Modifier: fyne.KeyModifierAlt | fyne.KeyModifierShift}
+	shortcutFaster      = &desktop.CustomShortcut{KeyName: fyne.KeyUp, Modifier: fyne.KeyModifierAlt}
+	shortcutSlower      = &desktop.CustomShortcut{KeyName: fyne.KeyDown, Modifier: fyne.KeyModifierAlt}
+	shortcutLoop        = &desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierAlt}
+	shortcutLanes       = &desktop.CustomShortcut{KeyName: fyne.KeyT, Modifier: fyne.KeyModifierShortcutDefault}
+)
+
+// addPlaybackShortcuts registers the playback keys on w's canvas.
+func (c *controller) addPlaybackShortcuts(w fyne.Window) {
+	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeySpace {
+			c.withPlayer(w, (*player).Toggle)
+		}
+	})
+	w.Canvas().AddShortcut(shortcutTimeBack, func(fyne.Shortcut) { c.withPlayer(w, func(p *player) { p.stepTime(-timeStep) }) })
+	w.Canvas().AddShortcut(shortcutTimeForward, func(fyne.Shortcut) { c.withPlayer(w, func(p *player) { p.stepTime(timeStep) }) })
+	w.Canvas().AddShortcut(shortcutFaster, func(fyne.Shortcut) {
+		c.withPlayer(w, func(p *player) { p.setSpeed(model.Faster(p.clock.Speed)) })
+	})
+	w.Canvas().AddShortcut(shortcutSlower, func(fyne.Shortcut) {
+		c.withPlayer(w, func(p *player) { p.setSpeed(model.Slower(p.clock.Speed)) })
+	})
+	w.Canvas().AddShortcut(shortcutLoop, func(fyne.Shortcut) { c.withPlayer(w, func(p *player) { p.setLoop(!p.clock.Loop) }) })
+	w.Canvas().AddShortcut(shortcutLanes, func(fyne.Shortcut) { c.toggleLanes(w) })
+}
+
+// playbackMenuItems are the View menu's playback items.
+func (c *controller) playbackMenuItems(w fyne.Window) []*fyne.MenuItem {
+	play := fyne.NewMenuItem("Play / Pause (Space)", func() { c.withPlayer(w, (*player).Toggle) })
+	back := fyne.NewMenuItem("Back 1 s", func() { c.withPlayer(w, func(p *player) { p.stepTime(-timeStep) }) })
+	back.Shortcut = shortcutTimeBack
+	fwd := fyne.NewMenuItem("Forward 1 s", func() { c.withPlayer(w, func(p *player) { p.stepTime(timeStep) }) })
+	fwd.Shortcut = shortcutTimeForward
+	faster := fyne.NewMenuItem("Faster", func() { c.withPlayer(w, func(p *player) { p.setSpeed(model.Faster(p.clock.Speed)) }) })
+	faster.Shortcut = shortcutFaster
+	slower := fyne.NewMenuItem("Slower", func() { c.withPlayer(w, func(p *player) { p.setSpeed(model.Slower(p.clock.Speed)) }) })
+	slower.Shortcut = shortcutSlower
+	loop := fyne.NewMenuItem("Loop", func() { c.withPlayer(w, func(p *player) { p.setLoop(!p.clock.Loop) }) })
+	loop.Shortcut = shortcutLoop
+	lanes := fyne.NewMenuItem("Hide / Show Timeline Lanes", func() { c.toggleLanes(w) })
+	lanes.Shortcut = shortcutLanes
+	return []*fyne.MenuItem{play, back, fwd, faster, slower, loop, lanes}
+}
+
+// withPlayer calls f with window w's player, once its bag has loaded.
+func (c *controller) withPlayer(w fyne.Window, f func(*player)) {
+	if v := c.views[w]; v != nil && v.link != nil && v.link.player != nil {
+		f(v.link.player)
+	}
+}
+
+// toggleLanes hides or shows window w's timeline lanes.
+func (c *controller) toggleLanes(w fyne.Window) {
+	if v := c.views[w]; v != nil && v.link != nil && v.link.timeline != nil {
+		v.link.timeline.toggleCollapsed()
+	}
+}

@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// tlScaleSize is the text size of a lane's scale, beside its title.
+const tlScaleSize = 10
+
+// laneCache holds the lanes' drawings for one window and width, so that
+// moving the cursor (30 times a second while playing) redraws without
+// counting again.
+type laneCache struct {
+	t0, t1 int64
+	cols   int
+	exact  bool
+	lanes  []*model.LaneDrawing
+}
+
+// laneDrawing is how topic lane i draws the visible window, one column a
+// pixel.
+func (v *TimelineView) laneDrawing(i int) model.LaneDrawing {
+	cols := max(1, int(v.plotW()))
+	c := &v.laneCache
+	if c.t0 != v.t0 || c.t1 != v.t1 || c.cols != cols || c.exact != v.tl.Exact() || len(c.lanes) != len(v.tl.Topics) {
+		*c = laneCache{t0: v.t0, t1: v.t1, cols: cols, exact: v.tl.Exact(), lanes: make([]*model.LaneDrawing, len(v.tl.Topics))}
+	}
+	if c.lanes[i] == nil {
+		d := v.tl.Lane(i, v.t0, v.t1, cols)
+		c.lanes[i] = &d
+	}
+	return *c.lanes[i]
+}
+
+// laneScaleLabel is the short scale beside a lane's title: "1/tick",
+// "max 2.2/px"; the tooltip says it in full, with the rate.
+func laneScaleLabel(d model.LaneDrawing) string {
+	switch {
+	case d.Messages == 0:
+		return ""
+	case d.Ticks:
+		return "1/tick"
+	}
+	return d.Scale(false)
+}
+
+// labelW is the width of the lane titles: the longest topic with room for
+// its scale, within a third of the view and no less than tlLabelW.
+func (v *TimelineView) labelW() float32 {
+	if v.titleW == 0 {
+		v.titleW = 1
+		for _, lane := range v.tl.Topics {
+			v.titleW = max(v.titleW, fyne.MeasureText(lane.Topic, 12, fyne.TextStyle{}).Width)
+		}
+	}
+	scaleW := fyne.MeasureText("max 88.8/px", tlScaleSize, fyne.TextStyle{}).Width
+	return min(max(tlLabelW, v.titleW+scaleW+20), max(tlLabelW, v.Size().Width/3))
+}
+
+// fitText shortens s with an ellipsis in the middle (topics differ at both
+// ends: /robot1/…/points) until it fits w at size.
+func fitText(s string, w float32, size float32) string {
+	if fyne.MeasureText(s, size, fyne.TextStyle{}).Width <= w {
+		return s
+	}
+	r := []rune(s)
+	for keep := len(r) - 1; keep > 1; keep-- {
+		head := (keep + 1) / 2
+		t := string(r[:head]) + "…" + string(r[len(r)-(keep-head):])
+		if fyne.MeasureText(t, size, fyne.TextStyle{}).Width <= w {
+			return t
+		}
+	}
+	return "…"
+}
