@@ -130,7 +130,7 @@ func newSensorPanel(l *docLink) *sensorPanel {
 		"Select an image, laser scan or point cloud message (in the timeline, Records or the Message view), or pick a sensor topic above: "+
 			"the view then follows the time cursor on that topic.")
 	p.body = container.NewStack(p.empty)
-	top := container.NewBorder(nil, nil, p.topicSel, nil, p.title)
+	top := container.NewBorder(nil, nil, sized(p.topicSel, 260), nil, p.title)
 	bottom := container.NewBorder(nil, nil, nil, p.note, p.readout)
 	p.content = container.NewBorder(top, bottom, nil, nil, p.body)
 

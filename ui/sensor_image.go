@@ -152,7 +152,11 @@ func (v *imageView) OneToOne() {
 	if v.fit {
 		v.doFit()
 	}
-	v.ZoomBy(1 / v.scale() / v.zoom)
+	sc := v.scale()
+	v.ZoomBy(1 / sc / v.zoom)
+	// Whole physical pixels, so that 1:1 is crisp.
+	v.origin = fyne.NewPos(float32(math.Round(float64(v.origin.X*sc)))/sc, float32(math.Round(float64(v.origin.Y*sc)))/sc)
+	v.Refresh()
 }
 
 // Zoom returns physical screen pixels per image pixel.

@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// newTestLogPanel opens a bag and shows its Log tab in a test window.
+func newTestLogPanel(t *testing.T, path string) (*logPanel, *docLink, fyne.Window) {
+	t.Helper()
+	newTestController(t)
+	d, err := model.Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	l := newDocLink(d, background)
+	t.Cleanup(l.close)
+	p := newLogPanel(l)
+	w := test.NewTempWindow(t, p.content)
+	w.Resize(fyne.NewSize(1100, 600))
+	return p, l, w
+}
+
+// TestLogPanel lists robot.bag's /rosout as the model reads it, filters
+// by level, node and text, highlights the row at or before the cursor
+// and selects a clicked row's message.
+func TestLogPanel(t *testing.T) {
+	p, l, w := newTestLogPanel(t, "../testdata/robot.bag")
+	want, skipped, err := model.ReadLog(context.Background(), l.d.Storage, nil, []string{"/rosout"})
+	if err != nil || skipped != 0 || len(want) == 0 {
+		t.Fatalf("ReadLog: %d entries, %d skipped, %v", len(want), skipped, err)
+	}
+	if len(p.entries) != len(want) || len(p.rows) != len(want) {
+		t.Fatalf("the table lists %d of %d entries, the log has %d", len(p.rows), len(p.entries), len(want))
+	}
+	if !strings.Contains(p.count.Text, model.Count(uint64(len(want)))+" of ") {
+		t.Errorf("count %q", p.count.Text)
+	}
+	// Each cell shows its entry; levels are coloured.
+	cell := widget.NewLabel("")
+	for r := range want {
+		p.updateCell(widget.TableCellID{Row: r, Col: logColMsg}, cell)
+		if cell.Text != strings.ReplaceAll(want[r].Msg, "\n", " ↵ ") {
+			t.Errorf("row %d message %q, want %q", r, cell.Text, want[r].Msg)
+		}
+		p.updateCell(widget.TableCellID{Row: r, Col: logColLevel}, cell)
+		if cell.Text != want[r].Severity.String() || cell.Importance != levelImportance(want[r].Severity) {
+			t.Errorf("row %d level %q (%v), want %v", r, cell.Text, cell.Importance, want[r].Severity)
+		}
+	}
+	nodes := model.LogNodes(want)
+	if len(p.node.Options) != len(nodes)+1 {
+		t.Errorf("node chooser offers %v, the log has %v", p.node.Options, nodes)
+	}
+
+	count := func(f func(e model.LogEntry) bool) int {
+		n := 0
+		for _, e := range want {
+			if f(e) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, tt := range []struct {
+		name    string
+		apply   func()
+		want    int
+		narrows bool // the filter leaves some rows out, but not all
+	}{
+		{"warn and above", func() { p.level.SetSelected("Warn and above") }, count(func(e model.LogEntry) bool { return e.Severity >= model.SevWarn }), true},
+		{"all levels again", func() { p.level.SetSelected(levelAll) }, len(want), false},
+		{"one node", func() { p.node.SetSelected(nodes[0]) }, count(func(e model.LogEntry) bool { return e.Node == nodes[0] }), true},
+		{"all nodes again", func() { p.node.SetSelected(nodeAll) }, len(want), false},
+		{"text", func() { test.Type(p.text, strings.ToUpper(want[0].Msg[:4])) }, count(func(e model.LogEntry) bool {
+			return strings.Contains(strings.ToLower(e.Msg+e.Node+e.File+e.Function), strings.ToLower(want[0].Msg[:4]))
+		}), true},
+		{"text cleared", func() { p.text.SetText("") }, len(want), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.apply()
+			if len(p.rows) != tt.want {
+				t.Errorf("%d rows, want %d", len(p.rows), tt.want)
+			}
+			if tt.narrows && (tt.want == 0 || tt.want == len(want)) {
+				t.Errorf("the filter %q does not discriminate (%d of %d): a weak test", tt.name, tt.want, len(want))
+			}
+		})
+	}
+
+	// The cursor highlights the last row at or before it.
+	for _, tt := range []struct {
+		name string
+		t    int64
+		want int
+	}{
+		{"before the first", want[0].Ref.T - 1, -1},
+		{"on the third", want[2].Ref.T, 2},
+		{"between", want[2].Ref.T + (want[3].Ref.T-want[2].Ref.T)/2, 2},
+		{"after the last", want[len(want)-1].Ref.T + 1, len(want) - 1},
+	} {
+		t.Run("cursor "+tt.name, func(t *testing.T) {
+			l.SetCursor(tt.t)
+			if p.cur != tt.want {
+				t.Errorf("row %d highlighted, want %d", p.cur, tt.want)
+			}
+			if c, ok := l.Cursor(); !ok || c != tt.t {
+				t.Errorf("highlighting moved the cursor to %d", c)
+			}
+		})
+	}
+
+	// Clicking a row selects its message and moves the cursor to it.
+	p.table.Select(widget.TableCellID{Row: 4, Col: logColMsg})
+	if m, ok := l.Message(); !ok || m != want[4].Ref {
+		t.Errorf("clicking row 4 selected %+v, want %+v", m, want[4].Ref)
+	}
+	if c, _ := l.Cursor(); c != want[4].Ref.T || p.cur != 4 {
+		t.Errorf("cursor %d, row %d; want %d, 4", c, p.cur, want[4].Ref.T)
+	}
+	_ = w
+}
