@@ -59,9 +59,9 @@ func (v *TimelineView) labelW() float32 {
 	return min(max(tlLabelW, v.titleW+scaleW+20), max(tlLabelW, v.Size().Width/3))
 }
 
-// fitText shortens s with an ellipsis in the middle (topics differ at both
+// fitLaneTitle shortens s with an ellipsis in the middle (topics differ at both
 // ends: /robot1/…/points) until it fits w at size.
-func fitText(s string, w float32, size float32) string {
+func fitLaneTitle(s string, w float32, size float32) string {
 	if fyne.MeasureText(s, size, fyne.TextStyle{}).Width <= w {
 		return s
 	}

@@ -133,7 +133,7 @@ func (r *timelineRenderer) build() {
 		d := v.laneDrawing(i)
 		scale := laneScaleLabel(d)
 		sw := fyne.MeasureText(scale, tlScaleSize, fyne.TextStyle{}).Width
-		text(fitText(lane.Topic, lw-sw-14, 12), 4, y+2, c, 12, false)
+		text(fitLaneTitle(lane.Topic, lw-sw-14, 12), 4, y+2, c, 12, false)
 		text(scale, lw-sw-6, y+4, col.dim, tlScaleSize, false)
 		fill := withAlpha(col.primary, 220)
 		if !shownTopic {
