@@ -341,6 +341,12 @@ func (p *sensorPanel) display(r *sensorResult) {
 	start := p.l.d.Summary.Start.Nanos()
 	title := fmt.Sprintf("%s  ·  %s  ·  %s", r.topic, r.typ, model.RelTime(r.ref.T-start))
 	p.readout.SetText("")
+	switch r.kind {
+	case model.SensorImage:
+		p.readout.SetText(imageHint)
+	case model.SensorLaser, model.SensorCloud:
+		p.readout.SetText(pointsHint)
+	}
 	p.note.SetText("")
 	if r.err != nil {
 		if r.frame != nil {
@@ -615,16 +621,22 @@ func (p *sensorPanel) redraw() {
 	})
 }
 
+// What the read-out says while the pointer is elsewhere.
+const (
+	imageHint  = "Point at a pixel for its value · wheel zooms, drag pans · after a click: + − zoom, 1 is 1:1, 0 fits"
+	pointsHint = "Point for coordinates (x right, y up) · wheel zooms, drag pans · after a click: + − zoom, 0 fits"
+)
+
 // hoverPixel shows the pixel under the pointer.
 func (p *sensorPanel) hoverPixel(x, y int, ok bool) {
 	r := p.cur
 	if !ok || r == nil || r.frame == nil {
-		p.readout.SetText("")
+		p.readout.SetText(imageHint)
 		return
 	}
 	v, ok := r.frame.Pixel(x, y)
 	if !ok {
-		p.readout.SetText("")
+		p.readout.SetText(imageHint)
 		return
 	}
 	p.readout.SetText(fmt.Sprintf("x %d  y %d  ·  %s", x, y, v))
@@ -633,7 +645,7 @@ func (p *sensorPanel) hoverPixel(x, y int, ok bool) {
 // hoverMetres shows the point under the pointer in metres.
 func (p *sensorPanel) hoverMetres(x, y float64, ok bool) {
 	if !ok {
-		p.readout.SetText("")
+		p.readout.SetText(pointsHint)
 		return
 	}
 	text := fmt.Sprintf("x %.3f m  y %.3f m", x, y)

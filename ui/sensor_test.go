@@ -104,7 +104,7 @@ func TestSensorImageZoomPanReadout(t *testing.T) {
 		})
 	}
 	v.MouseOut()
-	if p.readout.Text != "" {
+	if p.readout.Text != imageHint {
 		t.Errorf("read-out %q after the pointer left", p.readout.Text)
 	}
 
