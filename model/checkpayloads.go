@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -42,14 +43,38 @@ func CheckStorage(ctx context.Context, s bag.Storage, progress func(done, total 
 // CheckPayloads decodes every message of s against its connection's
 // definition (rosmsg.Plan.Validate: no tree is built) and returns a finding,
 // with the offset of the chunk or record that holds it, for each message
-// that does not decode or does not consume exactly its bytes, and for each
-// connection whose definition cannot be compiled. Messages of encodings
-// bagscope does not decode are not findings.
+// that does not decode or does not consume exactly its bytes (the first
+// maxPayloadFindings of a connection in time order, then a count), and for
+// each connection whose definition cannot be compiled. Messages of
+// encodings bagscope does not decode are not findings. The messages are
+// decoded where they are read (bag.VisitMessages): on every core, as each
+// chunk is decompressed, for a format that reads chunks in parallel.
 func CheckPayloads(ctx context.Context, s bag.Storage) ([]bag.Finding, error) {
 	var cache rosmsg.Cache
+	type badMsg struct {
+		t     bag.Time
+		loc   bag.Loc
+		topic string
+		typ   string
+		err   error
+	}
 	type connState struct {
 		plan *rosmsg.Plan
 		bad  int
+		// first are the earliest bad messages, by time then location.
+		first []badMsg
+	}
+	earliest := func(b []badMsg) []badMsg {
+		sort.Slice(b, func(i, j int) bool {
+			if b[i].t != b[j].t {
+				return b[i].t.Before(b[j].t)
+			}
+			if b[i].loc.Block != b[j].loc.Block {
+				return b[i].loc.Block < b[j].loc.Block
+			}
+			return b[i].loc.Offset < b[j].loc.Offset
+		})
+		return b[:min(len(b), maxPayloadFindings)]
 	}
 	conns := map[uint32]*connState{}
 	var out []bag.Finding
@@ -68,37 +93,34 @@ func CheckPayloads(ctx context.Context, s bag.Storage) ([]bag.Finding, error) {
 				Message: fmt.Sprintf("%s (%s): the message definition does not compile: %v", c.Topic, c.Type, err)})
 		}
 	}
-	it := s.Messages(bag.MessageFilter{})
-	defer it.Close()
-	for n := 0; it.Next(); n++ {
-		if n&4095 == 0 {
-			if err := ctx.Err(); err != nil {
-				return out, err
-			}
-		}
-		m := it.Message()
+	var mu sync.Mutex // guards the states' bad and first
+	err := bag.VisitMessages(ctx, s, bag.MessageFilter{}, func(m *bag.Message) {
 		st := conns[m.Conn.ID]
 		if st == nil || st.plan == nil {
-			continue
+			return
 		}
 		err := st.plan.Validate(m.Data)
 		if err == nil {
-			continue
+			return
 		}
-		if st.bad++; st.bad > maxPayloadFindings {
-			continue
+		mu.Lock()
+		defer mu.Unlock()
+		st.bad++
+		st.first = append(st.first, badMsg{m.Time, m.Loc, m.Conn.Topic, m.Conn.Type, err})
+		if len(st.first) > 4*maxPayloadFindings {
+			st.first = earliest(st.first)
 		}
-		out = append(out, bag.Finding{Severity: bag.Error, Offset: m.Loc.Block, Record: "message",
-			Message: fmt.Sprintf("message on %s at %s (record at %d in the chunk or record at %d) does not decode as %s: %v", m.Conn.Topic, m.Time, m.Loc.Offset, m.Loc.Block, m.Conn.Type, err)})
-	}
-	if err := it.Err(); err != nil {
-		return out, err
-	}
+	})
 	for _, c := range s.Connections() {
-		if st := conns[c.ID]; st.bad > maxPayloadFindings {
+		st := conns[c.ID]
+		for _, b := range earliest(st.first) {
+			out = append(out, bag.Finding{Severity: bag.Error, Offset: b.loc.Block, Record: "message",
+				Message: fmt.Sprintf("message on %s at %s (record at %d in the chunk or record at %d) does not decode as %s: %v", b.topic, b.t, b.loc.Offset, b.loc.Block, b.typ, b.err)})
+		}
+		if st.bad > maxPayloadFindings {
 			out = append(out, bag.Finding{Severity: bag.Error, Offset: c.Offset, Record: "connection",
 				Message: fmt.Sprintf("%s: %d more messages do not decode as %s", c.Topic, st.bad-maxPayloadFindings, c.Type)})
 		}
 	}
-	return out, nil
+	return out, err
 }

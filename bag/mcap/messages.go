@@ -1,12 +1,14 @@
 package mcap
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"runtime"
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -212,7 +214,7 @@ func (it *MessageIter) begin() {
 			d := getDecoders()
 			defer putDecoders(d)
 			for j := range it.jobCh {
-				j.done <- it.work(j, d)
+				j.done <- it.work(j, d, nil)
 			}
 		}()
 	}
@@ -242,7 +244,10 @@ func (it *MessageIter) putBuf(free chan []byte, b []byte) {
 }
 
 // work reads one job: a chunk decompressed, or a run of loose messages.
-func (it *MessageIter) work(j *job, d *decoders) *result {
+// With visit, a chunk's selected messages are handed to it as the chunk's
+// records are walked (content is the Message record's), instead of being
+// listed in the result's ents.
+func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, content []byte)) *result {
 	x := it.x
 	if j.c == nil {
 		first, last := j.loose[0], j.loose[len(j.loose)-1]
@@ -300,6 +305,10 @@ func (it *MessageIter) work(j *job, d *decoders) *result {
 		ch := binary.LittleEndian.Uint16(content)
 		t := binary.LittleEndian.Uint64(content[6:])
 		if t < it.start || t > it.end || !it.selected(ch) {
+			return true
+		}
+		if visit != nil {
+			visit(r, off, content)
 			return true
 		}
 		r.ents = append(r.ents, ent{time: t, pub: binary.LittleEndian.Uint64(content[14:]), rec: uint32(off),
@@ -433,19 +442,8 @@ func (it *MessageIter) Next() bool {
 	}
 	r := it.h[0]
 	e := &r.ents[it.pos[0]]
-	m := &it.msg
-	m.Conn = it.x.connTab[e.ch]
-	m.Time = bag.TimeFromUnixNanos(e.time)
-	m.PublishTime = bag.TimeFromUnixNanos(e.pub)
-	m.Data = r.data[e.data : e.data+e.n : e.data+e.n]
+	it.x.fill(&it.msg, r, e)
 	it.seq = e.seq
-	if r.loose {
-		m.Loc = bag.Loc{Block: r.base + int64(e.rec)}
-		m.DataOffset = r.base + int64(e.data)
-	} else {
-		m.Loc = bag.Loc{Block: r.base, Offset: e.rec}
-		m.DataOffset = int64(e.data)
-	}
 	it.pos[0]++
 	if it.pos[0] == len(r.ents) {
 		it.release = &released{it.pool(r), r.buf, r.ents}
@@ -458,6 +456,92 @@ func (it *MessageIter) Next() bool {
 		it.down(0)
 	}
 	return true
+}
+
+// fill makes m the message of entry e of a loaded job.
+func (x *Reader) fill(m *bag.Message, r *result, e *ent) {
+	m.Conn = x.connTab[e.ch]
+	m.Time = bag.TimeFromUnixNanos(e.time)
+	m.PublishTime = bag.TimeFromUnixNanos(e.pub)
+	m.Data = r.data[e.data : e.data+e.n : e.data+e.n]
+	if r.loose {
+		m.Loc = bag.Loc{Block: r.base + int64(e.rec)}
+		m.DataOffset = r.base + int64(e.data)
+	} else {
+		m.Loc = bag.Loc{Block: r.base, Offset: e.rec}
+		m.DataOffset = int64(e.data)
+	}
+}
+
+// VisitMessages calls fn for every message f selects on the goroutines
+// that decompress the chunks (one per core), as each chunk's records are
+// walked, in no particular order (bag.MessageVisitor). A goroutine holds
+// one chunk at a time. Damaged chunks are skipped as Messages skips them
+// (the messages before the damage in a chunk are visited, as Messages
+// gives them).
+func (x *Reader) VisitMessages(ctx context.Context, f bag.MessageFilter, fn func(m *bag.Message)) error {
+	it := x.Iter(f)
+	if len(it.jobs) == 0 {
+		return ctx.Err()
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(it.jobs))
+	it.free = make(chan []byte, workers)
+	it.freeRaw = make(chan []byte, workers)
+	it.freeEnt = make(chan []ent, workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d := getDecoders()
+			defer putDecoders(d)
+			var m bag.Message
+			visit := func(r *result, off int, content []byte) {
+				t := binary.LittleEndian.Uint64(content[6:])
+				m.Conn = x.connTab[binary.LittleEndian.Uint16(content)]
+				m.Time = bag.TimeFromUnixNanos(t)
+				m.PublishTime = bag.TimeFromUnixNanos(binary.LittleEndian.Uint64(content[14:]))
+				m.Data = content[messageHeaderLen:len(content):len(content)]
+				m.Loc = bag.Loc{Block: r.base, Offset: uint32(off)}
+				m.DataOffset = int64(off + recHeaderLen + messageHeaderLen)
+				fn(&m)
+			}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(it.jobs) {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					errs[w] = err
+					return
+				}
+				r := it.work(it.jobs[i], d, visit)
+				if r.raw != nil {
+					it.putBuf(it.freeRaw, r.raw)
+				}
+				if r.err != nil {
+					errs[w] = r.err
+					next.Store(int64(len(it.jobs))) // the others stop too
+					return
+				}
+				for k := range r.ents { // loose messages
+					x.fill(&m, r, &r.ents[k])
+					fn(&m)
+				}
+				it.putBuf(it.pool(r), r.buf)
+				it.putEnts(r.ents)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Sequence returns the current message's sequence field.

@@ -1,6 +1,7 @@
 package rosbag2
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -375,4 +376,10 @@ func presetCounts(meta *Metadata, parts []bag.Storage, names []string, listed ma
 		return
 	}
 	cp.PresetCounts(byTopic, meta.StartingTime, meta.StartingTime+meta.Duration, meta.HasStart)
+}
+
+// VisitMessages hands every message to fn on the reading goroutines (see
+// bag.VisitMessages): the folder's one file in parallel, several in order.
+func (b *Bag) VisitMessages(ctx context.Context, f bag.MessageFilter, fn func(m *bag.Message)) error {
+	return bag.VisitMessages(ctx, b.Storage, f, fn)
 }

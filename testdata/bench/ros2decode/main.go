@@ -3,14 +3,20 @@
 // every message in time order and decodes each against its definition
 // (rosmsg.Plan.Validate: the whole message walked, no tree built), then
 // prints the count. With -read it only reads, like the mcap library's peer.
+// With -check it runs the payload pass of `bagscope check` instead
+// (model.CheckPayloads: every message decoded the same way, on the goroutines
+// that decompress the chunks, in no particular order) and prints the
+// findings' count.
 //
-//	go run ./testdata/bench/ros2decode [-read] FILE
+//	go run ./testdata/bench/ros2decode [-read|-check] [-cpuprofile FILE] FILE
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -19,12 +25,35 @@ import (
 
 func main() {
 	readOnly := flag.Bool("read", false, "read without decoding")
+	check := flag.Bool("check", false, "decode every message as bagscope check does (model.CheckPayloads)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to this file")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	s, err := model.OpenStorage(flag.Arg(0))
 	if err != nil {
 		fail(err)
 	}
 	defer s.Close()
+	if *check {
+		fs, err := model.CheckPayloads(context.Background(), s)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Println(len(fs), "findings")
+		if len(fs) > 0 {
+			os.Exit(1)
+		}
+		return
+	}
 	plans := map[uint32]*rosmsg.Plan{}
 	var cache rosmsg.Cache
 	for _, c := range s.Connections() {

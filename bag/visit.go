@@ -1,0 +1,55 @@
+package bag
+
+import (
+	"context"
+)
+
+// MessageVisitor is a Storage that can hand every message a filter selects
+// to a function on the goroutines that read them, in no particular order:
+// for work that needs every message but not their order (a check decoding
+// every payload), done where the chunk was just decompressed, on every core.
+type MessageVisitor interface {
+	// VisitMessages calls fn for every message f selects, from several
+	// goroutines at once; m and its Data are valid during the call only.
+	// It returns the first I/O error, or ctx's error when cancelled;
+	// damaged chunks are skipped, as the iterator skips them.
+	VisitMessages(ctx context.Context, f MessageFilter, fn func(m *Message)) error
+}
+
+// VisitMessages calls fn for every message of s that f selects: in
+// parallel and in no particular order when s reads in parallel
+// (MessageVisitor, through the seam's own wrappers), else in time order
+// from this goroutine. fn must be safe for concurrent calls; m and its Data
+// are valid during the call only.
+func VisitMessages(ctx context.Context, s Storage, f MessageFilter, fn func(m *Message)) error {
+	switch v := s.(type) {
+	case MessageVisitor:
+		return v.VisitMessages(ctx, f, fn)
+	case *fileStorage:
+		return VisitMessages(ctx, v.Storage, f, fn)
+	case singlePart:
+		return VisitMessages(ctx, v.parts[0], f, fn)
+	case *messageZstd:
+		return VisitMessages(ctx, v.Storage, f, func(m *Message) {
+			if !compressedMessage(m) {
+				fn(m)
+				return
+			}
+			c := *m
+			if _, err := inflate(&c, nil); err == nil {
+				fn(&c)
+			}
+		})
+	}
+	it := s.Messages(f)
+	defer it.Close()
+	for n := 0; it.Next(); n++ {
+		if n&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		fn(it.Message())
+	}
+	return it.Err()
+}
