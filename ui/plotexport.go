@@ -95,16 +95,13 @@ func (p *plotPanel) xLabel() string {
 func (p *plotPanel) exportName(kind exportKind) string {
 	base := strings.TrimSuffix(p.g.l.d.Name, filepath.Ext(p.g.l.d.Name))
 	clean := strings.NewReplacer("/", "_", "[", "_", "]", "", "@", "", "(", "_", ")", "", ",", "_", " ", "")
-	var first string
+	part := func(s string) string { return strings.Trim(clean.Replace(s), "_") }
 	if p.xy != nil {
 		if vis := p.xy.visible(); len(vis) > 0 {
-			first = vis[0].xExpr.String() + "_vs_" + vis[0].yExpr.String()
+			base += "_" + part(vis[0].xExpr.String()) + "_vs_" + part(vis[0].yExpr.String())
 		}
 	} else if vis := p.canvas.visible(); len(vis) > 0 {
-		first = vis[0].key()
-	}
-	if first != "" {
-		base += "_" + strings.Trim(clean.Replace(first), "_")
+		base += "_" + part(vis[0].key())
 	}
 	return base + "." + string(kind)
 }

@@ -103,13 +103,13 @@ func (p *plotPanel) base() model.TimeBase { return p.g.base }
 
 // setXY turns the panel into an XY plot (equal: with equal axes), or back
 // into a plot of time series.
-func (p *plotPanel) setXY(on bool, equal ...bool) {
+func (p *plotPanel) setXY(on, equal bool) {
 	if on == (p.xy != nil) {
 		return
 	}
 	if on {
 		p.xy = newXYCanvas(p.g.win)
-		p.xy.view.Equal = len(equal) > 0 && equal[0]
+		p.xy.view.Equal = equal
 		p.xy.onFit = p.g.fit
 		p.xy.onSelect = func() { p.g.selectPanel(p) }
 		p.xy.onTap = func(s *plotSeries, t int64) {

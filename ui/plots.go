@@ -319,9 +319,9 @@ func (g *plotsView) add(p *plotPanel, text string) bool {
 		}
 	}
 	if s.isXY() && p.xy == nil {
-		p.setXY(equalUnits(s.xExpr, s.yExpr))
+		p.setXY(true, equalUnits(s.xExpr, s.yExpr))
 	} else if !s.isXY() && p.xy != nil {
-		p.setXY(false)
+		p.setXY(false, false)
 	}
 	g.selectPanel(p)
 	s.color = g.nextColor()
