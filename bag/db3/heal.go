@@ -28,18 +28,14 @@ import (
 // maxSoundPages bounds the interior pages treesSound reads.
 const maxSoundPages = 1 << 14
 
-// treesSound reports whether the interior pages of the messages table are
-// table b-tree pages whose children lie in the file, each page reached
-// once. Leaf pages are not read (but the first of the last level, to find
-// where the leaves start). The timestamp index is not walked: SQLite
-// counts the rows without it, so its damage never makes a rescue (the
-// reads find it).
-func (s *Store) treesSound() bool {
-	fp := s.fast()
-	if !fp.ok {
-		return true // not rosbag2's layout: the count is SQLite's business
-	}
-	p := fp.p
+// treesSound reports whether the interior pages of the messages table
+// (root page root) are table b-tree pages whose children lie in the file,
+// each page reached once. Of the leaves, only the first byte of one is
+// read, to know that they are leaves. The timestamp index is not walked:
+// SQLite counts the rows without it, so its damage never makes a rescue
+// (the reads find it).
+func (s *Store) treesSound(root uint32) bool {
+	p := newPager(s.r, s.size, s.hdr.pageSize, s.hdr.reserved)
 	seen := make([]uint64, p.pages/64+1) // a bit per page reached
 	mark := func(n uint32) bool {        // false when n is not a page or is reached twice
 		if n < 2 || n > p.pages || seen[n/64]&(1<<(n%64)) != 0 {
@@ -48,18 +44,16 @@ func (s *Store) treesSound() bool {
 		seen[n/64] |= 1 << (n % 64)
 		return true
 	}
+	if !mark(root) {
+		return false
+	}
 	var buf []byte
 	read := 0
-	level := []uint32{fp.table}
-	for depth := 0; len(level) > 0; depth++ {
-		if depth > 40 || read > maxSoundPages {
-			return depth <= 40
-		}
+	level := []uint32{root}
+	for depth := 0; depth <= 40 && read <= maxSoundPages; depth++ {
 		var next []uint32
+		leaves := false // the children of this level are leaves
 		for i, n := range level {
-			if !mark(n) {
-				return false
-			}
 			read++
 			pg, err := p.page(n, buf)
 			if err != nil {
@@ -68,29 +62,43 @@ func (s *Store) treesSound() bool {
 			buf = pg
 			hoff := headerOffset(n)
 			h, ok := parseBtreeHeader(pg, hoff, p.usable)
-			switch {
-			case ok && h.typ == pageTableLeaf && i == 0:
-				// A level of leaves: the rest are not read.
-				for _, m := range level[1:] {
-					if !mark(m) {
-						return false
-					}
-				}
-				return true
-			case !ok || h.typ != pageTableInterior || hoff+h.size+2*h.cells > len(pg):
+			if ok && h.typ == pageTableLeaf && depth == 0 {
+				return true // a table of one page
+			}
+			if !ok || h.typ != pageTableInterior || hoff+h.size+2*h.cells > len(pg) {
 				return false
 			}
-			for _, cp := range cellPointers(pg, hoff, h) {
-				if cp+4 > p.usable {
+			base := hoff + h.size
+			for j := 0; j <= h.cells; j++ {
+				c := h.rightChild
+				if j < h.cells {
+					cp := int(binary.BigEndian.Uint16(pg[base+2*j:]))
+					if cp+4 > p.usable {
+						return false
+					}
+					c = binary.BigEndian.Uint32(pg[cp:])
+				}
+				if !mark(c) {
 					return false
 				}
-				next = append(next, binary.BigEndian.Uint32(pg[cp:]))
+				if i == 0 && j == 0 {
+					var t [1]byte
+					if _, err := s.r.ReadAt(t[:], p.offset(c)); err != nil {
+						return false
+					}
+					leaves = t[0] == pageTableLeaf
+				}
+				if !leaves {
+					next = append(next, c)
+				}
 			}
-			next = append(next, h.rightChild)
+		}
+		if leaves {
+			return true
 		}
 		level = next
 	}
-	return true
+	return true // deeper or larger than walked: left to the reads
 }
 
 // rescuedStore returns the store that replaces s after a read met damage:

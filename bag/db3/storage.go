@@ -167,17 +167,22 @@ func (s *Store) loadSQL() error {
 	db := s.sq.db
 	ctx := context.Background()
 	tables := map[string]bool{}
-	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'table'")
+	rows, err := db.QueryContext(ctx, "SELECT name, rootpage FROM sqlite_master WHERE type = 'table'")
 	if err != nil {
 		return err
 	}
+	var msgRoot int64
 	for rows.Next() {
 		var name string
-		if err := rows.Scan(&name); err != nil {
+		var root sql.NullInt64
+		if err := rows.Scan(&name, &root); err != nil {
 			rows.Close()
 			return err
 		}
 		tables[name] = true
+		if name == "messages" {
+			msgRoot = root.Int64
+		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -289,7 +294,7 @@ func (s *Store) loadSQL() error {
 	if err := db.QueryRowContext(ctx, "SELECT max(rowid) FROM messages").Scan(&probe); err != nil {
 		return err
 	}
-	if !s.treesSound() {
+	if msgRoot <= 0 || msgRoot > 1<<32-1 || !s.treesSound(uint32(msgRoot)) {
 		// A damaged interior page: count now, as for a lone file.
 		s.countOnce.Do(s.count)
 		return s.countErr
