@@ -65,7 +65,8 @@ func (i ImageInfo) Caption() string {
 // Raw encodings: rgb8, bgr8, rgba8, bgra8, mono8, 8UC1, 8UC3 (as OpenCV's
 // BGR), and the single-channel mono16, 16UC1, 16SC1, 32FC1 and 64FC1
 // (honouring is_bigendian, scaled from the image's own finite
-// minimum..maximum to black..white). Rows are step bytes apart.
+// minimum..maximum to black..white; in 16UC1 depth images 0 is "no
+// reading", black and left out of that range). Rows are step bytes apart.
 // DecodeImage keeps the values of single-channel images.
 func MessageImage(typ string, root *rosmsg.Node) (image.Image, ImageInfo, error) {
 	f, err := DecodeImage(typ, root)
@@ -132,6 +133,7 @@ func rawImage(root *rosmsg.Node) (*ImageFrame, error) {
 	W, H, S := int(w), int(h), int(step)
 	fr.W, fr.H = W, H
 	if scalarEncodings[enc] {
+		fr.ZeroInvalid = enc == "16UC1"
 		fr.setValues(scalarValues(data, W, H, S, enc, big))
 		return fr, nil
 	}
@@ -260,7 +262,8 @@ func compressedImage(root *rosmsg.Node) (*ImageFrame, error) {
 	b := img.Bounds()
 	fr.W, fr.H = b.Dx(), b.Dy()
 	if g, ok := img.(*image.Gray16); ok {
-		// A depth PNG: values, shown like mono16.
+		// A depth PNG: values, shown like 16UC1.
+		fr.ZeroInvalid = true
 		fr.setValues(scalarValues(g.Pix, fr.W, fr.H, g.Stride, "16UC1", true))
 		return fr, nil
 	}

@@ -27,6 +27,10 @@ type ImageFrame struct {
 	// Lo and Hi bound the finite Values (the automatic range); both 0
 	// when none is finite.
 	Lo, Hi float64
+	// ZeroInvalid says that 0 means "no reading" (a 16UC1 depth image,
+	// REP 118): zeros are left out of the range and drawn transparent
+	// by Render.
+	ZeroInvalid bool
 }
 
 // DecodeImage decodes a sensor_msgs/Image or sensor_msgs/CompressedImage
@@ -50,7 +54,7 @@ func (f *ImageFrame) setValues(v []float32) {
 	f.Values = v
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, x := range v {
-		if x64 := float64(x); finite(x64) {
+		if x64 := float64(x); finite(x64) && !(f.ZeroInvalid && x == 0) {
 			lo, hi = min(lo, x64), max(hi, x64)
 		}
 	}
@@ -93,8 +97,9 @@ func (f *ImageFrame) grey(lo, hi float64) *image.Gray {
 }
 
 // Render draws a single-channel frame through colour map cm from lo to
-// hi (values outside are clamped; values that are not finite are
-// transparent). A frame with a picture returns it as it is.
+// hi (values outside are clamped; values that are not finite, and zeros
+// where ZeroInvalid, are transparent; the grey map draws them black). A
+// frame with a picture returns it as it is.
 func (f *ImageFrame) Render(lo, hi float64, cm *ColorMap) image.Image {
 	if !f.Scalar() {
 		return f.Img
@@ -106,7 +111,7 @@ func (f *ImageFrame) Render(lo, hi float64, cm *ColorMap) image.Image {
 	span := hi - lo
 	for i, v := range f.Values {
 		x := float64(v)
-		if !finite(x) {
+		if !finite(x) || (f.ZeroInvalid && v == 0) {
 			continue
 		}
 		t := 0.0
@@ -128,6 +133,9 @@ func (f *ImageFrame) Pixel(x, y int) (text string, ok bool) {
 	}
 	if f.Scalar() {
 		v := float64(f.Values[y*f.W+x])
+		if f.ZeroInvalid && v == 0 {
+			return "0 (no reading)", true
+		}
 		switch f.Info.Encoding {
 		case "32FC1", "64FC1":
 			return strconv.FormatFloat(v, 'g', 6, 64), true

@@ -112,9 +112,14 @@ func TestImageRawEncodings(t *testing.T) {
 		{"mono16", 3, 1, 6, 1, []byte{0x03, 0xe8, 0x07, 0xd0, 0x0b, 0xb8},
 			[]px{{0, 0, grey(0)}, {1, 0, grey(128)}, {2, 0, grey(255)}}},
 		// Padding is not a pixel: 0xEEEE would otherwise be the maximum.
+		// 0 is "no reading" (REP 118): black, and not the range's minimum,
+		// 16 is; 32 is a third of the way to 64.
 		{"16UC1", 2, 2, 6, 0, []byte{
 			0, 0, 0x10, 0, pad, pad,
 			0x20, 0, 0x40, 0, pad, pad},
+			[]px{{0, 0, grey(0)}, {1, 0, grey(0)}, {0, 1, grey(85)}, {1, 1, grey(255)}}},
+		// mono16 has no such reading: 0 is the minimum.
+		{"mono16", 2, 2, 4, 0, []byte{0, 0, 0x10, 0, 0x20, 0, 0x40, 0},
 			[]px{{0, 0, grey(0)}, {1, 0, grey(64)}, {0, 1, grey(128)}, {1, 1, grey(255)}}},
 		// Every pixel the same: black, not a division by zero.
 		{"16UC1", 2, 1, 4, 0, []byte{5, 5, 5, 5},

@@ -620,7 +620,7 @@ func TestScalarImages(t *testing.T) {
 		lo, hi float64
 		pixel  string // the read-out of pixel (1, 0)
 	}{
-		{"16UC1", "16UC1", 0, le16(100, 300, 200, 0), []float32{100, 300, 200, 0}, 0, 300, "300"},
+		{"16UC1, 0 no reading", "16UC1", 0, le16(100, 300, 200, 0), []float32{100, 300, 200, 0}, 100, 300, "300"},
 		{"mono16 big-endian", "mono16", 1, []byte{0x01, 0x00, 0x00, 0x02, 0, 3, 0, 4}, []float32{256, 2, 3, 4}, 2, 256, "2"},
 		{"16SC1", "16SC1", 0, le16(0xffff, 5, 0x8000, 0), []float32{-1, 5, -32768, 0}, -32768, 5, "5"},
 		{"32FC1 with NaN", "32FC1", 0, f32(0.5, nan, 2.25, -1), []float32{0.5, nan, 2.25, -1}, -1, 2.25, "NaN"},
@@ -646,6 +646,12 @@ func TestScalarImages(t *testing.T) {
 			if got, ok := f.Pixel(1, 0); !ok || got != tt.pixel {
 				t.Errorf("pixel (1,0) reads %q, want %q", got, tt.pixel)
 			}
+			if f.ZeroInvalid != (tt.enc == "16UC1") {
+				t.Errorf("%s: ZeroInvalid %v", tt.enc, f.ZeroInvalid)
+			}
+			if got, _ := f.Pixel(1, 1); tt.enc == "16UC1" && got != "0 (no reading)" {
+				t.Errorf("a 16UC1 zero reads %q", got)
+			}
 			if _, ok := f.Pixel(2, 0); ok {
 				t.Error("a pixel outside the image reads")
 			}
@@ -664,7 +670,8 @@ func TestScalarImages(t *testing.T) {
 			img := f.Render(tt.lo, tt.hi, TurboMap)
 			for i, v := range f.Values {
 				_, _, _, a := img.At(i%2, i/2).RGBA()
-				if math.IsNaN(float64(v)) != (a == 0) {
+				none := math.IsNaN(float64(v)) || (f.ZeroInvalid && v == 0)
+				if none != (a == 0) {
 					t.Errorf("value %v has alpha %d", v, a)
 				}
 			}
@@ -699,5 +706,45 @@ func TestSensorKinds(t *testing.T) {
 		if got := IsLogType(tt.typ); got != tt.log {
 			t.Errorf("IsLogType(%s) = %v", tt.typ, got)
 		}
+	}
+}
+
+// TestDepthImagesMatchRosbag compares the values of testdata/depth.bag's
+// 16UC1, 32FC1 and big-endian mono16 frames with those the reference
+// rosbag's messages hold.
+func TestDepthImagesMatchRosbag(t *testing.T) {
+	const path = "../testdata/depth.bag"
+	d, err := Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, topic := range []string{"/depth/image_raw", "/depth/image_float", "/depth/image_be"} {
+		t.Run(topic, func(t *testing.T) {
+			ref := sensorRef(t, "image", path, topic)
+			types, _, roots := decodedMessages(t, d, topic)
+			if len(roots) != len(ref) {
+				t.Fatalf("%d frames, the reference's %d", len(roots), len(ref))
+			}
+			n := 0
+			for k, root := range roots {
+				f, err := DecodeImage(types[k], root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.Info.Encoding != ref[k]["encoding"] || f.W != int(refInt(t, ref[k]["width"])) || f.H != int(refInt(t, ref[k]["height"])) {
+					t.Fatalf("frame %d: %+v, the reference's %v", k, f.Info, ref[k])
+				}
+				for _, p := range ref[k]["pixels"].([]any) {
+					v := refFloats(t, p)
+					x, y := int(v[0]), int(v[1])
+					if got := float64(f.Values[y*f.W+x]); !sameFloat(got, v[2]) {
+						t.Errorf("frame %d pixel %d,%d = %v, the reference's %v", k, x, y, got, v[2])
+					}
+					n++
+				}
+			}
+			t.Logf("%d pixels compared", n)
+		})
 	}
 }
