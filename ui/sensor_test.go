@@ -317,3 +317,87 @@ func TestNiceStep(t *testing.T) {
 		}
 	}
 }
+
+// TestSensorDepthColourMap draws depth.bag's 16UC1 frame through a colour
+// map over its automatic range, then over a range typed in, in grey, and
+// back to the automatic range; the read-out gives millimetres.
+func TestSensorDepthColourMap(t *testing.T) {
+	p, l, x, _ := newTestSensorPanel(t, "../testdata/depth.bag")
+	ref := x.Topic("/depth/image_raw").At(1)
+	l.SelectMessage(ref)
+	typ, root := decodeStored(t, l.d, ref)
+	f, err := model.DecodeImage(typ, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.scalarUI.Visible() || p.cur == nil || p.cur.frame == nil {
+		t.Fatal("no colour map controls for a 16UC1 frame")
+	}
+	same := func(name string, lo, hi float64, cm *model.ColorMap) {
+		t.Helper()
+		exp := f.Render(lo, hi, cm)
+		got := p.img.pic
+		if got == nil || got.Rect.Dx() != f.W {
+			t.Fatalf("%s: picture %v", name, got)
+		}
+		n := 0
+		for y := 0; y < f.H; y += 5 {
+			for x := 0; x < f.W; x += 5 {
+				g := got.NRGBAAt(x, y)
+				e := color.NRGBAModel.Convert(exp.At(x, y)).(color.NRGBA)
+				if g != e {
+					t.Fatalf("%s: pixel %d,%d drawn %v, want %v", name, x, y, g, e)
+				}
+				n++
+			}
+		}
+	}
+	if p.loEntry.Text != formatValue(f.Lo) || p.hiEntry.Text != formatValue(f.Hi) || f.Lo == 0 {
+		t.Errorf("range shown %s..%s, the frame's %v..%v (0 is no reading)", p.loEntry.Text, p.hiEntry.Text, f.Lo, f.Hi)
+	}
+	same("auto turbo", f.Lo, f.Hi, model.TurboMap)
+
+	p.loEntry.SetText("1000")
+	p.hiEntry.SetText("2000")
+	p.loEntry.OnSubmitted(p.loEntry.Text)
+	if p.auto {
+		t.Error("a typed range left the automatic range on")
+	}
+	same("typed range", 1000, 2000, model.TurboMap)
+
+	p.cmapSel.SetSelected("Grey")
+	same("grey", 1000, 2000, model.GreyMap)
+
+	p.hiEntry.SetText("500")
+	p.hiEntry.OnSubmitted(p.hiEntry.Text)
+	if !strings.Contains(p.note.Text, "range needs") {
+		t.Errorf("an empty range was taken: note %q", p.note.Text)
+	}
+	same("still the last good range", 1000, 2000, model.GreyMap)
+
+	p.autoBtn.OnTapped()
+	same("auto again", f.Lo, f.Hi, model.GreyMap)
+
+	// The next frame keeps the map; its own range when automatic.
+	l.SelectMessage(x.Topic("/depth/image_raw").At(2))
+	if p.cmap != model.GreyMap || !p.auto {
+		t.Errorf("the next frame changed the settings: %s, auto %v", p.cmap.Name, p.auto)
+	}
+
+	// The read-out: millimetres, and no reading in the invalid corner.
+	v := p.img
+	for _, tt := range []struct {
+		x, y int
+		want string
+	}{{0, 0, "0 (no reading)"}, {50, 60, ""}} {
+		pos := fyne.NewPos(v.origin.X+(float32(tt.x)+0.5)*v.zoom, v.origin.Y+(float32(tt.y)+0.5)*v.zoom)
+		hover(v, pos)
+		want := tt.want
+		if want == "" {
+			want, _ = p.cur.frame.Pixel(tt.x, tt.y)
+		}
+		if exp := fmt.Sprintf("x %d  y %d  ·  %s", tt.x, tt.y, want); p.readout.Text != exp {
+			t.Errorf("read-out %q, want %q", p.readout.Text, exp)
+		}
+	}
+}
