@@ -12,7 +12,7 @@
 #
 # Environment: BUILD=/tmp/bagscope-bench (binaries and results), RUNS=10,
 # ROUNDS=3 (bagscope and the Go peer take turns), NODE_RUNS=2, NODE=1 (0
-# skips node). Needs go, hyperfine, GNU time, node and `make oracles`.
+# skips node). Needs go, hyperfine, GNU time, taskset, node and `make oracles`.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,7 +27,8 @@ py=/usr/bin/python3
 export GOTOOLCHAIN=${GOTOOLCHAIN:-auto}
 export BAGSCOPE_ORACLES=${BAGSCOPE_ORACLES:-$HOME/.cache/bagscope-npm/node_modules}
 
-for tool in go hyperfine /usr/bin/time; do
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+for tool in go hyperfine /usr/bin/time taskset; do
 	command -v "$tool" >/dev/null || { echo "run_ros2.sh: $tool is missing (apt-get install -y hyperfine time)" >&2; exit 1; }
 done
 mkdir -p "$build" "$bench"
@@ -49,6 +50,9 @@ measure() { # JSON N CMD...
 median() {
 	$py -c 'import json,statistics,sys; print("%.4f" % statistics.median([t for f in sys.argv[1:] for t in json.load(open(f))["results"][0]["times"]]))' "$@" 2>/dev/null || echo FAIL
 }
+cpu() { # mean user+sys seconds over the runs of the JSON files
+	$py -c 'import json,statistics,sys; r=[json.load(open(f))["results"][0] for f in sys.argv[1:]]; print("%.3f" % statistics.mean([x["user"]+x["system"] for x in r]))' "$@" 2>/dev/null || echo "?"
+}
 peak() {
 	local kb
 	kb=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1)
@@ -58,8 +62,8 @@ ratio() { $py -c 'import sys; a,b=sys.argv[1:]; print("%.2fx" % (float(a)/float(
 
 out=$build/results_ros2.md
 {
-	echo "| workload | bagscope (s) | mcap Go library (s) | node (s) | library/bagscope | node/bagscope | peak RSS bagscope / library / node (MB) |"
-	echo "|---|---:|---:|---:|---:|---:|---:|"
+	echo "| workload | bagscope (s) | mcap Go library (s) | node (s) | library/bagscope | node/bagscope | CPU user+sys bagscope / library (s) | peak RSS bagscope / library / node (MB) |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 } >"$out"
 for c in zstd lz4; do
 	f=$bench/mixed_ros2_$c.mcap
@@ -67,16 +71,24 @@ for c in zstd lz4; do
 	# info: bagscope only (the library has no summary command).
 	measure "$build/info-$c.json" "$runs" "$build/bagscope" info "$f" >/dev/null
 	t=$(median "$build/info-$c.json")
-	echo "| info, $c | $t | | | | | $(peak "$build/bagscope" info "$f") / / |" >>"$out"
-	for w in read decode; do
-		flag=
-		[[ $w == read ]] && flag=-read
+	echo "| info, $c | $t | | | | | | $(peak "$build/bagscope" info "$f") / / |" >>"$out"
+	# read: the seam's time-ordered iterator; decode: the same, each message
+	# validated on the consuming goroutine; check: check's payload pass
+	# (model.CheckPayloads), decoded on the chunk-decompressing goroutines;
+	# check1: the same and the library both on one core (taskset -c 0).
+	for w in read decode check check1; do
+		bs=("$build/ros2decode") go=("$build/mcapread")
+		case $w in
+		read) bs+=(-read) ;;
+		check) bs+=(-check) ;;
+		check1) bs=(taskset -c 0 "$build/ros2decode" -check) go=(taskset -c 0 "$build/mcapread") ;;
+		esac
 		js_bs=() js_go=()
 		for ((r = 1; r <= rounds; r++)); do
 			js_bs+=("$build/$w-$c-bs.$r.json")
 			js_go+=("$build/$w-$c-go.$r.json")
-			measure "${js_bs[-1]}" "$runs" "$build/ros2decode" $flag "$f" >/dev/null
-			measure "${js_go[-1]}" "$runs" "$build/mcapread" "$f" >/dev/null
+			measure "${js_bs[-1]}" "$runs" "${bs[@]}" "$f" >/dev/null
+			measure "${js_go[-1]}" "$runs" "${go[@]}" "$f" >/dev/null
 		done
 		t_bs=$(median "${js_bs[@]}") t_go=$(median "${js_go[@]}")
 		t_node=- m_node=
@@ -85,15 +97,19 @@ for c in zstd lz4; do
 			t_node=$(median "$build/node-$c.json")
 			m_node=$(peak node "$here/mcap_decode.mjs" "$f")
 		fi
-		name="every message read"
-		[[ $w == decode ]] && name="every message read and decoded (the library only reads)"
-		echo "| $name, $c | $t_bs | $t_go | $t_node | $(ratio "$t_go" "$t_bs") | $(ratio "$t_node" "$t_bs") | $(peak "$build/ros2decode" $flag "$f") / $(peak "$build/mcapread" "$f") / $m_node |" >>"$out"
+		case $w in
+		read) name="every message read (the seam's iterator, time order)" ;;
+		decode) name="every message read and decoded in time order (the library only reads)" ;;
+		check) name="every message read and decoded by check's payload pass (the library only reads)" ;;
+		check1) name="the same, both on one core (taskset -c 0)" ;;
+		esac
+		echo "| $name, $c | $t_bs | $t_go | $t_node | $(ratio "$t_go" "$t_bs") | $(ratio "$t_node" "$t_bs") | $(cpu "${js_bs[@]}") / $(cpu "${js_go[@]}") | $(peak "${bs[@]}" "$f") / $(peak "${go[@]}" "$f") / $m_node |" >>"$out"
 	done
 done
 {
 	echo
-	echo "Medians of $rounds rounds of $runs runs (node: $node_runs) with hyperfine -N, bagscope and the library taking turns; page cache warm."
-	echo "bagscope: testdata/bench/ros2decode (the storage seam's iterator; decoding is rosmsg.Plan.Validate on every message). Library: testdata/bench/mcapread (mcap.Reader.Messages with UsingIndex, log-time order). node: testdata/bench/mcap_decode.mjs."
-	echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo "Medians of $rounds rounds of $runs runs (node: $node_runs) with hyperfine -N, bagscope and the library taking turns; page cache warm; CPU is the mean user+sys per run."
+	echo "bagscope: testdata/bench/ros2decode (-read: the storage seam's iterator; default: each message validated, rosmsg.Plan.Validate, as it comes; -check: model.CheckPayloads, the payload pass of bagscope check). Library: testdata/bench/mcapread (mcap.Reader.Messages with UsingIndex, log-time order). node: testdata/bench/mcap_decode.mjs."
+	echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average at the start: $load0, at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')."
 } >>"$out"
 cat "$out"
