@@ -93,7 +93,7 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Plots: type TOPIC.FIELD, Down, Enter", What: "suggestions show as you type; Down, Enter take one, Enter again adds it"},
 	{Keys: "Bytes: arrows, Page Up/Down, Home, End", What: "move the byte cursor (the tree follows it)"},
 	{Keys: "Bytes: Shift+arrows, Ctrl+A, Ctrl+C", What: "select bytes, select all, copy them as hex"},
-	{Keys: "Timeline: wheel, drag", What: "zoom about the mouse, pan", Mouse: true},
+	{Keys: "Timeline: wheel, drag", What: "zoom about the mouse, pan (over the lane titles, or dragging the bar at the right, scroll the lanes)", Mouse: true},
 	{Keys: "Timeline: Shift+drag, drag on the axis", What: "select a time range", Mouse: true},
 	{Keys: "Timeline: click, double-click", What: "move the current time there (the message at or before it shows everywhere), fit (or zoom to the range)", Mouse: true},
 	{Keys: "Timeline: drag the red cursor", What: "move the current time, every view following", Mouse: true},

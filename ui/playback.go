@@ -241,6 +241,7 @@ func newTransport(p *player, start int64, status func(string)) *transport {
 			}
 		}
 	})
+	tr.speed.PlaceHolder = "10×" // as wide as the widest speed
 	tr.speed.SetSelected(speedLabel(p.clock.Speed))
 	tr.loop = newTipButton("", theme.ViewRefreshIcon(), "Loop over the selected range, else the whole bag (Alt+L)", status, func() { p.setLoop(!p.clock.Loop) })
 	tr.time = widget.NewLabel("")

@@ -33,7 +33,8 @@ const (
 	dragNone = iota
 	dragPan
 	dragSelect
-	dragScrub // the cursor, grabbed within tlGrab pixels
+	dragScrub  // the cursor, grabbed within tlGrab pixels
+	dragScroll // the lanes' scroll bar, right of the lanes
 )
 
 // tlGrab is how near the cursor a drag must start to move it.
@@ -378,6 +379,9 @@ func (v *TimelineView) dragged(ev *fyne.DragEvent, selecting bool) {
 		if v.hasCur && !selecting && from >= v.labelW() && abs32(from-v.x(v.cursor)) <= tlGrab {
 			v.drag = dragScrub
 		}
+		if from > v.labelW()+v.plotW()+2 {
+			v.drag = dragScroll
+		}
 		if selecting {
 			v.drag = dragSelect
 			v.dragFrom = v.clampTime(v.timeAt(ev.Position.X - ev.Dragged.DX))
@@ -386,6 +390,14 @@ func (v *TimelineView) dragged(ev *fyne.DragEvent, selecting bool) {
 	if v.drag == dragPan {
 		v.scrollLanes(-ev.Dragged.DY)
 		v.pan(ev.Dragged.DX)
+		return
+	}
+	if v.drag == dragScroll {
+		// The bar stands for all the lanes: a pixel of bar is this
+		// many pixels of lanes.
+		if h := v.Size().Height - v.lanesTop(); h > 0 {
+			v.scrollLanes(ev.Dragged.DY * (v.contentH() - v.lanesTop()) / h)
+		}
 		return
 	}
 	if v.drag == dragScrub {

@@ -13,7 +13,7 @@ import (
 )
 
 // timelineHint is what the status line says when the mouse is elsewhere.
-const timelineHint = "Scroll to zoom, drag to pan, shift+drag or drag the axis to select a range, click for the nearest message, click a chunk to open it."
+const timelineHint = "Click to move the current time (its message shows everywhere), drag the red cursor to scrub, scroll to zoom, drag to pan, shift+drag or drag the axis to select a range, click a chunk to open it."
 
 // timelinePane is the timeline above the other views: a toolbar row
 // (playback, zoom, range, status), the lanes (scrolling vertically when

@@ -215,7 +215,7 @@ func (r *timelineRenderer) build() {
 	// A scroll bar when the lanes do not fit.
 	if h := v.Size().Height - v.lanesTop(); v.contentH()-v.lanesTop() > h && h > 0 {
 		total := v.contentH() - v.lanesTop()
-		rect(right+tlRight-5, v.lanesTop()+v.yOff/total*h, 3, h*h/total, withAlpha(col.dim, 160))
+		rect(right+tlRight-9, v.lanesTop()+v.yOff/total*h, 6, h*h/total, withAlpha(col.dim, 160))
 	}
 
 	// The cursor, above everything.

@@ -1,0 +1,97 @@
+package ui
+
+import (
+	"context"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// TestTimelineLanesReachable makes a timeline too short for its lanes: each
+// lane can be scrolled into view, by the wheel over the titles and by
+// dragging the bar at the right, and no further than the last lane.
+func TestTimelineLanesReachable(t *testing.T) {
+	tv, _ := newTestTimeline(t, "../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag")
+	n := len(tv.tl.Topics)
+	if n < 8 {
+		t.Fatalf("%d lanes", n)
+	}
+	tv.Resize(fyne.NewSize(900, tv.lanesTop()+3*(tlLaneH+tlGap)))
+	last := func() float32 { return tv.laneY(n-1) + tlLaneH }
+	if last() <= tv.Size().Height {
+		t.Fatal("the lanes fit: nothing to scroll")
+	}
+	for _, tc := range []struct {
+		name   string
+		scroll func()
+	}{
+		{"the wheel over the titles", func() {
+			for range 20 {
+				tv.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(10, 30)}, Scrolled: fyne.Delta{DY: -30}})
+			}
+		}},
+		{"a drag of the scroll bar", func() {
+			x := tv.labelW() + tv.plotW() + tlRight - 6
+			tv.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(x, 40)}, Dragged: fyne.Delta{DY: 500}})
+			tv.DragEnd()
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tv.scrollLanes(-1e6)
+			t0, t1 := tv.Window()
+			tc.scroll()
+			if got := last(); got > tv.Size().Height || got < tv.Size().Height-tlLaneH-tlGap {
+				t.Errorf("the last lane ends at %v in a view %v high", got, tv.Size().Height)
+			}
+			if a, b := tv.Window(); a != t0 || b != t1 {
+				t.Error("scrolling the lanes zoomed or panned")
+			}
+		})
+	}
+}
+
+// TestTimelineLanesDraw checks what the lanes draw on a real bag: at the
+// whole bag, the tilting laser's 10 Hz /scan is drawn in every column
+// that holds a scan and its scale is stated beside its title; zoomed to a
+// second, each scan is a tick.
+func TestTimelineLanesDraw(t *testing.T) {
+	tv, _ := newTestTimeline(t, "../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag")
+	x, err := model.BuildMessageIndex(context.Background(), openDoc(t, "../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag").Storage, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tv.SetIndex(x)
+	scan := laneOf(t, tv, "/scan")
+	d := tv.laneDrawing(scan)
+	drawn := 0
+	for _, h := range d.Heights {
+		if h > 0 {
+			drawn++
+		}
+	}
+	if want := x.Topic("/scan").Len(); drawn < want*9/10 {
+		t.Errorf("%d columns drawn for %d scans", drawn, want)
+	}
+	if !containsText(test.LaidOutObjects(tv), laneScaleLabel(d)) || laneScaleLabel(d) == "" {
+		t.Errorf("the lane's scale %q is not shown", laneScaleLabel(d))
+	}
+	start := tv.tl.Start + 5e9
+	tv.setWindow(start, start+1e9)
+	if d := tv.laneDrawing(scan); !d.Ticks || !containsText(test.LaidOutObjects(tv), "1/tick") {
+		t.Errorf("a second of /scan is not drawn as ticks (max %v a column)", d.PerColumnMax)
+	}
+}
+
+// containsText says whether a canvas.Text among objs reads s.
+func containsText(objs []fyne.CanvasObject, s string) bool {
+	for _, o := range objs {
+		if tx, ok := o.(*canvas.Text); ok && tx.Visible() && tx.Text == s {
+			return true
+		}
+	}
+	return false
+}
