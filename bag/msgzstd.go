@@ -1,15 +1,15 @@
 package bag
 
 import (
-	"bytes"
 	"fmt"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
 
-// zstdMagic starts every zstd frame. rosbag2's MESSAGE compression mode
-// stores each message as one frame; a CDR message starts with 00 instead.
+// zstdMagic starts every zstd frame (compressedMessage spells it out).
+// rosbag2's MESSAGE compression mode stores each message as one frame; a
+// CDR message starts with 00 instead.
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
 // MaxMessageSize bounds what a compressed message may inflate to.
@@ -44,7 +44,9 @@ var zstdDecoders = sync.Pool{New: func() any {
 
 // compressedMessage reports whether m is a CDR message stored as a zstd frame.
 func compressedMessage(m *Message) bool {
-	return m.Conn != nil && m.Conn.Encoding == "cdr" && bytes.HasPrefix(m.Data, zstdMagic)
+	d := m.Data
+	// Spelled out, not bytes.HasPrefix: inlined, as it runs for every message.
+	return len(d) >= 4 && d[0] == 0x28 && d[1] == 0xb5 && d[2] == 0x2f && d[3] == 0xfd && m.Conn != nil && m.Conn.Encoding == "cdr"
 }
 
 // inflate replaces m.Data with its decompressed bytes, appended to buf.

@@ -76,11 +76,20 @@ func CheckPayloads(ctx context.Context, s bag.Storage) ([]bag.Finding, error) {
 		})
 		return b[:min(len(b), maxPayloadFindings)]
 	}
+	// The states by connection ID, in a slice when the IDs are small (a
+	// map lookup per message costs more than its decoding's 5%).
 	conns := map[uint32]*connState{}
+	var byID []*connState
 	var out []bag.Finding
 	for _, c := range s.Connections() {
 		st := &connState{}
 		conns[c.ID] = st
+		if c.ID < 1<<16 {
+			if int(c.ID) >= len(byID) {
+				byID = append(byID, make([]*connState, int(c.ID)+1-len(byID))...)
+			}
+			byID[c.ID] = st
+		}
 		p, err := planFor(&cache, c)
 		switch {
 		case err == nil:
@@ -95,7 +104,12 @@ func CheckPayloads(ctx context.Context, s bag.Storage) ([]bag.Finding, error) {
 	}
 	var mu sync.Mutex // guards the states' bad and first
 	err := bag.VisitMessages(ctx, s, bag.MessageFilter{}, func(m *bag.Message) {
-		st := conns[m.Conn.ID]
+		var st *connState
+		if id := m.Conn.ID; int(id) < len(byID) {
+			st = byID[id]
+		} else {
+			st = conns[id]
+		}
 		if st == nil || st.plan == nil {
 			return
 		}
