@@ -118,7 +118,6 @@ func newSensorPanel(l *docLink) *sensorPanel {
 	p.readout.TextStyle.Monospace = true
 	p.readout.Truncation = fyne.TextTruncateEllipsis
 	p.note = widget.NewLabel("")
-	p.note.Truncation = fyne.TextTruncateEllipsis
 	p.problem = widget.NewLabel("")
 	p.problem.Wrapping = fyne.TextWrapWord
 	p.problem.Importance = widget.DangerImportance
@@ -303,9 +302,10 @@ func (r *sensorResult) draw(set sensorSettings) {
 	r.pic = f.Render(lo, hi, set.cmap)
 }
 
-// scanPoints are a laser scan's points, in the theme's primary colour.
+// scanPoints are a laser scan's points, in the theme's primary colour,
+// with its range_max drawn as a circle.
 func scanPoints(s *model.LaserScan) *pointSet {
-	ps := &pointSet{Rings: true, Origin: true, X: make([]float32, len(s.Points)), Y: make([]float32, len(s.Points))}
+	ps := &pointSet{Rings: true, Origin: true, Limit: s.RangeMax, X: make([]float32, len(s.Points)), Y: make([]float32, len(s.Points))}
 	for i, pt := range s.Points {
 		ps.X[i], ps.Y[i] = float32(pt.X), float32(pt.Y)
 	}
@@ -349,6 +349,7 @@ func (p *sensorPanel) display(r *sensorResult) {
 	}
 	p.note.SetText("")
 	if r.err != nil {
+		p.readout.SetText("")
 		if r.frame != nil {
 			title += "  ·  " + r.frame.Info.Caption()
 		}

@@ -24,6 +24,9 @@ type pointSet struct {
 	Rings bool
 	// Origin marks the sensor at 0,0.
 	Origin bool
+	// Limit, when above 0, is drawn as a circle of that radius about the
+	// origin (a scan's range_max).
+	Limit float64
 }
 
 // bounds returns the box holding every point (and the origin when it is
@@ -321,6 +324,10 @@ func (r *pointViewRenderer) draw(w, h int) image.Image {
 			}
 			hline(out, int(py*sc), grid)
 		}
+	}
+	if v.set.Limit > 0 {
+		lim := color.NRGBAModel.Convert(theme.Color(theme.ColorNameWarning)).(color.NRGBA)
+		drawCircle(out, ox, oy, v.set.Limit*ppm, lim)
 	}
 	// Axes through the origin.
 	vline(out, int(ox), axis)
