@@ -93,6 +93,7 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Plots: type TOPIC.FIELD, Down, Enter", What: "suggestions show as you type; Down, Enter take one, Enter again adds it"},
 	{Keys: "Bytes: arrows, Page Up/Down, Home, End", What: "move the byte cursor (the tree follows it)"},
 	{Keys: "Bytes: Shift+arrows, Ctrl+A, Ctrl+C", What: "select bytes, select all, copy them as hex"},
+	{Keys: "Message: Ctrl+C, Ctrl+Shift+C, Ctrl+Shift+Y, Ctrl+Shift+J", What: "copy the selected field's value, its path as plots take it, the message as YAML (rostopic echo), as JSON"},
 	{Keys: "Timeline: wheel, drag", What: "zoom about the mouse, pan (over the lane titles, or dragging the bar at the right, scroll the lanes)", Mouse: true},
 	{Keys: "Timeline: Shift+drag, drag on the axis", What: "select a time range", Mouse: true},
 	{Keys: "Timeline: click, double-click", What: "move the current time there (the message at or before it shows everywhere), fit (or zoom to the range)", Mouse: true},
@@ -103,6 +104,7 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Plots: drag a field from Fields", What: "onto a plot to add it there, below the plots for a new plot (double-click or + adds to the last)", Mouse: true},
 	{Keys: "Topics: click a row", What: "show only the selected topics in the other views", Mouse: true},
 	{Keys: "Bytes: click, drag, Shift+click", What: "move the byte cursor, select bytes", Mouse: true},
+	{Keys: "Message: right-click a field", What: "copy its value or path, the message as YAML or JSON; plot it; list an array one element per row", Mouse: true},
 	{Keys: "Drop files on a window", What: "open them", Mouse: true},
 }
 

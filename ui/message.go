@@ -40,12 +40,21 @@ type messagePanel struct {
 	records *widget.Button
 	plot    *widget.Button
 	problem *widget.Label
-	tree    *widget.Tree
+	tree    *msgTree
 	detail  *widget.Label
 	hex     *HexView
 
+	// The fields pane shows the tree or the message as text.
+	treeBtn, textBtn *widget.Button
+	copyBtn          *widget.Button
+	echo             *widget.Label // the text view
+	echoScroll       *container.Scroll
+	treeView         fyne.CanvasObject
+	textMode         bool
+	echoFor          *rosmsg.Node // the message echo shows, or nil
+
 	// The image pane shows above the tree when the message is an image.
-	split     *container.Split // tree (or treeImage) | hex
+	split     *container.Split // treePane (or treeImage) | hex
 	treePane  fyne.CanvasObject
 	treeImage *container.Split // image over tree
 	picture   *canvas.Image
@@ -72,8 +81,8 @@ func newMessageView(l *docLink) *messagePanel {
 	p := &messagePanel{l: l, reader: model.NewMessageReader(l.d.Storage, nil)}
 
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	p.title.Truncation = fyne.TextTruncateEllipsis
-	p.where = dimText("", theme.SizeNameText, fyne.TextAlignLeading)
+	p.title.Wrapping = fyne.TextWrapWord // never cut: a long type or definition path wraps
+	p.where = dimWrapped("", fyne.TextAlignLeading)
 	p.prev = widget.NewButtonWithIcon("Prev", theme.NavigateBackIcon(), func() { p.step(-1) })
 	p.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { p.step(+1) })
 	p.next.IconPlacement = widget.ButtonIconTrailingText
@@ -81,29 +90,29 @@ func newMessageView(l *docLink) *messagePanel {
 	if l.d.Bag == nil && model.Lister(l.d.Storage) == nil {
 		p.records.Hide() // the Records view does not read this format yet
 	}
-	p.plot = widget.NewButtonWithIcon("Plot field", theme.GridIcon(), p.plotField)
+	p.plot = widget.NewButtonWithIcon("Plot", theme.GridIcon(), p.plotField)
 	p.plot.Disable()
 	p.problem = widget.NewLabel("")
 	p.problem.Wrapping = fyne.TextWrapWord
 	p.problem.Importance = widget.DangerImportance
 	p.problem.Hide()
 
-	p.tree = widget.NewTree(p.childIDs, p.isBranch, p.newRow, p.updateRow)
+	p.tree = newMsgTree(p)
 	p.tree.OnSelected = p.selectField
 	p.tree.OnUnselected = func(string) {}
 	p.detail = widget.NewLabel("")
-	p.detail.Truncation = fyne.TextTruncateEllipsis
+	p.detail.Wrapping = fyne.TextWrapWord // the status line: the whole path and value
 	p.hex = NewHexView()
 	p.hex.OnSelect = p.selectByte
 
+	p.treePane = p.newFieldsPane()
 	nav := container.NewHBox(p.prev, p.next)
-	actions := container.NewHBox(p.records, p.plot)
+	actions := container.NewHBox(p.treeBtn, p.textBtn, p.copyBtn, p.records, p.plot)
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, nav, actions, p.title),
 		p.where,
 		p.problem,
 	)
-	p.treePane = container.NewBorder(nil, p.detail, nil, nil, p.tree)
 	p.picture = canvas.NewImageFromImage(nil)
 	p.picture.FillMode = canvas.ImageFillContain
 	p.picture.SetMinSize(fyne.NewSize(96, 72))
@@ -111,10 +120,15 @@ func newMessageView(l *docLink) *messagePanel {
 	p.caption.Truncation = fyne.TextTruncateEllipsis
 	imagePane := container.NewBorder(p.caption, nil, nil, nil, p.picture)
 	p.treeImage = container.NewVSplit(imagePane, p.treePane)
-	p.treeImage.Offset = 0.62 // the picture gets the room; the tree scrolls
-	p.split = container.NewHSplit(p.treePane, container.NewBorder(nil, hexLegendMessage(), nil, nil, p.hex))
-	p.split.Offset = 0.48
-	p.view = container.NewBorder(top, nil, nil, nil, p.split)
+	p.treeImage.Offset = 0.45
+	rememberSplit(p.treeImage, splitMsgPicture)
+	// The bytes scroll sideways when the divider leaves them less than
+	// their width: the fields get the room they need.
+	hexPane := container.NewBorder(nil, hexLegendMessage(), nil, nil, container.NewHScroll(p.hex))
+	p.split = container.NewHSplit(p.treePane, hexPane)
+	p.split.Offset = 0.5
+	rememberSplit(p.split, splitMsgBytes)
+	p.view = container.NewBorder(top, p.detail, nil, nil, p.split)
 
 	start := widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), p.first)
 	start.IconPlacement = widget.ButtonIconTrailingText
@@ -239,9 +253,10 @@ func (p *messagePanel) showImage(mi *messageImage) {
 func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string, err error) {
 	p.sel = ""
 	p.plot.Disable()
-	p.detail.SetText("Select a field to highlight its bytes, or a byte to find its field.")
+	p.setDetail("Select a field to highlight its bytes, or a byte to find its field. Right-click a field to copy it.")
 	if err != nil {
 		p.msg, p.ft = nil, nil
+		p.updateEcho()
 		p.problem.SetText(err.Error())
 		p.problem.Show()
 		p.hex.Clear()
@@ -253,6 +268,7 @@ func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string,
 	p.ft = nil
 	if root != nil {
 		p.ft = model.NewFieldTree(root)
+		p.ft.Grouped = true
 	}
 	title := fmt.Sprintf("%s  ·  %s", m.Conn.Topic, m.Conn.Type)
 	if src := m.Conn.DefinitionSource; src != "" {
@@ -276,6 +292,7 @@ func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string,
 	}
 	p.tree.Refresh()
 	p.tree.ScrollToTop()
+	p.updateEcho()
 	p.updatePosition()
 }
 
@@ -319,7 +336,7 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 	if m := p.msg; m != nil {
 		parts = append(parts, messagePlace(p.l.d, m))
 	}
-	setDim(p.where, strings.Join(parts, "  ·  ")+"  ·  Alt+Left / Alt+Right step")
+	setDim(p.where, strings.Join(parts, "  ·  "))
 }
 
 // messagePlace says where a message's bytes are: its record in its ROS 1

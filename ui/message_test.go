@@ -146,7 +146,7 @@ func TestMessagePanelLinksFieldsAndBytes(t *testing.T) {
 	base := p.msg.DataOffset
 
 	// A field selected in the tree highlights exactly its bytes.
-	for _, path := range []string{"linear_acceleration.x", "header.frame_id", "orientation_covariance[4]", "header"} {
+	for _, path := range []string{"linear_acceleration.x", "header.frame_id", "orientation_covariance[0:8]", "header"} {
 		id := treeID(t, p.ft, path)
 		p.tree.Select(id)
 		var n *rosmsg.Node
@@ -155,9 +155,11 @@ func TestMessagePanelLinksFieldsAndBytes(t *testing.T) {
 			n = want.Field("linear_acceleration").Field("x")
 		case "header.frame_id":
 			n = want.Field("header").Field("frame_id")
-		case "orientation_covariance[4]":
-			e, _ := want.Field("orientation_covariance").Elem(4)
-			n = &e
+		case "orientation_covariance[0:8]":
+			cov := want.Field("orientation_covariance")
+			s, _ := cov.ElemRange(0)
+			_, e := cov.ElemRange(7)
+			n = &rosmsg.Node{Start: s, End: e}
 		case "header":
 			n = want.Field("header")
 		}
@@ -165,7 +167,7 @@ func TestMessagePanelLinksFieldsAndBytes(t *testing.T) {
 		if s != base+int64(n.Start) || e != base+int64(n.End) {
 			t.Errorf("%s: highlight %d..%d, the field's bytes are %d..%d", path, s, e, base+int64(n.Start), base+int64(n.End))
 		}
-		if !strings.HasPrefix(p.detail.Text, path+"  ·  ") {
+		if !strings.HasPrefix(p.detail.Text, "/imu."+path+"  ·  ") {
 			t.Errorf("%s: detail %q", path, p.detail.Text)
 		}
 	}
@@ -193,7 +195,7 @@ func TestMessagePanelLinksFieldsAndBytes(t *testing.T) {
 	for range 5 {
 		p.hex.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
 	}
-	if got := p.ft.Path(p.sel); got != "angular_velocity_covariance[0]" {
+	if got := p.ft.Path(p.sel); got != "angular_velocity_covariance[0:8]" {
 		t.Errorf("five bytes further selects %q", got)
 	}
 	p.hex.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
@@ -249,8 +251,10 @@ func TestMessagePanelLongArrays(t *testing.T) {
 	want := decodeRef(t, l.d.Bag, ref).Field("data")
 	id := treeID(t, p.ft, "data")
 	kids := p.tree.ChildUIDs(id)
-	if len(kids) != model.FieldTreeFirst+1 || !model.IsMore(kids[len(kids)-1]) {
-		t.Fatalf("the image data lists %d rows", len(kids))
+	g := model.GroupSize(want.Kind)
+	rows := (model.FieldTreeFirst + g - 1) / g
+	if len(kids) != rows+1 || !model.IsMore(kids[len(kids)-1]) {
+		t.Fatalf("the image data lists %d rows, want %d rows of %d bytes and a more row", len(kids), rows, g)
 	}
 	if v := model.FieldValue(p.ft.Node(id)); !strings.HasPrefix(v, model.Count(uint64(want.Len()))+" bytes: ") {
 		t.Errorf("data value %q", v)
@@ -260,17 +264,22 @@ func TestMessagePanelLongArrays(t *testing.T) {
 	off := p.msg.DataOffset + int64(s)
 	p.hex.ScrollToOffset(off)
 	p.hex.Tapped(&fyne.PointEvent{Position: hexPos(p.hex, off)})
-	if got := p.ft.Path(p.sel); got != "data[500]" {
+	if got := p.ft.Path(p.sel); got != "data[496:512]" {
 		t.Fatalf("tapping element 500 of the image selects %q", got)
 	}
-	if n := len(p.tree.ChildUIDs(id)); n > model.FieldTreeMore+1 {
+	if n := len(p.tree.ChildUIDs(id)); n > (model.FieldTreeMore+g-1)/g+1 {
 		t.Errorf("%d rows listed to reach element 500", n)
 	}
 	// The "more" row lists more.
 	more := p.tree.ChildUIDs(id)
 	p.tree.Select(more[len(more)-1])
-	if n := len(p.tree.ChildUIDs(id)); n != 2*model.FieldTreeMore+1 {
+	if n := len(p.tree.ChildUIDs(id)); n != (2*model.FieldTreeMore+g-1)/g+1 {
 		t.Errorf("after more, %d rows", n)
+	}
+	// One element per row on request.
+	p.togglePerElement(id)
+	if got := p.tree.ChildUIDs(id); model.IsGroup(got[0]) || p.ft.Path(got[500]) != "data[500]" {
+		t.Errorf("one element per row lists %q first, %q as element 500", got[0], p.ft.Path(got[500]))
 	}
 }
 

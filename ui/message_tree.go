@@ -10,8 +10,34 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 )
+
+// msgTree is the Message view's field tree. It takes the copy shortcuts
+// while it has the keyboard focus (a tap on a row gives it the focus).
+type msgTree struct {
+	widget.Tree
+	p *messagePanel
+}
+
+var _ fyne.Shortcutable = (*msgTree)(nil)
+
+func newMsgTree(p *messagePanel) *msgTree {
+	t := &msgTree{p: p}
+	t.ChildUIDs = p.childIDs
+	t.IsBranch = p.isBranch
+	t.CreateNode = p.newRow
+	t.UpdateNode = p.updateRow
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// TypedShortcut copies the selected field's value (Ctrl+C) or path
+// (Ctrl+Shift+C), or the message (Ctrl+Shift+Y, Ctrl+Shift+J).
+func (t *msgTree) TypedShortcut(s fyne.Shortcut) {
+	t.p.typedShortcut(s)
+}
 
 func (p *messagePanel) childIDs(id string) []string {
 	if p.ft == nil {
@@ -24,50 +50,161 @@ func (p *messagePanel) isBranch(id string) bool {
 	return p.ft != nil && (id == "" || p.ft.IsBranch(id))
 }
 
-// A tree row: the field's name, its value, and its type at the end.
+// msgRow is a tree row: the field's name, its value (with a sparkline
+// for a long array of numbers), and its type at the end, drawn as plain
+// texts with little padding so that many rows fit. A value too long for
+// the row ends with an ellipsis; the status line shows it whole once the
+// row is selected. A right click opens the copy menu.
+type msgRow struct {
+	widget.BaseWidget
+	p                 *messagePanel
+	id                string
+	name, value, typ  string
+	nameT, valT, typT *canvas.Text
+	spark             *sparkline
+}
+
+var _ fyne.SecondaryTappable = (*msgRow)(nil)
+
 func (p *messagePanel) newRow(bool) fyne.CanvasObject {
-	name := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	value := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	value.Truncation = fyne.TextTruncateEllipsis
-	typ := dimText("", theme.SizeNameText, fyne.TextAlignTrailing)
-	typ.Truncation = fyne.TextTruncateOff
-	return container.NewBorder(nil, nil, name, typ, value)
+	r := &msgRow{p: p}
+	r.nameT = canvas.NewText("", theme.Color(theme.ColorNameForeground))
+	r.nameT.TextStyle.Bold = true
+	r.valT = canvas.NewText("", theme.Color(theme.ColorNameForeground))
+	r.valT.TextStyle.Monospace = true
+	r.typT = canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder))
+	r.spark = newSparkline()
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// set changes the row's texts.
+func (r *msgRow) set(name, value, typ string) {
+	r.name, r.value, r.typ = name, value, typ
+	r.Refresh()
+}
+
+// CreateRenderer lays the texts out.
+func (r *msgRow) CreateRenderer() fyne.WidgetRenderer { return &msgRowRenderer{r: r} }
+
+// TappedSecondary selects the row and opens its copy menu.
+func (r *msgRow) TappedSecondary(ev *fyne.PointEvent) {
+	r.p.rowMenu(r.id, ev.AbsolutePosition)
+}
+
+// msgRowPad is the room around a row's texts.
+const msgRowPad = 4
+
+type msgRowRenderer struct{ r *msgRow }
+
+func (m *msgRowRenderer) Destroy() {}
+
+func (m *msgRowRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{m.r.nameT, m.r.valT, m.r.spark, m.r.typT}
+}
+
+func (m *msgRowRenderer) MinSize() fyne.Size {
+	size := theme.TextSize()
+	h := fyne.MeasureText("Mg", size, fyne.TextStyle{Monospace: true}).Height
+	return fyne.NewSize(2*theme.Padding(), h+2*msgRowPad)
+}
+
+func (m *msgRowRenderer) Layout(size fyne.Size) {
+	r := m.r
+	ts := theme.TextSize()
+	measure := func(t *canvas.Text, s string) float32 {
+		if s == "" {
+			return 0
+		}
+		return fyne.MeasureText(s, ts, t.TextStyle).Width
+	}
+	y := func(t *canvas.Text) float32 {
+		return (size.Height - fyne.MeasureText("Mg", ts, t.TextStyle).Height) / 2
+	}
+	r.nameT.Text = r.name
+	nw := measure(r.nameT, r.name)
+	r.nameT.Move(fyne.NewPos(0, y(r.nameT)))
+	r.nameT.Resize(fyne.NewSize(nw, size.Height))
+	right := size.Width - msgRowPad
+	r.typT.Text = r.typ
+	tw := measure(r.typT, r.typ)
+	right -= tw
+	r.typT.Move(fyne.NewPos(right, y(r.typT)))
+	r.typT.Resize(fyne.NewSize(tw, size.Height))
+	if r.spark.Visible() {
+		sw := r.spark.MinSize().Width
+		right -= sw + 2*msgRowPad
+		r.spark.Move(fyne.NewPos(right+msgRowPad, (size.Height-r.spark.MinSize().Height)/2))
+		r.spark.Resize(r.spark.MinSize())
+	}
+	x := nw
+	if nw > 0 {
+		x += 2 * msgRowPad
+	}
+	room := right - x - 2*msgRowPad
+	r.valT.Text = fitText(r.value, room, ts, r.valT.TextStyle)
+	r.valT.Move(fyne.NewPos(x, y(r.valT)))
+	r.valT.Resize(fyne.NewSize(max(0, room), size.Height))
+}
+
+func (m *msgRowRenderer) Refresh() {
+	r := m.r
+	r.nameT.Color = theme.Color(theme.ColorNameForeground)
+	r.valT.Color = theme.Color(theme.ColorNameForeground)
+	r.typT.Color = theme.Color(theme.ColorNamePlaceHolder)
+	ts := theme.TextSize()
+	r.nameT.TextSize, r.valT.TextSize, r.typT.TextSize = ts, ts, ts
+	m.Layout(r.Size())
+	canvas.Refresh(r.nameT)
+	canvas.Refresh(r.valT)
+	canvas.Refresh(r.typT)
+	r.spark.Refresh()
+}
+
+// fitText returns s, or its longest start that fits in width with an
+// ellipsis after it.
+func fitText(s string, width, size float32, style fyne.TextStyle) string {
+	if s == "" || fyne.MeasureText(s, size, style).Width <= width {
+		return s
+	}
+	rs := []rune(s)
+	lo, hi := 0, len(rs) // the longest fitting prefix has lo runes
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fyne.MeasureText(string(rs[:mid])+"…", size, style).Width <= width {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo == 0 {
+		return ""
+	}
+	return string(rs[:lo]) + "…"
 }
 
 func (p *messagePanel) updateRow(id string, _ bool, o fyne.CanvasObject) {
-	c := o.(*fyne.Container)
-	var name, value *widget.Label
-	var typ *widget.RichText
-	for _, obj := range c.Objects {
-		switch w := obj.(type) {
-		case *widget.Label:
-			if w.TextStyle.Bold {
-				name = w
-			} else {
-				value = w
-			}
-		case *widget.RichText:
-			typ = w
-		}
-	}
+	r := o.(*msgRow)
+	r.id = id
 	if p.ft == nil {
 		return
 	}
-	if model.IsMore(id) {
-		name.SetText("")
-		value.SetText(p.ft.MoreText(id))
-		setDim(typ, "")
-		c.Refresh()
-		return
+	r.spark.SetValues(nil)
+	switch {
+	case model.IsMore(id):
+		r.set("", p.ft.MoreText(id), "")
+	case model.IsGroup(id):
+		r.set(p.ft.GroupName(id), p.ft.GroupValue(id), "")
+	default:
+		n := p.ft.Node(id)
+		if n == nil {
+			return
+		}
+		if model.Groupable(n) && n.Len() >= sparkMin {
+			r.spark.SetValues(n)
+		}
+		r.set(model.FieldName(n), model.FieldValue(n), n.Type)
 	}
-	n := p.ft.Node(id)
-	if n == nil {
-		return
-	}
-	name.SetText(model.FieldName(n))
-	value.SetText(model.FieldValue(n))
-	setDim(typ, n.Type)
-	c.Refresh() // a reused row lays out again for its new texts
 }
 
 // selectField highlights the bytes of the selected field, or lists more
@@ -82,13 +219,13 @@ func (p *messagePanel) selectField(id string) {
 		p.tree.Refresh()
 		return
 	}
-	n := p.ft.Node(id)
-	if n == nil {
+	s, e, ok := p.ft.Range(id)
+	if !ok {
 		return
 	}
 	p.sel = id
 	base := p.msg.DataOffset
-	start, end := base+int64(n.Start), base+int64(n.End)
+	start, end := base+int64(s), base+int64(e)
 	if p.busy {
 		// The user tapped a byte: keep the hex view where it is.
 		p.hex.hiStart, p.hex.hiEnd = start, end
@@ -97,12 +234,17 @@ func (p *messagePanel) selectField(id string) {
 		p.hex.SetHighlight(start, end)
 		p.hex.SetCursor(start)
 	}
-	path := p.ft.Path(id)
-	size := fmt.Sprintf("bytes %d..%d of the message", n.Start, n.End-1)
-	if n.End == n.Start {
-		size = fmt.Sprintf("no bytes, at %d", n.Start)
+	size := fmt.Sprintf("bytes %d..%d of the message", s, e-1)
+	if e == s {
+		size = fmt.Sprintf("no bytes, at %d", s)
 	}
-	p.detail.SetText(fmt.Sprintf("%s  ·  %s  ·  %s  ·  %s", path, n.Type, size, model.FieldValue(n)))
+	typ, value := "", ""
+	if n := p.ft.Node(id); n != nil {
+		typ, value = n.Type, model.FieldValue(n)
+	} else if arr, _, _, ok := p.ft.Group(id); ok {
+		typ, value = arr.Type, p.ft.GroupValue(id)
+	}
+	p.setDetail(fmt.Sprintf("%s  ·  %s  ·  %s  ·  %s", p.fieldPath(id), typ, size, value))
 	if p.ft.Plottable(id) && p.l.addSeries != nil {
 		p.plot.Enable()
 	} else {
@@ -123,7 +265,7 @@ func (p *messagePanel) selectByte(off int64) {
 		p.sel = ""
 		p.hex.SetHighlight(0, 0)
 		p.plot.Disable()
-		p.detail.SetText("The message data record's header: see its fields in the Records tab.")
+		p.setDetail("The message data record's header: see its fields in the Records tab.")
 		return
 	}
 	id := p.ft.At(int(off - base))
@@ -175,4 +317,12 @@ func legendItem(c color.Color, s string) fyne.CanvasObject {
 	t := dimText(s, theme.SizeNameCaptionText, fyne.TextAlignLeading)
 	t.Truncation = fyne.TextTruncateOff
 	return container.NewHBox(container.NewCenter(r), t)
+}
+
+// elemKind names what an array's rows are, for the row menu.
+func elemKind(n *rosmsg.Node) string {
+	if n.Kind == rosmsg.KindBool {
+		return "values"
+	}
+	return "numbers"
 }

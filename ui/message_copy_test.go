@@ -1,0 +1,368 @@
+package ui
+
+import (
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// keysMessageCopy is the Help row of the Message view's copy keys.
+const keysMessageCopy = "Message: Ctrl+C, Ctrl+Shift+C, Ctrl+Shift+Y, Ctrl+Shift+J"
+
+func init() {
+	// TestHelpKeys presses every row Help lists; this one is the Message
+	// view's.
+	keyChecks[keysMessageCopy] = func(t *testing.T, k *keysWindow) {
+		l := k.v.link
+		var x *model.MessageIndex
+		l.WithIndex(func(i *model.MessageIndex) { x = i })
+		l.SelectMessage(x.Topic("/odom").At(2))
+		tree := find[*msgTree](t, k, "Message")
+		p := tree.p
+		k.w.Canvas().Focus(tree) // as a click on a row does
+		p.tree.Select(treeID(t, p.ft, "pose.pose.position.x"))
+		clip := fyne.CurrentApp().Clipboard()
+		for _, tc := range []struct {
+			s    fyne.Shortcut
+			want string
+		}{
+			{&fyne.ShortcutCopy{}, p.ft.CopyText(p.sel)},
+			{shortcutCopyPath, "/odom.pose.pose.position.x"},
+			{shortcutCopyYAML, model.Echo(p.ft.Root())},
+			{shortcutCopyJSON, model.MessageJSON(p.ft.Root())},
+		} {
+			clip.SetContent("")
+			pressShortcut(k.w, tc.s)
+			if got := clip.Content(); got != tc.want || got == "" {
+				t.Errorf("%s copies %.80q, want %.80q", tc.s.ShortcutName(), got, tc.want)
+			}
+		}
+		// With the bytes focused, Ctrl+C copies bytes.
+		k.w.Canvas().Focus(p.hex)
+		p.hex.SelectRange(p.msg.DataOffset, p.msg.DataOffset+2)
+		pressShortcut(k.w, &fyne.ShortcutCopy{})
+		if got := clip.Content(); len(got) != len("00 00") {
+			t.Errorf("Ctrl+C in the bytes copies %q, want two bytes as hex", got)
+		}
+	}
+}
+
+func TestMessageCopyTable(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	l.SelectMessage(x.Topic("/imu").At(3))
+	clip := fyne.CurrentApp().Clipboard()
+	tests := []struct {
+		name string
+		path string // the selected field, "" for none
+		s    fyne.Shortcut
+		want func() string
+	}{
+		{"value of a float", "linear_acceleration.z", &fyne.ShortcutCopy{}, func() string {
+			return model.FieldValue(p.ft.Node(treeID(t, p.ft, "linear_acceleration.z")))
+		}},
+		{"value of a string", "header.frame_id", &fyne.ShortcutCopy{}, func() string { return "imu_link" }},
+		{"value of a time", "header.stamp", &fyne.ShortcutCopy{}, func() string {
+			st := p.ft.Node(treeID(t, p.ft, "header.stamp")).Time()
+			return fmt.Sprintf("%d.%09d", st.Sec, st.Nsec)
+		}},
+		{"value of a message", "header", &fyne.ShortcutCopy{}, func() string {
+			h := p.ft.Node(treeID(t, p.ft, "header"))
+			st := h.Field("stamp").Time()
+			return fmt.Sprintf("seq: %d\nstamp: \n  secs: %d\n  nsecs: %9d\nframe_id: \"imu_link\"", h.Field("seq").Uint(), st.Sec, st.Nsec)
+		}},
+		{"value of a group row", "orientation_covariance[0:8]", &fyne.ShortcutCopy{}, func() string {
+			return p.ft.GroupValue(treeID(t, p.ft, "orientation_covariance[0:8]"))
+		}},
+		{"path of a field", "angular_velocity.y", shortcutCopyPath, func() string { return "/imu.angular_velocity.y" }},
+		{"path of a group row", "linear_acceleration_covariance[8:9]", shortcutCopyPath, func() string { return "/imu.linear_acceleration_covariance[8:9]" }},
+		{"path with nothing selected", "", shortcutCopyPath, func() string { return "/imu" }},
+		{"value with nothing selected is the message", "", &fyne.ShortcutCopy{}, func() string { return model.Echo(p.ft.Root()) }},
+		{"YAML", "header", shortcutCopyYAML, func() string { return model.Echo(p.ft.Root()) }},
+		{"JSON", "header", shortcutCopyJSON, func() string { return model.MessageJSON(p.ft.Root()) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p.tree.UnselectAll()
+			p.sel = ""
+			if tc.path != "" {
+				p.tree.Select(treeID(t, p.ft, tc.path))
+			}
+			clip.SetContent("")
+			p.tree.TypedShortcut(tc.s)
+			if got, want := clip.Content(), tc.want(); got != want {
+				t.Errorf("copies %q, want %q", got, want)
+			}
+			if !strings.HasPrefix(p.detail.Text, "Copied ") {
+				t.Errorf("the status line says %q", p.detail.Text)
+			}
+		})
+	}
+}
+
+// TestMessageRowMenu right-clicks rows and uses the menu.
+func TestMessageRowMenu(t *testing.T) {
+	p, l, x, w := newTestMessagePanel(t)
+	var added []string
+	l.addSeries = func(s string) { added = append(added, s) }
+	l.SelectMessage(x.Topic("/imu").At(3))
+	clip := fyne.CurrentApp().Clipboard()
+
+	// tapItem taps the item of the shown menu whose label starts with
+	// label.
+	tapItem := func(label string) {
+		t.Helper()
+		top := w.Canvas().Overlays().Top()
+		if top == nil {
+			t.Fatal("no menu shown")
+		}
+		var labels []string
+		for _, it := range shownObjects(top) {
+			tap, ok := it.(fyne.Tappable)
+			w, isWidget := it.(fyne.Widget)
+			if !ok || !isWidget {
+				continue
+			}
+			for _, o := range test.WidgetRenderer(w).Objects() { // an item draws its label itself
+				tx, ok := o.(*canvas.Text)
+				if !ok || tx.Text == "" {
+					continue
+				}
+				labels = append(labels, tx.Text)
+				if strings.HasPrefix(tx.Text, label) {
+					test.Tap(tap)
+					return
+				}
+			}
+		}
+		t.Fatalf("no menu item %q in %q", label, labels)
+	}
+	rowOf := func(path string) *msgRow {
+		id := treeID(t, p.ft, path)
+		p.tree.ScrollTo(id)
+		r := p.newRow(false).(*msgRow)
+		p.updateRow(id, false, r)
+		return r
+	}
+
+	tests := []struct {
+		path, item string
+		want       string // clipboard, or the added series for "Plot field"
+	}{
+		{"angular_velocity.x", "Copy value", ""},
+		{"angular_velocity.x", "Copy path", "/imu.angular_velocity.x"},
+		{"header.frame_id", "Copy value", "imu_link"},
+		{"header", "Copy message as YAML", ""},
+		{"header", "Copy message as JSON", ""},
+		{"angular_velocity.x", "Plot field", "/imu.angular_velocity.x"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path+" "+tc.item, func(t *testing.T) {
+			clip.SetContent("")
+			r := rowOf(tc.path)
+			r.TappedSecondary(&fyne.PointEvent{AbsolutePosition: fyne.NewPos(40, 200)})
+			if p.ft.Path(p.sel) != tc.path {
+				t.Errorf("the right-clicked row %s is not selected (%q is)", tc.path, p.ft.Path(p.sel))
+			}
+			want := tc.want
+			switch tc.item {
+			case "Copy value":
+				if want == "" {
+					want = p.ft.CopyText(p.sel)
+				}
+			case "Copy message as YAML":
+				want = model.Echo(p.ft.Root())
+			case "Copy message as JSON":
+				want = model.MessageJSON(p.ft.Root())
+			}
+			tapItem(tc.item)
+			got := clip.Content()
+			if tc.item == "Plot field" {
+				got = strings.Join(added, ",")
+			}
+			if got != want {
+				t.Errorf("%s gives %q, want %q", tc.item, got, want)
+			}
+		})
+	}
+
+	// An array of numbers: one element per row, and back.
+	t.Run("per element", func(t *testing.T) {
+		r := rowOf("orientation_covariance")
+		r.TappedSecondary(&fyne.PointEvent{AbsolutePosition: fyne.NewPos(40, 200)})
+		tapItem("One element per row")
+		id := treeID(t, p.ft, "orientation_covariance")
+		if kids := p.tree.ChildUIDs(id); len(kids) != 9 || p.ft.Path(kids[4]) != "orientation_covariance[4]" {
+			t.Fatalf("one per row lists %d rows", len(kids))
+		}
+		r = rowOf("orientation_covariance[4]")
+		r.TappedSecondary(&fyne.PointEvent{AbsolutePosition: fyne.NewPos(40, 200)})
+		if p.sel != treeID(t, p.ft, "orientation_covariance[4]") {
+			t.Fatal("the element is not selected")
+		}
+		w.Canvas().Overlays().Top().Hide()
+		w.Canvas().Overlays().Remove(w.Canvas().Overlays().Top())
+		r = rowOf("orientation_covariance")
+		r.TappedSecondary(&fyne.PointEvent{AbsolutePosition: fyne.NewPos(40, 200)})
+		tapItem("Several numbers per row")
+		if kids := p.tree.ChildUIDs(id); len(kids) != 2 || !model.IsGroup(kids[0]) {
+			t.Fatalf("several per row lists %d rows", len(kids))
+		}
+	})
+}
+
+// TestMessageTextView shows the message as rostopic echo prints it, and
+// remembers the choice.
+func TestMessageTextView(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	l.SelectMessage(x.Topic("/tf").At(1))
+	if p.echoScroll.Visible() || !p.treeView.Visible() {
+		t.Fatal("the panel starts with the text view")
+	}
+	test.Tap(p.textBtn)
+	if !p.echoScroll.Visible() || p.treeView.Visible() {
+		t.Fatal("Echo does not show the text view")
+	}
+	if got, want := p.echo.Text, model.Echo(p.ft.Root()); got != want {
+		t.Errorf("the text view shows\n%s\nwant\n%s", got, want)
+	}
+	// It follows the message.
+	l.SelectMessage(x.Topic("/tf").At(2))
+	if got, want := p.echo.Text, model.Echo(p.ft.Root()); got != want {
+		t.Errorf("after a step the text view shows\n%s\nwant\n%s", got, want)
+	}
+	// A new panel opens as the last was left.
+	q := newMessageView(l)
+	if !q.textMode {
+		t.Error("a new Message view does not open in the text view")
+	}
+	test.Tap(q.treeBtn)
+	if q.textMode || newMessageView(l).textMode {
+		t.Error("Tree does not stay chosen")
+	}
+}
+
+func TestEchoForView(t *testing.T) {
+	long := strings.Repeat("x", echoViewMaxLine+5)
+	tests := []struct {
+		name, in, want string
+	}{
+		{"short", "a: 1\nb: 2", "a: 1\nb: 2"},
+		{"long line", "a: " + long[3:] + "\nb: 2", "a: " + long[3:echoViewMaxLine] + " … (5 more characters)\nb: 2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := echoForView(tc.in); got != tc.want {
+				t.Errorf("echoForView = %.100q…, want %.100q…", got, tc.want)
+			}
+		})
+	}
+	big := strings.Repeat("line: 1\n", echoViewMax/4)
+	if got := echoForView(big); len(got) > echoViewMax+200 || !strings.HasSuffix(got, "copies all of it)") {
+		t.Errorf("a long text is not cut with a note: %d bytes, ends %q", len(got), got[len(got)-40:])
+	}
+}
+
+func TestFitText(t *testing.T) {
+	size := float32(14)
+	style := fyne.TextStyle{Monospace: true}
+	char := fyne.MeasureText("0", size, style).Width
+	tests := []struct {
+		name  string
+		s     string
+		chars float32 // room, in characters
+		want  string
+	}{
+		{"fits", "12345", 5, "12345"},
+		{"cut", "1234567890", 6, "12345…"},
+		{"no room", "1234567890", 0.5, ""},
+		{"empty", "", 3, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fitText(tc.s, tc.chars*char+0.5, size, style); got != tc.want {
+				t.Errorf("fitText(%q, %v chars) = %q, want %q", tc.s, tc.chars, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMessageSplitRemembered moves the divider between the fields and the
+// bytes and opens another view: it is where it was left.
+func TestMessageSplitRemembered(t *testing.T) {
+	p, l, x, w := newTestMessagePanel(t)
+	l.SelectMessage(x.Topic("/imu").At(0))
+	p.split.SetOffset(0.3)
+	w.Resize(fyne.NewSize(1101, 621)) // lay out again, as a drag does
+	q := newMessageView(l)
+	if q.split.Offset != 0.3 {
+		t.Errorf("a new view's divider is at %v, want 0.3", q.split.Offset)
+	}
+}
+
+// TestMessageSparkline checks a long array of numbers has a sparkline in
+// its row, and a short one has none.
+func TestMessageSparkline(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	l.SelectMessage(x.Topic("/camera/image_raw").At(0))
+	r := p.newRow(false).(*msgRow)
+	p.updateRow(treeID(t, p.ft, "data"), true, r)
+	if !r.spark.Visible() || len(r.spark.lo) != sparkBuckets {
+		t.Errorf("the image data row has no sparkline (%d buckets)", len(r.spark.lo))
+	}
+	l.SelectMessage(x.Topic("/imu").At(0))
+	p.updateRow(treeID(t, p.ft, "orientation_covariance"), true, r)
+	if r.spark.Visible() {
+		t.Error("a 9-element array has a sparkline")
+	}
+}
+
+// TestMessageShots renders the Message view to PNGs in $BAGSCOPE_SHOTS
+// (skipped without it): the tree, a long array, the text view and the
+// row menu, at 1024×640 and 1280×800.
+func TestMessageShots(t *testing.T) {
+	dir := os.Getenv("BAGSCOPE_SHOTS")
+	if dir == "" {
+		t.Skip("BAGSCOPE_SHOTS is not set")
+	}
+	for _, size := range []fyne.Size{{Width: 1024, Height: 640}, {Width: 1280, Height: 800}} {
+		p, l, x, w := newTestMessagePanel(t)
+		w.Resize(size)
+		name := func(s string) string {
+			return filepath.Join(dir, fmt.Sprintf("%s-%.0f.png", s, size.Width))
+		}
+		save := func(file string) {
+			f, err := os.Create(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := png.Encode(f, w.Canvas().Capture()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l.SelectMessage(x.Topic("/camera/image_raw").At(0))
+		id := treeID(t, p.ft, "data")
+		p.tree.OpenBranch(id)
+		p.tree.Select(id)
+		p.tree.ScrollTo(id)
+		save(name("image-data"))
+		l.SelectMessage(x.Topic("/imu").At(0))
+		r := p.newRow(false).(*msgRow)
+		p.updateRow(treeID(t, p.ft, "angular_velocity.x"), false, r)
+		r.TappedSecondary(&fyne.PointEvent{AbsolutePosition: fyne.NewPos(120, 300)})
+		save(name("menu"))
+		w.Canvas().Overlays().Top().Hide()
+		test.Tap(p.textBtn)
+		save(name("echo"))
+		test.Tap(p.treeBtn)
+	}
+}

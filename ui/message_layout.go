@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model"
+)
+
+// Preference keys of the Message view's layout.
+const (
+	splitMsgBytes   = "message.fields-bytes"   // fields | bytes (rememberSplit)
+	splitMsgPicture = "message.picture-fields" // picture over fields
+	prefMsgMode     = "message.view"           // "tree" or "text"
+)
+
+// Limits of the text view; Copy as YAML copies the whole message.
+const (
+	echoViewMaxData = 1 << 20   // bytes of message data echoed in the view
+	echoViewMaxLine = 3000      // characters of a line shown
+	echoViewMax     = 256 << 10 // characters shown
+)
+
+// echoForView cuts a message's echo text to what the text view shows: long
+// lines end with an ellipsis and the count of characters left out, and a
+// long text stops with a line that says so.
+func echoForView(text string) string {
+	var b strings.Builder
+	cut := false
+	for line := range strings.Lines(text) {
+		if b.Len() > echoViewMax {
+			cut = true
+			break
+		}
+		body := strings.TrimSuffix(line, "\n")
+		if r := []rune(body); len(r) > echoViewMaxLine {
+			body = string(r[:echoViewMaxLine]) + " … (" + model.Count(uint64(len(r)-echoViewMaxLine)) + " more characters)"
+		}
+		b.WriteString(body)
+		if strings.HasSuffix(line, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	if cut {
+		b.WriteString("… (the rest is left out here: Copy › Copy message as YAML copies all of it)")
+	}
+	return b.String()
+}
+
+// newFieldsPane is the message's fields as a tree or as text, and makes
+// the buttons that choose between them and copy.
+func (p *messagePanel) newFieldsPane() fyne.CanvasObject {
+	p.treeBtn = widget.NewButtonWithIcon("Tree", theme.ListIcon(), func() { p.setTextMode(false) })
+	p.textBtn = widget.NewButtonWithIcon("Echo", theme.DocumentIcon(), func() { p.setTextMode(true) }) // rostopic echo's text
+	p.copyBtn = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), nil)
+	p.copyBtn.OnTapped = func() {
+		c := fyne.CurrentApp().Driver().CanvasForObject(p.copyBtn)
+		if c == nil || p.msg == nil {
+			return
+		}
+		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(p.copyBtn)
+		widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", p.copyItems(p.sel)...), c, pos.AddXY(0, p.copyBtn.Size().Height))
+	}
+	p.echo = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	p.echo.Selectable = true
+	p.echoScroll = container.NewScroll(p.echo)
+	p.treeView = p.tree
+	body := container.NewStack(p.treeView, p.echoScroll)
+	p.setTextMode(fyne.CurrentApp().Preferences().String(prefMsgMode) == "text")
+	return body
+}
+
+// setTextMode shows the text view (on) or the tree, and remembers which.
+func (p *messagePanel) setTextMode(on bool) {
+	p.textMode = on
+	mode := "tree"
+	if on {
+		mode = "text"
+		p.treeView.Hide()
+		p.echoScroll.Show()
+		p.treeBtn.Importance, p.textBtn.Importance = widget.LowImportance, widget.HighImportance
+	} else {
+		p.echoScroll.Hide()
+		p.treeView.Show()
+		p.treeBtn.Importance, p.textBtn.Importance = widget.HighImportance, widget.LowImportance
+	}
+	p.treeBtn.Refresh()
+	p.textBtn.Refresh()
+	fyne.CurrentApp().Preferences().SetString(prefMsgMode, mode)
+	p.updateEcho()
+}
+
+// updateEcho fills the text view with the message, when it shows.
+func (p *messagePanel) updateEcho() {
+	var root *rosmsg.Node
+	if p.ft != nil {
+		root = p.ft.Root()
+	}
+	if !p.textMode || root == p.echoFor && root != nil {
+		return
+	}
+	p.echoFor = root
+	switch {
+	case p.msg == nil || root == nil:
+		p.echo.SetText("")
+	case len(p.msg.Data) > echoViewMaxData:
+		p.echo.SetText(fmt.Sprintf("This message has %s of data: too much to show as text here.\nCopy › Copy message as YAML copies it as rostopic echo prints it.", model.Size(int64(len(p.msg.Data)))))
+	default:
+		p.echo.SetText(echoForView(model.Echo(root)))
+	}
+	p.echoScroll.ScrollToTop()
+}
+
+// setDetail sets the status line under the fields.
+func (p *messagePanel) setDetail(s string) { p.detail.SetText(s) }

@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"image"
+	"image/color"
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/bag/rosmsg"
+)
+
+// sparkMin is the shortest array of numbers whose row has a sparkline.
+const sparkMin = 16
+
+// sparkBuckets is how many columns a sparkline summarises its values in.
+const sparkBuckets = 64
+
+// sparkline draws an array of numbers as a small min/max band, one column
+// per bucket of elements, so spikes survive; NaN and infinities leave
+// their columns empty. Hidden when it has no values.
+type sparkline struct {
+	widget.BaseWidget
+	lo, hi []float64 // per bucket; NaN when the bucket has no finite value
+	raster *canvas.Raster
+}
+
+func newSparkline() *sparkline {
+	s := &sparkline{}
+	s.raster = canvas.NewRaster(s.draw)
+	s.raster.ScaleMode = canvas.ImageScaleFastest
+	s.ExtendBaseWidget(s)
+	s.Hide()
+	return s
+}
+
+// MinSize is a small fixed box.
+func (s *sparkline) MinSize() fyne.Size { return fyne.NewSize(96, 18) }
+
+// CreateRenderer draws the raster.
+func (s *sparkline) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(s.raster) }
+
+// SetValues shows the elements of array n, or hides the sparkline when n
+// is nil.
+func (s *sparkline) SetValues(n *rosmsg.Node) {
+	if n == nil {
+		s.lo, s.hi = nil, nil
+		s.Hide()
+		return
+	}
+	s.lo, s.hi = sparkBands(n, sparkBuckets)
+	s.Show()
+	s.raster.Refresh()
+}
+
+// sparkBands summarises the elements of array n in at most k buckets: the
+// least and greatest finite value of each (NaN when there is none).
+func sparkBands(n *rosmsg.Node, k int) (lo, hi []float64) {
+	cnt := n.Len()
+	k = min(k, cnt)
+	lo, hi = make([]float64, k), make([]float64, k)
+	for b := range k {
+		lo[b], hi[b] = math.NaN(), math.NaN()
+		for i := b * cnt / k; i < (b+1)*cnt/k; i++ {
+			e, _ := n.Elem(i)
+			v, ok := e.Float64()
+			if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+				continue
+			}
+			if math.IsNaN(lo[b]) || v < lo[b] {
+				lo[b] = v
+			}
+			if math.IsNaN(hi[b]) || v > hi[b] {
+				hi[b] = v
+			}
+		}
+	}
+	return lo, hi
+}
+
+// draw renders the bands at w×h pixels.
+func (s *sparkline) draw(w, h int) image.Image {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	k := len(s.lo)
+	if k == 0 || w < 2 || h < 2 {
+		return img
+	}
+	vmin, vmax := math.Inf(1), math.Inf(-1)
+	for b := range k {
+		if !math.IsNaN(s.lo[b]) {
+			vmin = min(vmin, s.lo[b])
+			vmax = max(vmax, s.hi[b])
+		}
+	}
+	if math.IsInf(vmin, 1) {
+		return img
+	}
+	c := color.NRGBAModel.Convert(theme.Color(theme.ColorNamePrimary)).(color.NRGBA)
+	y := func(v float64) int {
+		if vmax == vmin {
+			return h / 2
+		}
+		return int(math.Round(float64(h-1) * (vmax - v) / (vmax - vmin)))
+	}
+	for x := range w {
+		b := x * k / w
+		if math.IsNaN(s.lo[b]) {
+			continue
+		}
+		top, bottom := y(s.hi[b]), y(s.lo[b])
+		for yy := top; yy <= bottom; yy++ {
+			img.SetNRGBA(x, yy, c)
+		}
+	}
+	return img
+}
