@@ -216,6 +216,20 @@ func (e *Expr) Paths() []string {
 	return out
 }
 
+// Walk calls f on every leaf of e (none when e is nil).
+func (e *Expr) Walk(f func(leaf *Expr)) {
+	if e == nil {
+		return
+	}
+	if e.IsLeaf() {
+		f(e)
+		return
+	}
+	for _, a := range e.Args {
+		a.Walk(f)
+	}
+}
+
 // String writes e back in canonical form, the series' name.
 func (e *Expr) String() string {
 	if e.IsLeaf() {

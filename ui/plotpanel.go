@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -271,8 +272,17 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 	swatch := canvas.NewRectangle(s.color)
 	swatch.SetMinSize(fyne.NewSize(14, 14))
 	swatch.CornerRadius = 3
-	name := widget.NewLabel(s.name())
-	name.Wrapping = fyne.TextWrapBreak
+	// The name in lines (the topic, then the field or each coordinate),
+	// each cut with an ellipsis when the legend is narrow; the whole name
+	// is the first line's tooltip.
+	var lines []fyne.CanvasObject
+	for i, text := range legendLines(s) {
+		l := newClipLabel(text, fyne.TextAlignLeading, fyne.TextStyle{})
+		if i == 0 {
+			l.SetTip(s.name())
+		}
+		lines = append(lines, l)
+	}
 	var state fyne.CanvasObject
 	switch {
 	case s.err != nil:
@@ -299,7 +309,48 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 	del := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.remove(s) })
 	del.Importance = widget.LowImportance
 	left := container.NewHBox(check, container.NewCenter(swatch))
-	return container.NewBorder(nil, nil, left, del, container.New(&tightVBox{pull: captionPull}, name, state))
+	lines = append(lines, state)
+	return container.NewBorder(nil, nil, left, del, container.New(&tightVBox{pull: captionPull}, lines...))
+}
+
+// legendLines splits a series' name for the legend: the topic its fields
+// share on a line of its own, then the field path, the expression without
+// the topic, or an XY path's "x:" and "y:" coordinates.
+func legendLines(s *plotSeries) []string {
+	refs := s.refs
+	if !s.isXY() && !s.isDerived() {
+		ref := s.ref
+		if s.ms != nil {
+			ref = s.ms.Ref
+		}
+		if ref.IsLatency() {
+			return []string{ref.Topic, "latency (stamp − receive, s)"}
+		}
+		return []string{ref.Topic, ref.Path}
+	}
+	topic := ""
+	for i, r := range refs {
+		if i == 0 {
+			topic = r.Topic
+		} else if r.Topic != topic {
+			topic = ""
+			break
+		}
+	}
+	strip := func(e string) string {
+		if topic == "" {
+			return e
+		}
+		return strings.ReplaceAll(e, topic+".", "")
+	}
+	var out []string
+	if topic != "" {
+		out = append(out, topic)
+	}
+	if s.isXY() {
+		return append(out, "x: "+strip(s.xExpr.String()), "y: "+strip(s.yExpr.String()))
+	}
+	return append(out, strip(s.expr.String()))
 }
 
 // showProgress shows the extraction progress of the panel's running

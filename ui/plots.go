@@ -140,14 +140,14 @@ func (g *plotsView) newToolbar() fyne.CanvasObject {
 	g.equal.Disable()
 	newPlot := widget.NewButtonWithIcon("Add plot", theme.ContentAddIcon(), func() { g.selectPanel(g.addPanel()) })
 	g.removeBtn = widget.NewButtonWithIcon("Remove plot", theme.DeleteIcon(), func() { g.removePanel(g.current) })
-	baseBox := container.New(layout.NewGridWrapLayout(fyne.NewSize(180, g.baseSel.MinSize().Height)), g.baseSel)
-	tools := container.NewHBox(g.addBtn, baseBox, g.exportBtn, g.equal, newPlot, g.removeBtn)
-	row := container.NewBorder(nil, nil, nil, tools, g.entry)
-	hint := dimText("Scroll to zoom, drag to pan, Shift+drag to zoom to a box, double-click to fit, click a point to select its message; "+
-		"the toolbar acts on the framed plot (click a plot to select it). All plots share the time axis; an XY plot shows the points in it.",
-		theme.SizeNameCaptionText, fyne.TextAlignLeading)
-	hint.Wrapping = fyne.TextWrapWord
-	return container.NewVBox(row, hint)
+	baseBox := container.New(layout.NewGridWrapLayout(fyne.NewSize(170, g.baseSel.MinSize().Height)), g.baseSel)
+	row1 := container.NewBorder(nil, nil, nil, container.NewHBox(g.addBtn, baseBox, g.exportBtn), g.entry)
+	// The gestures, cut with an ellipsis on a narrow window (Help lists
+	// them too).
+	hint := dimText("Wheel: zoom · drag: pan · Shift+drag: zoom to a box · double-click: fit · click a point: select its message · "+
+		"the toolbar acts on the framed plot (click one to select it)", theme.SizeNameCaptionText, fyne.TextAlignLeading)
+	row2 := container.NewBorder(nil, nil, container.NewHBox(g.equal, newPlot, g.removeBtn), nil, hint)
+	return container.NewVBox(row1, row2)
 }
 
 // complete offers field paths for the path being typed at the end of s:
@@ -360,12 +360,26 @@ func (g *plotsView) parseSeries(text string) (*plotSeries, error) {
 		}
 		s.expr = e
 	}
+	// Leaves are named by their fields as the bag spells them, so that
+	// "odom.x" and "/odom.x" are one field and names are canonical.
+	resolved := map[string]model.FieldRef{}
 	for _, path := range s.leafPaths() {
 		ref, err := model.ResolveField(g.l.d.Storage, &g.cache, path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		s.refs = append(s.refs, ref)
+		resolved[path] = ref
+	}
+	for _, e := range []*plot.Expr{s.expr, s.xExpr, s.yExpr} {
+		e.Walk(func(leaf *plot.Expr) { leaf.Path = resolved[leaf.Path].String() })
+	}
+	for _, path := range s.leafPaths() {
+		for _, ref := range resolved {
+			if ref.String() == path {
+				s.refs = append(s.refs, ref)
+				break
+			}
+		}
 	}
 	return s, nil
 }
@@ -635,11 +649,32 @@ func (l *docLink) plotPaths(paths []string) {
 		if i > 0 || len(p.series) > 0 {
 			p = g.addPanel()
 		}
-		for _, one := range strings.Split(v, ",") {
+		for _, one := range splitTop(v) {
 			if one = strings.TrimSpace(one); one != "" {
 				g.add(p, one)
 			}
 		}
 	}
 	l.selectTab("Plots")
+}
+
+// splitTop splits s at the commas outside parentheses and brackets, so
+// that "diff(/a.x, /b.y),/c.z" is two series.
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
 }

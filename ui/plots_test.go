@@ -53,7 +53,13 @@ func newTestPlotsDoc(t *testing.T, d *model.Document) (*plotsView, fyne.Window) 
 func legendTexts(p *plotPanel) string {
 	var out []string
 	for _, o := range test.LaidOutObjects(p.legend) {
-		if l, ok := o.(*widget.Label); ok {
+		switch l := o.(type) {
+		case *clipLabel:
+			out = append(out, l.Text)
+			if l.tip != "" {
+				out = append(out, l.tip)
+			}
+		case *widget.Label:
 			out = append(out, l.Text)
 		}
 	}

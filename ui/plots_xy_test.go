@@ -64,7 +64,7 @@ func TestPlotDerivedSeries(t *testing.T) {
 		times []float64
 	}{
 		{"deriv(/odom.pose.pose.position.x)", "deriv(/odom.pose.pose.position.x)", ref.Deriv, ref.T[1:]},
-		{"integral( odom.pose.pose.position.x )", "integ(odom.pose.pose.position.x)", ref.Integ, ref.T},
+		{"integral( odom.pose.pose.position.x )", "integ(/odom.pose.pose.position.x)", ref.Integ, ref.T},
 		{"diff(/odom.pose.pose.position.x, /odom.pose.pose.position.y)", "diff(/odom.pose.pose.position.x, /odom.pose.pose.position.y)", func() []float64 {
 			out := make([]float64, len(ref.X))
 			for i := range out {
