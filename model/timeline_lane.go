@@ -11,7 +11,7 @@ import "fmt"
 //     of BinPx columns, wide enough that a bin holds about
 //     LaneBinMessages messages: a steady rate of 2.2 messages per column
 //     counted per column alternates 2 and 3 (an on/off pattern that reads
-//     as bursts), counted per 8 columns it is 17 or 18. A bin's height is
+//     as bursts), counted per 24 columns it is 52 or 53. A bin's height is
 //     its messages per column that holds one, over the highest bin's
 //     (Max, messages per column); each column that holds a message is
 //     drawn at its bin's height, a column without one is drawn empty, so
@@ -39,11 +39,12 @@ type LaneDrawing struct {
 }
 
 // LaneBinMessages is about how many messages a density bin should hold:
-// a steady rate then varies between bins by at most 1 in this many.
-const LaneBinMessages = 16
+// a steady rate then varies between bins by at most 1 in this many, less
+// than the half pixel that would change a lane's bar (18 pixels high).
+const LaneBinMessages = 40
 
 // laneBinPx are the bin widths tried, in columns.
-var laneBinPx = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32}
+var laneBinPx = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}
 
 // Lane returns how topic lane i draws t0..t1 over cols pixel columns.
 func (tl *Timeline) Lane(i int, t0, t1 int64, cols int) LaneDrawing {

@@ -290,6 +290,10 @@ func (v *TimelineView) setWindow(t0, t1 int64) {
 	c := t0 + (t1-t0)/2
 	v.t0, v.t1 = c-w/2, c-w/2+w
 	v.clamp()
+	if v.hover != "" && v.drag == dragNone {
+		// What is under the mouse has changed: say so, not what was.
+		v.hover = v.describe(v.hoverPos)
+	}
 	v.Refresh()
 	if v.OnView != nil {
 		v.OnView(v.t0, v.t1)
