@@ -62,8 +62,16 @@ func inflate(m *Message, buf []byte) ([]byte, error) {
 }
 
 func (s *messageZstd) Messages(f MessageFilter) MessageIter {
-	return &zstdIter{MessageIter: s.Storage.Messages(f)}
+	it := &zstdIter{MessageIter: s.Storage.Messages(f)}
+	it.hint, _ = it.MessageIter.(zstdHinter)
+	return it
 }
+
+// zstdHinter is an iterator that knows whether the current message's data
+// can be a zstd frame without the data being read again (an MCAP
+// iterator looks when it decompresses the chunk, on another goroutine,
+// while the bytes are in that core's cache).
+type zstdHinter interface{ DataMayBeZstd() bool }
 
 func (s *messageZstd) ReadMessage(conn uint32, loc Loc) (*Message, error) {
 	m, err := s.Storage.ReadMessage(conn, loc)
@@ -81,7 +89,8 @@ func (s *messageZstd) ReadMessage(conn uint32, loc Loc) (*Message, error) {
 // that does not decompress is skipped and reported through Skipped.
 type zstdIter struct {
 	MessageIter
-	buf []byte
+	buf  []byte
+	hint zstdHinter // nil when the iterator gives no hint
 	// cur is the message given: the iterator's own, or msg, a
 	// decompressed copy.
 	cur     *Message
@@ -92,7 +101,7 @@ type zstdIter struct {
 func (it *zstdIter) Next() bool {
 	for it.MessageIter.Next() {
 		m := it.MessageIter.Message()
-		if !compressedMessage(m) {
+		if (it.hint != nil && !it.hint.DataMayBeZstd()) || !compressedMessage(m) {
 			it.cur = m
 			return true
 		}

@@ -31,6 +31,12 @@ type ent struct {
 	n         uint32 // data length
 	seq       uint32
 	ch        uint16
+	zstd      bool // the data starts as a zstd frame does (see DataMayBeZstd)
+}
+
+// zstdStart reports whether message data starts with a zstd frame's magic.
+func zstdStart(d []byte) bool {
+	return len(d) >= 4 && d[0] == 0x28 && d[1] == 0xb5 && d[2] == 0x2f && d[3] == 0xfd
 }
 
 // job is one chunk, or one run of messages outside chunks, to read.
@@ -79,6 +85,7 @@ type MessageIter struct {
 	release *released
 	msg     bag.Message
 	seq     uint32
+	zstd    bool
 	skipped []bag.ByteRange
 	err     error
 }
@@ -263,7 +270,7 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 			c := buf[p+recHeaderLen : p+m.Len]
 			r.ents = append(r.ents, ent{time: m.Time, pub: binary.LittleEndian.Uint64(c[14:]), rec: uint32(p),
 				data: uint32(p + recHeaderLen + messageHeaderLen), n: uint32(m.Len - recHeaderLen - messageHeaderLen), ch: m.Channel,
-				seq: binary.LittleEndian.Uint32(c[2:])})
+				seq: binary.LittleEndian.Uint32(c[2:]), zstd: zstdStart(c[messageHeaderLen:])})
 		}
 		sortEnts(r.ents)
 		return r
@@ -313,7 +320,7 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 		}
 		r.ents = append(r.ents, ent{time: t, pub: binary.LittleEndian.Uint64(content[14:]), rec: uint32(off),
 			data: uint32(off + recHeaderLen + messageHeaderLen), n: uint32(len(content) - messageHeaderLen), ch: ch,
-			seq: binary.LittleEndian.Uint32(content[2:])})
+			seq: binary.LittleEndian.Uint32(content[2:]), zstd: zstdStart(content[messageHeaderLen:])})
 		return true
 	})
 	if l.err == nil && werr != nil {
@@ -443,7 +450,7 @@ func (it *MessageIter) Next() bool {
 	r := it.h[0]
 	e := &r.ents[it.pos[0]]
 	it.x.fill(&it.msg, r, e)
-	it.seq = e.seq
+	it.seq, it.zstd = e.seq, e.zstd
 	it.pos[0]++
 	if it.pos[0] == len(r.ents) {
 		it.release = &released{it.pool(r), r.buf, r.ents}
@@ -543,6 +550,12 @@ func (x *Reader) VisitMessages(ctx context.Context, f bag.MessageFilter, fn func
 	}
 	return nil
 }
+
+// DataMayBeZstd reports whether the current message's data starts as a
+// zstd frame does (rosbag2's MESSAGE compression mode), as seen on the
+// goroutine that decompressed its chunk: bag's decompressing wrapper then
+// need not touch the data on the reading goroutine.
+func (it *MessageIter) DataMayBeZstd() bool { return it.zstd }
 
 // Sequence returns the current message's sequence field.
 func (it *MessageIter) Sequence() uint32 { return it.seq }
