@@ -82,7 +82,7 @@ func newPlotPanel(g *plotsView) *plotPanel {
 
 	p.legend = container.NewVBox()
 	legend := container.NewVScroll(p.legend)
-	legend.SetMinSize(fyne.NewSize(240, 0))
+	legend.SetMinSize(fyne.NewSize(280, 0))
 	p.empty = p.emptyState()
 	p.plotArea = container.NewStack(p.canvas, p.empty)
 	body := container.NewBorder(nil, nil, nil, legend, p.plotArea)

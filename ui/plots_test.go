@@ -554,3 +554,42 @@ func TestPlotPanels(t *testing.T) {
 		t.Error("the last panel can be removed")
 	}
 }
+
+// TestPlotPanelsShareHeight stacks panels in windows of several sizes: they
+// share the height evenly, never get less than plotMinHeight, and scroll
+// when they do not fit.
+func TestPlotPanelsShareHeight(t *testing.T) {
+	tests := []struct {
+		name   string
+		size   fyne.Size
+		panels int
+		scroll bool
+	}{
+		{"two in 1280x800", fyne.NewSize(1280, 800), 2, false},
+		{"three in 1024x640", fyne.NewSize(1024, 640), 3, true},
+		{"four in 2560x1440", fyne.NewSize(2560, 1440), 4, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, w := newTestPlots(t, plotBag)
+			for len(g.panels) < tc.panels {
+				g.addPanel()
+			}
+			w.Resize(tc.size)
+			view := g.scroll.Size().Height
+			h0 := g.panels[0].box.Size().Height
+			for i, p := range g.panels {
+				if h := p.box.Size().Height; h != h0 || h < plotMinHeight {
+					t.Errorf("panel %d is %v high, panel 0 %v (least %d)", i, h, h0, plotMinHeight)
+				}
+			}
+			total := float32(tc.panels)*h0 + float32(tc.panels-1)*theme.Padding()
+			if scrolls := total > view+1; scrolls != tc.scroll {
+				t.Errorf("panels take %v in a view of %v: scrolls %v, want %v", total, view, scrolls, tc.scroll)
+			}
+			if !tc.scroll && total < view-1 {
+				t.Errorf("panels take %v of %v: space left over", total, view)
+			}
+		})
+	}
+}
