@@ -186,12 +186,19 @@ func (v *imageView) Pixel(p fyne.Position) (x, y int, ok bool) {
 	return x, y, x >= 0 && y >= 0 && x < v.pic.Rect.Dx() && y < v.pic.Rect.Dy()
 }
 
-// Scrolled zooms about the pointer: one wheel step is 1.25×.
+// One wheel notch (a scroll of wheelNotch, as GLFW reports it under X11)
+// zooms by wheelStep; trackpads' smaller scrolls zoom less.
+const (
+	wheelNotch = 25
+	wheelStep  = 1.2
+)
+
+// Scrolled zooms about the pointer: one wheel notch is 1.2×.
 func (v *imageView) Scrolled(e *fyne.ScrollEvent) {
 	if e.Scrolled.DY == 0 {
 		return
 	}
-	v.ZoomAt(float32(math.Pow(1.25, float64(e.Scrolled.DY)/10)), e.Position)
+	v.ZoomAt(float32(math.Pow(wheelStep, float64(e.Scrolled.DY)/wheelNotch)), e.Position)
 }
 
 // Dragged pans.

@@ -147,7 +147,7 @@ func (v *pointView) ZoomBy(f float64) {
 // Scrolled zooms about the pointer.
 func (v *pointView) Scrolled(e *fyne.ScrollEvent) {
 	if e.Scrolled.DY != 0 {
-		v.ZoomAt(math.Pow(1.25, float64(e.Scrolled.DY)/10), e.Position)
+		v.ZoomAt(math.Pow(wheelStep, float64(e.Scrolled.DY)/wheelNotch), e.Position)
 	}
 }
 

@@ -113,7 +113,7 @@ func TestSensorImageZoomPanReadout(t *testing.T) {
 	before, _, _ := v.Pixel(pt)
 	z0 := v.Zoom()
 	v.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: pt}, Scrolled: fyne.Delta{DY: 10}})
-	if got := v.Zoom(); math.Abs(float64(got/z0)-1.25) > 1e-3 {
+	if got := v.Zoom(); math.Abs(float64(got/z0)-math.Pow(wheelStep, 10.0/wheelNotch)) > 1e-3 || got <= z0 {
 		t.Errorf("one wheel step zooms %v → %v", z0, got)
 	}
 	if px, py, ok := v.Pixel(pt); !ok || px != before || py != 10 {
