@@ -264,3 +264,34 @@ func TestPlotCompletionInExpressions(t *testing.T) {
 		})
 	}
 }
+
+// TestPlotXYGestures zooms an XY plot with the wheel about the pointer,
+// pans it and fits it again with a double click.
+func TestPlotXYGestures(t *testing.T) {
+	g, _ := newTestPlots(t, plotBag)
+	g.l.addSeries("/odom.pose.pose.position.x vs /odom.pose.pose.position.y")
+	c := g.panels[0].xy
+	c.Resize(fyne.NewSize(600, 400))
+	c.Refresh()
+	f := c.view.Frame
+	at := fyne.NewPos(200, 150)
+	vx, vy := f.ValueX(200), f.ValueY(150)
+	c.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: at}, Scrolled: fyne.Delta{DY: 10}})
+	f2 := c.view.Frame
+	if !c.view.Fixed || f2.B.X1-f2.B.X0 >= f.B.X1-f.B.X0 {
+		t.Fatalf("the wheel did not zoom in: %+v then %+v", f.B, f2.B)
+	}
+	if math.Abs(f2.X(vx)-200) > 0.5 || math.Abs(f2.Y(vy)-150) > 0.5 {
+		t.Errorf("the point under the pointer moved to (%v, %v)", f2.X(vx), f2.Y(vy))
+	}
+	c.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(230, 170)}, Dragged: fyne.Delta{DX: 30, DY: 20}})
+	c.DragEnd()
+	f3 := c.view.Frame
+	if math.Abs(f3.X(vx)-230) > 0.5 || math.Abs(f3.Y(vy)-170) > 0.5 {
+		t.Errorf("after a drag of (30, 20) the point is at (%v, %v), want (230, 170)", f3.X(vx), f3.Y(vy))
+	}
+	c.DoubleTapped(&fyne.PointEvent{})
+	if c.view.Fixed || c.view.Frame.B != f.B {
+		t.Errorf("double click: bounds %+v, want %+v", c.view.Frame.B, f.B)
+	}
+}

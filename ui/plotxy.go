@@ -227,6 +227,7 @@ type xyRenderer struct {
 	boxRect *canvas.Rectangle
 	readout *fyne.Container
 	marks   *fyne.Container // the cursor's points
+	rings   []*canvas.Circle
 	objs    []fyne.CanvasObject
 }
 
@@ -345,12 +346,13 @@ func (r *xyRenderer) overlay() {
 	r.crossY.Hide()
 	r.boxRect.Hide()
 	r.readout.Hide()
-	r.marks.Objects = nil
+	r.marks.Objects = r.marks.Objects[:0]
 	if !f.Valid() {
 		return
 	}
 	if c.hasCursor {
 		bg := th.Color(theme.ColorNameBackground, variant)
+		n := 0
 		for _, s := range c.visible() {
 			p := s.xyData()
 			i, ok := p.At(c.cursor)
@@ -361,7 +363,14 @@ func (r *xyRenderer) overlay() {
 			if !f.Contains(float64(x), float64(y)) {
 				continue
 			}
-			ring := canvas.NewCircle(bg)
+			// The rings are reused: playback moves them every frame, and
+			// Fyne caches every object it has drawn for a minute.
+			if n == len(r.rings) {
+				r.rings = append(r.rings, canvas.NewCircle(bg))
+			}
+			ring := r.rings[n]
+			n++
+			ring.FillColor = bg
 			ring.StrokeColor = s.color
 			ring.StrokeWidth = 3
 			const d = 13
