@@ -36,6 +36,7 @@ py=/usr/bin/python3
 export GOTOOLCHAIN=${GOTOOLCHAIN:-auto}
 export BAGSCOPE_ORACLES=${BAGSCOPE_ORACLES:-$HOME/.cache/bagscope-npm/node_modules}
 
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for tool in go hyperfine /usr/bin/time sqlite3; do
 	command -v "$tool" >/dev/null || { echo "run_db3.sh: $tool is missing (apt-get install -y hyperfine time sqlite3)" >&2; exit 1; }
 done
@@ -103,6 +104,6 @@ out=$build/results_db3.md
 	echo
 	echo "$want messages, $(du -m "$db" | cut -f1) MB (.db3 schema v4, written by testdata/bench/ros2db3). Medians of $rounds rounds of $runs runs (node: $node_runs) with hyperfine -N, the programs taking turns; page cache warm."
 	echo "bagscope: \`bagscope info FOLDER\`; testdata/bench/ros2db3's folder through testdata/bench/ros2decode (model.OpenStorage, the storage seam's iterator in timestamp order, rosmsg.Plan.Validate on every message). Floor: \`sqlite3 FILE '$sql'\` to /dev/null ($(sqlite3 --version | cut -d' ' -f1)). node: testdata/bench/ros2db3/db3_decode.mjs ($(node --version))."
-	echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average at the start: $load0, at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')."
 } >"$out"
 cat "$out"
