@@ -47,6 +47,37 @@ const (
 	logCols
 )
 
+// logColWidths are the columns' widths; the message column takes what
+// the others leave (logTableLayout), at least its width here.
+var logColWidths = []float32{110, 70, 220, 400}
+
+// logTableLayout gives the table its whole size and its message column
+// the width the other columns leave, so that the table never scrolls
+// sideways and a selected message does not push the time out of view.
+type logTableLayout struct {
+	t *widget.Table
+	w float32
+}
+
+func (l *logTableLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	rest := size.Width - theme.ScrollBarSize() - 2*theme.Padding()
+	for _, w := range logColWidths[:logColMsg] {
+		rest -= w + theme.SeparatorThicknessSize()
+	}
+	if w := max(rest, logColWidths[logColMsg]); w != l.w {
+		l.w = w
+		l.t.SetColumnWidth(logColMsg, w)
+	}
+	for _, o := range objs {
+		o.Resize(size)
+		o.Move(fyne.Position{})
+	}
+}
+
+func (l *logTableLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return objs[0].MinSize()
+}
+
 // levelAll is the level chooser's "no filter" entry.
 const levelAll = "All levels"
 
@@ -101,7 +132,7 @@ func newLogPanel(l *docLink) *logPanel {
 		lb.TextStyle.Bold = true
 		lb.SetText([]string{"Time", "Level", "Node", "Message"}[id.Col])
 	}
-	for c, w := range []float32{110, 70, 220, 900} {
+	for c, w := range logColWidths {
 		p.table.SetColumnWidth(c, w)
 	}
 	p.table.OnSelected = p.selected
@@ -150,7 +181,7 @@ func (p *logPanel) setEntries(entries []model.LogEntry, skipped int, err error) 
 		}
 		return
 	}
-	p.body.Objects = []fyne.CanvasObject{p.table}
+	p.body.Objects = []fyne.CanvasObject{container.New(&logTableLayout{t: p.table}, p.table)}
 	p.body.Refresh()
 	p.refilter()
 }
