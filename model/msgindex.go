@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"iter"
 	"slices"
 	"sort"
@@ -14,17 +15,20 @@ import (
 const StageMessages = "indexing messages"
 
 // MsgRef is one message as the index data lists it: its receive time and
-// where it lives. 24 bytes, so a million messages cost 24 MB.
+// where it lives. The index keeps it compactly (msgindex_compact.go); At
+// and All hand out MsgRefs.
 type MsgRef struct {
 	T int64 // receive time, nanoseconds since the epoch
 	MessageLoc
 }
 
 // TopicMessages is one topic's messages in receive-time order (ties in
-// file order).
+// file order), kept in a few bytes a message.
 type TopicMessages struct {
 	Topic string
-	Refs  []MsgRef
+	n     int
+	data  []byte       // the messages, each encoded against the one before
+	cps   []checkpoint // every cpEvery-th message in full
 }
 
 // MessageIndex lists every message of a bag per topic, in time order. It is
@@ -44,19 +48,28 @@ type MessageIndex struct {
 // skipped; only ctx's cancellation stops the build early.
 func BuildMessageIndex(ctx context.Context, b bag.Storage, progress ProgressFunc) (*MessageIndex, error) {
 	x := &MessageIndex{byName: map[string]*TopicMessages{}}
-	topicOf := func(conn uint32) *TopicMessages {
+	builders := map[string]*topicBuilder{}
+	byConn := map[uint32]*topicBuilder{}
+	builderOf := func(conn uint32) *topicBuilder {
+		if tb := byConn[conn]; tb != nil {
+			return tb
+		}
 		name := "?"
 		if c := b.Connection(conn); c != nil {
 			name = c.Topic
 		}
-		t := x.byName[name]
-		if t == nil {
-			t = &TopicMessages{Topic: name}
+		tb := builders[name]
+		if tb == nil {
+			t := &TopicMessages{Topic: name}
+			tb = &topicBuilder{tm: t}
+			builders[name] = tb
 			x.byName[name] = t
 			x.Topics = append(x.Topics, t)
 		}
-		return t
+		byConn[conn] = tb
+		return tb
 	}
+	var scratch []MsgRef
 	blocks := b.Blocks()
 	n := int64(len(blocks))
 	for i, blk := range blocks {
@@ -70,11 +83,21 @@ func BuildMessageIndex(ctx context.Context, b bag.Storage, progress ProgressFunc
 		if err != nil {
 			x.Errors = append(x.Errors, err)
 		}
+		// A block lists its messages connection by connection, each in
+		// file order; sorted here, a topic's messages come in index order
+		// unless chunks overlap in time.
+		scratch = scratch[:0]
 		for _, e := range idx {
-			t := topicOf(e.Conn)
-			t.Refs = append(t.Refs, MsgRef{T: e.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: e.Loc.Block, Offset: e.Loc.Offset, Conn: e.Conn}})
+			scratch = append(scratch, MsgRef{T: e.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: e.Loc.Block, Offset: e.Loc.Offset, Conn: e.Conn}})
+		}
+		if !slices.IsSortedFunc(scratch, refCompare) {
+			slices.SortStableFunc(scratch, refCompare)
+		}
+		for _, r := range scratch {
+			builderOf(r.Conn).add(r)
 		}
 	}
+	scratch = nil
 	if len(blocks) == 0 {
 		// Messages outside any chunk (an unchunked MCAP) have no index
 		// of their own: list them from the iterator.
@@ -84,8 +107,7 @@ func BuildMessageIndex(ctx context.Context, b bag.Storage, progress ProgressFunc
 				break
 			}
 			m := it.Message()
-			t := topicOf(m.Conn.ID)
-			t.Refs = append(t.Refs, MsgRef{T: m.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}})
+			builderOf(m.Conn.ID).add(MsgRef{T: m.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}})
 		}
 		if err := it.Err(); err != nil {
 			x.Errors = append(x.Errors, err)
@@ -95,55 +117,16 @@ func BuildMessageIndex(ctx context.Context, b bag.Storage, progress ProgressFunc
 			return nil, err
 		}
 	}
-	for _, t := range x.Topics {
+	for _, tb := range builders {
 		// Chunks may overlap in time; ties go in file order, as the
 		// message iterator yields them.
-		slices.SortFunc(t.Refs, func(a, b MsgRef) int {
-			if c := cmp.Compare(a.T, b.T); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.ChunkPos, b.ChunkPos); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.Offset, b.Offset)
-		})
+		tb.finish()
 	}
 	slices.SortFunc(x.Topics, func(a, b *TopicMessages) int { return cmp.Compare(a.Topic, b.Topic) })
 	if progress != nil {
 		progress(n, n, StageMessages)
 	}
 	return x, nil
-}
-
-// Len is the number of the topic's messages.
-func (t *TopicMessages) Len() int { return len(t.Refs) }
-
-// At returns the topic's i-th message in time order; i must be in
-// [0, Len()).
-func (t *TopicMessages) At(i int) MsgRef { return t.Refs[i] }
-
-// All yields the topic's messages in time order with their positions.
-func (t *TopicMessages) All() iter.Seq2[int, MsgRef] {
-	return func(yield func(int, MsgRef) bool) {
-		for i, r := range t.Refs {
-			if !yield(i, r) {
-				return
-			}
-		}
-	}
-}
-
-// Range yields the messages at positions [lo, hi) in time order with their
-// positions; the bounds are clamped to [0, Len()].
-func (t *TopicMessages) Range(lo, hi int) iter.Seq2[int, MsgRef] {
-	return func(yield func(int, MsgRef) bool) {
-		lo, hi := max(lo, 0), min(hi, len(t.Refs))
-		for i := lo; i < hi; i++ {
-			if !yield(i, t.Refs[i]) {
-				return
-			}
-		}
-	}
 }
 
 // Topic returns a topic's messages, or nil.
@@ -153,27 +136,79 @@ func (x *MessageIndex) Topic(name string) *TopicMessages { return x.byName[name]
 func (x *MessageIndex) Count() int {
 	n := 0
 	for _, t := range x.Topics {
-		n += len(t.Refs)
+		n += t.Len()
 	}
 	return n
 }
 
+// Len is the number of the topic's messages.
+func (t *TopicMessages) Len() int { return t.n }
+
+// At returns the topic's i-th message in time order; i must be in
+// [0, Len()).
+func (t *TopicMessages) At(i int) MsgRef {
+	if uint(i) >= uint(t.n) {
+		panic(fmt.Sprintf("model: message %d of a topic of %d", i, t.n))
+	}
+	c := t.cursorAt(i)
+	return c.cur
+}
+
+// All yields the topic's messages in time order with their positions.
+func (t *TopicMessages) All() iter.Seq2[int, MsgRef] { return t.Range(0, t.n) }
+
+// Range yields the messages at positions [lo, hi) in time order with their
+// positions; the bounds are clamped to [0, Len()].
+func (t *TopicMessages) Range(lo, hi int) iter.Seq2[int, MsgRef] {
+	return func(yield func(int, MsgRef) bool) {
+		lo, hi := max(lo, 0), min(hi, t.n)
+		if lo >= hi {
+			return
+		}
+		c := t.cursorAt(lo)
+		if !yield(lo, c.cur) {
+			return
+		}
+		for i := lo + 1; i < hi; i++ {
+			c.next()
+			if !yield(i, c.cur) {
+				return
+			}
+		}
+	}
+}
+
 // Search returns the index of the first message at or after t.
 func (t *TopicMessages) Search(ns int64) int {
-	return sort.Search(len(t.Refs), func(i int) bool { return t.Refs[i].T >= ns })
+	// The first checkpoint at or after ns; the answer is after the one
+	// before it and at most at it.
+	j := sort.Search(len(t.cps), func(j int) bool { return t.cps[j].ref.T >= ns })
+	if j == 0 {
+		return 0
+	}
+	i := (j - 1) << cpShift
+	c := msgCursor{data: t.data, pos: t.cps[j-1].pos, cur: t.cps[j-1].ref}
+	last := min(t.n, i+cpEvery)
+	for i++; i < last; i++ {
+		c.next()
+		if c.cur.T >= ns {
+			return i
+		}
+	}
+	return last
 }
 
 // Nearest returns the index of the message closest in time to ns (the
 // earlier one on a tie), or -1 when the topic has none.
 func (t *TopicMessages) Nearest(ns int64) int {
-	if len(t.Refs) == 0 {
+	if t.n == 0 {
 		return -1
 	}
 	i := t.Search(ns)
-	if i == len(t.Refs) {
+	if i == t.n {
 		return i - 1
 	}
-	if i > 0 && ns-t.Refs[i-1].T <= t.Refs[i].T-ns {
+	if i > 0 && ns-t.At(i-1).T <= t.At(i).T-ns {
 		return i - 1
 	}
 	return i
@@ -181,8 +216,11 @@ func (t *TopicMessages) Nearest(ns int64) int {
 
 // IndexOf returns the position of the message at loc, or -1.
 func (t *TopicMessages) IndexOf(ref MsgRef) int {
-	for i := t.Search(ref.T); i < len(t.Refs) && t.Refs[i].T == ref.T; i++ {
-		if t.Refs[i].MessageLoc == ref.MessageLoc {
+	for i, r := range t.Range(t.Search(ref.T), t.n) {
+		if r.T != ref.T {
+			break
+		}
+		if r.MessageLoc == ref.MessageLoc {
 			return i
 		}
 	}
@@ -196,7 +234,7 @@ func (x *MessageIndex) Nearest(topics []string, ns int64) (MsgRef, bool) {
 	found := false
 	consider := func(t *TopicMessages) {
 		if i := t.Nearest(ns); i >= 0 {
-			r := t.Refs[i]
+			r := t.At(i)
 			if !found || absDiff(r.T, ns) < absDiff(best.T, ns) {
 				best, found = r, true
 			}

@@ -65,7 +65,7 @@ func TestMessageIndexMatchesIterator(t *testing.T) {
 }
 
 func TestTopicMessagesLookups(t *testing.T) {
-	tm := &TopicMessages{Refs: []MsgRef{{T: 10}, {T: 20}, {T: 20, MessageLoc: MessageLoc{Offset: 5}}, {T: 40}}}
+	tm := NewTopicMessages("", []MsgRef{{T: 10}, {T: 20}, {T: 20, MessageLoc: MessageLoc{Offset: 5}}, {T: 40}})
 	cases := []struct {
 		ns              int64
 		search, nearest int

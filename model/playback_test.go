@@ -117,18 +117,17 @@ func TestSpeeds(t *testing.T) {
 // syntheticIndex is a message index of topics with messages at the given
 // times, each in a chunk of its own at its time.
 func syntheticIndex(topics map[string][]int64) *MessageIndex {
-	x := &MessageIndex{byName: map[string]*TopicMessages{}}
+	var tms []*TopicMessages
 	conn := uint32(0)
 	for name, times := range topics {
-		tm := &TopicMessages{Topic: name}
+		var refs []MsgRef
 		for _, t := range times {
-			tm.Refs = append(tm.Refs, MsgRef{T: t, MessageLoc: MessageLoc{ChunkPos: t, Conn: conn}})
+			refs = append(refs, MsgRef{T: t, MessageLoc: MessageLoc{ChunkPos: t, Conn: conn}})
 		}
 		conn++
-		x.Topics = append(x.Topics, tm)
-		x.byName[name] = tm
+		tms = append(tms, NewTopicMessages(name, refs))
 	}
-	return x
+	return NewMessageIndex(tms...)
 }
 
 func TestLatestAt(t *testing.T) {

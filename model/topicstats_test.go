@@ -363,14 +363,14 @@ func TestStatsRandom(t *testing.T) {
 // figures, and that a topic with one connection shares its topic's.
 func TestStatsPerConnection(t *testing.T) {
 	const ms = int64(1e6)
-	x := &MessageIndex{Topics: []*TopicMessages{
-		{Topic: "/a", Refs: []MsgRef{{T: 0}, {T: 10 * ms}, {T: 20 * ms}}},
-		{Topic: "/b", Refs: []MsgRef{
+	x := NewMessageIndex(
+		NewTopicMessages("/a", []MsgRef{{T: 0}, {T: 10 * ms}, {T: 20 * ms}}),
+		NewTopicMessages("/b", []MsgRef{
 			{T: 0, MessageLoc: MessageLoc{Conn: 1}}, {T: 5 * ms, MessageLoc: MessageLoc{Conn: 2}},
 			{T: 100 * ms, MessageLoc: MessageLoc{Conn: 1}}, {T: 105 * ms, MessageLoc: MessageLoc{Conn: 2}},
 			{T: 200 * ms, MessageLoc: MessageLoc{Conn: 1}}, {T: 205 * ms, MessageLoc: MessageLoc{Conn: 2}},
-		}},
-	}}
+		}),
+	)
 	set, err := ComputeStats(context.Background(), x)
 	if err != nil {
 		t.Fatal(err)
@@ -449,7 +449,7 @@ func BenchmarkComputeStats(b *testing.B) {
 		t += 10e6 + r.Int64N(1e6)
 		refs[i].T = t
 	}
-	x := &MessageIndex{Topics: []*TopicMessages{{Topic: "/a", Refs: refs}}}
+	x := NewMessageIndex(NewTopicMessages("/a", refs))
 	b.ReportAllocs()
 	for b.Loop() {
 		ComputeStats(context.Background(), x)
