@@ -33,8 +33,8 @@ type messagePanel struct {
 	empty fyne.CanvasObject
 	view  fyne.CanvasObject
 
-	title   *widget.Label
-	where   *widget.RichText
+	title   *clipLabel // cut with an ellipsis, whole in a tooltip
+	where   *clipLabel
 	prev    *widget.Button
 	next    *widget.Button
 	records *widget.Button
@@ -58,7 +58,7 @@ type messagePanel struct {
 	treePane  fyne.CanvasObject
 	treeImage *container.Split // image over tree
 	picture   *canvas.Image
-	caption   *widget.Label
+	caption   *clipLabel
 
 	ref  model.MsgRef
 	has  bool
@@ -80,9 +80,8 @@ func newMessagePanel(l *docLink) fyne.CanvasObject {
 func newMessageView(l *docLink) *messagePanel {
 	p := &messagePanel{l: l, reader: model.NewMessageReader(l.d.Storage, nil)}
 
-	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	p.title.Wrapping = fyne.TextWrapWord // never cut: a long type or definition path wraps
-	p.where = dimWrapped("", fyne.TextAlignLeading)
+	p.title = newClipLabel("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.where = newClipLabel("", fyne.TextAlignLeading, fyne.TextStyle{})
 	p.prev = widget.NewButtonWithIcon("Prev", theme.NavigateBackIcon(), func() { p.step(-1) })
 	p.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { p.step(+1) })
 	p.next.IconPlacement = widget.ButtonIconTrailingText
@@ -116,11 +115,18 @@ func newMessageView(l *docLink) *messagePanel {
 	p.picture = canvas.NewImageFromImage(nil)
 	p.picture.FillMode = canvas.ImageFillContain
 	p.picture.SetMinSize(fyne.NewSize(96, 72))
-	p.caption = widget.NewLabel("")
-	p.caption.Truncation = fyne.TextTruncateEllipsis
-	imagePane := container.NewBorder(p.caption, nil, nil, nil, p.picture)
+	p.caption = newClipLabel("", fyne.TextAlignLeading, fyne.TextStyle{})
+	// The Sensor tab draws the picture at full size, with zoom and a
+	// pixel read-out.
+	sensor := widget.NewButtonWithIcon("Open in Sensor", theme.ZoomInIcon(), func() {
+		if !showInSensorTab(p.l) {
+			p.setDetail("This window has no Sensor tab.")
+		}
+	})
+	sensor.Importance = widget.LowImportance
+	imagePane := container.NewBorder(container.NewBorder(nil, nil, nil, sensor, p.caption), nil, nil, nil, p.picture)
 	p.treeImage = container.NewVSplit(imagePane, p.treePane)
-	p.treeImage.Offset = 0.45
+	p.treeImage.Offset = 0.45 // the fields keep the larger part; Open in Sensor shows the picture whole
 	rememberSplit(p.treeImage, splitMsgPicture)
 	// The bytes scroll sideways when the divider leaves them less than
 	// their width: the fields get the room they need.
@@ -161,7 +167,7 @@ func (p *messagePanel) show(ref model.MsgRef) {
 		topic = c.Topic
 	}
 	p.title.SetText(topic)
-	setDim(p.where, "Reading the message…")
+	p.where.SetText("Reading the message…")
 	p.body.Objects = []fyne.CanvasObject{p.view}
 	p.body.Refresh()
 	p.updatePosition()
@@ -336,7 +342,7 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 	if m := p.msg; m != nil {
 		parts = append(parts, messagePlace(p.l.d, m))
 	}
-	setDim(p.where, strings.Join(parts, "  ·  "))
+	p.where.SetText(strings.Join(parts, "  ·  "))
 }
 
 // messagePlace says where a message's bytes are: its record in its ROS 1
@@ -503,14 +509,4 @@ func (p *messagePanel) plotField() {
 	}
 	p.l.addSeries(p.msg.Conn.Topic + "." + p.ft.Path(p.sel))
 	p.l.selectTab("Plots")
-}
-
-// setDim sets the text of a dimText.
-func setDim(t *widget.RichText, s string) {
-	if len(t.Segments) == 1 {
-		if seg, ok := t.Segments[0].(*widget.TextSegment); ok {
-			seg.Text = s
-			t.Refresh()
-		}
-	}
 }

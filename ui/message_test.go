@@ -218,8 +218,8 @@ func TestMessagePanelSteps(t *testing.T) {
 		if got, _ := l.Message(); got != tf.At(i) {
 			t.Fatalf("Next %d: %+v, want %+v", i, got, tf.At(i))
 		}
-		if !strings.Contains(p.where.String(), "message "+model.Count(uint64(i+1))+" of 600 on /tf") {
-			t.Fatalf("Next %d: %s", i, p.where.String())
+		if !strings.Contains(p.where.Text, "message "+model.Count(uint64(i+1))+" of 600 on /tf") {
+			t.Fatalf("Next %d: %s", i, p.where.Text)
 		}
 	}
 	test.Tap(p.prev)
