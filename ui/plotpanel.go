@@ -109,7 +109,7 @@ func (p *plotPanel) setXY(on, equal bool) {
 		return
 	}
 	if on {
-		p.xy = newXYCanvas(p.g.win)
+		p.xy = newXYCanvas(p.g.origin, p.g.win)
 		p.xy.view.Equal = equal
 		p.xy.onFit = p.g.fit
 		p.xy.onSelect = func() { p.g.selectPanel(p) }

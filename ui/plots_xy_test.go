@@ -10,7 +10,10 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+
+	"github.com/bagscope/bagscope/model"
 )
 
 // referenceFigures computes, with the reference rosbag reader in Python,
@@ -186,6 +189,11 @@ func TestPlotXY(t *testing.T) {
 	c.Tapped(&fyne.PointEvent{Position: fyne.NewPos(float32(f.X(path.X[i])), float32(f.Y(path.Y[i])))})
 	if msg, ok := g.l.Message(); !ok || msg.T != path.T[i] {
 		t.Errorf("tap on point %d selected %+v %v", i, msg, ok)
+	}
+	// Hovering near a point reads out its time and coordinates.
+	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(float32(f.X(path.X[i]))+3, float32(f.Y(path.Y[i])))}})
+	if got, want := c.readoutText(), model.RelTimeN(path.T[i]-g.origin, 6); !strings.HasPrefix(got, want) || !strings.Contains(got, valueText(path.X[i])) {
+		t.Errorf("read-out %q, want the time %s and x %s", got, want, valueText(path.X[i]))
 	}
 	test.Tap(g.equal)
 	if p.xy.view.Equal {

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/plot"
 )
 
@@ -27,6 +28,7 @@ type xyCanvas struct {
 	series []*plotSeries
 	view   plot.XYView
 	win    plot.Window
+	origin int64 // the time shown as 0 s
 
 	cursor    int64
 	hasCursor bool
@@ -55,8 +57,8 @@ var (
 	_ desktop.Mouseable   = (*xyCanvas)(nil)
 )
 
-func newXYCanvas(w plot.Window) *xyCanvas {
-	c := &xyCanvas{win: w}
+func newXYCanvas(origin int64, w plot.Window) *xyCanvas {
+	c := &xyCanvas{origin: origin, win: w}
 	c.ExtendBaseWidget(c)
 	return c
 }
@@ -401,10 +403,21 @@ func (r *xyRenderer) overlay() {
 	}
 }
 
-// readoutText is the pointer's coordinates.
+// readoutText is the coordinates of the point nearest the pointer (within
+// a few pixels) with its time, or else the pointer's coordinates.
 func (c *xyCanvas) readoutText() string {
 	f := c.view.Frame
-	return fmt.Sprintf("x = %s, y = %s", valueText(f.ValueX(float64(c.hover.X))), valueText(f.ValueY(float64(c.hover.Y))))
+	x, y := float64(c.hover.X), float64(c.hover.Y)
+	vis := c.visible()
+	paths := make([]plot.XY, len(vis))
+	for i, s := range vis {
+		paths[i] = s.xyData()
+	}
+	if h, ok := plot.NearestXY(paths, c.win, f, x, y, 2*pcPick); ok {
+		p := paths[h.Series]
+		return fmt.Sprintf("%s    x = %s, y = %s", model.RelTimeN(p.T[h.Index]-c.origin, 6), valueText(p.X[h.Index]), valueText(p.Y[h.Index]))
+	}
+	return fmt.Sprintf("x = %s, y = %s", valueText(f.ValueX(x)), valueText(f.ValueY(y)))
 }
 
 // placeReadout shows the pointer's coordinates beside the crosshair.
