@@ -73,9 +73,12 @@ type sensorPanel struct {
 	cur   *sensorResult // what is shown
 
 	// Reads run one at a time; a request made meanwhile waits in next
-	// (only the newest).
+	// (only the newest). While the tab is hidden nothing is read: the
+	// newest request waits in pending until it shows.
 	reading bool
 	next    *model.MsgRef
+	hook    *shownHook
+	pending *model.MsgRef
 
 	// Settings of single-channel images and clouds, kept across frames.
 	cmap   *model.ColorMap
@@ -131,7 +134,13 @@ func newSensorPanel(l *docLink) *sensorPanel {
 	p.body = container.NewStack(p.empty)
 	top := container.NewBorder(nil, nil, sized(p.topicSel, 260), nil, p.title)
 	bottom := container.NewBorder(nil, nil, nil, p.note, p.readout)
-	p.content = container.NewBorder(top, bottom, nil, nil, p.body)
+	p.hook = newShownHook(container.NewBorder(top, bottom, nil, nil, p.body), func() {
+		if ref := p.pending; ref != nil {
+			p.pending = nil
+			p.request(*ref)
+		}
+	})
+	p.content = p.hook
 
 	l.OnMessage(func(ref model.MsgRef) {
 		c := l.d.Storage.Connection(ref.Conn)
@@ -189,6 +198,10 @@ func (p *sensorPanel) follow() {
 
 // request reads and shows ref, after the read in progress if any.
 func (p *sensorPanel) request(ref model.MsgRef) {
+	if p.hook != nil && !p.hook.Visible() {
+		p.pending = &ref
+		return
+	}
 	if p.has && p.ref == ref {
 		return
 	}
@@ -663,4 +676,31 @@ func (p *sensorPanel) updateZoomText() {
 		return
 	}
 	p.zoomText.SetText(fmt.Sprintf("%.0f%%", p.img.Zoom()*100))
+}
+
+// shownHook shows content and calls onShow each time it is shown again
+// after being hidden (its tab selected).
+type shownHook struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	onShow  func()
+}
+
+func newShownHook(content fyne.CanvasObject, onShow func()) *shownHook {
+	h := &shownHook{content: content, onShow: onShow}
+	h.ExtendBaseWidget(h)
+	return h
+}
+
+// Show shows the content and, when it was hidden, calls onShow.
+func (h *shownHook) Show() {
+	was := h.Visible()
+	h.BaseWidget.Show()
+	if !was && h.onShow != nil {
+		h.onShow()
+	}
+}
+
+func (h *shownHook) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(h.content)
 }

@@ -275,6 +275,18 @@ func TestSensorFollowsCursor(t *testing.T) {
 			}
 		})
 	}
+	// Hidden (another tab selected), the panel reads nothing; shown
+	// again, it catches up with the cursor.
+	p.hook.Hide()
+	shownRef := p.cur.ref
+	l.SetCursor(tm.At(3).T)
+	if p.cur.ref != shownRef || p.pending == nil {
+		t.Errorf("the hidden panel read %+v (pending %v)", p.cur.ref, p.pending)
+	}
+	p.hook.Show()
+	if p.cur.ref != tm.At(3) || p.pending != nil {
+		t.Errorf("shown again it shows %+v, want message 3", p.cur.ref)
+	}
 	// Selecting a message of another topic leaves the view as it is.
 	shown := p.ref
 	l.SelectMessage(x.Topic("/odom").At(3))
