@@ -228,13 +228,21 @@ sys.stdout.write(yaml.dump(s, default_style='"').rstrip('\n') + "\x00" + yaml.du
 // and checks that PyYAML reads each echo text as the values of its JSON.
 const echoYAMLCheck = `
 import sys, json, yaml
+def typed(v):
+    # values with their types: 0 and 0.0 differ, as do 1 and True
+    if isinstance(v, dict):
+        return {k: typed(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [typed(x) for x in v]
+    return (type(v).__name__, v)
 bad = 0
 for n, line in enumerate(sys.stdin):
     echo, js = json.loads(line)
-    if yaml.safe_load(echo) != json.loads(js):
+    got, want = typed(yaml.safe_load(echo)), typed(json.loads(js))
+    if got != want:
         bad += 1
         if bad < 3:
-            print("message %d: YAML reads %r\nJSON has %r" % (n, yaml.safe_load(echo), json.loads(js)))
+            print("message %d: YAML reads %r\nJSON has %r" % (n, got, want))
 print("%d differ" % bad)
 `
 
