@@ -22,10 +22,31 @@ type XY struct {
 // JoinXY pairs x and y into a path at x's times, each point of x with the
 // point of y nearest in time (JoinNearest): two fields of one topic pair
 // message by message, fields of two topics by the nearest time. The path
-// is named "X vs Y".
+// is named "X vs Y"; when y has no point at some of x's times, its
+// coordinate is named "Y (nearest in time)", as its values are taken at
+// other times than its own.
 func JoinXY(x, y Series) XY {
 	t, vx, vy := JoinNearest(x, y)
-	return XY{Name: x.Name + " vs " + y.Name, XName: x.Name, YName: y.Name, T: t, X: vx, Y: vy, Color: x.Color}
+	yName := y.Name
+	if !sameTimes(x.T, y.T) {
+		yName += " (nearest in time)"
+	}
+	return XY{Name: x.Name + " vs " + y.Name, XName: x.Name, YName: yName, T: t, X: vx, Y: vy, Color: x.Color}
+}
+
+// sameTimes reports whether every time of a is also a time of b (both
+// ascending).
+func sameTimes(a, b []int64) bool {
+	j := 0
+	for _, t := range a {
+		for j < len(b) && b[j] < t {
+			j++
+		}
+		if j == len(b) || b[j] != t {
+			return false
+		}
+	}
+	return true
 }
 
 // Span returns the index range [i, j) of the points whose times lie in w.

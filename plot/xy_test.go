@@ -27,14 +27,16 @@ func TestJoinXY(t *testing.T) {
 		name  string
 		y     Series
 		wantY []float64
+		yName string
 	}{
-		{"one topic: message by message", Series{Name: "/odom.y", T: x.T, V: []float64{5, 6, 7}}, []float64{5, 6, 7}},
-		{"two topics: nearest time", Series{Name: "/gps.y", T: secs(0.2, 1.9), V: []float64{8, 9}}, []float64{8, 8, 9}},
+		{"one topic: message by message", Series{Name: "/odom.y", T: x.T, V: []float64{5, 6, 7}}, []float64{5, 6, 7}, "/odom.y"},
+		{"two topics: nearest time", Series{Name: "/gps.y", T: secs(0.2, 1.9), V: []float64{8, 9}}, []float64{8, 8, 9}, "/gps.y (nearest in time)"},
+		{"y has more points", Series{Name: "/odom.y", T: secs(0, 0.5, 1, 2), V: []float64{5, 0, 6, 7}}, []float64{5, 6, 7}, "/odom.y"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := JoinXY(x, tc.y)
-			if p.Name != "/odom.x vs "+tc.y.Name || p.XName != "/odom.x" || p.YName != tc.y.Name {
+			if p.Name != "/odom.x vs "+tc.y.Name || p.XName != "/odom.x" || p.YName != tc.yName {
 				t.Errorf("names %q %q %q", p.Name, p.XName, p.YName)
 			}
 			if !sameValues(p.X, x.V, 0) || !sameValues(p.Y, tc.wantY, 0) {

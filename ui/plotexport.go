@@ -120,9 +120,77 @@ func (g *plotsView) showExportMenu() {
 		item("PNG image of the selected plot…", exportPNG),
 		item("SVG image of the selected plot…", exportSVG),
 		item("CSV of the selected plot's visible range…", exportCSV),
+		fyne.NewMenuItem("CSV of every plot's visible range…", g.saveAllCSV),
 	)
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(g.exportBtn)
 	widget.ShowPopUpMenuAtPosition(menu, c, pos.AddXY(0, g.exportBtn.Size().Height))
+}
+
+// allSeries is every shown series of every panel (an XY path as its x and
+// y columns), each once, for a CSV of all plots.
+func (g *plotsView) allSeries() []plot.Series {
+	var out []plot.Series
+	seen := map[string]bool{}
+	add := func(s plot.Series) {
+		if !seen[s.Name] {
+			seen[s.Name] = true
+			out = append(out, s)
+		}
+	}
+	for _, p := range g.panels {
+		if p.xy != nil {
+			for _, path := range p.xy.visibleData() {
+				x, y := path.Series()
+				add(x)
+				add(y)
+			}
+			continue
+		}
+		for _, s := range p.visibleData() {
+			add(s)
+		}
+	}
+	return out
+}
+
+// exportAllCSV writes every plot's shown series over the visible window
+// as one CSV, merged on their times.
+func (g *plotsView) exportAllCSV(out io.Writer) error {
+	series := g.allSeries()
+	if len(series) == 0 {
+		return fmt.Errorf("nothing to export: no plot shows a series")
+	}
+	return plot.WriteCSV(out, series, g.win, plot.CSVOptions{Origin: g.origin, Absolute: g.absolute})
+}
+
+// saveAllCSV asks where to save the CSV of every plot and writes it.
+func (g *plotsView) saveAllCSV() {
+	win := windowOf(g.exportBtn)
+	if win == nil {
+		return
+	}
+	if len(g.allSeries()) == 0 {
+		dialog.ShowInformation("Nothing to export", "Add a series to a plot (or show a hidden one) first.", win)
+		return
+	}
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, win)
+			return
+		}
+		if wc == nil {
+			return
+		}
+		werr := g.exportAllCSV(wc)
+		if cerr := wc.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			dialog.ShowError(fmt.Errorf("%s: %w", wc.URI().Name(), werr), win)
+		}
+	}, win)
+	d.SetFileName(strings.TrimSuffix(g.l.d.Name, filepath.Ext(g.l.d.Name)) + "_plots.csv")
+	d.Show()
 }
 
 // saveAs asks where to save and writes the export there.

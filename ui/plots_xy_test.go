@@ -236,6 +236,19 @@ func TestPlotXY(t *testing.T) {
 	if !g.equal.Disabled() {
 		t.Error("Equal axes is offered for a plot of time series")
 	}
+	// The CSV of every plot has the XY paths' and the time series'
+	// columns, merged on their times.
+	var all bytes.Buffer
+	if err := g.exportAllCSV(&all); err != nil {
+		t.Fatal(err)
+	}
+	head := strings.SplitN(all.String(), "\n", 2)[0]
+	if head != "time_s,/odom.pose.pose.position.x,/odom.pose.pose.position.y,/imu.linear_acceleration.x,/odom.twist.twist.linear.x (nearest in time)" {
+		t.Errorf("CSV of every plot: header %q", head)
+	}
+	if rows := strings.Count(all.String(), "\n") - 1; rows != len(ref.ImuT)+len(ref.T) {
+		t.Errorf("CSV of every plot: %d rows, want %d (the /imu and /odom times)", rows, len(ref.ImuT)+len(ref.T))
+	}
 	// Zooming the shared time window draws only the XY points in it.
 	g.l.SetRange(path.T[5], path.T[9], true)
 	p.xy.Refresh()
