@@ -663,10 +663,44 @@ func (p *sensorPanel) hoverMetres(x, y float64, ok bool) {
 		return
 	}
 	text := fmt.Sprintf("x %.3f m  y %.3f m", x, y)
-	if r := p.cur; r != nil && r.kind == model.SensorLaser {
+	r := p.cur
+	if r != nil && r.kind == model.SensorLaser {
 		text += fmt.Sprintf("  ·  range %.3f m  angle %.1f°", math.Hypot(x, y), math.Atan2(y, x)*180/math.Pi)
 	}
+	// The point drawn nearest the pointer, if close enough to be the one
+	// pointed at.
+	if r != nil && r.set != nil {
+		if i := nearestPoint(r.set, x, y, hoverRadius/p.pts.ppm); i >= 0 {
+			switch {
+			case r.scan != nil:
+				sp := r.scan.Points[i]
+				text += fmt.Sprintf("  ·  beam %d: %.3f m at %.1f°", sp.Index, sp.Range, sp.Angle*180/math.Pi)
+				if !math.IsNaN(sp.Intensity) {
+					text += fmt.Sprintf(", intensity %s", formatValue(sp.Intensity))
+				}
+			case r.cloud != nil && r.cloud.C != nil:
+				text += fmt.Sprintf("  ·  point %s = %s", r.cloud.ColorField, formatValue(float64(r.cloud.C[i])))
+			}
+		}
+	}
 	p.readout.SetText(text)
+}
+
+// hoverRadius is how near the pointer (view units) a point must be for
+// the read-out to describe it.
+const hoverRadius = 6
+
+// nearestPoint returns the index of the point of s nearest x, y within
+// radius (metres), or -1.
+func nearestPoint(s *pointSet, x, y, radius float64) int {
+	best, bestD := -1, radius*radius
+	for i := range s.X {
+		dx, dy := float64(s.X[i])-x, float64(s.Y[i])-y
+		if d := dx*dx + dy*dy; d <= bestD {
+			best, bestD = i, d
+		}
+	}
+	return best
 }
 
 // updateZoomText shows the image's zoom as a percentage.

@@ -236,6 +236,13 @@ func TestSensorLaserScan(t *testing.T) {
 	if exp := fmt.Sprintf("x %.3f m  y %.3f m", hx, hy); !strings.HasPrefix(p.readout.Text, exp) || !strings.Contains(p.readout.Text, "range") {
 		t.Errorf("read-out %q, want %q and a range", p.readout.Text, exp)
 	}
+	// Over a point, the read-out names its beam.
+	pt := want.Points[len(want.Points)/3]
+	vx, vy := v.toView(pt.X, pt.Y)
+	hover(v, fyne.NewPos(float32(vx)+1, float32(vy)))
+	if exp := fmt.Sprintf("beam %d: %.3f m", pt.Index, pt.Range); !strings.Contains(p.readout.Text, exp) {
+		t.Errorf("read-out over beam %d: %q, want %q", pt.Index, p.readout.Text, exp)
+	}
 	// 0 fits again; the next scan keeps a zoom the user chose.
 	v.TypedRune('0')
 	if !v.fit {
