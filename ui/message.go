@@ -259,7 +259,7 @@ func (p *messagePanel) showImage(mi *messageImage) {
 func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string, err error) {
 	p.sel = ""
 	p.plot.Disable()
-	p.setDetail("Select a field to highlight its bytes, or a byte to find its field. Right-click a field to copy it.")
+	p.setDetail(p.idleHint())
 	if err != nil {
 		p.msg, p.ft = nil, nil
 		p.updateEcho()

@@ -92,6 +92,9 @@ func (p *messagePanel) setTextMode(on bool) {
 	}
 	p.treeBtn.Refresh()
 	p.textBtn.Refresh()
+	if p.sel == "" {
+		p.setDetail(p.idleHint())
+	}
 	fyne.CurrentApp().Preferences().SetString(prefMsgMode, mode)
 	p.updateEcho()
 }
@@ -119,3 +122,11 @@ func (p *messagePanel) updateEcho() {
 
 // setDetail sets the status line under the fields.
 func (p *messagePanel) setDetail(s string) { p.detail.SetText(s) }
+
+// idleHint is the status line while no field is selected.
+func (p *messagePanel) idleHint() string {
+	if p.textMode {
+		return "The message as rostopic echo prints it: select text and press Ctrl+C, or use Copy."
+	}
+	return "Select a field to highlight its bytes, or a byte to find its field. Right-click a field to copy it."
+}

@@ -93,7 +93,7 @@ func (r *msgRow) TappedSecondary(ev *fyne.PointEvent) {
 }
 
 // msgRowPad is the room around a row's texts.
-const msgRowPad = 4
+const msgRowPad = 3
 
 type msgRowRenderer struct{ r *msgRow }
 
