@@ -123,7 +123,9 @@ func TestViewMenu(t *testing.T) {
 		}
 	}
 	view := c.mainMenu(w).Items[1]
-	if view.Label != "View" || len(view.Items) != len(viewNames)+3 || view.Items[len(viewNames)+2].Label != "Next Message" {
+	// The views, a separator, Previous and Next Message, a separator, the
+	// playback items.
+	if view.Label != "View" || len(view.Items) != len(viewNames)+4+len(c.playbackMenuItems(w)) || view.Items[len(viewNames)+2].Label != "Next Message" {
 		t.Fatalf("View menu = %+v", view)
 	}
 	for i, it := range view.Items[:len(viewNames)] {

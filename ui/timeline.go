@@ -585,7 +585,13 @@ func (v *TimelineView) describe(p fyne.Position) string {
 		return ""
 	}
 	if p.X > v.labelW()+v.plotW() {
+		if v.contentH() > v.Size().Height {
+			return "Drag to scroll the lanes"
+		}
 		return ""
+	}
+	if v.hasCur && abs32(p.X-v.x(v.cursor)) <= tlGrab && v.lane(p.Y) != -2 {
+		return "The current time, " + v.timeLabel(v.cursor) + ": drag it to move every view through time, Space plays"
 	}
 	t := v.timeAt(p.X)
 	switch l := v.lane(p.Y); {
