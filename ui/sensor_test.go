@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -418,5 +420,46 @@ func TestSensorDepthColourMap(t *testing.T) {
 		if exp := fmt.Sprintf("x %d  y %d  ·  %s", tt.x, tt.y, want); p.readout.Text != exp {
 			t.Errorf("read-out %q, want %q", p.readout.Text, exp)
 		}
+	}
+}
+
+// TestSensorCloudField colours a real PointCloud2 by z, then by the uint8
+// field g chosen in the panel, each as the model decodes it.
+func TestSensorCloudField(t *testing.T) {
+	path := sharedBagsUI + "/eric-wieser__ros_numpy/test/test.bag"
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("shared bag missing in CI: %v", err)
+		}
+		t.Skipf("skipping (CI never skips this): %v", err)
+	}
+	p, l, x, _ := newTestSensorPanel(t, path)
+	ref := x.Topic("/pointcloud").At(0)
+	l.SelectMessage(ref)
+	_, root := decodeStored(t, l.d, ref)
+	for _, tt := range []struct{ field, choose string }{{"z", ""}, {"g", "g"}, {"x", "x"}} {
+		t.Run(tt.field, func(t *testing.T) {
+			if tt.choose != "" {
+				p.fieldSel.SetSelected(tt.choose)
+			}
+			want, err := model.DecodeCloud(root, tt.field, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := p.cur.cloud
+			if c == nil || c.ColorField != tt.field || !slices.Equal(c.C, want.C) {
+				t.Fatalf("coloured by %q with %d values, want %q", c.ColorField, len(c.C), tt.field)
+			}
+			exp := cloudPoints(want, p.cmap)
+			if !slices.Equal(p.pts.set.C, exp.C) || len(p.pts.set.X) != 100 {
+				t.Errorf("the view draws %d points in other colours", len(p.pts.set.X))
+			}
+			if !slices.Equal(p.fieldSel.Options, []string{"x", "y", "z", "r", "g", "b"}) {
+				t.Errorf("fields offered: %v", p.fieldSel.Options)
+			}
+			if !strings.HasPrefix(p.legendTxt.Text, tt.field+" ") {
+				t.Errorf("legend %q", p.legendTxt.Text)
+			}
+		})
 	}
 }
