@@ -21,6 +21,12 @@ import (
 func newTestViews(t *testing.T) (*docLink, *TimelineView, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
+	return newTestViewsIn(t)
+}
+
+// newTestViewsIn is newTestViews in the test app already running.
+func newTestViewsIn(t *testing.T) (*docLink, *TimelineView, fyne.Window) {
+	t.Helper()
 	background = syncRun
 	t.Cleanup(func() { background = func(f func()) { go f() } })
 	d := openSample(t)
