@@ -213,6 +213,11 @@ screenshots: build
 	shot timeline --select /imu@0.5 testdata/lz4-multichunk.bag
 	shot scanned $(CUT_BAG)
 	shot findings --tab Findings $(CUT_BAG)
+	shot sensor-image --tab Sensor --select /raspicam_node/image/compressed@0 ../shared/bags/UbiquityRobotics__fiducials/fiducial_slam/test/aruco_images.bag
+	shot sensor-scan --tab Sensor --select /scan@3 ../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag
+	shot sensor-cloud --tab Sensor --select /pointcloud2@0 ../shared/bags/swri-robotics__bag-reader-java/src/test/resources/PointCloud2.bag
+	shot sensor-depth --tab Sensor --select /depth/image_float@0.1 testdata/depth.bag
+	shot log --tab Log --select /rosout@1.6 ../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_sample.mcap
 	shot ros2-topics --tab Topics testdata/ros2-mixed.mcap
 	shot ros2-message --tab Message --select /odom@4.2 testdata/ros2-mixed.mcap
 	shot ros2-plots --plot /imu.linear_acceleration.z,/imu.angular_velocity.z --plot /odom.pose.pose.position.x,/odom.pose.pose.position.y --select /imu@4.2 testdata/ros2-mixed.mcap
