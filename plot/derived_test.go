@@ -172,6 +172,8 @@ func TestParseExpr(t *testing.T) {
 		{"avg(/a.x, 0)", "", nil, "whole number"},
 		{"deriv(/a.x) junk", "", nil, "unexpected"},
 		{"diff(, /a.x)", "", nil, "path is missing"},
+		{"/a.x(", "", nil, "unexpected ("},
+		{"1deriv(/a.x)", "", nil, "unexpected ("},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -254,4 +256,23 @@ func TestExprEval(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzParseExpr parses anything without panicking, and what it accepts
+// prints in a form that parses back to the same expression.
+func FuzzParseExpr(f *testing.F) {
+	for _, s := range []string{"/odom.pose.pose.position.x", "deriv(/a.x)", "diff(/a.x, /b.y)", "scale(/a.x, -2, 1e3)",
+		"avg(integ(/j.position[shoulder_pan]), 5)", "offset(/tf.transforms[child_frame_id=a,b].x, 1)", "deriv(", ")", "a vs b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e, err := ParseExpr(s)
+		if err != nil {
+			return
+		}
+		again, err := ParseExpr(e.String())
+		if err != nil || again.String() != e.String() {
+			t.Fatalf("%q parses to %q, which parses to %v (%v)", s, e.String(), again, err)
+		}
+	})
 }

@@ -90,7 +90,7 @@ type exprParser struct {
 }
 
 func (p *exprParser) space() {
-	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t') {
+	for p.i < len(p.s) && strings.IndexByte(" \t\n\r\f\v", p.s[p.i]) >= 0 {
 		p.i++
 	}
 }
@@ -173,6 +173,9 @@ func (p *exprParser) expr() (*Expr, error) {
 	path := strings.TrimSpace(p.s[start:p.i])
 	if path == "" {
 		return nil, fmt.Errorf("a field path is missing at %q", p.s[start:])
+	}
+	if strings.ContainsRune(path, '(') {
+		return nil, fmt.Errorf("unexpected ( in %q: a function is a name and (, as in deriv(PATH)", path)
 	}
 	return &Expr{Path: path}, nil
 }
