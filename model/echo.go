@@ -25,14 +25,38 @@ import (
 // ROS 2 (CDR) messages print the same way; their builtin_interfaces/Time
 // is a message with sec and nanosec fields.
 func Echo(root *rosmsg.Node) string {
-	var b strings.Builder
-	echoMessage(&b, root, "", true)
+	var b echoWriter
+	b.echoMessage(root, "", true)
 	return b.String()
+}
+
+// EchoShort is Echo with at most limit elements of each array: the rest
+// of an array is left out, and a line (or, in a list of numbers, an item)
+// says how many elements were left out. For showing a big message.
+func EchoShort(root *rosmsg.Node, limit int) string {
+	b := echoWriter{limit: limit}
+	b.echoMessage(root, "", true)
+	return b.String()
+}
+
+// echoWriter writes a message's echo; limit > 0 bounds the elements of an
+// array it writes.
+type echoWriter struct {
+	strings.Builder
+	limit int
+}
+
+// shown is how many of cnt elements are written.
+func (b *echoWriter) shown(cnt int) int {
+	if b.limit > 0 {
+		return min(cnt, b.limit)
+	}
+	return cnt
 }
 
 // echoMessage writes a message's fields, one per line, each line starting
 // with indent; a nested message (indent != "") starts with a newline.
-func echoMessage(b *strings.Builder, n *rosmsg.Node, indent string, top bool) {
+func (b *echoWriter) echoMessage(n *rosmsg.Node, indent string, top bool) {
 	if indent != "" {
 		b.WriteByte('\n') // even for a message with no fields
 	}
@@ -44,20 +68,20 @@ func echoMessage(b *strings.Builder, n *rosmsg.Node, indent string, top bool) {
 		b.WriteString(indent)
 		b.WriteString(c.Name)
 		b.WriteString(": ")
-		echoValue(b, c, indent+"  ", top)
+		b.echoValue(c, indent+"  ", top)
 	}
 }
 
 // echoValue writes the value of a field or element, as strify_message does
 // with indent (the indent of the value's own fields).
-func echoValue(b *strings.Builder, n *rosmsg.Node, indent string, top bool) {
+func (b *echoWriter) echoValue(n *rosmsg.Node, indent string, top bool) {
 	if n.Array {
-		echoArray(b, n, indent)
+		b.echoArray(n, indent)
 		return
 	}
 	switch n.Kind {
 	case rosmsg.KindMessage:
-		echoMessage(b, n, indent, false)
+		b.echoMessage(n, indent, false)
 	case rosmsg.KindString, rosmsg.KindWString:
 		if n.Text() == "" {
 			b.WriteString("''")
@@ -70,14 +94,14 @@ func echoValue(b *strings.Builder, n *rosmsg.Node, indent string, top bool) {
 		if top {
 			secs, nsecs = canonTime(secs, nsecs)
 		}
-		echoSecsNsecs(b, indent, secs, nsecs)
+		b.echoSecsNsecs(indent, secs, nsecs)
 	case rosmsg.KindDuration:
 		d := n.Duration()
 		secs, nsecs := int64(d.Sec), int64(d.Nsec)
 		if top {
 			secs, nsecs = canonTime(secs, nsecs)
 		}
-		echoSecsNsecs(b, indent, secs, nsecs)
+		b.echoSecsNsecs(indent, secs, nsecs)
 	default:
 		b.WriteString(PyScalar(n))
 	}
@@ -92,7 +116,7 @@ func canonTime(secs, nsecs int64) (int64, int64) {
 	return secs + over, nsecs - over*1e9
 }
 
-func echoSecsNsecs(b *strings.Builder, indent string, secs, nsecs int64) {
+func (b *echoWriter) echoSecsNsecs(indent string, secs, nsecs int64) {
 	b.WriteByte('\n')
 	b.WriteString(indent)
 	b.WriteString("secs: ")
@@ -107,9 +131,13 @@ func echoSecsNsecs(b *strings.Builder, indent string, secs, nsecs int64) {
 	b.WriteString(s)
 }
 
-func echoArray(b *strings.Builder, n *rosmsg.Node, indent string) {
+func (b *echoWriter) echoArray(n *rosmsg.Node, indent string) {
 	if strings.HasPrefix(n.Type, "char[") {
-		b.WriteString(pyBytes(n.Bytes()))
+		p := n.Bytes()
+		b.WriteString(pyBytes(p[:b.shown(len(p))]))
+		if k := b.shown(len(p)); k < len(p) {
+			b.WriteString(" … " + Count(uint64(len(p)-k)) + " more")
+		}
 		return
 	}
 	cnt := n.Len()
@@ -119,7 +147,7 @@ func echoArray(b *strings.Builder, n *rosmsg.Node, indent string) {
 	}
 	switch n.Kind {
 	case rosmsg.KindString, rosmsg.KindWString:
-		items := make([]string, cnt)
+		items := make([]string, b.shown(cnt))
 		for i := range items {
 			items[i] = n.Children[i].Text()
 		}
@@ -128,26 +156,39 @@ func echoArray(b *strings.Builder, n *rosmsg.Node, indent string) {
 			b.WriteString(indent)
 			b.WriteString(line)
 		}
+		b.leftOut(indent, cnt)
 		return
 	case rosmsg.KindMessage, rosmsg.KindTime, rosmsg.KindDuration:
-		for i := range cnt {
+		for i := range b.shown(cnt) {
 			e, _ := n.Elem(i)
 			b.WriteByte('\n')
 			b.WriteString(indent)
 			b.WriteString("- ")
-			echoValue(b, &e, indent+"  ", false)
+			b.echoValue(&e, indent+"  ", false)
 		}
+		b.leftOut(indent, cnt)
 		return
 	}
 	b.WriteByte('[')
-	for i := range cnt {
+	for i := range b.shown(cnt) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		e, _ := n.Elem(i)
 		b.WriteString(PyScalar(&e))
 	}
+	if k := b.shown(cnt); k < cnt {
+		b.WriteString(", … " + Count(uint64(cnt-k)) + " more")
+	}
 	b.WriteByte(']')
+}
+
+// leftOut writes a line saying how many of cnt elements an array left
+// out, if any.
+func (b *echoWriter) leftOut(indent string, cnt int) {
+	if k := b.shown(cnt); k < cnt {
+		b.WriteString("\n" + indent + "… " + Count(uint64(cnt-k)) + " more")
+	}
 }
 
 // PyScalar is a number or bool as Python's str prints it: "True", "42",

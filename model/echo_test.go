@@ -289,3 +289,23 @@ func TestEchoCDRReadsAsJSON(t *testing.T) {
 		t.Errorf("%d messages: %s", n, got)
 	}
 }
+
+func TestEchoShort(t *testing.T) {
+	root := decodeNth(t, "../testdata/custom-all-types.bag", "/all_types", 1)
+	full := Echo(root)
+	if got := EchoShort(root, 1000); got != full {
+		t.Errorf("EchoShort with a limit above every array differs from Echo:\n%s", firstDiff(got, full))
+	}
+	short := EchoShort(root, 2)
+	for _, want := range []string{
+		"\nu8_dyn: [250, 251, … 4 more]\n",
+		"\nch_dyn: b'ch' … 4 more\n",
+		"\nf64_fixed: [inf, 5e-324, … 1 more]\n",
+		"\ns_dyn: \n  - ''\n  - a\n  … 1 more\n",
+		"\nb_fixed: [True, False]\n",
+	} {
+		if !strings.Contains(short, want) {
+			t.Errorf("EchoShort(2) has no %q:\n%s", want, short)
+		}
+	}
+}

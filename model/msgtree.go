@@ -513,8 +513,8 @@ func (t *FieldTree) CopyText(id string) string {
 		return Echo(n)
 	}
 	if n.Array || n.Kind == rosmsg.KindMessage {
-		var b strings.Builder
-		echoValue(&b, n, "", false)
+		var b echoWriter
+		b.echoValue(n, "", false)
 		return strings.TrimPrefix(b.String(), "\n")
 	}
 	switch n.Kind {
