@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
@@ -745,6 +747,91 @@ func TestDepthImagesMatchRosbag(t *testing.T) {
 				}
 			}
 			t.Logf("%d pixels compared", n)
+		})
+	}
+}
+
+// TestSensorROS2Twins decodes the same ROS 2 recording stored as MCAP and
+// as .db3: images and point clouds read the same from both, with the ROS
+// 2 type names. (Its images hold 30 bytes for 640×480: both say so.)
+func TestSensorROS2Twins(t *testing.T) {
+	const rr = "geocamxyz__rosbags-rs/tests/test_bags/"
+	for _, topic := range []string{"/test/sensor_msgs/image", "/test/sensor_msgs/compressed_image", "/test/sensor_msgs/point_cloud2", "/test/sensor_msgs/laser_scan"} {
+		t.Run(topic, func(t *testing.T) {
+			var got [2][]string
+			for k, rel := range []string{rr + "test_bag_mcap/test_bag_mcap.mcap", rr + "test_bag_sqlite3"} {
+				d, _ := openShared(t, rel)
+				types, _, roots := decodedMessages(t, d, topic)
+				if len(roots) == 0 {
+					t.Fatalf("%s: no message on %s", rel, topic)
+				}
+				for i, root := range roots {
+					var line string
+					switch SensorKindOf(types[i]) {
+					case SensorImage:
+						f, err := DecodeImage(types[i], root)
+						line = fmt.Sprintf("%+v %v", f.Info, err)
+						if err == nil {
+							line += fmt.Sprint(f.Picture().Bounds())
+						}
+					case SensorCloud:
+						c, err := DecodeCloud(root, "", 0)
+						if err != nil {
+							t.Fatal(err)
+						}
+						line = fmt.Sprintf("%d %v %v %v %v", c.Total, c.Fields, c.X, c.Y, c.C)
+					case SensorLaser:
+						s, err := DecodeLaserScan(root)
+						if err != nil {
+							t.Fatal(err)
+						}
+						line = fmt.Sprintf("%+v", *s)
+					default:
+						t.Fatalf("%s is %s", topic, types[i])
+					}
+					got[k] = append(got[k], line)
+				}
+			}
+			if !slices.Equal(got[0], got[1]) {
+				t.Errorf("MCAP and .db3 differ:\n%v\n%v", got[0], got[1])
+			}
+			t.Logf("%d messages agree, e.g. %.150s", len(got[0]), got[0][0])
+		})
+	}
+}
+
+// TestLogROS2 reads rcl_interfaces/msg/Log from ROS 2 recordings: an MCAP,
+// a .db3 whose messages are zstd-compressed one by one, and a .db3 whose
+// stored definition of Log is a stub ("uint8 level"), whose messages are
+// counted as not read, with why.
+func TestLogROS2(t *testing.T) {
+	for _, tt := range []struct {
+		name, rel string
+		n         int
+		skipped   int
+		wantErr   string
+	}{
+		{"talker mcap", "ros2__rosbag2/rosbag2_py/test/resources/mcap/talker/talker.mcap", 10, 0, ""},
+		{"zstd messages db3", "ros2__rosbag2/@a1dae364/rosbag2_tests/resources/reindex_test_bags/message_compression/message_compression_0.db3", 260, 0, ""},
+		{"stub definition db3", "ros2__rosbag2/rosbag2_py/test/resources/sqlite3/talker/talker.db3", 0, 10, "no field name"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, _ := openShared(t, tt.rel)
+			entries, skipped, err := ReadLog(context.Background(), d.Storage, nil, LogTopics(d))
+			if len(entries) != tt.n || skipped != tt.skipped {
+				t.Fatalf("%d entries, %d skipped (%v); want %d, %d", len(entries), skipped, err, tt.n, tt.skipped)
+			}
+			if (err == nil) != (tt.wantErr == "") || (err != nil && !bytes.Contains([]byte(err.Error()), []byte(tt.wantErr))) {
+				t.Errorf("error %v, want %q", err, tt.wantErr)
+			}
+			for i, e := range entries {
+				if e.Severity == SevUnknown || e.Level%10 != 0 || e.Node == "" || e.Stamp == 0 {
+					t.Errorf("entry %d: %+v", i, e)
+				}
+				if i > 0 && e.Ref.T < entries[i-1].Ref.T {
+					t.Errorf("entry %d received before entry %d", i, i-1)
+				}
+			}
 		})
 	}
 }
