@@ -187,12 +187,12 @@ func (t *TopicMessages) Search(ns int64) int {
 		return 0
 	}
 	i := (j - 1) << cpShift
-	c := msgCursor{data: t.data, pos: t.cps[j-1].pos, cur: t.cps[j-1].ref}
+	c := msgCursor{data: t.data, pos: t.cps[j-1].pos, i: i, cur: t.cps[j-1].ref}
 	last := min(t.n, i+cpEvery)
-	for i++; i < last; i++ {
+	for c.i+1 < last {
 		c.next()
 		if c.cur.T >= ns {
-			return i
+			return c.i
 		}
 	}
 	return last

@@ -9,20 +9,22 @@ import (
 
 // The message index's compact form. A topic's messages, in index order
 // (time, then file order), are one byte stream: each message is encoded
-// against the one before it as
+// against the one before it, as the change in its time step and in its
+// offset step (delta of deltas: a steady topic's steps barely change):
 //
-//	uvarint(T - previous T)          (the times are sorted: never negative)
-//	uvarint(zigzag(Offset - previous Offset)<<2 | newBlock<<1 | newConn)
+//	uvarint(zigzag(dT - previous dT))
+//	uvarint(zigzag(dOffset - previous dOffset)<<2 | newBlock<<1 | newConn)
 //	[uvarint(zigzag(ChunkPos - previous ChunkPos))]   when newBlock
 //	[uvarint(Conn)]                                   when newConn
 //
-// so a message of a steady topic inside a chunk takes 4-6 bytes (its time
-// step and its distance from the previous one in the chunk) instead of
+// so a message of a steady topic inside a chunk takes 4-6 bytes instead of
 // MsgRef's 24. Every cpEvery-th message is a checkpoint that keeps the
-// whole MsgRef and the stream position after it: At decodes at most
-// cpEvery-1 messages from the checkpoint before it, and Search binary
-// searches the checkpoints' times, then decodes forward, O(log n + cpEvery).
-// The checkpoints add 32/cpEvery bytes a message.
+// whole MsgRef and the stream position after it, and the message after a
+// checkpoint predicts steps of zero, so decoding can start at any
+// checkpoint: At decodes at most cpEvery-1 messages from the checkpoint
+// before it, and Search binary searches the checkpoints' times, then
+// decodes forward, O(log n + cpEvery). The checkpoints add 32/cpEvery
+// bytes a message.
 
 // cpShift sets the checkpoint spacing: one message in 1<<cpShift.
 const (
@@ -50,23 +52,38 @@ func refCompare(a, b MsgRef) int {
 func zigzag(v int64) uint64   { return uint64(v<<1) ^ uint64(v>>63) }
 func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
-// appendRef encodes r after prev.
-func appendRef(b []byte, prev, r MsgRef) []byte {
-	b = appendUvarint(b, uint64(r.T-prev.T))
-	head := zigzag(int64(r.Offset)-int64(prev.Offset)) << 2
-	if r.ChunkPos != prev.ChunkPos {
+// msgEncoder appends messages to a stream.
+type msgEncoder struct {
+	i        int    // messages so far
+	prev     MsgRef // the last one
+	dt, doff int64  // its steps, the next one's prediction
+}
+
+// add appends r's encoding to b.
+func (e *msgEncoder) add(b []byte, r MsgRef) []byte {
+	if e.i&(cpEvery-1) == 1 {
+		// The message after a checkpoint: decoding may start there.
+		e.dt, e.doff = 0, 0
+	}
+	dt := r.T - e.prev.T
+	doff := int64(r.Offset) - int64(e.prev.Offset)
+	b = appendUvarint(b, zigzag(dt-e.dt))
+	head := zigzag(doff-e.doff) << 2
+	if r.ChunkPos != e.prev.ChunkPos {
 		head |= 2
 	}
-	if r.Conn != prev.Conn {
+	if r.Conn != e.prev.Conn {
 		head |= 1
 	}
 	b = appendUvarint(b, head)
 	if head&2 != 0 {
-		b = appendUvarint(b, zigzag(r.ChunkPos-prev.ChunkPos))
+		b = appendUvarint(b, zigzag(r.ChunkPos-e.prev.ChunkPos))
 	}
 	if head&1 != 0 {
 		b = appendUvarint(b, uint64(r.Conn))
 	}
+	e.i++
+	e.prev, e.dt, e.doff = r, dt, doff
 	return b
 }
 
@@ -98,19 +115,31 @@ func uvarint(b []byte, pos int) (uint64, int) {
 
 // msgCursor decodes a stream message by message.
 type msgCursor struct {
-	data []byte
-	pos  int
-	cur  MsgRef
+	data     []byte
+	pos      int
+	i        int    // cur's position in the stream; -1 before the first
+	cur      MsgRef // the message decoded last
+	dt, doff int64  // its steps
 }
+
+// newCursor returns a cursor before the first message of the stream
+// at data[pos:].
+func newCursor(data []byte, pos int) msgCursor { return msgCursor{data: data, pos: pos, i: -1} }
 
 // next decodes the message after cur.
 func (c *msgCursor) next() {
+	c.i++
+	if c.i&(cpEvery-1) == 1 {
+		c.dt, c.doff = 0, 0
+	}
 	var v uint64
 	v, c.pos = uvarint(c.data, c.pos)
-	c.cur.T += int64(v)
+	c.dt += unzigzag(v)
+	c.cur.T += c.dt
 	var head uint64
 	head, c.pos = uvarint(c.data, c.pos)
-	c.cur.Offset = uint32(int64(c.cur.Offset) + unzigzag(head>>2))
+	c.doff += unzigzag(head >> 2)
+	c.cur.Offset = uint32(int64(c.cur.Offset) + c.doff)
 	if head&2 != 0 {
 		v, c.pos = uvarint(c.data, c.pos)
 		c.cur.ChunkPos += unzigzag(v)
@@ -123,9 +152,10 @@ func (c *msgCursor) next() {
 
 // cursorAt returns a cursor whose cur is message i (0 <= i < n).
 func (t *TopicMessages) cursorAt(i int) msgCursor {
-	cp := &t.cps[i>>cpShift]
-	c := msgCursor{data: t.data, pos: cp.pos, cur: cp.ref}
-	for k := i & (cpEvery - 1); k > 0; k-- {
+	k := i >> cpShift
+	cp := &t.cps[k]
+	c := msgCursor{data: t.data, pos: cp.pos, i: k << cpShift, cur: cp.ref}
+	for c.i < i {
 		c.next()
 	}
 	return c
@@ -138,7 +168,7 @@ func (t *TopicMessages) cursorAt(i int) msgCursor {
 // makes one segment per topic.
 type topicBuilder struct {
 	tm   *TopicMessages
-	last MsgRef
+	enc  msgEncoder // the current segment's
 	segs []segment
 }
 
@@ -147,16 +177,14 @@ type segment struct{ start, end, n int }
 
 func (b *topicBuilder) add(r MsgRef) {
 	tm := b.tm
-	prev := b.last
-	if len(b.segs) == 0 || refCompare(r, b.last) < 0 {
+	if len(b.segs) == 0 || refCompare(r, b.enc.prev) < 0 {
 		b.segs = append(b.segs, segment{start: len(tm.data)})
-		prev = MsgRef{}
+		b.enc = msgEncoder{}
 	}
-	tm.data = appendRef(tm.data, prev, r)
+	tm.data = b.enc.add(tm.data, r)
 	s := &b.segs[len(b.segs)-1]
 	s.end, s.n = len(tm.data), s.n+1
 	tm.n++
-	b.last = r
 }
 
 // finish merges the segments into one stream in index order, trims the
@@ -171,7 +199,7 @@ func (b *topicBuilder) finish() {
 		tm.data = slices.Clone(tm.data)
 	}
 	tm.cps = make([]checkpoint, (tm.n+cpEvery-1)/cpEvery)
-	c := msgCursor{data: tm.data}
+	c := newCursor(tm.data, 0)
 	for i := range tm.n {
 		c.next()
 		if i&(cpEvery-1) == 0 {
@@ -186,17 +214,16 @@ func (b *topicBuilder) finish() {
 func mergeSegments(data []byte, segs []segment) []byte {
 	h := make(segHeap, 0, len(segs))
 	for i, s := range segs {
-		c := segCursor{msgCursor: msgCursor{data: data, pos: s.start}, end: s.end, seg: i}
+		c := segCursor{msgCursor: newCursor(data, s.start), end: s.end, seg: i}
 		c.next()
 		h = append(h, c)
 	}
 	heap.Init(&h)
 	out := make([]byte, 0, len(data))
-	var prev MsgRef
+	var enc msgEncoder
 	for len(h) > 0 {
 		c := &h[0]
-		out = appendRef(out, prev, c.cur)
-		prev = c.cur
+		out = enc.add(out, c.cur)
 		if c.pos == c.end {
 			heap.Pop(&h)
 			continue
