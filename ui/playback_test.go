@@ -84,6 +84,14 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 			p.Pause()
 			return c + int64(500*time.Millisecond)
 		}},
+		{"a chunk's record in Records: its first message", func(t *testing.T) int64 {
+			c := tv.tl.Chunks[2]
+			l.showRecord(c.Pos)
+			if m, _ := l.Message(); m.ChunkPos != c.Pos || m.T != c.T0 {
+				t.Errorf("selecting the chunk's record selected a message at %d in the chunk at %d", m.T, m.ChunkPos)
+			}
+			return c.T0
+		}},
 		{"Alt+Right steps to the next message", func(t *testing.T) int64 {
 			l.SelectMessage(imu.At(10))
 			l.stepMessage(+1)
