@@ -105,6 +105,7 @@ type frame struct {
 type fastIter struct {
 	s      *Store
 	fp     *fastPlan
+	p      *pager // fp's, reading ahead for this iteration
 	ids    map[uint32]bool
 	all    bool
 	f      bag.MessageFilter
@@ -134,7 +135,9 @@ type fastIter struct {
 }
 
 func (s *Store) fastMessages(ids map[uint32]bool, all bool, f bag.MessageFilter, fp *fastPlan) bag.MessageIter {
-	it := &fastIter{s: s, fp: fp, ids: ids, all: all, f: f, interior: map[uint32][]byte{}}
+	p := *fp.p
+	p.ra = &readAhead{r: s.r, size: s.size}
+	it := &fastIter{s: s, fp: fp, p: &p, ids: ids, all: all, f: f, interior: map[uint32][]byte{}}
 	if !f.Start.IsZero() {
 		it.start = f.Start.Nanos()
 	} else {
@@ -161,12 +164,12 @@ func (it *fastIter) push(n uint32) error {
 	if len(it.stack) > 40 {
 		return unexpected("index deeper than 40 pages")
 	}
-	pg, err := it.fp.p.page(n, it.getBuf())
+	pg, err := it.p.page(n, it.getBuf())
 	if err != nil {
 		return unexpected("index page %d: %v", n, err)
 	}
 	hoff := headerOffset(n)
-	h, ok := parseBtreeHeader(pg, hoff, it.fp.p.usable)
+	h, ok := parseBtreeHeader(pg, hoff, it.p.usable)
 	if !ok || (h.typ != pageIndexLeaf && h.typ != pageIndexInterior) {
 		return unexpected("index page %d is not an index b-tree page", n)
 	}
@@ -198,7 +201,7 @@ func (it *fastIter) push(n uint32) error {
 
 // indexKey reads cell j of an index page: (timestamp, row id).
 func (it *fastIter) indexKey(fr *frame, j int) (int64, int64, error) {
-	p := it.fp.p
+	p := it.p
 	base := fr.hoff + fr.h.size + 2*j
 	cp := int(binary.BigEndian.Uint16(fr.pg[base:]))
 	c, err := p.parseCell(fr.pg, fr.h.typ, cp)
@@ -281,7 +284,7 @@ func (it *fastIter) nextEntry() (ts, id int64, ok bool, err error) {
 // row finds the table leaf cell of row id; it returns the leaf page and
 // the cell.
 func (it *fastIter) row(id int64) ([]byte, cell, error) {
-	p := it.fp.p
+	p := it.p
 	if it.leaf != nil {
 		if pg, c, found, err := it.inLeaf(id); err != nil || found {
 			return pg, c, err
@@ -351,7 +354,7 @@ func (it *fastIter) row(id int64) ([]byte, cell, error) {
 
 // inLeaf looks for row id in the cached table leaf.
 func (it *fastIter) inLeaf(id int64) ([]byte, cell, bool, error) {
-	p := it.fp.p
+	p := it.p
 	pg, h := it.leaf, it.leafH
 	hoff := headerOffset(it.leafNo)
 	at := func(m int) (cell, error) {
@@ -451,7 +454,7 @@ func (it *fastIter) sqlNext() bool {
 
 // step gives the next message: ok false at the end.
 func (it *fastIter) step() (bool, error) {
-	p := it.fp.p
+	p := it.p
 	for {
 		ts, id, ok, err := it.nextEntry()
 		if err != nil || !ok {

@@ -15,6 +15,62 @@ type pager struct {
 	usable   int
 	// pages is the number of whole or partial pages in the file.
 	pages uint32
+	// ra, when set, reads pages through a few large windows (one
+	// iteration's pager; not safe for concurrent use).
+	ra *readAhead
+}
+
+// Read-ahead windows: a page read outside them reads raWindow bytes from
+// it on. An iteration in timestamp order of a file written in that order
+// reads the table, index and overflow pages of a region together.
+const (
+	raWindow  = 256 << 10
+	raWindows = 4
+)
+
+// readAhead serves page reads from a few windows of the file, replacing
+// the least recently used, so that reading page after page costs a
+// system call per window, not per page.
+type readAhead struct {
+	r    io.ReaderAt
+	size int64
+	win  [raWindows]struct {
+		off  int64
+		data []byte
+		used uint64
+	}
+	tick uint64
+}
+
+// readAt reads len(b) bytes at off as io.ReaderAt does.
+func (ra *readAhead) readAt(b []byte, off int64) (int, error) {
+	ra.tick++
+	end := off + int64(len(b))
+	lru := 0
+	for i := range ra.win {
+		w := &ra.win[i]
+		if off >= w.off && end <= w.off+int64(len(w.data)) {
+			w.used = ra.tick
+			return copy(b, w.data[off-w.off:]), nil
+		}
+		if w.used < ra.win[lru].used {
+			lru = i
+		}
+	}
+	n := min(int64(raWindow), ra.size-off)
+	if int64(len(b)) > n {
+		return ra.r.ReadAt(b, off) // past the end, or larger than a window
+	}
+	w := &ra.win[lru]
+	if cap(w.data) < int(n) {
+		w.data = make([]byte, raWindow)
+	}
+	if k, _ := ra.r.ReadAt(w.data[:n], off); int64(k) < n {
+		w.data, w.used = w.data[:0], 0
+		return ra.r.ReadAt(b, off) // let the file say what is wrong
+	}
+	w.off, w.data, w.used = off, w.data[:n], ra.tick
+	return copy(b, w.data), nil
 }
 
 func newPager(r io.ReaderAt, size int64, pageSize, reserved int) *pager {
@@ -45,7 +101,13 @@ func (p *pager) page(n uint32, buf []byte) ([]byte, error) {
 	}
 	buf = buf[:p.pageSize]
 	off := p.offset(n)
-	k, err := p.r.ReadAt(buf, off)
+	var k int
+	var err error
+	if p.ra != nil {
+		k, err = p.ra.readAt(buf, off)
+	} else {
+		k, err = p.r.ReadAt(buf, off)
+	}
 	if k < p.pageSize {
 		if err == nil || errors.Is(err, io.EOF) {
 			return buf[:k], &FormatError{Offset: off, Page: n, Msg: fmt.Sprintf("page cut after %d of %d bytes", k, p.pageSize), Err: ErrTruncated}
