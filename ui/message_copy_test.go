@@ -366,3 +366,19 @@ func TestMessageShots(t *testing.T) {
 		test.Tap(p.treeBtn)
 	}
 }
+
+// TestMessageTextViewBig shows a camera frame as text: its data cut to
+// the first elements with the count left out, at once.
+func TestMessageTextViewBig(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	p.setTextMode(true)
+	l.SelectMessage(x.Topic("/camera/image_raw").At(0))
+	data := p.ft.Root().Field("data")
+	left := fmt.Sprintf(", … %s more]", model.Count(uint64(data.Len()-echoViewElems)))
+	if !strings.Contains(p.echo.Text, left) {
+		t.Errorf("the text view does not end the data with %q:\n%.400s", left, p.echo.Text)
+	}
+	if !strings.HasPrefix(p.echo.Text, "header: \n  seq: ") {
+		t.Errorf("the text view starts %.60q", p.echo.Text)
+	}
+}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -22,8 +21,8 @@ const (
 
 // Limits of the text view; Copy as YAML copies the whole message.
 const (
-	echoViewMaxData = 1 << 20   // bytes of message data echoed in the view
-	echoViewMaxLine = 3000      // characters of a line shown
+	echoViewElems   = 1000      // elements of an array shown
+	echoViewMaxLine = 30000     // characters of a line shown (the view wraps them)
 	echoViewMax     = 256 << 10 // characters shown
 )
 
@@ -69,7 +68,10 @@ func (p *messagePanel) newFieldsPane() fyne.CanvasObject {
 	}
 	p.echo = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	p.echo.Selectable = true
-	p.echoScroll = container.NewScroll(p.echo)
+	// Long lines (lists of numbers) wrap at the pane's width, as in a
+	// terminal, rather than scroll sideways.
+	p.echo.Wrapping = fyne.TextWrapWord
+	p.echoScroll = container.NewVScroll(p.echo)
 	p.treeView = p.tree
 	body := container.NewStack(p.treeView, p.echoScroll)
 	p.setTextMode(fyne.CurrentApp().Preferences().String(prefMsgMode) == "text")
@@ -109,13 +111,12 @@ func (p *messagePanel) updateEcho() {
 		return
 	}
 	p.echoFor = root
-	switch {
-	case p.msg == nil || root == nil:
+	if p.msg == nil || root == nil {
 		p.echo.SetText("")
-	case len(p.msg.Data) > echoViewMaxData:
-		p.echo.SetText(fmt.Sprintf("This message has %s of data: too much to show as text here.\nCopy › Copy message as YAML copies it as rostopic echo prints it.", model.Size(int64(len(p.msg.Data)))))
-	default:
-		p.echo.SetText(echoForView(model.Echo(root)))
+	} else {
+		// Long arrays are cut (saying how much is left out), so that a
+		// camera frame shows at once; Copy gives the whole message.
+		p.echo.SetText(echoForView(model.EchoShort(root, echoViewElems)))
 	}
 	p.echoScroll.ScrollToTop()
 }
