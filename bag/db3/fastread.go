@@ -119,6 +119,7 @@ type fastIter struct {
 	interior map[uint32][]byte
 	leafNo   uint32
 	leaf     []byte
+	leafIdx  int // the cell of leaf found last (-1: none)
 	scratch  []byte
 	leafH    btreeHeader
 	pay      []byte // a payload assembled from overflow pages
@@ -307,7 +308,7 @@ func (it *fastIter) row(id int64) ([]byte, cell, error) {
 			}
 			if h.typ == pageTableLeaf {
 				it.scratch, it.leaf = it.leaf, pg
-				it.leafNo, it.leafH = n, h
+				it.leafNo, it.leafH, it.leafIdx = n, h, -1
 				_, c, found, err := it.inLeaf(id)
 				if err != nil {
 					return nil, cell{}, err
@@ -367,6 +368,18 @@ func (it *fastIter) inLeaf(id int64) ([]byte, cell, bool, error) {
 	if h.cells == 0 {
 		return nil, cell{}, false, nil
 	}
+	// Rows come mostly in row id order: try the cell after the last one
+	// found before searching.
+	if k := it.leafIdx + 1; k > 0 && k < h.cells {
+		c, err := at(k)
+		if err != nil {
+			return nil, cell{}, false, err
+		}
+		if c.RowID == id {
+			it.leafIdx = k
+			return pg, c, true, nil
+		}
+	}
 	lo, hi := 0, h.cells
 	for lo < hi {
 		m := (lo + hi) / 2
@@ -375,6 +388,7 @@ func (it *fastIter) inLeaf(id int64) ([]byte, cell, bool, error) {
 			return nil, cell{}, false, err
 		}
 		if c.RowID == id {
+			it.leafIdx = m
 			return pg, c, true, nil
 		}
 		if c.RowID < id {
