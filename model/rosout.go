@@ -212,7 +212,7 @@ func decodeLogMessage(cache *rosmsg.Cache, m *bag.Message) (LogEntry, error) {
 	}
 	e, err := DecodeLog(m.Conn.Type, root)
 	if err != nil {
-		return LogEntry{}, err
+		return LogEntry{}, fmt.Errorf("%s on %s: %w (as the recording defines it)", m.Conn.Type, m.Conn.Topic, err)
 	}
 	e.Topic = m.Conn.Topic
 	e.Ref = MsgRef{T: m.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}}

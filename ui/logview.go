@@ -28,7 +28,11 @@ type logPanel struct {
 	count  *widget.Label
 	table  *widget.Table
 	status *widget.Label
-	body   *fyne.Container
+	// problem says what could not be read; detail describes the
+	// highlighted row's source (file, line, function) and stamp.
+	problem *widget.Label
+	detail  *widget.Label
+	body    *fyne.Container
 
 	entries []model.LogEntry
 	rows    []int // indexes into entries that pass the filter
@@ -140,7 +144,13 @@ func newLogPanel(l *docLink) *logPanel {
 	filters := container.NewBorder(nil, nil,
 		container.NewHBox(p.level, p.node), p.count, p.text)
 	p.body = container.NewStack(container.NewCenter(p.status))
-	p.content = container.NewBorder(filters, nil, nil, nil, p.body)
+	p.problem = widget.NewLabel("")
+	p.problem.Importance = widget.WarningImportance
+	p.problem.Truncation = fyne.TextTruncateEllipsis
+	p.problem.Hide()
+	p.detail = widget.NewLabel("")
+	p.detail.Truncation = fyne.TextTruncateEllipsis
+	p.content = container.NewBorder(container.NewVBox(filters, p.problem), p.detail, nil, nil, p.body)
 
 	topics := model.LogTopics(l.d)
 	var (
@@ -174,6 +184,10 @@ func (p *logPanel) setEntries(entries []model.LogEntry, skipped int, err error) 
 			msg += ": " + err.Error()
 		}
 		p.status.SetText(msg)
+		if len(entries) > 0 {
+			p.problem.SetText(msg)
+			p.problem.Show()
+		}
 	}
 	if len(entries) == 0 {
 		if err == nil && skipped == 0 {
@@ -210,6 +224,7 @@ func (p *logPanel) followCursor(t int64) {
 		return
 	}
 	p.cur = row
+	p.showDetail()
 	p.busy = true
 	defer func() { p.busy = false }()
 	if row < 0 {
@@ -226,7 +241,30 @@ func (p *logPanel) selected(id widget.TableCellID) {
 		return
 	}
 	p.cur = id.Row
+	p.showDetail()
 	p.l.SelectMessage(p.entries[p.rows[id.Row]].Ref)
+}
+
+// showDetail describes the highlighted row: where in the source it was
+// logged, its own stamp and its topic.
+func (p *logPanel) showDetail() {
+	if p.cur < 0 || p.cur >= len(p.rows) {
+		p.detail.SetText("")
+		return
+	}
+	e := &p.entries[p.rows[p.cur]]
+	var parts []string
+	if e.File != "" {
+		parts = append(parts, fmt.Sprintf("%s:%d", e.File, e.Line))
+	}
+	if e.Function != "" {
+		parts = append(parts, e.Function)
+	}
+	if e.Stamp != 0 {
+		parts = append(parts, "stamped "+model.RelTime(e.Stamp-p.start))
+	}
+	parts = append(parts, "on "+e.Topic)
+	p.detail.SetText(strings.Join(parts, "  ·  "))
 }
 
 // levelImportance colours a level: warnings and errors stand out, debug

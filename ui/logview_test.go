@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -118,6 +119,10 @@ func TestLogPanel(t *testing.T) {
 		})
 	}
 
+	// The highlighted row's source and stamp show below the table.
+	if e := want[len(want)-1]; !strings.Contains(p.detail.Text, fmt.Sprintf("%s:%d", e.File, e.Line)) || !strings.Contains(p.detail.Text, e.Function) {
+		t.Errorf("detail %q does not name %s:%d %s", p.detail.Text, e.File, e.Line, e.Function)
+	}
 	// Clicking a row selects its message and moves the cursor to it.
 	p.table.Select(widget.TableCellID{Row: 4, Col: logColMsg})
 	if m, ok := l.Message(); !ok || m != want[4].Ref {
