@@ -207,8 +207,9 @@ func (p *player) stepTime(delta int64) {
 	p.l.SetCursor(min(max(t+delta, p.bagStart), p.bagEnd))
 }
 
-// transport is the playback controls in the timeline's toolbar: play or
-// pause, the speed, loop, and the current time.
+// transport is the playback controls in the timeline's toolbar: a second
+// back, play or pause, a second forward, the speed, loop, and the current
+// time.
 type transport struct {
 	p       *player
 	content fyne.CanvasObject
@@ -244,14 +245,16 @@ func newTransport(p *player, start int64, status func(string)) *transport {
 	tr.speed.PlaceHolder = "10×" // as wide as the widest speed
 	tr.speed.SetSelected(speedLabel(p.clock.Speed))
 	tr.loop = newTipButton("", theme.ViewRefreshIcon(), "Loop over the selected range, else the whole bag (Alt+L)", status, func() { p.setLoop(!p.clock.Loop) })
+	back := newTipButton("", theme.MediaFastRewindIcon(), "Back 1 s (Alt+Shift+Left); Alt+Left steps to the previous message", status, func() { p.stepTime(-timeStep) })
+	fwd := newTipButton("", theme.MediaFastForwardIcon(), "Forward 1 s (Alt+Shift+Right); Alt+Right steps to the next message", status, func() { p.stepTime(timeStep) })
 	tr.time = widget.NewLabel("")
 	tr.time.TextStyle.Monospace = true
-	for _, b := range []*tipButton{tr.play, tr.loop} {
+	for _, b := range []*tipButton{tr.play, tr.loop, back, fwd} {
 		b.Importance = widget.LowImportance
 	}
 	p.onState = append(p.onState, tr.refresh)
 	p.l.OnCursor(func(int64) { tr.showTime() })
-	tr.content = container.NewHBox(tr.play, tr.speed, tr.loop, tr.time)
+	tr.content = container.NewHBox(back, tr.play, fwd, tr.speed, tr.loop, tr.time)
 	tr.refresh()
 	return tr
 }

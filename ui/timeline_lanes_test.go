@@ -95,3 +95,37 @@ func containsText(objs []fyne.CanvasObject, s string) bool {
 	}
 	return false
 }
+
+// TestTimelineBurstGaps: the tilting laser's IMU topics come in bursts, so
+// by the median interval every pause between bursts is a gap; the lane
+// marks only the pauses longer than 3× the mean interval.
+func TestTimelineBurstGaps(t *testing.T) {
+	const path = "../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag"
+	tv, _ := newTestTimeline(t, path)
+	x, err := model.BuildMessageIndex(context.Background(), openDoc(t, path).Storage, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := model.ComputeStats(context.Background(), x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tv.SetStats(set)
+	imu := laneOf(t, tv, "/imu_data")
+	st := tv.stats[imu]
+	shortest := tv.minMarkedGap(imu)
+	if want := 3 * st.Span() / int64(st.Messages-1); shortest != want {
+		t.Fatalf("shortest marked gap %d, want 3× the mean interval %d", shortest, want)
+	}
+	short, long := 0, 0
+	for _, g := range tv.gaps[imu] {
+		if g.End-g.Start < shortest {
+			short++
+		} else {
+			long++
+		}
+	}
+	if short < 10*long || long == 0 {
+		t.Errorf("%d pauses between bursts, %d long gaps: the test needs many of the first and some of the second", short, long)
+	}
+}

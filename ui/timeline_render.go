@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
+
+	"github.com/bagscope/bagscope/model"
 )
 
 // CreateRenderer draws the lanes.
@@ -248,16 +250,29 @@ func (r *timelineRenderer) gapMarks(i int, y float32, c color.Color, shownTopic 
 	gs := v.gaps[i]
 	right := v.labelW() + v.plotW()
 	drawn := float32(-1)
+	minGap := v.minMarkedGap(i)
 	for k := sort.Search(len(gs), func(k int) bool { return gs[k].End >= v.t0 }); k < len(gs) && gs[k].Start <= v.t1; k++ {
 		x0 := max(v.labelW(), v.x(gs[k].Start))
 		x1 := min(right, v.x(gs[k].End))
-		if x1-x0 < tlMinGapW || x1 <= drawn {
+		if x1-x0 < tlMinGapW || x1 <= drawn || gs[k].End-gs[k].Start < minGap {
 			continue
 		}
 		x0 = max(x0, drawn)
 		r.lanes.rect(x0, y+tlLaneH-2, x1-x0, 2, c)
 		drawn = x1
 	}
+}
+
+// minMarkedGap is the shortest gap marked under lane i. A bursty topic's
+// median interval is the spacing within a burst, so every pause between
+// bursts is a gap; only those longer than GapFactor × the mean interval
+// are marked, the others show as empty columns.
+func (v *TimelineView) minMarkedGap(i int) int64 {
+	if i >= len(v.stats) || v.stats[i] == nil || v.stats[i].Messages < 2 {
+		return 0
+	}
+	st := v.stats[i]
+	return int64(model.GapFactor) * st.Span() / int64(st.Messages-1)
 }
 
 // ticks are the axis ticks whose labels fit side by side.
