@@ -138,6 +138,13 @@ func newSensorPanel(l *docLink) *sensorPanel {
 		if ref := p.pending; ref != nil {
 			p.pending = nil
 			p.request(*ref)
+			return
+		}
+		if p.topic == "" && len(topics) > 0 {
+			// Shown with nothing chosen: the first sensor topic at the
+			// current time, rather than an empty view.
+			p.setTopic(topics[0])
+			p.follow()
 		}
 	})
 	p.content = p.hook

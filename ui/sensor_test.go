@@ -263,6 +263,13 @@ func TestSensorLaserScan(t *testing.T) {
 func TestSensorFollowsCursor(t *testing.T) {
 	p, l, x, _ := newTestSensorPanel(t, "../testdata/robot.bag")
 	tm := x.Topic("/scan")
+	// Shown (its tab selected) with nothing chosen, the tab picks the
+	// first sensor topic.
+	p.hook.Hide()
+	p.hook.Show()
+	if p.topic != "/scan" || p.topicSel.Selected != "/scan" || !p.has || p.ref != tm.At(0) {
+		t.Fatalf("shown with nothing chosen: topic %q, message %+v", p.topic, p.ref)
+	}
 	p.topicSel.SetSelected("/scan")
 	if !p.has || p.ref != tm.At(0) {
 		t.Fatalf("choosing the topic without a cursor shows %+v, want its first message", p.ref)
