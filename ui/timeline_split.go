@@ -26,9 +26,9 @@ func newTimelineSplit(tp *timelinePane, tabs fyne.CanvasObject) *container.Split
 }
 
 // timelineShare is the default share of the height for the timeline: room
-// for every lane of n topics, between a fifth and a half of a window of
+// for every lane of n topics, between an eighth and a half of a window of
 // height h (the header takes about 130 pixels of it).
 func timelineShare(n int, h float32) float64 {
 	want := 40 + tlLaneH + tlGap + float32(n)*(tlLaneH+tlGap) + tlAxisH + 8
-	return min(0.5, max(0.2, float64(want/max(1, h-130))))
+	return min(0.5, max(0.12, float64(want/max(1, h-130))))
 }
