@@ -38,6 +38,7 @@ type FieldTree struct {
 	nodes   map[string]*rosmsg.Node
 	shown   map[string]int
 	perElem map[string]bool
+	keys    map[string][]string // Keys, by array ID
 
 	// Grouped lists the elements of arrays of numbers and bools several
 	// to a row.
@@ -255,8 +256,12 @@ func (t *FieldTree) OpenFirst(rows int) []string {
 			if !t.IsBranch(c) {
 				continue
 			}
-			if cn := t.Node(c); cn.Array && len(cn.Children) == 0 && !(t.grouped(c, cn) && len(t.Children(c)) <= groupsOpened) {
-				continue
+			cn := t.Node(c)
+			if cn.Array && len(cn.Children) == 0 && !(t.grouped(c, cn) && len(t.Children(c)) <= groupsOpened) && !(t.Grouped && t.Keys(c) != nil) {
+				continue // numbers, unless few groups or named by keys
+			}
+			if t.Grouped && isKeyArray(cn) {
+				continue // joint names: the keyed rows show them
 			}
 			k := len(t.Children(c))
 			if n+k > rows {
@@ -419,23 +424,28 @@ func Groupable(n *rosmsg.Node) bool {
 }
 
 // grouped reports whether array n (ID id) lists its elements in groups.
+// An array whose elements have keys (joint names) lists them one per row
+// with their keys, unless it is long.
 func (t *FieldTree) grouped(id string, n *rosmsg.Node) bool {
-	return t.Grouped && !t.perElem[id] && Groupable(n)
+	if !t.Grouped || !Groupable(n) {
+		return false
+	}
+	if one, ok := t.perElem[id]; ok {
+		return !one
+	}
+	return n.Len() > maxKeyedRows || t.Keys(id) == nil
 }
 
-// PerElement reports whether array id lists one element per row although
-// the tree is Grouped.
-func (t *FieldTree) PerElement(id string) bool { return t.perElem[id] }
+// PerElement reports whether array id of numbers lists one element per
+// row although the tree is Grouped.
+func (t *FieldTree) PerElement(id string) bool {
+	n := t.Node(id)
+	return Groupable(n) && !t.grouped(id, n)
+}
 
 // SetPerElement lists the elements of array id one per row (on) or in
 // groups (off).
-func (t *FieldTree) SetPerElement(id string, on bool) {
-	if on {
-		t.perElem[id] = true
-	} else {
-		delete(t.perElem, id)
-	}
-}
+func (t *FieldTree) SetPerElement(id string, on bool) { t.perElem[id] = on }
 
 // Group returns the array a group row belongs to and the elements it
 // shows, [lo, hi). ok is false when id is not a group row.
@@ -533,4 +543,117 @@ func (t *FieldTree) CopyText(id string) string {
 		return fmt.Sprintf("%s%d.%09d", sign, ns/1e9, ns%1e9)
 	}
 	return FieldValue(n)
+}
+
+// maxKeyedRows bounds the arrays whose elements are listed one per row
+// with their keys although the tree is Grouped.
+const maxKeyedRows = 64
+
+// Keys returns the keys of array id's elements, as plot paths read them
+// (rosmsg.CompileSelection): the nearest string array named "name",
+// "names" or ending in "_names" with as many elements, in the message
+// holding the array or in one above it (not leaving an array element);
+// for an array of messages, each element's "child_frame_id" or "name".
+// nil when the elements have no keys.
+func (t *FieldTree) Keys(id string) []string {
+	if k, ok := t.keys[id]; ok {
+		return k
+	}
+	keys := t.findKeys(id)
+	if t.keys == nil {
+		t.keys = map[string][]string{}
+	}
+	t.keys[id] = keys
+	return keys
+}
+
+func (t *FieldTree) findKeys(id string) []string {
+	arr := t.Node(id)
+	if arr == nil || !arr.Array || arr.Len() == 0 || id == "" {
+		return nil
+	}
+	if arr.Kind == rosmsg.KindMessage {
+		keys := make([]string, arr.Len())
+		for i := range keys {
+			e := &arr.Children[i]
+			f := e.Field("child_frame_id")
+			if f == nil || f.Array || f.Kind != rosmsg.KindString {
+				f = e.Field("name")
+			}
+			if f == nil || f.Array || f.Kind != rosmsg.KindString {
+				return nil
+			}
+			keys[i] = f.Text()
+		}
+		return keys
+	}
+	for msgID, _ := ParentID(id); ; msgID, _ = ParentID(msgID) {
+		msg := t.Node(msgID)
+		if msg == nil || msg.Array {
+			return nil
+		}
+		if k := keyArray(msg, arr); k != nil {
+			if k.Len() != arr.Len() {
+				return nil
+			}
+			keys := make([]string, k.Len())
+			for i := range keys {
+				keys[i] = k.Children[i].Text()
+			}
+			return keys
+		}
+		if msgID == "" || msg.Index >= 0 {
+			return nil // the top, or an array element: the search stops
+		}
+	}
+}
+
+// keyArray is msg's key array for its field (or descendant) arr: "name",
+// else "names", else its one "*_names" string array; nil if none.
+func keyArray(msg, arr *rosmsg.Node) *rosmsg.Node {
+	var suffixed []*rosmsg.Node
+	var names *rosmsg.Node
+	for i := range msg.Children {
+		c := &msg.Children[i]
+		if c == arr || !c.Array || c.Kind != rosmsg.KindString {
+			continue
+		}
+		switch {
+		case c.Name == "name":
+			return c
+		case c.Name == "names":
+			names = c
+		case strings.HasSuffix(c.Name, "_names"):
+			suffixed = append(suffixed, c)
+		}
+	}
+	if names != nil {
+		return names
+	}
+	if len(suffixed) == 1 {
+		return suffixed[0]
+	}
+	return nil
+}
+
+// isKeyArray reports whether n is named as a key array is.
+func isKeyArray(n *rosmsg.Node) bool {
+	return n.Array && n.Kind == rosmsg.KindString && (n.Name == "name" || n.Name == "names" || strings.HasSuffix(n.Name, "_names"))
+}
+
+// RowName is id's name in a tree: FieldName, with the element's key after
+// its index when its array's elements have keys ("[2] elbow").
+func (t *FieldTree) RowName(id string) string {
+	n := t.Node(id)
+	if n == nil {
+		return ""
+	}
+	name := FieldName(n)
+	if n.Index >= 0 && n.Name == "" {
+		parent, _ := ParentID(id)
+		if keys := t.Keys(parent); n.Index < len(keys) {
+			name += " " + keys[n.Index]
+		}
+	}
+	return name
 }

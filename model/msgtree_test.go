@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -173,5 +174,58 @@ func TestMessageJSON(t *testing.T) {
 	root := decodeNth(t, "../testdata/single-message.bag", "/answer", 0)
 	if got, want := MessageJSON(root), "{\n  \"data\": 42\n}"; got != want {
 		t.Errorf("MessageJSON = %q, want %q", got, want)
+	}
+}
+
+// TestFieldTreeKeys checks elements named by a key array: JointState's
+// name, the top-level joint_names of a JointTrajectoryControllerState,
+// and /tf's child frames; keyed arrays of numbers list one element per
+// row with their keys.
+func TestFieldTreeKeys(t *testing.T) {
+	joints := sharedBags + "/gt-ros-pkg__hrl/hai_sandbox/gt_strongbot/motions/joints_2010-08-17-19-51-09.bag"
+	if _, err := os.Stat(joints); err != nil {
+		skipOrFail(t, err)
+	}
+	tests := []struct {
+		name, path, topic string
+		field             []string // path of field names to the array
+		wantRows          []string // RowName of its first rows
+	}{
+		{"top-level joint_names", joints, "r_arm_controller/state", []string{"actual", "positions"},
+			[]string{"[0] r_shoulder_pan_joint", "[1] r_shoulder_lift_joint"}},
+		{"tf child frames", "../assets/sample.bag", "/tf", []string{"transforms"}, []string{"[0] base_link"}},
+		{"no key array", "../assets/sample.bag", "/imu", []string{"orientation_covariance"}, []string{""}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ft := NewFieldTree(decodeNth(t, tc.path, tc.topic, 0))
+			ft.Grouped = true
+			id := fieldID(t, ft, tc.field[0])
+			for _, name := range tc.field[1:] {
+				found := ""
+				for _, c := range ft.Children(id) {
+					if n := ft.Node(c); n != nil && n.Name == name {
+						found = c
+					}
+				}
+				if found == "" {
+					t.Fatalf("no field %s", name)
+				}
+				id = found
+			}
+			kids := ft.Children(id)
+			for i, want := range tc.wantRows {
+				got := ft.RowName(kids[i])
+				if want == "" {
+					if !IsGroup(kids[i]) {
+						t.Errorf("row %d of an array without keys is %q, not a group", i, got)
+					}
+					continue
+				}
+				if got != want {
+					t.Errorf("row %d is %q, want %q", i, got, want)
+				}
+			}
+		})
 	}
 }

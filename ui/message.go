@@ -70,7 +70,7 @@ type messagePanel struct {
 }
 
 // firstRows is about how many tree rows a newly shown message opens.
-const firstRows = 24
+const firstRows = 32
 
 // newMessagePanel is the Message tab of a bag window.
 func newMessagePanel(l *docLink) fyne.CanvasObject {

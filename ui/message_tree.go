@@ -203,7 +203,7 @@ func (p *messagePanel) updateRow(id string, _ bool, o fyne.CanvasObject) {
 		if model.Groupable(n) && n.Len() >= sparkMin {
 			r.spark.SetValues(n)
 		}
-		r.set(model.FieldName(n), model.FieldValue(n), n.Type)
+		r.set(p.ft.RowName(id), model.FieldValue(n), n.Type)
 	}
 }
 
