@@ -224,3 +224,19 @@ func TestPlaybackTransport(t *testing.T) {
 		t.Errorf("the transport shows %q", got)
 	}
 }
+
+// TestRecordsShowTheMessageWhenFirstShown selects a message before the
+// Records tab has read its list: once read, the list shows the message's
+// chunk.
+func TestRecordsShowTheMessageWhenFirstShown(t *testing.T) {
+	l, _, w := newTestViews(t)
+	m := l.Index().Topic("/imu").At(100)
+	l.SelectMessage(m)
+	l.selectTab("Records")
+	if s := fmt.Sprintf("chunk record at %d:", m.ChunkPos); !strings.Contains(strings.ToLower(shown(w)), s) {
+		t.Errorf("the Records tab does not show %q", s)
+	}
+	if got, _ := l.Message(); got != m {
+		t.Errorf("showing Records changed the message to %+v", got)
+	}
+}

@@ -99,6 +99,13 @@ func (p *recordsPanel) showMessageRecord(chunkPos int64, off uint32) {
 // applyPendingMessage shows the record asked for by showMessageRecord, if
 // any.
 func (p *recordsPanel) applyPendingMessage() {
+	if p.pendingMsg == nil && len(p.levels) == 1 && p.levels[0].sel < 0 && p.link != nil {
+		// The list was just read: show where the selected message is.
+		if m, ok := p.link.Message(); ok {
+			p.followMessage(m)
+		}
+		return
+	}
 	if p.pendingMsg == nil || len(p.levels) == 0 {
 		return
 	}
