@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -656,4 +657,76 @@ func (t *FieldTree) RowName(id string) string {
 		}
 	}
 	return name
+}
+
+// KeyPath is id's path with each array element that has a unique key
+// written by its key, as plots take it: "actual.positions[r_elbow_flex_joint]",
+// "transforms[base_link].transform.translation.x". It is "" when no
+// element on the path has a key.
+func (t *FieldTree) KeyPath(id string) string {
+	if id == "" || IsGroup(id) || IsMore(id) {
+		return ""
+	}
+	var parts []string
+	keyed := false
+	for cur := id; cur != ""; {
+		parent, last := ParentID(cur)
+		p, n := t.Node(parent), t.Node(cur)
+		if p == nil || n == nil {
+			return ""
+		}
+		switch {
+		case p.Array:
+			sel := "[" + last + "]"
+			if keys := t.Keys(parent); n.Index >= 0 && n.Index < len(keys) && uniqueKey(keys, n.Index) {
+				sel = "[" + quoteKey(keys[n.Index]) + "]"
+				keyed = true
+			}
+			parts = append(parts, sel)
+		case parent == "":
+			parts = append(parts, n.Name)
+		default:
+			parts = append(parts, "."+n.Name)
+		}
+		cur = parent
+	}
+	if !keyed {
+		return ""
+	}
+	slices.Reverse(parts)
+	return strings.Join(parts, "")
+}
+
+// uniqueKey reports whether keys[i] appears once in keys.
+func uniqueKey(keys []string, i int) bool {
+	for j, k := range keys {
+		if j != i && k == keys[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteKey writes a key as a path selector takes it: as is, or as a Go
+// quoted string when it holds brackets, quotes, '=', '\' or control
+// characters, has outer spaces, is empty or '*', or reads as an index or a
+// range (rosmsg's selector rules).
+func quoteKey(k string) string {
+	if k == "" || k == "*" || k[0] == ' ' || k[len(k)-1] == ' ' {
+		return strconv.Quote(k)
+	}
+	rangeLike := true
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c < 0x20 || c == 0x7f || c == '[' || c == ']' || c == '"' || c == '=' || c == '\\':
+			return strconv.Quote(k)
+		case (c < '0' || c > '9') && c != ':':
+			rangeLike = false
+		}
+	}
+	if rangeLike {
+		return strconv.Quote(k)
+	}
+	return k
 }

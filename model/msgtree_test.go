@@ -229,3 +229,98 @@ func TestFieldTreeKeys(t *testing.T) {
 		})
 	}
 }
+
+// keySink keeps the values a selection reads.
+type keySink map[string]float64
+
+func (s keySink) Value(name []byte, v float64) { s[string(name)] = v }
+
+// TestFieldTreeKeyPath compiles the key path of keyed values with the
+// plots' selector and checks it reads the tree's value.
+func TestFieldTreeKeyPath(t *testing.T) {
+	joints := sharedBags + "/gt-ros-pkg__hrl/hai_sandbox/gt_strongbot/motions/joints_2010-08-17-19-51-09.bag"
+	if _, err := os.Stat(joints); err != nil {
+		skipOrFail(t, err)
+	}
+	tests := []struct {
+		name, path, topic, index, want string
+	}{
+		{"joint by top-level names", joints, "r_arm_controller/state", "actual.positions[3]", "actual.positions[r_elbow_flex_joint]"},
+		{"tf by child frame", "../assets/sample.bag", "/tf", "transforms[0].transform.translation.x", "transforms[base_link].transform.translation.x"},
+		{"no keys", "../assets/sample.bag", "/imu", "orientation.x", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := ros1.Open(tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			s := ros1.NewStore(b)
+			x, err := BuildMessageIndex(context.Background(), s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := NewMessageReader(s, nil)
+			m, err := r.Read(x.Topic(tc.topic).At(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			root, _, err := r.Decode(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ft := NewFieldTree(root)
+			ft.Grouped = true
+			var id string
+			walkTree(ft, "", func(c string) {
+				if ft.Path(c) == tc.index {
+					id = c
+				}
+			})
+			if id == "" {
+				t.Fatalf("no row %s", tc.index)
+			}
+			got := ft.KeyPath(id)
+			if got != tc.want {
+				t.Fatalf("KeyPath = %q, want %q", got, tc.want)
+			}
+			if got == "" {
+				return
+			}
+			plan, _ := r.Cache.Get(m.Conn.Type, m.Conn.MD5Sum, m.Conn.Definition)
+			sel, err := rosmsg.CompileSelection(plan, got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vals := keySink{}
+			if _, err := sel.Walk(m.Data, nil, vals); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := ft.Node(id).Float64()
+			if len(vals) != 1 || vals[got] != want {
+				t.Errorf("%s reads %v, the tree has %v", got, vals, want)
+			}
+		})
+	}
+}
+
+func TestQuoteKey(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"shoulder_pan", "shoulder_pan"},
+		{"base link", "base link"},
+		{"3", `"3"`},
+		{"1:4", `"1:4"`},
+		{"", `""`},
+		{"*", `"*"`},
+		{" x", `" x"`},
+		{"a[b]", `"a[b]"`},
+		{"k=v", `"k=v"`},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			if got := quoteKey(tc.in); got != tc.want {
+				t.Errorf("quoteKey(%q) = %s, want %s", tc.in, got, tc.want)
+			}
+		})
+	}
+}

@@ -502,11 +502,17 @@ func (p *messagePanel) showInRecords() {
 	}
 }
 
-// plotField adds the selected field to the plots.
+// plotField adds the selected field to the plots, by key when its array
+// elements have keys (position[shoulder_pan] follows the joint whatever its
+// place in later messages).
 func (p *messagePanel) plotField() {
 	if p.ft == nil || !p.ft.Plottable(p.sel) || p.l.addSeries == nil || p.msg == nil {
 		return
 	}
-	p.l.addSeries(p.msg.Conn.Topic + "." + p.ft.Path(p.sel))
+	path := p.ft.KeyPath(p.sel)
+	if path == "" {
+		path = p.ft.Path(p.sel)
+	}
+	p.l.addSeries(p.msg.Conn.Topic + "." + path)
 	p.l.selectTab("Plots")
 }

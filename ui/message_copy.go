@@ -104,7 +104,14 @@ func (p *messagePanel) copyItems(id string) []*fyne.MenuItem {
 	if id == "" {
 		return []*fyne.MenuItem{path, yaml, json}
 	}
-	return []*fyne.MenuItem{value, path, yaml, json}
+	items := []*fyne.MenuItem{value, path}
+	if p.ft != nil {
+		if kp := p.ft.KeyPath(id); kp != "" {
+			full := p.msg.Conn.Topic + "." + kp
+			items = append(items, fyne.NewMenuItem("Copy path by key  "+cutMiddle(full, 48), func() { p.copyText(full, "the path "+full) }))
+		}
+	}
+	return append(items, yaml, json)
 }
 
 // rowMenu selects row id and opens its menu at pos (absolute): copy the

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -217,6 +218,37 @@ func TestMessageRowMenu(t *testing.T) {
 			t.Fatalf("several per row lists %d rows", len(kids))
 		}
 	})
+}
+
+// TestMessageKeyedPath copies and plots a /tf value by its child frame.
+func TestMessageKeyedPath(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	var added []string
+	l.addSeries = func(s string) { added = append(added, s) }
+	l.SelectMessage(x.Topic("/tf").At(0))
+	id := treeID(t, p.ft, "transforms[0].transform.translation.x")
+	p.tree.Select(id)
+	var item *fyne.MenuItem
+	for _, it := range p.copyItems(id) {
+		if strings.HasPrefix(it.Label, "Copy path by key") {
+			item = it
+		}
+	}
+	if item == nil {
+		t.Fatal("no Copy path by key for a /tf value")
+	}
+	item.Action()
+	want := "/tf.transforms[base_link].transform.translation.x"
+	if got := fyne.CurrentApp().Clipboard().Content(); got != want {
+		t.Errorf("Copy path by key copies %q, want %q", got, want)
+	}
+	test.Tap(p.plot)
+	if strings.Join(added, ",") != want {
+		t.Errorf("Plot field adds %v, want %s", added, want)
+	}
+	if _, err := model.ResolveField(l.d.Storage, &rosmsg.Cache{}, want); err != nil {
+		t.Errorf("%s does not resolve: %v", want, err)
+	}
 }
 
 // TestMessageTextView shows the message as rostopic echo prints it, and
