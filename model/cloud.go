@@ -60,6 +60,9 @@ type Cloud struct {
 	X, Y, C []float32
 	// ColorField is the field C holds ("" for none).
 	ColorField string
+	// RGB holds the points' packed colours (0xAARRGGBB as PCL packs them,
+	// read as raw bits) when ColorField is a 4-byte "rgb" or "rgba".
+	RGB []uint32
 	// Lo and Hi bound the finite values of C.
 	Lo, Hi float64
 	// NaN counts the points read but skipped: x or y not finite.
@@ -166,6 +169,10 @@ func DecodeCloud(root *rosmsg.Node, colorField string, maxPoints int) (*Cloud, e
 	if c.ColorField != "" {
 		c.C = make([]float32, 0, n)
 	}
+	packed := (fc.Name == "rgb" || fc.Name == "rgba") && fc.size() == 4
+	if packed {
+		c.RGB = make([]uint32, 0, n)
+	}
 	var order binary.ByteOrder = binary.LittleEndian
 	if c.BigEndian {
 		order = binary.BigEndian
@@ -183,6 +190,9 @@ func DecodeCloud(root *rosmsg.Node, colorField string, maxPoints int) (*Cloud, e
 		if c.C != nil {
 			v := pointValue(p, fc, order)
 			c.C = append(c.C, float32(v))
+			if packed {
+				c.RGB = append(c.RGB, order.Uint32(p[fc.Offset:]))
+			}
 			if finite(v) {
 				c.Lo, c.Hi = min(c.Lo, v), max(c.Hi, v)
 			}

@@ -492,6 +492,7 @@ func TestCloudLayouts(t *testing.T) {
 		node    *rosmsg.Node
 		field   string
 		x, y, c []float32
+		rgb     []uint32
 		nan     int
 		wantErr string
 	}{
@@ -501,6 +502,12 @@ func TestCloudLayouts(t *testing.T) {
 		{name: "nan skipped", node: build(1, 3, xyzF32, false, 12, 36, pts(le, 12, 1, 2, 3, nan, 5, 6, 7, 8, nan)), x: []float32{1, 7}, y: []float32{2, 8}, c: []float32{3, nan}, nan: 1},
 		{name: "integer fields", node: build(1, 1, []field{{"x", 0, PointInt8}, {"y", 1, PointUint8}, {"i", 2, PointInt16}}, false, 12, 12, ints), field: "i", x: []float32{1}, y: []float32{255}, c: []float32{512}},
 		{name: "float64 field", node: build(1, 1, []field{{"x", 0, PointInt8}, {"y", 1, PointUint8}, {"d", 4, PointFloat64}}, false, 12, 12, ints), field: "d", x: []float32{1}, y: []float32{255}, c: []float32{1.5}},
+		{name: "packed rgb", node: build(1, 1, []field{{"x", 0, PointFloat32}, {"y", 4, PointFloat32}, {"rgb", 8, PointFloat32}}, false, 12, 12,
+			append(pts(le, 12, 1, 2, 0)[:8], 0x30, 0x20, 0x10, 0x00)), field: "rgb", x: []float32{1}, y: []float32{2},
+			c: []float32{math.Float32frombits(0x00102030)}, rgb: []uint32{0x00102030}},
+		{name: "packed rgba uint32 big-endian", node: build(1, 1, []field{{"x", 0, PointFloat32}, {"y", 4, PointFloat32}, {"rgba", 8, PointUint32}}, true, 12, 12,
+			append(pts(be, 12, 1, 2, 0)[:8], 0xff, 0x10, 0x20, 0x30)), field: "rgba", x: []float32{1}, y: []float32{2},
+			c: []float32{float32(0xff102030)}, rgb: []uint32{0xff102030}},
 		{name: "no colour field", node: build(1, 1, []field{{"x", 0, PointFloat32}, {"y", 4, PointFloat32}}, false, 8, 8, pts(le, 12, 1, 2, 3)[:8]), x: []float32{1}, y: []float32{2}},
 		{name: "no y", node: build(1, 1, []field{{"x", 0, PointFloat32}}, false, 4, 4, make([]byte, 4)), wantErr: "no x and y"},
 		{name: "unknown field", node: build(1, 1, xyzF32, false, 12, 12, make([]byte, 12)), field: "rgb", wantErr: "no field rgb"},
@@ -530,6 +537,9 @@ func TestCloudLayouts(t *testing.T) {
 					}
 				}
 				return true
+			}
+			if !slices.Equal(c.RGB, tt.rgb) {
+				t.Errorf("packed colours %x, want %x", c.RGB, tt.rgb)
 			}
 			if !eq(c.X, tt.x) || !eq(c.Y, tt.y) || !eq(c.C, tt.c) || c.NaN != tt.nan {
 				t.Errorf("x %v y %v c %v nan %d, want %v %v %v %d", c.X, c.Y, c.C, c.NaN, tt.x, tt.y, tt.c, tt.nan)

@@ -332,9 +332,18 @@ func scanPoints(s *model.LaserScan) *pointSet {
 	return ps
 }
 
-// cloudPoints are a cloud's points coloured by its colour field through cm.
+// cloudPoints are a cloud's points coloured by its colour field through
+// cm, or by their own packed colours.
 func cloudPoints(c *model.Cloud, cm *model.ColorMap) *pointSet {
 	ps := &pointSet{X: c.X, Y: c.Y}
+	if c.RGB != nil {
+		// Packed colours (PCL's rgb): the points' own.
+		ps.C = make([]color.NRGBA, len(c.RGB))
+		for i, v := range c.RGB {
+			ps.C[i] = color.NRGBA{uint8(v >> 16), uint8(v >> 8), uint8(v), 255}
+		}
+		return ps
+	}
 	if c.C == nil {
 		return ps
 	}
@@ -580,10 +589,14 @@ func (p *sensorPanel) showCloudUI(c *model.Cloud) {
 	p.fieldSel.Options = c.CloudFields()
 	p.fieldSel.SetSelected(c.ColorField)
 	p.busy = false
-	if c.ColorField != "" {
+	switch {
+	case c.RGB != nil:
+		p.legendTxt.SetText(c.ColorField + ": the points' own colours")
+		p.legend.Hide()
+	case c.ColorField != "":
 		p.legendTxt.SetText(fmt.Sprintf("%s  %s … %s", c.ColorField, formatValue(c.Lo), formatValue(c.Hi)))
 		p.legend.Show()
-	} else {
+	default:
 		p.legendTxt.SetText("no field to colour by")
 		p.legend.Hide()
 	}
@@ -685,6 +698,8 @@ func (p *sensorPanel) hoverMetres(x, y float64, ok bool) {
 				if !math.IsNaN(sp.Intensity) {
 					text += fmt.Sprintf(", intensity %s", formatValue(sp.Intensity))
 				}
+			case r.cloud != nil && r.cloud.RGB != nil:
+				text += fmt.Sprintf("  ·  point %s = #%06x", r.cloud.ColorField, r.cloud.RGB[i]&0xffffff)
 			case r.cloud != nil && r.cloud.C != nil:
 				text += fmt.Sprintf("  ·  point %s = %s", r.cloud.ColorField, formatValue(float64(r.cloud.C[i])))
 			}

@@ -322,6 +322,10 @@ func TestCloudColouring(t *testing.T) {
 			t.Errorf("point %d coloured %v, want %v", i, s.C[i], want)
 		}
 	}
+	packed := cloudPoints(&model.Cloud{X: []float32{1, 2}, Y: []float32{1, 2}, C: []float32{0, 0}, ColorField: "rgb", RGB: []uint32{0x00ff8000, 0xff102030}}, model.TurboMap)
+	if want := []color.NRGBA{{0xff, 0x80, 0, 255}, {0x10, 0x20, 0x30, 255}}; !slices.Equal(packed.C, want) {
+		t.Errorf("packed rgb drawn %v, want %v", packed.C, want)
+	}
 	if s := cloudPoints(&model.Cloud{X: []float32{1}, Y: []float32{1}}, model.TurboMap); s.C != nil {
 		t.Error("a cloud without a colour field got colours")
 	}
