@@ -77,6 +77,7 @@ type TimelineView struct {
 
 	laneCache laneCache
 	titleW    float32 // the widest topic title, once measured
+	titles    map[titleKey]string
 
 	// OnStatus receives a sentence about what is under the mouse or the
 	// cursor.

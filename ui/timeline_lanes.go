@@ -59,6 +59,27 @@ func (v *TimelineView) labelW() float32 {
 	return min(max(tlLabelW, v.titleW+scaleW+20), max(tlLabelW, v.Size().Width/3))
 }
 
+// titleKey is a lane title fitted to a width.
+type titleKey struct {
+	topic string
+	w     float32
+}
+
+// fittedTitle is fitLaneTitle(topic, w, 12), remembered: the lanes are
+// drawn every frame while playing.
+func (v *TimelineView) fittedTitle(topic string, w float32) string {
+	k := titleKey{topic, w}
+	if s, ok := v.titles[k]; ok {
+		return s
+	}
+	if v.titles == nil || len(v.titles) > 4*len(v.tl.Topics) {
+		v.titles = map[titleKey]string{}
+	}
+	s := fitLaneTitle(topic, w, 12)
+	v.titles[k] = s
+	return s
+}
+
 // fitLaneTitle shortens s with an ellipsis in the middle (topics differ at both
 // ends: /robot1/…/points) until it fits w at size.
 func fitLaneTitle(s string, w float32, size float32) string {

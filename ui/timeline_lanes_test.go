@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -127,5 +128,31 @@ func TestTimelineBurstGaps(t *testing.T) {
 	}
 	if short < 10*long || long == 0 {
 		t.Errorf("%d pauses between bursts, %d long gaps: the test needs many of the first and some of the second", short, long)
+	}
+}
+
+// TestFitLaneTitle shortens long topics in the middle, keeping both ends.
+func TestFitLaneTitle(t *testing.T) {
+	test.NewTempApp(t)
+	long := "/robot1/sensors/front_lidar/velodyne_points_filtered"
+	for _, tc := range []struct {
+		s    string
+		w    float32
+		same bool
+	}{
+		{"/scan", 200, true},
+		{long, 120, false},
+		{long, 40, false},
+	} {
+		got := fitLaneTitle(tc.s, tc.w, 12)
+		if w := fyne.MeasureText(got, 12, fyne.TextStyle{}).Width; w > tc.w && got != "…" {
+			t.Errorf("%q in %v: %q is %v wide", tc.s, tc.w, got, w)
+		}
+		if (got == tc.s) != tc.same {
+			t.Errorf("%q in %v: %q", tc.s, tc.w, got)
+		}
+		if !tc.same && (!strings.Contains(got, "…") || got[0] != '/' || !strings.HasSuffix(tc.s, got[strings.Index(got, "…")+len("…"):])) {
+			t.Errorf("%q in %v: %q does not keep both ends", tc.s, tc.w, got)
+		}
 	}
 }

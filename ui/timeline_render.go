@@ -135,7 +135,7 @@ func (r *timelineRenderer) build() {
 		d := v.laneDrawing(i)
 		scale := laneScaleLabel(d)
 		sw := fyne.MeasureText(scale, tlScaleSize, fyne.TextStyle{}).Width
-		text(fitLaneTitle(lane.Topic, lw-sw-14, 12), 4, y+2, c, 12, false)
+		text(v.fittedTitle(lane.Topic, lw-sw-14), 4, y+2, c, 12, false)
 		text(scale, lw-sw-6, y+4, col.dim, tlScaleSize, false)
 		fill := withAlpha(col.primary, 220)
 		if !shownTopic {
