@@ -351,19 +351,54 @@ func (r *imageViewRenderer) draw(w, h int) image.Image {
 	if zoom < 1 {
 		sub = min(4, int(math.Ceil(1/zoom)))
 	}
+	// The image column and row of each sub-sample of each screen column
+	// and row (-1 outside the image), computed once per frame.
+	index := func(p0, p1, n int, o float64) []int32 {
+		t := make([]int32, (p1-p0)*sub)
+		for p := p0; p < p1; p++ {
+			for i := 0; i < sub; i++ {
+				v := int(math.Floor((float64(p) + (float64(i)+0.5)/float64(sub) - o) / zoom))
+				if v < 0 || v >= n {
+					v = -1
+				}
+				t[(p-p0)*sub+i] = int32(v)
+			}
+		}
+		return t
+	}
+	if x1 <= x0 || y1 <= y0 {
+		return out
+	}
+	xs, ys := index(x0, x1, pw, ox), index(y0, y1, ph, oy)
 	for py := y0; py < y1; py++ {
 		row := out.Pix[py*out.Stride:]
-		for px := x0; px < x1; px++ {
-			var sr, sg, sb, sa, n int
-			for j := 0; j < sub; j++ {
-				iy := int(math.Floor((float64(py) + (float64(j)+0.5)/float64(sub) - oy) / zoom))
-				if iy < 0 || iy >= ph {
+		yrow := ys[(py-y0)*sub : (py-y0+1)*sub]
+		if sub == 1 {
+			// Nearest pixel.
+			if yrow[0] < 0 {
+				continue
+			}
+			src := pic.Pix[int(yrow[0])*pic.Stride:]
+			for px := x0; px < x1; px++ {
+				ix := xs[px-x0]
+				if ix < 0 {
 					continue
 				}
-				src := pic.Pix[iy*pic.Stride:]
-				for i := 0; i < sub; i++ {
-					ix := int(math.Floor((float64(px) + (float64(i)+0.5)/float64(sub) - ox) / zoom))
-					if ix < 0 || ix >= pw {
+				s := src[4*ix : 4*ix+4]
+				putPixel(row[4*px:4*px+4], int(s[0]), int(s[1]), int(s[2]), int(s[3]))
+			}
+			continue
+		}
+		for px := x0; px < x1; px++ {
+			xcol := xs[(px-x0)*sub : (px-x0+1)*sub]
+			var sr, sg, sb, sa, n int
+			for _, iy := range yrow {
+				if iy < 0 {
+					continue
+				}
+				src := pic.Pix[int(iy)*pic.Stride:]
+				for _, ix := range xcol {
+					if ix < 0 {
 						continue
 					}
 					s := src[4*ix : 4*ix+4]
@@ -371,23 +406,23 @@ func (r *imageViewRenderer) draw(w, h int) image.Image {
 					n++
 				}
 			}
-			if n == 0 {
-				continue
+			if n > 0 {
+				putPixel(row[4*px:4*px+4], sr/n, sg/n, sb/n, sa/n)
 			}
-			d := row[4*px : 4*px+4]
-			a := sa / n
-			if a == 255 {
-				d[0], d[1], d[2], d[3] = uint8(sr/n), uint8(sg/n), uint8(sb/n), 255
-				continue
-			}
-			// Blend over the background so transparent pixels (NaN in a
-			// float image) show it.
-			blend := func(c, b uint8) uint8 { return uint8((int(c)*a + int(b)*(255-a)) / 255) }
-			d[0], d[1], d[2] = blend(uint8(sr/n), d[0]), blend(uint8(sg/n), d[1]), blend(uint8(sb/n), d[2])
-			d[3] = 255
 		}
 	}
 	return out
+}
+
+// putPixel writes an image pixel over the background in d: opaque as it
+// is, translucent (NaN in a float image is transparent) blended.
+func putPixel(d []byte, r, g, b, a int) {
+	if a == 255 {
+		d[0], d[1], d[2], d[3] = uint8(r), uint8(g), uint8(b), 255
+		return
+	}
+	blend := func(c int, bg uint8) uint8 { return uint8((c*a + int(bg)*(255-a)) / 255) }
+	d[0], d[1], d[2], d[3] = blend(r, d[0]), blend(g, d[1]), blend(b, d[2]), 255
 }
 
 // fillNRGBA fills img with c.
