@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Expr is a series as typed in a plot's entry: a field path (a leaf, which
@@ -20,6 +21,9 @@ import (
 type Expr struct {
 	// Path is a leaf's field path; empty for a function.
 	Path string
+	// Pos is the byte offset in the parsed text where e begins (its path,
+	// or its function's name), for errors that point at it.
+	Pos int
 	// Func is the function's name; Args its series and Nums its numbers.
 	Func string
 	Args []*Expr
@@ -50,8 +54,24 @@ var exprAliases = map[string]string{
 // ExprHelp lists the functions' forms, for hints and error messages.
 const ExprHelp = "deriv(P), integ(P), diff(P, Q), scale(P, k[, c]), offset(P, c), avg(P, n)"
 
+// SyntaxError is a mistake in an expression and where it is.
+type SyntaxError struct {
+	// Offset is the byte offset in the parsed text of what is wrong.
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string { return e.Msg }
+
+// Column returns the 1-based column of the error in text, the string that
+// was parsed, counting characters rather than bytes.
+func (e *SyntaxError) Column(text string) int {
+	return utf8.RuneCountInString(text[:min(max(e.Offset, 0), len(text))]) + 1
+}
+
 // ParseExpr reads an expression. Anything that does not start with a
-// function name and "(" is a leaf path, returned as is (trimmed).
+// function name and "(" is a leaf path, returned as is (trimmed). Its
+// errors are *SyntaxError.
 func ParseExpr(s string) (*Expr, error) {
 	p := exprParser{s: s}
 	e, err := p.expr()
@@ -60,7 +80,7 @@ func ParseExpr(s string) (*Expr, error) {
 	}
 	p.space()
 	if p.i < len(p.s) {
-		return nil, fmt.Errorf("unexpected %q after %s", p.s[p.i:], e)
+		return nil, p.errorf(p.i, "unexpected %q after %s", p.s[p.i:], e)
 	}
 	return e, nil
 }
@@ -89,6 +109,11 @@ type exprParser struct {
 	i int
 }
 
+// errorf returns a SyntaxError at byte offset off.
+func (p *exprParser) errorf(off int, format string, args ...any) error {
+	return &SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)}
+}
+
 func (p *exprParser) space() {
 	for p.i < len(p.s) && strings.IndexByte(" \t\n\r\f\v", p.s[p.i]) >= 0 {
 		p.i++
@@ -114,10 +139,11 @@ func (p *exprParser) expr() (*Expr, error) {
 		}
 		spec, ok := exprFuncs[name]
 		if !ok {
-			return nil, fmt.Errorf("unknown function %q: want one of %s", p.s[start:j], ExprHelp)
+			return nil, p.errorf(start, "unknown function %q: want one of %s", p.s[start:j], ExprHelp)
 		}
 		p.i = k + 1
-		e := &Expr{Func: name}
+		e := &Expr{Func: name, Pos: start}
+		var numAt []int // where each number starts
 		for n := 0; ; n++ {
 			p.space()
 			if n == 0 && p.i < len(p.s) && p.s[p.i] == ')' {
@@ -130,11 +156,14 @@ func (p *exprParser) expr() (*Expr, error) {
 				}
 				e.Args = append(e.Args, a)
 			} else {
+				p.space()
+				at := p.i
 				v, err := p.number()
 				if err != nil {
-					return nil, fmt.Errorf("%s: %w", spec.help, err)
+					return nil, p.errorf(at, "%s: %v", spec.help, err)
 				}
 				e.Nums = append(e.Nums, v)
+				numAt = append(numAt, at)
 			}
 			p.space()
 			if p.i < len(p.s) && p.s[p.i] == ',' {
@@ -144,14 +173,14 @@ func (p *exprParser) expr() (*Expr, error) {
 			break
 		}
 		if p.i >= len(p.s) || p.s[p.i] != ')' {
-			return nil, fmt.Errorf("%s: missing ) or too many arguments", spec.help)
+			return nil, p.errorf(p.i, "%s: missing ) or too many arguments", spec.help)
 		}
 		p.i++
 		if len(e.Args) != spec.series || len(e.Nums) < spec.minNum || len(e.Nums) > spec.maxNum {
-			return nil, fmt.Errorf("wrong arguments: want %s", spec.help)
+			return nil, p.errorf(start, "wrong arguments: want %s", spec.help)
 		}
 		if name == "avg" && (e.Nums[0] < 1 || e.Nums[0] != float64(int(e.Nums[0]))) {
-			return nil, fmt.Errorf("avg: the number of samples must be a whole number of at least 1, not %v", e.Nums[0])
+			return nil, p.errorf(numAt[0], "avg: the number of samples must be a whole number of at least 1, not %v", e.Nums[0])
 		}
 		return e, nil
 	}
@@ -172,12 +201,12 @@ func (p *exprParser) expr() (*Expr, error) {
 	}
 	path := strings.TrimSpace(p.s[start:p.i])
 	if path == "" {
-		return nil, fmt.Errorf("a field path is missing at %q", p.s[start:])
+		return nil, p.errorf(start, "a field path is missing at %q", p.s[start:])
 	}
-	if strings.ContainsRune(path, '(') {
-		return nil, fmt.Errorf("unexpected ( in %q: a function is a name and (, as in deriv(PATH)", path)
+	if i := strings.IndexByte(path, '('); i >= 0 {
+		return nil, p.errorf(start+i, "unexpected ( in %q: a function is a name and (, as in deriv(PATH)", path)
 	}
-	return &Expr{Path: path}, nil
+	return &Expr{Path: path, Pos: start}, nil
 }
 
 // number reads a number argument.

@@ -18,7 +18,7 @@ type command struct {
 
 var commands = map[string]command{
 	"cat":     {"print messages decoded, as text or one JSON object per line", runCat},
-	"plot":    {"render decoded fields over time to PNG or SVG (and CSV) without a window", runPlot},
+	"plot":    {"render fields, derived series (deriv, integ, diff, ...) and XY paths to PNG or SVG (and CSV) without a window", runPlot},
 	"convert": {"write a recording in another format: a ROS 1 bag as MCAP and back", runConvert},
 	"check":   {"cross-check every record of a bag and list what is wrong, with offsets", runCheck},
 	"fix":     {"write a repaired, indexed copy of a bag with every message that can be read", runFix},

@@ -17,13 +17,42 @@ import (
 	"github.com/bagscope/bagscope/plot"
 )
 
+// plotUsage is plot's usage line and its description of a series.
+const plotUsage = `FILE SERIES... [-o OUT.png|OUT.svg] [--csv OUT.csv] [--stats]
+
+A SERIES is what the window's Plots view accepts (quote it for the shell):
+
+  TOPIC.FIELD       a field over time. An array element is chosen by index [3],
+                    range [0:5], all [*], key [shoulder_pan] (through a name, names
+                    or *_names array) or field [child_frame_id=base_link]; each
+                    element is a series.
+  deriv(P)          the derivative of P per second
+  integ(P)          the running integral of P over seconds, 0 at its first point
+  diff(P, Q)        P - Q, Q taken at P's times (its point nearest in time)
+  scale(P, k[, c])  k*P + c
+  offset(P, c)      P + c
+  avg(P, n)         the moving average of P over its last n points
+                    P and Q are field paths that name one value (an index or a
+                    key, no [*] or range) or functions, as in
+                    deriv(avg(/odom.twist.twist.linear.x, 5)); they are computed
+                    from the points between --start and --end.
+  X vs Y            an XY plot of Y against X (paths or functions): fields of one
+                    topic pair message by message, of two topics on the nearest
+                    time. Several XY plots share one image; time series cannot.
+                    The CSV has each path's x and y columns.
+
+Series come in the order given, except that when paths with [*] or ranges
+are given both before and after a function, the paths' series come first.
+
+  bagscope plot robot.bag 'deriv(/odom.pose.pose.position.x)' -o vx.png --stats
+  bagscope plot robot.bag '/odom.pose.pose.position.x vs /odom.pose.pose.position.y' \
+      -o path.svg --csv path.csv`
+
 func runPlot(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("plot", "FILE TOPIC.FIELD... [-o OUT.png|OUT.svg] [--csv OUT.csv] [--stats]\n\n"+
-		"A FIELD's array elements are chosen by index [3], range [0:5], all [*], key [shoulder_pan]\n"+
-		"(through a name/names/*_names array) or field [child_frame_id=base_link]; each element is a series.", stderr)
+	fs := newFlags("plot", plotUsage+"\n\nflags:", stderr)
 	out := fs.String("o", "", "image to write: .png or .svg (give -o, --csv, --stats or several)")
-	csvOut := fs.String("csv", "", "write the points as CSV (one time column, one column per series)")
-	stats := fs.Bool("stats", false, "print each series' point count, min, max, mean and sum")
+	csvOut := fs.String("csv", "", "write the points as CSV (one time column, one column per series; x and y columns per XY path)")
+	stats := fs.Bool("stats", false, "print each series' (each XY coordinate's) point count, min, max, mean and sum")
 	start := fs.String("start", "", "first receive time: seconds since the epoch, or +SECONDS from the bag's start")
 	end := fs.String("end", "", "last receive time (inclusive), same forms as --start")
 	base := fs.String("x", "receive", "time base: receive (the bag's message time) or stamp (header.stamp)")
@@ -32,6 +61,7 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	absolute := fs.Bool("absolute", false, "label the time axis with UTC clock times (CSV: seconds since the epoch)")
 	relative := fs.Bool("relative", false, "label the time axis in seconds from the bag's start (the default)")
 	title := fs.String("title", "", "plot title (default: the file name)")
+	axes := fs.String("axes", "auto", "XY plots: equal (one unit as long on both axes), free, or auto: equal when x and y are sibling fields (position.x vs position.y), as the window does")
 	pos, code, ok := parseInterleaved(fs, args)
 	if !ok {
 		return code
@@ -42,6 +72,10 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	}
 	if *absolute && *relative {
 		fmt.Fprintln(stderr, "bagscope: --absolute and --relative exclude each other")
+		return 2
+	}
+	if *axes != "auto" && *axes != "equal" && *axes != "free" {
+		fmt.Fprintf(stderr, "bagscope: --axes %q: want auto, equal or free\n", *axes)
 		return 2
 	}
 	var format plot.Format
@@ -74,13 +108,40 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "", err)
 	}
 	var cache rosmsg.Cache
+	var pargs []*plotArg
+	xy := 0
 	for _, s := range pos[1:] {
-		ref, err := model.ResolveField(b, &cache, s)
+		a, err := parsePlotArg(b, &cache, s)
 		if err != nil {
 			return fail(stderr, path, err)
 		}
-		req.Fields = append(req.Fields, ref)
+		if a.isXY() {
+			xy++
+		}
+		pargs = append(pargs, a)
 	}
+	if xy > 0 && xy < len(pargs) {
+		return fail(stderr, "", fmt.Errorf("an XY plot (X vs Y) and time series cannot share one image: plot them in two runs"))
+	}
+	// One read: the fields given as paths in order, then the leaves of the
+	// functions and XY paths, each once. A leaf names one value, so it
+	// has exactly one series: the leaves' series are the last ones.
+	var leafRefs []model.FieldRef
+	leafAt := map[string]int{}
+	for _, a := range pargs {
+		if a.isPath() {
+			req.Fields = append(req.Fields, a.ref)
+		}
+	}
+	for _, a := range pargs {
+		for _, ref := range a.refs {
+			if _, ok := leafAt[ref.String()]; !ok {
+				leafAt[ref.String()] = len(leafRefs)
+				leafRefs = append(leafRefs, ref)
+			}
+		}
+	}
+	req.Fields = append(req.Fields, leafRefs...)
 	pl := newProgress(stderr, "reading")
 	set, err := model.ExtractSeries(context.Background(), b, &cache, req, func(done, total int64, _ string) { pl.update(done, total) })
 	pl.end()
@@ -101,14 +162,66 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	for _, ref := range set.Empty {
 		fmt.Fprintf(stderr, "bagscope: warning: %s: no message holds an element it selects (no series)\n", ref)
 	}
-	series := make([]plot.Series, len(set.Series))
-	for i, s := range set.Series {
-		series[i] = plot.Series{Name: s.Name, T: s.T, V: s.V}
+	nPlain := len(set.Series) - len(leafRefs)
+	leaves := map[string]plot.Series{}
+	for i, ref := range leafRefs {
+		if nPlain < 0 || set.Series[nPlain+i].Ref != ref {
+			return fail(stderr, path, fmt.Errorf("internal error: the series of %s are not where expected", ref))
+		}
+		s := set.Series[nPlain+i]
+		leaves[ref.String()] = plot.Series{Name: s.Name, T: s.T, V: s.V}
+	}
+	for _, s := range set.Series {
 		if s.Missing > 0 {
 			fmt.Fprintf(stderr, "bagscope: warning: %s: %d messages lack the field (no point drawn)\n", s.Name, s.Missing)
 		}
 	}
-	win := plotWindow(req, tb, series, bagStart, bagEnd)
+	plain := make([]plot.Series, nPlain)
+	for i, s := range set.Series[:nPlain] {
+		plain[i] = plot.Series{Name: s.Name, T: s.T, V: s.V}
+	}
+	// Series in the order of the arguments.
+	counts := segmentCounts(b, &cache, pargs, nPlain)
+	inOrder := counts != nil
+	var series []plot.Series
+	var paths []plot.XY
+	next, inRun := 0, false
+	for _, a := range pargs {
+		if a.isPath() {
+			if inOrder && !inRun {
+				series = append(series, plain[next:next+counts[0]]...)
+				next += counts[0]
+				counts = counts[1:]
+			}
+			inRun = true
+			continue
+		}
+		inRun = false
+		s, p, err := evalArg(a, leaves)
+		if err != nil {
+			return fail(stderr, path, fmt.Errorf("%s: %w", a.text, err))
+		}
+		if a.isXY() {
+			if len(p.T) == 0 {
+				fmt.Fprintf(stderr, "bagscope: warning: %s: no points\n", p.Name)
+			}
+			paths = append(paths, p)
+			continue
+		}
+		if len(s.T) == 0 {
+			fmt.Fprintf(stderr, "bagscope: warning: %s: no points\n", s.Name)
+		}
+		series = append(series, s)
+	}
+	if !inOrder { // the paths' series first, then the functions'
+		series = append(plain, series...)
+	}
+	extent := series
+	for _, p := range paths {
+		x, y := p.Series()
+		extent = append(extent, x, y)
+	}
+	win := plotWindow(req, tb, extent, bagStart, bagEnd)
 	opt := plot.Options{
 		Title:    *title,
 		Origin:   bagStart.Nanos(),
@@ -120,6 +233,10 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	}
 	if *out != "" {
 		if err := writeFile(*out, func(w io.Writer) error {
+			if len(paths) > 0 {
+				equal := *axes == "equal" || *axes == "auto" && sameParent(pargs[0].x, pargs[0].y)
+				return plot.WriteXY(w, format, paths, win, *width, *height, plot.XYOptions{Title: opt.Title, Equal: equal})
+			}
 			_, err := plot.Write(w, format, series, win, plot.YRange{}, *width, *height, opt)
 			return err
 		}); err != nil {
@@ -127,16 +244,55 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *stats {
-		writeStats(stdout, series, win)
+		writeStats(stdout, extent, win)
 	}
 	if *csvOut != "" {
 		if err := writeFile(*csvOut, func(w io.Writer) error {
-			return plot.WriteCSV(w, series, win, plot.CSVOptions{Origin: opt.Origin, Absolute: *absolute})
+			copt := plot.CSVOptions{Origin: opt.Origin, Absolute: *absolute}
+			if len(paths) > 0 {
+				return plot.WriteXYCSV(w, paths, win, copt)
+			}
+			return plot.WriteCSV(w, series, win, copt)
 		}); err != nil {
 			return fail(stderr, "", err)
 		}
 	}
 	return status
+}
+
+// segmentCounts returns how many of the first n extracted series (those
+// of the arguments given as paths, in order) each run of consecutive path
+// arguments has, so that the functions' series can go between the runs.
+// It returns nil when that cannot be told: more than one run holds a path
+// with [*] or a range, whose element counts are not known in advance.
+func segmentCounts(b bag.Storage, cache *rosmsg.Cache, pargs []*plotArg, n int) []int {
+	var counts []int
+	unknown := -1
+	known, inRun := 0, false
+	for _, a := range pargs {
+		if !a.isPath() {
+			inRun = false
+			continue
+		}
+		if !inRun {
+			counts = append(counts, 0)
+			inRun = true
+		}
+		k := len(counts) - 1
+		if singleValued(b, cache, a.ref) {
+			counts[k]++
+			known++
+			continue
+		}
+		if unknown >= 0 && unknown != k {
+			return nil
+		}
+		unknown = k
+	}
+	if unknown >= 0 {
+		counts[unknown] += n - known
+	}
+	return counts
 }
 
 // plotWindow is the time window shown: the --start/--end bounds on the
