@@ -506,7 +506,7 @@ func (p *messagePanel) showInRecords() {
 // elements have keys (position[shoulder_pan] follows the joint whatever its
 // place in later messages).
 func (p *messagePanel) plotField() {
-	if p.ft == nil || !p.ft.Plottable(p.sel) || p.l.addSeries == nil || p.msg == nil {
+	if p.ft == nil || !p.plottable(p.sel) || p.l.addSeries == nil || p.msg == nil {
 		return
 	}
 	path := p.ft.KeyPath(p.sel)

@@ -126,7 +126,7 @@ func (p *messagePanel) rowMenu(id string, pos fyne.Position) {
 		p.selectField(id)
 	}
 	items := p.copyItems(id)
-	if p.ft.Plottable(id) && p.l.addSeries != nil {
+	if p.plottable(id) && p.l.addSeries != nil {
 		items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Plot field", p.plotField))
 	}
 	arr := id
@@ -169,4 +169,16 @@ func cutMiddle(s string, n int) string {
 	}
 	half := (n - 1) / 2
 	return string(r[:half]) + "…" + string(r[len(r)-(n-1-half):])
+}
+
+// plottable reports whether Plot field takes id: a single number, or a
+// group row of an array of numbers (a series per element of its range).
+func (p *messagePanel) plottable(id string) bool {
+	if p.ft == nil {
+		return false
+	}
+	if arr, _, _, ok := p.ft.Group(id); ok {
+		return arr.Kind.Plottable()
+	}
+	return p.ft.Plottable(id)
 }

@@ -251,6 +251,27 @@ func TestMessageKeyedPath(t *testing.T) {
 	}
 }
 
+// TestMessagePlotGroup plots a group row: its range, one series per
+// element.
+func TestMessagePlotGroup(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	var added []string
+	l.addSeries = func(s string) { added = append(added, s) }
+	l.SelectMessage(x.Topic("/imu").At(0))
+	p.tree.Select(treeID(t, p.ft, "orientation_covariance[0:8]"))
+	if p.plot.Disabled() {
+		t.Fatal("Plot field is disabled for a group of numbers")
+	}
+	test.Tap(p.plot)
+	want := "/imu.orientation_covariance[0:8]"
+	if strings.Join(added, ",") != want {
+		t.Errorf("Plot field adds %v, want %s", added, want)
+	}
+	if _, err := model.ResolveField(l.d.Storage, &rosmsg.Cache{}, want); err != nil {
+		t.Errorf("%s does not resolve: %v", want, err)
+	}
+}
+
 // TestMessageTextView shows the message as rostopic echo prints it, and
 // remembers the choice.
 func TestMessageTextView(t *testing.T) {

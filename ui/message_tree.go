@@ -245,7 +245,7 @@ func (p *messagePanel) selectField(id string) {
 		typ, value = arr.Type, p.ft.GroupValue(id)
 	}
 	p.setDetail(fmt.Sprintf("%s  ·  %s  ·  %s  ·  %s", p.fieldPath(id), typ, size, value))
-	if p.ft.Plottable(id) && p.l.addSeries != nil {
+	if p.plottable(id) && p.l.addSeries != nil {
 		p.plot.Enable()
 	} else {
 		p.plot.Disable()
