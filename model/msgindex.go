@@ -27,7 +27,7 @@ type MsgRef struct {
 type TopicMessages struct {
 	Topic string
 	n     int
-	data  []byte       // the messages, each encoded against the one before
+	data  stream       // the messages, each encoded against the one before
 	cps   []checkpoint // every cpEvery-th message in full
 }
 
@@ -187,7 +187,7 @@ func (t *TopicMessages) Search(ns int64) int {
 		return 0
 	}
 	i := (j - 1) << cpShift
-	c := msgCursor{data: t.data, pos: t.cps[j-1].pos, i: i, cur: t.cps[j-1].ref}
+	c := newCursor(&t.data, t.cps[j-1].pos, i, t.cps[j-1].ref)
 	last := min(t.n, i+cpEvery)
 	for c.i+1 < last {
 		c.next()

@@ -25,6 +25,11 @@ import (
 // before it, and Search binary searches the checkpoints' times, then
 // decodes forward, O(log n + cpEvery). The checkpoints add 32/cpEvery
 // bytes a message.
+//
+// The stream is kept in pages (256 bytes for the first, doubling to
+// 64 KB), no message's encoding crossing a page's end, so that it grows
+// without copying: building the index of a large bag leaves no garbage
+// of outgrown arrays, and its peak is what it keeps.
 
 // cpShift sets the checkpoint spacing: one message in 1<<cpShift.
 const (
@@ -32,10 +37,48 @@ const (
 	cpEvery = 1 << cpShift
 )
 
+// Page sizes, and the most one message's encoding takes.
+const (
+	minPage  = 256
+	maxPage  = 64 << 10
+	maxEntry = 4 * 10
+)
+
+// stream is a topic's encoded messages.
+type stream struct{ pages [][]byte }
+
+// tail returns the page to append a message to.
+func (s *stream) tail() *[]byte {
+	if n := len(s.pages); n == 0 || cap(s.pages[n-1])-len(s.pages[n-1]) < maxEntry {
+		s.pages = append(s.pages, make([]byte, 0, min(minPage<<min(n, 16), maxPage)))
+	}
+	return &s.pages[len(s.pages)-1]
+}
+
+// end is the position after the last byte.
+func (s *stream) end() spos {
+	if len(s.pages) == 0 {
+		return spos{}
+	}
+	return spos{int32(len(s.pages) - 1), int32(len(s.pages[len(s.pages)-1]))}
+}
+
+// bytes is the memory the stream holds.
+func (s *stream) bytes() int {
+	n := cap(s.pages) * int(unsafe.Sizeof([]byte(nil)))
+	for _, p := range s.pages {
+		n += cap(p)
+	}
+	return n
+}
+
+// spos is a position in a stream: a page and an offset in it.
+type spos struct{ page, off int32 }
+
 // checkpoint is the state of the stream after one message.
 type checkpoint struct {
 	ref MsgRef
-	pos int // stream position after the message's encoding
+	pos spos // stream position after the message's encoding
 }
 
 // refCompare is the index order: time, then file order.
@@ -115,19 +158,31 @@ func uvarint(b []byte, pos int) (uint64, int) {
 
 // msgCursor decodes a stream message by message.
 type msgCursor struct {
-	data     []byte
-	pos      int
+	pages    [][]byte
+	data     []byte // pages[page]
+	page     int
+	pos      int    // in data
 	i        int    // cur's position in the stream; -1 before the first
 	cur      MsgRef // the message decoded last
 	dt, doff int64  // its steps
 }
 
-// newCursor returns a cursor before the first message of the stream
-// at data[pos:].
-func newCursor(data []byte, pos int) msgCursor { return msgCursor{data: data, pos: pos, i: -1} }
+// newCursor returns a cursor at p with cur (message i) decoded; a zero
+// cur and i -1 start a stream or segment.
+func newCursor(s *stream, p spos, i int, cur MsgRef) msgCursor {
+	c := msgCursor{pages: s.pages, page: int(p.page), pos: int(p.off), i: i, cur: cur}
+	if c.page < len(s.pages) {
+		c.data = s.pages[c.page]
+	}
+	return c
+}
 
 // next decodes the message after cur.
 func (c *msgCursor) next() {
+	if c.pos == len(c.data) {
+		c.page++
+		c.data, c.pos = c.pages[c.page], 0
+	}
 	c.i++
 	if c.i&(cpEvery-1) == 1 {
 		c.dt, c.doff = 0, 0
@@ -150,11 +205,14 @@ func (c *msgCursor) next() {
 	}
 }
 
+// position is where the cursor is in its stream.
+func (c *msgCursor) position() spos { return spos{int32(c.page), int32(c.pos)} }
+
 // cursorAt returns a cursor whose cur is message i (0 <= i < n).
 func (t *TopicMessages) cursorAt(i int) msgCursor {
 	k := i >> cpShift
 	cp := &t.cps[k]
-	c := msgCursor{data: t.data, pos: cp.pos, i: k << cpShift, cur: cp.ref}
+	c := newCursor(&t.data, cp.pos, k<<cpShift, cp.ref)
 	for c.i < i {
 		c.next()
 	}
@@ -173,17 +231,20 @@ type topicBuilder struct {
 }
 
 // segment is a sorted run of the stream under construction.
-type segment struct{ start, end, n int }
+type segment struct {
+	start spos
+	n     int
+}
 
 func (b *topicBuilder) add(r MsgRef) {
 	tm := b.tm
+	page := tm.data.tail()
 	if len(b.segs) == 0 || refCompare(r, b.enc.prev) < 0 {
-		b.segs = append(b.segs, segment{start: len(tm.data)})
+		b.segs = append(b.segs, segment{start: tm.data.end()})
 		b.enc = msgEncoder{}
 	}
-	tm.data = b.enc.add(tm.data, r)
-	s := &b.segs[len(b.segs)-1]
-	s.end, s.n = len(tm.data), s.n+1
+	*page = b.enc.add(*page, r)
+	b.segs[len(b.segs)-1].n++
 	tm.n++
 }
 
@@ -192,18 +253,22 @@ func (b *topicBuilder) add(r MsgRef) {
 func (b *topicBuilder) finish() {
 	tm := b.tm
 	if len(b.segs) > 1 {
-		tm.data = mergeSegments(tm.data, b.segs)
+		tm.data = mergeSegments(&tm.data, b.segs)
 	}
 	b.segs = nil
-	if cap(tm.data)-len(tm.data) > len(tm.data)/16 {
-		tm.data = slices.Clone(tm.data)
+	if n := len(tm.data.pages); n > 0 {
+		last := tm.data.pages[n-1]
+		if cap(last)-len(last) > len(last)/8 {
+			tm.data.pages[n-1] = slices.Clone(last)
+		}
+		tm.data.pages = slices.Clip(tm.data.pages)
 	}
 	tm.cps = make([]checkpoint, (tm.n+cpEvery-1)/cpEvery)
-	c := newCursor(tm.data, 0)
+	c := newCursor(&tm.data, spos{}, -1, MsgRef{})
 	for i := range tm.n {
 		c.next()
 		if i&(cpEvery-1) == 0 {
-			tm.cps[i>>cpShift] = checkpoint{ref: c.cur, pos: c.pos}
+			tm.cps[i>>cpShift] = checkpoint{ref: c.cur, pos: c.position()}
 		}
 	}
 }
@@ -211,24 +276,26 @@ func (b *topicBuilder) finish() {
 // mergeSegments returns data's sorted segments merged into one stream, in
 // index order; ties keep segment order, so messages equal in time and
 // place stay in the order they came.
-func mergeSegments(data []byte, segs []segment) []byte {
+func mergeSegments(data *stream, segs []segment) stream {
 	h := make(segHeap, 0, len(segs))
 	for i, s := range segs {
-		c := segCursor{msgCursor: newCursor(data, s.start), end: s.end, seg: i}
+		c := segCursor{msgCursor: newCursor(data, s.start, -1, MsgRef{}), left: s.n - 1, seg: i}
 		c.next()
 		h = append(h, c)
 	}
 	heap.Init(&h)
-	out := make([]byte, 0, len(data))
+	var out stream
 	var enc msgEncoder
 	for len(h) > 0 {
 		c := &h[0]
-		out = enc.add(out, c.cur)
-		if c.pos == c.end {
+		page := out.tail()
+		*page = enc.add(*page, c.cur)
+		if c.left == 0 {
 			heap.Pop(&h)
 			continue
 		}
 		c.next()
+		c.left--
 		heap.Fix(&h, 0)
 	}
 	return out
@@ -236,7 +303,8 @@ func mergeSegments(data []byte, segs []segment) []byte {
 
 type segCursor struct {
 	msgCursor
-	end, seg int
+	left int // messages after cur
+	seg  int
 }
 
 type segHeap []segCursor
@@ -285,5 +353,5 @@ func NewMessageIndex(topics ...*TopicMessages) *MessageIndex {
 
 // Bytes is the memory the topic's index takes, its stream and checkpoints.
 func (t *TopicMessages) Bytes() int {
-	return cap(t.data) + cap(t.cps)*int(unsafe.Sizeof(checkpoint{}))
+	return t.data.bytes() + cap(t.cps)*int(unsafe.Sizeof(checkpoint{}))
 }
