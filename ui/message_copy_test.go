@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -433,5 +434,44 @@ func TestMessageTextViewBig(t *testing.T) {
 	}
 	if !strings.HasPrefix(p.echo.Text, "header: \n  seq: ") {
 		t.Errorf("the text view starts %.60q", p.echo.Text)
+	}
+}
+
+// TestMessageRowCutValue checks a value cut with an ellipsis has the
+// whole value as its tooltip, and a value that fits has none; hovering
+// tints the row.
+func TestMessageRowCutValue(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	l.SelectMessage(x.Topic("/imu").At(0))
+	r := p.newRow(false).(*msgRow)
+	p.updateRow(treeID(t, p.ft, "header.stamp"), false, r)
+	for _, tc := range []struct {
+		name  string
+		width float32
+		cut   bool
+	}{{"narrow", 200, true}, {"wide", 900, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r.Resize(fyne.NewSize(tc.width, 28))
+			test.WidgetRenderer(r).Layout(r.Size())
+			shown := r.valT.Text
+			if cut := strings.HasSuffix(shown, "…"); cut != tc.cut {
+				t.Fatalf("at %v px the value shows %q", tc.width, shown)
+			}
+			want := ""
+			if tc.cut {
+				want = r.value
+			}
+			if r.ToolTip() != want {
+				t.Errorf("tooltip %q, want %q", r.ToolTip(), want)
+			}
+		})
+	}
+	r.MouseIn(&desktop.MouseEvent{})
+	if !r.hover.Visible() {
+		t.Error("hovering does not tint the row")
+	}
+	r.MouseOut()
+	if r.hover.Visible() {
+		t.Error("the tint stays after the pointer left")
 	}
 }

@@ -7,8 +7,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	ttwidget "github.com/dweymouth/fyne-tooltip/widget"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
@@ -53,18 +55,25 @@ func (p *messagePanel) isBranch(id string) bool {
 // msgRow is a tree row: the field's name, its value (with a sparkline
 // for a long array of numbers), and its type at the end, drawn as plain
 // texts with little padding so that many rows fit. A value too long for
-// the row ends with an ellipsis; the status line shows it whole once the
-// row is selected. A right click opens the copy menu.
+// the row ends with an ellipsis and shows whole in a tooltip (and in the
+// status line once the row is selected). A right click opens the copy
+// menu. The row takes the pointer from the tree, so it draws its own hover
+// tint.
 type msgRow struct {
 	widget.BaseWidget
+	ttwidget.ToolTipWidgetExtend
 	p                 *messagePanel
 	id                string
 	name, value, typ  string
 	nameT, valT, typT *canvas.Text
 	spark             *sparkline
+	hover             *canvas.Rectangle
 }
 
-var _ fyne.SecondaryTappable = (*msgRow)(nil)
+var (
+	_ fyne.SecondaryTappable = (*msgRow)(nil)
+	_ desktop.Hoverable      = (*msgRow)(nil)
+)
 
 func (p *messagePanel) newRow(bool) fyne.CanvasObject {
 	r := &msgRow{p: p}
@@ -74,8 +83,25 @@ func (p *messagePanel) newRow(bool) fyne.CanvasObject {
 	r.valT.TextStyle.Monospace = true
 	r.typT = canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder))
 	r.spark = newSparkline()
+	r.hover = canvas.NewRectangle(theme.Color(theme.ColorNameHover))
+	r.hover.Hide()
 	r.ExtendBaseWidget(r)
+	r.ExtendToolTipWidget(r)
 	return r
+}
+
+// MouseIn tints the row and starts its tooltip.
+func (r *msgRow) MouseIn(e *desktop.MouseEvent) {
+	r.hover.Show()
+	r.hover.Refresh()
+	r.ToolTipWidgetExtend.MouseIn(e)
+}
+
+// MouseOut removes the tint and the tooltip.
+func (r *msgRow) MouseOut() {
+	r.hover.Hide()
+	r.hover.Refresh()
+	r.ToolTipWidgetExtend.MouseOut()
 }
 
 // set changes the row's texts.
@@ -100,7 +126,7 @@ type msgRowRenderer struct{ r *msgRow }
 func (m *msgRowRenderer) Destroy() {}
 
 func (m *msgRowRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{m.r.nameT, m.r.valT, m.r.spark, m.r.typT}
+	return []fyne.CanvasObject{m.r.hover, m.r.nameT, m.r.valT, m.r.spark, m.r.typT}
 }
 
 func (m *msgRowRenderer) MinSize() fyne.Size {
@@ -111,6 +137,7 @@ func (m *msgRowRenderer) MinSize() fyne.Size {
 
 func (m *msgRowRenderer) Layout(size fyne.Size) {
 	r := m.r
+	r.hover.Resize(size)
 	ts := theme.TextSize()
 	measure := func(t *canvas.Text, s string) float32 {
 		if s == "" {
@@ -143,6 +170,11 @@ func (m *msgRowRenderer) Layout(size fyne.Size) {
 	}
 	room := right - x - 2*msgRowPad
 	r.valT.Text = fitText(r.value, room, ts, r.valT.TextStyle)
+	if r.valT.Text != r.value {
+		r.SetToolTip(r.value) // cut: whole on hover
+	} else {
+		r.SetToolTip("")
+	}
 	r.valT.Move(fyne.NewPos(x, y(r.valT)))
 	r.valT.Resize(fyne.NewSize(max(0, room), size.Height))
 }
@@ -152,6 +184,7 @@ func (m *msgRowRenderer) Refresh() {
 	r.nameT.Color = theme.Color(theme.ColorNameForeground)
 	r.valT.Color = theme.Color(theme.ColorNameForeground)
 	r.typT.Color = theme.Color(theme.ColorNamePlaceHolder)
+	r.hover.FillColor = theme.Color(theme.ColorNameHover)
 	ts := theme.TextSize()
 	r.nameT.TextSize, r.valT.TextSize, r.typT.TextSize = ts, ts, ts
 	m.Layout(r.Size())
