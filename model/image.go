@@ -63,7 +63,7 @@ func (i ImageInfo) Caption() string {
 // knows of the image even when it cannot show it; the error says why not.
 //
 // Raw encodings: rgb8, bgr8, rgba8, bgra8, mono8, 8UC1, 8UC3 (as OpenCV's
-// BGR), and the single-channel mono16, 16UC1, 16SC1, 32FC1 and 64FC1
+// BGR), yuv422 (UYVY), yuv422_yuy2 (YUYV), 8-bit Bayer, and the single-channel mono16, 16UC1, 16SC1, 32FC1 and 64FC1
 // (honouring is_bigendian, scaled from the image's own finite
 // minimum..maximum to black..white; in 16UC1 depth images 0 is "no
 // reading", black and left out of that range). Rows are step bytes apart.
@@ -94,13 +94,16 @@ var rawEncodings = map[string]int{
 	"mono8": 1, "8UC1": 1,
 	"mono16": 2, "16UC1": 2, "16SC1": 2,
 	"32FC1": 4, "64FC1": 8,
+	// Packed (convertPacked): bytes per pixel rounded up.
+	"yuv422": 2, "uyvy": 2, "yuv422_yuy2": 2, "yuyv": 2,
+	"bayer_rggb8": 1, "bayer_bggr8": 1, "bayer_gbrg8": 1, "bayer_grbg8": 1,
 }
 
 // scalarEncodings are the raw encodings kept as values (ImageFrame.Values).
 var scalarEncodings = map[string]bool{"mono16": true, "16UC1": true, "16SC1": true, "32FC1": true, "64FC1": true}
 
 // shownEncodings lists the raw encodings for error messages.
-const shownEncodings = "rgb8, bgr8, rgba8, bgra8, mono8, mono16, 8UC1, 8UC3, 16UC1, 16SC1, 32FC1, 64FC1"
+const shownEncodings = "rgb8, bgr8, rgba8, bgra8, mono8, mono16, 8UC1, 8UC3, 16UC1, 16SC1, 32FC1, 64FC1, yuv422, yuv422_yuy2, bayer_*8"
 
 func rawImage(root *rosmsg.Node) (*ImageFrame, error) {
 	var f [6]*rosmsg.Node
@@ -126,6 +129,9 @@ func rawImage(root *rosmsg.Node) (*ImageFrame, error) {
 	if row := w * uint64(bpp); step < row {
 		return fr, fmt.Errorf("step %d is less than width %d × %d bytes per pixel = %d", step, w, bpp, row)
 	}
+	if row := (w + 1) / 2 * 4; packedEncodings[enc] && bpp == 2 && step < row {
+		return fr, fmt.Errorf("step %d is less than the %d bytes of %d %s pixels", step, row, w, enc)
+	}
 	if need := step * h; uint64(len(data)) < need {
 		return fr, fmt.Errorf("data has %s bytes, step %d × height %d needs %s",
 			Count(uint64(len(data))), step, h, Count(need))
@@ -135,6 +141,10 @@ func rawImage(root *rosmsg.Node) (*ImageFrame, error) {
 	if scalarEncodings[enc] {
 		fr.ZeroInvalid = enc == "16UC1"
 		fr.setValues(scalarValues(data, W, H, S, enc, big))
+		return fr, nil
+	}
+	if packedEncodings[enc] {
+		fr.Img = convertPacked(enc, data, W, H, S)
 		return fr, nil
 	}
 	switch enc {

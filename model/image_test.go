@@ -79,6 +79,12 @@ func rgb(r, g, b uint8) color.NRGBA     { return color.NRGBA{r, g, b, 0xff} }
 func grey(v uint8) color.NRGBA          { return color.NRGBA{v, v, v, 0xff} }
 func rgba(r, g, b, a uint8) color.NRGBA { return color.NRGBA{r, g, b, a} }
 
+// ycc is a YCbCr pixel as JPEG's full-range BT.601 converts it.
+func ycc(y, cb, cr uint8) color.NRGBA {
+	r, g, b := color.YCbCrToRGB(y, cb, cr)
+	return rgb(r, g, b)
+}
+
 // pad marks the row padding bytes that step adds.
 const pad = 0xEE
 
@@ -121,6 +127,19 @@ func TestImageRawEncodings(t *testing.T) {
 		// mono16 has no such reading: 0 is the minimum.
 		{"mono16", 2, 2, 4, 0, []byte{0, 0, 0x10, 0, 0x20, 0, 0x40, 0},
 			[]px{{0, 0, grey(0)}, {1, 0, grey(64)}, {0, 1, grey(128)}, {1, 1, grey(255)}}},
+		// YUV 4:2:2, an odd width: the last pair's second pixel is padding.
+		{"yuv422", 3, 1, 8, 0, []byte{90, 50, 200, 150, 30, 100, 60, pad},
+			[]px{{0, 0, ycc(50, 90, 200)}, {1, 0, ycc(150, 90, 200)}, {2, 0, ycc(100, 30, 60)}}},
+		{"yuv422_yuy2", 3, 1, 8, 0, []byte{50, 90, 150, 200, 100, 30, pad, 60},
+			[]px{{0, 0, ycc(50, 90, 200)}, {1, 0, ycc(150, 90, 200)}, {2, 0, ycc(100, 30, 60)}}},
+		// Bayer: each 2×2 cell's red, mean green and blue; a cell cut by
+		// the image's edge reuses its last row or column.
+		{"bayer_rggb8", 3, 2, 4, 0, []byte{200, 10, 7, pad, 20, 100, 9, pad},
+			[]px{{0, 0, rgb(200, 15, 100)}, {1, 1, rgb(200, 15, 100)}, {2, 0, rgb(7, 8, 9)}, {2, 1, rgb(7, 8, 9)}}},
+		// One row: the cell's second row is its first again (g r / b g
+		// reads 10 200 / 10 200).
+		{"bayer_grbg8", 2, 1, 2, 0, []byte{10, 200},
+			[]px{{0, 0, rgb(200, 105, 10)}, {1, 0, rgb(200, 105, 10)}}},
 		// Every pixel the same: black, not a division by zero.
 		{"16UC1", 2, 1, 4, 0, []byte{5, 5, 5, 5},
 			[]px{{0, 0, grey(0)}, {1, 0, grey(0)}}},
@@ -155,8 +174,8 @@ func TestImageErrors(t *testing.T) {
 		want string // in the error
 	}{
 		{"unsupported encoding", func(t *testing.T) *rosmsg.Node {
-			return rawMessage(t, 1, 2, "yuv422", 0, 4, make([]byte, 4))
-		}, ImageType, "yuv422: not shown"},
+			return rawMessage(t, 1, 2, "nv21", 0, 4, make([]byte, 4))
+		}, ImageType, "nv21: not shown"},
 		{"step too small", func(t *testing.T) *rosmsg.Node {
 			return rawMessage(t, 2, 64, "rgb8", 0, 100, make([]byte, 200))
 		}, ImageType, "step 100 is less than width 64 × 3 bytes per pixel = 192"},

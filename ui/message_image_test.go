@@ -77,13 +77,13 @@ func TestMessagePanelImage(t *testing.T) {
 func TestMessagePanelImageProblem(t *testing.T) {
 	p, _, _, _ := newTestMessagePanel(t)
 	p.showImage(&messageImage{
-		info: model.ImageInfo{Width: 64, Height: 48, Encoding: "yuv422", Bytes: 6144},
-		err:  errors.New("yuv422: not shown"),
+		info: model.ImageInfo{Width: 64, Height: 48, Encoding: "nv21", Bytes: 6144},
+		err:  errors.New("nv21: not shown"),
 	})
 	if p.split.Leading != p.treeImage {
 		t.Fatal("no image pane")
 	}
-	if got, want := p.caption.Text, "Image  ·  64×48 yuv422, 6,144 bytes  ·  yuv422: not shown"; got != want {
+	if got, want := p.caption.Text, "Image  ·  64×48 nv21, 6,144 bytes  ·  nv21: not shown"; got != want {
 		t.Errorf("caption %q, want %q", got, want)
 	}
 	if p.picture.Image != nil {
