@@ -47,7 +47,8 @@ func plottableFields(b bag.Storage, cache *rosmsg.Cache) []topicFields {
 // fieldList is the Fields side list of the Plots tab: topics and their
 // plottable fields, filtered as you type. A field row is dragged onto a
 // plot panel to add it there (or below the panels for a new panel);
-// double-clicking it or its + button adds it to the last panel.
+// double-clicking it or its + button adds it to the selected panel (the
+// framed one, where typed series go too).
 type fieldList struct {
 	g       *plotsView
 	all     []topicFields
@@ -104,7 +105,7 @@ func newFieldList(g *plotsView) *fieldList {
 	// at its narrowest.
 	hint := container.New(&tightVBox{pull: captionPull},
 		dimText("Drag onto a plot, or below for a new plot.", theme.SizeNameCaptionText, fyne.TextAlignLeading),
-		dimText("Double-click or + adds it to the last plot.", theme.SizeNameCaptionText, fyne.TextAlignLeading))
+		dimText("Double-click or + adds it to the selected plot.", theme.SizeNameCaptionText, fyne.TextAlignLeading))
 	f.content = container.NewBorder(container.NewVBox(title, f.filter, hint), nil, nil, nil, f.tree)
 	return f
 }
@@ -205,9 +206,14 @@ func (f *fieldList) dragEnd() {
 	}
 }
 
-// addToLast adds path to the last panel.
-func (f *fieldList) addToLast(path string) {
-	f.g.add(f.g.panels[len(f.g.panels)-1], path)
+// addToSelected adds path to the selected panel, as the toolbar's entry
+// does (to a new panel below when that is an XY plot).
+func (f *fieldList) addToSelected(path string) {
+	p := f.g.current
+	if p == nil {
+		p = f.g.panels[len(f.g.panels)-1]
+	}
+	f.g.add(p, path)
 }
 
 // fieldRow is a draggable field of the Fields list: its path past the
@@ -229,7 +235,7 @@ var (
 func newFieldRow(f *fieldList) *fieldRow {
 	r := &fieldRow{f: f, label: widget.NewLabel("")}
 	r.label.Truncation = fyne.TextTruncateEllipsis
-	r.plus = widget.NewButtonWithIcon("", theme.ContentAddIcon(), func() { f.addToLast(r.path) })
+	r.plus = widget.NewButtonWithIcon("", theme.ContentAddIcon(), func() { f.addToSelected(r.path) })
 	r.plus.Importance = widget.LowImportance
 	r.ExtendBaseWidget(r)
 	return r
@@ -251,8 +257,8 @@ func (r *fieldRow) CreateRenderer() fyne.WidgetRenderer {
 // Tapped selects the row (the tree's own tap does not reach it).
 func (r *fieldRow) Tapped(*fyne.PointEvent) { r.f.tree.Select(r.path) }
 
-// DoubleTapped adds the field to the last panel.
-func (r *fieldRow) DoubleTapped(*fyne.PointEvent) { r.f.addToLast(r.path) }
+// DoubleTapped adds the field to the selected panel.
+func (r *fieldRow) DoubleTapped(*fyne.PointEvent) { r.f.addToSelected(r.path) }
 
 // Dragged drags the field towards a plot.
 func (r *fieldRow) Dragged(e *fyne.DragEvent) {

@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
 )
@@ -188,26 +190,95 @@ func TestTipPosition(t *testing.T) {
 	}
 }
 
-// TestFieldAddToLast adds fields by double-click and by the + button.
-func TestFieldAddToLast(t *testing.T) {
-	tests := []struct {
+// TestFieldAddToSelected adds a field by double-click and by the +
+// button with one panel or another selected as the user selects it
+// (pressing on the plot, Add plot), and checks the hint under the list
+// says where it goes.
+func TestFieldAddToSelected(t *testing.T) {
+	const path = "/imu.linear_acceleration.x"
+	press := func(i int) func(g *plotsView) {
+		return func(g *plotsView) {
+			ev := &desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(50, 50)}, Button: desktop.MouseButtonPrimary}
+			if p := g.panels[i]; p.xy != nil {
+				p.xy.MouseDown(ev)
+			} else {
+				p.canvas.MouseDown(ev)
+			}
+		}
+	}
+	adds := []struct {
 		name string
 		add  func(r *fieldRow)
 	}{
 		{"double-click", func(r *fieldRow) { r.DoubleTapped(&fyne.PointEvent{}) }},
 		{"plus button", func(r *fieldRow) { test.Tap(r.plus) }},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			g, _ := newTestPlots(t, plotBag)
-			g.addPanel()
-			g.current = g.panels[0]
-			tc.add(shownFieldRow(t, g, "/imu.linear_acceleration.x"))
-			if len(g.panels[0].series) != 0 || len(g.panels[1].series) != 1 || g.panels[1].series[0].path != "/imu.linear_acceleration.x" {
-				t.Errorf("series per panel: %d, %d", len(g.panels[0].series), len(g.panels[1].series))
-			}
-		})
+	tests := []struct {
+		name   string
+		selec  func(g *plotsView) // with three panels, the last selected
+		series []int              // series per panel after the add
+		sel    int                // the selected panel after the add
+	}{
+		{"first of three", press(0), []int{1, 0, 0}, 0},
+		{"middle of three", press(1), []int{0, 1, 0}, 1},
+		{"last, as made", func(*plotsView) {}, []int{0, 0, 1}, 2},
+		{"Add plot", func(g *plotsView) { test.Tap(toolbarButton(t, g, "Add plot")) }, []int{0, 0, 0, 1}, 3},
+		{"an XY plot: a new plot below", func(g *plotsView) {
+			g.add(g.panels[0], "/odom.pose.pose.position.x vs /odom.pose.pose.position.y")
+			press(0)(g)
+		}, []int{0, 0, 0, 1}, 3},
 	}
+	for _, ad := range adds {
+		for _, tc := range tests {
+			t.Run(ad.name+"/"+tc.name, func(t *testing.T) {
+				g, _ := newTestPlots(t, plotBag)
+				g.selectPanel(g.addPanel())
+				g.selectPanel(g.addPanel())
+				tc.selec(g)
+				ad.add(shownFieldRow(t, g, path))
+				if len(g.panels) != len(tc.series) {
+					t.Fatalf("%d panels, want %d", len(g.panels), len(tc.series))
+				}
+				for i, p := range g.panels {
+					n := 0
+					for _, s := range p.series {
+						if s.path == path {
+							n++
+						}
+					}
+					if n != tc.series[i] {
+						t.Errorf("panel %d has %s %d times, want %d", i+1, path, n, tc.series[i])
+					}
+					if sel := p == g.current; sel != (i == tc.sel) || p.selMark.Visible() != sel {
+						t.Errorf("panel %d selected %v, framed %v; want the selected panel %d", i+1, sel, p.selMark.Visible(), tc.sel+1)
+					}
+				}
+			})
+		}
+	}
+
+	g, _ := newTestPlots(t, plotBag)
+	var hint string
+	for _, o := range test.LaidOutObjects(g.fields.content) {
+		if rt, ok := o.(*widget.RichText); ok && strings.Contains(rt.String(), "Double-click") {
+			hint = rt.String()
+		}
+	}
+	if hint != "Double-click or + adds it to the selected plot." {
+		t.Errorf("the hint under the Fields list says %q", hint)
+	}
+}
+
+// toolbarButton is the Plots toolbar's button labelled text.
+func toolbarButton(t *testing.T, g *plotsView, text string) *widget.Button {
+	t.Helper()
+	for _, o := range test.LaidOutObjects(g.content) {
+		if b, ok := o.(*widget.Button); ok && b.Text == text {
+			return b
+		}
+	}
+	t.Fatalf("no %q button", text)
+	return nil
 }
 
 // TestFieldDragShot writes the sample bag's window in the middle of a
