@@ -259,9 +259,9 @@ func FilterLog(entries []LogEntry, f LogFilter) []int {
 	return out
 }
 
-// AtOrBefore returns the position in rows (indexes into entries, in time
+// LogRowAt returns the position in rows (indexes into entries, in time
 // order) of the last entry received at or before t, or -1.
-func AtOrBefore(entries []LogEntry, rows []int, t int64) int {
+func LogRowAt(entries []LogEntry, rows []int, t int64) int {
 	i, _ := slices.BinarySearchFunc(rows, t, func(r int, t int64) int {
 		if entries[r].Ref.T <= t {
 			return -1

@@ -598,8 +598,8 @@ func TestLogLevelsAndFilter(t *testing.T) {
 		t    int64
 		want int
 	}{{5, -1}, {10, 0}, {29, 0}, {30, 1}, {35, 1}, {40, 2}, {1000, 2}} {
-		if got := AtOrBefore(entries, rows, tt.t); got != tt.want {
-			t.Errorf("AtOrBefore(%d) = %d, want %d", tt.t, got, tt.want)
+		if got := LogRowAt(entries, rows, tt.t); got != tt.want {
+			t.Errorf("LogRowAt(%d) = %d, want %d", tt.t, got, tt.want)
 		}
 	}
 }

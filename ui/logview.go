@@ -219,7 +219,7 @@ func (p *logPanel) refilter() {
 
 // followCursor highlights the last row at or before t and scrolls to it.
 func (p *logPanel) followCursor(t int64) {
-	row := model.AtOrBefore(p.entries, p.rows, t)
+	row := model.LogRowAt(p.entries, p.rows, t)
 	if row == p.cur {
 		return
 	}
