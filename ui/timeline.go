@@ -22,7 +22,6 @@ const (
 	tlRight    = 16 // room for the last tick label
 	tlRowH     = 12 // a chunk lane row when chunks overlap
 	tlMaxRows  = 3  // rows of the chunk lane; more overlap shares the last
-	tlBarW     = 3  // width of a density bar
 	tlMinGapW  = 8  // narrowest gap marked under a lane: narrower ones show as empty columns
 	tlMinSpan  = 1000
 	tlPanShare = 0.1 // an arrow key pans by this share of the window
