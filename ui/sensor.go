@@ -63,6 +63,7 @@ type sensorPanel struct {
 	pts       *pointView
 	ptsPane   fyne.CanvasObject
 	fieldSel  *widget.Select
+	cloudCmap *widget.Select
 	legend    *canvas.Raster
 	legendTxt *widget.Label
 	cloudUI   *fyne.Container
@@ -544,7 +545,7 @@ func (p *sensorPanel) buildPointPane() {
 	})
 	p.legend.SetMinSize(fyne.NewSize(120, 12))
 	p.legendTxt = widget.NewLabel("")
-	cm := widget.NewSelect(func() []string {
+	p.cloudCmap = widget.NewSelect(func() []string {
 		var n []string
 		for _, m := range model.ColorMaps {
 			n = append(n, m.Name)
@@ -555,11 +556,10 @@ func (p *sensorPanel) buildPointPane() {
 			return
 		}
 		p.cmap = model.ColorMapNamed(name)
-		p.cmapSel.SetSelected(name)
 		p.redraw()
 	})
-	cm.SetSelected(p.cmap.Name)
-	p.cloudUI = container.NewHBox(widget.NewLabel("Colour by"), p.fieldSel, cm, container.NewCenter(p.legend), p.legendTxt)
+	p.cloudCmap.SetSelected(p.cmap.Name)
+	p.cloudUI = container.NewHBox(widget.NewLabel("Colour by"), p.fieldSel, p.cloudCmap, container.NewCenter(p.legend), p.legendTxt)
 	p.cloudUI.Hide()
 	tools := container.NewHBox(fit, out, in, p.cloudUI)
 	p.ptsPane = container.NewBorder(tools, nil, nil, nil, p.pts)
@@ -588,6 +588,7 @@ func (p *sensorPanel) showCloudUI(c *model.Cloud) {
 	p.busy = true
 	p.fieldSel.Options = c.CloudFields()
 	p.fieldSel.SetSelected(c.ColorField)
+	p.cloudCmap.SetSelected(p.cmap.Name)
 	p.busy = false
 	switch {
 	case c.RGB != nil:
