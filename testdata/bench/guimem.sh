@@ -2,10 +2,13 @@
 # guimem.sh measures the real window's memory: it starts bagscope-gui on a bag
 # under its own Xvfb, waits for the background jobs, then scrolls the Records
 # tab (the wheel, clicking rows, Down) and the timeline (wheel zoom, arrow
-# keys, clicking messages), and
+# keys, clicking messages), then plays (Space, at 10x, for GUIMEM_PLAY
+# seconds, default 20), and
 # prints VmRSS and the peak VmHWM from /proc/PID/status after each phase.
+# Arguments after BIN go to it, so plots are measured with --plot:
 #
 #	testdata/bench/guimem.sh [-d :91] [-s shot.png] BIN BAG
+#	testdata/bench/guimem.sh BIN --plot /imu.linear_acceleration.x BAG
 #
 # Environment passes through, so MALLOC_ARENA_MAX=1 testdata/bench/guimem.sh ...
 # compares settings; GUIMEM_LOG=FILE keeps the window's stderr (GODEBUG=gctrace=1),
@@ -83,4 +86,11 @@ done
 xdotool key --window "$win" 0
 sleep 2
 report timeline-click
+# Playback: Space plays from the current time; Alt+Up three times is 10x.
+xdotool key --window "$win" Escape
+xdotool key --window "$win" space
+for _ in 1 2 3; do xdotool key --delay 100 alt+Up; done
+sleep "${GUIMEM_PLAY:-20}"
+report played
+xdotool key --window "$win" space
 [ -z "$shot" ] || import -window root "$shot"

@@ -75,6 +75,15 @@ func main() {
 	mi, err := model.BuildMessageIndex(ctx, d.Storage, nil)
 	check(err)
 	report(fmt.Sprintf("model.BuildMessageIndex (%d)", mi.Count()))
+	indexBytes := 0
+	for _, t := range mi.Topics {
+		indexBytes += t.Bytes()
+	}
+	fmt.Printf("  message index: %.1f MB, %.2f bytes a message\n", mb(uint64(indexBytes)), float64(indexBytes)/float64(max(mi.Count(), 1)))
+
+	_, err = model.ComputeStats(ctx, mi)
+	check(err)
+	report("model.ComputeStats")
 
 	chunks, seen := 0, 0
 	for i := 0; i < ri.Len(); i++ {
@@ -94,6 +103,8 @@ func main() {
 		}
 	}
 	report(fmt.Sprintf("records read, %d chunks opened", chunks))
+	runtime.GC()
+	report("after a GC (what stays)")
 	runtime.KeepAlive(tl)
 	runtime.KeepAlive(mi)
 	close(stop)
