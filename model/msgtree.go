@@ -51,6 +51,17 @@ func NewFieldTree(root *rosmsg.Node) *FieldTree {
 	return &FieldTree{root: root, nodes: map[string]*rosmsg.Node{"": root}, shown: map[string]int{}, perElem: map[string]bool{}}
 }
 
+// KeepView takes old's choices of how to list arrays (ShowMore,
+// SetPerElement), for a message of the same type shown in its place.
+func (t *FieldTree) KeepView(old *FieldTree) {
+	for id, n := range old.shown {
+		t.shown[id] = n
+	}
+	for id, on := range old.perElem {
+		t.perElem[id] = on
+	}
+}
+
 // Root returns the message node.
 func (t *FieldTree) Root() *rosmsg.Node { return t.root }
 

@@ -324,3 +324,17 @@ func TestQuoteKey(t *testing.T) {
 		})
 	}
 }
+
+func TestFieldTreeKeepView(t *testing.T) {
+	a := NewFieldTree(decodeNth(t, "../assets/sample.bag", "/camera/image_raw", 0))
+	b := NewFieldTree(decodeNth(t, "../assets/sample.bag", "/camera/image_raw", 1))
+	a.Grouped, b.Grouped = true, true
+	data := fieldID(t, a, "data")
+	kids := a.Children(data)
+	a.ShowMore(kids[len(kids)-1])
+	a.SetPerElement(data, true)
+	b.KeepView(a)
+	if got, want := len(b.Children(data)), len(a.Children(data)); got != want || !b.PerElement(data) {
+		t.Errorf("after KeepView: %d rows (want %d), one per row %v", got, want, b.PerElement(data))
+	}
+}

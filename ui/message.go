@@ -256,7 +256,15 @@ func (p *messagePanel) showImage(mi *messageImage) {
 }
 
 // display shows a read message.
+//
+// A message of the same type as the one shown before keeps the view as the
+// user left it: open branches, arrays listed one per row, the selected
+// field (its bytes highlighted in the new message) and the scroll, so that
+// stepping or playing shows one field changing.
 func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string, err error) {
+	oldFT, oldSel := p.ft, p.sel
+	same := oldFT != nil && root != nil && p.msg != nil && m != nil &&
+		p.msg.Conn.Type == m.Conn.Type && p.msg.Conn.MD5Sum == m.Conn.MD5Sum
 	p.sel = ""
 	p.plot.Disable()
 	p.setDetail(p.idleHint())
@@ -289,15 +297,25 @@ func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string,
 	}
 	p.hex.SetData(bytes.NewReader(m.Context), m.RecordStart, m.RecordEnd-m.RecordStart, model.MessageSpans(m, root))
 	p.hex.ScrollToOffset(m.DataOffset)
-	p.tree.UnselectAll()
-	p.tree.CloseAllBranches()
-	if p.ft != nil {
-		for _, id := range p.ft.OpenFirst(firstRows) {
-			p.tree.OpenBranch(id)
+	if same {
+		p.ft.KeepView(oldFT)
+		p.tree.Refresh()
+		if _, _, ok := p.ft.Range(oldSel); ok && oldSel != "" {
+			p.selectField(oldSel) // the tree still selects it
+		} else {
+			p.tree.UnselectAll()
 		}
+	} else {
+		p.tree.UnselectAll()
+		p.tree.CloseAllBranches()
+		if p.ft != nil {
+			for _, id := range p.ft.OpenFirst(firstRows) {
+				p.tree.OpenBranch(id)
+			}
+		}
+		p.tree.Refresh()
+		p.tree.ScrollToTop()
 	}
-	p.tree.Refresh()
-	p.tree.ScrollToTop()
 	p.updateEcho()
 	p.updatePosition()
 }

@@ -475,3 +475,40 @@ func TestMessageRowCutValue(t *testing.T) {
 		t.Error("the tint stays after the pointer left")
 	}
 }
+
+// TestMessageStepKeepsView steps to the next message of a type: the
+// selected field, closed branches and arrays listed one per row stay; a
+// message of another type starts afresh.
+func TestMessageStepKeepsView(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	imu := x.Topic("/imu")
+	l.SelectMessage(imu.At(0))
+	header := treeID(t, p.ft, "header")
+	p.tree.CloseBranch(header)
+	cov := treeID(t, p.ft, "orientation_covariance")
+	p.togglePerElement(cov)
+	p.tree.Select(treeID(t, p.ft, "linear_acceleration.z"))
+
+	l.SelectMessage(imu.At(1))
+	if got := p.ft.Path(p.sel); got != "linear_acceleration.z" {
+		t.Errorf("after a step the selected field is %q", got)
+	}
+	n := p.ft.Node(p.sel)
+	if s, e := p.hex.Highlight(); s != p.msg.DataOffset+int64(n.Start) || e != p.msg.DataOffset+int64(n.End) {
+		t.Errorf("the highlight %d..%d is not the field's bytes in the new message", s, e)
+	}
+	if p.tree.IsBranchOpen(header) {
+		t.Error("the closed header opened again")
+	}
+	if !p.ft.PerElement(cov) {
+		t.Error("the covariance is listed in groups again")
+	}
+
+	l.SelectMessage(x.Topic("/tf").At(0))
+	if p.sel != "" {
+		t.Errorf("a /tf message keeps the selection %q", p.sel)
+	}
+	if !p.tree.IsBranchOpen(treeID(t, p.ft, "transforms")) {
+		t.Error("a /tf message does not open its transforms")
+	}
+}

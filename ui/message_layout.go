@@ -110,6 +110,7 @@ func (p *messagePanel) updateEcho() {
 	if !p.textMode || root == p.echoFor && root != nil {
 		return
 	}
+	sameType := p.echoFor != nil && root != nil && p.echoFor.Type == root.Type
 	p.echoFor = root
 	if p.msg == nil || root == nil {
 		p.echo.SetText("")
@@ -118,7 +119,9 @@ func (p *messagePanel) updateEcho() {
 		// camera frame shows at once; Copy gives the whole message.
 		p.echo.SetText(echoForView(model.EchoShort(root, echoViewElems)))
 	}
-	p.echoScroll.ScrollToTop()
+	if !sameType {
+		p.echoScroll.ScrollToTop() // else it stays on the lines the user reads
+	}
 }
 
 // setDetail sets the status line under the fields.
