@@ -25,6 +25,7 @@ const sparkBuckets = 64
 type sparkline struct {
 	widget.BaseWidget
 	lo, hi []float64 // per bucket; NaN when the bucket has no finite value
+	node   *rosmsg.Node // the array summarised, so a row refresh reads it once
 	raster *canvas.Raster
 }
 
@@ -47,24 +48,32 @@ func (s *sparkline) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimp
 // is nil.
 func (s *sparkline) SetValues(n *rosmsg.Node) {
 	if n == nil {
-		s.lo, s.hi = nil, nil
+		s.lo, s.hi, s.node = nil, nil, nil
 		s.Hide()
 		return
 	}
-	s.lo, s.hi = sparkBands(n, sparkBuckets)
+	if n != s.node {
+		s.lo, s.hi = sparkBands(n, sparkBuckets)
+		s.node = n
+	}
 	s.Show()
 	s.raster.Refresh()
 }
+
+// sparkRead bounds the elements a sparkline reads: a longer array is
+// sampled at an even stride.
+const sparkRead = 1 << 16
 
 // sparkBands summarises the elements of array n in at most k buckets: the
 // least and greatest finite value of each (NaN when there is none).
 func sparkBands(n *rosmsg.Node, k int) (lo, hi []float64) {
 	cnt := n.Len()
 	k = min(k, cnt)
+	step := max(1, cnt/sparkRead)
 	lo, hi = make([]float64, k), make([]float64, k)
 	for b := range k {
 		lo[b], hi[b] = math.NaN(), math.NaN()
-		for i := b * cnt / k; i < (b+1)*cnt/k; i++ {
+		for i := b * cnt / k; i < (b+1)*cnt/k; i += step {
 			e, _ := n.Elem(i)
 			v, ok := e.Float64()
 			if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
