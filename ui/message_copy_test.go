@@ -3,8 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
-	"math"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"

@@ -24,7 +24,7 @@ const sparkBuckets = 64
 // their columns empty. Hidden when it has no values.
 type sparkline struct {
 	widget.BaseWidget
-	lo, hi []float64 // per bucket; NaN when the bucket has no finite value
+	lo, hi []float64    // per bucket; NaN when the bucket has no finite value
 	node   *rosmsg.Node // the array summarised, so a row refresh reads it once
 	raster *canvas.Raster
 }
