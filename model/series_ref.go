@@ -171,17 +171,23 @@ func compileConn(cache *rosmsg.Cache, ref FieldRef, c *bag.Connection) (*rosmsg.
 // stampPaths reads header.stamp exactly, as seconds and nanoseconds.
 type stampPaths struct{ secs, nsecs *rosmsg.Path }
 
-// compileStamp compiles the header.stamp paths of plan.
+// compileStamp compiles the header.stamp paths of plan: secs and nsecs
+// (ROS 1 time), or sec and nanosec (ROS 2 builtin_interfaces/Time).
 func compileStamp(plan *rosmsg.Plan) (stampPaths, error) {
-	s, err := rosmsg.CompilePath(plan, "header.stamp.secs")
-	if err != nil {
-		return stampPaths{}, err
+	var first error
+	for _, f := range [][2]string{{"secs", "nsecs"}, {"sec", "nanosec"}} {
+		s, err := rosmsg.CompilePath(plan, "header.stamp."+f[0])
+		if err == nil {
+			var n *rosmsg.Path
+			if n, err = rosmsg.CompilePath(plan, "header.stamp."+f[1]); err == nil {
+				return stampPaths{s, n}, nil
+			}
+		}
+		if first == nil {
+			first = err
+		}
 	}
-	n, err := rosmsg.CompilePath(plan, "header.stamp.nsecs")
-	if err != nil {
-		return stampPaths{}, err
-	}
-	return stampPaths{s, n}, nil
+	return stampPaths{}, first
 }
 
 // nanos reads the stamp of one message as nanoseconds since the epoch.
