@@ -41,6 +41,9 @@ type sensorPanel struct {
 	content fyne.CanvasObject
 
 	topicSel *widget.Select
+	prev     *widget.Button // the topic's previous and next message
+	next     *widget.Button
+	position *widget.Label // "12 / 40"
 	title    *widget.Label
 	readout  *widget.Label
 	note     *widget.Label
@@ -73,11 +76,11 @@ type sensorPanel struct {
 	has   bool
 	cur   *sensorResult // what is shown
 
-	// Reads run one at a time; a request made meanwhile waits in next
+	// Reads run one at a time; a request made meanwhile waits in queued
 	// (only the newest). While the tab is hidden nothing is read: the
 	// newest request waits in pending until it shows.
 	reading bool
-	next    *model.MsgRef
+	queued  *model.MsgRef
 	hook    *shownHook
 	pending *model.MsgRef
 
@@ -133,7 +136,11 @@ func newSensorPanel(l *docLink) *sensorPanel {
 		"Select an image, laser scan or point cloud message (in the timeline, Records or the Message view), or pick a sensor topic above: "+
 			"the view then follows the time cursor on that topic.")
 	p.body = container.NewStack(p.empty)
-	top := container.NewBorder(nil, nil, sized(p.topicSel, 260), nil, p.title)
+	p.prev = widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { p.step(-1) })
+	p.next = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { p.step(+1) })
+	p.position = widget.NewLabel("")
+	top := container.NewBorder(nil, nil,
+		container.NewHBox(sized(p.topicSel, 260), p.prev, p.next, p.position), nil, p.title)
 	bottom := container.NewBorder(nil, nil, nil, p.note, p.readout)
 	p.hook = newShownHook(container.NewBorder(top, bottom, nil, nil, p.body), func() {
 		if ref := p.pending; ref != nil {
@@ -215,10 +222,57 @@ func (p *sensorPanel) request(ref model.MsgRef) {
 	}
 	p.ref, p.has = ref, true
 	if p.reading {
-		p.next = &ref
+		p.queued = &ref
 		return
 	}
 	p.read(ref)
+}
+
+// step selects the previous (-1) or next (+1) message of the panel's
+// topic, which every view then shows.
+func (p *sensorPanel) step(delta int) {
+	if p.cur == nil {
+		return
+	}
+	shown := p.cur.ref
+	p.l.WithIndex(func(x *model.MessageIndex) {
+		tm := x.Topic(p.topic)
+		if tm == nil {
+			return
+		}
+		if i := tm.IndexOf(shown) + delta; i >= 0 && i < tm.Len() {
+			p.l.SelectMessage(tm.At(i))
+		}
+	})
+}
+
+// updatePosition says which of its topic's messages is shown and
+// enables the previous and next buttons where there is one.
+func (p *sensorPanel) updatePosition() {
+	p.prev.Disable()
+	p.next.Disable()
+	p.position.SetText("")
+	if p.cur == nil {
+		return
+	}
+	ref := p.cur.ref
+	p.l.WithIndex(func(x *model.MessageIndex) {
+		tm := x.Topic(p.topic)
+		if tm == nil || p.cur == nil || p.cur.ref != ref {
+			return
+		}
+		i := tm.IndexOf(ref)
+		if i < 0 {
+			return
+		}
+		p.position.SetText(fmt.Sprintf("%s / %s", model.Count(uint64(i+1)), model.Count(uint64(tm.Len()))))
+		if i > 0 {
+			p.prev.Enable()
+		}
+		if i+1 < tm.Len() {
+			p.next.Enable()
+		}
+	})
 }
 
 // settings are what the background work needs of the panel's controls.
@@ -250,10 +304,10 @@ func (p *sensorPanel) read(ref model.MsgRef) {
 		mu.Lock()
 		r := res
 		mu.Unlock()
-		if next := p.next; next != nil {
-			p.next = nil
-			if *next != ref {
-				p.read(*next)
+		if q := p.queued; q != nil {
+			p.queued = nil
+			if *q != ref {
+				p.read(*q)
 				return
 			}
 		}
@@ -368,6 +422,7 @@ func cloudPoints(c *model.Cloud, cm *model.ColorMap) *pointSet {
 func (p *sensorPanel) display(r *sensorResult) {
 	prev := p.cur
 	p.cur = r
+	p.updatePosition()
 	start := p.l.d.Summary.Start.Nanos()
 	title := fmt.Sprintf("%s  ·  %s  ·  %s", r.topic, r.typ, model.RelTime(r.ref.T-start))
 	p.readout.SetText("")

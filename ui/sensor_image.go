@@ -153,10 +153,16 @@ func (v *imageView) OneToOne() {
 		v.doFit()
 	}
 	sc := v.scale()
-	v.ZoomBy(1 / sc / v.zoom)
+	c := v.Size()
+	px, py := c.Width/2, c.Height/2
+	ix, iy := (px-v.origin.X)/v.zoom, (py-v.origin.Y)/v.zoom
+	v.zoom = 1 / sc // exactly, not a product of factors
 	// Whole physical pixels, so that 1:1 is crisp.
-	v.origin = fyne.NewPos(float32(math.Round(float64(v.origin.X*sc)))/sc, float32(math.Round(float64(v.origin.Y*sc)))/sc)
+	round := func(f float32) float32 { return float32(math.Round(float64(f*sc))) / sc }
+	v.origin = fyne.NewPos(round(px-ix*v.zoom), round(py-iy*v.zoom))
+	v.fit = false
 	v.Refresh()
+	v.zoomed()
 }
 
 // Zoom returns physical screen pixels per image pixel.

@@ -303,6 +303,24 @@ func TestSensorFollowsCursor(t *testing.T) {
 	if p.cur.ref != tm.At(3) || p.pending != nil {
 		t.Errorf("shown again it shows %+v, want message 3", p.cur.ref)
 	}
+	// The arrows step through the topic, selecting the message everywhere.
+	l.SelectMessage(tm.At(5))
+	if p.position.Text != fmt.Sprintf("6 / %d", tm.Len()) || p.prev.Disabled() || p.next.Disabled() {
+		t.Errorf("at message 5: position %q, prev disabled %v, next disabled %v", p.position.Text, p.prev.Disabled(), p.next.Disabled())
+	}
+	test.Tap(p.next)
+	if m, _ := l.Message(); m != tm.At(6) || p.cur.ref != tm.At(6) {
+		t.Errorf("next selected %+v, shows %+v; want message 6", m, p.cur.ref)
+	}
+	test.Tap(p.prev)
+	test.Tap(p.prev)
+	if m, _ := l.Message(); m != tm.At(4) {
+		t.Errorf("prev twice selected %+v, want message 4", m)
+	}
+	l.SelectMessage(tm.At(tm.Len() - 1))
+	if !p.next.Disabled() || p.prev.Disabled() {
+		t.Error("at the last message next is enabled")
+	}
 	// Selecting a message of another topic leaves the view as it is.
 	shown := p.ref
 	l.SelectMessage(x.Topic("/odom").At(3))
