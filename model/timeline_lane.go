@@ -38,16 +38,26 @@ type LaneDrawing struct {
 	Span int64
 }
 
-// LaneBinMessages is about how many messages a density bin should hold:
-// a steady rate then varies between bins by at most 1 in this many, less
-// than the half pixel that would change a lane's bar (18 pixels high).
+// LaneBinMessages is the fewest messages a density bin should hold: a
+// steady rate then varies between bins by at most 1 in this many. A lane
+// h pixels high asks for 3h, so that it varies by less than the half
+// pixel that would change the height of a bar (see LaneFor).
 const LaneBinMessages = 40
 
 // laneBinPx are the bin widths tried, in columns.
-var laneBinPx = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}
+var laneBinPx = []int{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96}
 
-// Lane returns how topic lane i draws t0..t1 over cols pixel columns.
+// Lane returns how topic lane i draws t0..t1 over cols pixel columns,
+// for bars up to 18 pixels high.
 func (tl *Timeline) Lane(i int, t0, t1 int64, cols int) LaneDrawing {
+	return tl.LaneFor(i, t0, t1, cols, 18)
+}
+
+// LaneFor is Lane for bars up to height pixels high: its bins hold enough
+// messages (3 × height) that a steady rate never changes a bar by half
+// a pixel.
+func (tl *Timeline) LaneFor(i int, t0, t1 int64, cols int, height float32) LaneDrawing {
+	binMessages := max(LaneBinMessages, 3*float64(height))
 	d := LaneDrawing{Exact: tl.Exact(), BinPx: 1, Span: t1 - t0}
 	if cols <= 0 {
 		return d
@@ -78,7 +88,7 @@ func (tl *Timeline) Lane(i int, t0, t1 int64, cols int) LaneDrawing {
 	perColumn := d.Messages / float64(occupied)
 	d.BinPx = laneBinPx[len(laneBinPx)-1]
 	for _, b := range laneBinPx {
-		if perColumn*float64(b) >= LaneBinMessages {
+		if perColumn*float64(b) >= binMessages {
 			d.BinPx = b
 			break
 		}

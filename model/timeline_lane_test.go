@@ -68,15 +68,19 @@ func TestLaneUniform(t *testing.T) {
 			if hi != 1 || lo < 1-1.0/LaneBinMessages-1e-9 {
 				t.Errorf("heights %.3f..%.3f, want within 1/%d of 1 (bins of %d px, scale %s)", lo, hi, LaneBinMessages, d.BinPx, d.Scale(true))
 			}
-			// Drawn 18 pixels high, every bar is as high as the others.
-			px := map[float64]bool{}
-			for _, h := range d.Heights[:len(d.Heights)-1] {
-				if h > 0 {
-					px[math.Round(h*18)] = true
+			// Drawn 18 pixels high (or 40 for a taller lane), every bar
+			// is as high as the others.
+			for _, height := range []float32{18, 40} {
+				d := tl.LaneFor(0, t0, t0+tc.window, tc.cols, height)
+				px := map[float64]bool{}
+				for _, h := range d.Heights[:len(d.Heights)-1] {
+					if h > 0 {
+						px[math.Round(h*float64(height))] = true
+					}
 				}
-			}
-			if len(px) != 1 {
-				t.Errorf("bars of %d heights in 18 pixels: %v", len(px), px)
+				if len(px) != 1 {
+					t.Errorf("bars of %d heights in %v pixels: %v", len(px), height, px)
+				}
 			}
 			if d.Ticks && float64(len(d.Heights)-empty) < d.Messages-1 {
 				t.Errorf("%d ticks for %v messages", len(d.Heights)-empty, d.Messages)

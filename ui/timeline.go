@@ -142,12 +142,12 @@ func (v *TimelineView) lanesTop() float32 { return v.chunkLaneH() + tlGap }
 
 // laneY is the top of topic lane i, scrolled.
 func (v *TimelineView) laneY(i int) float32 {
-	return v.lanesTop() + float32(i)*(tlLaneH+tlGap) - v.yOff
+	return v.lanesTop() + float32(i)*(v.laneH()+tlGap) - v.yOff
 }
 
 // contentH is the height of all lanes, unscrolled.
 func (v *TimelineView) contentH() float32 {
-	return v.lanesTop() + float32(len(v.tl.Topics))*(tlLaneH+tlGap)
+	return v.lanesTop() + float32(len(v.tl.Topics))*(v.laneH()+tlGap)
 }
 
 // scrollLanes scrolls the topic lanes by dy pixels (positive: down).
@@ -168,7 +168,7 @@ func (v *TimelineView) lane(y float32) int {
 	if y < v.chunkLaneH()+tlGap/2 {
 		return -1
 	}
-	i := int((y + v.yOff - v.chunkLaneH() - tlGap/2) / (tlLaneH + tlGap))
+	i := int((y + v.yOff - v.chunkLaneH() - tlGap/2) / (v.laneH() + tlGap))
 	if i >= len(v.tl.Topics) || y > v.Size().Height {
 		return -2
 	}

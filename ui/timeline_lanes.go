@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"math"
+
 	"fyne.io/fyne/v2"
 
 	"github.com/bagscope/bagscope/model"
@@ -15,6 +17,7 @@ const tlScaleSize = 10
 type laneCache struct {
 	t0, t1 int64
 	cols   int
+	h      float32
 	exact  bool
 	lanes  []*model.LaneDrawing
 }
@@ -24,14 +27,26 @@ type laneCache struct {
 func (v *TimelineView) laneDrawing(i int) model.LaneDrawing {
 	cols := max(1, int(v.plotW()))
 	c := &v.laneCache
-	if c.t0 != v.t0 || c.t1 != v.t1 || c.cols != cols || c.exact != v.tl.Exact() || len(c.lanes) != len(v.tl.Topics) {
-		*c = laneCache{t0: v.t0, t1: v.t1, cols: cols, exact: v.tl.Exact(), lanes: make([]*model.LaneDrawing, len(v.tl.Topics))}
+	if c.t0 != v.t0 || c.t1 != v.t1 || c.cols != cols || c.h != v.laneH() || c.exact != v.tl.Exact() || len(c.lanes) != len(v.tl.Topics) {
+		*c = laneCache{t0: v.t0, t1: v.t1, cols: cols, h: v.laneH(), exact: v.tl.Exact(), lanes: make([]*model.LaneDrawing, len(v.tl.Topics))}
 	}
 	if c.lanes[i] == nil {
-		d := v.tl.Lane(i, v.t0, v.t1, cols)
+		d := v.tl.LaneFor(i, v.t0, v.t1, cols, v.laneH()-2)
 		c.lanes[i] = &d
 	}
 	return *c.lanes[i]
+}
+
+// tlMaxLaneH is the tallest a topic lane grows when the pane has room.
+const tlMaxLaneH = 40
+
+// laneH is the height of a topic lane: tlLaneH, or taller up to
+// tlMaxLaneH when every lane fits in the pane with room to spare (the
+// user enlarged it, or a big screen).
+func (v *TimelineView) laneH() float32 {
+	n := float32(max(1, len(v.tl.Topics)))
+	h := (v.Size().Height-v.chunkLaneH()-tlGap)/n - tlGap
+	return min(tlMaxLaneH, max(tlLaneH, float32(math.Floor(float64(h)))))
 }
 
 // laneScaleLabel is the short scale beside a lane's title: "1/tick",

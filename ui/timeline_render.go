@@ -120,13 +120,13 @@ func (r *timelineRenderer) build() {
 	// Topic lanes, scrolled: each message a tick where they are sparser
 	// than pixels, else per-column density at a stated scale (see
 	// model.LaneDrawing). Lanes scrolled out of view are skipped.
-	lw := v.labelW()
+	lw, lh := v.labelW(), v.laneH()
 	for i, lane := range v.tl.Topics {
 		y := v.laneY(i)
-		if y+tlLaneH < v.lanesTop() || y > v.Size().Height {
+		if y+lh < v.lanesTop() || y > v.Size().Height {
 			continue
 		}
-		rect(lw, y, pw, tlLaneH, col.laneBG)
+		rect(lw, y, pw, lh, col.laneBG)
 		shownTopic := v.topicShown(lane.Topic)
 		c := col.fg
 		if !shownTopic {
@@ -135,8 +135,8 @@ func (r *timelineRenderer) build() {
 		d := v.laneDrawing(i)
 		scale := laneScaleLabel(d)
 		sw := fyne.MeasureText(scale, tlScaleSize, fyne.TextStyle{}).Width
-		text(v.fittedTitle(lane.Topic, lw-sw-14), 4, y+2, c, 12, false)
-		text(scale, lw-sw-6, y+4, col.dim, tlScaleSize, false)
+		text(v.fittedTitle(lane.Topic, lw-sw-14), 4, y+(lh-16)/2, c, 12, false)
+		text(scale, lw-sw-6, y+(lh-12)/2, col.dim, tlScaleSize, false)
 		fill := withAlpha(col.primary, 220)
 		if !shownTopic {
 			fill = withAlpha(col.dim, 90)
@@ -148,8 +148,8 @@ func (r *timelineRenderer) build() {
 				j++
 			}
 			if h := d.Heights[k]; h > 0 {
-				hh := max(2, float32(math.Round(h*(tlLaneH-2))))
-				rect(lw+float32(k)*colW, y+tlLaneH-1-hh, float32(j-k)*colW, hh, fill)
+				hh := max(2, float32(math.Round(h*float64(lh-2))))
+				rect(lw+float32(k)*colW, y+lh-1-hh, float32(j-k)*colW, hh, fill)
 			}
 			k = j
 		}
@@ -258,7 +258,7 @@ func (r *timelineRenderer) gapMarks(i int, y float32, c color.Color, shownTopic 
 			continue
 		}
 		x0 = max(x0, drawn)
-		r.lanes.rect(x0, y+tlLaneH-2, x1-x0, 2, c)
+		r.lanes.rect(x0, y+v.laneH()-2, x1-x0, 2, c)
 		drawn = x1
 	}
 }

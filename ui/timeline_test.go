@@ -56,7 +56,7 @@ func TestTimelineInteraction(t *testing.T) {
 	if !strings.Contains(*status, "chunk at 4117: ") || !strings.Contains(*status, "lz4 to") {
 		t.Fatalf("hover over the first chunk: %q", *status)
 	}
-	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tv.labelW()+tv.plotW()/2, 2*(tlLaneH+tlGap)+5)}})
+	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tv.labelW()+tv.plotW()/2, tv.laneY(laneOf(t, tv, "/imu"))+5)}})
 	if !strings.HasPrefix(*status, "/imu at +") || !strings.Contains(*status, "estimated from the chunk index") || !strings.Contains(*status, "≈ max ") {
 		t.Fatalf("hover over the /imu lane: %q", *status)
 	}

@@ -161,7 +161,7 @@ func TestTimelineGapMarks(t *testing.T) {
 	if tv.x(g.End)-tv.x(g.Start) < 2 {
 		t.Fatalf("widest gap is %.1f px wide", tv.x(g.End)-tv.x(g.Start))
 	}
-	s := tv.describe(fyne.NewPos(x, tv.laneY(lane)+tlLaneH/2))
+	s := tv.describe(fyne.NewPos(x, tv.laneY(lane)+tv.laneH()/2))
 	if !strings.Contains(s, "/turtle1/cmd_vel: no message for") || !strings.Contains(s, "a gap: more than 3× the median interval") {
 		t.Errorf("hover in a gap: %q", s)
 	}
@@ -181,7 +181,7 @@ func TestTimelineGapMarks(t *testing.T) {
 		}
 		n := 0
 		for _, r := range tv.r.lanes.rects {
-			if r.h == 2 && r.y == tv.laneY(i)+tlLaneH-2 {
+			if r.h == 2 && r.y == tv.laneY(i)+tv.laneH()-2 {
 				n++
 			}
 		}
