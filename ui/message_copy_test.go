@@ -469,6 +469,13 @@ func TestMessageRowCutValue(t *testing.T) {
 			}
 		})
 	}
+	// A row too narrow for the name and the type cuts the type.
+	p.updateRow(treeID(t, p.ft, "header"), true, r)
+	r.Resize(fyne.NewSize(110, 28))
+	test.WidgetRenderer(r).Layout(r.Size())
+	if r.nameT.Text != "header" || !strings.HasSuffix(r.typT.Text, "…") || !strings.Contains(r.ToolTip(), "std_msgs/Header") {
+		t.Errorf("a narrow header row shows %q, %q, tooltip %q", r.nameT.Text, r.typT.Text, r.ToolTip())
+	}
 	r.MouseIn(&desktop.MouseEvent{})
 	if !r.hover.Visible() {
 		t.Error("hovering does not tint the row")

@@ -153,26 +153,29 @@ func (m *msgRowRenderer) Layout(size fyne.Size) {
 	r.nameT.Move(fyne.NewPos(0, y(r.nameT)))
 	r.nameT.Resize(fyne.NewSize(nw, size.Height))
 	right := size.Width - msgRowPad
-	r.typT.Text = r.typ
-	tw := measure(r.typT, r.typ)
+	// The name is never cut; the type gives way to it in a narrow row.
+	r.typT.Text = fitText(r.typ, max(0, right-nw-2*msgRowPad), ts, r.typT.TextStyle)
+	tw := measure(r.typT, r.typT.Text)
 	right -= tw
 	r.typT.Move(fyne.NewPos(right, y(r.typT)))
 	r.typT.Resize(fyne.NewSize(tw, size.Height))
-	if r.spark.Visible() {
+	if r.spark.Visible() && right-x0(nw) > 2*r.spark.MinSize().Width {
 		sw := r.spark.MinSize().Width
 		right -= sw + 2*msgRowPad
 		r.spark.Move(fyne.NewPos(right+msgRowPad, (size.Height-r.spark.MinSize().Height)/2))
 		r.spark.Resize(r.spark.MinSize())
+	} else {
+		r.spark.Resize(fyne.NewSize(0, 0)) // no room in this row
 	}
-	x := nw
-	if nw > 0 {
-		x += 2 * msgRowPad
-	}
+	x := x0(nw)
 	room := right - x - 2*msgRowPad
 	r.valT.Text = fitText(r.value, room, ts, r.valT.TextStyle)
-	if r.valT.Text != r.value {
-		r.SetToolTip(r.value) // cut: whole on hover
-	} else {
+	switch {
+	case r.typT.Text != r.typ:
+		r.SetToolTip(r.value + "  ·  " + r.typ) // cut: whole on hover
+	case r.valT.Text != r.value:
+		r.SetToolTip(r.value)
+	default:
 		r.SetToolTip("")
 	}
 	r.valT.Move(fyne.NewPos(x, y(r.valT)))
@@ -192,6 +195,14 @@ func (m *msgRowRenderer) Refresh() {
 	canvas.Refresh(r.valT)
 	canvas.Refresh(r.typT)
 	r.spark.Refresh()
+}
+
+// x0 is where a row's value starts after a name nw wide.
+func x0(nw float32) float32 {
+	if nw > 0 {
+		return nw + 2*msgRowPad
+	}
+	return 0
 }
 
 // fitText returns s, or its longest start that fits in width with an
