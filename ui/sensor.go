@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -89,7 +90,9 @@ type sensorPanel struct {
 	auto   bool
 	lo, hi float64
 	field  string // cloud colour field; "" picks z or intensity
-	busy   bool   // the panel is setting its own widgets
+	// scanField colours scans: scanPlain (""), scanRange, scanIntensity.
+	scanField string
+	busy      bool // the panel is setting its own widgets
 }
 
 // sensorResult is a read and decoded sensor message, ready to show.
@@ -277,14 +280,15 @@ func (p *sensorPanel) updatePosition() {
 
 // settings are what the background work needs of the panel's controls.
 type sensorSettings struct {
-	cmap   *model.ColorMap
-	auto   bool
-	lo, hi float64
-	field  string
+	cmap      *model.ColorMap
+	auto      bool
+	lo, hi    float64
+	field     string
+	scanField string
 }
 
 func (p *sensorPanel) settings() sensorSettings {
-	return sensorSettings{cmap: p.cmap, auto: p.auto, lo: p.lo, hi: p.hi, field: p.field}
+	return sensorSettings{cmap: p.cmap, auto: p.auto, lo: p.lo, hi: p.hi, field: p.field, scanField: p.scanField}
 }
 
 func (p *sensorPanel) read(ref model.MsgRef) {
@@ -346,7 +350,7 @@ func (r *sensorResult) fill(root *rosmsg.Node, set sensorSettings) {
 	case model.SensorLaser:
 		r.scan, r.err = model.DecodeLaserScan(root)
 		if r.err == nil {
-			r.set = scanPoints(r.scan)
+			r.set = scanPoints(r.scan, set.scanField, set.cmap)
 		}
 	case model.SensorCloud:
 		r.cloud, r.err = model.DecodeCloud(root, set.field, 0)
@@ -377,14 +381,61 @@ func (r *sensorResult) draw(set sensorSettings) {
 	r.pic = f.Render(lo, hi, set.cmap)
 }
 
-// scanPoints are a laser scan's points, in the theme's primary colour,
-// with its range_max drawn as a circle.
-func scanPoints(s *model.LaserScan) *pointSet {
-	ps := &pointSet{Rings: true, Origin: true, Limit: s.RangeMax, X: make([]float32, len(s.Points)), Y: make([]float32, len(s.Points))}
+// Scan colourings.
+const (
+	scanPlain     = "one colour"
+	scanRange     = "range"
+	scanIntensity = "intensity"
+)
+
+// scanPoints are a laser scan's points with its range_max drawn as a
+// circle, in the theme's primary colour or coloured by range or
+// intensity through cm (over the drawn points' own span).
+func scanPoints(s *model.LaserScan, by string, cm *model.ColorMap) *pointSet {
+	n := len(s.Points)
+	ps := &pointSet{Rings: true, Origin: true, Limit: s.RangeMax, X: make([]float32, n), Y: make([]float32, n)}
 	for i, pt := range s.Points {
 		ps.X[i], ps.Y[i] = float32(pt.X), float32(pt.Y)
 	}
+	if by != scanRange && by != scanIntensity {
+		return ps
+	}
+	val := func(pt model.ScanPoint) float64 {
+		if by == scanRange {
+			return pt.Range
+		}
+		return pt.Intensity
+	}
+	lo, hi := scanSpan(s, by)
+	ps.C = make([]color.NRGBA, n)
+	for i, pt := range s.Points {
+		v := val(pt)
+		switch {
+		case math.IsNaN(v):
+			ps.C[i] = color.NRGBA{128, 128, 128, 255}
+		case hi > lo:
+			ps.C[i] = cm.At((v - lo) / (hi - lo))
+		default:
+			ps.C[i] = cm.At(0.5)
+		}
+	}
 	return ps
+}
+
+// scanSpan returns the smallest and largest range or intensity of a
+// scan's drawn points (NaN intensities left out).
+func scanSpan(s *model.LaserScan, by string) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, pt := range s.Points {
+		v := pt.Range
+		if by == scanIntensity {
+			v = pt.Intensity
+		}
+		if !math.IsNaN(v) {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	return lo, hi
 }
 
 // cloudPoints are a cloud's points coloured by its colour field through
@@ -457,7 +508,7 @@ func (p *sensorPanel) display(r *sensorResult) {
 		title += fmt.Sprintf("  ·  %s, %.1f° to %.1f°, range %s to %s", model.Plural(uint64(s.Beams), "beam"),
 			s.AngleMin*180/math.Pi, s.AngleMax*180/math.Pi, formatLength(s.RangeMin), formatLength(s.RangeMax))
 		p.note.SetText(scanNote(s))
-		p.cloudUI.Hide()
+		p.showScanUI(s)
 		p.show(p.ptsPane)
 	case model.SensorCloud:
 		c := r.cloud
@@ -585,7 +636,11 @@ func (p *sensorPanel) buildPointPane() {
 		if p.busy {
 			return
 		}
-		p.field = f
+		if r := p.cur; r != nil && r.kind == model.SensorLaser {
+			p.scanField = f
+		} else {
+			p.field = f
+		}
 		p.redraw()
 	})
 	p.legend = canvas.NewRaster(func(w, h int) image.Image {
@@ -636,6 +691,38 @@ func (p *sensorPanel) showScalarUI(f *model.ImageFrame) {
 	p.hiEntry.SetText(formatValue(p.hi))
 	p.busy = false
 	p.scalarUI.Show()
+}
+
+// showScanUI offers to colour a scan by range, or intensity where it
+// has them.
+func (p *sensorPanel) showScanUI(s *model.LaserScan) {
+	opts := []string{scanPlain, scanRange}
+	if lo, hi := scanSpan(s, scanIntensity); lo <= hi {
+		opts = append(opts, scanIntensity)
+	}
+	by := p.scanField
+	if !slices.Contains(opts, by) {
+		by = scanPlain
+	}
+	p.busy = true
+	p.fieldSel.Options = opts
+	p.fieldSel.SetSelected(by)
+	p.cloudCmap.SetSelected(p.cmap.Name)
+	p.busy = false
+	if by == scanPlain {
+		p.legendTxt.SetText("")
+		p.legend.Hide()
+	} else {
+		lo, hi := scanSpan(s, by)
+		unit := ""
+		if by == scanRange {
+			unit = " m"
+		}
+		p.legendTxt.SetText(fmt.Sprintf("%s  %s … %s%s", by, formatValue(lo), formatValue(hi), unit))
+		p.legend.Show()
+	}
+	p.legend.Refresh()
+	p.cloudUI.Show()
 }
 
 // showCloudUI offers the cloud's fields to colour by.
@@ -690,6 +777,8 @@ func (p *sensorPanel) redraw() {
 		switch n.kind {
 		case model.SensorImage:
 			n.draw(set)
+		case model.SensorLaser:
+			n.set = scanPoints(n.scan, set.scanField, set.cmap)
 		case model.SensorCloud:
 			if set.field != "" && set.field != r.cloud.ColorField {
 				// Another field: decode the message again.

@@ -245,6 +245,37 @@ func TestSensorLaserScan(t *testing.T) {
 	if exp := fmt.Sprintf("beam %d: %.3f m", pt.Index, pt.Range); !strings.Contains(p.readout.Text, exp) {
 		t.Errorf("read-out over beam %d: %q, want %q", pt.Index, p.readout.Text, exp)
 	}
+	// Coloured by range: the nearest point gets the map's first colour,
+	// the farthest its last; the legend gives the span.
+	hasIntensity := false
+	near, far := 0, 0
+	for i, pt := range want.Points {
+		hasIntensity = hasIntensity || !math.IsNaN(pt.Intensity)
+		if pt.Range < want.Points[near].Range {
+			near = i
+		}
+		if pt.Range > want.Points[far].Range {
+			far = i
+		}
+	}
+	if got := slices.Contains(p.fieldSel.Options, scanIntensity); got != hasIntensity {
+		t.Errorf("intensity offered %v, the scan has intensities %v", got, hasIntensity)
+	}
+	p.fieldSel.SetSelected(scanRange)
+	if c := p.pts.set.C; c == nil || c[near] != p.cmap.At(0) || c[far] != p.cmap.At(1) {
+		t.Errorf("coloured by range: nearest %v, farthest %v", c[near], c[far])
+	}
+	if !strings.HasPrefix(p.legendTxt.Text, "range  "+formatValue(want.Points[near].Range)) {
+		t.Errorf("legend %q", p.legendTxt.Text)
+	}
+	l.SelectMessage(x.Topic("/scan").At(12))
+	if p.pts.set.C == nil || p.fieldSel.Selected != scanRange {
+		t.Error("the next scan lost the colouring")
+	}
+	p.fieldSel.SetSelected(scanPlain)
+	if p.pts.set.C != nil {
+		t.Error("one colour still colours by range")
+	}
 	// 0 fits again; the next scan keeps a zoom the user chose.
 	v.TypedRune('0')
 	if !v.fit {
