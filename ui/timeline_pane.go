@@ -168,7 +168,7 @@ func linkTimeline(tv *TimelineView, bar *timelineBar, l *docLink) {
 		l.SetTime(t, topics)
 		l.WithIndex(func(*model.MessageIndex) {
 			if ref, ok := l.Message(); ok {
-				bar.setStatus(fmt.Sprintf("At %s: the %s message at %s", timeText(t, tv.tl.Start), topicName(l, ref), timeText(ref.T, tv.tl.Start)))
+				bar.setStatus(fmt.Sprintf("At %s: the %s message at %s", tv.timeLabel(t), topicName(l, ref), tv.timeLabel(ref.T)))
 			}
 		})
 	}
