@@ -56,7 +56,8 @@ type messagePanel struct {
 	// The image pane shows above the tree when the message is an image.
 	split     *container.Split // treePane (or treeImage) | hex
 	treePane  fyne.CanvasObject
-	treeImage *container.Split // image over tree
+	treeImage *fyne.Container  // picSplit, turned to fit (pictureLayout)
+	picSplit  *container.Split // the picture above or beside the tree
 	picture   *canvas.Image
 	caption   *clipLabel
 
@@ -125,9 +126,10 @@ func newMessageView(l *docLink) *messagePanel {
 	})
 	sensor.Importance = widget.LowImportance
 	imagePane := container.NewBorder(container.NewBorder(nil, nil, nil, sensor, p.caption), nil, nil, nil, p.picture)
-	p.treeImage = container.NewVSplit(imagePane, p.treePane)
-	p.treeImage.Offset = 0.45 // the fields keep the larger part; Open in Sensor shows the picture whole
-	rememberSplit(p.treeImage, splitMsgPicture)
+	p.picSplit = container.NewVSplit(imagePane, p.treePane)
+	p.picSplit.Offset = 0.45 // the fields keep the larger part; Open in Sensor shows the picture whole
+	rememberSplit(p.picSplit, splitMsgPicture)
+	p.treeImage = container.New(&pictureLayout{}, p.picSplit)
 	// The bytes scroll sideways when the divider leaves them less than
 	// their width: the fields get the room they need.
 	hexPane := container.NewBorder(nil, hexLegendMessage(), nil, nil, container.NewHScroll(p.hex))

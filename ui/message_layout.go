@@ -134,3 +134,37 @@ func (p *messagePanel) idleHint() string {
 	}
 	return "Select a field to highlight its bytes, or a byte to find its field. Right-click a field to copy it."
 }
+
+// pictureWide is how much wider than tall the picture and fields pane is
+// when the picture goes beside the fields rather than above them.
+const pictureWide = 1.4
+
+// pictureLayout lays out the picture|fields split, turned to put the
+// picture beside the fields when their pane is wide and short (a window of
+// 1024×640 under the timeline), above them otherwise, so the tree keeps
+// rows to show. It turns the split before laying it out.
+type pictureLayout struct{}
+
+func (pictureLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		if s, ok := o.(*container.Split); ok && size.Height > 0 {
+			if wide := size.Width > pictureWide*size.Height; wide != s.Horizontal {
+				s.Horizontal = wide
+				s.Move(fyne.NewPos(0, 0))
+				s.Resize(size)
+				s.Refresh() // the same size: lay it out again, turned
+				continue
+			}
+		}
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (pictureLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var m fyne.Size
+	for _, o := range objects {
+		m = m.Max(o.MinSize())
+	}
+	return m
+}
