@@ -12,8 +12,10 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -560,4 +562,32 @@ func decodeRefPath(t *testing.T, path, topic string, n int) *rosmsg.Node {
 		t.Fatal(err)
 	}
 	return root
+}
+
+// TestPictureLayoutTurns puts the picture beside the fields in a wide,
+// short pane and above them in a tall one.
+func TestPictureLayoutTurns(t *testing.T) {
+	test.NewTempApp(t)
+	for _, tc := range []struct {
+		name       string
+		size       fyne.Size
+		horizontal bool
+	}{
+		{"wide and short", fyne.NewSize(800, 300), true},
+		{"tall", fyne.NewSize(500, 600), false},
+		{"square", fyne.NewSize(500, 500), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := container.NewVSplit(widget.NewLabel("picture"), widget.NewLabel("fields"))
+			c := container.New(pictureLayout{}, s)
+			c.Resize(tc.size)
+			if s.Horizontal != tc.horizontal {
+				t.Errorf("at %v the split is horizontal %v, want %v", tc.size, s.Horizontal, tc.horizontal)
+			}
+			lead, trail := s.Leading.Position(), s.Trailing.Position()
+			if tc.horizontal && !(trail.X > lead.X && trail.Y == lead.Y) || !tc.horizontal && !(trail.Y > lead.Y && trail.X == lead.X) {
+				t.Errorf("the sides are at %v and %v", lead, trail)
+			}
+		})
+	}
 }
