@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strings"
 )
 
 // XY is a path in the plane: point i is (X[i], Y[i]), reached at time T[i]
@@ -327,3 +328,20 @@ func (v *XYView) ZoomRect(r Rect) {
 
 // Fit returns to automatic bounds.
 func (v *XYView) Fit() { v.Fixed = false }
+
+// EqualAxes guesses whether the coordinates of an XY path share their
+// units, as a position's x and y do: both are fields of one parent
+// (".position.x" and ".position.y") and neither is derived. The window's
+// Plots view and the plot command turn on equal axes by this rule.
+func EqualAxes(x, y *Expr) bool {
+	if !x.IsLeaf() || !y.IsLeaf() {
+		return false
+	}
+	parent := func(p string) string {
+		if i := strings.LastIndexByte(p, '.'); i >= 0 {
+			return p[:i]
+		}
+		return p
+	}
+	return parent(x.Path) == parent(y.Path)
+}

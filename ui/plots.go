@@ -319,7 +319,7 @@ func (g *plotsView) add(p *plotPanel, text string) bool {
 		}
 	}
 	if s.isXY() && p.xy == nil {
-		p.setXY(true, equalUnits(s.xExpr, s.yExpr))
+		p.setXY(true, plot.EqualAxes(s.xExpr, s.yExpr))
 	} else if !s.isXY() && p.xy != nil {
 		p.setXY(false, false)
 	}

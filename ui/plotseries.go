@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"sort"
-	"strings"
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/plot"
@@ -261,20 +260,4 @@ func containsStr(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// equalUnits guesses whether the coordinates of an XY path share their
-// units, as a position's x and y do: both leaves are fields of one parent
-// (".position.x" and ".position.y") and neither is derived.
-func equalUnits(x, y *plot.Expr) bool {
-	if !x.IsLeaf() || !y.IsLeaf() {
-		return false
-	}
-	parent := func(p string) string {
-		if i := strings.LastIndexByte(p, '.'); i >= 0 {
-			return p[:i]
-		}
-		return p
-	}
-	return parent(x.Path) == parent(y.Path)
 }

@@ -234,7 +234,7 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	if *out != "" {
 		if err := writeFile(*out, func(w io.Writer) error {
 			if len(paths) > 0 {
-				equal := *axes == "equal" || *axes == "auto" && sameParent(pargs[0].x, pargs[0].y)
+				equal := *axes == "equal" || *axes == "auto" && plot.EqualAxes(pargs[0].x, pargs[0].y)
 				return plot.WriteXY(w, format, paths, win, *width, *height, plot.XYOptions{Title: opt.Title, Equal: equal})
 			}
 			_, err := plot.Write(w, format, series, win, plot.YRange{}, *width, *height, opt)

@@ -178,23 +178,6 @@ func singleValued(b bag.Storage, cache *rosmsg.Cache, ref model.FieldRef) bool {
 	return true
 }
 
-// sameParent tells whether the coordinates of an XY path share their
-// units, as a position's x and y do: both are fields of one parent
-// (".position.x" and ".position.y") and neither is derived. The window's
-// Plots view turns on equal axes by the same rule.
-func sameParent(x, y *plot.Expr) bool {
-	if !x.IsLeaf() || !y.IsLeaf() {
-		return false
-	}
-	parent := func(p string) string {
-		if i := strings.LastIndexByte(p, '.'); i >= 0 {
-			return p[:i]
-		}
-		return p
-	}
-	return parent(x.Path) == parent(y.Path)
-}
-
 // evalArg computes a derived series or an XY path from the extracted
 // columns of its leaves, given by canonical path.
 func evalArg(a *plotArg, leaves map[string]plot.Series) (plot.Series, plot.XY, error) {

@@ -145,7 +145,7 @@ func TestSameParent(t *testing.T) {
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
-		if got := sameParent(x, y); got != tc.want {
+		if got := plot.EqualAxes(x, y); got != tc.want {
 			t.Errorf("%s vs %s: equal axes %v, want %v", tc.x, tc.y, got, tc.want)
 		}
 	}
