@@ -21,9 +21,15 @@ import (
 )
 
 // messagePanel is the Message tab: the selected message decoded as a tree
-// of fields beside its bytes. Selecting a field highlights its bytes;
-// tapping a byte selects the field that holds it. Prev and Next step
-// through the message's topic.
+// of fields (or as `rostopic echo` prints it) beside its bytes, under the
+// picture of an image message; draggable dividers part them and are
+// remembered. Selecting a field highlights its bytes; tapping a byte
+// selects the field that holds it. A field's value, its path in the plot
+// syntax and the whole message as YAML or JSON are copied from the row
+// menu (right click), the Copy button or the keys (message_copy.go).
+// Arrays of numbers show several elements to a row with a sparkline, or
+// one per row named by their keys. Prev and Next step through the
+// message's topic, keeping the view as the user left it.
 type messagePanel struct {
 	l       *docLink
 	reader  *model.MessageReader
