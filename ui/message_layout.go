@@ -112,9 +112,12 @@ func (p *messagePanel) updateEcho() {
 	}
 	sameType := p.echoFor != nil && root != nil && p.echoFor.Type == root.Type
 	p.echoFor = root
-	if p.msg == nil || root == nil {
+	switch {
+	case p.msg == nil:
 		p.echo.SetText("")
-	} else {
+	case root == nil:
+		p.echo.SetText("This message is not decoded (the line above says why): its bytes are on the right.")
+	default:
 		// Long arrays are cut (saying how much is left out), so that a
 		// camera frame shows at once; Copy gives the whole message.
 		p.echo.SetText(echoForView(model.EchoShort(root, echoViewElems)))
