@@ -294,12 +294,47 @@ func pyBytes(p []byte) string {
 const hexDigit = "0123456789abcdef"
 
 // MessageJSON is a decoded message as indented JSON, in the form of
-// "bagscope cat --json" (rosmsg.AppendJSON).
+// "bagscope cat --json" (rosmsg.AppendJSON): objects one field per line,
+// lists of numbers, strings or bools on one line.
 func MessageJSON(root *rosmsg.Node) string {
 	raw := rosmsg.AppendJSON(nil, root)
 	var out bytes.Buffer
 	if err := json.Indent(&out, raw, "", "  "); err != nil {
 		return string(raw)
 	}
-	return out.String()
+	return joinScalarLists(out.String())
+}
+
+// joinScalarLists puts each list of scalars of json.Indent's output on
+// one line: "[\n    1,\n    2\n  ]" becomes "[1, 2]".
+func joinScalarLists(s string) string {
+	lines := strings.Split(s, "\n")
+	out := make([]string, 0, len(lines))
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if !strings.HasSuffix(line, "[") {
+			out = append(out, line)
+			continue
+		}
+		var items []string
+		j := i + 1
+		for ; j < len(lines); j++ {
+			t := strings.TrimSpace(lines[j])
+			if t == "]" || t == "]," {
+				break
+			}
+			if strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+				items = nil
+				break
+			}
+			items = append(items, strings.TrimSuffix(t, ","))
+		}
+		if items == nil || j == len(lines) {
+			out = append(out, line)
+			continue
+		}
+		out = append(out, line+strings.Join(items, ", ")+strings.TrimSpace(lines[j]))
+		i = j
+	}
+	return strings.Join(out, "\n")
 }

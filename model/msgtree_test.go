@@ -2,7 +2,9 @@ package model
 
 import (
 	"context"
+	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -169,11 +171,39 @@ func TestFieldTreeCopyText(t *testing.T) {
 	}
 }
 
-// TestMessageJSON checks the copied JSON is the indented form of cat --json.
+// TestMessageJSON checks the copied JSON is the indented form of cat --json,
+// with lists of scalars on one line.
 func TestMessageJSON(t *testing.T) {
 	root := decodeNth(t, "../testdata/single-message.bag", "/answer", 0)
 	if got, want := MessageJSON(root), "{\n  \"data\": 42\n}"; got != want {
 		t.Errorf("MessageJSON = %q, want %q", got, want)
+	}
+	for _, tc := range []struct {
+		path, topic string
+		n           int
+		want        []string // lines it holds
+	}{
+		{"../assets/sample.bag", "/imu", 0, []string{`  "orientation_covariance": [0.0025, 0.0, 0.0, 0.0, 0.0025, 0.0, 0.0, 0.0, 0.0025],`}},
+		{"../testdata/custom-all-types.bag", "/all_types", 1, []string{`  "s_dyn": ["", "a", "two words"],`, `  "i8_dyn": [-128, 0, 127],`, `  "inners": [`}},
+		{"../testdata/custom-all-types.bag", "/all_types", 0, []string{`  "f32_dyn": [],`}},
+	} {
+		t.Run(tc.topic, func(t *testing.T) {
+			root := decodeNth(t, tc.path, tc.topic, tc.n)
+			got := MessageJSON(root)
+			for _, w := range tc.want {
+				if !strings.Contains(got, "\n"+w+"\n") {
+					t.Errorf("no line %q in\n%s", w, got)
+				}
+			}
+			var a, b any
+			if err := json.Unmarshal([]byte(got), &a); err != nil {
+				t.Fatal(err)
+			}
+			_ = json.Unmarshal(rosmsg.AppendJSON(nil, root), &b)
+			if !reflect.DeepEqual(a, b) {
+				t.Error("the indented JSON does not read as cat --json's")
+			}
+		})
 	}
 }
 
