@@ -156,3 +156,32 @@ func TestFitLaneTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineSteadyLaneDrawsOneHeight draws the sample bag's steady
+// /imu lane at several zooms: every bar the renderer draws in it has the
+// same height.
+func TestTimelineSteadyLaneDrawsOneHeight(t *testing.T) {
+	const path = "../assets/sample.bag"
+	tv, _ := newTestTimeline(t, path)
+	x, err := model.BuildMessageIndex(context.Background(), openDoc(t, path).Storage, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tv.SetIndex(x)
+	imu := laneOf(t, tv, "/imu")
+	span := tv.tl.End - tv.tl.Start
+	for _, frac := range []int64{1, 3, 10, 40} {
+		tv.setWindow(tv.tl.Start+span/5, tv.tl.Start+span/5+span/frac)
+		tv.r.build()
+		y := tv.laneY(imu)
+		heights := map[float32]int{}
+		for _, r := range tv.r.lanes.rects {
+			if r.y > y && r.y+r.h <= y+tv.laneH() && r.x >= tv.labelW() && r.h != tv.laneH() {
+				heights[r.h]++
+			}
+		}
+		if len(heights) != 1 {
+			t.Errorf("a 1/%d of the bag: /imu bars of %d heights %v (%s)", frac, len(heights), heights, tv.laneDrawing(imu).Scale(true))
+		}
+	}
+}
