@@ -38,6 +38,9 @@ type HexView struct {
 	// OnSelect, if set, is called with the byte the cursor moved to by a
 	// tap or a key.
 	OnSelect func(off int64)
+	// OnShortcut, when set, gets the shortcuts the view does not take
+	// itself (other than Ctrl+C and Ctrl+A), typed while it has the focus.
+	OnShortcut func(s fyne.Shortcut)
 	// DecimalOffsets writes each row's offset in decimal with its hex
 	// beside it, rather than in hex only; the column is as wide as the
 	// last offset of the data, or of OffsetLimit when that is further (the

@@ -149,13 +149,18 @@ func (h *HexView) KeyUp(ev *fyne.KeyEvent) {
 }
 
 // TypedShortcut copies the selection (or the byte under the cursor) as hex
-// with Ctrl+C, and selects every byte with Ctrl+A.
+// with Ctrl+C, and selects every byte with Ctrl+A; it hands other
+// shortcuts to OnShortcut.
 func (h *HexView) TypedShortcut(s fyne.Shortcut) {
 	switch s.(type) {
 	case *fyne.ShortcutCopy:
 		h.copySelection()
 	case *fyne.ShortcutSelectAll:
 		h.SelectRange(h.start, h.start+h.size)
+	default:
+		if h.OnShortcut != nil {
+			h.OnShortcut(s)
+		}
 	}
 }
 

@@ -110,6 +110,7 @@ func newMessageView(l *docLink) *messagePanel {
 	p.detail.Wrapping = fyne.TextWrapWord // the status line: the whole path and value
 	p.hex = NewHexView()
 	p.hex.OnSelect = p.selectByte
+	p.hex.OnShortcut = p.typedShortcut // Ctrl+Shift+C, Y, J from the bytes too
 
 	p.treePane = p.newFieldsPane()
 	nav := container.NewHBox(p.prev, p.next)

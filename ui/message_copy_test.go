@@ -53,6 +53,13 @@ func init() {
 				t.Errorf("%s copies %.80q, want %.80q", tc.s.ShortcutName(), got, tc.want)
 			}
 		}
+		// With the bytes focused, the message keys still copy the message.
+		k.w.Canvas().Focus(p.hex)
+		clip.SetContent("")
+		pressShortcut(k.w, shortcutCopyYAML)
+		if got := clip.Content(); got != model.Echo(p.ft.Root()) {
+			t.Errorf("Ctrl+Shift+Y in the bytes copies %.80q", got)
+		}
 		// With the bytes focused, Ctrl+C copies bytes.
 		k.w.Canvas().Focus(p.hex)
 		p.hex.SelectRange(p.msg.DataOffset, p.msg.DataOffset+2)
