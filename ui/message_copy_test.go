@@ -130,35 +130,7 @@ func TestMessageRowMenu(t *testing.T) {
 	l.SelectMessage(x.Topic("/imu").At(3))
 	clip := fyne.CurrentApp().Clipboard()
 
-	// tapItem taps the item of the shown menu whose label starts with
-	// label.
-	tapItem := func(label string) {
-		t.Helper()
-		top := w.Canvas().Overlays().Top()
-		if top == nil {
-			t.Fatal("no menu shown")
-		}
-		var labels []string
-		for _, it := range shownObjects(top) {
-			tap, ok := it.(fyne.Tappable)
-			w, isWidget := it.(fyne.Widget)
-			if !ok || !isWidget {
-				continue
-			}
-			for _, o := range test.WidgetRenderer(w).Objects() { // an item draws its label itself
-				tx, ok := o.(*canvas.Text)
-				if !ok || tx.Text == "" {
-					continue
-				}
-				labels = append(labels, tx.Text)
-				if strings.HasPrefix(tx.Text, label) {
-					test.Tap(tap)
-					return
-				}
-			}
-		}
-		t.Fatalf("no menu item %q in %q", label, labels)
-	}
+	tapItem := func(label string) { tapMenuItem(t, w, label) }
 	rowOf := func(path string) *msgRow {
 		id := treeID(t, p.ft, path)
 		p.tree.ScrollTo(id)
@@ -594,6 +566,55 @@ func TestPictureLayoutTurns(t *testing.T) {
 			lead, trail := s.Leading.Position(), s.Trailing.Position()
 			if tc.horizontal && !(trail.X > lead.X && trail.Y == lead.Y) || !tc.horizontal && !(trail.Y > lead.Y && trail.X == lead.X) {
 				t.Errorf("the sides are at %v and %v", lead, trail)
+			}
+		})
+	}
+}
+
+// tapMenuItem taps the item of the menu shown over w whose label starts
+// with label.
+func tapMenuItem(t *testing.T, w fyne.Window, label string) {
+	t.Helper()
+	top := w.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("no menu shown")
+	}
+	var labels []string
+	for _, it := range shownObjects(top) {
+		tap, ok := it.(fyne.Tappable)
+		wid, isWidget := it.(fyne.Widget)
+		if !ok || !isWidget {
+			continue
+		}
+		for _, o := range test.WidgetRenderer(wid).Objects() { // an item draws its label itself
+			tx, ok := o.(*canvas.Text)
+			if !ok || tx.Text == "" {
+				continue
+			}
+			labels = append(labels, tx.Text)
+			if strings.HasPrefix(tx.Text, label) {
+				test.Tap(tap)
+				return
+			}
+		}
+	}
+	t.Fatalf("no menu item %q in %q", label, labels)
+}
+
+// TestMessageCopyButton copies through the Copy button's menu.
+func TestMessageCopyButton(t *testing.T) {
+	p, l, x, w := newTestMessagePanel(t)
+	l.SelectMessage(x.Topic("/odom").At(0))
+	p.tree.Select(treeID(t, p.ft, "twist.twist.angular.z"))
+	for _, tc := range []struct{ item, want string }{
+		{"Copy path", "/odom.twist.twist.angular.z"},
+		{"Copy message as JSON", model.MessageJSON(p.ft.Root())},
+	} {
+		t.Run(tc.item, func(t *testing.T) {
+			test.Tap(p.copyBtn)
+			tapMenuItem(t, w, tc.item)
+			if got := fyne.CurrentApp().Clipboard().Content(); got != tc.want {
+				t.Errorf("%s copies %.80q, want %.80q", tc.item, got, tc.want)
 			}
 		})
 	}
