@@ -56,6 +56,7 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 		}
 	}
 	l.selectTab = func(name string) bool { return selectTabNamed(tabs, name) }
+	tabs.OnSelected = func(*container.TabItem) { l.catchUp(false) }
 	l.timeline = tp
 	return newTimelineSplit(tp, tabs)
 }

@@ -60,6 +60,7 @@ type docLink struct {
 	timeline *timelinePane
 
 	onMessage []func(model.MsgRef)
+	shown     []*shownFollower
 	onCursor  []func(t int64)
 	onRange   []func(t0, t1 int64, ok bool)
 	onTopics  []func(topics []string)
@@ -159,6 +160,55 @@ func (l *docLink) Message() (model.MsgRef, bool) { return l.msg, l.hasMsg }
 
 // OnMessage registers a view's reaction to a message selection.
 func (l *docLink) OnMessage(f func(model.MsgRef)) { l.onMessage = append(l.onMessage, f) }
+
+// shownFollower is a view told of the selected message only while it is
+// shown (see OnMessageShown).
+type shownFollower struct {
+	obj  fyne.CanvasObject
+	f    func(model.MsgRef)
+	last model.MsgRef
+	has  bool
+}
+
+// OnMessageShown registers the reaction of a view that reads and decodes
+// the selected message, made only while obj (its tab's content) is shown:
+// a message selected while it is hidden is given to it when its tab is
+// shown, so playing a bag decodes only what is on the screen.
+func (l *docLink) OnMessageShown(obj fyne.CanvasObject, f func(model.MsgRef)) {
+	s := &shownFollower{obj: obj, f: f}
+	l.shown = append(l.shown, s)
+	l.OnMessage(func(model.MsgRef) { l.deliver(s, false) })
+}
+
+// deliver gives s the selected message if it has not had it and is shown
+// (or force).
+func (l *docLink) deliver(s *shownFollower, force bool) {
+	if !l.hasMsg || s.has && s.last == l.msg || !force && !s.obj.Visible() {
+		return
+	}
+	s.last, s.has = l.msg, true
+	s.f(l.msg)
+}
+
+// StepMessage selects the previous (-1) or next (+1) message of the
+// followed topics, from the Message view (Alt+Left, Alt+Right).
+func (l *docLink) StepMessage(delta int) {
+	if l.stepMessage == nil {
+		return
+	}
+	l.catchUp(true) // the Message view steps from its message
+	l.stepMessage(delta)
+}
+
+// catchUp gives the selected message to the views registered with
+// OnMessageShown that are shown now (a tab was selected), or to all of
+// them with force (before an action that needs each view's message, such
+// as stepping from it).
+func (l *docLink) catchUp(force bool) {
+	for _, s := range l.shown {
+		l.deliver(s, force)
+	}
+}
 
 // SetCursor moves the current time (nanoseconds since the epoch) and
 // selects the message shown at it: the latest at or before it on the

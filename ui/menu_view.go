@@ -54,8 +54,8 @@ func (c *controller) saveRepaired(w fyne.Window) {
 // stepMessage selects the previous (-1) or next (+1) message of the
 // selected topics in window w, once its bag has loaded.
 func (c *controller) stepMessage(w fyne.Window, delta int) {
-	if v := c.views[w]; v != nil && v.link != nil && v.link.stepMessage != nil {
-		v.link.stepMessage(delta)
+	if v := c.views[w]; v != nil && v.link != nil {
+		v.link.StepMessage(delta)
 	}
 }
 

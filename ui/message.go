@@ -156,7 +156,7 @@ func newMessageView(l *docLink) *messagePanel {
 	p.body = container.NewStack(p.empty)
 	p.content = p.body
 	l.stepMessage = p.step
-	l.OnMessage(p.show)
+	l.OnMessageShown(p.content, p.show) // decoded only while shown
 	if ref, ok := l.Message(); ok {
 		p.show(ref)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
 )
@@ -94,7 +95,7 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 		}},
 		{"Alt+Right steps to the next message", func(t *testing.T) int64 {
 			l.SelectMessage(imu.At(10))
-			l.stepMessage(+1)
+			l.StepMessage(+1)
 			return imu.At(11).T
 		}},
 	} {
@@ -238,5 +239,39 @@ func TestRecordsShowTheMessageWhenFirstShown(t *testing.T) {
 	}
 	if got, _ := l.Message(); got != m {
 		t.Errorf("showing Records changed the message to %+v", got)
+	}
+}
+
+// TestMessageShownOnlyWhenShown registers a view that reads the selected
+// message only while shown: while hidden it is told nothing, shown again
+// it is told the newest message once, and a step catches it up first.
+func TestMessageShownOnlyWhenShown(t *testing.T) {
+	l, _, w := newTestViews(t)
+	x := l.Index()
+	imu := x.Topic("/imu")
+	view := widget.NewLabel("")
+	var got []model.MsgRef
+	l.OnMessageShown(view, func(m model.MsgRef) { got = append(got, m) })
+	view.Hide()
+	for i := range 3 {
+		l.SelectMessage(imu.At(i))
+	}
+	if len(got) != 0 {
+		t.Fatalf("a hidden view was told of %d messages", len(got))
+	}
+	view.Show()
+	appTabs(t, w).SelectIndex(1) // a tab shown: the views catch up
+	if len(got) != 1 || got[0] != imu.At(2) {
+		t.Fatalf("shown again, the view was told %v, want only the newest", got)
+	}
+	l.SelectMessage(imu.At(5))
+	if len(got) != 2 || got[1] != imu.At(5) {
+		t.Errorf("a shown view was told %v", got)
+	}
+	view.Hide()
+	l.SelectMessage(imu.At(7))
+	l.StepMessage(+1)
+	if len(got) < 3 || got[2] != imu.At(7) {
+		t.Errorf("a step did not catch the hidden view up first: %v", got)
 	}
 }
