@@ -208,6 +208,7 @@ screenshots: build
 	shot message --tab Message --select /imu@12.3 --sample
 	shot image --tab Message --select /raspicam_node/image/compressed@0 ../shared/bags/UbiquityRobotics__fiducials/fiducial_slam/test/aruco_images.bag
 	shot plots --plot /imu.linear_acceleration.x,/imu.angular_velocity.z --plot /odom.twist.twist.linear.x --select /imu@7 --sample
+	shot xy --plot '/odom.pose.pose.position.x vs /odom.pose.pose.position.y' --plot '/joint_states.position[*]' --select /odom@6.5 testdata/robot.bag
 	shot chunk --tab Chunk --select /imu@12.3 --sample
 	shot records --tab Records --select /imu@12.3 --sample
 	shot timeline --select /imu@0.5 testdata/lz4-multichunk.bag
