@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -323,5 +324,42 @@ func BenchmarkTopicMessages(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// TestCompactIndexRandomShapes compares the compact index with the plain
+// slice on many small random topics: random time steps (zero, tiny, huge),
+// chunks revisited out of order, connections switching, offsets going
+// back, in the order they come and through the builder's segments.
+func TestCompactIndexRandomShapes(t *testing.T) {
+	for seed := range uint64(300) {
+		r := rand.New(rand.NewPCG(seed, 14))
+		n := r.IntN(3 * cpEvery)
+		var refs []MsgRef
+		var tm int64 = r.Int64N(1 << 62)
+		for range n {
+			switch r.IntN(4) {
+			case 0: // the same time
+			case 1:
+				tm += r.Int64N(1000)
+			case 2:
+				tm += r.Int64N(1 << 40)
+			case 3:
+				tm -= r.Int64N(1 << 30) // back in time: a new segment
+			}
+			refs = append(refs, MsgRef{T: tm, MessageLoc: MessageLoc{
+				ChunkPos: bag.JoinPart(r.IntN(3), r.Int64N(8)*1_000_000),
+				Offset:   r.Uint32(),
+				Conn:     uint32(r.IntN(3)),
+			}})
+		}
+		want := slices.Clone(refs)
+		slices.SortStableFunc(want, refCompare)
+		b := topicBuilder{tm: &TopicMessages{Topic: "/r"}}
+		for _, x := range refs {
+			b.add(x)
+		}
+		b.finish()
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { checkAgainstPlain(t, b.tm, want) })
 	}
 }
