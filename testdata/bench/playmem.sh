@@ -7,7 +7,10 @@
 # samples every INTERVAL seconds for SECONDS: VmRSS, the peak VmHWM, and the
 # CPU the process used in each interval (user+system, % of one core).
 #
-#	testdata/bench/playmem.sh [-d :92] [-t SECONDS] [-i INTERVAL] [-s shot.png] BIN BAG
+#	testdata/bench/playmem.sh [-d :92] [-t SECONDS] [-i INTERVAL] [-s shot.png] BIN BAG [GUI ARGS...]
+#
+# GUI ARGS go to the window before BAG, e.g. --tab Sensor to play with the
+# Sensor tab showing (the default is the Topics tab).
 #
 # Defaults: 300 s of playback, 30 s samples. Needs Xvfb and xdotool (and
 # ImageMagick's import for -s).
@@ -25,12 +28,13 @@ while getopts d:t:i:s: o; do
 done
 shift $((OPTIND - 1))
 bin=$1 bag=$2
+shift 2
 
 export DISPLAY=$disp LANG=C.UTF-8
 Xvfb "$disp" -screen 0 1400x900x24 >/dev/null 2>&1 &
 xpid=$!
 sleep 1
-"$bin" "$bag" >/dev/null 2>&1 &
+"$bin" "$@" "$bag" >/dev/null 2>&1 &
 pid=$!
 cleanup() {
 	kill "$pid" 2>/dev/null || true
@@ -53,7 +57,7 @@ sample() {
 }
 
 sleep 12 # the window draws; the byte count and message index finish
-echo "== $bag"
+echo "== $bag $*"
 sample "idle (60 s)" 60
 win=$(xdotool search --sync --pid "$pid" | tail -1)
 xdotool windowactivate --sync "$win" 2>/dev/null || xdotool windowfocus --sync "$win"
