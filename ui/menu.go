@@ -67,7 +67,7 @@ func (c *controller) refreshMenus() {
 		}
 	}
 	if c.start != nil {
-		c.start.SetContent(newStartPage(c, c.start))
+		setWindowContent(c.start, newStartPage(c, c.start))
 	}
 }
 
