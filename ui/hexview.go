@@ -62,7 +62,7 @@ type HexView struct {
 	hover  int64   // hovered byte offset, or -1
 
 	slider *widget.Slider
-	status *widget.Label
+	status *lineLabel // a raster: its text changes with each byte and message (see lineLabel)
 }
 
 var (
@@ -76,8 +76,7 @@ var (
 // NewHexView returns an empty hex view.
 func NewHexView() *HexView {
 	h := &HexView{hover: -1, cursor: -1, anchor: -1}
-	h.status = widget.NewLabel("")
-	h.status.Truncation = fyne.TextTruncateEllipsis
+	h.status = newLineLabel("", fyne.TextStyle{})
 	h.slider = widget.NewSlider(0, 0)
 	h.slider.Orientation = widget.Vertical
 	h.slider.OnChanged = func(v float64) {

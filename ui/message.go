@@ -40,7 +40,7 @@ type messagePanel struct {
 	view  fyne.CanvasObject
 
 	title   *clipLabel // cut with an ellipsis, whole in a tooltip
-	where   *clipLabel
+	where   *tipLine   // a raster: its text changes with every message (see lineLabel)
 	prev    *widget.Button
 	next    *widget.Button
 	records *widget.Button
@@ -88,7 +88,7 @@ func newMessageView(l *docLink) *messagePanel {
 	p := &messagePanel{l: l, reader: model.NewMessageReader(l.d.Storage, nil)}
 
 	p.title = newClipLabel("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	p.where = newClipLabel("", fyne.TextAlignLeading, fyne.TextStyle{})
+	p.where = newTipLine("", fyne.TextStyle{})
 	p.prev = widget.NewButtonWithIcon("Prev", theme.NavigateBackIcon(), func() { p.step(-1) })
 	p.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { p.step(+1) })
 	p.next.IconPlacement = widget.ButtonIconTrailingText

@@ -437,7 +437,7 @@ func TestMessageRowCutValue(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r.Resize(fyne.NewSize(tc.width, 28))
 			test.WidgetRenderer(r).Layout(r.Size())
-			shown := r.valT.Text
+			shown := r.valT.Shown()
 			if cut := strings.HasSuffix(shown, "…"); cut != tc.cut {
 				t.Fatalf("at %v px the value shows %q", tc.width, shown)
 			}

@@ -127,7 +127,7 @@ func TestMessagePanelShowsSelectedMessage(t *testing.T) {
 	if strings.Join(names, " ") != strings.Join(wantNames, " ") {
 		t.Fatalf("top-level fields %v, want %v", names, wantNames)
 	}
-	got := shown(w)
+	got := shownLines(w)
 	for _, s := range []string{"/imu  ·  sensor_msgs/Imu", "message 6 of 2,000 on /imu", "orientation_covariance", "geometry_msgs/Vector3"} {
 		if !strings.Contains(got, s) {
 			t.Errorf("the panel does not show %q", s)

@@ -62,12 +62,13 @@ func (p *messagePanel) isBranch(id string) bool {
 type msgRow struct {
 	widget.BaseWidget
 	ttwidget.ToolTipWidgetExtend
-	p                 *messagePanel
-	id                string
-	name, value, typ  string
-	nameT, valT, typT *canvas.Text
-	spark             *sparkline
-	hover             *canvas.Rectangle
+	p                *messagePanel
+	id               string
+	name, value, typ string
+	nameT, typT      *canvas.Text
+	valT             *lineLabel // a raster: values change with every message (see lineLabel)
+	spark            *sparkline
+	hover            *canvas.Rectangle
 }
 
 var (
@@ -79,8 +80,8 @@ func (p *messagePanel) newRow(bool) fyne.CanvasObject {
 	r := &msgRow{p: p}
 	r.nameT = canvas.NewText("", theme.Color(theme.ColorNameForeground))
 	r.nameT.TextStyle.Bold = true
-	r.valT = canvas.NewText("", theme.Color(theme.ColorNameForeground))
-	r.valT.TextStyle.Monospace = true
+	r.valT = newLineLabel("", fyne.TextStyle{Monospace: true})
+	r.valT.Tight = true
 	r.typT = canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder))
 	r.spark = newSparkline()
 	r.hover = canvas.NewRectangle(theme.Color(theme.ColorNameHover))
@@ -169,30 +170,29 @@ func (m *msgRowRenderer) Layout(size fyne.Size) {
 	}
 	x := x0(nw)
 	room := right - x - 2*msgRowPad
-	r.valT.Text = fitText(r.value, room, ts, r.valT.TextStyle)
+	r.valT.Text = r.value // it cuts itself to its width
+	r.valT.Move(fyne.NewPos(x, 0))
+	r.valT.Resize(fyne.NewSize(max(0, room), size.Height))
 	switch {
 	case r.typT.Text != r.typ:
 		r.SetToolTip(r.value + "  ·  " + r.typ) // cut: whole on hover
-	case r.valT.Text != r.value:
+	case r.valT.Cut():
 		r.SetToolTip(r.value)
 	default:
 		r.SetToolTip("")
 	}
-	r.valT.Move(fyne.NewPos(x, y(r.valT)))
-	r.valT.Resize(fyne.NewSize(max(0, room), size.Height))
 }
 
 func (m *msgRowRenderer) Refresh() {
 	r := m.r
 	r.nameT.Color = theme.Color(theme.ColorNameForeground)
-	r.valT.Color = theme.Color(theme.ColorNameForeground)
 	r.typT.Color = theme.Color(theme.ColorNamePlaceHolder)
 	r.hover.FillColor = theme.Color(theme.ColorNameHover)
 	ts := theme.TextSize()
-	r.nameT.TextSize, r.valT.TextSize, r.typT.TextSize = ts, ts, ts
+	r.nameT.TextSize, r.typT.TextSize = ts, ts
 	m.Layout(r.Size())
 	canvas.Refresh(r.nameT)
-	canvas.Refresh(r.valT)
+	r.valT.Refresh()
 	canvas.Refresh(r.typT)
 	r.spark.Refresh()
 }

@@ -123,7 +123,7 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 			topic := topicName(l, m)
 			tm := x.Topic(topic)
 			l.selectTab("Message")
-			if s := fmt.Sprintf("message %s of %s on %s", model.Count(uint64(tm.IndexOf(m)+1)), model.Count(uint64(tm.Len())), topic); !strings.Contains(shown(w), s) {
+			if s := fmt.Sprintf("message %s of %s on %s", model.Count(uint64(tm.IndexOf(m)+1)), model.Count(uint64(tm.Len())), topic); !strings.Contains(shownLines(w), s) {
 				t.Errorf("the Message tab does not say %q", s)
 			}
 			l.selectTab("Records")
