@@ -30,6 +30,7 @@ import (
 type rectRaster struct {
 	*canvas.Raster
 	rects []fillRect
+	img   *image.RGBA // reused between frames: the hex view repaints with every message played
 }
 
 type fillRect struct {
@@ -63,7 +64,12 @@ func (r *rectRaster) outline(x, y, w, h, width float32, c color.Color) {
 
 // paint is the raster's generator: w and h are in pixels.
 func (r *rectRaster) paint(w, h int) image.Image {
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	if r.img == nil || r.img.Rect.Dx() != w || r.img.Rect.Dy() != h {
+		r.img = image.NewRGBA(image.Rect(0, 0, w, h))
+	} else {
+		clear(r.img.Pix)
+	}
+	img := r.img
 	size := r.Size()
 	if size.Width <= 0 || size.Height <= 0 {
 		return img
