@@ -74,6 +74,11 @@ type messagePanel struct {
 	ft   *model.FieldTree
 	sel  string // selected tree node, or ""
 	busy bool   // a tree selection made by the panel itself, not the user
+
+	// reading is set while a read is in flight; a message shown meanwhile
+	// waits for it (only the newest: p.ref) instead of starting another
+	// read of a 4 MB picture beside it.
+	reading bool
 }
 
 // firstRows is about how many tree rows a newly shown message opens.
@@ -177,10 +182,23 @@ func (p *messagePanel) show(ref model.MsgRef) {
 	}
 	p.title.SetText(topic)
 	p.where.SetText("Reading the message…")
-	p.body.Objects = []fyne.CanvasObject{p.view}
-	p.body.Refresh()
+	if len(p.body.Objects) != 1 || p.body.Objects[0] != p.view {
+		// Refreshing the stack refreshes everything in it: only when the
+		// view comes in, not on every message played.
+		p.body.Objects = []fyne.CanvasObject{p.view}
+		p.body.Refresh()
+	}
 	p.updatePosition()
+	if p.reading {
+		return // read when the read in flight ends (read's done)
+	}
+	p.read(ref, gen)
+}
 
+// read reads and decodes ref in the background and shows it, unless a
+// newer message was shown meanwhile: then that one is read next.
+func (p *messagePanel) read(ref model.MsgRef, gen int) {
+	p.reading = true
 	var (
 		mu   sync.Mutex
 		msg  *model.Message
@@ -210,11 +228,13 @@ func (p *messagePanel) show(ref model.MsgRef) {
 		msg, root, pic, warn, err = m, r, mi, w, e
 		mu.Unlock()
 	}, func() {
-		mu.Lock()
-		defer mu.Unlock()
+		p.reading = false
 		if gen != p.gen {
+			p.read(p.ref, p.gen) // the newest shown while this one was read
 			return
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		p.display(msg, root, warn, err)
 		p.showImage(pic)
 	})
