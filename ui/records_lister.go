@@ -556,7 +556,7 @@ func (p *listedRecordsPanel) updateCell(id widget.TableCellID, o fyne.CanvasObje
 func (p *listedRecordsPanel) setLink(l *docLink) {
 	p.link = l
 	l.messageRecord = p.showMessageRecord
-	l.OnMessage(p.followMessage)
+	l.OnMessageShown(p.content, p.followMessage) // followed only while shown: playback moves it every frame
 }
 
 // linkRecord tells the link about a record the user selected.

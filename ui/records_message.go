@@ -14,7 +14,7 @@ func (p *recordsPanel) setLink(l *docLink) {
 	p.link = l
 	if p.d.Bag != nil {
 		l.messageRecord = p.showMessageRecord
-		l.OnMessage(p.followMessage)
+		l.OnMessageShown(p.content, p.followMessage) // followed only while shown: playback moves it every frame
 	}
 }
 
