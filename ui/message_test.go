@@ -359,3 +359,36 @@ func TestMessagePanelMarkup(t *testing.T) {
 	assertMarkup(t, "message_imu.xml", w.Canvas())
 	assertHexLines(t, "message_imu_hex.txt", p.hex)
 }
+
+// The panel reads one message at a time: messages shown while a read is in
+// flight wait for it, and only the newest of them is read next (playback
+// shows a new message every frame).
+func TestMessagePanelReadsOneAtATime(t *testing.T) {
+	p, l, x, _ := newTestMessagePanel(t)
+	var queue []func()
+	l.async = func(f func()) { queue = append(queue, f) }
+	imu := x.Topic("/imu")
+	for i := range 3 {
+		l.SelectMessage(imu.At(10 + i))
+	}
+	if len(queue) != 1 {
+		t.Fatalf("%d reads started for 3 messages shown at once, want 1", len(queue))
+	}
+	queue[0]()
+	if p.msg != nil {
+		t.Errorf("the first message (%d) was shown after newer ones", p.msg.Ref.T)
+	}
+	if len(queue) != 2 {
+		t.Fatalf("%d reads after the first ended, want the newest message's read next", len(queue))
+	}
+	queue[1]()
+	if p.msg == nil || p.msg.Ref != imu.At(12) {
+		t.Fatalf("the panel shows %+v, want the newest message", p.msg)
+	}
+	if !strings.Contains(p.where.Text, "message 13 of 2,000 on /imu") {
+		t.Errorf("position %q", p.where.Text)
+	}
+	if len(queue) != 2 || p.reading {
+		t.Errorf("%d reads, reading %v after the newest was shown", len(queue), p.reading)
+	}
+}
