@@ -22,16 +22,21 @@ func benchSeries(n int) Series {
 // BenchmarkDecimate measures decimating all points to 1600 columns.
 func BenchmarkDecimate(b *testing.B) {
 	for _, n := range []int{1_000_000, 10_000_000} {
-		b.Run(fmt.Sprintf("points=%d", n), func(b *testing.B) {
-			s := benchSeries(n)
-			w := Window{s.T[0], s.T[n-1]}
-			var buf Series
-			b.ReportAllocs()
-			for b.Loop() {
-				buf = Decimate(buf, s, w, 1600)
-			}
-			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mpoints/s")
-		})
+		for _, times := range []string{"plain", "compact"} {
+			b.Run(fmt.Sprintf("points=%d/times=%s", n, times), func(b *testing.B) {
+				s := benchSeries(n)
+				w := Window{s.T[0], s.T[n-1]}
+				if times == "compact" {
+					s = compact(s)
+				}
+				var buf Series
+				b.ReportAllocs()
+				for b.Loop() {
+					buf = Decimate(buf, s, w, 1600)
+				}
+				b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mpoints/s")
+			})
+		}
 	}
 }
 
@@ -70,7 +75,13 @@ func BenchmarkWriteCSV(b *testing.B) {
 // series to the pixel columns, find the value range, rasterise. Each frame
 // moves the window, as a pan (a 1% step) or a zoom (about the middle,
 // between the whole and a tenth) does, so nothing is reused but buffers.
-func BenchmarkFrame10x1M(b *testing.B) {
+func BenchmarkFrame10x1M(b *testing.B) { benchFrame10x1M(b, false) }
+
+// BenchmarkFrame10x1MCompact is BenchmarkFrame10x1M with the times kept
+// compact (plot/column), as the window keeps them.
+func BenchmarkFrame10x1MCompact(b *testing.B) { benchFrame10x1M(b, true) }
+
+func benchFrame10x1M(b *testing.B, compactTimes bool) {
 	const n, width, height = 1_000_000, 1600, 400
 	series := make([]Series, 10)
 	for k := range series {
@@ -82,6 +93,11 @@ func BenchmarkFrame10x1M(b *testing.B) {
 		series[k] = s
 	}
 	full := Window{series[0].T[0], series[9].T[n-1]}
+	if compactTimes {
+		for k := range series {
+			series[k] = compact(series[k])
+		}
+	}
 	span := full.Duration()
 	img := image.NewRGBA(image.Rect(0, 0, width, height))
 	dec := make([]Series, len(series))

@@ -46,6 +46,13 @@ func WriteCSV(out io.Writer, series []Series, w Window, opt CSVOptions) error {
 	line = append(line, '\n')
 	bw.Write(line)
 
+	// Compact times are decoded for the export (8 bytes a point, freed
+	// after it).
+	plain := make([]Series, len(series))
+	for k, s := range series {
+		plain[k] = s.Plain()
+	}
+	series = plain
 	origin := opt.Origin
 	if opt.Absolute {
 		origin = 0

@@ -1,6 +1,10 @@
 package plot
 
-import "math"
+import (
+	"math"
+
+	timecol "github.com/bagscope/bagscope/plot/column"
+)
 
 // Decimate returns the points of s that draw the same picture as all of them
 // over window w at cols pixel columns. For every column it keeps the first,
@@ -13,6 +17,7 @@ import "math"
 //
 // The result is appended to dst's slices (reset to length 0), which lets a
 // caller reuse buffers between redraws; dst.Name and Color are copied from s.
+// The result always has its times in T, even when s keeps them compact.
 func Decimate(dst Series, s Series, w Window, cols int) Series {
 	d := decimator{out: Series{Name: s.Name, Color: s.Color, T: dst.T[:0], V: dst.V[:0]}, s: s}
 	if cols < 1 {
@@ -29,7 +34,7 @@ func Decimate(dst Series, s Series, w Window, cols int) Series {
 	} else {
 		d.columns(i0, i1, w, cols)
 	}
-	if i1 < len(s.T) {
+	if i1 < s.Len() {
 		d.raw(i1)
 	}
 	return d.out
@@ -51,7 +56,7 @@ func (d *decimator) raw(i int) {
 }
 
 func (d *decimator) emit(i int) {
-	d.out.T = append(d.out.T, d.s.T[i])
+	d.out.T = append(d.out.T, d.s.Time(i))
 	d.out.V = append(d.out.V, d.s.V[i])
 }
 
@@ -60,8 +65,30 @@ func (d *decimator) gap(i int) {
 	if n := len(d.out.V); n > 0 && math.IsNaN(d.out.V[n-1]) {
 		return
 	}
-	d.out.T = append(d.out.T, d.s.T[i])
+	d.out.T = append(d.out.T, d.s.Time(i))
 	d.out.V = append(d.out.V, math.NaN())
+}
+
+// cursor reads the times of a series walked in order: a plain column
+// directly, a compact one a block at a time.
+type cursor struct {
+	t   []int64
+	c   *timecol.Times
+	k   int // the block in buf
+	buf [timecol.BlockLen]int64
+}
+
+func newCursor(s Series) cursor { return cursor{t: s.T, c: s.C, k: -1} }
+
+func (c *cursor) at(i int) int64 {
+	if c.c == nil {
+		return c.t[i]
+	}
+	if k := i / timecol.BlockLen; k != c.k {
+		c.k = k
+		c.c.DecodeBlock(&c.buf, k)
+	}
+	return c.buf[i%timecol.BlockLen]
 }
 
 // run is the indices of the first, last, smallest and largest finite value
@@ -141,7 +168,7 @@ func (d *decimator) flushMid(r run) {
 
 // columns decimates points [i0, i1) into cols columns of window w.
 func (d *decimator) columns(i0, i1 int, w Window, cols int) {
-	T, V := d.s.T, d.s.V
+	T, V := newCursor(d.s), d.s.V
 	scale := 0.0
 	if w.T1 > w.T0 {
 		scale = float64(cols) / float64(w.T1-w.T0)
@@ -155,12 +182,12 @@ func (d *decimator) columns(i0, i1 int, w Window, cols int) {
 	}
 	i := i0
 	for i < i1 {
-		c := col(T[i])
+		c := col(T.at(i))
 		// pre: finite points before the column's first gap; cur: after the
 		// latest gap; mid: everything between the first and the latest gap.
 		var pre, cur, mid run
 		gaps := 0
-		for ; i < i1 && col(T[i]) == c; i++ {
+		for ; i < i1 && col(T.at(i)) == c; i++ {
 			v := V[i]
 			if !finite(v) {
 				if gaps == 0 {
@@ -187,7 +214,7 @@ func (d *decimator) columns(i0, i1 int, w Window, cols int) {
 		}
 		if mid.n > 0 {
 			d.flushMid(mid)
-			d.out.T = append(d.out.T, T[mid.last])
+			d.out.T = append(d.out.T, d.s.Time(mid.last))
 			d.out.V = append(d.out.V, math.NaN())
 		}
 		d.flush(cur)

@@ -294,7 +294,7 @@ func (e *Expr) eval(leaf func(path string) (Series, bool)) (Series, error) {
 		if !ok {
 			return Series{}, fmt.Errorf("no series for %s", e.Path)
 		}
-		return s, nil
+		return s.Plain(), nil
 	}
 	args := make([]Series, len(e.Args))
 	for i, a := range e.Args {

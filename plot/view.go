@@ -131,7 +131,7 @@ func Nearest(series []Series, f Frame, x, y, radius float64) (Hit, bool) {
 			if !finite(v) {
 				continue
 			}
-			d := math.Hypot(f.X(s.T[i])-x, f.Y(v)-y)
+			d := math.Hypot(f.X(s.Time(i))-x, f.Y(v)-y)
 			if d < best.Dist {
 				best = Hit{Series: k, Index: i, Dist: d}
 			}
@@ -143,14 +143,15 @@ func Nearest(series []Series, f Frame, x, y, radius float64) (Hit, bool) {
 // At returns the index of the point of s nearest in time to t (for a
 // crosshair read-out); ok is false for an empty series.
 func (s Series) At(t int64) (i int, ok bool) {
-	if len(s.T) == 0 {
+	n := s.Len()
+	if n == 0 {
 		return 0, false
 	}
 	i, _ = s.Span(Window{t, t})
 	switch {
-	case i == len(s.T):
+	case i == n:
 		return i - 1, true
-	case i > 0 && t-s.T[i-1] <= s.T[i]-t:
+	case i > 0 && t-s.Time(i-1) <= s.Time(i)-t:
 		return i - 1, true
 	}
 	return i, true
