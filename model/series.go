@@ -7,6 +7,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	timecol "github.com/bagscope/bagscope/plot/column"
 )
 
 // StageExtract is the progress stage of ExtractSeries.
@@ -53,10 +54,14 @@ type SeriesRequest struct {
 	// 16 more bytes per point. Without it a point's message is found again
 	// with Series.Locate.
 	KeepIndex bool
+	// Compact keeps each series' times in Series.C (about 4 bytes a point,
+	// exact) instead of T (8), for a window that keeps many points.
+	Compact bool
 }
 
 // Series is one extracted field in columnar form: 16 bytes per point (an
-// int64 time in nanoseconds, ascending, and a float64 value). Messages are
+// int64 time in nanoseconds, ascending, and a float64 value), or about 12
+// with the times compact in C (SeriesRequest.Compact; T is then nil). Messages are
 // never kept. A field reference whose path selects several elements
 // ("/joint_states.position[*]") makes one Series per element, named by it
 // ("/joint_states.position[shoulder_pan]"); see rosmsg.Selection.
@@ -68,6 +73,8 @@ type Series struct {
 	Name string
 	T    []int64
 	V    []float64
+	// C holds the times instead of T when the request asked for Compact.
+	C *timecol.Times
 	// Missing counts messages the field could not be read from (an array
 	// shorter than the path's index, a key missing, a message without a
 	// readable stamp, bad data); they have no point. For the elements of
@@ -81,6 +88,23 @@ type Series struct {
 	base   TimeBase
 	paths  connPaths // the requested path's selections, by connection
 	stamps map[uint32]stampPaths
+	tb     *timecol.Builder // builds C during a compact extraction
+}
+
+// Len returns the number of points.
+func (s *Series) Len() int {
+	if s.C != nil {
+		return s.C.Len()
+	}
+	return len(s.T)
+}
+
+// Time returns point i's time in nanoseconds.
+func (s *Series) Time(i int) int64 {
+	if s.C != nil {
+		return s.C.At(i)
+	}
+	return s.T[i]
 }
 
 // MessageLoc says where a message is: its connection, its chunk record's
@@ -128,6 +152,7 @@ type refSink struct {
 	keep bool
 	// remaining counts the ref's messages still to read, to size new series.
 	remaining int
+	compact   bool   // build compact times
 	proto     Series // base, paths, stamps of new series
 	missing   int    // messages the path could not be read from
 }
@@ -150,7 +175,14 @@ func (r *refSink) Value(name []byte, v float64) {
 		}
 	}
 	r.pos++
-	s.T = append(s.T, r.t)
+	if r.compact {
+		if s.tb == nil {
+			s.tb = &timecol.Builder{}
+		}
+		s.tb.Append(r.t)
+	} else {
+		s.T = append(s.T, r.t)
+	}
 	s.V = append(s.V, v)
 	if r.keep {
 		s.Loc = append(s.Loc, r.loc)
@@ -162,7 +194,12 @@ func (r *refSink) newSeries(name string) *Series {
 	s := &Series{Ref: FieldRef{Topic: r.ref.Topic, Path: name[len(r.ref.Topic)+1:]}, Name: name,
 		base: r.proto.base, paths: r.proto.paths, stamps: r.proto.stamps}
 	n := min(max(r.remaining, 1), 4096)
-	s.T = make([]int64, 0, n)
+	if r.compact {
+		s.tb = &timecol.Builder{}
+		s.tb.Grow(n)
+	} else {
+		s.T = make([]int64, 0, n)
+	}
 	s.V = make([]float64, 0, n)
 	if r.keep {
 		s.Loc = make([]MessageLoc, 0, n)
@@ -204,8 +241,11 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 		if err != nil {
 			return nil, err
 		}
+		// Header stamps are sorted once read, in a plain column, and made
+		// compact after.
 		r := &refSink{ref: ref, keep: req.KeepIndex, byName: map[string]*Series{},
-			proto: Series{base: req.Base, paths: paths, stamps: map[uint32]stampPaths{}}}
+			compact: req.Compact && req.Base != HeaderStamp,
+			proto:   Series{base: req.Base, paths: paths, stamps: map[uint32]stampPaths{}}}
 		fixed := true
 		for _, sel := range paths {
 			if sel != nil && !sel.Fixed() {
@@ -324,9 +364,15 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 	if progress != nil {
 		progress(done, max(total, done), StageExtract)
 	}
-	if req.Base == HeaderStamp {
-		for _, s := range set.Series {
+	for _, s := range set.Series {
+		if req.Base == HeaderStamp {
 			s.sortByTime()
+		}
+		switch {
+		case s.tb != nil:
+			s.C, s.tb = s.tb.Times(), nil
+		case req.Compact:
+			s.C, s.T = timecol.FromSlice(s.T), nil
 		}
 	}
 	return set, nil
@@ -358,7 +404,12 @@ func reserve(b bag.Storage, f bag.MessageFilter, byConn map[uint32]*connSlots, k
 	for r, n := range perRef {
 		r.remaining = n
 		if s := r.fixed; s != nil {
-			s.T = make([]int64, 0, n)
+			if r.compact {
+				s.tb = &timecol.Builder{}
+				s.tb.Grow(n)
+			} else {
+				s.T = make([]int64, 0, n)
+			}
 			s.V = make([]float64, 0, n)
 			if keepIndex {
 				s.Loc = make([]MessageLoc, 0, n)

@@ -25,18 +25,19 @@ const locateWindow = 10e9
 // order) picks the message, counting the points each message gives the
 // series, as extraction does.
 func (s *Series) Locate(ctx context.Context, b bag.Storage, i int) (MessageLoc, error) {
-	if i < 0 || i >= len(s.T) {
+	n := s.Len()
+	if i < 0 || i >= n {
 		return MessageLoc{}, fmt.Errorf("point %d of %s: %w", i, s.Name, ErrNotFound)
 	}
 	if s.Loc != nil {
 		return s.Loc[i], nil
 	}
-	t := s.T[i]
+	t := s.Time(i)
 	first, last := i, i
-	for first > 0 && s.T[first-1] == t {
+	for first > 0 && s.Time(first-1) == t {
 		first--
 	}
-	for last+1 < len(s.T) && s.T[last+1] == t {
+	for last+1 < n && s.Time(last+1) == t {
 		last++
 	}
 	rank, ties := i-first, last-first+1
