@@ -10,10 +10,12 @@ import (
 	"sort"
 )
 
-// blockShift sets the block size: 128 times share one base.
+// BlockLen times share one base; DecodeBlock decodes that many at most.
+const BlockLen = 1 << blockShift
+
 const (
 	blockShift = 7
-	blockLen   = 1 << blockShift
+	blockLen   = BlockLen
 	blockMask  = blockLen - 1
 )
 
@@ -76,10 +78,10 @@ func (c *Times) Decode(dst []int64, i, j int) []int64 {
 	return dst
 }
 
-// DecodeBlock writes the times of block k (times k*128 onwards, at most
-// 128) into buf and returns how many there are; a caller walking the
+// DecodeBlock writes the times of block k (times k*BlockLen onwards, at
+// most BlockLen) into buf and returns how many there are; a caller walking the
 // column in order decodes a block at a time.
-func (c *Times) DecodeBlock(buf *[128]int64, k int) int {
+func (c *Times) DecodeBlock(buf *[BlockLen]int64, k int) int {
 	i, end := k<<blockShift, min(c.n, (k+1)<<blockShift)
 	b := c.blk[k]
 	if b.pos < 0 {
