@@ -79,7 +79,7 @@ func TestNonROS1Window(t *testing.T) {
 		t.Fatal("no message selected")
 	}
 	selectTabNamed(tabs, "Message")
-	got = shown(w)
+	got = shownLines(w) // the position line is a raster
 	if !strings.Contains(got, topic) || !strings.Contains(got, "message 1 of") {
 		t.Errorf("the Message tab does not show the first message of %s:\n%.6000s", topic, got)
 	}

@@ -287,13 +287,26 @@ func newListedLinked(t *testing.T, d *model.Document) (*docLink, *listedRecordsP
 	l := newDocLink(d, syncRun)
 	t.Cleanup(l.close)
 	tab := new(string)
-	l.selectTab = func(name string) bool { *tab = name; return true }
+	var tabs *container.AppTabs
+	// As the window does: the tab is shown, and the views that follow the
+	// message only while shown (Records) catch up.
+	l.selectTab = func(name string) bool {
+		*tab = name
+		for _, it := range tabs.Items {
+			if it.Text == name {
+				tabs.Select(it)
+			}
+		}
+		return true
+	}
 	rp := newListedRecordsPanel(d, model.Lister(d.Storage), syncRun)
 	rp.setLink(l)
 	l.showRecord = func(off int64) { l.selectTab("Records"); rp.showOffset(off) }
 	cp := makeListedChunkPanel(l)
-	w := test.NewTempWindow(t, container.NewAppTabs(
-		container.NewTabItem("Chunk", cp.content), container.NewTabItem("Records", rp.content)))
+	tabs = container.NewAppTabs(
+		container.NewTabItem("Chunk", cp.content), container.NewTabItem("Records", rp.content))
+	tabs.OnSelected = func(*container.TabItem) { l.catchUp(false) }
+	w := test.NewTempWindow(t, tabs)
 	w.Resize(fyne.NewSize(1400, 800))
 	return l, rp, cp, tab
 }
@@ -396,6 +409,7 @@ func TestListedUnchunked(t *testing.T) {
 		t.Errorf("chunk panel:\n%s", got)
 	}
 	rp.ensureList()
+	l.selectTab("Records") // it follows the message while shown
 	var ref model.MsgRef
 	l.WithIndex(func(x *model.MessageIndex) { ref = x.Topics[0].At(0) })
 	l.SelectMessage(ref)
