@@ -199,7 +199,7 @@ func (c *plotCanvas) Tapped(ev *fyne.PointEvent) {
 		if vis[h.Series].ms == nil {
 			i = -1 // a derived point: found again by its time
 		}
-		c.onTap(vis[h.Series], i, data[h.Series].T[h.Index])
+		c.onTap(vis[h.Series], i, data[h.Series].Time(h.Index))
 		return
 	}
 	c.onTap(nil, 0, f.Time(x))

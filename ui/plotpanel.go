@@ -161,7 +161,8 @@ func (p *plotPanel) extract(s *plotSeries) {
 	s.cancel, s.err, s.done, s.total = cancel, nil, 0, 0
 	s.ms, s.leaves, s.derived, s.xy = nil, nil, nil, nil
 	gen := s.gen
-	req := model.SeriesRequest{Fields: s.fields(), Base: p.base()}
+	// Compact times: about 12 bytes a point instead of 16 (plot/column).
+	req := model.SeriesRequest{Fields: s.fields(), Base: p.base(), Compact: true}
 	progress := func(done, total int64, _ string) {
 		fyne.Do(func() {
 			if s.gen == gen {
@@ -199,6 +200,9 @@ func (p *plotPanel) extract(s *plotSeries) {
 			s.ms, s.ref, s.path = set.Series[0], set.Series[0].Ref, set.Series[0].Ref.String()
 			for _, ms := range set.Series[1:] {
 				p.series = append(p.series, &plotSeries{path: ms.Ref.String(), ref: ms.Ref, ms: ms, color: g.nextColor()})
+			}
+			for _, ms := range set.Series {
+				g.shareTimes(ms)
 			}
 		}
 		p.seriesChanged()
@@ -385,4 +389,30 @@ func (p *plotPanel) visibleData() []plot.Series {
 		out = append(out, s.data())
 	}
 	return out
+}
+
+// shareTimes makes ms keep the time column of another series of the plots
+// when they hold the same times (fields of one topic on one time base read
+// the same messages), so each topic's times are kept once. Columns never
+// change once extracted, so sharing is safe.
+func (g *plotsView) shareTimes(ms *model.Series) {
+	if ms.C == nil {
+		return
+	}
+	for _, p := range g.panels {
+		for _, o := range p.series {
+			for _, x := range append([]*model.Series{o.ms}, o.leaves...) {
+				if x == nil || x == ms || x.C == nil || x.Ref.Topic != ms.Ref.Topic {
+					continue
+				}
+				if x.C == ms.C {
+					return
+				}
+				if x.C.Equal(ms.C) {
+					ms.C = x.C
+					return
+				}
+			}
+		}
+	}
 }

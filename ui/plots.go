@@ -541,7 +541,7 @@ func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 	ok := false
 	switch {
 	case s == nil:
-	case s.ms != nil && i >= 0 && i < len(s.ms.T):
+	case s.ms != nil && i >= 0 && i < s.ms.Len():
 		ms, ok = s.ms, true
 	default:
 		ms, i, ok = s.pointOf(t)
@@ -567,7 +567,7 @@ func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 			return
 		}
 		if base == model.ReceiveTime {
-			g.l.SelectMessage(model.MsgRef{T: ms.T[i], MessageLoc: loc})
+			g.l.SelectMessage(model.MsgRef{T: ms.Time(i), MessageLoc: loc})
 			return
 		}
 		// On the stamp time base the receive time comes from the index.

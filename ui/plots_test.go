@@ -98,7 +98,7 @@ func TestPlotAddSeries(t *testing.T) {
 				t.Fatalf("%d series, want %d", len(p.series), len(tc.points))
 			}
 			for i, s := range p.series {
-				if s.ms == nil || len(s.ms.T) != tc.points[i] {
+				if s.ms == nil || s.ms.Len() != tc.points[i] {
 					t.Errorf("series %s: %v, want %d points", s.path, s.ms, tc.points[i])
 				}
 			}
@@ -160,7 +160,7 @@ func TestPlotTypeWithSuggestions(t *testing.T) {
 	}
 	g.entry.SetText("/odom.twist.twist.linear.x")
 	test.Tap(g.addBtn)
-	if len(p.series) != 1 || p.series[0].ms == nil || len(p.series[0].ms.T) != 30 {
+	if len(p.series) != 1 || p.series[0].ms == nil || p.series[0].ms.Len() != 30 {
 		t.Fatalf("series after Add: %+v", p.series)
 	}
 	if g.entry.Text != "" {
@@ -261,7 +261,7 @@ func TestPlotClickSelectsMessage(t *testing.T) {
 			c.Refresh()
 			const i = 7
 			f := c.view.Frame
-			pos := fyne.NewPos(float32(f.X(s.ms.T[i])), float32(f.Y(s.ms.V[i]))+2)
+			pos := fyne.NewPos(float32(f.X(s.ms.Time(i))), float32(f.Y(s.ms.V[i]))+2)
 			c.Tapped(&fyne.PointEvent{Position: pos})
 			msg, ok := g.l.Message()
 			if !ok {
@@ -391,11 +391,11 @@ func TestPlotExport(t *testing.T) {
 	p := g.panels[0]
 	imu, odom := p.series[0].ms, p.series[1].ms
 	// Show from the 10th IMU sample to the 5th odometry sample.
-	g.l.SetRange(imu.T[10], odom.T[5], true)
+	g.l.SetRange(imu.Time(10), odom.Time(5), true)
 	wantRows := 1
 	for _, s := range []*model.Series{imu, odom} {
-		for _, tm := range s.T {
-			if tm >= imu.T[10] && tm <= odom.T[5] {
+		for i := range s.Len() {
+			if tm := s.Time(i); tm >= imu.Time(10) && tm <= odom.Time(5) {
 				wantRows++
 			}
 		}
@@ -591,5 +591,26 @@ func TestPlotPanelsShareHeight(t *testing.T) {
 				t.Errorf("panels take %v of %v: space left over", total, view)
 			}
 		})
+	}
+}
+
+// TestPlotSeriesShareTimes checks that fields of one topic keep one compact
+// time column, and fields of another topic their own.
+func TestPlotSeriesShareTimes(t *testing.T) {
+	g, _ := newTestPlots(t, plotBag)
+	g.l.plotPaths([]string{"/imu.linear_acceleration.x,/imu.angular_velocity.z,/odom.twist.twist.linear.x"})
+	p := g.panels[0]
+	if len(p.series) != 3 {
+		t.Fatalf("%d series, want 3", len(p.series))
+	}
+	a, b, c := p.series[0].ms, p.series[1].ms, p.series[2].ms
+	if a == nil || b == nil || c == nil || a.C == nil || c.C == nil {
+		t.Fatal("series not extracted with compact times")
+	}
+	if a.C != b.C {
+		t.Error("two fields of /imu keep two time columns")
+	}
+	if a.C == c.C {
+		t.Error("/odom shares /imu's time column")
 	}
 }

@@ -75,7 +75,7 @@ func (s *plotSeries) points() int {
 	case s.derived != nil:
 		return len(s.derived.T)
 	case s.ms != nil:
-		return len(s.ms.T)
+		return s.ms.Len()
 	}
 	return 0
 }
@@ -89,7 +89,9 @@ func (s *plotSeries) times() (t0, t1 int64, ok bool) {
 	case s.derived != nil:
 		t = s.derived.T
 	case s.ms != nil:
-		t = s.ms.T
+		if n := s.ms.Len(); n > 0 {
+			return s.ms.Time(0), s.ms.Time(n - 1), true
+		}
 	}
 	if len(t) == 0 {
 		return 0, 0, false
@@ -127,7 +129,7 @@ func (s *plotSeries) data() plot.Series {
 		d.Color = s.color
 		return d
 	case s.ms != nil:
-		return plot.Series{Name: s.ms.Name, T: s.ms.T, V: s.ms.V, Color: s.color}
+		return plot.Series{Name: s.ms.Name, T: s.ms.T, C: s.ms.C, V: s.ms.V, Color: s.color}
 	}
 	return plot.Series{Name: s.name(), Color: s.color}
 }
@@ -179,7 +181,7 @@ func (s *plotSeries) compute() error {
 	byPath := map[string]plot.Series{}
 	for i, ref := range s.refs {
 		ms := s.leaves[i]
-		byPath[ref.String()] = plot.Series{Name: ms.Name, T: ms.T, V: ms.V}
+		byPath[ref.String()] = plot.Series{Name: ms.Name, T: ms.T, C: ms.C, V: ms.V}
 	}
 	leaf := func(p string) (plot.Series, bool) {
 		r, ok := s.leafRef(p)
@@ -245,8 +247,9 @@ func (s *plotSeries) pointOf(t int64) (*model.Series, int, bool) {
 		cands = []*model.Series{s.ms}
 	}
 	for _, ms := range cands {
-		i := sort.Search(len(ms.T), func(k int) bool { return ms.T[k] >= t })
-		if i < len(ms.T) && ms.T[i] == t {
+		n := ms.Len()
+		i := sort.Search(n, func(k int) bool { return ms.Time(k) >= t })
+		if i < n && ms.Time(i) == t {
 			return ms, i, true
 		}
 	}
