@@ -3,16 +3,22 @@
 // build (the record index of the Records tab, the timeline, the message
 // index the linked views use), then "scrolls" the Records tab: reads the
 // header of every record and opens one chunk in ten as the hex view does
-// (model.ReadChunkRecords). It prints the peak RSS (VmHWM) and the peak Go
-// heap, sampled every 5 ms, after each step. No window: the Fyne part of
-// the GUI's memory is measured separately (BENCHMARKS.md, xvfb-run).
+// (model.ReadChunkRecords). With --plot it first extracts each plot's
+// fields as the window does (one extraction a field, all at once, compact
+// times shared by the fields of a topic; --plain keeps 8-byte times as
+// before) and prints the bytes a point. It prints the peak RSS (VmHWM) and
+// the peak Go heap, sampled every 5 ms, after each step. No window: the
+// Fyne part of the GUI's memory is measured separately (BENCHMARKS.md,
+// xvfb-run).
 //
 //	go run ./testdata/bench/guimem ../bench/images.bag
+//	go run ./testdata/bench/guimem --plot /imu.linear_acceleration.x,/imu.angular_velocity.z ../bench/mixed_5m.bag
 package main
 
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"runtime"
@@ -21,14 +27,26 @@ import (
 	"time"
 
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	timecol "github.com/bagscope/bagscope/plot/column"
 )
 
+type plotFlags []string
+
+func (p *plotFlags) String() string     { return strings.Join(*p, " ") }
+func (p *plotFlags) Set(v string) error { *p = append(*p, v); return nil }
+
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: guimem BAG")
+	var plots plotFlags
+	flag.Var(&plots, "plot", "extract these comma-separated fields as one plot (repeatable)")
+	plain := flag.Bool("plain", false, "keep the plots' times as plain int64 (as before the compact column)")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: guimem [--plot FIELD,...]... [--plain] BAG")
 		os.Exit(2)
 	}
+	bagPath := flag.Arg(0)
 	var mu sync.Mutex
 	var peakHeap uint64
 	stop := make(chan struct{})
@@ -60,7 +78,7 @@ func main() {
 	}
 	report("start")
 
-	d, err := model.Open(ctx, os.Args[1], nil)
+	d, err := model.Open(ctx, bagPath, nil)
 	check(err)
 	defer d.Close()
 	report("model.Open")
@@ -90,6 +108,23 @@ func main() {
 	check(err)
 	report("model.ComputeStats")
 
+	var series []*model.Series
+	if len(plots) > 0 {
+		series = extractPlots(ctx, d, plots, !*plain)
+		var bytes, points int
+		shared := map[*timecol.Times]bool{}
+		for _, s := range series {
+			points += s.Len()
+			bytes += 8*cap(s.V) + 8*cap(s.T)
+			if s.C != nil && !shared[s.C] {
+				shared[s.C] = true
+				bytes += s.C.Bytes()
+			}
+		}
+		fmt.Printf("  plots: %d series, %d points, %.1f MB, %.2f bytes a point\n", len(series), points, mb(uint64(bytes)), float64(bytes)/float64(max(points, 1)))
+		report("plots extracted")
+	}
+
 	chunks, seen := 0, 0
 	for i := 0; ri != nil && i < ri.Len(); i++ {
 		rec, err := ri.Record(i)
@@ -112,7 +147,49 @@ func main() {
 	report("after a GC (what stays)")
 	runtime.KeepAlive(tl)
 	runtime.KeepAlive(mi)
+	runtime.KeepAlive(series)
 	close(stop)
+}
+
+// extractPlots extracts every field as the window does: one extraction a
+// field, all running at once, and a field's compact times shared with an
+// earlier field of its topic when they are equal.
+func extractPlots(ctx context.Context, d *model.Document, plots []string, compact bool) []*model.Series {
+	var refs []model.FieldRef
+	for _, p := range plots {
+		for _, f := range strings.Split(p, ",") {
+			// TOPIC.FIELD, the topic without dots (as the benchmark bags').
+			topic, path, ok := strings.Cut(strings.TrimPrefix(f, "/"), ".")
+			if !ok {
+				check(fmt.Errorf("%s: want TOPIC.FIELD", f))
+			}
+			refs = append(refs, model.FieldRef{Topic: "/" + topic, Path: path})
+		}
+	}
+	out := make([][]*model.Series, len(refs))
+	var wg sync.WaitGroup
+	for i, ref := range refs {
+		wg.Go(func() {
+			var cache rosmsg.Cache
+			set, err := model.ExtractSeries(ctx, d.Storage, &cache, model.SeriesRequest{Fields: []model.FieldRef{ref}, Compact: compact}, nil)
+			check(err)
+			out[i] = set.Series
+		})
+	}
+	wg.Wait()
+	var all []*model.Series
+	for _, set := range out {
+		for _, s := range set {
+			for _, o := range all {
+				if s.C != nil && o.C != nil && o.Ref.Topic == s.Ref.Topic && o.C.Equal(s.C) {
+					s.C = o.C
+					break
+				}
+			}
+			all = append(all, s)
+		}
+	}
+	return all
 }
 
 func check(err error) {
