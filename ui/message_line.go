@@ -39,6 +39,9 @@ type lineLabel struct {
 	// Tight drops the padding: the text fills the widget's height (a
 	// tree row's value).
 	Tight bool
+	// MinText, when set, is a text the label is at least as wide as (the
+	// widest its text gets), so that a changing text keeps its place.
+	MinText string
 
 	raster *canvas.Raster
 	img    *image.RGBA // reused between frames
@@ -148,7 +151,14 @@ func (l *lineLabel) unitFace() *glyphFace {
 // padding alone, as a truncating label's.
 func (l *lineLabel) MinSize() fyne.Size {
 	h := fyne.MeasureText("Mg", theme.TextSize(), l.TextStyle).Height
-	return fyne.NewSize(2*l.pad(), h+2*l.pad())
+	w := float32(0)
+	if g := l.unitFace(); g != nil && l.MinText != "" {
+		for _, r := range l.MinText {
+			w += float32(g.advance(r))
+		}
+		w = float32(math.Ceil(float64(w)))
+	}
+	return fyne.NewSize(w+2*l.pad(), h+2*l.pad())
 }
 
 // Resize decides whether the text is cut at the new width.

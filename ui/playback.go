@@ -216,7 +216,7 @@ type transport struct {
 	play    *tipButton
 	speed   *widget.Select
 	loop    *tipButton
-	time    *widget.Label
+	time    *lineLabel // a raster: a new text every frame (see lineLabel)
 	start   int64
 }
 
@@ -247,8 +247,8 @@ func newTransport(p *player, start int64, status func(string)) *transport {
 	tr.loop = newTipButton("", theme.ViewRefreshIcon(), "Loop over the selected range, else the whole bag (Alt+L)", status, func() { p.setLoop(!p.clock.Loop) })
 	back := newTipButton("", theme.MediaFastRewindIcon(), "Back 1 s (Alt+Shift+Left); Alt+Left steps to the previous message", status, func() { p.stepTime(-timeStep) })
 	fwd := newTipButton("", theme.MediaFastForwardIcon(), "Forward 1 s (Alt+Shift+Right); Alt+Right steps to the next message", status, func() { p.stepTime(timeStep) })
-	tr.time = widget.NewLabel("")
-	tr.time.TextStyle.Monospace = true
+	tr.time = newLineLabel("", fyne.TextStyle{Monospace: true})
+	tr.time.MinText = model.RelTime(p.bagEnd-start) + " " // as wide as the latest time, one more digit spare
 	for _, b := range []*tipButton{tr.play, tr.loop, back, fwd} {
 		b.Importance = widget.LowImportance
 	}
