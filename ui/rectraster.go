@@ -82,10 +82,12 @@ func (r *rectRaster) paint(w, h int) image.Image {
 		b := int(math.Round(float64(p+l) * s))
 		return a, max(b, a+1)
 	}
+	var src image.Uniform // one for all: draw.Draw reads it before returning
 	for _, f := range r.rects {
 		x0, x1 := span(f.x, f.w, sx)
 		y0, y1 := span(f.y, f.h, sy)
-		draw.Draw(img, image.Rect(x0, y0, x1, y1), image.NewUniform(f.c), image.Point{}, draw.Over)
+		src.C = f.c
+		draw.Draw(img, image.Rect(x0, y0, x1, y1), &src, image.Point{}, draw.Over)
 	}
 	return img
 }
