@@ -180,7 +180,12 @@ func (p *messagePanel) show(ref model.MsgRef) {
 	if c := p.l.d.Storage.Connection(ref.Conn); c != nil {
 		topic = c.Topic
 	}
-	p.title.SetText(topic)
+	if p.msg == nil || p.msg.Conn.Topic != topic {
+		// The title names the topic until the message is read; the same
+		// topic keeps its full title (measuring a label's cut is costly,
+		// and playback shows a message every frame).
+		p.title.SetText(topic)
+	}
 	p.where.SetText("Reading the message…")
 	if len(p.body.Objects) != 1 || p.body.Objects[0] != p.view {
 		// Refreshing the stack refreshes everything in it: only when the
@@ -317,7 +322,9 @@ func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string,
 	if src := m.Conn.DefinitionSource; src != "" {
 		title += "  ·  definition from " + src
 	}
-	p.title.SetText(title)
+	if p.title.Text != title {
+		p.title.SetText(title)
+	}
 	if warn != "" {
 		p.problem.SetText(warn)
 		p.problem.Show()
