@@ -44,6 +44,13 @@ func Decimate(dst Series, s Series, w Window, cols int) Series {
 type decimator struct {
 	out Series
 	s   Series
+	// The columns: the window's start, its columns and columns a
+	// nanosecond, and the column being decimated (open).
+	w0    int64
+	cols  int
+	scale float64
+	st    colState
+	open  bool
 }
 
 // raw emits point i as is (a gap marker when it is not finite).
@@ -67,28 +74,6 @@ func (d *decimator) gap(i int) {
 	}
 	d.out.T = append(d.out.T, d.s.Time(i))
 	d.out.V = append(d.out.V, math.NaN())
-}
-
-// cursor reads the times of a series walked in order: a plain column
-// directly, a compact one a block at a time.
-type cursor struct {
-	t   []int64
-	c   *timecol.Times
-	k   int // the block in buf
-	buf [timecol.BlockLen]int64
-}
-
-func newCursor(s Series) cursor { return cursor{t: s.T, c: s.C, k: -1} }
-
-func (c *cursor) at(i int) int64 {
-	if c.c == nil {
-		return c.t[i]
-	}
-	if k := i / timecol.BlockLen; k != c.k {
-		c.k = k
-		c.c.DecodeBlock(&c.buf, k)
-	}
-	return c.buf[i%timecol.BlockLen]
 }
 
 // run is the indices of the first, last, smallest and largest finite value
@@ -166,57 +151,86 @@ func (d *decimator) flushMid(r run) {
 	}
 }
 
-// columns decimates points [i0, i1) into cols columns of window w.
+// columns decimates points [i0, i1) into cols columns of window w. Plain
+// times are scanned in one go; compact ones a decoded block at a time, the
+// column's state carried across blocks.
 func (d *decimator) columns(i0, i1 int, w Window, cols int) {
-	T, V := newCursor(d.s), d.s.V
-	scale := 0.0
+	d.w0, d.cols, d.scale = w.T0, cols, 0
 	if w.T1 > w.T0 {
-		scale = float64(cols) / float64(w.T1-w.T0)
+		d.scale = float64(cols) / float64(w.T1-w.T0)
 	}
-	col := func(t int64) int {
-		c := int(float64(t-w.T0) * scale)
+	if d.s.C == nil {
+		d.scan(d.s.T, 0, i0, i1)
+	} else {
+		const bl = timecol.BlockLen
+		var buf [bl]int64
+		for k := i0 / bl; k*bl < i1; k++ {
+			n := d.s.C.DecodeBlock(&buf, k)
+			d.scan(buf[:n], k*bl, max(i0, k*bl), min(i1, k*bl+n))
+		}
+	}
+	d.endColumn()
+}
+
+// colState is the column being decimated. pre: finite points before the
+// column's first gap; cur: after the latest gap; mid: everything between
+// the first and the latest gap.
+type colState struct {
+	c             int
+	pre, cur, mid run
+	gaps          int
+}
+
+// scan decimates points [i, end), whose times are T[i-off].
+func (d *decimator) scan(T []int64, off, i, end int) {
+	V := d.s.V
+	w0, scale, cols := d.w0, d.scale, d.cols
+	st := &d.st
+	for ; i < end; i++ {
+		c := int(float64(T[i-off]-w0) * scale)
 		if c >= cols {
 			c = cols - 1
 		}
-		return c
-	}
-	i := i0
-	for i < i1 {
-		c := col(T.at(i))
-		// pre: finite points before the column's first gap; cur: after the
-		// latest gap; mid: everything between the first and the latest gap.
-		var pre, cur, mid run
-		gaps := 0
-		for ; i < i1 && col(T.at(i)) == c; i++ {
-			v := V[i]
-			if !finite(v) {
-				if gaps == 0 {
-					d.flush(pre)
-				} else {
-					mid.merge(cur, V)
-					cur = run{}
-				}
-				if gaps == 0 {
-					d.gap(i)
-				}
-				gaps++
-				continue
-			}
-			if gaps == 0 {
-				pre.add(i, v, V)
-			} else {
-				cur.add(i, v, V)
-			}
+		if !d.open || c != st.c {
+			d.endColumn()
+			*st = colState{c: c}
+			d.open = true
 		}
-		if gaps == 0 {
-			d.flush(pre)
+		v := V[i]
+		if !finite(v) {
+			if st.gaps == 0 {
+				d.flush(st.pre)
+				d.gap(i)
+			} else {
+				st.mid.merge(st.cur, V)
+				st.cur = run{}
+			}
+			st.gaps++
 			continue
 		}
-		if mid.n > 0 {
-			d.flushMid(mid)
-			d.out.T = append(d.out.T, d.s.Time(mid.last))
-			d.out.V = append(d.out.V, math.NaN())
+		if st.gaps == 0 {
+			st.pre.add(i, v, V)
+		} else {
+			st.cur.add(i, v, V)
 		}
-		d.flush(cur)
 	}
+}
+
+// endColumn emits the open column's points.
+func (d *decimator) endColumn() {
+	if !d.open {
+		return
+	}
+	d.open = false
+	st := &d.st
+	if st.gaps == 0 {
+		d.flush(st.pre)
+		return
+	}
+	if st.mid.n > 0 {
+		d.flushMid(st.mid)
+		d.out.T = append(d.out.T, d.s.Time(st.mid.last))
+		d.out.V = append(d.out.V, math.NaN())
+	}
+	d.flush(st.cur)
 }
