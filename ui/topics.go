@@ -84,11 +84,6 @@ func newTopicPanel(d *model.Document, l *docLink, countLater bool) *topicPanel {
 			p.describeTopic(topics[0])
 		}
 	})
-	l.OnMessage(func(m model.MsgRef) {
-		if c := d.Storage.Connection(m.Conn); c != nil {
-			p.describeTopic(c.Topic)
-		}
-	})
 	if !countLater {
 		p.countBytes()
 	}
@@ -97,6 +92,12 @@ func newTopicPanel(d *model.Document, l *docLink, countLater bool) *topicPanel {
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(p.clear, p.count), p.filter)
 	tableArea := container.NewStack(&fyne.Container{Layout: &fillColumns{p}, Objects: []fyne.CanvasObject{p.table}}, container.NewCenter(p.noMatch))
 	p.content = container.NewBorder(container.NewPadded(bar), container.NewPadded(p.detail), nil, nil, tableArea)
+	// Only while shown: playback selects a message every frame.
+	l.OnMessageShown(p.content, func(m model.MsgRef) {
+		if c := d.Storage.Connection(m.Conn); c != nil {
+			p.describeTopic(c.Topic)
+		}
+	})
 	return p
 }
 

@@ -1,0 +1,48 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/bagscope/bagscope/model"
+)
+
+// The Topics detail line names the selected message's topic, but only
+// while the tab is shown: playback selects a message every frame, and a
+// hidden tab must not redo its text each time. Shown again, it catches up.
+func TestTopicsDetailFollowsOnlyWhileShown(t *testing.T) {
+	test.NewTempApp(t)
+	d := openDoc(t, "../testdata/robot.bag")
+	l := newDocLink(d, func(f func()) { f() })
+	t.Cleanup(l.close)
+	p := newTopicPanel(d, l, false)
+	w := test.NewTempWindow(t, p.content)
+	w.Resize(fyne.NewSize(1100, 360))
+
+	l.WithIndex(func(*model.MessageIndex) {})
+	x := l.Index()
+	if x == nil {
+		t.Fatal("no message index")
+	}
+	sel := func(topic string) {
+		tm := x.Topic(topic)
+		l.SelectMessage(tm.At(tm.Len() / 2))
+	}
+	sel("/scan")
+	if !strings.HasPrefix(p.detail.String(), "/scan ") {
+		t.Fatalf("shown: detail %q does not name /scan", p.detail.String())
+	}
+	p.content.Hide()
+	sel("/odom")
+	if strings.HasPrefix(p.detail.String(), "/odom ") {
+		t.Errorf("hidden: the detail line followed the message: %q", p.detail.String())
+	}
+	p.content.Show()
+	l.catchUp(false)
+	if !strings.HasPrefix(p.detail.String(), "/odom ") {
+		t.Errorf("shown again: detail %q does not name /odom", p.detail.String())
+	}
+}
