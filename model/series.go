@@ -119,7 +119,11 @@ type MessageLoc struct {
 // SeriesSet is the result of one extraction.
 type SeriesSet struct {
 	Series []*Series
-	Base   TimeBase
+	// Field is, for each of Series, the index in the request's Fields of
+	// the field it came from, so that a caller asking for several fields
+	// in one pass can hand each its series.
+	Field []int
+	Base  TimeBase
 	// BagStart and BagEnd are the bag's time range; BagStart is the usual
 	// origin of a relative time axis.
 	BagStart, BagEnd bag.Time
@@ -345,9 +349,10 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for _, r := range sinks {
+	for i, r := range sinks {
 		for _, s := range r.series {
 			s.Missing = r.missing
+			set.Field = append(set.Field, i)
 		}
 		set.Series = append(set.Series, r.series...)
 		if len(r.series) == 0 {
