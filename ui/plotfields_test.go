@@ -156,7 +156,7 @@ func TestFieldDrag(t *testing.T) {
 					t.Errorf("panel %d has %d series, want %d", i+1, len(p.series), tc.series[i])
 				}
 				for _, s := range p.series {
-					if s.path != path || s.ms == nil || len(s.ms.T) != 30 {
+					if s.path != path || s.ms == nil || s.ms.Len() != 30 {
 						t.Errorf("panel %d: series %s with %v", i+1, s.path, s.ms)
 					}
 				}

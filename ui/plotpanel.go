@@ -1,11 +1,9 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"image/color"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -153,60 +151,45 @@ func (p *plotPanel) setError(msg string) {
 }
 
 // extract reads s (its field, or the fields it is computed from) in the
-// background on the time base, and computes it when they are in.
+// background on the time base, and computes it when they are in. The read
+// is queued: it starts once the message index is built (so that it does
+// not run alongside the index build, which has its own peak), and
+// series of one topic queued together are read in one pass (see
+// plotsView.flush).
 func (p *plotPanel) extract(s *plotSeries) {
 	s.stop()
-	g := p.g
-	ctx, cancel := context.WithCancel(g.l.ctx)
-	s.cancel, s.err, s.done, s.total = cancel, nil, 0, 0
+	// Until the read starts, stopping s only makes the queued job stale.
+	s.cancel, s.err, s.done, s.total = func() {}, nil, 0, 0
 	s.ms, s.leaves, s.derived, s.xy = nil, nil, nil, nil
-	gen := s.gen
-	// Compact times: about 12 bytes a point instead of 16 (plot/column).
-	req := model.SeriesRequest{Fields: s.fields(), Base: p.base(), Compact: true}
-	progress := func(done, total int64, _ string) {
-		fyne.Do(func() {
-			if s.gen == gen {
-				s.done, s.total = done, total
-				p.showProgress()
-			}
-		})
+	g := p.g
+	g.queue = append(g.queue, extractJob{p: p, s: s, gen: s.gen})
+	g.scheduleFlush()
+}
+
+// finish hands s its extracted series (set's series at the indexes in
+// which), or err, and computes it.
+func (p *plotPanel) finish(s *plotSeries, set []*model.Series, err error) {
+	g := p.g
+	s.cancel = nil
+	switch {
+	case err != nil:
+		s.err = err
+	case s.isDerived() || s.isXY():
+		s.err = s.setLeaves(set)
+	case len(set) == 0:
+		s.err = fmt.Errorf("no message holds an element %s selects", s.ref)
+	default:
+		// A path with [*] or a range gives a series per element: each
+		// becomes a series of the panel, named by its element's path.
+		s.ms, s.ref, s.path = set[0], set[0].Ref, set[0].Ref.String()
+		for _, ms := range set[1:] {
+			p.series = append(p.series, &plotSeries{path: ms.Ref.String(), ref: ms.Ref, ms: ms, color: g.nextColor()})
+		}
+		for _, ms := range set {
+			g.shareTimes(ms)
+		}
 	}
-	var mu sync.Mutex
-	var set *model.SeriesSet
-	var err error
-	g.l.Go(func(context.Context) {
-		r, e := model.ExtractSeries(ctx, g.l.d.Storage, &g.cache, req, progress)
-		mu.Lock()
-		set, err = r, e
-		mu.Unlock()
-	}, func() {
-		cancel()
-		if s.gen != gen {
-			return // removed, cancelled or restarted meanwhile
-		}
-		s.cancel = nil
-		mu.Lock()
-		defer mu.Unlock()
-		switch {
-		case err != nil:
-			s.err = err
-		case s.isDerived() || s.isXY():
-			s.err = s.setLeaves(set.Series)
-		case len(set.Series) == 0:
-			s.err = fmt.Errorf("no message holds an element %s selects", s.ref)
-		default:
-			// A path with [*] or a range gives a series per element: each
-			// becomes a series of the panel, named by its element's path.
-			s.ms, s.ref, s.path = set.Series[0], set.Series[0].Ref, set.Series[0].Ref.String()
-			for _, ms := range set.Series[1:] {
-				p.series = append(p.series, &plotSeries{path: ms.Ref.String(), ref: ms.Ref, ms: ms, color: g.nextColor()})
-			}
-			for _, ms := range set.Series {
-				g.shareTimes(ms)
-			}
-		}
-		p.seriesChanged()
-	})
+	p.seriesChanged()
 }
 
 // cancelExtraction stops every running extraction of the panel and drops

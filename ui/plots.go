@@ -56,6 +56,12 @@ type plotsView struct {
 	// panel; zoneMark highlights it when the pointer is over it.
 	dropZone *fyne.Container
 	zoneMark *canvas.Rectangle
+	// queue holds the series waiting for their fields to be read (see
+	// flush); flushPending is set while waiting for the message index,
+	// batching while a batch is being queued.
+	queue        []extractJob
+	flushPending bool
+	batching     int
 }
 
 // plotMinHeight is the least height of a plot panel; more panels than fit
@@ -190,16 +196,18 @@ func (g *plotsView) setTimeBase(label string) {
 		g.absolute = tb.absolute
 		changed := tb.base != g.base
 		g.base = tb.base
-		for _, p := range g.panels {
-			p.canvas.absolute = tb.absolute
-			if changed {
-				for _, s := range p.series {
-					p.extract(s)
+		g.batch(func() {
+			for _, p := range g.panels {
+				p.canvas.absolute = tb.absolute
+				if changed {
+					for _, s := range p.series {
+						p.extract(s)
+					}
+					p.seriesChanged()
 				}
-				p.seriesChanged()
+				p.canvas.Refresh()
 			}
-			p.canvas.Refresh()
-		}
+		})
 	}
 }
 
@@ -644,17 +652,20 @@ func (l *docLink) plotPaths(paths []string) {
 	if g == nil {
 		return
 	}
-	for i, v := range paths {
-		p := g.panels[len(g.panels)-1]
-		if i > 0 || len(p.series) > 0 {
-			p = g.addPanel()
-		}
-		for _, one := range splitTop(v) {
-			if one = strings.TrimSpace(one); one != "" {
-				g.add(p, one)
+	// Queued together, the fields of one topic are read in one pass.
+	g.batch(func() {
+		for i, v := range paths {
+			p := g.panels[len(g.panels)-1]
+			if i > 0 || len(p.series) > 0 {
+				p = g.addPanel()
+			}
+			for _, one := range splitTop(v) {
+				if one = strings.TrimSpace(one); one != "" {
+					g.add(p, one)
+				}
 			}
 		}
-	}
+	})
 	l.selectTab("Plots")
 }
 
