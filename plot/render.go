@@ -53,14 +53,8 @@ var ErrNoSize = errors.New("plot: width and height must be positive")
 // to the image's pixel columns first, so cost depends on the points in the
 // window, not on drawing them. Images smaller than MinSize are blank.
 func Render(series []Series, w Window, y YRange, width, height int, opt Options) (*image.RGBA, Frame) {
-	if width <= 0 || height <= 0 {
-		return image.NewRGBA(image.Rect(0, 0, max(width, 0), max(height, 0))), Frame{}
-	}
-	img := image.NewRGBA(image.Rect(0, 0, width, height))
-	if width < MinSize || height < MinSize {
-		for i := range img.Pix {
-			img.Pix[i] = 0xFF
-		}
+	img, ok := newImage(width, height)
+	if !ok {
 		return img, Frame{}
 	}
 	dpi := int(math.Round(96 * scaleOf(opt)))
@@ -108,28 +102,34 @@ var (
 	textColor = color.RGBA{0x22, 0x22, 0x22, 0xFF}
 )
 
-// drawPlot lays out and draws the plot on c (width×height pixels at dpi) and
-// returns its frame.
-func drawPlot(c draw.Canvas, dpi float64, series []Series, w Window, yr YRange, width, height int, opt Options) Frame {
-	px := func(n float64) vg.Length { return vg.Length(n * 72 / 96) } // logical pixels to points
-	if w.T1 <= w.T0 {
-		w = Window{w.T0 - int64(time.Second)/2, w.T0 + int64(time.Second)/2}
+// newImage is the image a plot of width×height pixels is drawn on; ok is
+// false when that is too small for a plot and the image stays blank (empty
+// for no pixels, white below MinSize).
+func newImage(width, height int) (img *image.RGBA, ok bool) {
+	if width <= 0 || height <= 0 {
+		return image.NewRGBA(image.Rect(0, 0, max(width, 0), max(height, 0))), false
 	}
-	cols := width
-	dec := make([]Series, len(series))
-	for i, s := range series {
-		dec[i] = Decimate(Series{}, s, w, cols)
+	img = image.NewRGBA(image.Rect(0, 0, width, height))
+	if width < MinSize || height < MinSize {
+		for i := range img.Pix {
+			img.Pix[i] = 0xFF
+		}
+		return img, false
 	}
-	y0, y1 := yRange(dec, w, yr)
+	return img, true
+}
 
+// px converts logical pixels (1/96 inch) to points.
+func px(n float64) vg.Length { return vg.Length(n * 72 / 96) }
+
+// newPlot is a gonum plot in the export's style: white, with the title
+// and both axes in the theme's colours and sizes, and a light grid.
+func newPlot(title string) *gplot.Plot {
 	p := gplot.New()
 	p.BackgroundColor = color.White
-	p.Title.Text = opt.Title
+	p.Title.Text = title
 	p.Title.TextStyle.Color = textColor
 	p.Title.Padding = px(8)
-	xs := func(t int64) float64 { return float64(t-opt.Origin) / 1e9 }
-	p.X.Min, p.X.Max = xs(w.T0), xs(w.T1)
-	p.Y.Min, p.Y.Max = y0, y1
 	p.Title.TextStyle.Font = sans(px(15))
 	for _, a := range []*gplot.Axis{&p.X, &p.Y} {
 		a.Tick.Label.Font = sans(px(12))
@@ -144,6 +144,40 @@ func drawPlot(c draw.Canvas, dpi float64, series []Series, w Window, yr YRange, 
 		a.Label.TextStyle.Color = textColor
 		a.Label.Padding = px(4)
 	}
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = gridColor, gridColor
+	grid.Vertical.Width, grid.Horizontal.Width = px(1), px(1)
+	p.Add(grid)
+	return p
+}
+
+// newLegend is a legend in the export's style.
+func newLegend() gplot.Legend {
+	leg := gplot.NewLegend()
+	leg.TextStyle.Font = sans(px(12))
+	leg.TextStyle.Color = textColor
+	leg.ThumbnailWidth = px(22)
+	leg.Padding = px(4)
+	return leg
+}
+
+// drawPlot lays out and draws the plot on c (width×height pixels at dpi) and
+// returns its frame.
+func drawPlot(c draw.Canvas, dpi float64, series []Series, w Window, yr YRange, width, height int, opt Options) Frame {
+	if w.T1 <= w.T0 {
+		w = Window{w.T0 - int64(time.Second)/2, w.T0 + int64(time.Second)/2}
+	}
+	cols := width
+	dec := make([]Series, len(series))
+	for i, s := range series {
+		dec[i] = Decimate(Series{}, s, w, cols)
+	}
+	y0, y1 := yRange(dec, w, yr)
+
+	p := newPlot(opt.Title)
+	xs := func(t int64) float64 { return float64(t-opt.Origin) / 1e9 }
+	p.X.Min, p.X.Max = xs(w.T0), xs(w.T1)
+	p.Y.Min, p.Y.Max = y0, y1
 	p.X.Label.Text = opt.XLabel
 	xTicks := max(2, (width-200)/100)
 	if opt.Absolute {
@@ -160,17 +194,8 @@ func drawPlot(c draw.Canvas, dpi float64, series []Series, w Window, yr YRange, 
 	p.Y.Label.Text = opt.YLabel
 	p.Y.Tick.Marker = decimalTicks{N: max(2, (height-100)/60)}
 
-	grid := plotter.NewGrid()
-	grid.Vertical.Color, grid.Horizontal.Color = gridColor, gridColor
-	grid.Vertical.Width, grid.Horizontal.Width = px(1), px(1)
-	p.Add(grid)
-
-	leg := gplot.NewLegend()
-	leg.TextStyle.Font = sans(px(12))
-	leg.TextStyle.Color = textColor
+	leg := newLegend()
 	leg.Top, leg.Left = true, true
-	leg.ThumbnailWidth = px(22)
-	leg.Padding = px(4)
 	for i, s := range dec {
 		lp := &linePlotter{s: s, origin: opt.Origin, style: draw.LineStyle{Color: colorOf(series[i], i), Width: px(1.5)}}
 		p.Add(lp)

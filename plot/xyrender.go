@@ -11,7 +11,6 @@ import (
 	"math"
 
 	gplot "gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -38,14 +37,8 @@ type XYOptions struct {
 // width×height image with gonum/plot, as Render does for time series, and
 // returns the frame that maps pixels to data.
 func RenderXY(paths []XY, w Window, width, height int, opt XYOptions) (*image.RGBA, XYFrame) {
-	if width <= 0 || height <= 0 {
-		return image.NewRGBA(image.Rect(0, 0, max(width, 0), max(height, 0))), XYFrame{}
-	}
-	img := image.NewRGBA(image.Rect(0, 0, width, height))
-	if width < MinSize || height < MinSize {
-		for i := range img.Pix {
-			img.Pix[i] = 0xFF
-		}
+	img, ok := newImage(width, height)
+	if !ok {
 		return img, XYFrame{}
 	}
 	scale := opt.Scale
@@ -157,26 +150,7 @@ func (l *xyPlotter) Thumbnail(c *draw.Canvas) {
 
 // drawXY lays out and draws the XY plot on c and returns its frame.
 func drawXY(c draw.Canvas, dpi float64, paths []XY, w Window, width, height int, opt XYOptions) XYFrame {
-	px := func(n float64) vg.Length { return vg.Length(n * 72 / 96) }
-	p := gplot.New()
-	p.BackgroundColor = color.White
-	p.Title.Text = opt.Title
-	p.Title.TextStyle.Color = textColor
-	p.Title.Padding = px(8)
-	p.Title.TextStyle.Font = sans(px(15))
-	for _, a := range []*gplot.Axis{&p.X, &p.Y} {
-		a.Tick.Label.Font = sans(px(12))
-		a.Label.TextStyle.Font = sans(px(13))
-		a.Padding = 0
-		a.Color = axisColor
-		a.Width = px(1)
-		a.Tick.Color = axisColor
-		a.Tick.Width = px(1)
-		a.Tick.Length = px(5)
-		a.Tick.Label.Color = textColor
-		a.Label.TextStyle.Color = textColor
-		a.Label.Padding = px(4)
-	}
+	p := newPlot(opt.Title)
 	p.X.Label.Text, p.Y.Label.Text = opt.XLabel, opt.YLabel
 	if len(paths) > 0 {
 		if p.X.Label.Text == "" {
@@ -188,16 +162,8 @@ func drawXY(c draw.Canvas, dpi float64, paths []XY, w Window, width, height int,
 	}
 	p.X.Tick.Marker = decimalTicks{N: max(2, (width-200)/100)}
 	p.Y.Tick.Marker = decimalTicks{N: max(2, (height-100)/60)}
-	grid := plotter.NewGrid()
-	grid.Vertical.Color, grid.Horizontal.Color = gridColor, gridColor
-	grid.Vertical.Width, grid.Horizontal.Width = px(1), px(1)
-	p.Add(grid)
 
-	leg := gplot.NewLegend()
-	leg.TextStyle.Font = sans(px(12))
-	leg.TextStyle.Color = textColor
-	leg.ThumbnailWidth = px(22)
-	leg.Padding = px(4)
+	leg := newLegend()
 	for k, path := range paths {
 		i, j := path.Span(w)
 		cur := -1

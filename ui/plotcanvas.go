@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -45,27 +44,14 @@ type plotCanvas struct {
 	view     plot.View
 	origin   int64
 	absolute bool
-
-	cursor    int64
-	hasCursor bool
-	hover     fyne.Position
-	hovering  bool
-
-	dragging bool
-	boxMod   bool // the button went down with Shift or Ctrl
-	box      bool
-	boxFrom  fyne.Position
-	boxTo    fyne.Position
+	plotPointer
 
 	// onWindow is told the window after the user zoomed or panned; final
 	// is false while a drag goes on.
 	onWindow func(w plot.Window, final bool)
-	onFit    func()
 	// onTap is told the picked point (s nil when none is near) and its
 	// time, or the time under the tap.
 	onTap func(s *plotSeries, index int, t int64)
-	// onSelect is told that the user pointed at the plot (to select it).
-	onSelect func()
 
 	r *plotCanvasRenderer
 }
@@ -84,13 +70,6 @@ func newPlotCanvas(origin int64, w plot.Window) *plotCanvas {
 	c.view.Window = w
 	c.ExtendBaseWidget(c)
 	return c
-}
-
-// selected tells the panel the user pointed at it.
-func (c *plotCanvas) selected() {
-	if c.onSelect != nil {
-		c.onSelect()
-	}
 }
 
 // visible returns the series drawn: loaded and not hidden.
@@ -129,24 +108,9 @@ func (c *plotCanvas) Scrolled(ev *fyne.ScrollEvent) {
 	c.changed(true)
 }
 
-// MouseDown notes whether a drag will pan or draw a zoom rectangle.
-func (c *plotCanvas) MouseDown(ev *desktop.MouseEvent) {
-	c.selected()
-	c.boxMod = ev.Modifier&(fyne.KeyModifierShift|fyne.KeyModifierControl) != 0
-}
-
-// MouseUp does nothing more.
-func (c *plotCanvas) MouseUp(*desktop.MouseEvent) {}
-
 // Dragged pans, or with Shift or Ctrl draws the zoom rectangle.
 func (c *plotCanvas) Dragged(ev *fyne.DragEvent) {
-	if !c.dragging {
-		c.dragging = true
-		c.box = c.boxMod
-		c.boxFrom = ev.Position.Subtract(ev.Dragged)
-	}
-	if c.box {
-		c.boxTo = ev.Position
+	if c.drag(ev) {
 		c.overlay()
 		return
 	}
@@ -156,10 +120,8 @@ func (c *plotCanvas) Dragged(ev *fyne.DragEvent) {
 
 // DragEnd zooms to the rectangle or ends the pan.
 func (c *plotCanvas) DragEnd() {
-	c.dragging = false
-	if c.box {
-		c.box = false
-		c.view.ZoomRect(plot.Rect{X0: float64(c.boxFrom.X), Y0: float64(c.boxFrom.Y), X1: float64(c.boxTo.X), Y1: float64(c.boxTo.Y)})
+	if box, ok := c.endDrag(); ok {
+		c.view.ZoomRect(box)
 		c.Refresh()
 	}
 	c.changed(true)
@@ -176,9 +138,7 @@ func (c *plotCanvas) changed(final bool) {
 // DoubleTapped fits every plot to the data.
 func (c *plotCanvas) DoubleTapped(*fyne.PointEvent) {
 	c.view.Y = plot.YRange{}
-	if c.onFit != nil {
-		c.onFit()
-	}
+	c.fitted()
 	c.Refresh()
 }
 
@@ -210,8 +170,7 @@ func (c *plotCanvas) MouseIn(ev *desktop.MouseEvent) { c.MouseMoved(ev) }
 
 // MouseMoved moves the crosshair and reads out each series at its time.
 func (c *plotCanvas) MouseMoved(ev *desktop.MouseEvent) {
-	c.hover = ev.Position
-	c.hovering = c.view.Frame.Contains(float64(ev.Position.X), float64(ev.Position.Y))
+	c.hoverAt(ev.Position, c.view.Frame)
 	c.overlay()
 }
 
@@ -264,53 +223,31 @@ func (c *plotCanvas) overlay() {
 // CreateRenderer draws the plot.
 func (c *plotCanvas) CreateRenderer() fyne.WidgetRenderer {
 	r := &plotCanvasRenderer{c: c}
-	r.bg = canvas.NewRectangle(color.Transparent)
-	r.raster = canvas.NewRaster(r.draw)
+	r.init(r.paint)
 	r.cursor = canvas.NewRectangle(color.Transparent)
 	r.cross = canvas.NewRectangle(color.Transparent)
-	r.boxRect = canvas.NewRectangle(color.Transparent)
-	r.boxRect.StrokeWidth = 1
-	r.readout = container.NewWithoutLayout()
 	c.r = r
 	r.build(c.Size())
 	return r
 }
 
+// plotCanvasRenderer draws a plotCanvas; its read-out is the crosshair's
+// box: the time, then each series' value in its colour.
 type plotCanvasRenderer struct {
-	c       *plotCanvas
-	bg      *canvas.Rectangle
-	raster  *canvas.Raster
-	img     *image.RGBA
-	lines   []plotLine
-	axes    []fyne.CanvasObject
-	shapes  shapes // the axes' grid lines and labels
-	cursor  *canvas.Rectangle
-	cross   *canvas.Rectangle
-	boxRect *canvas.Rectangle
-	// readout is the crosshair's box: the time, then each series' value
-	// in its colour.
-	readout *fyne.Container
-	objs    []fyne.CanvasObject
+	c *plotCanvas
+	plotChrome
+	lines  []plotLine
+	cursor *canvas.Rectangle
+	cross  *canvas.Rectangle
 }
 
-func (r *plotCanvasRenderer) Layout(size fyne.Size)        { r.build(size) }
-func (r *plotCanvasRenderer) MinSize() fyne.Size           { return r.c.MinSize() }
-func (r *plotCanvasRenderer) Objects() []fyne.CanvasObject { return r.objs }
-func (r *plotCanvasRenderer) Destroy()                     { r.c.r = nil }
+func (r *plotCanvasRenderer) Layout(size fyne.Size) { r.build(size) }
+func (r *plotCanvasRenderer) MinSize() fyne.Size    { return r.c.MinSize() }
+func (r *plotCanvasRenderer) Destroy()              { r.c.r = nil }
 
 func (r *plotCanvasRenderer) Refresh() {
 	r.build(r.c.Size())
 	canvas.Refresh(r.c)
-}
-
-// scale is the canvas' device pixels per logical pixel.
-func (r *plotCanvasRenderer) scale() float32 {
-	if app := fyne.CurrentApp(); app != nil {
-		if cv := app.Driver().CanvasForObject(r.c); cv != nil && cv.Scale() > 0 {
-			return cv.Scale()
-		}
-	}
-	return 1
 }
 
 // build decimates the shown series to the data area's pixel columns,
@@ -319,8 +256,6 @@ func (r *plotCanvasRenderer) build(size fyne.Size) {
 	c := r.c
 	th := c.Theme()
 	variant := fyne.CurrentApp().Settings().ThemeVariant()
-	dim := th.Color(theme.ColorNamePlaceHolder, variant)
-	grid := th.Color(theme.ColorNameSeparator, variant)
 	data := plot.Rect{X0: pcLeft, Y0: pcTop, X1: float64(size.Width - pcRight), Y1: float64(size.Height - pcBottom)}
 	r.axes = r.axes[:0]
 	r.lines = r.lines[:0]
@@ -329,7 +264,7 @@ func (r *plotCanvasRenderer) build(size fyne.Size) {
 		r.objs = []fyne.CanvasObject{}
 		return
 	}
-	cols := max(1, int(data.Dx()*float64(r.scale())))
+	cols := max(1, int(data.Dx()*float64(canvasScale(r.c))))
 	w := c.view.Window
 	for _, s := range c.visible() {
 		s.dec = plot.Decimate(s.dec, s.data(), w, cols)
@@ -342,25 +277,10 @@ func (r *plotCanvasRenderer) build(size fyne.Size) {
 	f := plot.Frame{Width: int(size.Width), Height: int(size.Height), Data: data, Window: w, Y0: y0, Y1: y1, Origin: c.origin}
 	c.view.Frame = f
 
-	r.bg.FillColor = th.Color(theme.ColorNameInputBackground, variant)
-	place(r.bg, float32(data.X0), float32(data.Y0), float32(data.Dx()), float32(data.Dy()))
-	r.shapes.reset()
-	rect := func(x, y, w, h float32, col color.Color) { r.axes = append(r.axes, r.shapes.rect(x, y, w, h, col)) }
-	text := func(s string, x, y float32, align fyne.TextAlign) {
-		t := r.shapes.text(s, dim, 11)
-		sz := t.MinSize()
-		switch align {
-		case fyne.TextAlignTrailing:
-			x -= sz.Width
-		case fyne.TextAlignCenter:
-			x -= sz.Width / 2
-		}
-		place(t, x, y, sz.Width, sz.Height)
-		r.axes = append(r.axes, t)
-	}
+	line, text := r.startAxes(th, variant, data)
 	for _, tk := range plot.TimeTicks(w, c.origin, c.absolute, max(2, int(data.Dx()/110))) {
 		x := float32(f.X(tk.T))
-		rect(x, float32(data.Y0), 1, float32(data.Dy()), grid)
+		line(x, float32(data.Y0), 1, float32(data.Dy()))
 		label := tk.Label
 		if !c.absolute {
 			label += " s"
@@ -372,32 +292,19 @@ func (r *plotCanvasRenderer) build(size fyne.Size) {
 	}
 	for _, tk := range plot.ValueTicks(y0, y1, max(2, int(data.Dy()/40))) {
 		y := float32(f.Y(tk.Value))
-		rect(float32(data.X0), y, float32(data.Dx()), 1, grid)
+		line(float32(data.X0), y, float32(data.Dx()), 1)
 		text(tk.Label, float32(data.X0)-4, y-7, fyne.TextAlignTrailing)
 	}
-	place(r.raster, float32(data.X0), float32(data.Y0), float32(data.Dx()), float32(data.Dy()))
-	r.raster.Refresh()
-	r.objs = append([]fyne.CanvasObject{r.bg}, r.axes...)
-	r.objs = append(r.objs, r.raster, r.cursor, r.cross, r.boxRect, r.readout)
+	r.finishAxes(data, r.cursor, r.cross, r.boxRect, r.readout)
 	r.overlay()
 }
 
-// draw rasterises the decimated lines at the raster's pixel size.
-func (r *plotCanvasRenderer) draw(w, h int) image.Image {
-	if w <= 0 || h <= 0 {
-		return image.NewRGBA(image.Rect(0, 0, 1, 1))
-	}
-	if r.img == nil || r.img.Rect.Dx() != w || r.img.Rect.Dy() != h {
-		r.img = image.NewRGBA(image.Rect(0, 0, w, h))
-	}
+// paint rasterises the decimated lines at the raster's pixel size.
+func (r *plotCanvasRenderer) paint(img *image.RGBA) {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
 	f := r.c.view.Frame
 	pf := plot.Frame{Width: w, Height: h, Data: plot.Rect{X1: float64(w), Y1: float64(h)}, Window: f.Window, Y0: f.Y0, Y1: f.Y1}
-	lw := 1
-	if f.Valid() {
-		lw = max(1, int(math.Round(float64(w)/f.Data.Dx())))
-	}
-	rasterize(r.img, pf, r.lines, lw)
-	return r.img
+	rasterize(img, pf, r.lines, lineWidth(w, f.Valid(), f.Data.Dx()))
 }
 
 // overlay places the cursor line, the crosshair and the zoom rectangle.
@@ -426,13 +333,7 @@ func (r *plotCanvasRenderer) overlay() {
 		r.placeReadout()
 	}
 	if c.box {
-		primary := th.Color(theme.ColorNamePrimary, variant)
-		r.boxRect.FillColor = withAlpha(primary, 40)
-		r.boxRect.StrokeColor = primary
-		x0, x1 := min(c.boxFrom.X, c.boxTo.X), max(c.boxFrom.X, c.boxTo.X)
-		y0, y1 := min(c.boxFrom.Y, c.boxTo.Y), max(c.boxFrom.Y, c.boxTo.Y)
-		place(r.boxRect, x0, y0, x1-x0, y1-y0)
-		r.boxRect.Show()
+		r.placeBox(&c.plotPointer, th, variant)
 	}
 	for _, o := range []fyne.CanvasObject{r.cursor, r.cross, r.boxRect, r.readout} {
 		canvas.Refresh(o)
@@ -470,15 +371,9 @@ func (r *plotCanvasRenderer) placeReadout() {
 		w = max(w, ms.Width+sw+pad)
 		h += ms.Height
 	}
-	bg := canvas.NewRectangle(th.Color(theme.ColorNameOverlayBackground, variant))
-	bg.StrokeColor = th.Color(theme.ColorNameSeparator, variant)
-	bg.StrokeWidth = 1
-	bg.CornerRadius = 3
+	bg := readoutBackground(th, variant)
 	objs := []fyne.CanvasObject{bg}
-	x := c.hover.X + 8
-	if x+w+2*pad > float32(f.Data.X1) {
-		x = c.hover.X - 8 - w - 2*pad
-	}
+	x := beside(c.hover.X, w, pad, float32(f.Data.X1))
 	y := float32(f.Data.Y0) + 4
 	place(bg, x, y, w+2*pad, h+2*pad)
 	for i, l := range lines {

@@ -29,21 +29,9 @@ type xyCanvas struct {
 	view   plot.XYView
 	win    plot.Window
 	origin int64 // the time shown as 0 s
+	plotPointer
 
-	cursor    int64
-	hasCursor bool
-	hover     fyne.Position
-	hovering  bool
-
-	dragging bool
-	boxMod   bool
-	box      bool
-	boxFrom  fyne.Position
-	boxTo    fyne.Position
-
-	onFit    func()
-	onSelect func()
-	onTap    func(s *plotSeries, t int64)
+	onTap func(s *plotSeries, t int64)
 
 	r *xyRenderer
 }
@@ -95,6 +83,12 @@ func (c *xyCanvas) setWindow(w plot.Window) {
 // setCursor moves the marked points to time t.
 func (c *xyCanvas) setCursor(t int64) {
 	c.cursor, c.hasCursor = t, true
+	c.overlay()
+}
+
+// overlay moves the marked points, crosshair and zoom rectangle without
+// redrawing the paths.
+func (c *xyCanvas) overlay() {
 	if c.r != nil {
 		c.r.overlay()
 	}
@@ -103,12 +97,6 @@ func (c *xyCanvas) setCursor(t int64) {
 // MinSize leaves room for the axes and a readable plot.
 func (c *xyCanvas) MinSize() fyne.Size { return fyne.NewSize(pcLeft+pcRight+120, pcTop+pcBottom+90) }
 
-func (c *xyCanvas) selected() {
-	if c.onSelect != nil {
-		c.onSelect()
-	}
-}
-
 // Scrolled zooms both axes about the mouse.
 func (c *xyCanvas) Scrolled(ev *fyne.ScrollEvent) {
 	c.selected()
@@ -116,27 +104,10 @@ func (c *xyCanvas) Scrolled(ev *fyne.ScrollEvent) {
 	c.Refresh()
 }
 
-// MouseDown notes whether a drag will pan or draw a zoom rectangle.
-func (c *xyCanvas) MouseDown(ev *desktop.MouseEvent) {
-	c.selected()
-	c.boxMod = ev.Modifier&(fyne.KeyModifierShift|fyne.KeyModifierControl) != 0
-}
-
-// MouseUp does nothing more.
-func (c *xyCanvas) MouseUp(*desktop.MouseEvent) {}
-
 // Dragged pans, or with Shift or Ctrl draws the zoom rectangle.
 func (c *xyCanvas) Dragged(ev *fyne.DragEvent) {
-	if !c.dragging {
-		c.dragging = true
-		c.box = c.boxMod
-		c.boxFrom = ev.Position.Subtract(ev.Dragged)
-	}
-	if c.box {
-		c.boxTo = ev.Position
-		if c.r != nil {
-			c.r.overlay()
-		}
+	if c.drag(ev) {
+		c.overlay()
 		return
 	}
 	c.view.Pan(float64(ev.Dragged.DX), float64(ev.Dragged.DY))
@@ -145,10 +116,8 @@ func (c *xyCanvas) Dragged(ev *fyne.DragEvent) {
 
 // DragEnd zooms to the rectangle or ends the pan.
 func (c *xyCanvas) DragEnd() {
-	c.dragging = false
-	if c.box {
-		c.box = false
-		c.view.ZoomRect(plot.Rect{X0: float64(c.boxFrom.X), Y0: float64(c.boxFrom.Y), X1: float64(c.boxTo.X), Y1: float64(c.boxTo.Y)})
+	if box, ok := c.endDrag(); ok {
+		c.view.ZoomRect(box)
 	}
 	c.Refresh()
 }
@@ -156,9 +125,7 @@ func (c *xyCanvas) DragEnd() {
 // DoubleTapped fits the plot to the points (and every plot to the data).
 func (c *xyCanvas) DoubleTapped(*fyne.PointEvent) {
 	c.view.Fit()
-	if c.onFit != nil {
-		c.onFit()
-	}
+	c.fitted()
 	c.Refresh()
 }
 
@@ -184,31 +151,22 @@ func (c *xyCanvas) MouseIn(ev *desktop.MouseEvent) { c.MouseMoved(ev) }
 
 // MouseMoved moves the crosshair.
 func (c *xyCanvas) MouseMoved(ev *desktop.MouseEvent) {
-	c.hover = ev.Position
-	c.hovering = c.view.Frame.Contains(float64(ev.Position.X), float64(ev.Position.Y))
-	if c.r != nil {
-		c.r.overlay()
-	}
+	c.hoverAt(ev.Position, c.view.Frame)
+	c.overlay()
 }
 
 // MouseOut hides the crosshair.
 func (c *xyCanvas) MouseOut() {
 	c.hovering = false
-	if c.r != nil {
-		c.r.overlay()
-	}
+	c.overlay()
 }
 
 // CreateRenderer draws the plot.
 func (c *xyCanvas) CreateRenderer() fyne.WidgetRenderer {
 	r := &xyRenderer{c: c}
-	r.bg = canvas.NewRectangle(color.Transparent)
-	r.raster = canvas.NewRaster(r.draw)
+	r.init(r.paint)
 	r.crossX = canvas.NewRectangle(color.Transparent)
 	r.crossY = canvas.NewRectangle(color.Transparent)
-	r.boxRect = canvas.NewRectangle(color.Transparent)
-	r.boxRect.StrokeWidth = 1
-	r.readout = container.NewWithoutLayout()
 	r.marks = container.NewWithoutLayout()
 	c.r = r
 	r.build(c.Size())
@@ -216,41 +174,23 @@ func (c *xyCanvas) CreateRenderer() fyne.WidgetRenderer {
 }
 
 type xyRenderer struct {
-	c       *xyCanvas
-	bg      *canvas.Rectangle
-	raster  *canvas.Raster
-	img     *image.RGBA
-	paths   []plot.XY // decimated, in logical pixels' frame
-	colors  []color.RGBA
-	axes    []fyne.CanvasObject
-	shapes  shapes
-	crossX  *canvas.Rectangle
-	crossY  *canvas.Rectangle
-	boxRect *canvas.Rectangle
-	readout *fyne.Container
-	marks   *fyne.Container // the cursor's points
-	rings   []*canvas.Circle
-	objs    []fyne.CanvasObject
+	c *xyCanvas
+	plotChrome
+	paths  []plot.XY // decimated, in logical pixels' frame
+	colors []color.RGBA
+	crossX *canvas.Rectangle
+	crossY *canvas.Rectangle
+	marks  *fyne.Container // the cursor's points
+	rings  []*canvas.Circle
 }
 
-func (r *xyRenderer) Layout(size fyne.Size)        { r.build(size) }
-func (r *xyRenderer) MinSize() fyne.Size           { return r.c.MinSize() }
-func (r *xyRenderer) Objects() []fyne.CanvasObject { return r.objs }
-func (r *xyRenderer) Destroy()                     { r.c.r = nil }
+func (r *xyRenderer) Layout(size fyne.Size) { r.build(size) }
+func (r *xyRenderer) MinSize() fyne.Size    { return r.c.MinSize() }
+func (r *xyRenderer) Destroy()              { r.c.r = nil }
 
 func (r *xyRenderer) Refresh() {
 	r.build(r.c.Size())
 	canvas.Refresh(r.c)
-}
-
-// scale is the canvas' device pixels per logical pixel.
-func (r *xyRenderer) scale() float64 {
-	if app := fyne.CurrentApp(); app != nil {
-		if cv := app.Driver().CanvasForObject(r.c); cv != nil && cv.Scale() > 0 {
-			return float64(cv.Scale())
-		}
-	}
-	return 1
 }
 
 // build settles the bounds and frame, decimates the paths to the device
@@ -259,8 +199,6 @@ func (r *xyRenderer) build(size fyne.Size) {
 	c := r.c
 	th := c.Theme()
 	variant := fyne.CurrentApp().Settings().ThemeVariant()
-	dim := th.Color(theme.ColorNamePlaceHolder, variant)
-	grid := th.Color(theme.ColorNameSeparator, variant)
 	data := plot.Rect{X0: pcLeft, Y0: pcTop, X1: float64(size.Width - pcRight), Y1: float64(size.Height - pcBottom)}
 	r.axes = r.axes[:0]
 	if data.Dx() < 8 || data.Dy() < 8 {
@@ -277,7 +215,7 @@ func (r *xyRenderer) build(size fyne.Size) {
 	f := plot.XYFrame{Width: int(size.Width), Height: int(size.Height), Data: data, B: b}
 	c.view.Frame = f
 	// Decimate at device pixels, where the raster draws.
-	k := r.scale()
+	k := float64(canvasScale(r.c))
 	df := plot.XYFrame{Data: plot.Rect{X1: data.Dx() * k, Y1: data.Dy() * k}, B: b}
 	r.paths, r.colors = r.paths[:0], r.colors[:0]
 	for i, s := range vis {
@@ -286,55 +224,27 @@ func (r *xyRenderer) build(size fyne.Size) {
 		r.colors = append(r.colors, s.color)
 	}
 
-	r.bg.FillColor = th.Color(theme.ColorNameInputBackground, variant)
-	place(r.bg, float32(data.X0), float32(data.Y0), float32(data.Dx()), float32(data.Dy()))
-	r.shapes.reset()
-	rect := func(x, y, w, h float32, col color.Color) { r.axes = append(r.axes, r.shapes.rect(x, y, w, h, col)) }
-	text := func(s string, x, y float32, align fyne.TextAlign) {
-		t := r.shapes.text(s, dim, 11)
-		sz := t.MinSize()
-		switch align {
-		case fyne.TextAlignTrailing:
-			x -= sz.Width
-		case fyne.TextAlignCenter:
-			x -= sz.Width / 2
-		}
-		place(t, x, y, sz.Width, sz.Height)
-		r.axes = append(r.axes, t)
-	}
+	line, text := r.startAxes(th, variant, data)
 	for _, tk := range plot.ValueTicks(b.X0, b.X1, max(2, int(data.Dx()/90))) {
 		x := float32(f.X(tk.Value))
-		rect(x, float32(data.Y0), 1, float32(data.Dy()), grid)
+		line(x, float32(data.Y0), 1, float32(data.Dy()))
 		text(tk.Label, x, float32(data.Y1)+3, fyne.TextAlignCenter)
 	}
 	for _, tk := range plot.ValueTicks(b.Y0, b.Y1, max(2, int(data.Dy()/40))) {
 		y := float32(f.Y(tk.Value))
-		rect(float32(data.X0), y, float32(data.Dx()), 1, grid)
+		line(float32(data.X0), y, float32(data.Dx()), 1)
 		text(tk.Label, float32(data.X0)-4, y-7, fyne.TextAlignTrailing)
 	}
-	place(r.raster, float32(data.X0), float32(data.Y0), float32(data.Dx()), float32(data.Dy()))
-	r.raster.Refresh()
-	r.objs = append([]fyne.CanvasObject{r.bg}, r.axes...)
-	r.objs = append(r.objs, r.raster, r.marks, r.crossX, r.crossY, r.boxRect, r.readout)
+	r.finishAxes(data, r.marks, r.crossX, r.crossY, r.boxRect, r.readout)
 	r.overlay()
 }
 
-// draw rasterises the decimated paths at the raster's pixel size.
-func (r *xyRenderer) draw(w, h int) image.Image {
-	if w <= 0 || h <= 0 {
-		return image.NewRGBA(image.Rect(0, 0, 1, 1))
-	}
-	if r.img == nil || r.img.Rect.Dx() != w || r.img.Rect.Dy() != h {
-		r.img = image.NewRGBA(image.Rect(0, 0, w, h))
-	}
+// paint rasterises the decimated paths at the raster's pixel size.
+func (r *xyRenderer) paint(img *image.RGBA) {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
 	f := r.c.view.Frame
 	pf := plot.XYFrame{Width: w, Height: h, Data: plot.Rect{X1: float64(w), Y1: float64(h)}, B: f.B}
-	lw := 1
-	if f.Valid() {
-		lw = max(1, int(math.Round(float64(w)/f.Data.Dx())))
-	}
-	plot.RasterizeXY(r.img, pf, r.paths, r.colors, lw)
-	return r.img
+	plot.RasterizeXY(img, pf, r.paths, r.colors, lineWidth(w, f.Valid(), f.Data.Dx()))
 }
 
 // overlay places the cursor's points, the crosshair with its read-out and
@@ -390,13 +300,7 @@ func (r *xyRenderer) overlay() {
 		r.placeReadout()
 	}
 	if c.box {
-		primary := th.Color(theme.ColorNamePrimary, variant)
-		r.boxRect.FillColor = withAlpha(primary, 40)
-		r.boxRect.StrokeColor = primary
-		x0, x1 := min(c.boxFrom.X, c.boxTo.X), max(c.boxFrom.X, c.boxTo.X)
-		y0, y1 := min(c.boxFrom.Y, c.boxTo.Y), max(c.boxFrom.Y, c.boxTo.Y)
-		place(r.boxRect, x0, y0, x1-x0, y1-y0)
-		r.boxRect.Show()
+		r.placeBox(&c.plotPointer, th, variant)
 	}
 	for _, o := range []fyne.CanvasObject{r.marks, r.crossX, r.crossY, r.boxRect, r.readout} {
 		canvas.Refresh(o)
@@ -430,18 +334,9 @@ func (r *xyRenderer) placeReadout() {
 	t.TextSize = th.Size(theme.SizeNameText)
 	ms := t.MinSize()
 	const pad = 6
-	bg := canvas.NewRectangle(th.Color(theme.ColorNameOverlayBackground, variant))
-	bg.StrokeColor = th.Color(theme.ColorNameSeparator, variant)
-	bg.StrokeWidth = 1
-	bg.CornerRadius = 3
-	x := c.hover.X + 8
-	if x+ms.Width+2*pad > float32(f.Data.X1) {
-		x = c.hover.X - 8 - ms.Width - 2*pad
-	}
-	y := c.hover.Y + 8
-	if y+ms.Height+2*pad > float32(f.Data.Y1) {
-		y = c.hover.Y - 8 - ms.Height - 2*pad
-	}
+	bg := readoutBackground(th, variant)
+	x := beside(c.hover.X, ms.Width, pad, float32(f.Data.X1))
+	y := beside(c.hover.Y, ms.Height, pad, float32(f.Data.Y1))
 	place(bg, x, y, ms.Width+2*pad, ms.Height+2*pad)
 	place(t, x+pad, y+pad, ms.Width, ms.Height)
 	r.readout.Objects = []fyne.CanvasObject{bg, t}
