@@ -294,16 +294,7 @@ func (e *yamlEmitter) writeSingleQuoted(text []rune, split bool) {
 			}
 		case breaks:
 			if ch == -1 || !isBreak(ch) {
-				if text[start] == '\n' {
-					e.writeLineBreak("")
-				}
-				for _, br := range text[start:end] {
-					if br == '\n' {
-						e.writeLineBreak("")
-					} else {
-						e.writeLineBreak(string(br))
-					}
-				}
+				e.writeBreaks(text[start:end])
 				e.writeIndent()
 				start = end
 			}
@@ -356,16 +347,7 @@ func (e *yamlEmitter) writePlain(text []rune, split bool) {
 			}
 		case breaks:
 			if !isBreak(ch) {
-				if text[start] == '\n' {
-					e.writeLineBreak("")
-				}
-				for _, br := range text[start:end] {
-					if br == '\n' {
-						e.writeLineBreak("")
-					} else {
-						e.writeLineBreak(string(br))
-					}
-				}
+				e.writeBreaks(text[start:end])
 				e.writeIndent()
 				e.whitespace, e.indention = false, false
 				start = end
@@ -390,4 +372,19 @@ func pyslice(text []rune, start, end int) string {
 		return ""
 	}
 	return string(text[start:end])
+}
+
+// writeBreaks writes a run of line breaks of a scalar as PyYAML's folded
+// and literal writers do: a leading '\n' doubled, each break on its own.
+func (e *yamlEmitter) writeBreaks(run []rune) {
+	if run[0] == '\n' {
+		e.writeLineBreak("")
+	}
+	for _, br := range run {
+		if br == '\n' {
+			e.writeLineBreak("")
+		} else {
+			e.writeLineBreak(string(br))
+		}
+	}
 }
