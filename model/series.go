@@ -57,6 +57,16 @@ type SeriesRequest struct {
 	// Compact keeps each series' times in Series.C (about 4 bytes a point,
 	// exact) instead of T (8), for a window that keeps many points.
 	Compact bool
+	// MaxPoints, when positive, bounds the points kept of each series on
+	// the receive time base: a field whose topic has more messages than
+	// that in the range read is reduced to MaxPoints/4 equal time buckets
+	// of at most four real points each (first, lowest, highest, last; see
+	// series_reduce.go), which draw the same line at a bucket a pixel or
+	// coarser. Series.Points still counts every point.
+	MaxPoints int
+	// Whole lists fields (by index in Fields) kept whole despite
+	// MaxPoints, such as the operands of a derivative.
+	Whole []bool
 }
 
 // Series is one extracted field in columnar form: 16 bytes per point (an
@@ -75,6 +85,13 @@ type Series struct {
 	V    []float64
 	// C holds the times instead of T when the request asked for Compact.
 	C *timecol.Times
+	// Points counts the field's points in the range read: Len, unless
+	// the series is reduced.
+	Points int
+	// Bucket is the width in nanoseconds of a reduced series' time
+	// buckets, and From and To the receive times they cover; Bucket is 0
+	// when every point is kept.
+	Bucket, From, To int64
 	// Missing counts messages the field could not be read from (an array
 	// shorter than the path's index, a key missing, a message without a
 	// readable stamp, bad data); they have no point. For the elements of
@@ -89,6 +106,7 @@ type Series struct {
 	paths  connPaths // the requested path's selections, by connection
 	stamps map[uint32]stampPaths
 	tb     *timecol.Builder // builds C during a compact extraction
+	red    *reducer         // reduces the points during the extraction
 }
 
 // Len returns the number of points.
@@ -157,6 +175,8 @@ type refSink struct {
 	// remaining counts the ref's messages still to read, to size new series.
 	remaining int
 	compact   bool   // build compact times
+	whole     bool   // never reduced (SeriesRequest.Whole)
+	reduce    *reduction
 	proto     Series // base, paths, stamps of new series
 	missing   int    // messages the path could not be read from
 }
@@ -179,18 +199,7 @@ func (r *refSink) Value(name []byte, v float64) {
 		}
 	}
 	r.pos++
-	if r.compact {
-		if s.tb == nil {
-			s.tb = &timecol.Builder{}
-		}
-		s.tb.Append(r.t)
-	} else {
-		s.T = append(s.T, r.t)
-	}
-	s.V = append(s.V, v)
-	if r.keep {
-		s.Loc = append(s.Loc, r.loc)
-	}
+	s.add(r.t, v, r.loc, r.compact, r.keep)
 }
 
 // newSeries starts the series of an element seen for the first time.
@@ -207,6 +216,9 @@ func (r *refSink) newSeries(name string) *Series {
 	s.V = make([]float64, 0, n)
 	if r.keep {
 		s.Loc = make([]MessageLoc, 0, n)
+	}
+	if r.reduce != nil {
+		s.red = newReducer(r.reduce)
 	}
 	r.byName[name] = s
 	r.series = append(r.series, s)
@@ -240,7 +252,7 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 	byConn := map[uint32]*connSlots{}
 	var topics []string
 	var sinks []*refSink
-	for _, ref := range req.Fields {
+	for fi, ref := range req.Fields {
 		paths, err := compileRef(b, cache, ref)
 		if err != nil {
 			return nil, err
@@ -249,6 +261,7 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 		// compact after.
 		r := &refSink{ref: ref, keep: req.KeepIndex, byName: map[string]*Series{},
 			compact: req.Compact && req.Base != HeaderStamp,
+			whole:   req.MaxPoints <= 0 || req.Base != ReceiveTime || fi < len(req.Whole) && req.Whole[fi],
 			proto:   Series{base: req.Base, paths: paths, stamps: map[uint32]stampPaths{}}}
 		fixed := true
 		for _, sel := range paths {
@@ -287,7 +300,23 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 		}
 	}
 	f := bag.MessageFilter{Topics: topics, Start: req.Start, End: req.End}
-	total := reserve(b, f, byConn, req.KeepIndex)
+	lo, hi := set.BagStart.Nanos(), set.BagEnd.Nanos()
+	if !req.Start.IsZero() {
+		lo = max(lo, req.Start.Nanos())
+	}
+	if !req.End.IsZero() {
+		hi = min(hi, req.End.Nanos())
+	}
+	total := reserve(b, f, byConn, req.KeepIndex, func(r *refSink, n int) int {
+		if r.whole || n <= req.MaxPoints {
+			return n
+		}
+		r.reduce = newReduction(lo, hi, req.MaxPoints)
+		if r.fixed != nil {
+			r.fixed.red = newReducer(r.reduce)
+		}
+		return req.MaxPoints
+	})
 
 	it := b.Messages(f)
 	defer it.Close()
@@ -369,7 +398,11 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 	if progress != nil {
 		progress(done, max(total, done), StageExtract)
 	}
-	for _, s := range set.Series {
+	for i, s := range set.Series {
+		if red := sinks[set.Field[i]].reduce; red != nil {
+			s.finishReduction(req.Compact, req.KeepIndex)
+			s.Bucket, s.From, s.To = red.width, lo, hi
+		}
 		if req.Base == HeaderStamp {
 			s.sortByTime()
 		}
@@ -387,8 +420,9 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 // its connections in the chunks the filter reads, so columns do not
 // over-grow, notes how many messages each field reference will read (to
 // size the series of elements as they appear) and returns the total count
-// for progress.
-func reserve(b bag.Storage, f bag.MessageFilter, byConn map[uint32]*connSlots, keepIndex bool) int64 {
+// for progress. keep says how many points a reference's series keep of n
+// (fewer when reduced).
+func reserve(b bag.Storage, f bag.MessageFilter, byConn map[uint32]*connSlots, keepIndex bool, keep func(r *refSink, n int) int) int64 {
 	perRef := map[*refSink]int{}
 	var total int64
 	for _, blk := range b.Blocks() {
@@ -408,6 +442,7 @@ func reserve(b bag.Storage, f bag.MessageFilter, byConn map[uint32]*connSlots, k
 	}
 	for r, n := range perRef {
 		r.remaining = n
+		n = keep(r, n)
 		if s := r.fixed; s != nil {
 			if r.compact {
 				s.tb = &timecol.Builder{}
