@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -34,39 +35,66 @@ const (
 // its paths in its current bounds with the cursor's points marked, its CSV
 // each path's x and y columns.
 func (p *plotPanel) export(kind exportKind, out io.Writer) error {
+	job, err := p.exporter(kind)
+	if err != nil {
+		return err
+	}
+	return job(p.g.l.ctx, out)
+}
+
+// exportJob writes an export; it may read the bag (a CSV of a reduced
+// series reads its points in the window again), so it runs in the
+// background, on what the plot showed when it was made.
+type exportJob func(ctx context.Context, out io.Writer) error
+
+// exporter makes the job of export, from what the panel shows now.
+func (p *plotPanel) exporter(kind exportKind) (exportJob, error) {
 	g := p.g
 	w := g.win
+	csvOpt := plot.CSVOptions{Origin: g.origin, Absolute: g.absolute}
 	if p.xy != nil {
 		paths := p.xy.visibleData()
 		if len(paths) == 0 {
-			return fmt.Errorf("nothing to export: the plot shows no path")
+			return nil, fmt.Errorf("nothing to export: the plot shows no path")
 		}
 		switch kind {
 		case exportCSV:
-			return plot.WriteXYCSV(out, paths, w, plot.CSVOptions{Origin: g.origin, Absolute: g.absolute})
+			return func(_ context.Context, out io.Writer) error { return plot.WriteXYCSV(out, paths, w, csvOpt) }, nil
 		case exportPNG, exportSVG:
 			v := p.xy.view
 			opt := plot.XYOptions{Title: g.l.d.Name, Equal: v.Equal, Cursor: p.xy.cursor, HasCursor: p.xy.hasCursor}
 			if v.Fixed {
 				opt.Bounds = v.B
 			}
-			return plot.WriteXY(out, plot.Format(kind), paths, w, exportW, exportH, opt)
+			return func(_ context.Context, out io.Writer) error {
+				return plot.WriteXY(out, plot.Format(kind), paths, w, exportW, exportH, opt)
+			}, nil
 		}
-		return fmt.Errorf("unknown export format %q", kind)
+		return nil, fmt.Errorf("unknown export format %q", kind)
 	}
+	srcs := p.canvas.visible()
 	series := p.visibleData()
 	if len(series) == 0 {
-		return fmt.Errorf("nothing to export: the plot shows no series")
+		return nil, fmt.Errorf("nothing to export: the plot shows no series")
 	}
 	switch kind {
 	case exportCSV:
-		return plot.WriteCSV(out, series, w, plot.CSVOptions{Origin: g.origin, Absolute: g.absolute})
+		return func(ctx context.Context, out io.Writer) error {
+			exact, err := g.exactSeries(ctx, srcs, series, w)
+			if err != nil {
+				return err
+			}
+			return plot.WriteCSV(out, exact, w, csvOpt)
+		}, nil
 	case exportPNG, exportSVG:
 		opt := plot.Options{Title: g.l.d.Name, Origin: g.origin, Absolute: g.absolute, XLabel: p.xLabel()}
-		_, err := plot.Write(out, plot.Format(kind), series, w, p.canvas.view.Y, exportW, exportH, opt)
-		return err
+		y := p.canvas.view.Y
+		return func(_ context.Context, out io.Writer) error {
+			_, err := plot.Write(out, plot.Format(kind), series, w, y, exportW, exportH, opt)
+			return err
+		}, nil
 	}
-	return fmt.Errorf("unknown export format %q", kind)
+	return nil, fmt.Errorf("unknown export format %q", kind)
 }
 
 // hasData reports whether the panel shows something to export.
@@ -128,39 +156,57 @@ func (g *plotsView) showExportMenu() {
 
 // allSeries is every shown series of every panel (an XY path as its x and
 // y columns), each once, for a CSV of all plots.
-func (g *plotsView) allSeries() []plot.Series {
-	var out []plot.Series
+// srcs holds the plot series behind each (nil for an XY path's columns).
+func (g *plotsView) allSeries() (out []plot.Series, srcs []*plotSeries) {
 	seen := map[string]bool{}
-	add := func(s plot.Series) {
+	add := func(s plot.Series, src *plotSeries) {
 		if !seen[s.Name] {
 			seen[s.Name] = true
 			out = append(out, s)
+			srcs = append(srcs, src)
 		}
 	}
 	for _, p := range g.panels {
 		if p.xy != nil {
 			for _, path := range p.xy.visibleData() {
 				x, y := path.Series()
-				add(x)
-				add(y)
+				add(x, nil)
+				add(y, nil)
 			}
 			continue
 		}
-		for _, s := range p.visibleData() {
-			add(s)
+		for _, s := range p.canvas.visible() {
+			add(s.data(), s)
 		}
 	}
-	return out
+	return out, srcs
 }
 
 // exportAllCSV writes every plot's shown series over the visible window
 // as one CSV, merged on their times.
 func (g *plotsView) exportAllCSV(out io.Writer) error {
-	series := g.allSeries()
-	if len(series) == 0 {
-		return fmt.Errorf("nothing to export: no plot shows a series")
+	job, err := g.allCSVExporter()
+	if err != nil {
+		return err
 	}
-	return plot.WriteCSV(out, series, g.win, plot.CSVOptions{Origin: g.origin, Absolute: g.absolute})
+	return job(g.l.ctx, out)
+}
+
+// allCSVExporter makes the job of exportAllCSV from what the plots show
+// now.
+func (g *plotsView) allCSVExporter() (exportJob, error) {
+	series, srcs := g.allSeries()
+	if len(series) == 0 {
+		return nil, fmt.Errorf("nothing to export: no plot shows a series")
+	}
+	w, opt := g.win, plot.CSVOptions{Origin: g.origin, Absolute: g.absolute}
+	return func(ctx context.Context, out io.Writer) error {
+		exact, err := g.exactSeries(ctx, srcs, series, w)
+		if err != nil {
+			return err
+		}
+		return plot.WriteCSV(out, exact, w, opt)
+	}, nil
 }
 
 // saveAllCSV asks where to save the CSV of every plot and writes it.
@@ -169,7 +215,7 @@ func (g *plotsView) saveAllCSV() {
 	if win == nil {
 		return
 	}
-	if len(g.allSeries()) == 0 {
+	if s, _ := g.allSeries(); len(s) == 0 {
 		dialog.ShowInformation("Nothing to export", "Add a series to a plot (or show a hidden one) first.", win)
 		return
 	}
@@ -181,13 +227,8 @@ func (g *plotsView) saveAllCSV() {
 		if wc == nil {
 			return
 		}
-		werr := g.exportAllCSV(wc)
-		if cerr := wc.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			dialog.ShowError(fmt.Errorf("%s: %w", wc.URI().Name(), werr), win)
-		}
+		job, err := g.allCSVExporter()
+		g.runExport(job, err, wc, win)
 	}, win)
 	d.SetFileName(strings.TrimSuffix(g.l.d.Name, filepath.Ext(g.l.d.Name)) + "_plots.csv")
 	d.Show()
@@ -211,13 +252,8 @@ func (p *plotPanel) saveAs(kind exportKind) {
 		if wc == nil {
 			return // cancelled
 		}
-		werr := p.export(kind, wc)
-		if cerr := wc.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			dialog.ShowError(fmt.Errorf("%s: %w", wc.URI().Name(), werr), win)
-		}
+		job, err := p.exporter(kind)
+		p.g.runExport(job, err, wc, win)
 	}, win)
 	d.SetFileName(p.exportName(kind))
 	d.Show()
@@ -233,4 +269,25 @@ func windowOf(o fyne.CanvasObject) fyne.Window {
 		}
 	}
 	return nil
+}
+
+// runExport runs an export job in the background, writing to wc, and
+// shows what went wrong in win when it is done.
+func (g *plotsView) runExport(job exportJob, err error, wc fyne.URIWriteCloser, win fyne.Window) {
+	if err != nil {
+		wc.Close()
+		dialog.ShowError(fmt.Errorf("%s: %w", wc.URI().Name(), err), win)
+		return
+	}
+	var werr error
+	g.l.Go(func(ctx context.Context) {
+		werr = job(ctx, wc)
+		if cerr := wc.Close(); werr == nil {
+			werr = cerr
+		}
+	}, func() {
+		if werr != nil {
+			dialog.ShowError(fmt.Errorf("%s: %w", wc.URI().Name(), werr), win)
+		}
+	})
 }

@@ -161,6 +161,7 @@ func (p *plotPanel) extract(s *plotSeries) {
 	// Until the read starts, stopping s only makes the queued job stale.
 	s.cancel, s.err, s.done, s.total = func() {}, nil, 0, 0
 	s.ms, s.leaves, s.derived, s.xy = nil, nil, nil, nil
+	s.detail = detailState{gen: s.detail.gen}
 	g := p.g
 	g.queue = append(g.queue, extractJob{p: p, s: s, gen: s.gen})
 	g.scheduleFlush()

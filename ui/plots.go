@@ -477,6 +477,7 @@ func (g *plotsView) full() plot.Window {
 // apply shows window w in every panel.
 func (g *plotsView) apply(w plot.Window) {
 	g.win = w
+	g.useDetail()
 	for _, p := range g.panels {
 		p.canvas.setWindow(w)
 		if p.xy != nil {
@@ -491,6 +492,7 @@ func (g *plotsView) setWindow(w plot.Window, final bool) {
 	g.fitted = false
 	g.apply(w)
 	if final {
+		g.refine()
 		g.l.SetRange(w.T0, w.T1, true)
 	}
 }
@@ -505,6 +507,7 @@ func (g *plotsView) fit() {
 		}
 	}
 	g.apply(g.full())
+	g.refine()
 	g.l.SetRange(0, 0, false)
 }
 
@@ -514,6 +517,7 @@ func (g *plotsView) onRange(t0, t1 int64, ok bool) {
 		if !g.fitted {
 			g.fitted = true
 			g.apply(g.full())
+			g.refine()
 		}
 		return
 	}
@@ -523,6 +527,7 @@ func (g *plotsView) onRange(t0, t1 int64, ok bool) {
 	}
 	g.fitted = false
 	g.apply(w)
+	g.refine()
 }
 
 // dataChanged refits a fitted window to data that came or went.
@@ -530,6 +535,7 @@ func (g *plotsView) dataChanged() {
 	if g.fitted {
 		g.apply(g.full())
 	}
+	g.refine()
 }
 
 func (g *plotsView) setCursor(t int64) {
@@ -549,8 +555,8 @@ func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 	ok := false
 	switch {
 	case s == nil:
-	case s.ms != nil && i >= 0 && i < s.ms.Len():
-		ms, ok = s.ms, true
+	case s.ms != nil && i >= 0 && i < s.shown().Len():
+		ms, ok = s.shown(), true
 	default:
 		ms, i, ok = s.pointOf(t)
 	}

@@ -85,11 +85,16 @@ func (g *plotsView) flush() {
 func (g *plotsView) read(grp []extractJob) {
 	ctx, cancel := context.WithCancel(g.l.ctx)
 	// Compact times: about 12 bytes a point instead of 16 (plot/column).
-	req := model.SeriesRequest{Base: g.base, Compact: true}
+	// A field with more messages than plotMaxPoints is kept reduced (see
+	// plotdetail.go); the operands of derived series and XY paths whole.
+	req := model.SeriesRequest{Base: g.base, Compact: true, MaxPoints: plotMaxPoints}
 	from := make([]int, len(grp)+1) // job k's fields are req.Fields[from[k]:from[k+1]]
 	live := len(grp)
 	for k, j := range grp {
-		req.Fields = append(req.Fields, j.s.fields()...)
+		for _, f := range j.s.fields() {
+			req.Fields = append(req.Fields, f)
+			req.Whole = append(req.Whole, j.s.isDerived() || j.s.isXY())
+		}
 		from[k+1] = len(req.Fields)
 		j.s.cancel = func() {
 			if live--; live == 0 {

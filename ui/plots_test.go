@@ -61,6 +61,8 @@ func legendTexts(p *plotPanel) string {
 			}
 		case *widget.Label:
 			out = append(out, l.Text)
+		case *widget.RichText:
+			out = append(out, l.String())
 		}
 	}
 	return strings.Join(out, "\n")

@@ -29,6 +29,8 @@ type plotSeries struct {
 	hidden bool
 	// dec is the decimation buffer, reused between redraws.
 	dec plot.Series
+	// detail is, when ms is reduced, the points of the window in view.
+	detail detailState
 
 	// Derived series and XY paths.
 	expr         *plot.Expr
@@ -74,6 +76,8 @@ func (s *plotSeries) points() int {
 		return len(s.xy.T)
 	case s.derived != nil:
 		return len(s.derived.T)
+	case s.ms != nil && s.ms.Reduced():
+		return s.ms.Points
 	case s.ms != nil:
 		return s.ms.Len()
 	}
@@ -129,7 +133,8 @@ func (s *plotSeries) data() plot.Series {
 		d.Color = s.color
 		return d
 	case s.ms != nil:
-		return plot.Series{Name: s.ms.Name, T: s.ms.T, C: s.ms.C, V: s.ms.V, Color: s.color}
+		m := s.shown()
+		return plot.Series{Name: s.ms.Name, T: m.T, C: m.C, V: m.V, Color: s.color}
 	}
 	return plot.Series{Name: s.name(), Color: s.color}
 }
@@ -144,8 +149,9 @@ func (s *plotSeries) xyData() plot.XY {
 	return p
 }
 
-// stop cancels a running extraction.
+// stop cancels a running extraction and read of the window in view.
 func (s *plotSeries) stop() {
+	s.detail.stop()
 	if s.cancel != nil {
 		s.cancel()
 		s.cancel = nil

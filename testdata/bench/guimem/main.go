@@ -41,9 +41,10 @@ func main() {
 	var plots plotFlags
 	flag.Var(&plots, "plot", "extract these comma-separated fields as one plot (repeatable)")
 	plain := flag.Bool("plain", false, "keep the plots' times as plain int64 (as before the compact column)")
+	maxPoints := flag.Int("max-points", 1<<17, "reduce a plotted field with more messages to this many points (the window's plotMaxPoints; 0 keeps every point)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: guimem [--plot FIELD,...]... [--plain] BAG")
+		fmt.Fprintln(os.Stderr, "usage: guimem [--plot FIELD,...]... [--plain] [--max-points N] BAG")
 		os.Exit(2)
 	}
 	bagPath := flag.Arg(0)
@@ -110,18 +111,22 @@ func main() {
 
 	var series []*model.Series
 	if len(plots) > 0 {
-		series = extractPlots(ctx, d, plots, !*plain)
+		series = extractPlots(ctx, d, plots, !*plain, *maxPoints)
 		var bytes, points int
 		shared := map[*timecol.Times]bool{}
 		for _, s := range series {
-			points += s.Len()
+			points += s.Points
 			bytes += 8*cap(s.V) + 8*cap(s.T)
 			if s.C != nil && !shared[s.C] {
 				shared[s.C] = true
 				bytes += s.C.Bytes()
 			}
 		}
-		fmt.Printf("  plots: %d series, %d points, %.1f MB, %.2f bytes a point\n", len(series), points, mb(uint64(bytes)), float64(bytes)/float64(max(points, 1)))
+		kept := 0
+		for _, s := range series {
+			kept += s.Len()
+		}
+		fmt.Printf("  plots: %d series, %d points, %d kept, %.1f MB, %.2f bytes a kept point\n", len(series), points, kept, mb(uint64(bytes)), float64(bytes)/float64(max(kept, 1)))
 		report("plots extracted")
 	}
 
@@ -154,7 +159,7 @@ func main() {
 // extractPlots extracts every field as the window does: one extraction a
 // field, all running at once, and a field's compact times shared with an
 // earlier field of its topic when they are equal.
-func extractPlots(ctx context.Context, d *model.Document, plots []string, compact bool) []*model.Series {
+func extractPlots(ctx context.Context, d *model.Document, plots []string, compact bool, maxPoints int) []*model.Series {
 	var refs []model.FieldRef
 	for _, p := range plots {
 		for _, f := range strings.Split(p, ",") {
@@ -171,7 +176,7 @@ func extractPlots(ctx context.Context, d *model.Document, plots []string, compac
 	for i, ref := range refs {
 		wg.Go(func() {
 			var cache rosmsg.Cache
-			set, err := model.ExtractSeries(ctx, d.Storage, &cache, model.SeriesRequest{Fields: []model.FieldRef{ref}, Compact: compact}, nil)
+			set, err := model.ExtractSeries(ctx, d.Storage, &cache, model.SeriesRequest{Fields: []model.FieldRef{ref}, Compact: compact, MaxPoints: maxPoints}, nil)
 			check(err)
 			out[i] = set.Series
 		})
