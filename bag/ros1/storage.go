@@ -178,7 +178,13 @@ func (s *Store) BlockIndex(blk *bag.Block) ([]bag.IndexEntry, error) {
 		return nil, fmt.Errorf("offset %d: no chunk info names a chunk there", blk.Offset)
 	}
 	idx, err := s.Bag.ChunkIndex(ci)
-	var out []bag.IndexEntry
+	n := 0
+	for _, d := range idx {
+		n += len(d.Entries)
+	}
+	// Sized once: a 5M-message bag's index build allocated twice its
+	// entries in outgrown arrays.
+	out := make([]bag.IndexEntry, 0, n)
 	for _, d := range idx {
 		for _, e := range d.Entries {
 			out = append(out, bag.IndexEntry{Time: e.Time, Conn: d.Conn, Loc: bag.Loc{Block: ci.ChunkPos, Offset: e.Offset}})
