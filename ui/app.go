@@ -49,7 +49,7 @@ func Run(args []string) int {
 	a := app.NewWithID(AppID)
 	a.SetIcon(iconResource)
 	c := newController(a)
-	c.tab, c.sel, c.plots = opts.tab, opts.sel, opts.plots
+	c.tab, c.sel, c.rng, c.plots = opts.tab, opts.sel, opts.rng, opts.plots
 	if opts.size != nil {
 		bagWindowSize = *opts.size
 	}
@@ -83,6 +83,7 @@ type options struct {
 	screenshot string
 	tab        string
 	sel        *selection
+	rng        *timeRange
 	plots      []string
 	msgs       []string
 	files      []string
@@ -115,8 +116,13 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 		o.sel = &sel
 		return err
 	})
+	fs.Func("range", "show the time window `START:END` (seconds from the bag's start, or since the epoch) in the timeline and plots", func(s string) error {
+		r, err := parseRange(s)
+		o.rng = &r
+		return err
+	})
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--size WxH] [--plot PATHS]... [--msgs DIR]... [FILE...]")
+		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--range START:END] [--size WxH] [--plot PATHS]... [--msgs DIR]... [FILE...]")
 		fmt.Fprintln(stderr, "       bagscope help            list the headless commands")
 		fs.PrintDefaults()
 	}
@@ -148,10 +154,11 @@ type controller struct {
 	quit func()
 	// onOpened, when set, is called once a bag view has finished loading.
 	onOpened func(*bagView)
-	// tab and sel are the command line's --tab and --select, applied to
+	// tab, sel and rng are the command line's --tab, --select and --range, applied to
 	// every bag it opens.
 	tab   string
 	sel   *selection
+	rng   *timeRange
 	plots []string
 }
 

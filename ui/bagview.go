@@ -91,6 +91,9 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 		if c := v.c; c.tab != "" && !link.selectTab(c.tab) {
 			fmt.Fprintf(os.Stderr, "bagscope: no tab called %q\n", c.tab)
 		}
+		if r := v.c.rng; r != nil {
+			link.applyRange(*r)
+		}
 		if sel := v.c.sel; sel != nil {
 			link.applySelection(*sel, strings.HasPrefix(v.c.tab, "Records"), func(err error) { fmt.Fprintf(os.Stderr, "bagscope: %s: %v\n", v.src.name, err) })
 		}

@@ -55,3 +55,24 @@ func (l *docLink) applySelection(sel selection, record bool, warn func(error)) {
 		}
 	})
 }
+
+// timeRange is a parsed --range A:B: a time window in seconds, relative to
+// the bag's start or since the epoch as for --select.
+type timeRange struct{ a, b selection }
+
+// parseRange reads A:B (seconds, A before B).
+func parseRange(s string) (timeRange, error) {
+	as, bs, ok := strings.Cut(s, ":")
+	a, errA := strconv.ParseFloat(strings.TrimSuffix(as, "s"), 64)
+	b, errB := strconv.ParseFloat(strings.TrimSuffix(bs, "s"), 64)
+	if !ok || errA != nil || errB != nil || !(a >= 0) || !(b > a) || math.IsInf(b, 0) {
+		return timeRange{}, fmt.Errorf("--range %q: want START:END in seconds, START before END, e.g. 100:110 (from the bag's start) or 1700000000:1700000010", s)
+	}
+	return timeRange{selection{sec: a}, selection{sec: b}}, nil
+}
+
+// applyRange shows the window r in the timeline and the plots.
+func (l *docLink) applyRange(r timeRange) {
+	start := l.d.Summary.Start.Nanos()
+	l.SetRange(r.a.nanos(start), r.b.nanos(start), true)
+}
