@@ -174,8 +174,8 @@ type refSink struct {
 	keep bool
 	// remaining counts the ref's messages still to read, to size new series.
 	remaining int
-	compact   bool   // build compact times
-	whole     bool   // never reduced (SeriesRequest.Whole)
+	compact   bool // build compact times
+	whole     bool // never reduced (SeriesRequest.Whole)
 	reduce    *reduction
 	proto     Series // base, paths, stamps of new series
 	missing   int    // messages the path could not be read from
