@@ -79,13 +79,7 @@ func (p *plotPanel) exporter(kind exportKind) (exportJob, error) {
 	}
 	switch kind {
 	case exportCSV:
-		return func(ctx context.Context, out io.Writer) error {
-			exact, err := g.exactSeries(ctx, srcs, series, w)
-			if err != nil {
-				return err
-			}
-			return plot.WriteCSV(out, exact, w, csvOpt)
-		}, nil
+		return g.csvJob(srcs, series, w, csvOpt), nil
 	case exportPNG, exportSVG:
 		opt := plot.Options{Title: g.l.d.Name, Origin: g.origin, Absolute: g.absolute, XLabel: p.xLabel()}
 		y := p.canvas.view.Y
@@ -199,14 +193,19 @@ func (g *plotsView) allCSVExporter() (exportJob, error) {
 	if len(series) == 0 {
 		return nil, fmt.Errorf("nothing to export: no plot shows a series")
 	}
-	w, opt := g.win, plot.CSVOptions{Origin: g.origin, Absolute: g.absolute}
+	return g.csvJob(srcs, series, g.win, plot.CSVOptions{Origin: g.origin, Absolute: g.absolute}), nil
+}
+
+// csvJob writes the CSV of series (shown for srcs) over window w, each
+// reduced one read again whole.
+func (g *plotsView) csvJob(srcs []*plotSeries, series []plot.Series, w plot.Window, opt plot.CSVOptions) exportJob {
 	return func(ctx context.Context, out io.Writer) error {
 		exact, err := g.exactSeries(ctx, srcs, series, w)
 		if err != nil {
 			return err
 		}
 		return plot.WriteCSV(out, exact, w, opt)
-	}, nil
+	}
 }
 
 // saveAllCSV asks where to save the CSV of every plot and writes it.
