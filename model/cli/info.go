@@ -25,6 +25,8 @@ type infoJSON struct {
 	Topics      []topicInfoJSON `json:"topics"`
 	// Error is why the file could not be read.
 	Error string `json:"error,omitempty"`
+	// Lost is what a scan of a damaged file could not read.
+	Lost *lossJSON `json:"lost,omitempty"`
 }
 
 type topicInfoJSON struct {
@@ -67,19 +69,34 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 			return failJSON(err)
 		}
 	}
+	// A damaged file's summary counts what could be read; what could not
+	// is said on stderr too, and the exit status is 1, as cat and check
+	// report it.
+	lost := fileLoss(b)
+	lost.sort()
+	status := 0
 	if *asJSON {
-		return printInfoJSON(stdout, s, set)
+		status = printInfoJSON(stdout, s, set, lost)
+	} else {
+		printInfo(stdout, b.FileInfo(), s, set)
 	}
-	printInfo(stdout, b.FileInfo(), s, set)
-	return 0
+	if lost.any() {
+		lost.print(stderr, path)
+		status = 1
+	}
+	return status
 }
 
-func printInfoJSON(w io.Writer, s *bag.Summary, set *model.StatsSet) int {
+func printInfoJSON(w io.Writer, s *bag.Summary, set *model.StatsSet, lost *loss) int {
 	out := infoJSON{
 		Path: s.Path, Format: s.Format, Version: s.Version, Size: s.Size, Indexed: s.Indexed,
 		Start: toTimeJSON(s.Start), End: toTimeJSON(s.End),
 		Messages: s.Messages, Chunks: s.Chunks, Compression: s.Compression,
 		Topics: []topicInfoJSON{},
+	}
+	if lost.any() {
+		lj := lost.json()
+		out.Lost = &lj
 	}
 	for _, t := range s.Topics {
 		out.Topics = append(out.Topics, topicInfoJSON{t.Topic, t.Type, t.MD5Sum, t.Messages, len(t.Connections), statsJSON(set.Topic(t.Topic))})

@@ -29,8 +29,15 @@ func TestInfoJSONMatchesReference(t *testing.T) {
 				if strings.Contains(fmt.Sprint(refErr), "Unindexed") {
 					// bagscope scans what the reference refuses (compared
 					// with rosbag reindex in bag's scan tests).
-					if code != 0 || !strings.Contains(out, `"indexed":false`) {
+					// Exit 1 when the scan lost part of the file (a
+					// truncated recording), with the loss in the JSON
+					// and each lost range's offset on stderr.
+					lost := strings.Contains(out, `"lost":{`)
+					if !strings.Contains(out, `"indexed":false`) || lost != (code == 1) || !lost && code != 0 {
 						t.Fatalf("unindexed bag: exit %d, %s %s", code, out, stderr)
+					}
+					if lost && !strings.Contains(stderr, "lost") || lost && !strings.Contains(stderr, "offset") {
+						t.Fatalf("unindexed bag with a loss: stderr %q", stderr)
 					}
 					return
 				}
@@ -91,11 +98,12 @@ func TestInfoText(t *testing.T) {
 }
 
 // TestInfoScansUnindexed checks that info reads an unindexed bag by
-// scanning and says so.
+// scanning and says so, and that the 100 bytes the truncation cost are
+// reported on stderr with their offset and make the exit status 1.
 func TestInfoScansUnindexed(t *testing.T) {
 	out, stderr, code := run("info", sharedBags+"/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	if code != 1 || !strings.Contains(stderr, "offset 5892: lost 100 bytes (5892..5992)") {
+		t.Fatalf("exit %d, stderr %q; want 1 and the lost 100 bytes at 5892", code, stderr)
 	}
 	for _, want := range []string{
 		"indexed:      no",
