@@ -177,8 +177,9 @@ type refSink struct {
 	compact   bool // build compact times
 	whole     bool // never reduced (SeriesRequest.Whole)
 	reduce    *reduction
-	proto     Series // base, paths, stamps of new series
-	missing   int    // messages the path could not be read from
+	budget    *elementBudget // a path of several elements, until decided
+	proto     Series         // base, paths, stamps of new series
+	missing   int            // messages the path could not be read from
 }
 
 // Value appends one value of the current message.
@@ -308,13 +309,20 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 		hi = min(hi, req.End.Nanos())
 	}
 	total := reserve(b, f, byConn, req.KeepIndex, func(r *refSink, n int) int {
-		if r.whole || n <= req.MaxPoints {
+		if r.whole {
+			return n
+		}
+		if r.fixed == nil {
+			// Elements multiply the points: decided once the first
+			// message shows how many (see elementBudget).
+			r.budget = &elementBudget{lo: lo, hi: hi, max: req.MaxPoints}
+			return n
+		}
+		if n <= req.MaxPoints {
 			return n
 		}
 		r.reduce = newReduction(lo, hi, req.MaxPoints)
-		if r.fixed != nil {
-			r.fixed.red = newReducer(r.reduce)
-		}
+		r.fixed.red = newReducer(r.reduce)
 		return req.MaxPoints
 	})
 
@@ -369,6 +377,9 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 			}
 			if r.fixed == nil {
 				r.last = r.last[:min(len(r.last), r.pos)]
+				if r.budget != nil && r.pos > 0 {
+					r.budget.decide(r, r.pos)
+				}
 			}
 		}
 	}

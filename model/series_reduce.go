@@ -46,6 +46,31 @@ func (r *reduction) bucket(t int64) int64 {
 	return min((t-r.t0)/r.width, r.buckets-1)
 }
 
+// elementBudget decides the reduction of a path that selects several
+// elements ([*], a range), whose series share MaxPoints: once the first
+// message with values shows how many elements there are, each series may
+// keep MaxPoints/elements points (but at least MaxPoints/32, so a laser
+// scan's 720 ranges are still drawn at 1,024 buckets each), and the
+// series are reduced when their topic has more messages than that.
+type elementBudget struct {
+	lo, hi int64
+	max    int
+}
+
+// decide sets r's reduction for elements values a message, r having read
+// the first message with values (its series hold one point each).
+func (e *elementBudget) decide(r *refSink, elements int) {
+	r.budget = nil
+	per := max(e.max/elements, e.max/32, pointsPerBucket)
+	if r.remaining+1 <= per {
+		return
+	}
+	r.reduce = newReduction(e.lo, e.hi, per)
+	for _, s := range r.series {
+		s.red = newReducer(r.reduce)
+	}
+}
+
 // candidate is a point a bucket may keep, with its place in the series.
 type candidate struct {
 	seq int

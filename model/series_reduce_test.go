@@ -181,3 +181,37 @@ func TestExtractNotReduced(t *testing.T) {
 		})
 	}
 }
+
+// TestExtractReducedElements: the 180 ranges of robot.bag's /scan (100
+// messages) share MaxPoints 1024, so each keeps at most 1024/32 = 32
+// points in 8 buckets (MaxPoints/elements is less than the floor of
+// MaxPoints/32), checked against the whole series; with a bound above all
+// the points, nothing is reduced.
+func TestExtractReducedElements(t *testing.T) {
+	b := openBag(t, "../testdata/robot.bag")
+	ref := FieldRef{Topic: "/scan", Path: "ranges[*]"}
+	read := func(maxPoints int) *SeriesSet {
+		set, err := ExtractSeries(context.Background(), b, &rosmsg.Cache{}, SeriesRequest{Fields: []FieldRef{ref}, MaxPoints: maxPoints, Compact: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return set
+	}
+	whole, red := read(0), read(1024)
+	if len(whole.Series) != 180 || len(red.Series) != 180 {
+		t.Fatalf("%d series whole, %d reduced; want 180", len(whole.Series), len(red.Series))
+	}
+	kept := 0
+	for i, s := range red.Series {
+		checkReduced(t, s, whole.Series[i], 32)
+		kept += s.Len()
+	}
+	if kept > 180*(32/pointsPerBucket*(pointsPerBucket+1)+1) {
+		t.Errorf("the 180 series keep %d points", kept)
+	}
+	for _, s := range read(180 * 101).Series {
+		if s.Reduced() || s.Len() != 100 {
+			t.Fatalf("%s: reduced %v, %d points, under a bound above all 18,000", s.Name, s.Reduced(), s.Len())
+		}
+	}
+}
