@@ -168,6 +168,10 @@ type shownFollower struct {
 	f    func(model.MsgRef)
 	last model.MsgRef
 	has  bool
+	// onShow, for a view registered with OnShown, is called when obj is
+	// shown again after being hidden; visible is whether it was shown.
+	onShow  func()
+	visible bool
 }
 
 // OnMessageShown registers the reaction of a view that reads and decodes
@@ -180,9 +184,23 @@ func (l *docLink) OnMessageShown(obj fyne.CanvasObject, f func(model.MsgRef)) {
 	l.OnMessage(func(model.MsgRef) { l.deliver(s, false) })
 }
 
+// OnShown registers f, called each time obj (a tab's content) is shown
+// again after being hidden, for a view that follows more than the
+// selected message (the Sensor tab follows its topic at the cursor).
+func (l *docLink) OnShown(obj fyne.CanvasObject, f func()) {
+	l.shown = append(l.shown, &shownFollower{obj: obj, onShow: f}) // not shown yet: its first showing counts
+}
+
 // deliver gives s the selected message if it has not had it and is shown
-// (or force).
+// (or force), or calls its onShow when it has just been shown.
 func (l *docLink) deliver(s *shownFollower, force bool) {
+	if s.onShow != nil {
+		was := s.visible
+		if s.visible = s.obj.Visible(); s.visible && !was {
+			s.onShow()
+		}
+		return
+	}
 	if !l.hasMsg || s.has && s.last == l.msg || !force && !s.obj.Visible() {
 		return
 	}

@@ -82,7 +82,6 @@ type sensorPanel struct {
 	// newest request waits in pending until it shows.
 	reading bool
 	queued  *model.MsgRef
-	hook    *shownHook
 	pending *model.MsgRef
 
 	// Settings of single-channel images and clouds, kept across frames.
@@ -145,7 +144,8 @@ func newSensorPanel(l *docLink) *sensorPanel {
 	top := container.NewBorder(nil, nil,
 		container.NewHBox(sized(p.topicSel, 260), p.prev, p.next, p.position), nil, p.title)
 	bottom := container.NewBorder(nil, nil, nil, p.note, p.readout)
-	p.hook = newShownHook(container.NewBorder(top, bottom, nil, nil, p.body), func() {
+	p.content = container.NewBorder(top, bottom, nil, nil, p.body)
+	l.OnShown(p.content, func() {
 		if ref := p.pending; ref != nil {
 			p.pending = nil
 			p.request(*ref)
@@ -158,7 +158,6 @@ func newSensorPanel(l *docLink) *sensorPanel {
 			p.follow()
 		}
 	})
-	p.content = p.hook
 
 	l.OnMessage(func(ref model.MsgRef) {
 		c := l.d.Storage.Connection(ref.Conn)
@@ -216,7 +215,7 @@ func (p *sensorPanel) follow() {
 
 // request reads and shows ref, after the read in progress if any.
 func (p *sensorPanel) request(ref model.MsgRef) {
-	if p.hook != nil && !p.hook.Visible() {
+	if p.content != nil && !p.content.Visible() {
 		p.pending = &ref
 		return
 	}
@@ -877,31 +876,4 @@ func (p *sensorPanel) updateZoomText() {
 		return
 	}
 	p.zoomText.SetText(fmt.Sprintf("%.0f%%", p.img.Zoom()*100))
-}
-
-// shownHook shows content and calls onShow each time it is shown again
-// after being hidden (its tab selected).
-type shownHook struct {
-	widget.BaseWidget
-	content fyne.CanvasObject
-	onShow  func()
-}
-
-func newShownHook(content fyne.CanvasObject, onShow func()) *shownHook {
-	h := &shownHook{content: content, onShow: onShow}
-	h.ExtendBaseWidget(h)
-	return h
-}
-
-// Show shows the content and, when it was hidden, calls onShow.
-func (h *shownHook) Show() {
-	was := h.Visible()
-	h.BaseWidget.Show()
-	if !was && h.onShow != nil {
-		h.onShow()
-	}
-}
-
-func (h *shownHook) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(h.content)
 }

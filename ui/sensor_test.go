@@ -296,8 +296,10 @@ func TestSensorFollowsCursor(t *testing.T) {
 	tm := x.Topic("/scan")
 	// Shown (its tab selected) with nothing chosen, the tab picks the
 	// first sensor topic.
-	p.hook.Hide()
-	p.hook.Show()
+	p.content.Hide()
+	l.catchUp(false) // another tab selected
+	p.content.Show()
+	l.catchUp(false) // as selecting the tab does
 	if p.topic != "/scan" || p.topicSel.Selected != "/scan" || !p.has || p.ref != tm.At(0) {
 		t.Fatalf("shown with nothing chosen: topic %q, message %+v", p.topic, p.ref)
 	}
@@ -324,13 +326,15 @@ func TestSensorFollowsCursor(t *testing.T) {
 	}
 	// Hidden (another tab selected), the panel reads nothing; shown
 	// again, it catches up with the cursor.
-	p.hook.Hide()
+	p.content.Hide()
+	l.catchUp(false) // another tab selected
 	shownRef := p.cur.ref
 	l.SetCursor(tm.At(3).T)
 	if p.cur.ref != shownRef || p.pending == nil {
 		t.Errorf("the hidden panel read %+v (pending %v)", p.cur.ref, p.pending)
 	}
-	p.hook.Show()
+	p.content.Show()
+	l.catchUp(false) // as selecting the tab does
 	if p.cur.ref != tm.At(3) || p.pending != nil {
 		t.Errorf("shown again it shows %+v, want message 3", p.cur.ref)
 	}
