@@ -142,6 +142,18 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	req.Fields = append(req.Fields, leafRefs...)
+	if *csvOut == "" && !*stats {
+		// Only an image: a field read as a path keeps at most
+		// imagePoints points, reduced per time bucket as the window's
+		// plots are (drawn the same at a bucket a pixel or finer), so
+		// the image's memory does not grow with the bag; the operands
+		// of functions and XY paths are read whole.
+		req.MaxPoints = imagePoints
+		req.Whole = make([]bool, len(req.Fields))
+		for i := len(req.Fields) - len(leafRefs); i < len(req.Fields); i++ {
+			req.Whole[i] = true
+		}
+	}
 	pl := newProgress(stderr, "reading")
 	set, err := model.ExtractSeries(context.Background(), b, &cache, req, func(done, total int64, _ string) { pl.update(done, total) })
 	pl.end()
@@ -297,6 +309,11 @@ func segmentCounts(b bag.Storage, cache *rosmsg.Cache, pargs []*plotArg, n int) 
 
 // plotWindow is the time window shown: the --start/--end bounds on the
 // receive time base, else the data's extent, else the bag's time range.
+// imagePoints bounds the points an image-only plot keeps of a field
+// (SeriesRequest.MaxPoints): 32,768 buckets, eight or more a pixel at any
+// --width up to 4096. A variable for tests.
+var imagePoints = 1 << 17
+
 func plotWindow(req model.SeriesRequest, tb model.TimeBase, series []plot.Series, bagStart, bagEnd bag.Time) plot.Window {
 	w := plot.Window{T0: bagStart.Nanos(), T1: bagEnd.Nanos()}
 	if tb == model.HeaderStamp {
