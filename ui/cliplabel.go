@@ -86,6 +86,9 @@ type clipRich struct {
 	// tip, when set, is the tooltip while the text is cut, instead of
 	// the text (a recent file's whole path for its cut folder).
 	tip string
+	// note, when set, is a tooltip shown whether or not the text is cut,
+	// after the text.
+	note string
 }
 
 // dimClip is dimText with its whole text in a tooltip while it is cut.
@@ -129,8 +132,16 @@ func (t *clipRich) segment() (*widget.TextSegment, bool) {
 	return seg, ok
 }
 
+// SetNote sets a tooltip shown after the text whether or not it is cut.
+func (t *clipRich) SetNote(s string) {
+	t.note = s
+	t.updateTip()
+}
+
 func (t *clipRich) updateTip() {
 	switch {
+	case t.note != "":
+		t.SetToolTip(t.String() + "\n" + t.note)
 	case t.Cut() && t.tip != "":
 		t.SetToolTip(t.tip)
 	case t.Cut():

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/bagscope/bagscope/bag"
@@ -209,4 +210,12 @@ func (g *plotsView) exactSeries(ctx context.Context, srcs []*plotSeries, shown [
 		}
 	}
 	return out, nil
+}
+
+// reducedNote explains a reduced series' legend line in its tooltip.
+func reducedNote(m *model.Series) string {
+	b := model.Seconds(m.Bucket, 3)
+	return fmt.Sprintf("Drawn from %s of them: the first, lowest, highest and last point of each %s s, "+
+		"the same line while a pixel spans %s s or more. Zoomed in further, the points in view are read and drawn; "+
+		"a CSV export has every point.", model.Count(uint64(m.Len())), b, b)
 }

@@ -3,9 +3,11 @@ package ui
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
@@ -48,6 +50,15 @@ func TestPlotReducedSeries(t *testing.T) {
 	}
 	if !bytes.Contains([]byte(legendTexts(p)), []byte("200 points")) {
 		t.Errorf("legend %q does not count the 200 points", legendTexts(p))
+	}
+	note := ""
+	for _, o := range test.LaidOutObjects(p.legend) {
+		if c, ok := o.(*clipRich); ok && c.note != "" {
+			note = c.ToolTip()
+		}
+	}
+	if !strings.HasPrefix(note, "200 points\nDrawn from ") || !strings.Contains(note, "CSV export has every point") {
+		t.Errorf("the legend's tooltip for the reduced series is %q", note)
 	}
 	if gotAll != wantAll {
 		t.Errorf("CSV of the reduced series differs from the whole series'\n%.300s\nwant\n%.300s", gotAll, wantAll)

@@ -292,7 +292,11 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 		if missing > 0 {
 			text += ", " + model.Count(uint64(missing)) + " messages lack a field"
 		}
-		state = dimText(text, theme.SizeNameCaptionText, fyne.TextAlignLeading)
+		st := dimClip(text, theme.SizeNameCaptionText, fyne.TextAlignLeading)
+		if s.ms != nil && s.ms.Reduced() {
+			st.SetNote(reducedNote(s.ms))
+		}
+		state = st
 	}
 	del := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.remove(s) })
 	del.Importance = widget.LowImportance

@@ -63,6 +63,8 @@ func legendTexts(p *plotPanel) string {
 			out = append(out, l.Text)
 		case *widget.RichText:
 			out = append(out, l.String())
+		case *clipRich:
+			out = append(out, l.String())
 		}
 	}
 	return strings.Join(out, "\n")
