@@ -307,13 +307,13 @@ func segmentCounts(b bag.Storage, cache *rosmsg.Cache, pargs []*plotArg, n int) 
 	return counts
 }
 
-// plotWindow is the time window shown: the --start/--end bounds on the
-// receive time base, else the data's extent, else the bag's time range.
 // imagePoints bounds the points an image-only plot keeps of a field
 // (SeriesRequest.MaxPoints): 32,768 buckets, eight or more a pixel at any
 // --width up to 4096. A variable for tests.
 var imagePoints = 1 << 17
 
+// plotWindow is the time window shown: the --start/--end bounds on the
+// receive time base, else the data's extent, else the bag's time range.
 func plotWindow(req model.SeriesRequest, tb model.TimeBase, series []plot.Series, bagStart, bagEnd bag.Time) plot.Window {
 	w := plot.Window{T0: bagStart.Nanos(), T1: bagEnd.Nanos()}
 	if tb == model.HeaderStamp {
