@@ -6,7 +6,7 @@
 #   make run      open the sample bag in the window (or print its info without a display)
 #   make test     gofmt, go vet, staticcheck, import check, go test -race (under Xvfb if no display)
 #   make fuzz     run every fuzz target for FUZZTIME each (default 10m) and print its executions
-#   make bench    Go benchmarks once, then bagscope vs the C++/Python reference (BENCHMARKS.md)
+#   make bench    Go benchmarks once, then the commands vs the peers: C++/Python rosbag, mcap, sqlite3 (BENCHMARKS.md)
 #   make install  install binary, icon, desktop entry and MIME type (PREFIX=/usr/local)
 #   make package  build a Linux package with the fyne tool (slow)
 #   make screenshots  remake the README's window pictures (assets/screenshots) under Xvfb
@@ -160,18 +160,36 @@ fuzz:
 	awk '/^== /{t=$$2" "$$3} /^fuzz: elapsed/{if (match($$0, /execs: [0-9]+/)) n[t]=substr($$0, RSTART+7, RLENGTH-7)} END{for (k in n) print k": "n[k]" executions in $(FUZZTIME)"}' "$(FUZZ_LOG)" | sort
 	! grep -q -e '^--- FAIL' -e '^FAIL' "$(FUZZ_LOG)"
 
-# The large benchmark bags (../shared/tools/gen_bench_bags.py) live outside the repo.
+# The benchmark recordings live outside the repo, in BENCH_DIR: the ROS 1
+# bags written by the real rosbag writer (../shared/tools/gen_bench_bags.py),
+# the ROS 2 MCAPs (1 MiB chunks as rosbag2 writes them, and 4 MiB) and the
+# .db3 folder, each made when missing by the scripts below.
 BENCH_DIR ?= ../bench
-BENCH_PKGS := hyperfine time g++ librosbag-storage-dev libsensor-msgs-dev pluginlib-dev
+BENCH_GEN ?= ../shared/tools/gen_bench_bags.py
+BENCH_PKGS := hyperfine time g++ librosbag-storage-dev libsensor-msgs-dev pluginlib-dev sqlite3
 
-# Go benchmarks once each, then bagscope against the C++ and Python reference
-# readers on the benchmark bags (testdata/bench/run.sh; see BENCHMARKS.md).
+# Go benchmarks once each, then the commands users run against the peers,
+# side by side in one run each (BENCHMARKS.md): ROS 1 against the C++ and
+# Python rosbag (testdata/bench/run.sh), ROS 2 MCAP against the mcap Go
+# library (run_ros2.sh), .db3 against the sqlite3 shell (run_db3.sh).
 bench: deps
-	$(MAKE) --no-print-directory APT_PKGS="$(BENCH_PKGS)" deps
+	$(MAKE) --no-print-directory APT_PKGS="$(BENCH_PKGS)" apt-deps
 	echo "== go test -bench"
 	go test -run '^$$' -bench . -benchtime=1x ./...
-	echo "== reference comparison on $(BENCH_DIR)"
-	testdata/bench/run.sh $(BENCH_DIR)
+	mkdir -p "$(BENCH_DIR)"
+	if [[ -f "$(BENCH_GEN)" ]]; then
+		[[ -f "$(BENCH_DIR)/mixed.bag" ]] || /usr/bin/python3 "$(BENCH_GEN)" mixed "$(BENCH_DIR)"
+		for c in lz4 bz2; do [[ -f "$(BENCH_DIR)/mixed_$$c.bag" ]] || /usr/bin/python3 "$(BENCH_GEN)" recompress "$(BENCH_DIR)" $$c; done
+		[[ -f "$(BENCH_DIR)/images.bag" ]] || /usr/bin/python3 "$(BENCH_GEN)" images "$(BENCH_DIR)"
+	fi
+	echo "== uptime: $$(uptime)"
+	echo "== ROS 1: bagscope against the C++ and Python rosbag on $(BENCH_DIR)"
+	testdata/bench/run.sh "$(BENCH_DIR)"
+	echo "== ROS 2 MCAP: bagscope against the mcap Go library"
+	testdata/bench/run_ros2.sh "$(BENCH_DIR)"
+	echo "== ROS 2 .db3: bagscope against the sqlite3 shell"
+	testdata/bench/run_db3.sh "$(BENCH_DIR)"
+	echo "== uptime: $$(uptime)"
 
 install: build
 	echo "== install to $(DESTDIR)$(PREFIX)"

@@ -17,6 +17,8 @@
 #   ROUNDS=3                   batches of RUNS for bagscope and C++, taking turns
 #   PYTHON=1                   0 skips the Python reference (the slowest part)
 #   ONLY=REGEX                 run only the workloads whose name matches (e.g. ONLY=imu)
+#   BASE=BIN                   another bagscope binary (e.g. an older commit's, built from a
+#                              `git worktree`) timed in the same rounds: two more columns
 # Needs: go, g++, hyperfine, GNU time, librosbag-storage-dev, libsensor-msgs-dev,
 # pluginlib-dev, python3-rosbag (apt-get install -y hyperfine time g++ librosbag-storage-dev
 # libsensor-msgs-dev pluginlib-dev python3-rosbag).
@@ -70,6 +72,11 @@ done
 for b in mixed mixed_lz4 mixed_bz2 images; do
 	rows+=("every message, $b.bag|$b.bag|$bs verify @|$build/read_all @|$py $here/py_read_all.py @|")
 done
+# The doctor, whole and quick, against the C++ reader reading every message.
+for b in mixed mixed_lz4; do
+	rows+=("check, $b.bag|$b.bag|$bs check @|$build/read_all @||bagscope: check FILE (every record cross-checked, every message decoded); the C++ peer reads every message")
+	rows+=("check --quick, $b.bag|$b.bag|$bs check --quick @|$build/read_all @||bagscope: check --quick FILE (the structure only)")
+done
 # The field itself with `plot` (which writes every value to CSV and renders an
 # SVG, its cheaper image format), or, before plot existed, a read of /imu only.
 if "$bs" help | grep -q '^  plot '; then
@@ -119,8 +126,8 @@ ratio() { $py -c 'import sys; a,b=sys.argv[1:]; print("%.2fx" % (float(a)/float(
 
 out=$build/results.md
 {
-	echo "| workload | bagscope (s) | C++ (s) | Python (s) | C++/bagscope | Python/bagscope | CPU user+sys bagscope / C++ (s) | peak RSS bagscope / C++ (MB) |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| workload | bagscope (s) | C++ (s) | Python (s) | C++/bagscope | Python/bagscope | CPU user+sys bagscope / C++ (s) | peak RSS bagscope / C++ (MB) |${BASE:+ base (s) | base/bagscope |} load |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|${BASE:+---:|---:|}---:|"
 } >"$out"
 notes=()
 for row in "${rows[@]}"; do
@@ -138,12 +145,18 @@ for row in "${rows[@]}"; do
 	[[ $bag == *bz2* ]] && n=$((slow_runs < runs ? slow_runs : runs))
 	# bagscope and C++ take turns, ROUNDS batches each, so that a change in
 	# the host's load between two batches cannot bias their ratio.
-	js_bs=() js_cpp=() failed=
+	js_bs=() js_cpp=() js_base=() failed=
+	l0=$(cut -d' ' -f1 /proc/loadavg)
 	for ((r = 1; r <= rounds; r++)); do
 		js_bs+=("$build/$slug-bagscope.$r.json")
 		js_cpp+=("$build/$slug-cpp.$r.json")
 		[[ $(measure "${js_bs[-1]}" "$n" ${cmd_bs//@/$file}) == FAIL ]] && failed+=" bagscope"
 		[[ $(measure "${js_cpp[-1]}" "$n" ${cmd_cpp//@/$file}) == FAIL ]] && failed+=" C++"
+		if [[ -n ${BASE:-} ]]; then
+			js_base+=("$build/$slug-base.$r.json")
+			cmd_base=${cmd_bs/#$bs/$BASE}
+			[[ $(measure "${js_base[-1]}" "$n" ${cmd_base//@/$file}) == FAIL ]] && failed+=" base"
+		fi
 	done
 	t_bs=$(stats median "${js_bs[@]}") t_cpp=$(stats median "${js_cpp[@]}")
 	[[ $failed == *bagscope* ]] && t_bs=FAIL
@@ -158,11 +171,19 @@ for row in "${rows[@]}"; do
 	[[ -n $note ]] && notes+=("$name: $note")
 	c_bs=$(stats cpu "${js_bs[@]}")
 	c_cpp=$(stats cpu "${js_cpp[@]}")
-	echo "| $name | $t_bs | $t_cpp | $t_py | $(ratio "$t_cpp" "$t_bs") | $(ratio "$t_py" "$t_bs") | $c_bs / $c_cpp | $m_bs / $m_cpp |" >>"$out"
+	basecols=
+	if [[ -n ${BASE:-} ]]; then
+		t_base=$(stats median "${js_base[@]}")
+		[[ $failed == *base* ]] && t_base=FAIL
+		basecols=" $t_base | $(ratio "$t_base" "$t_bs") |"
+	fi
+	echo "| $name | $t_bs | $t_cpp | $t_py | $(ratio "$t_cpp" "$t_bs") | $(ratio "$t_py" "$t_bs") | $c_bs / $c_cpp | $m_bs / $m_cpp |$basecols $l0-$(cut -d' ' -f1 /proc/loadavg) |" >>"$out"
 done
 {
 	echo
 	echo "Medians of $rounds rounds of $runs runs (bz2: $slow_runs; Python: one round of $py_runs; no warm-up run when 3 or fewer) with hyperfine -N, bagscope and C++ taking turns round by round; page cache warm."
+	[[ -n ${BASE:-} ]] && echo "Base: $BASE, timed in the same rounds as bagscope."
+	echo "Load is the 1-minute load average before and after the row."
 	echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 	for n in "${notes[@]}"; do echo "- $n"; done
 } >>"$out"

@@ -1,10 +1,18 @@
 // Command ros2mcap writes the ROS 2 MCAP benchmark recordings: the
 // messages of package ros2gen (the same 1,000,000 as
 // ../shared/tools/gen_bench_bags.py's mixed.bag, as ROS 2 CDR with ros2msg
-// schemas) in MCAP files written by the mcap Go library, once with zstd
-// chunks and once with lz4 chunks.
+// schemas) in MCAP files written by the mcap Go library, each with zstd
+// chunks and with lz4 chunks:
 //
-//	go run ./testdata/bench/ros2mcap OUTDIR   # mixed_ros2_zstd.mcap, mixed_ros2_lz4.mcap
+//   - mixed_ros2_1m_{zstd,lz4}.mcap: 1 MiB chunks, as rosbag2 and the mcap
+//     writers write by default, with noisy values (every float field
+//     noisy, as real sensors' are: the zstd file is ~204 MB);
+//   - mixed_ros2_{zstd,lz4}.mcap: 4 MiB chunks, the values of the
+//     earlier benchmarks (~70 MB each).
+//
+// Files that exist are left alone.
+//
+//	go run ./testdata/bench/ros2mcap OUTDIR
 //
 // GEN_DURATION (seconds, default 1000) shortens the recording for tests.
 package main
@@ -30,23 +38,45 @@ func main() {
 		os.Exit(2)
 	}
 	ev := ros2gen.Events(dur)
-	for _, comp := range []mcap.CompressionFormat{mcap.CompressionZSTD, mcap.CompressionLZ4} {
-		out := filepath.Join(os.Args[1], "mixed_ros2_"+string(comp)+".mcap")
-		if err := write(out, comp, ev); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+	variants := []struct {
+		prefix    string
+		chunkSize int64
+		noisy     bool
+	}{
+		{"mixed_ros2_1m_", 1 << 20, true},
+		{"mixed_ros2_", 4 << 20, false},
+	}
+	for _, v := range variants {
+		for _, comp := range []mcap.CompressionFormat{mcap.CompressionZSTD, mcap.CompressionLZ4} {
+			out := filepath.Join(os.Args[1], v.prefix+string(comp)+".mcap")
+			if _, err := os.Stat(out); err == nil {
+				continue
+			}
+			g := ros2gen.NewGenerator()
+			if v.noisy {
+				g = ros2gen.NewNoisyGenerator()
+			}
+			if err := write(out, comp, v.chunkSize, g, ev); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			fmt.Println(out, len(ev), "messages")
 		}
-		fmt.Println(out, len(ev), "messages")
 	}
 }
 
-func write(path string, comp mcap.CompressionFormat, ev []ros2gen.Event) error {
-	f, err := os.Create(path)
+// write writes the recording to path (through a temporary file, so that a
+// run cut short leaves no half-written benchmark file).
+func write(path string, comp mcap.CompressionFormat, chunkSize int64, g *ros2gen.Generator, ev []ros2gen.Event) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
+	defer os.Remove(tmp)
 	defer f.Close()
-	w, err := mcap.NewWriter(f, &mcap.WriterOptions{Chunked: true, ChunkSize: 4 << 20, Compression: comp, IncludeCRC: true})
+	// The writer as rosbag2's MCAP storage sets it up: chunked, CRCs on.
+	w, err := mcap.NewWriter(f, &mcap.WriterOptions{Chunked: true, ChunkSize: chunkSize, Compression: comp, IncludeCRC: true})
 	if err != nil {
 		return err
 	}
@@ -65,7 +95,6 @@ func write(path string, comp mcap.CompressionFormat, ev []ros2gen.Event) error {
 		}
 		ids[t.Name] = id
 	}
-	g := ros2gen.NewGenerator()
 	seq := map[string]uint32{}
 	for _, e := range ev {
 		data, stamp := g.Message(e)
@@ -74,5 +103,11 @@ func write(path string, comp mcap.CompressionFormat, ev []ros2gen.Event) error {
 			return err
 		}
 	}
-	return w.Close()
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
