@@ -7,7 +7,7 @@ require (
 	github.com/dsnet/compress v0.0.1
 	github.com/dweymouth/fyne-tooltip v0.4.0
 	github.com/foxglove/mcap/go/mcap v1.9.0
-	github.com/klauspost/compress v1.16.7
+	github.com/klauspost/compress v1.20.4
 	github.com/pierrec/lz4/v4 v4.1.33
 	golang.org/x/image v0.30.0
 	gonum.org/v1/plot v0.17.0
