@@ -42,6 +42,9 @@ type CheckReport struct {
 	Messages uint64
 	// Bytes adds up the payload bytes of those messages per connection ID.
 	Bytes map[uint32]uint64
+	// Visited says every message the doctor could read was handed to the
+	// context's message visitor (WithMessageVisitor).
+	Visited bool
 }
 
 // Errors counts the findings of severity Error.
@@ -69,4 +72,44 @@ func WithQuickCheck(ctx context.Context) context.Context {
 func QuickCheck(ctx context.Context) bool {
 	q, _ := ctx.Value(quickKey{}).(bool)
 	return q
+}
+
+// visitKey marks a context that carries a message visitor for a doctor.
+type visitKey struct{}
+
+// WithMessageVisitor returns a context that asks a doctor (Storage.Check,
+// CheckReader) to hand fn every message of the file as it reads them, from
+// several goroutines at once and in no particular order, as VisitMessages
+// does: a check that decodes every payload then reads and decompresses the
+// file once. m and its Data are valid during the call only; m.Conn is the
+// doctor's own connection of that ID. A doctor that did so for every
+// message it could read sets CheckReport.Visited; one that did not leaves
+// the visiting to the caller. A doctor honours it only for one file whose
+// connection IDs are the file's own (not across the parts of a Multi).
+func WithMessageVisitor(ctx context.Context, fn func(m *Message)) context.Context {
+	return context.WithValue(ctx, visitKey{}, fn)
+}
+
+// MessageVisitorOf returns the visitor ctx carries (WithMessageVisitor), or
+// nil.
+func MessageVisitorOf(ctx context.Context) func(m *Message) {
+	fn, _ := ctx.Value(visitKey{}).(func(m *Message))
+	return fn
+}
+
+// DecompressingVisitor returns fn called with every CDR message stored as a
+// zstd frame (rosbag2's MESSAGE compression mode) decompressed first, as
+// the storages NewStorage opens read them; a frame that does not
+// decompress is not handed on, as the iterators skip it.
+func DecompressingVisitor(fn func(m *Message)) func(m *Message) {
+	return func(m *Message) {
+		if !compressedMessage(m) {
+			fn(m)
+			return
+		}
+		c := *m
+		if _, err := inflate(&c, nil); err == nil {
+			fn(&c)
+		}
+	}
 }

@@ -30,16 +30,7 @@ func VisitMessages(ctx context.Context, s Storage, f MessageFilter, fn func(m *M
 	case singlePart:
 		return VisitMessages(ctx, v.parts[0], f, fn)
 	case *messageZstd:
-		return VisitMessages(ctx, v.Storage, f, func(m *Message) {
-			if !compressedMessage(m) {
-				fn(m)
-				return
-			}
-			c := *m
-			if _, err := inflate(&c, nil); err == nil {
-				fn(&c)
-			}
-		})
+		return VisitMessages(ctx, v.Storage, f, DecompressingVisitor(fn))
 	}
 	it := s.Messages(f)
 	defer it.Close()

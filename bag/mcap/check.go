@@ -53,6 +53,21 @@ type doctor struct {
 	minT, maxT uint64
 	lastLoose  uint64
 	chunkCount int
+
+	// visit is the check's message visitor (bag.WithMessageVisitor), or
+	// nil; notVisited is set when a message could not be handed to it.
+	visit      func(m *bag.Message)
+	notVisited bool
+
+	// Per channel ID, counted as the chunks are walked (a map update per
+	// message cost more than the rest of the walk): messages, payload
+	// bytes, and the number of the last chunk that held the channel.
+	countBy, bytesBy []uint64
+	chunkBy          []int
+	// Buffers of the chunk being walked, reused.
+	msgBuf  []msgAt
+	seenBuf []uint32
+	idxNo   uint32 // message index records met
 }
 
 // seenChunk is a chunk record as the check found it.
@@ -61,7 +76,9 @@ type seenChunk struct {
 	hdr         chunkHeader
 	csize       uint64
 	readable    bool
-	msgs        map[uint32]msgAt // by record offset in the chunk
+	msgs        []msgAt          // by record offset in the chunk
+	seen        []uint32         // per message: the last message index record that listed it
+	cursor      int              // where the next message index entry is looked for first
 	msgIdx      map[uint16]int64 // message index record offsets, by channel
 	msgIdxEnd   int64
 	channels    map[uint16]bool
@@ -70,6 +87,7 @@ type seenChunk struct {
 }
 
 type msgAt struct {
+	off  uint32
 	ch   uint16
 	time uint64
 }
@@ -92,95 +110,179 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 		sumOnlySchemas: map[uint16]*schema{}, sumOnlyChans: map[uint16]*channel{},
 		first: true, dataEnd: -1, footerOff: -1, chunks: map[int64]*seenChunk{}, atts: map[int64]attachment{}, metas: map[int64]string{},
 		chanCounts: map[uint16]uint64{}, minT: ^uint64(0)}
-	dec := getDecoders()
-	defer putDecoders(dec)
-	var dst []byte
+	visit := bag.MessageVisitorOf(ctx)
+	d.visit = visit
+	pipe := newCheckPipe(x, visit)
+	// The walk reads the records in file order on its own goroutine and
+	// queues each with its bytes (a chunk as a job for the pipe's
+	// workers); the doctor takes them in the same order here.
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	items := make(chan checkItem, 256)
+	var werr error
+	go func() {
+		defer close(items)
+		defer pipe.close()
+		// The walk reads 64 KiB at a time, so that a chunk's bytes are
+		// read once, by the worker that decompresses it.
+		werr = x.walkTopSpan(wctx, 0, 64<<10, func(t *topRec, w *window) bool {
+			it := checkItem{t: *t}
+			switch {
+			case t.Magic || t.Damaged:
+			case t.Op == OpChunk:
+				if t.N > MaxRecordSize {
+					break
+				}
+				it.job = pipe.submit(t.Offset, t.N)
+			case t.Op == OpAttachment && t.N > 64<<20:
+			case t.Op == OpMessage && t.N > 64<<20:
+				content, err := w.get(t.Offset+recHeaderLen, messageHeaderLen)
+				if err != nil {
+					it.skip = true
+					break
+				}
+				it.content = bytes.Clone(content)
+			case t.N > MaxRecordSize:
+			default:
+				content, err := w.get(t.Offset+recHeaderLen, int64(t.N))
+				if err != nil {
+					it.err = err
+					break
+				}
+				it.content = bytes.Clone(content)
+			}
+			select {
+			case items <- it:
+				return true
+			case <-wctx.Done():
+				if it.job != nil {
+					it.job.wait()
+					pipe.release(it.job)
+				}
+				return false
+			}
+		})
+	}()
 	var lastProgress int64
-	err := x.walkTop(ctx, 0, func(t *topRec, w *window) bool {
-		if progress != nil && (t.Offset-lastProgress > 1<<20 || t.Op == OpChunk) {
-			progress(t.Offset, x.size)
-			lastProgress = t.Offset
-		}
-		if t.Op != OpMessageIndex || t.Damaged {
-			d.closeChunk()
-		}
-		switch {
-		case t.Magic:
-			if t.Offset > 0 {
-				d.endMagic = true
+	stopped := false
+	for it := range items {
+		if stopped {
+			if it.job != nil {
+				pipe.release(it.job.wait())
 			}
-			return true
-		case t.Damaged:
-			d.add(bag.Error, t.Offset, t.Op, "%d bytes (%d..%d) are not a readable record: %v", t.End-t.Offset, t.Offset, t.End, t.Err)
-			return true
+			continue
 		}
-		if d.first {
-			d.first = false
-			if t.Op != OpHeader {
-				d.add(bag.Error, t.Offset, t.Op, "the first record is a %s record, not a header", t.Op)
-			}
+		if !d.item(ctx, &it, pipe, progress, &lastProgress) {
+			stopped = true
+			cancel()
 		}
-		if d.footer != nil {
-			d.add(bag.Error, t.Offset, t.Op, "%s record after the footer", t.Op)
-		}
-		if d.inSummary && t.Op != OpFooter {
-			d.summaryRecs = append(d.summaryRecs, *t)
-			switch t.Op {
-			case OpMessage, OpChunk, OpMessageIndex, OpAttachment, OpMetadata, OpDataEnd, OpHeader:
-				d.add(bag.Error, t.Offset, t.Op, "%s record after the data end record (in the summary section)", t.Op)
-				return true
-			}
-		}
-		if t.Op == OpChunk {
-			if t.N > MaxRecordSize {
-				d.add(bag.Error, t.Offset, t.Op, "chunk record of %d bytes is over the %d limit: not checked", t.N, MaxRecordSize)
-				return true
-			}
-			raw, err := w.get(t.Offset, recHeaderLen+int64(t.N))
-			if err != nil {
-				d.add(bag.Error, t.Offset, t.Op, "%v", err)
-				return true
-			}
-			l := dec.loadChunk(raw, t.Offset, t.N, dst)
-			if l.hdr.Compression != "" && l.data != nil {
-				dst = l.data
-			}
-			d.chunk(t, l)
-			return ctx.Err() == nil
-		}
-		if t.Op == OpAttachment && t.N > 64<<20 {
-			d.add(bag.Info, t.Offset, t.Op, "attachment of %d bytes: its CRC is not checked", t.N)
-			return true
-		}
-		if t.Op == OpMessage && t.N > 64<<20 {
-			content, err := w.get(t.Offset+recHeaderLen, messageHeaderLen)
-			if err == nil {
-				d.message(t.Offset, content, t.N)
-			}
-			return true
-		}
-		if t.N > MaxRecordSize {
-			d.add(bag.Error, t.Offset, t.Op, "record of %d bytes is over the %d limit: not checked", t.N, MaxRecordSize)
-			return true
-		}
-		content, err := w.get(t.Offset+recHeaderLen, int64(t.N))
-		if err != nil {
-			d.add(bag.Error, t.Offset, t.Op, "%v", err)
-			return true
-		}
-		d.record(t, content)
-		return true
-	})
-	d.closeChunk()
-	if err != nil {
-		return d.rep, err
 	}
+	d.closeChunk()
+	if werr != nil && !stopped {
+		d.flushCounts()
+		return d.rep, werr
+	}
+	d.rep.Visited = visit != nil && !d.notVisited
 	d.finish(ctx)
 	if progress != nil {
 		progress(x.size, x.size)
 	}
 	sort.SliceStable(d.rep.Findings, func(i, j int) bool { return d.rep.Findings[i].Offset < d.rep.Findings[j].Offset })
 	return d.rep, ctx.Err()
+}
+
+// checkItem is one top-level record as the walk read it.
+type checkItem struct {
+	t       topRec
+	content []byte    // the record's content (a copy), when read
+	job     *checkJob // a chunk being loaded
+	err     error     // reading it failed
+	skip    bool      // nothing to check (its bytes could not be read)
+}
+
+// item checks one record; false stops the check (ctx was cancelled).
+func (d *doctor) item(ctx context.Context, it *checkItem, pipe *checkPipe, progress func(done, total int64), lastProgress *int64) bool {
+	t, x := &it.t, d.x
+	if progress != nil && (t.Offset-*lastProgress > 1<<20 || t.Op == OpChunk) {
+		progress(t.Offset, x.size)
+		*lastProgress = t.Offset
+	}
+	if t.Op != OpMessageIndex || t.Damaged {
+		d.closeChunk()
+	}
+	switch {
+	case t.Magic:
+		if t.Offset > 0 {
+			d.endMagic = true
+		}
+		return true
+	case t.Damaged:
+		d.add(bag.Error, t.Offset, t.Op, "%d bytes (%d..%d) are not a readable record: %v", t.End-t.Offset, t.Offset, t.End, t.Err)
+		return true
+	}
+	if d.first {
+		d.first = false
+		if t.Op != OpHeader {
+			d.add(bag.Error, t.Offset, t.Op, "the first record is a %s record, not a header", t.Op)
+		}
+	}
+	if d.footer != nil {
+		d.add(bag.Error, t.Offset, t.Op, "%s record after the footer", t.Op)
+	}
+	release := func() {
+		if it.job != nil {
+			pipe.release(it.job.wait())
+		}
+	}
+	if d.inSummary && t.Op != OpFooter {
+		d.summaryRecs = append(d.summaryRecs, *t)
+		switch t.Op {
+		case OpMessage, OpChunk, OpMessageIndex, OpAttachment, OpMetadata, OpDataEnd, OpHeader:
+			d.add(bag.Error, t.Offset, t.Op, "%s record after the data end record (in the summary section)", t.Op)
+			release()
+			return true
+		}
+	}
+	if t.Op == OpChunk {
+		if t.N > MaxRecordSize {
+			d.add(bag.Error, t.Offset, t.Op, "chunk record of %d bytes is over the %d limit: not checked", t.N, MaxRecordSize)
+			return true
+		}
+		if it.err != nil {
+			d.add(bag.Error, t.Offset, t.Op, "%v", it.err)
+			return true
+		}
+		j := it.job.wait()
+		defer pipe.release(j)
+		if j.err != nil {
+			d.add(bag.Error, t.Offset, t.Op, "%v", j.err)
+			return true
+		}
+		d.chunk(t, j.load)
+		return ctx.Err() == nil
+	}
+	if t.Op == OpAttachment && t.N > 64<<20 {
+		d.add(bag.Info, t.Offset, t.Op, "attachment of %d bytes: its CRC is not checked", t.N)
+		return true
+	}
+	if t.Op == OpMessage && t.N > 64<<20 {
+		if !it.skip {
+			d.message(t.Offset, it.content, t.N)
+		}
+		// Its payload is not read here: the caller's own pass must.
+		d.notVisited = true
+		return true
+	}
+	if t.N > MaxRecordSize {
+		d.add(bag.Error, t.Offset, t.Op, "record of %d bytes is over the %d limit: not checked", t.N, MaxRecordSize)
+		return true
+	}
+	if it.err != nil {
+		d.add(bag.Error, t.Offset, t.Op, "%v", it.err)
+		return true
+	}
+	d.record(t, it.content)
+	return true
 }
 
 func (d *doctor) record(t *topRec, content []byte) {
@@ -233,6 +335,7 @@ func (d *doctor) record(t *topRec, content []byte) {
 			return
 		}
 		d.message(off, content, t.N)
+		d.visitLoose(off, content)
 	case OpMessageIndex:
 		ch := dc.u16("channel_id")
 		dc.prefixed("records")
@@ -390,10 +493,31 @@ func (d *doctor) message(off int64, content []byte, n uint64) {
 	d.seeMessage(ch, t, n-messageHeaderLen)
 }
 
+// visitLoose hands a message record outside chunks to the visitor.
+func (d *doctor) visitLoose(off int64, content []byte) {
+	if d.visit == nil {
+		return
+	}
+	x := d.x
+	ch := binary.LittleEndian.Uint16(content)
+	if int(ch) >= len(x.connTab) || x.connTab[ch] == nil {
+		return
+	}
+	d.visit(&bag.Message{Conn: x.connTab[ch], Time: bag.TimeFromUnixNanos(binary.LittleEndian.Uint64(content[6:])),
+		PublishTime: bag.TimeFromUnixNanos(binary.LittleEndian.Uint64(content[14:])),
+		Data:        content[messageHeaderLen:len(content):len(content)], Loc: bag.Loc{Block: off}, DataOffset: off + recHeaderLen + messageHeaderLen})
+}
+
 func (d *doctor) seeMessage(ch uint16, t uint64, size uint64) {
 	d.msgCount++
-	d.chanCounts[ch]++
-	d.rep.Bytes[uint32(ch)] += size
+	if int(ch) >= len(d.countBy) {
+		n := int(ch) + 1
+		d.countBy = append(d.countBy, make([]uint64, n-len(d.countBy))...)
+		d.bytesBy = append(d.bytesBy, make([]uint64, n-len(d.bytesBy))...)
+		d.chunkBy = append(d.chunkBy, make([]int, n-len(d.chunkBy))...)
+	}
+	d.countBy[ch]++
+	d.bytesBy[ch] += size
 	d.minT = min(d.minT, t)
 	d.maxT = max(d.maxT, t)
 }
@@ -401,7 +525,7 @@ func (d *doctor) seeMessage(ch uint16, t uint64, size uint64) {
 // chunk checks a chunk and the records inside it.
 func (d *doctor) chunk(t *topRec, l chunkLoad) {
 	d.chunkCount++
-	c := &seenChunk{off: t.Offset, length: t.End - t.Offset, hdr: l.hdr, msgs: map[uint32]msgAt{}, msgIdx: map[uint16]int64{}, channels: map[uint16]bool{}}
+	c := &seenChunk{off: t.Offset, length: t.End - t.Offset, hdr: l.hdr, msgs: d.msgBuf[:0], msgIdx: map[uint16]int64{}, channels: map[uint16]bool{}}
 	c.csize = l.hdr.RecordsLen
 	d.chunks[c.off] = c
 	d.order = append(d.order, c)
@@ -453,10 +577,13 @@ func (d *doctor) chunk(t *topRec, l chunkLoad) {
 				c.end = ts
 			}
 			first, prev = false, ts
-			c.msgs[uint32(off)] = msgAt{ch, ts}
-			c.channels[ch] = true
+			c.msgs = append(c.msgs, msgAt{uint32(off), ch, ts})
 			c.count++
 			d.seeMessage(ch, ts, uint64(len(content)-messageHeaderLen))
+			if d.chunkBy[ch] != d.chunkCount {
+				d.chunkBy[ch] = d.chunkCount
+				c.channels[ch] = true
+			}
 		default:
 			d.add(bag.Error, t.Offset, OpChunk, "a %s record at %d in the chunk: chunks hold only schemas, channels and messages", op, off)
 		}
@@ -494,26 +621,59 @@ func (d *doctor) messageIndex(c *seenChunk, off int64, ch uint16, content []byte
 	if !c.readable {
 		return
 	}
-	seen := map[uint32]bool{}
+	if c.seen == nil {
+		c.seen = append(d.seenBuf[:0], make([]uint32, len(c.msgs))...)
+	}
+	d.idxNo++
+	c.cursor = 0
 	for i := 0; i+16 <= len(arr); i += 16 {
 		ts := binary.LittleEndian.Uint64(arr[i:])
 		ro := binary.LittleEndian.Uint64(arr[i+8:])
-		m, ok := c.msgs[uint32(ro)]
+		k, ok := c.find(ro)
+		var m msgAt
+		if ok {
+			m = c.msgs[k]
+			c.seen[k] = d.idxNo
+		}
 		switch {
-		case ro > 1<<32-1 || !ok:
+		case !ok:
 			d.add(bag.Error, off, OpMessageIndex, "entry %d for channel %d points at offset %d of the chunk at %d, where no message record starts", i/16, ch, ro, c.off)
 		case m.ch != ch:
 			d.add(bag.Error, off, OpMessageIndex, "entry %d for channel %d points at offset %d of the chunk at %d, a message on channel %d", i/16, ch, ro, c.off, m.ch)
 		case m.time != ts:
 			d.add(bag.Error, off, OpMessageIndex, "entry %d for channel %d says log_time %d, the message at offset %d of the chunk at %d has %d", i/16, ch, ts, ro, c.off, m.time)
 		}
-		seen[uint32(ro)] = true
 	}
-	for ro, m := range c.msgs {
-		if m.ch == ch && !seen[ro] {
-			d.add(bag.Warning, off, OpMessageIndex, "the message at offset %d of the chunk at %d (channel %d, log_time %d) has no entry in its message index", ro, c.off, ch, m.time)
+	for k, m := range c.msgs {
+		if m.ch == ch && c.seen[k] != d.idxNo {
+			d.add(bag.Warning, off, OpMessageIndex, "the message at offset %d of the chunk at %d (channel %d, log_time %d) has no entry in its message index", m.off, c.off, ch, m.time)
 		}
 	}
+}
+
+// find returns the index in c.msgs of the message whose record starts at
+// ro: where the entry before it left off first (entries come in record
+// order), else by binary search.
+func (c *seenChunk) find(ro uint64) (int, bool) {
+	if ro > 1<<32-1 {
+		return 0, false
+	}
+	// The channel's next message is usually a few records on.
+	for k := c.cursor; k < min(len(c.msgs), c.cursor+16); k++ {
+		if o := uint64(c.msgs[k].off); o >= ro {
+			if o != ro {
+				break
+			}
+			c.cursor = k + 1
+			return k, true
+		}
+	}
+	k := sort.Search(len(c.msgs), func(i int) bool { return uint64(c.msgs[i].off) >= ro })
+	if k < len(c.msgs) && uint64(c.msgs[k].off) == ro {
+		c.cursor = k + 1
+		return k, true
+	}
+	return 0, false
 }
 
 // closeChunk checks that the chunk just walked had its message indexes.
@@ -523,6 +683,10 @@ func (d *doctor) closeChunk() {
 		return
 	}
 	d.last = nil
+	defer func() {
+		d.msgBuf, d.seenBuf = c.msgs[:0], c.seen[:0]
+		c.msgs, c.seen = nil, nil
+	}()
 	if !c.readable {
 		return
 	}
@@ -537,7 +701,16 @@ func (d *doctor) closeChunk() {
 			}
 		}
 	}
-	c.msgs = nil
+}
+
+// flushCounts puts the counts by channel into their maps.
+func (d *doctor) flushCounts() {
+	for ch, n := range d.countBy {
+		if n > 0 {
+			d.chanCounts[uint16(ch)] = n
+			d.rep.Bytes[uint32(ch)] = d.bytesBy[ch]
+		}
+	}
 }
 
 // finish makes the checks that need the whole file seen.
@@ -553,6 +726,7 @@ func (d *doctor) finish(ctx context.Context) {
 		d.add(bag.Error, x.size, 0, "no footer record: the file was cut or not closed")
 	}
 	d.rep.Messages = d.msgCount
+	d.flushCounts()
 	// Data section CRC.
 	if d.dataEnd >= 0 && d.dataEndCRC != 0 {
 		if c, err := d.crc(ctx, 0, d.dataEnd); err == nil && c != d.dataEndCRC {

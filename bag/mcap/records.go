@@ -30,7 +30,13 @@ type topRec struct {
 // resyncing after damage. fn gets each record and the window it can read
 // content through.
 func (x *Reader) walkTop(ctx context.Context, from int64, fn func(t *topRec, w *window) bool) error {
-	w := &window{r: x.r, size: x.size, off: -1}
+	return x.walkTopSpan(ctx, from, 0, fn)
+}
+
+// walkTopSpan is walkTop reading the file span bytes at a time (0: the
+// window's default).
+func (x *Reader) walkTopSpan(ctx context.Context, from, span int64, fn func(t *topRec, w *window) bool) error {
+	w := &window{r: x.r, size: x.size, off: -1, span: span}
 	s := &scanner{x: x, end: x.size, full: true, cut: x.foot == nil}
 	if from <= 0 {
 		if !fn(&topRec{Offset: 0, Magic: true, End: magicLen}, w) {

@@ -19,6 +19,10 @@ type window struct {
 	size int64
 	off  int64
 	buf  []byte
+	// span is how much one read brings in (0: winSize). A walk that reads
+	// the large records' bytes elsewhere (the doctor's chunks) keeps it
+	// small, so that they are not read twice.
+	span int64
 }
 
 // get returns file bytes [off, off+n), valid until the next get. The caller
@@ -27,7 +31,11 @@ func (w *window) get(off int64, n int64) ([]byte, error) {
 	if off >= w.off && off+n <= w.off+int64(len(w.buf)) {
 		return w.buf[off-w.off:][:n], nil
 	}
-	if n > winSize/2 {
+	span := w.span
+	if span == 0 {
+		span = winSize
+	}
+	if n > span/2 {
 		if n > MaxRecordSize {
 			return nil, errAt(off, 0, ErrTooLarge, "%d bytes is over the %d limit", n, MaxRecordSize)
 		}
@@ -37,9 +45,9 @@ func (w *window) get(off int64, n int64) ([]byte, error) {
 		}
 		return b, nil
 	}
-	l := min(int64(winSize), w.size-off)
+	l := min(span, w.size-off)
 	if int64(cap(w.buf)) < l {
-		w.buf = make([]byte, min(int64(winSize), w.size))
+		w.buf = make([]byte, min(span, w.size))
 	}
 	w.buf = w.buf[:l]
 	w.off = off

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/bagscope/bagscope/bag"
@@ -83,14 +82,25 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		rep, err = model.CheckStorage(ctx, s, pl.update)
 		s.Close()
 	} else {
-		rep, err = bag.CheckReader(ctx, f, st.Size(), pl.update)
-		if err == nil && !*quick {
-			// The format's doctor reads the raw file; the messages are
-			// decoded through the opened recording, when it opens.
-			if s, oerr := model.OpenStorage(path); oerr == nil {
-				rep, err = addPayloadFindings(ctx, rep, s)
-				s.Close()
+		// The format's doctor reads the raw file; the messages are
+		// decoded against the opened recording's definitions, when it
+		// opens: by the doctor as it decompresses them, if it can
+		// (bag.WithMessageVisitor), else in a pass of their own.
+		var s bag.Storage
+		var pc *model.PayloadCheck
+		if !*quick {
+			if o, oerr := model.OpenStorage(path); oerr == nil {
+				s = o
+				defer s.Close()
+				if !checksPayloads(s) {
+					pc = model.NewPayloadCheck(s)
+					ctx = bag.WithMessageVisitor(ctx, bag.DecompressingVisitor(pc.Visit))
+				}
 			}
+		}
+		rep, err = bag.CheckReader(ctx, f, st.Size(), pl.update)
+		if err == nil && s != nil && !checksPayloads(s) {
+			rep, err = model.AddPayloadFindings(ctx, rep, s, pc)
 		}
 	}
 	pl.end()
@@ -141,17 +151,9 @@ func errOffset(err error) int64 {
 	return 0
 }
 
-// addPayloadFindings adds the findings of decoding every message of s, for
-// formats whose doctor does not decode messages itself.
-func addPayloadFindings(ctx context.Context, rep *bag.CheckReport, s bag.Storage) (*bag.CheckReport, error) {
-	if pc, ok := bag.Underlying(s).(interface{ ChecksPayloads() bool }); ok && pc.ChecksPayloads() {
-		return rep, nil
-	}
-	fs, err := model.CheckPayloads(ctx, s)
-	if err != nil {
-		return rep, err
-	}
-	rep.Findings = append(rep.Findings, fs...)
-	sort.SliceStable(rep.Findings, func(i, j int) bool { return rep.Findings[i].Offset < rep.Findings[j].Offset })
-	return rep, nil
+// checksPayloads reports whether s's own doctor decodes every message
+// (ROS 1's does).
+func checksPayloads(s bag.Storage) bool {
+	pc, ok := bag.Underlying(s).(interface{ ChecksPayloads() bool })
+	return ok && pc.ChecksPayloads()
 }

@@ -1,0 +1,167 @@
+package mcap
+
+import (
+	"encoding/binary"
+	"runtime"
+	"sync"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// checkPipe decompresses the doctor's chunks on one goroutine per core,
+// ahead of the doctor, which takes them in file order. When the check
+// carries a message visitor (bag.WithMessageVisitor), each chunk's messages
+// are handed to it by the goroutine that decompressed the chunk, while its
+// records are in that core's cache: a check that decodes every payload
+// then decompresses each chunk once.
+type checkPipe struct {
+	x     *Reader
+	visit func(m *bag.Message)
+	jobs  chan *checkJob
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	inFlight int64 // bytes of the chunks submitted and not yet released
+	budget   int64
+	jobsIn   int // chunks submitted and not yet released
+	maxJobs  int
+
+	raws, dsts chan []byte // buffers for reuse
+}
+
+// checkJob is one chunk record to load.
+type checkJob struct {
+	off    int64
+	n      uint64 // the record's declared content length
+	raw    []byte // the record, header included
+	weight int64
+	done   chan struct{}
+	load   chunkLoad
+	dst    []byte // the buffer lent for the decompressed records
+	err    error  // reading the record failed
+}
+
+func newCheckPipe(x *Reader, visit func(m *bag.Message)) *checkPipe {
+	workers := runtime.GOMAXPROCS(0)
+	p := &checkPipe{x: x, visit: visit, jobs: make(chan *checkJob, 2*workers), budget: maxInFlightBytes, maxJobs: 2*workers + 1,
+		raws: make(chan []byte, 2*workers+2), dsts: make(chan []byte, 2*workers+2)}
+	p.cond = sync.NewCond(&p.mu)
+	for range workers {
+		go p.worker()
+	}
+	return p
+}
+
+// close ends the workers once the jobs submitted are done.
+func (p *checkPipe) close() { close(p.jobs) }
+
+// submit queues the chunk record at off, of n bytes of content, for a
+// worker to read and load, waiting while the chunks in flight hold the
+// budget.
+func (p *checkPipe) submit(off int64, n uint64) *checkJob {
+	j := &checkJob{off: off, n: n, done: make(chan struct{})}
+	// The decompressed records count as much again, at the least; a
+	// worker that finds them larger takes what they need as it
+	// decompresses them (bounded by MaxChunkSize).
+	j.weight = 2 * (recHeaderLen + int64(n))
+	p.acquire(j.weight)
+	p.jobs <- j
+	return j
+}
+
+// wait returns the job's chunk once loaded.
+func (j *checkJob) wait() *checkJob {
+	<-j.done
+	return j
+}
+
+// release returns a job's buffers and budget once the doctor is done with
+// its chunk.
+func (p *checkPipe) release(j *checkJob) {
+	p.put(p.raws, j.raw)
+	p.put(p.dsts, j.dst)
+	j.raw, j.dst, j.load.data = nil, nil, nil
+	p.mu.Lock()
+	p.inFlight -= j.weight
+	p.jobsIn--
+	p.mu.Unlock()
+	p.cond.Broadcast()
+}
+
+// acquire waits until one more chunk of w bytes fits the budget (bytes
+// and chunks in flight, two per worker and one more); a chunk larger than
+// the whole budget goes alone.
+func (p *checkPipe) acquire(w int64) {
+	p.mu.Lock()
+	for p.jobsIn >= p.maxJobs || p.inFlight > 0 && p.inFlight+w > p.budget {
+		p.cond.Wait()
+	}
+	p.inFlight += w
+	p.jobsIn++
+	p.mu.Unlock()
+}
+
+func (p *checkPipe) get(pool chan []byte, n int) []byte {
+	select {
+	case b := <-pool:
+		if cap(b) >= n {
+			return b[:n]
+		}
+	default:
+	}
+	return make([]byte, n, n+n/4+4096)
+}
+
+func (p *checkPipe) put(pool chan []byte, b []byte) {
+	if cap(b) == 0 {
+		return
+	}
+	select {
+	case pool <- b[:0]:
+	default:
+	}
+}
+
+func (p *checkPipe) worker() {
+	d := getDecoders()
+	defer putDecoders(d)
+	var m bag.Message
+	for j := range p.jobs {
+		p.work(j, d, &m)
+		close(j.done)
+	}
+}
+
+func (p *checkPipe) work(j *checkJob, d *decoders, m *bag.Message) {
+	x := p.x
+	j.raw = p.get(p.raws, int(recHeaderLen+int64(j.n)))
+	if n, err := x.r.ReadAt(j.raw, j.off); n < len(j.raw) {
+		j.err = err
+		return
+	}
+	j.dst = p.get(p.dsts, int(min(j.weight, preallocLimit)))[:0]
+	j.load = d.loadChunk(j.raw, j.off, j.n, j.dst)
+	if j.load.data != nil && j.load.hdr.Compression != "" {
+		j.dst = j.load.data[:0]
+	}
+	if p.visit == nil || j.load.data == nil {
+		return
+	}
+	walkRecords(j.load.data, func(op Op, off int, content []byte) bool {
+		if op != OpMessage {
+			return true
+		}
+		ch := binary.LittleEndian.Uint16(content)
+		if int(ch) >= len(x.connTab) || x.connTab[ch] == nil {
+			return true
+		}
+		m.Conn = x.connTab[ch]
+		m.Time = bag.TimeFromUnixNanos(binary.LittleEndian.Uint64(content[6:]))
+		m.PublishTime = bag.TimeFromUnixNanos(binary.LittleEndian.Uint64(content[14:]))
+		m.Data = content[messageHeaderLen:len(content):len(content)]
+		m.Loc = bag.Loc{Block: j.off, Offset: uint32(off)}
+		m.DataOffset = int64(off + recHeaderLen + messageHeaderLen)
+		p.visit(m)
+		return true
+	})
+}
