@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // ChunkDetail is what the chunk view shows about one chunk: its chunk info
@@ -103,15 +104,15 @@ type Field struct{ Name, Value string }
 func (c *ChunkDetail) InfoFields(start int64) []Field {
 	ci := c.Info
 	rel := func(t ros1.Time) string {
-		return fmt.Sprintf("%s (%s UTC)", RelTime(t.Nanos()-start), time.Unix(0, t.Nanos()).UTC().Format("15:04:05.000"))
+		return fmt.Sprintf("%s (%s UTC)", human.RelTime(t.Nanos()-start), time.Unix(0, t.Nanos()).UTC().Format("15:04:05.000"))
 	}
 	return []Field{
 		{"Chunk", fmt.Sprintf("%d of %d", c.Index+1, c.N)},
 		{"Record at", fmt.Sprintf("byte %d", ci.ChunkPos)},
 		{"Start", rel(ci.Start)},
 		{"End", rel(ci.End)},
-		{"Duration", Seconds(ci.End.Nanos()-ci.Start.Nanos(), 3) + " s"},
-		{"Messages", fmt.Sprintf("%s on %d connection%s", Count(ci.Messages()), len(ci.Conns), map[bool]string{true: "s"}[len(ci.Conns) != 1])},
+		{"Duration", human.Seconds(ci.End.Nanos()-ci.Start.Nanos(), 3) + " s"},
+		{"Messages", fmt.Sprintf("%s on %d connection%s", human.Count(ci.Messages()), len(ci.Conns), map[bool]string{true: "s"}[len(ci.Conns) != 1])},
 		{"Chunk info at", infoAt(ci)},
 	}
 }
@@ -142,8 +143,8 @@ func (c *ChunkDetail) HeaderFields() []Field {
 	}
 	out := []Field{
 		{"Compression", comp},
-		{"Compressed size", fmt.Sprintf("%s (%s bytes)", Size(int64(h.DataLen)), Count(uint64(h.DataLen)))},
-		{"Uncompressed size", fmt.Sprintf("%s (%s bytes)", Size(int64(h.Size)), Count(uint64(h.Size)))},
+		{"Compressed size", fmt.Sprintf("%s (%s bytes)", human.Size(int64(h.DataLen)), human.Count(uint64(h.DataLen)))},
+		{"Uncompressed size", fmt.Sprintf("%s (%s bytes)", human.Size(int64(h.Size)), human.Count(uint64(h.Size)))},
 		{"Ratio", ratio},
 		{"Header", fmt.Sprintf("bytes %d..%d", h.HeaderOffset, h.HeaderOffset+int64(h.HeaderLen)-1)},
 		{"Data", fmt.Sprintf("bytes %d..%d", h.DataOffset, h.End()-1)},

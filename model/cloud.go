@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // PointField datatypes (sensor_msgs/PointField).
@@ -161,7 +162,7 @@ func DecodeCloud(root *rosmsg.Node, colorField string, maxPoints int) (*Cloud, e
 		return c, fmt.Errorf("row_step %d is less than width %d × point_step %d", c.RowStep, c.Width, c.PointStep)
 	}
 	if need := (c.Height-1)*c.RowStep + c.Width*c.PointStep; len(data) < need {
-		return c, fmt.Errorf("data has %s bytes, the points need %s", Count(uint64(len(data))), Count(uint64(need)))
+		return c, fmt.Errorf("data has %s bytes, the points need %s", human.Count(uint64(len(data))), human.Count(uint64(need)))
 	}
 	c.Stride = max(1, (c.Total+maxPoints-1)/maxPoints)
 	n := (c.Total + c.Stride - 1) / c.Stride

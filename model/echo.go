@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // Echo returns a decoded message as `rostopic echo` prints it, without
@@ -136,7 +137,7 @@ func (b *echoWriter) echoArray(n *rosmsg.Node, indent string) {
 		p := n.Bytes()
 		b.WriteString(pyBytes(p[:b.shown(len(p))]))
 		if k := b.shown(len(p)); k < len(p) {
-			b.WriteString(" … " + Count(uint64(len(p)-k)) + " more")
+			b.WriteString(" … " + human.Count(uint64(len(p)-k)) + " more")
 		}
 		return
 	}
@@ -178,7 +179,7 @@ func (b *echoWriter) echoArray(n *rosmsg.Node, indent string) {
 		b.WriteString(PyScalar(&e))
 	}
 	if k := b.shown(cnt); k < cnt {
-		b.WriteString(", … " + Count(uint64(cnt-k)) + " more")
+		b.WriteString(", … " + human.Count(uint64(cnt-k)) + " more")
 	}
 	b.WriteByte(']')
 }
@@ -187,7 +188,7 @@ func (b *echoWriter) echoArray(n *rosmsg.Node, indent string) {
 // out, if any.
 func (b *echoWriter) leftOut(indent string, cnt int) {
 	if k := b.shown(cnt); k < cnt {
-		b.WriteString("\n" + indent + "… " + Count(uint64(cnt-k)) + " more")
+		b.WriteString("\n" + indent + "… " + human.Count(uint64(cnt-k)) + " more")
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // This file is the Records and Chunk views' model for every format whose
@@ -476,7 +477,7 @@ func (d *BlockDetail) Ratio() float64 {
 func (d *BlockDetail) Fields(start int64) []Field {
 	b := d.Block
 	rel := func(t bag.Time) string {
-		return fmt.Sprintf("%s (%s UTC)", RelTime(t.Nanos()-start), time.Unix(0, t.Nanos()).UTC().Format("15:04:05.000"))
+		return fmt.Sprintf("%s (%s UTC)", human.RelTime(t.Nanos()-start), time.Unix(0, t.Nanos()).UTC().Format("15:04:05.000"))
 	}
 	comp := b.Compression
 	if comp == "" {
@@ -488,19 +489,19 @@ func (d *BlockDetail) Fields(start int64) []Field {
 	}
 	usize := "unknown"
 	if b.UncompressedSize > 0 {
-		usize = fmt.Sprintf("%s (%s bytes)", Size(int64(b.UncompressedSize)), Count(b.UncompressedSize))
+		usize = fmt.Sprintf("%s (%s bytes)", human.Size(int64(b.UncompressedSize)), human.Count(b.UncompressedSize))
 	}
 	conns := len(b.Counts)
 	return []Field{
 		{"Chunk", fmt.Sprintf("%d of %d", d.Index+1, d.N)},
 		{"Record at", "byte " + OffsetText(b.Offset)},
-		{"Length", fmt.Sprintf("%s (%s bytes, to byte %s)", Size(b.Len), Count(uint64(b.Len)), OffsetText(b.Offset+b.Len-1))},
+		{"Length", fmt.Sprintf("%s (%s bytes, to byte %s)", human.Size(b.Len), human.Count(uint64(b.Len)), OffsetText(b.Offset+b.Len-1))},
 		{"Start", rel(b.Start)},
 		{"End", rel(b.End)},
-		{"Duration", Seconds(b.End.Nanos()-b.Start.Nanos(), 3) + " s"},
-		{"Messages", fmt.Sprintf("%s on %d connection%s", Count(b.Messages()), conns, map[bool]string{true: "s"}[conns != 1])},
+		{"Duration", human.Seconds(b.End.Nanos()-b.Start.Nanos(), 3) + " s"},
+		{"Messages", fmt.Sprintf("%s on %d connection%s", human.Count(b.Messages()), conns, map[bool]string{true: "s"}[conns != 1])},
 		{"Compression", comp},
-		{"Compressed size", fmt.Sprintf("%s (%s bytes)", Size(int64(b.CompressedSize)), Count(b.CompressedSize))},
+		{"Compressed size", fmt.Sprintf("%s (%s bytes)", human.Size(int64(b.CompressedSize)), human.Count(b.CompressedSize))},
 		{"Uncompressed size", usize},
 		{"Ratio", ratio},
 	}

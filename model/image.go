@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // MaxImagePixels bounds the images MessageImage decodes: 64 megapixels,
@@ -55,7 +56,7 @@ func (i ImageInfo) Caption() string {
 	if i.Bytes == 1 {
 		b = "byte"
 	}
-	return s + Count(uint64(i.Bytes)) + " " + b
+	return s + human.Count(uint64(i.Bytes)) + " " + b
 }
 
 // MessageImage returns the picture of a decoded sensor_msgs/Image or
@@ -134,7 +135,7 @@ func rawImage(root *rosmsg.Node) (*ImageFrame, error) {
 	}
 	if need := step * h; uint64(len(data)) < need {
 		return fr, fmt.Errorf("data has %s bytes, step %d × height %d needs %s",
-			Count(uint64(len(data))), step, h, Count(need))
+			human.Count(uint64(len(data))), step, h, human.Count(need))
 	}
 	W, H, S := int(w), int(h), int(step)
 	fr.W, fr.H = W, H

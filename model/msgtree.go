@@ -9,6 +9,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // Array elements a FieldTree lists at first, and how many more each "more"
@@ -179,7 +180,7 @@ func (t *FieldTree) MoreText(id string) string {
 		return ""
 	}
 	left := n.Len() - t.Shown(parent)
-	return fmt.Sprintf("… %s more: select to list %s more", Count(uint64(left)), Count(uint64(min(left, FieldTreeMore))))
+	return fmt.Sprintf("… %s more: select to list %s more", human.Count(uint64(left)), human.Count(uint64(min(left, FieldTreeMore))))
 }
 
 // ShowMore lists more elements of the array whose "more" row is id.
@@ -339,7 +340,7 @@ func FieldValue(n *rosmsg.Node) string {
 		switch {
 		case n.Kind == rosmsg.KindUint8:
 			b := n.Bytes()
-			s := fmt.Sprintf("%s bytes", Count(uint64(cnt)))
+			s := fmt.Sprintf("%s bytes", human.Count(uint64(cnt)))
 			if cnt > 0 {
 				s += fmt.Sprintf(": % x", b[:min(len(b), 16)])
 				if cnt > 16 {
@@ -351,7 +352,7 @@ func FieldValue(n *rosmsg.Node) string {
 			if cnt == 1 {
 				return "1 element"
 			}
-			return fmt.Sprintf("%s elements", Count(uint64(cnt)))
+			return fmt.Sprintf("%s elements", human.Count(uint64(cnt)))
 		}
 		vals := make([]string, 0, fieldPreview)
 		for i := range min(cnt, fieldPreview) {
@@ -360,7 +361,7 @@ func FieldValue(n *rosmsg.Node) string {
 		}
 		s := "[" + strings.Join(vals, ", ")
 		if cnt > fieldPreview {
-			s += fmt.Sprintf(", … (%s)", Count(uint64(cnt)))
+			s += fmt.Sprintf(", … (%s)", human.Count(uint64(cnt)))
 		}
 		return s + "]"
 	}

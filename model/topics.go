@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"fmt"
+	"github.com/bagscope/bagscope/model/human"
 	"slices"
 	"strings"
 )
@@ -150,16 +151,16 @@ func (t Topic) Cell(col TopicColumn) string {
 		}
 		return t.Type
 	case ColMessages:
-		return Count(t.Messages)
+		return human.Count(t.Messages)
 	case ColFrequency:
 		return t.Stats.RateText()
 	case ColBytes:
 		if !t.BytesKnown {
 			return "…"
 		}
-		return Size(int64(t.Bytes))
+		return human.Size(int64(t.Bytes))
 	case ColConnections:
-		return Count(uint64(t.Connections))
+		return human.Count(uint64(t.Connections))
 	case ColQoS:
 		return t.QoS
 	}
@@ -181,14 +182,14 @@ func (c ConnRow) Cell(col TopicColumn) string {
 	case ColType:
 		return c.Type
 	case ColMessages:
-		return Count(c.Messages)
+		return human.Count(c.Messages)
 	case ColFrequency:
 		return c.Stats.RateText()
 	case ColBytes:
 		if !c.BytesKnown {
 			return "…"
 		}
-		return Size(int64(c.Bytes))
+		return human.Size(int64(c.Bytes))
 	case ColConnections:
 		if len(c.MD5Sum) > 8 {
 			return "md5 " + c.MD5Sum[:8]

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // chunkPanel shows one chunk: its chunk info fields, its chunk record's
@@ -121,7 +122,7 @@ func (p *chunkPanel) build() {
 		},
 		func(i int) []string {
 			c := p.detail.Conns[i]
-			return []string{fmt.Sprint(c.Conn), model.Count(uint64(c.Count)), c.Topic, c.Type}
+			return []string{fmt.Sprint(c.Conn), human.Count(uint64(c.Count)), c.Topic, c.Type}
 		})
 	p.conns.OnSelected = func(i widget.ListItemID) {
 		p.conns.Unselect(i)
@@ -234,7 +235,7 @@ func (p *chunkPanel) loadRecords(c *model.ChunkDetail) {
 		p.recState.SetText("The chunk record cannot be read: " + c.HeaderErr.Error())
 		return
 	}
-	p.recState.SetText(fmt.Sprintf("Reading %s of %s records…", model.Size(int64(c.Header.DataLen)), c.Header.Compression))
+	p.recState.SetText(fmt.Sprintf("Reading %s of %s records…", human.Size(int64(c.Header.DataLen)), c.Header.Compression))
 	p.loading.Show()
 	p.loading.Start()
 	gen, pos := p.gen, c.Info.ChunkPos
@@ -270,10 +271,10 @@ func (p *chunkPanel) filter() {
 	recs := p.records
 	topics := p.l.Topics()
 	p.rows = model.TopicRows(recs, p.d.Bag, topics)
-	state := fmt.Sprintf("%s in %s of uncompressed data (offsets into it)", model.Plural(uint64(recs.Len()), "record"), model.Size(recs.Size()))
+	state := fmt.Sprintf("%s in %s of uncompressed data (offsets into it)", human.Plural(uint64(recs.Len()), "record"), human.Size(recs.Size()))
 	p.showAll.Hide()
 	if p.rows != nil {
-		state = fmt.Sprintf("%s of %s records: those of %s (the topic selection)", model.Count(uint64(len(p.rows))), model.Count(uint64(recs.Len())), strings.Join(topics, ", "))
+		state = fmt.Sprintf("%s of %s records: those of %s (the topic selection)", human.Count(uint64(len(p.rows))), human.Count(uint64(recs.Len())), strings.Join(topics, ", "))
 		p.showAll.Show()
 	}
 	if recs.Err != nil {
@@ -315,7 +316,7 @@ func (p *chunkPanel) recCells(i int) []string {
 			if c := p.d.Storage.Connection(m.Conn); c != nil {
 				topic = c.Topic
 			}
-			return []string{fmt.Sprint(rec.Offset), rec.Op.Name(), fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, relSeconds(m.Time.Nanos()-start.Nanos(), 6), tickLabel(m.Time.Nanos(), 0, 1e6, true), model.Size(int64(rec.DataLen)))}
+			return []string{fmt.Sprint(rec.Offset), rec.Op.Name(), fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, relSeconds(m.Time.Nanos()-start.Nanos(), 6), tickLabel(m.Time.Nanos(), 0, 1e6, true), human.Size(int64(rec.DataLen)))}
 		}
 	}
 	return []string{fmt.Sprint(rec.Offset), rec.Op.Name(), model.RecordSummary(&rec, p.d.Bag)}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // listedChunkPanel is the Chunk tab of a recording whose storage lists its
@@ -97,7 +98,7 @@ func (p *listedChunkPanel) build() {
 		},
 		func(i int) []string {
 			c := p.detail.Conns[i]
-			return []string{fmt.Sprint(c.Conn), model.Count(c.Count), c.Topic, c.Type}
+			return []string{fmt.Sprint(c.Conn), human.Count(c.Count), c.Topic, c.Type}
 		})
 	p.conns.OnSelected = func(i widget.ListItemID) {
 		p.conns.Unselect(i)
@@ -211,7 +212,7 @@ func (p *listedChunkPanel) loadRecords(c *model.BlockDetail) {
 	if comp == "" {
 		comp = "none"
 	}
-	p.recState.SetText(fmt.Sprintf("Reading %s of %s records…", model.Size(int64(c.Block.CompressedSize)), comp))
+	p.recState.SetText(fmt.Sprintf("Reading %s of %s records…", human.Size(int64(c.Block.CompressedSize)), comp))
 	p.loading.Show()
 	p.loading.Start()
 	gen, pos, s := p.gen, c.Block.Offset, p.d.Storage
@@ -247,10 +248,10 @@ func (p *listedChunkPanel) filter() {
 	recs := p.records
 	topics := p.l.Topics()
 	p.rows = recs.TopicRows(p.d.Storage, topics)
-	state := fmt.Sprintf("%s in %s of uncompressed data (offsets into it)", model.Plural(uint64(recs.Len()), "record"), model.Size(recs.Size()))
+	state := fmt.Sprintf("%s in %s of uncompressed data (offsets into it)", human.Plural(uint64(recs.Len()), "record"), human.Size(recs.Size()))
 	p.showAll.Hide()
 	if p.rows != nil {
-		state = fmt.Sprintf("%s of %s records: the messages of %s (the topic selection)", model.Count(uint64(len(p.rows))), model.Count(uint64(recs.Len())), strings.Join(topics, ", "))
+		state = fmt.Sprintf("%s of %s records: the messages of %s (the topic selection)", human.Count(uint64(len(p.rows))), human.Count(uint64(recs.Len())), strings.Join(topics, ", "))
 		p.showAll.Show()
 	}
 	if recs.Err != nil {
@@ -289,7 +290,7 @@ func (p *listedChunkPanel) recCells(i int) []string {
 			topic = c.Topic
 		}
 		start := p.d.Summary.Start.Nanos()
-		return []string{fmt.Sprint(r.Offset), r.Kind, fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, relSeconds(e.Time.Nanos()-start, 6), tickLabel(e.Time.Nanos(), 0, 1e6, true), model.Size(r.Len))}
+		return []string{fmt.Sprint(r.Offset), r.Kind, fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, relSeconds(e.Time.Nanos()-start, 6), tickLabel(e.Time.Nanos(), 0, 1e6, true), human.Size(r.Len))}
 	}
 	return []string{fmt.Sprint(r.Offset), r.Kind, recordLine(r)}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // newViews builds the linked views of a bag with messages: the timeline
@@ -183,10 +184,10 @@ func readLossBanner(loss model.ReadLoss) fyne.CanvasObject {
 	text := "Reading every message skipped damaged data"
 	if len(loss.Skipped) > 0 {
 		text = fmt.Sprintf("Reading every message skipped %s in %s, the first at offset %s",
-			model.Size(n), model.Plural(uint64(len(loss.Skipped)), "damaged range"), model.Count(uint64(loss.Skipped[0].Start)))
+			human.Size(n), human.Plural(uint64(len(loss.Skipped)), "damaged range"), human.Count(uint64(loss.Skipped[0].Start)))
 	}
 	if loss.LostMessages > 0 {
-		text += fmt.Sprintf("; %s lost", model.Plural(loss.LostMessages, "message"))
+		text += fmt.Sprintf("; %s lost", human.Plural(loss.LostMessages, "message"))
 	}
 	detail := "The rest was read. Findings lists each damaged record with its offset."
 	if len(loss.Skipped) > 0 {
@@ -207,19 +208,19 @@ func scanBanner(d *model.Document) fyne.CanvasObject {
 		if repairable(d) {
 			detail = append(detail, repairHint)
 		}
-		return banner(theme.WarningIcon(), model.ScanSummary(d.Scan), detail...)
+		return banner(theme.WarningIcon(), human.ScanSummary(d.Scan), detail...)
 	case d.Info != nil && d.Info.Scanned != nil:
 		r := d.Info.Scanned
-		text := fmt.Sprintf("Read without its index: parsed to byte %s of %s", model.Count(uint64(r.ParsedTo)), model.Count(uint64(d.Size)))
+		text := fmt.Sprintf("Read without its index: parsed to byte %s of %s", human.Count(uint64(r.ParsedTo)), human.Count(uint64(d.Size)))
 		var skipped int64
 		for _, b := range r.Skipped {
 			skipped += b.End - b.Start
 		}
 		if skipped > 0 {
-			text += fmt.Sprintf(", %s unreadable", model.Size(skipped))
+			text += fmt.Sprintf(", %s unreadable", human.Size(skipped))
 		}
 		if r.LostMessages > 0 {
-			text += fmt.Sprintf(", %s lost", model.Plural(r.LostMessages, "message"))
+			text += fmt.Sprintf(", %s lost", human.Plural(r.LostMessages, "message"))
 		}
 		reason := "The file's index could not be used."
 		if r.Reason != nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // autoCheckLimit is the largest bag checked as soon as its window opens;
@@ -151,7 +152,7 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 	if d.Size <= autoCheckLimit {
 		p.runCheck()
 	} else {
-		p.status.SetText(fmt.Sprintf("This bag is %s: checking reads and decompresses every chunk. Press \"Check every record\" to run it.", model.Size(d.Size)))
+		p.status.SetText(fmt.Sprintf("This bag is %s: checking reads and decompresses every chunk. Press \"Check every record\" to run it.", human.Size(d.Size)))
 	}
 	return p
 }
@@ -208,13 +209,13 @@ func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
 	}
 	switch {
 	case len(p.findings) == 0:
-		p.status.SetText(fmt.Sprintf("No findings: every record of the %s checks out.", model.Plural(rep.Messages, "message")))
+		p.status.SetText(fmt.Sprintf("No findings: every record of the %s checks out.", human.Plural(rep.Messages, "message")))
 	case counts[bag.Error] == 0:
-		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", model.Plural(uint64(counts[bag.Warning]), "warning"), model.Plural(uint64(counts[bag.Info]), "note")))
+		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", human.Plural(uint64(counts[bag.Warning]), "warning"), human.Plural(uint64(counts[bag.Info]), "note")))
 	case !repairable(p.d):
-		p.status.SetText(fmt.Sprintf("%s, %s, %s. Select one to read it whole.", model.Plural(uint64(counts[bag.Error]), "error"), model.Plural(uint64(counts[bag.Warning]), "warning"), model.Plural(uint64(counts[bag.Info]), "note")))
+		p.status.SetText(fmt.Sprintf("%s, %s, %s. Select one to read it whole.", human.Plural(uint64(counts[bag.Error]), "error"), human.Plural(uint64(counts[bag.Warning]), "warning"), human.Plural(uint64(counts[bag.Info]), "note")))
 	default:
-		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes a new, indexed copy with every message that can be read.", model.Plural(uint64(counts[bag.Error]), "error"), model.Plural(uint64(counts[bag.Warning]), "warning"), model.Plural(uint64(counts[bag.Info]), "note")))
+		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes a new, indexed copy with every message that can be read.", human.Plural(uint64(counts[bag.Error]), "error"), human.Plural(uint64(counts[bag.Warning]), "warning"), human.Plural(uint64(counts[bag.Info]), "note")))
 	}
 	p.updateSave()
 	if p.onReport != nil {
@@ -311,21 +312,21 @@ func repairedName(name string) string {
 // repairText says what a repair kept and lost.
 func repairText(out string, rep *bag.RepairReport) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Wrote %s: %s, %s compression.\n", out, model.Plural(rep.Messages, "message"), rep.Compression)
+	fmt.Fprintf(&b, "Wrote %s: %s, %s compression.\n", out, human.Plural(rep.Messages, "message"), rep.Compression)
 	topics := make([]string, 0, len(rep.Kept))
 	for t := range rep.Kept {
 		topics = append(topics, t)
 	}
 	sort.Strings(topics)
 	for _, t := range topics {
-		fmt.Fprintf(&b, "  %s: %s\n", t, model.Count(rep.Kept[t]))
+		fmt.Fprintf(&b, "  %s: %s\n", t, human.Count(rep.Kept[t]))
 	}
 	if rep.Complete() {
 		b.WriteString("Nothing was lost.")
 		return b.String()
 	}
 	if rep.LostMessages > 0 {
-		fmt.Fprintf(&b, "Lost %s in unreadable chunks.\n", model.Plural(rep.LostMessages, "indexed message"))
+		fmt.Fprintf(&b, "Lost %s in unreadable chunks.\n", human.Plural(rep.LostMessages, "indexed message"))
 	}
 	for _, r := range rep.Lost {
 		fmt.Fprintf(&b, "Lost %s\n", r)

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // newHeader shows the bag's file name and its key figures.
@@ -24,18 +25,18 @@ func newHeader(d *model.Document) fyne.CanvasObject {
 
 	duration, start, end := "–", "–", "–"
 	if s.Chunks > 0 || s.Messages > 0 {
-		duration = model.Duration(d.Duration())
-		start, end = model.Time(s.Start), model.Time(s.End)
+		duration = human.Duration(d.Duration())
+		start, end = human.Time(s.Start), human.Time(s.End)
 	}
 	indexed := formatName(d)
 	// One row of figures, and the time span on the title line, so the
 	// views below keep the height.
 	facts := container.NewGridWithColumns(6,
-		fact("Size", model.Size(d.Size)),
-		fact("Messages", model.Count(s.Messages)),
-		fact("Topics", model.Count(uint64(len(d.Topics)))),
-		fact("Chunks", model.Count(uint64(s.Chunks))),
-		fact("Compression", model.Compression(s)),
+		fact("Size", human.Size(d.Size)),
+		fact("Messages", human.Count(s.Messages)),
+		fact("Topics", human.Count(uint64(len(d.Topics)))),
+		fact("Chunks", human.Count(uint64(s.Chunks))),
+		fact("Compression", human.Compression(s)),
 		fact("Duration", duration),
 	)
 	span := dimText(fmt.Sprintf("%s  to  %s UTC      %s", start, end, indexed), theme.SizeNameText, fyne.TextAlignTrailing)

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // hexCols is the number of bytes on a hex view row.
@@ -104,7 +105,7 @@ func (h *HexView) idleStatus() string {
 	if h.r == nil {
 		return ""
 	}
-	return fmt.Sprintf("%s at %d..%d. Point at a byte to name it.", model.Plural(uint64(h.size), "byte"), h.start, h.start+h.size-1)
+	return fmt.Sprintf("%s at %d..%d. Point at a byte to name it.", human.Plural(uint64(h.size), "byte"), h.start, h.start+h.size-1)
 }
 
 // totalRows is the number of rows of the whole range: rows start at

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // maxHexCopy bounds the bytes Ctrl+C copies: a selection can span a
@@ -200,7 +200,7 @@ func (h *HexView) SelectionHex() (text, msg string) {
 		}
 		fmt.Fprintf(&sb, "%02x", b)
 	}
-	msg = fmt.Sprintf("Copied %s (%d..%d) as hex.", model.Plural(uint64(k), "byte"), start, start+int64(k)-1)
+	msg = fmt.Sprintf("Copied %s (%d..%d) as hex.", human.Plural(uint64(k), "byte"), start, start+int64(k)-1)
 	if int64(k) < end-start {
 		msg = fmt.Sprintf("Copied the first %d of %d selected bytes (%d..) as hex.", k, end-start, start)
 	}
@@ -222,7 +222,7 @@ func (h *HexView) selectionStatus() (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return fmt.Sprintf("%s selected, %d..%d (0x%x..0x%x). Ctrl+C copies them as hex.", model.Plural(uint64(e-s), "byte"), s, e-1, s, e-1), true
+	return fmt.Sprintf("%s selected, %d..%d (0x%x..0x%x). Ctrl+C copies them as hex.", human.Plural(uint64(e-s), "byte"), s, e-1, s, e-1), true
 }
 
 // focus takes the keyboard focus.

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // loadingPanel shows a bag opening: a progress bar, the stage and Cancel.
@@ -36,9 +37,9 @@ func (p *loadingPanel) set(done, total int64, stage string) {
 	}
 	switch stage {
 	case model.StageIndex:
-		p.stage.SetText(fmt.Sprintf("%s: %s of %s", stage, model.Size(done), model.Size(total)))
+		p.stage.SetText(fmt.Sprintf("%s: %s of %s", stage, human.Size(done), human.Size(total)))
 	default:
-		p.stage.SetText(fmt.Sprintf("%s: %s of %s", stage, model.Count(uint64(done)), model.Count(uint64(total))))
+		p.stage.SetText(fmt.Sprintf("%s: %s of %s", stage, human.Count(uint64(done)), human.Count(uint64(total))))
 	}
 }
 

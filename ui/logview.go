@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // logPanel is the Log tab: the bag's log messages (/rosout,
@@ -179,7 +180,7 @@ func (p *logPanel) setEntries(entries []model.LogEntry, skipped int, err error) 
 	p.node.Options = append([]string{nodeAll}, model.LogNodes(entries)...)
 	p.node.Refresh()
 	if err != nil || skipped > 0 {
-		msg := fmt.Sprintf("%s could not be read", model.Plural(uint64(skipped), "log message"))
+		msg := fmt.Sprintf("%s could not be read", human.Plural(uint64(skipped), "log message"))
 		if err != nil {
 			msg += ": " + err.Error()
 		}
@@ -206,7 +207,7 @@ func (p *logPanel) refilter() {
 		return // still being built
 	}
 	p.rows = model.FilterLog(p.entries, p.filter)
-	p.count.SetText(fmt.Sprintf("%s of %s", model.Count(uint64(len(p.rows))), model.Plural(uint64(len(p.entries)), "message")))
+	p.count.SetText(fmt.Sprintf("%s of %s", human.Count(uint64(len(p.rows))), human.Plural(uint64(len(p.entries)), "message")))
 	p.cur = -1
 	p.busy = true
 	p.table.UnselectAll()
@@ -261,7 +262,7 @@ func (p *logPanel) showDetail() {
 		parts = append(parts, e.Function)
 	}
 	if e.Stamp != 0 {
-		parts = append(parts, "stamped "+model.RelTime(e.Stamp-p.start))
+		parts = append(parts, "stamped "+human.RelTime(e.Stamp-p.start))
 	}
 	parts = append(parts, "on "+e.Topic)
 	p.detail.SetText(strings.Join(parts, "  ·  "))
@@ -293,7 +294,7 @@ func (p *logPanel) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	var text string
 	switch id.Col {
 	case logColTime:
-		text = model.RelTime(e.Ref.T - p.start)
+		text = human.RelTime(e.Ref.T - p.start)
 		lb.TextStyle.Monospace = true
 	case logColLevel:
 		text = e.Severity.String()

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // newTestLogPanel opens a bag and shows its Log tab in a test window.
@@ -42,7 +43,7 @@ func TestLogPanel(t *testing.T) {
 	if len(p.entries) != len(want) || len(p.rows) != len(want) {
 		t.Fatalf("the table lists %d of %d entries, the log has %d", len(p.rows), len(p.entries), len(want))
 	}
-	if !strings.Contains(p.count.Text, model.Count(uint64(len(want)))+" of ") {
+	if !strings.Contains(p.count.Text, human.Count(uint64(len(want)))+" of ") {
 		t.Errorf("count %q", p.count.Text)
 	}
 	// Each cell shows its entry; levels are coloured.

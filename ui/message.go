@@ -18,6 +18,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // messagePanel is the Message tab: the selected message decoded as a tree
@@ -373,11 +374,11 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 	var parts []string
 	tm, i := p.topicOf(x)
 	if tm != nil && i >= 0 {
-		parts = append(parts, fmt.Sprintf("message %s of %s on %s", model.Count(uint64(i+1)), model.Count(uint64(tm.Len())), tm.Topic))
+		parts = append(parts, fmt.Sprintf("message %s of %s on %s", human.Count(uint64(i+1)), human.Count(uint64(tm.Len())), tm.Topic))
 	}
 	topics := p.stepTopics()
 	if len(topics) > 1 {
-		parts = append(parts, "Prev, Next step through "+model.Plural(uint64(len(topics)), "topic"))
+		parts = append(parts, "Prev, Next step through "+human.Plural(uint64(len(topics)), "topic"))
 	}
 	_, hasPrev := stepRef(x, topics, ref, p.refTopic(), -1)
 	_, hasNext := stepRef(x, topics, ref, p.refTopic(), +1)
@@ -391,8 +392,8 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 	}
 	start := p.l.d.Summary.Start
 	t := bag.TimeFromNanos(ref.T)
-	parts = append(parts, model.RelTime(ref.T-start.Nanos()),
-		fmt.Sprintf("%s UTC (%d.%09d)", model.Time(t), t.Sec, t.NSec))
+	parts = append(parts, human.RelTime(ref.T-start.Nanos()),
+		fmt.Sprintf("%s UTC (%d.%09d)", human.Time(t), t.Sec, t.NSec))
 	if m := p.msg; m != nil {
 		parts = append(parts, messagePlace(p.l.d, m))
 	}
@@ -402,7 +403,7 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 // messagePlace says where a message's bytes are: its record in its ROS 1
 // chunk, or its block in another format.
 func messagePlace(d *model.Document, m *model.Message) string {
-	size := model.Plural(uint64(len(m.Data)), "byte")
+	size := human.Plural(uint64(len(m.Data)), "byte")
 	if d.Bag != nil {
 		return fmt.Sprintf("%s, record at %d in the chunk at %d (%s)", size, m.RecordStart, m.Ref.ChunkPos, m.Compression)
 	}

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // The Message view's copy shortcuts, taken by the field tree while it has
@@ -51,7 +52,7 @@ func (p *messagePanel) fieldPath(id string) string {
 func (p *messagePanel) copyText(s, what string) {
 	fyne.CurrentApp().Clipboard().SetContent(s)
 	lines := strings.Count(s, "\n") + 1
-	p.setDetail(fmt.Sprintf("Copied %s (%s, %s).", what, model.Plural(uint64(lines), "line"), model.Plural(uint64(len(s)), "byte")))
+	p.setDetail(fmt.Sprintf("Copied %s (%s, %s).", what, human.Plural(uint64(lines), "line"), human.Plural(uint64(len(s)), "byte")))
 }
 
 // copyValue copies the value of id (the message when no field is selected).

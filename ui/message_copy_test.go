@@ -20,6 +20,7 @@ import (
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // keysMessageCopy is the Help row of the Message view's copy keys.
@@ -412,7 +413,7 @@ func TestMessageTextViewBig(t *testing.T) {
 	p.setTextMode(true)
 	l.SelectMessage(x.Topic("/camera/image_raw").At(0))
 	data := p.ft.Root().Field("data")
-	left := fmt.Sprintf(", … %s more]", model.Count(uint64(data.Len()-echoViewElems)))
+	left := fmt.Sprintf(", … %s more]", human.Count(uint64(data.Len()-echoViewElems)))
 	if !strings.Contains(p.echo.Text, left) {
 		t.Errorf("the text view does not end the data with %q:\n%.400s", left, p.echo.Text)
 	}

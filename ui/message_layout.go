@@ -10,6 +10,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // Preference keys of the Message view's layout.
@@ -42,7 +43,7 @@ func echoForView(text string) string {
 		}
 		body := strings.TrimSuffix(line, "\n")
 		if r := []rune(body); len(r) > echoViewMaxLine {
-			body = string(r[:echoViewMaxLine]) + " … (" + model.Count(uint64(len(r)-echoViewMaxLine)) + " more characters)"
+			body = string(r[:echoViewMaxLine]) + " … (" + human.Count(uint64(len(r)-echoViewMaxLine)) + " more characters)"
 		}
 		b.WriteString(body)
 		if strings.HasSuffix(line, "\n") {

@@ -12,6 +12,7 @@ import (
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // newTestMessagePanel opens the sample bag and shows its Message panel in a
@@ -218,7 +219,7 @@ func TestMessagePanelSteps(t *testing.T) {
 		if got, _ := l.Message(); got != tf.At(i) {
 			t.Fatalf("Next %d: %+v, want %+v", i, got, tf.At(i))
 		}
-		if !strings.Contains(p.where.Text, "message "+model.Count(uint64(i+1))+" of 600 on /tf") {
+		if !strings.Contains(p.where.Text, "message "+human.Count(uint64(i+1))+" of 600 on /tf") {
 			t.Fatalf("Next %d: %s", i, p.where.Text)
 		}
 	}
@@ -256,7 +257,7 @@ func TestMessagePanelLongArrays(t *testing.T) {
 	if len(kids) != rows+1 || !model.IsMore(kids[len(kids)-1]) {
 		t.Fatalf("the image data lists %d rows, want %d rows of %d bytes and a more row", len(kids), rows, g)
 	}
-	if v := model.FieldValue(p.ft.Node(id)); !strings.HasPrefix(v, model.Count(uint64(want.Len()))+" bytes: ") {
+	if v := model.FieldValue(p.ft.Node(id)); !strings.HasPrefix(v, human.Count(uint64(want.Len()))+" bytes: ") {
 		t.Errorf("data value %q", v)
 	}
 	// Tapping a byte past the listed elements lists it.

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // frameInterval is the time between two playback frames: at most 30 a
@@ -248,7 +249,7 @@ func newTransport(p *player, start int64, status func(string)) *transport {
 	back := newTipButton("", theme.MediaFastRewindIcon(), "Back 1 s (Alt+Shift+Left); Alt+Left steps to the previous message", status, func() { p.stepTime(-timeStep) })
 	fwd := newTipButton("", theme.MediaFastForwardIcon(), "Forward 1 s (Alt+Shift+Right); Alt+Right steps to the next message", status, func() { p.stepTime(timeStep) })
 	tr.time = newLineLabel("", fyne.TextStyle{Monospace: true})
-	tr.time.MinText = model.RelTime(p.bagEnd-start) + " " // as wide as the latest time, one more digit spare
+	tr.time.MinText = human.RelTime(p.bagEnd-start) + " " // as wide as the latest time, one more digit spare
 	for _, b := range []*tipButton{tr.play, tr.loop, back, fwd} {
 		b.Importance = widget.LowImportance
 	}
@@ -285,5 +286,5 @@ func (tr *transport) showTime() {
 	if !ok {
 		t = tr.p.clock.Time()
 	}
-	tr.time.SetText(model.RelTime(t - tr.start))
+	tr.time.SetText(human.RelTime(t - tr.start))
 }

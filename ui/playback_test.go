@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // manualPlayer makes the window's player tick by hand on a clock the test
@@ -123,7 +124,7 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 			topic := topicName(l, m)
 			tm := x.Topic(topic)
 			l.selectTab("Message")
-			if s := fmt.Sprintf("message %s of %s on %s", model.Count(uint64(tm.IndexOf(m)+1)), model.Count(uint64(tm.Len())), topic); !strings.Contains(shownLines(w), s) {
+			if s := fmt.Sprintf("message %s of %s on %s", human.Count(uint64(tm.IndexOf(m)+1)), human.Count(uint64(tm.Len())), topic); !strings.Contains(shownLines(w), s) {
 				t.Errorf("the Message tab does not say %q", s)
 			}
 			l.selectTab("Records")

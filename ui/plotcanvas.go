@@ -14,9 +14,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/plot"
-
-	"github.com/bagscope/bagscope/model"
 )
 
 // Plot canvas geometry, in device-independent pixels.
@@ -202,7 +201,7 @@ func (c *plotCanvas) timeText(t int64) string {
 	if c.absolute {
 		return time.Unix(0, t).UTC().Format("15:04:05.000000") + " UTC"
 	}
-	return model.RelTimeN(t-c.origin, 6)
+	return human.RelTimeN(t-c.origin, 6)
 }
 
 func valueText(v float64) string {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/plot"
 )
 
@@ -214,8 +215,8 @@ func (g *plotsView) exactSeries(ctx context.Context, srcs []*plotSeries, shown [
 
 // reducedNote explains a reduced series' legend line in its tooltip.
 func reducedNote(m *model.Series) string {
-	b := model.Seconds(m.Bucket, 3)
+	b := human.Seconds(m.Bucket, 3)
 	return fmt.Sprintf("Drawn from %s of them: the first, lowest, highest and last point of each %s s, "+
 		"the same line while a pixel spans %s s or more. Zoomed in further, the points in view are read and drawn; "+
-		"a CSV export has every point.", model.Count(uint64(m.Len())), b, b)
+		"a CSV export has every point.", human.Count(uint64(m.Len())), b, b)
 }

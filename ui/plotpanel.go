@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/plot"
 )
 
@@ -282,7 +283,7 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 	case s.loading():
 		state = dimText("extracting…", theme.SizeNameCaptionText, fyne.TextAlignLeading)
 	default:
-		text := model.Count(uint64(s.points())) + " points"
+		text := human.Count(uint64(s.points())) + " points"
 		missing := 0
 		for _, ms := range append([]*model.Series{s.ms}, s.leaves...) {
 			if ms != nil {
@@ -290,7 +291,7 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 			}
 		}
 		if missing > 0 {
-			text += ", " + model.Count(uint64(missing)) + " messages lack a field"
+			text += ", " + human.Count(uint64(missing)) + " messages lack a field"
 		}
 		st := dimClip(text, theme.SizeNameCaptionText, fyne.TextAlignLeading)
 		if s.ms != nil && s.ms.Reduced() {
@@ -366,7 +367,7 @@ func (p *plotPanel) showProgress() {
 		frac = float64(done) / float64(total)
 	}
 	p.progress.SetValue(frac)
-	p.progLabel.SetText(fmt.Sprintf("Extracting %s: %s of %s", model.Plural(uint64(running), "series"), model.Count(uint64(done)), model.Plural(uint64(total), "message")))
+	p.progLabel.SetText(fmt.Sprintf("Extracting %s: %s of %s", human.Plural(uint64(running), "series"), human.Count(uint64(done)), human.Plural(uint64(total), "message")))
 	p.progRow.Show()
 }
 

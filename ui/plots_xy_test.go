@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // referenceFigures computes, with the reference rosbag reader in Python,
@@ -192,7 +192,7 @@ func TestPlotXY(t *testing.T) {
 	}
 	// Hovering near a point reads out its time and coordinates.
 	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(float32(f.X(path.X[i]))+3, float32(f.Y(path.Y[i])))}})
-	if got, want := c.readoutText(), model.RelTimeN(path.T[i]-g.origin, 6); !strings.HasPrefix(got, want) || !strings.Contains(got, valueText(path.X[i])) {
+	if got, want := c.readoutText(), human.RelTimeN(path.T[i]-g.origin, 6); !strings.HasPrefix(got, want) || !strings.Contains(got, valueText(path.X[i])) {
 		t.Errorf("read-out %q, want the time %s and x %s", got, want, valueText(path.X[i]))
 	}
 	test.Tap(g.equal)

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/plot"
 )
 
@@ -319,7 +319,7 @@ func (c *xyCanvas) readoutText() string {
 	}
 	if h, ok := plot.NearestXY(paths, c.win, f, x, y, 2*pcPick); ok {
 		p := paths[h.Series]
-		return fmt.Sprintf("%s    x = %s, y = %s", model.RelTimeN(p.T[h.Index]-c.origin, 6), valueText(p.X[h.Index]), valueText(p.Y[h.Index]))
+		return fmt.Sprintf("%s    x = %s, y = %s", human.RelTimeN(p.T[h.Index]-c.origin, 6), valueText(p.X[h.Index]), valueText(p.Y[h.Index]))
 	}
 	return fmt.Sprintf("x = %s, y = %s", valueText(f.ValueX(x)), valueText(f.ValueY(y)))
 }

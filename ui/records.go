@@ -14,6 +14,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // recordLevel is one list of records: the file's, or a chunk's.
@@ -321,7 +322,7 @@ func (p *recordsPanel) showLevel() {
 	} else {
 		p.back.Hide()
 	}
-	p.count.SetText(model.Plural(uint64(l.set.Len()), "record"))
+	p.count.SetText(human.Plural(uint64(l.set.Len()), "record"))
 	p.list.UnselectAll()
 	p.list.Refresh()
 	p.clearSelection()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // The Records tab of a recording whose format lists its own records
@@ -311,7 +312,7 @@ func (p *listedRecordsPanel) showLevel() {
 	} else {
 		p.back.Hide()
 	}
-	count := model.Plural(uint64(l.set.Len()), "record")
+	count := human.Plural(uint64(l.set.Len()), "record")
 	if x, ok := l.set.(*model.FileRecords); ok && x.Damaged() > 0 {
 		count += fmt.Sprintf(", %d damaged", x.Damaged())
 	}
@@ -431,9 +432,9 @@ func (p *listedRecordsPanel) selectRow(i widget.ListItemID) {
 	if in := p.inner(); in != nil {
 		where += fmt.Sprintf(" of the data of the %s at %d", p.level().kind, in.Block)
 	}
-	title := fmt.Sprintf("%s record at %s: %s", r.Kind, where, model.Plural(uint64(r.Len), "byte"))
+	title := fmt.Sprintf("%s record at %s: %s", r.Kind, where, human.Plural(uint64(r.Len), "byte"))
 	if r.Damaged {
-		title = fmt.Sprintf("Damaged bytes at %s: %s", where, model.Plural(uint64(r.Len), "byte"))
+		title = fmt.Sprintf("Damaged bytes at %s: %s", where, human.Plural(uint64(r.Len), "byte"))
 	}
 	p.title.SetText(title)
 	p.hex.OffsetLimit = l.set.Size()
@@ -496,7 +497,7 @@ func (p *listedRecordsPanel) openBlockThen(then func()) {
 				if comp == "" {
 					comp = "none"
 				}
-				title += fmt.Sprintf(" (%s, %s uncompressed)", comp, model.Size(in.Size()))
+				title += fmt.Sprintf(" (%s, %s uncompressed)", comp, human.Size(in.Size()))
 			}
 			if in.Err != nil {
 				title += " (stopped at damage: " + in.Err.Error() + ")"

@@ -19,6 +19,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // sensorTopics returns the topics of d that the Sensor view draws.
@@ -267,7 +268,7 @@ func (p *sensorPanel) updatePosition() {
 		if i < 0 {
 			return
 		}
-		p.position.SetText(fmt.Sprintf("%s / %s", model.Count(uint64(i+1)), model.Count(uint64(tm.Len()))))
+		p.position.SetText(fmt.Sprintf("%s / %s", human.Count(uint64(i+1)), human.Count(uint64(tm.Len()))))
 		if i > 0 {
 			p.prev.Enable()
 		}
@@ -474,7 +475,7 @@ func (p *sensorPanel) display(r *sensorResult) {
 	p.cur = r
 	p.updatePosition()
 	start := p.l.d.Summary.Start.Nanos()
-	title := fmt.Sprintf("%s  ·  %s  ·  %s", r.topic, r.typ, model.RelTime(r.ref.T-start))
+	title := fmt.Sprintf("%s  ·  %s  ·  %s", r.topic, r.typ, human.RelTime(r.ref.T-start))
 	p.readout.SetText("")
 	switch r.kind {
 	case model.SensorImage:
@@ -504,7 +505,7 @@ func (p *sensorPanel) display(r *sensorResult) {
 		s := r.scan
 		keep := prev != nil && prev.kind == model.SensorLaser && prev.topic == r.topic
 		p.pts.SetPoints(r.set, keep)
-		title += fmt.Sprintf("  ·  %s, %.1f° to %.1f°, range %s to %s", model.Plural(uint64(s.Beams), "beam"),
+		title += fmt.Sprintf("  ·  %s, %.1f° to %.1f°, range %s to %s", human.Plural(uint64(s.Beams), "beam"),
 			s.AngleMin*180/math.Pi, s.AngleMax*180/math.Pi, formatLength(s.RangeMin), formatLength(s.RangeMax))
 		p.note.SetText(scanNote(s))
 		p.showScanUI(s)
@@ -513,7 +514,7 @@ func (p *sensorPanel) display(r *sensorResult) {
 		c := r.cloud
 		keep := prev != nil && prev.kind == model.SensorCloud && prev.topic == r.topic
 		p.pts.SetPoints(r.set, keep)
-		title += fmt.Sprintf("  ·  %s (%d×%d), point_step %d", model.Plural(uint64(c.Total), "point"), c.Width, c.Height, c.PointStep)
+		title += fmt.Sprintf("  ·  %s (%d×%d), point_step %d", human.Plural(uint64(c.Total), "point"), c.Width, c.Height, c.PointStep)
 		p.note.SetText(cloudNote(c))
 		p.showCloudUI(c)
 		p.show(p.ptsPane)
@@ -523,14 +524,14 @@ func (p *sensorPanel) display(r *sensorResult) {
 
 // scanNote says how many beams are drawn and why the others are not.
 func scanNote(s *model.LaserScan) string {
-	text := fmt.Sprintf("%s of %s drawn", model.Count(uint64(len(s.Points))), model.Plural(uint64(s.Beams), "beam"))
+	text := fmt.Sprintf("%s of %s drawn", human.Count(uint64(len(s.Points))), human.Plural(uint64(s.Beams), "beam"))
 	var why []string
 	for _, c := range []struct {
 		n    int
 		what string
 	}{{s.NaN, "NaN"}, {s.Inf, "infinite"}, {s.Below, "below range_min"}, {s.Above, "above range_max"}} {
 		if c.n > 0 {
-			why = append(why, fmt.Sprintf("%s %s", model.Count(uint64(c.n)), c.what))
+			why = append(why, fmt.Sprintf("%s %s", human.Count(uint64(c.n)), c.what))
 		}
 	}
 	if len(why) > 0 {
@@ -541,12 +542,12 @@ func scanNote(s *model.LaserScan) string {
 
 // cloudNote says how many points are drawn: decimation and NaNs.
 func cloudNote(c *model.Cloud) string {
-	text := fmt.Sprintf("%s drawn", model.Plural(uint64(len(c.X)), "point"))
+	text := fmt.Sprintf("%s drawn", human.Plural(uint64(len(c.X)), "point"))
 	if c.Stride > 1 {
 		text += fmt.Sprintf(", every %s", ordinal(c.Stride))
 	}
 	if c.NaN > 0 {
-		text += fmt.Sprintf(", %s without finite x, y", model.Count(uint64(c.NaN)))
+		text += fmt.Sprintf(", %s without finite x, y", human.Count(uint64(c.NaN)))
 	}
 	return text
 }

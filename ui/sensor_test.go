@@ -17,6 +17,7 @@ import (
 	"github.com/bagscope/bagscope/assets"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // newTestSensorPanel opens a bag (the sample when path is "") and shows
@@ -215,7 +216,7 @@ func TestSensorLaserScan(t *testing.T) {
 			t.Errorf("fitted point %d at %v,%v is outside the %v view", i, vx, vy, size)
 		}
 	}
-	if !strings.Contains(p.note.Text, model.Count(uint64(len(want.Points)))+" of ") {
+	if !strings.Contains(p.note.Text, human.Count(uint64(len(want.Points)))+" of ") {
 		t.Errorf("note %q does not count the points drawn", p.note.Text)
 	}
 

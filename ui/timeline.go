@@ -11,6 +11,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // Timeline geometry, in device-independent pixels.
@@ -449,7 +450,7 @@ func (v *TimelineView) timeLabel(t int64) string {
 	if v.abs {
 		return tickLabel(t, v.tl.Start, 1e6, true)
 	}
-	return model.RelTime(t - v.tl.Start)
+	return human.RelTime(t - v.tl.Start)
 }
 
 // Tapped places the cursor and says what was tapped.
@@ -613,16 +614,16 @@ func (v *TimelineView) describe(p fyne.Position) string {
 		a, b := model.BinEdge(v.t0, v.t1, k, n), model.BinEdge(v.t0, v.t1, k+1, n)
 		c := v.tl.Counts(l, a, b, 1)[0]
 		if !v.tl.Exact() {
-			return fmt.Sprintf("%s at %s: about %s in this pixel (%s; estimated from the chunk index until the message index is read)", lane, timeText(t, v.tl.Start), model.Plural(uint64(c+0.5), "message"), d.Scale(true))
+			return fmt.Sprintf("%s at %s: about %s in this pixel (%s; estimated from the chunk index until the message index is read)", lane, timeText(t, v.tl.Start), human.Plural(uint64(c+0.5), "message"), d.Scale(true))
 		}
-		return fmt.Sprintf("%s: %s in %s .. %s; full height: %s", lane, model.Plural(uint64(c), "message"), v.timeLabel(a), v.timeLabel(b), d.Scale(true))
+		return fmt.Sprintf("%s: %s in %s .. %s; full height: %s", lane, human.Plural(uint64(c), "message"), v.timeLabel(a), v.timeLabel(b), d.Scale(true))
 	}
 	return timeText(t, v.tl.Start)
 }
 
 // chunkText describes a chunk for the status line and tooltip.
 func (v *TimelineView) chunkText(c model.ChunkSpan) string {
-	s := fmt.Sprintf("chunk at %d: %s, %s .. %s, %s", c.Pos, model.Plural(c.Messages, "message"),
+	s := fmt.Sprintf("chunk at %d: %s, %s .. %s, %s", c.Pos, human.Plural(c.Messages, "message"),
 		v.timeLabel(c.T0), v.timeLabel(c.T1), compressionText(c))
 	over := 0
 	for _, o := range v.tl.Chunks {
@@ -631,7 +632,7 @@ func (v *TimelineView) chunkText(c model.ChunkSpan) string {
 		}
 	}
 	if over > 0 {
-		s += ", overlaps " + model.Plural(uint64(over), "other chunk") + " in time"
+		s += ", overlaps " + human.Plural(uint64(over), "other chunk") + " in time"
 	}
 	if c.Damaged != "" {
 		s += " — DAMAGED: " + c.Damaged

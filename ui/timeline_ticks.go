@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // tick is one labelled mark of the time axis.
@@ -92,9 +92,9 @@ func tickLabel(t, start, step int64, abs bool) string {
 }
 
 // relSeconds formats ns as seconds with d decimals (model.Seconds).
-func relSeconds(ns int64, d int) string { return model.Seconds(ns, d) }
+func relSeconds(ns int64, d int) string { return human.Seconds(ns, d) }
 
 // timeText is a time both ways, for status lines: "+5.123 s (06:13:25.374 UTC)".
 func timeText(t, start int64) string {
-	return fmt.Sprintf("%s (%s UTC)", model.RelTime(t-start), time.Unix(0, t).UTC().Format("2006-01-02 15:04:05.000"))
+	return fmt.Sprintf("%s (%s UTC)", human.RelTime(t-start), time.Unix(0, t).UTC().Format("2006-01-02 15:04:05.000"))
 }

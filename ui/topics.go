@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // topicPanel is the topics table with its filter entry. Clicking a
@@ -390,9 +391,9 @@ func (p *topicPanel) setFilter(q string) {
 
 func (p *topicPanel) updateCount() {
 	n, total := len(p.view.Rows()), p.view.Total()
-	text := model.Plural(uint64(total), "topic")
+	text := human.Plural(uint64(total), "topic")
 	if n != total {
-		text = fmt.Sprintf("%d of %s", n, model.Plural(uint64(total), "topic"))
+		text = fmt.Sprintf("%d of %s", n, human.Plural(uint64(total), "topic"))
 	}
 	if sel := len(p.link.Topics()); sel > 0 {
 		text += fmt.Sprintf(", %d selected", sel)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bagscope/bagscope/assets"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 func openSample(t *testing.T) *model.Document {
@@ -153,8 +154,8 @@ func TestTopicBytesAtOpen(t *testing.T) {
 			w.Resize(fyne.NewSize(1200, 700))
 			markup := shown(w)
 			for _, row := range want.Rows() {
-				if !row.BytesKnown || !strings.Contains(markup, ">"+model.Size(int64(row.Bytes))+"<") {
-					t.Errorf("%s: %s not shown", row.Topic, model.Size(int64(row.Bytes)))
+				if !row.BytesKnown || !strings.Contains(markup, ">"+human.Size(int64(row.Bytes))+"<") {
+					t.Errorf("%s: %s not shown", row.Topic, human.Size(int64(row.Bytes)))
 				}
 			}
 		})

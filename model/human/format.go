@@ -1,4 +1,6 @@
-package model
+// Package human writes counts, byte sizes, times, durations and summaries
+// as people read them: "12,345", "1.4 MB", "+4.989 s", "3 closed chunks".
+package human
 
 import (
 	"fmt"
