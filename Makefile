@@ -39,7 +39,8 @@ APT_PKGS := gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxran
 	xvfb xauth \
 	python3-rosbag python3-sensor-msgs python3-geometry-msgs python3-nav-msgs \
 	python3-tf2-msgs python3-rosgraph-msgs python3-roslz4 \
-	shared-mime-info desktop-file-utils xdg-utils
+	shared-mime-info desktop-file-utils xdg-utils \
+	zsh fish
 
 # Packages that must never import Fyne. They include model/cli/bagscope, the
 # command-line front: it starts in ~4 ms because it links neither Fyne nor its
@@ -96,16 +97,19 @@ oracles:
 # costs ~20 MB of memory in every window (BENCHMARKS.md, GUI memory), and
 # emoji in a bag's strings are rare; they show as boxes.
 GUI_TAGS ?= no_emoji
+# --version names the commit (GOFLAGS may say -buildvcs=false).
+COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; echo $$c; })
+LDFLAGS := -X github.com/bagscope/bagscope/model/cli.commit=$(COMMIT)
 build: apt-deps
 	echo "go build -tags $(GUI_TAGS) -o bagscope-gui . && go build -o bagscope ./model/cli/bagscope"
-	go build -tags "$(GUI_TAGS)" -o bagscope-gui .
-	go build -o bagscope ./model/cli/bagscope
+	go build -tags "$(GUI_TAGS)" -ldflags "$(LDFLAGS)" -o bagscope-gui .
+	go build -ldflags "$(LDFLAGS)" -o bagscope ./model/cli/bagscope
 
 run: deps build
 	if [[ -n "$${DISPLAY:-}" || -n "$${WAYLAND_DISPLAY:-}" ]]; then
 		./bagscope --sample
 	else
-		echo 'No display found (DISPLAY is not set): showing `bagscope info` of the sample bag instead. Run `make run` from a desktop session to open the window.'
+		echo 'make run: no display (DISPLAY and WAYLAND_DISPLAY are unset): showing `bagscope info assets/sample.bag` instead; run `make run` from a desktop session to open the window.'
 		./bagscope info assets/sample.bag
 	fi
 

@@ -1,6 +1,7 @@
-// Command bagscope is a desktop inspector for ROS bag files. With a
-// subcommand (info, records, ...) it runs headless; otherwise it opens the
-// given bags, or a start page, in a window.
+// Command bagscope is a desktop inspector for robot recordings. With a
+// command (info, cat, check, ...) it runs headless; otherwise it opens the
+// given recordings, or a start page, in a window. The command line is
+// model/cli's; this binary adds the window (gui.go).
 package main
 
 import (
@@ -9,9 +10,4 @@ import (
 	"github.com/bagscope/bagscope/model/cli"
 )
 
-func main() {
-	if len(os.Args) > 1 && cli.IsCommand(os.Args[1]) {
-		os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr))
-	}
-	os.Exit(runGUI(os.Args[1:]))
-}
+func main() { os.Exit(cli.Main(runGUI)) }

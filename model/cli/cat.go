@@ -10,45 +10,64 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 )
 
-func runCat(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("cat", "FILE", stderr)
-	var topics stringsFlag
-	fs.Var(&topics, "topic", "print only this topic (repeatable)")
-	start := fs.String("start", "", "first receive time: seconds since the epoch, or +SECONDS from the bag's start")
-	end := fs.String("end", "", "last receive time (inclusive), same forms as --start")
-	asJSON := fs.Bool("json", false, "print one JSON object per message")
-	b, path, code, ok := openOne(fs, args, stderr)
-	if !ok {
-		return code
+func newCat(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "cat [flags] FILE",
+		Short: "print messages decoded, as text or one JSON object per line",
+		Long: `cat prints the messages of a recording in receive-time order, decoded from the definitions in the
+recording (or --msgs folders): nested text like rostopic echo, each message after a "# TOPIC  TIME
+TYPE" line and followed by "---", or with --json one JSON object per line: {"topic", "time":
+{"secs", "nsecs"}, "type", "msg"}. In --json a uint8[] or char[] field is a base64 string, as
+rosbridge and ros2 topic echo --json give it. A message of an encoding bagscope does not decode
+is printed as its bytes ("data", base64). Damage costs only what it holds: what could not be read
+is listed on stderr with offsets (exit 1).`,
+		Example: `  bagscope cat x.bag --topics /rosout
+  bagscope cat x.bag --topics '/camera/*' --exclude /camera/image_raw --range 5:12
+  bagscope cat rosbag2_folder/ --json | jq .msg.header`,
+		Args:              files("FILE"),
+		ValidArgsFunction: completeFiles,
 	}
-	defer b.Close()
-	bagStart, _ := model.TimeRange(b)
-	f := bag.MessageFilter{Topics: topics}
-	var err error
-	if f.Start, err = parseTimeArg(*start, bagStart); err != nil {
-		return fail(stderr, "", err)
+	sel := addSelection(c)
+	asJSON := c.Flags().Bool("json", false, "print one JSON object per message")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		b, err := e.openRecording(cmd, args[0])
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		f, err := sel.resolve(b)
+		if err != nil {
+			return err
+		}
+		return status(runCat(b, args[0], f, sel, *asJSON, e.stdout, e.stderr))
 	}
-	if f.End, err = parseTimeArg(*end, bagStart); err != nil {
-		return fail(stderr, "", err)
-	}
+	return c
+}
+
+func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, asJSON bool, stdout, stderr io.Writer) int {
 	w := bufio.NewWriterSize(stdout, 256<<10)
 	defer w.Flush()
-	p := &catPrinter{w: w, stderr: stderr, json: *asJSON, warned: map[uint32]bool{}}
+	p := &catPrinter{w: w, stderr: stderr, json: asJSON, warned: map[uint32]bool{}}
 	it := b.Messages(f)
 	defer it.Close()
+	var n uint64
 	for it.Next() {
 		p.print(it.Message())
+		n++
 	}
 	if err := it.Err(); err != nil {
 		w.Flush()
 		return fail(stderr, path, err)
 	}
 	w.Flush()
+	sel.noteEmpty(stderr, path, n)
 	// What could not be read goes to stderr, in text and --json alike.
 	l := fileLoss(b)
 	l.addIter(it)

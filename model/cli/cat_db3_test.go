@@ -212,7 +212,7 @@ func checkCatDB3(t *testing.T, c db3Case, st *db3Stats) {
 		t.Fatalf("db3_cat.mjs: %v", err)
 	}
 	var out, errb bytes.Buffer
-	code := runCat([]string{"--json", c.path}, &out, &errb)
+	code := Run([]string{"cat", "--json", c.path}, &out, &errb)
 	ours, err := parseCatLines(out.String())
 	if err != nil {
 		t.Fatalf("cat --json: %v", err)

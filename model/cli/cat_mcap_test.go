@@ -106,7 +106,7 @@ func makeMCAPFixtures(t *testing.T) []mcapCase {
 
 func checkCatMCAP(t *testing.T, c mcapCase) {
 	var out, errb bytes.Buffer
-	code := runCat([]string{"--json", c.path}, &out, &errb)
+	code := Run([]string{"cat", "--json", c.path}, &out, &errb)
 	ours, err := parseCatLines(out.String())
 	if err != nil {
 		t.Fatalf("cat --json: %v", err)

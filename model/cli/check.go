@@ -10,15 +10,17 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 )
 
-// Exit statuses of check.
+// Exit statuses of check, from the table every command shares.
 const (
-	checkClean      = 0 // no errors (warnings and infos allowed)
-	checkErrors     = 1 // at least one error
-	checkUnreadable = 2 // not a bag, or not readable at all
+	checkClean      = ExitOK       // no errors (warnings and infos allowed)
+	checkErrors     = ExitProblems // at least one error
+	checkUnreadable = ExitUsage    // not a recording, or not readable at all
 )
 
 // checkJSON is the `check --json` object.
@@ -35,18 +37,34 @@ type findingJSON struct {
 	Message  string `json:"message"`
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("check", "FILE", stderr)
-	asJSON := fs.Bool("json", false, `print {"findings": [{"severity","offset","op","message"}, ...]} (and "error" when the file cannot be checked)`)
-	quick := fs.Bool("quick", false, "check the file's structure only, without decoding every message against its definition")
-	path, code, ok := oneFile(fs, args)
-	if !ok {
-		return code
+func newCheck(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "check [flags] FILE",
+		Short: "cross-check every record of a recording and list what is wrong, with offsets",
+		Long: `check is the doctor: header against index, chunk infos against chunks, index entries against
+message records, chunk sizes and checksums, connections, md5sums against definitions, every message
+decoded against its definition (--quick skips that), time order, overlaps, padding, junk and
+truncation. Each finding has a severity and a byte offset. Exit 0 without errors, 1 with, 2 when
+the file is not a recording (--json then holds one error finding and "error").`,
+		Example: `  bagscope check x.bag
+  bagscope check --quick --json crashed_0.db3`,
+		Args:              files("FILE"),
+		ValidArgsFunction: completeFiles,
 	}
+	asJSON := c.Flags().Bool("json", false, `print {"findings": [{"severity","offset","op","message"}, ...]} (and "error" when the file cannot be checked)`)
+	quick := c.Flags().Bool("quick", false, "check the file's structure only, without decoding every message against its definition")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		msgDirs(cmd)
+		return status(runCheck(args[0], *asJSON, *quick, e.stdout, e.stderr))
+	}
+	return c
+}
+
+func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 	// A file that cannot be checked at all is one error finding at the
 	// offset the error names (0 for a file that is not a recording).
 	unreadable := func(err error) int {
-		if *asJSON {
+		if asJSON {
 			json.NewEncoder(stdout).Encode(checkJSON{
 				Findings: []findingJSON{{"error", errOffset(err), "", err.Error()}},
 				Error:    err.Error(),
@@ -68,7 +86,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	// seam opens as a whole, then checks file by file.
 	recording := st.IsDir() || !bag.IsPlainFile(path)
 	ctx := context.Background()
-	if *quick {
+	if quick {
 		ctx = bag.WithQuickCheck(ctx)
 	}
 	pl := newProgress(stderr, "checking")
@@ -88,7 +106,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		// (bag.WithMessageVisitor), else in a pass of their own.
 		var s bag.Storage
 		var pc *model.PayloadCheck
-		if !*quick {
+		if !quick {
 			if o, oerr := model.OpenStorage(path); oerr == nil {
 				s = o
 				defer s.Close()
@@ -107,7 +125,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return unreadable(err)
 	}
-	if *asJSON {
+	if asJSON {
 		out := checkJSON{Findings: []findingJSON{}}
 		for _, f := range rep.Findings {
 			op := strings.ReplaceAll(f.Record, " ", "_")

@@ -1,76 +1,121 @@
-// Package cli implements bagscope's headless subcommands (info, records,
-// ...). Each command writes its result to stdout, its errors to stderr, and
-// returns the process exit status.
+// Package cli is bagscope's command line: the headless commands (info,
+// cat, check, ...) and the root that opens the window, on one grammar
+// built with github.com/spf13/cobra and pflag. Each command writes its
+// result to stdout, its errors and what it lost to stderr, and ends with a
+// status from one table (ExitOK, ExitProblems, ExitUsage, ExitPartial).
+//
+// # Adding a command
+//
+// Write newX(e *env) *cobra.Command in its own file (x.go) and add newX to
+// commands below. The command:
+//
+//   - gives Use ("x [flags] FILE"), Short, Long and Example; the help
+//     template adds the flags and the exit-status table;
+//   - checks its positional arguments with files("FILE") (or files("IN",
+//     "OUT")), which says what is missing, never dumps the usage;
+//   - declares flags on c.Flags() (pflag: they may come before, between or
+//     after the files); a command that reads messages adds the selection
+//     flags with addSelection(c) and resolves them against the opened
+//     recording with sel.resolve (unknown topics and ranges outside the
+//     recording are usage errors that list what exists; an empty result
+//     is said on stderr by sel.noteEmpty);
+//   - offers --json with one schema style: jsonTime for times
+//     ({"secs","nsecs","ns"}), seconds as JSON numbers for durations
+//     (jsonSeconds), writeJSON to print one object;
+//   - returns status(code) from RunE, after saying why on stderr; usagef
+//     for a usage mistake (Execute prints it with a pointer to --help);
+//     openRecording reports a file that cannot be opened as ExitUsage;
+//     a loss found while reading is printed by loss.print and is
+//     ExitProblems;
+//   - completes its arguments: ValidArgsFunction completeFiles, and
+//     completeTopics for --topics (addSelection does that).
+//
+// No command may do work at package initialisation: the headless front
+// (model/cli/bagscope) starts in a few milliseconds.
 package cli
 
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model"
 )
 
-// command is one subcommand.
-type command struct {
-	summary string
-	run     func(args []string, stdout, stderr io.Writer) int
+// commands are the constructors of the headless commands.
+var commands = []func(*env) *cobra.Command{
+	newCat,
+	newCheck,
+	newConvert,
+	newFix,
+	newInfo,
+	newPlot,
+	newRecords,
+	newVerify,
+	newVersion,
 }
 
-var commands = map[string]command{
-	"cat":     {"print messages decoded, as text or one JSON object per line", runCat},
-	"plot":    {"render fields, derived series (deriv, integ, diff, ...) and XY paths to PNG or SVG (and CSV) without a window", runPlot},
-	"convert": {"write a recording in another format: a ROS 1 bag as MCAP and back", runConvert},
-	"check":   {"cross-check every record of a bag and list what is wrong, with offsets", runCheck},
-	"fix":     {"write a repaired, indexed copy of a bag with every message that can be read", runFix},
-	"info":    {"print a summary of a bag (topics, types, counts, times, chunks)", runInfo},
-	"records": {"list every top-level record in byte order with its header fields", runRecords},
-	"verify":  {"read every message, check the index, print per-topic counts, bytes and CRC-32C", runVerify},
-}
-
-// IsCommand reports whether name is a headless subcommand.
-func IsCommand(name string) bool {
-	_, ok := commands[name]
-	return ok || name == "help"
-}
-
-// Run runs the subcommand args[0] with the remaining arguments and returns
-// the exit status.
-func Run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" {
-		Usage(stdout)
-		return 0
+// files returns an Args check that wants exactly the positional arguments
+// named, and says which is missing or what is extra.
+func files(names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < len(names) {
+			return usagef("%s: missing %s (bagscope %s)", cmd.Name(), strings.Join(names[len(args):], " and "), cmd.Use)
+		}
+		if len(args) > len(names) {
+			return usagef("%s takes %s, got %d arguments: %s", cmd.Name(), strings.Join(names, " "), len(args), strings.Join(args, " "))
+		}
+		return nil
 	}
-	c, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "bagscope: unknown command %q\n", args[0])
-		Usage(stderr)
-		return 2
-	}
-	return c.run(args[1:], stdout, stderr)
 }
 
-// Usage prints the list of commands.
-func Usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: bagscope [FILE...]           open bags in the inspector window")
-	fmt.Fprintln(w, "       bagscope COMMAND [flags] FILE")
-	fmt.Fprintln(w, "\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+// msgDirs adds the --msgs folders to the definitions search.
+func msgDirs(cmd *cobra.Command) {
+	if dirs, err := cmd.Flags().GetStringArray("msgs"); err == nil {
+		model.AddDefinitionDirs(dirs...)
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
-	}
-	fmt.Fprintln(w, "\nRun 'bagscope COMMAND -h' for a command's flags.")
 }
 
-// fail prints an error for file path and returns exit status 1.
+// openRecording opens the recording at path, whatever its format, by
+// scanning it when its index cannot be used. A file that cannot be opened
+// is said on stderr and is ExitUsage (not a recording bagscope can read).
+func (e *env) openRecording(cmd *cobra.Command, path string) (bag.Storage, error) {
+	msgDirs(cmd)
+	s, err := model.OpenStorage(path)
+	if err != nil {
+		failOpen(e.stderr, path, err)
+		return nil, exitStatus(ExitUsage)
+	}
+	return s, nil
+}
+
+// fail prints an error for file path and returns ExitProblems.
 func fail(stderr io.Writer, path string, err error) int {
 	msg := err.Error()
 	if path != "" && !strings.Contains(msg, path) {
 		msg = path + ": " + msg
 	}
 	fmt.Fprintf(stderr, "bagscope: %s\n", msg)
-	return 1
+	return ExitProblems
+}
+
+// failOpen prints why path could not be opened and returns ExitUsage.
+func failOpen(stderr io.Writer, path string, err error) int {
+	fail(stderr, path, err)
+	return ExitUsage
+}
+
+func newVersion(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "print bagscope's version, commit and Go version (as --version does)",
+		Args:  files(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintf(e.stdout, "bagscope %s\n", versionString())
+			return nil
+		},
+	}
 }

@@ -5,42 +5,53 @@ import (
 	"io"
 	"sort"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 )
 
-// Exit statuses of fix.
+// Exit statuses of fix, from the table every command shares.
 const (
-	fixComplete = 0 // every message was kept
-	fixNothing  = 1 // nothing could be recovered, or an error
-	fixPartial  = 3 // something was lost
+	fixComplete = ExitOK       // every message was kept
+	fixNothing  = ExitProblems // nothing could be recovered, or an error
+	fixPartial  = ExitPartial  // something was lost
 )
 
-func runFix(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("fix", "IN OUT", stderr)
-	compression := fs.String("compression", "", "compression of the copy: none, bz2 or lz4 (default: the input's)")
-	threshold := fs.Int("chunk-threshold", 0, "uncompressed chunk size of the copy, in bytes (0: the format's default)")
-	force := fs.Bool("force", false, "overwrite OUT if it exists (never IN)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+func newFix(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "fix [flags] IN OUT",
+		Short: "write a repaired, indexed copy of a recording with every message that can be read",
+		Long: `fix writes a new, indexed recording of IN's format (or of OUT's, by its extension) with every
+message that can be read, and reports what was kept and lost. IN is never written; OUT is not
+overwritten without --force. Exit 0 when nothing was lost, 3 when something was (said on stderr
+with offsets), 1 when nothing could be recovered.`,
+		Example: `  bagscope fix cut.bag repaired.bag
+  bagscope fix crashed.mcap recovered.mcap --compression zstd`,
+		Args:              files("IN", "OUT"),
+		ValidArgsFunction: completeFiles,
 	}
-	if fs.NArg() != 2 {
-		fs.Usage()
-		return 2
+	compression := c.Flags().String("compression", "", "compression of the copy's chunks: none, bz2 or lz4 (.bag); none, lz4 or zstd (.mcap); default: the input's")
+	threshold := c.Flags().Int("chunk-threshold", 0, "uncompressed chunk size of the copy, in bytes (0: the format's default)")
+	force := c.Flags().Bool("force", false, "overwrite OUT if it exists (never IN)")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		in, out := args[0], args[1]
+		if err := model.CheckRepairOutput(in, out, *force); err != nil {
+			return usagef("%v", err)
+		}
+		b, err := e.openRecording(cmd, in)
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		return status(runFix(b, in, out, *compression, *threshold, e.stdout, e.stderr))
 	}
-	in, out := fs.Arg(0), fs.Arg(1)
-	if err := model.CheckRepairOutput(in, out, *force); err != nil {
-		fmt.Fprintf(stderr, "bagscope: %v\n", err)
-		return 2
-	}
-	b, err := model.OpenStorage(in)
-	if err != nil {
-		fail(stderr, in, err)
-		return fixNothing
-	}
-	defer b.Close()
+	return c
+}
+
+func runFix(b bag.Storage, in, out, compression string, threshold int, stdout, stderr io.Writer) int {
 	defer removeTempsOnSignal()()
-	rep, err := model.WriteRepaired(b, out, *compression, *threshold)
+	rep, err := model.WriteRepaired(b, out, compression, threshold)
 	if err != nil {
 		fail(stderr, in, err)
 		return fixNothing

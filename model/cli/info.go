@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 )
@@ -39,23 +41,40 @@ type topicInfoJSON struct {
 	topicStatsJSON
 }
 
-func runInfo(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("info", "FILE", stderr)
-	asJSON := fs.Bool("json", false, "print one JSON object (with each topic's rate and timing statistics)")
-	freq := fs.Bool("freq", false, "print each topic's rate as rosbag info --freq does, with its intervals, jitter, gaps and active span")
-	path, code, ok := oneFile(fs, args)
-	if !ok {
-		return code
+func newInfo(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "info [flags] FILE",
+		Short: "print a summary of a recording (topics, types, counts, times, chunks)",
+		Long: `info prints what rosbag info prints for a ROS 1 bag, and the same summary for MCAP files and
+rosbag2 folders: format, duration, start and end, size, message count, compression, chunks, types
+and topics. A recording that is unindexed, cut or damaged is read by scanning it, and what the scan
+found is listed; what could not be read is said on stderr with its byte offset (exit 1).`,
+		Example: `  bagscope info x.bag
+  bagscope info x.bag --freq         # each topic's rate, intervals, jitter and gaps
+  bagscope info rosbag2_folder/ --json`,
+		Args:              files("FILE"),
+		ValidArgsFunction: completeFiles,
 	}
+	asJSON := c.Flags().Bool("json", false, "print one JSON object (with each topic's rate and timing statistics)")
+	freq := c.Flags().Bool("freq", false, "print each topic's rate as rosbag info --freq does, with its intervals, jitter, gaps and active span")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		msgDirs(cmd)
+		return status(runInfo(args[0], *asJSON, *freq, e.stdout, e.stderr))
+	}
+	return c
+}
+
+func runInfo(path string, asJSON, freq bool, stdout, stderr io.Writer) int {
 	failJSON := func(err error) int {
-		if *asJSON {
+		if asJSON {
 			json.NewEncoder(stdout).Encode(infoJSON{Path: path, Compression: map[string]int{}, Topics: []topicInfoJSON{}, Error: err.Error()})
 		}
 		return fail(stderr, path, err)
 	}
 	b, err := bag.OpenFile(path)
 	if err != nil {
-		return failJSON(err)
+		failJSON(err)
+		return ExitUsage
 	}
 	defer b.Close()
 	s, err := b.Summary()
@@ -63,7 +82,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 		return failJSON(err)
 	}
 	var set *model.StatsSet
-	if *asJSON || *freq {
+	if asJSON || freq {
 		// From the index records: no message is decompressed.
 		if set, err = computeStats(b); err != nil {
 			return failJSON(err)
@@ -75,7 +94,7 @@ func runInfo(args []string, stdout, stderr io.Writer) int {
 	lost := fileLoss(b)
 	lost.sort()
 	status := 0
-	if *asJSON {
+	if asJSON {
 		status = printInfoJSON(stdout, s, set, lost)
 	} else {
 		printInfo(stdout, b.FileInfo(), s, set)

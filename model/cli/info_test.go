@@ -126,10 +126,10 @@ func TestCommandErrors(t *testing.T) {
 		code     int
 		contains string
 	}{
-		{"no file", []string{"info"}, 2, "usage: bagscope info"},
-		{"missing file", []string{"info", "/nonexistent.bag"}, 1, "no such file"},
-		{"empty file", []string{"info", sharedBags + "/cruise-automation__rosbag.js/fixtures/empty-file.bag"}, 1, "offset 0: empty file"},
-		{"not a bag", []string{"records", "helpers_test.go"}, 1, "offset 0: the file starts with"},
+		{"no file", []string{"info"}, 2, "info: missing FILE"},
+		{"missing file", []string{"info", "/nonexistent.bag"}, 2, "no such file"},
+		{"empty file", []string{"info", sharedBags + "/cruise-automation__rosbag.js/fixtures/empty-file.bag"}, 2, "offset 0: empty file"},
+		{"not a bag", []string{"records", "helpers_test.go"}, 2, "offset 0: the file starts with"},
 		{"truncated records", []string{"records", sharedBags + "/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag"}, 1, "offset 4117 (chunk record): chunk record declares 5544 data bytes but only 1826 remain"},
 		{"unknown command", []string{"frobnicate"}, 2, "unknown command"},
 	}

@@ -239,8 +239,8 @@ func TestJSONForNonBags(t *testing.T) {
 			if code != 2 || len(fs) != 1 {
 				t.Errorf("check --json: exit %d, findings %v", code, fs)
 			}
-		} else if code != 1 {
-			t.Errorf("%s --json: exit %d", args[0], code)
+		} else if code != 2 {
+			t.Errorf("%s --json: exit %d, want 2 (not a recording)", args[0], code)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,14 +10,17 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/plot"
 )
 
-// plotUsage is plot's usage line and its description of a series.
-const plotUsage = `FILE SERIES... [-o OUT.png|OUT.svg] [--csv OUT.csv] [--stats]
+// plotLong is plot's description of a series.
+const plotLong = `plot renders decoded fields over time, derived series and XY paths to a PNG or SVG image (-o),
+CSV (--csv) or a table of statistics (--stats), without a window. Give at least one of them.
 
 A SERIES is what the window's Plots view accepts (quote it for the shell):
 
@@ -42,78 +44,102 @@ A SERIES is what the window's Plots view accepts (quote it for the shell):
                     The CSV has each path's x and y columns.
 
 Series come in the order given, except that when paths with [*] or ranges
-are given both before and after a function, the paths' series come first.
+are given both before and after a function, the paths' series come first.`
 
-  bagscope plot robot.bag 'deriv(/odom.pose.pose.position.x)' -o vx.png --stats
+// plotOptions are plot's flags.
+type plotOptions struct {
+	out, csvOut, base, title, axes string
+	stats, absolute, relative      bool
+	width, height                  int
+	sel                            *selection
+}
+
+func newPlot(e *env) *cobra.Command {
+	o := &plotOptions{}
+	c := &cobra.Command{
+		Use:   "plot [flags] FILE SERIES...",
+		Short: "render fields, derived series (deriv, integ, diff, ...) and XY paths to PNG or SVG (and CSV) without a window",
+		Long:  plotLong,
+		Example: `  bagscope plot robot.bag 'deriv(/odom.pose.pose.position.x)' -o vx.png --stats
   bagscope plot robot.bag '/odom.pose.pose.position.x vs /odom.pose.pose.position.y' \
-      -o path.svg --csv path.csv`
+      -o path.svg --csv path.csv
+  bagscope plot x.bag /imu.linear_acceleration.x --range 10:20 -o imu.png`,
+		ValidArgsFunction: completeSeries,
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0:
+				return usagef("plot: missing FILE and SERIES (bagscope %s)", cmd.Use)
+			case len(args) == 1:
+				return usagef("plot: missing SERIES: name at least one field, such as /imu.linear_acceleration.x (bagscope %s)", cmd.Use)
+			case o.out == "" && o.csvOut == "" && !o.stats:
+				return usagef("plot: missing an output: give -o OUT.png (or .svg), --csv OUT.csv or --stats")
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVarP(&o.out, "output", "o", "", "image to write: `OUT.png` or OUT.svg (give -o, --csv, --stats or several)")
+	f.StringVar(&o.csvOut, "csv", "", "write the points as CSV to `OUT.csv` (one time column, one column per series; x and y columns per XY path)")
+	f.BoolVar(&o.stats, "stats", false, "print each series' (each XY coordinate's) point count, min, max, mean and sum")
+	f.StringVarP(&o.base, "x", "x", "receive", "time base: receive (the bag's message time) or stamp (header.stamp)")
+	f.IntVar(&o.width, "width", 1600, "image width in pixels")
+	f.IntVar(&o.height, "height", 900, "image height in pixels")
+	f.BoolVar(&o.absolute, "absolute", false, "label the time axis with UTC clock times (CSV: seconds since the epoch)")
+	f.BoolVar(&o.relative, "relative", false, "label the time axis in seconds from the bag's start (the default)")
+	f.StringVar(&o.title, "title", "", "plot title (default: the file name)")
+	f.StringVar(&o.axes, "axes", "auto", "XY plots: equal (one unit as long on both axes), free, or auto: equal when x and y are sibling fields (position.x vs position.y), as the window does")
+	o.sel = addRange(c)
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		msgDirs(cmd)
+		return runPlot(o, args, e.stdout, e.stderr)
+	}
+	return c
+}
 
-func runPlot(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("plot", plotUsage+"\n\nflags:", stderr)
-	out := fs.String("o", "", "image to write: .png or .svg (give -o, --csv, --stats or several)")
-	csvOut := fs.String("csv", "", "write the points as CSV (one time column, one column per series; x and y columns per XY path)")
-	stats := fs.Bool("stats", false, "print each series' (each XY coordinate's) point count, min, max, mean and sum")
-	start := fs.String("start", "", "first receive time: seconds since the epoch, or +SECONDS from the bag's start")
-	end := fs.String("end", "", "last receive time (inclusive), same forms as --start")
-	base := fs.String("x", "receive", "time base: receive (the bag's message time) or stamp (header.stamp)")
-	width := fs.Int("width", 1600, "image width in pixels")
-	height := fs.Int("height", 900, "image height in pixels")
-	absolute := fs.Bool("absolute", false, "label the time axis with UTC clock times (CSV: seconds since the epoch)")
-	relative := fs.Bool("relative", false, "label the time axis in seconds from the bag's start (the default)")
-	title := fs.String("title", "", "plot title (default: the file name)")
-	axes := fs.String("axes", "auto", "XY plots: equal (one unit as long on both axes), free, or auto: equal when x and y are sibling fields (position.x vs position.y), as the window does")
-	pos, code, ok := parseInterleaved(fs, args)
-	if !ok {
-		return code
+func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
+	out, csvOut, stats, absolute, axes, title := &o.out, &o.csvOut, &o.stats, &o.absolute, &o.axes, &o.title
+	width, height := &o.width, &o.height
+	if o.absolute && o.relative {
+		return usagef("--absolute and --relative exclude each other")
 	}
-	if len(pos) < 2 || (*out == "" && *csvOut == "" && !*stats) {
-		fs.Usage()
-		return 2
-	}
-	if *absolute && *relative {
-		fmt.Fprintln(stderr, "bagscope: --absolute and --relative exclude each other")
-		return 2
-	}
-	if *axes != "auto" && *axes != "equal" && *axes != "free" {
-		fmt.Fprintf(stderr, "bagscope: --axes %q: want auto, equal or free\n", *axes)
-		return 2
+	if o.axes != "auto" && o.axes != "equal" && o.axes != "free" {
+		return usagef("--axes %q: want auto, equal or free", o.axes)
 	}
 	var format plot.Format
-	if *out != "" {
-		f, err := plot.FormatOf(*out)
+	if o.out != "" {
+		f, err := plot.FormatOf(o.out)
 		if err != nil {
-			return fail(stderr, "", err)
+			return usagef("%v", err)
 		}
 		format = f
 	}
-	if *width < plot.MinSize || *height < plot.MinSize || *width > 16384 || *height > 16384 {
-		return fail(stderr, "", fmt.Errorf("--width and --height must be between %d and 16384", plot.MinSize))
+	if o.width < plot.MinSize || o.height < plot.MinSize || o.width > 16384 || o.height > 16384 {
+		return usagef("--width and --height must be between %d and 16384", plot.MinSize)
 	}
-	tb, err := model.ParseTimeBase(*base)
+	tb, err := model.ParseTimeBase(o.base)
 	if err != nil {
-		return fail(stderr, "", err)
+		return usagef("%v", err)
 	}
 	path := pos[0]
 	b, err := model.OpenStorage(path)
 	if err != nil {
-		return fail(stderr, path, err)
+		return status(failOpen(stderr, path, err))
 	}
 	defer b.Close()
 	bagStart, bagEnd := model.TimeRange(b)
 	req := model.SeriesRequest{Base: tb}
-	if req.Start, err = parseTimeArg(*start, bagStart); err != nil {
-		return fail(stderr, "", err)
+	rf, err := o.sel.resolve(b)
+	if err != nil {
+		return err
 	}
-	if req.End, err = parseTimeArg(*end, bagStart); err != nil {
-		return fail(stderr, "", err)
-	}
+	req.Start, req.End = rf.Start, rf.End
 	var cache rosmsg.Cache
 	var pargs []*plotArg
 	xy := 0
 	for _, s := range pos[1:] {
 		a, err := parsePlotArg(b, &cache, s)
 		if err != nil {
-			return fail(stderr, path, err)
+			return usagef("%s: %v", path, err)
 		}
 		if a.isXY() {
 			xy++
@@ -121,7 +147,7 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 		pargs = append(pargs, a)
 	}
 	if xy > 0 && xy < len(pargs) {
-		return fail(stderr, "", fmt.Errorf("an XY plot (X vs Y) and time series cannot share one image: plot them in two runs"))
+		return usagef("an XY plot (X vs Y) and time series cannot share one image: plot them in two runs")
 	}
 	// One read: the fields given as paths in order, then the leaves of the
 	// functions and XY paths, each once. A leaf names one value, so it
@@ -157,8 +183,11 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	pl := newProgress(stderr, "reading")
 	set, err := model.ExtractSeries(context.Background(), b, &cache, req, func(done, total int64, _ string) { pl.update(done, total) })
 	pl.end()
+	if errors.Is(err, model.ErrUnknownField) || errors.Is(err, model.ErrUnknownTopic) {
+		return usagef("%s: %v", path, err)
+	}
 	if err != nil {
-		return fail(stderr, path, err)
+		return status(fail(stderr, path, err))
 	}
 	// What could not be read is said, and makes the exit status 1 once the
 	// outputs are written.
@@ -167,9 +196,9 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	lost.Messages += set.LostMessages
 	lost.sort()
 	lost.print(stderr, path)
-	status := 0
+	code := ExitOK
 	if lost.any() {
-		status = 1
+		code = ExitProblems
 	}
 	for _, ref := range set.Empty {
 		fmt.Fprintf(stderr, "bagscope: warning: %s: no message holds an element it selects (no series)\n", ref)
@@ -178,7 +207,7 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 	leaves := map[string]plot.Series{}
 	for i, ref := range leafRefs {
 		if nPlain < 0 || set.Series[nPlain+i].Ref != ref {
-			return fail(stderr, path, fmt.Errorf("internal error: the series of %s are not where expected", ref))
+			return status(fail(stderr, path, fmt.Errorf("internal error: the series of %s are not where expected", ref)))
 		}
 		s := set.Series[nPlain+i]
 		leaves[ref.String()] = plot.Series{Name: s.Name, T: s.T, V: s.V}
@@ -211,7 +240,7 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 		inRun = false
 		s, p, err := evalArg(a, leaves)
 		if err != nil {
-			return fail(stderr, path, fmt.Errorf("%s: %w", a.text, err))
+			return usagef("%s: %s: %v", path, a.text, err)
 		}
 		if a.isXY() {
 			if len(p.T) == 0 {
@@ -252,7 +281,7 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 			_, err := plot.Write(w, format, series, win, plot.YRange{}, *width, *height, opt)
 			return err
 		}); err != nil {
-			return fail(stderr, "", err)
+			return status(fail(stderr, "", err))
 		}
 	}
 	if *stats {
@@ -266,10 +295,10 @@ func runPlot(args []string, stdout, stderr io.Writer) int {
 			}
 			return plot.WriteCSV(w, series, win, copt)
 		}); err != nil {
-			return fail(stderr, "", err)
+			return status(fail(stderr, "", err))
 		}
 	}
-	return status
+	return status(code)
 }
 
 // segmentCounts returns how many of the first n extracted series (those
@@ -354,28 +383,6 @@ func xLabel(tb model.TimeBase, absolute bool, bagStart bag.Time) string {
 		return what + " (UTC, " + bagStart.Std().Format("2006-01-02") + ")"
 	}
 	return what + " (s since the bag's start, " + bagStart.Std().Format("2006-01-02 15:04:05 UTC") + ")"
-}
-
-// parseInterleaved parses flags that may come before, between or after the
-// positional arguments, and returns the positionals.
-func parseInterleaved(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, 0, false
-			}
-			return nil, 2, false
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, 0, true
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), 0, true
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
 }
 
 // writeFile creates path and writes it with fn, removing it on failure.

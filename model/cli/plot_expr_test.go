@@ -24,18 +24,18 @@ func TestPlotExprErrors(t *testing.T) {
 		column   int // 0: no place
 		contains []string
 	}{
-		{"unknown function", []string{"deriv(foo(" + x + "))"}, 1, 7, []string{`unknown function "foo"`, "deriv(P), integ(P)"}},
-		{"missing )", []string{"deriv(" + x}, 1, 33, []string{"missing )"}},
-		{"not a number", []string{"scale(" + x + ", two)"}, 1, 35, []string{`"two" is not a number`}},
-		{"avg of zero", []string{"avg(" + x + ", 0)"}, 1, 33, []string{"whole number of at least 1"}},
-		{"too many arguments", []string{"deriv(" + x + ", 2)"}, 1, 1, []string{"wrong arguments: want deriv(PATH)"}},
-		{"junk after", []string{"deriv(" + x + ") junk"}, 1, 35, []string{`unexpected "junk"`}},
-		{"empty argument", []string{"diff(, " + x + ")"}, 1, 6, []string{"field path is missing"}},
-		{"unknown topic in y", []string{x + " vs deriv(/nope.x)"}, 1, 37, []string{"unknown topic", "/joint_states, /odom"}},
-		{"unknown field suggests", []string{"diff(" + x + ", /odom.pose.pose.positon.y)"}, 1, 34, []string{"unknown field", y}},
-		{"several elements", []string{"deriv(/joint_states.position[*])"}, 1, 7, []string{"selects several elements", "give an index"}},
-		{"range in xy", []string{x + " vs /joint_states.position[0:2]"}, 1, 31, []string{"selects several elements"}},
-		{"xy and time series", []string{x + " vs " + y, x}, 1, 0, []string{"cannot share one image"}},
+		{"unknown function", []string{"deriv(foo(" + x + "))"}, 2, 7, []string{`unknown function "foo"`, "deriv(P), integ(P)"}},
+		{"missing )", []string{"deriv(" + x}, 2, 33, []string{"missing )"}},
+		{"not a number", []string{"scale(" + x + ", two)"}, 2, 35, []string{`"two" is not a number`}},
+		{"avg of zero", []string{"avg(" + x + ", 0)"}, 2, 33, []string{"whole number of at least 1"}},
+		{"too many arguments", []string{"deriv(" + x + ", 2)"}, 2, 1, []string{"wrong arguments: want deriv(PATH)"}},
+		{"junk after", []string{"deriv(" + x + ") junk"}, 2, 35, []string{`unexpected "junk"`}},
+		{"empty argument", []string{"diff(, " + x + ")"}, 2, 6, []string{"field path is missing"}},
+		{"unknown topic in y", []string{x + " vs deriv(/nope.x)"}, 2, 37, []string{"unknown topic", "/joint_states, /odom"}},
+		{"unknown field suggests", []string{"diff(" + x + ", /odom.pose.pose.positon.y)"}, 2, 34, []string{"unknown field", y}},
+		{"several elements", []string{"deriv(/joint_states.position[*])"}, 2, 7, []string{"selects several elements", "give an index"}},
+		{"range in xy", []string{x + " vs /joint_states.position[0:2]"}, 2, 31, []string{"selects several elements"}},
+		{"xy and time series", []string{x + " vs " + y, x}, 2, 0, []string{"cannot share one image"}},
 		{"bad axes", []string{x + " vs " + y, "--axes", "round"}, 2, 0, []string{"want auto, equal or free"}},
 	}
 	for _, tc := range tests {
@@ -59,6 +59,9 @@ func TestPlotExprErrors(t *testing.T) {
 			}
 			// The argument on a line of its own, the caret under the column.
 			lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+			if n := len(lines); n > 0 && strings.HasPrefix(lines[n-1], "Run 'bagscope plot --help'") {
+				lines = lines[:n-1] // the pointer to the help after a usage error
+			}
 			if len(lines) < 3 || strings.TrimSpace(lines[len(lines)-2]) != tc.args[0] ||
 				lines[len(lines)-1] != strings.Repeat(" ", 4+tc.column-1)+"^" {
 				t.Errorf("no caret under column %d:\n%s", tc.column, stderr)

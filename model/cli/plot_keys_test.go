@@ -305,7 +305,7 @@ func TestPlotSelectorWarnings(t *testing.T) {
 		}
 	}
 	_, stderr, code = run("plot", joints, "/joint_states.position[a=b]", "--csv", dir+"/p.csv")
-	if code != 1 || !strings.Contains(stderr, `no string array "a"`) {
+	if code != 2 || !strings.Contains(stderr, `no string array "a"`) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }

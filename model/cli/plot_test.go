@@ -205,22 +205,22 @@ func TestPlotErrors(t *testing.T) {
 		code     int
 		contains []string
 	}{
-		{"unknown topic lists topics", []string{"plot", bag, "/nope.x", "-o", dir + "/a.png"}, 1,
+		{"unknown topic lists topics", []string{"plot", bag, "/nope.x", "-o", dir + "/a.png"}, 2,
 			[]string{"unknown topic", "/chatter", "/imu", "/odom", "/scan", "/tf"}},
-		{"unknown field suggests", []string{"plot", bag, "/imu.linear_aceleration.x", "-o", dir + "/a.png"}, 1,
+		{"unknown field suggests", []string{"plot", bag, "/imu.linear_aceleration.x", "-o", dir + "/a.png"}, 2,
 			[]string{"unknown field", "/imu.linear_acceleration.x"}},
-		{"topic without field", []string{"plot", bag, "/imu", "-o", dir + "/a.png"}, 1,
+		{"topic without field", []string{"plot", bag, "/imu", "-o", dir + "/a.png"}, 2,
 			[]string{"no field", "/imu.FIELD"}},
-		{"no header for stamp", []string{"plot", bag, "/chatter.data", "-o", dir + "/a.png"}, 1,
+		{"no header for stamp", []string{"plot", bag, "/chatter.data", "-o", dir + "/a.png"}, 2,
 			[]string{"unknown field"}},
-		{"stamp base without header", []string{"plot", bag, "/tf.transforms[0].transform.translation.x", "--x", "stamp", "-o", dir + "/a.png"}, 1,
+		{"stamp base without header", []string{"plot", bag, "/tf.transforms[0].transform.translation.x", "--x", "stamp", "-o", dir + "/a.png"}, 2,
 			[]string{"has no header.stamp"}},
-		{"bad extension", []string{"plot", bag, "/imu.linear_acceleration.x", "-o", dir + "/a.jpg"}, 1,
+		{"bad extension", []string{"plot", bag, "/imu.linear_acceleration.x", "-o", dir + "/a.jpg"}, 2,
 			[]string{"unknown image format", ".png or .svg"}},
-		{"missing output", []string{"plot", bag, "/imu.linear_acceleration.x"}, 2, []string{"usage"}},
-		{"bad time base", []string{"plot", bag, "/imu.linear_acceleration.x", "--x", "wall", "-o", dir + "/a.png"}, 1,
+		{"missing output", []string{"plot", bag, "/imu.linear_acceleration.x"}, 2, []string{"missing an output", "-o OUT.png"}},
+		{"bad time base", []string{"plot", bag, "/imu.linear_acceleration.x", "--x", "wall", "-o", dir + "/a.png"}, 2,
 			[]string{"receive or stamp"}},
-		{"zero size", []string{"plot", bag, "/imu.linear_acceleration.x", "--width", "0", "-o", dir + "/a.png"}, 1,
+		{"zero size", []string{"plot", bag, "/imu.linear_acceleration.x", "--width", "0", "-o", dir + "/a.png"}, 2,
 			[]string{"--width"}},
 	}
 	for _, tc := range tests {

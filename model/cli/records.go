@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 )
@@ -24,29 +26,43 @@ type recordJSON struct {
 	Fields    map[string]any `json:"fields"`
 }
 
-func runRecords(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("records", "FILE", stderr)
-	asJSON := fs.Bool("json", false, "print one JSON object per record")
-	path, code, ok := oneFile(fs, args)
-	if !ok {
-		return code
+func newRecords(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "records [flags] FILE",
+		Short: "list every top-level record in byte order with its header fields",
+		Long: `records lists every top-level record of a file in byte order: its offset, op, header and data
+lengths and its header fields decoded by type (ROS 1), or each field with its value and byte range
+(MCAP, .db3). A damaged range is listed as a damaged record (exit 1).`,
+		Example: `  bagscope records x.bag
+  bagscope records x.mcap --json | head`,
+		Args:              files("FILE"),
+		ValidArgsFunction: completeFiles,
 	}
+	asJSON := c.Flags().Bool("json", false, "print one JSON object per record")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		msgDirs(cmd)
+		return status(runRecords(args[0], *asJSON, e.stdout, e.stderr))
+	}
+	return c
+}
+
+func runRecords(path string, asJSON bool, stdout, stderr io.Writer) int {
 	if !isROS1(path) {
-		return listRecords(path, *asJSON, stdout, stderr)
+		return listRecords(path, asJSON, stdout, stderr)
 	}
 	b, err := ros1.OpenRaw(path)
 	if err != nil {
-		return fail(stderr, path, err)
+		return failOpen(stderr, path, err)
 	}
 	defer b.Close()
 	enc := json.NewEncoder(stdout)
 	w := b.Walk()
-	if !*asJSON {
+	if !asJSON {
 		fmt.Fprintf(stdout, "%12s  %-12s %10s %10s  %s\n", "OFFSET", "OP", "HEADER", "DATA", "FIELDS")
 	}
 	for w.Next() {
 		rec := w.Record()
-		if *asJSON {
+		if asJSON {
 			fields := map[string]any{}
 			for _, f := range rec.Header {
 				fields[f.Name] = fieldJSON(f)
@@ -136,7 +152,7 @@ type recordFieldJSON struct {
 func listRecords(path string, asJSON bool, stdout, stderr io.Writer) int {
 	s, err := bag.OpenFile(path)
 	if err != nil {
-		return fail(stderr, path, err)
+		return failOpen(stderr, path, err)
 	}
 	defer s.Close()
 	rl, ok := bag.Underlying(s).(bag.RecordLister)

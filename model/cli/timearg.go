@@ -50,9 +50,3 @@ func parseTimeArg(s string, bagStart bag.Time) (bag.Time, error) {
 	}
 	return bag.TimeFromNanos(ns), nil
 }
-
-// stringsFlag collects a repeatable string flag.
-type stringsFlag []string
-
-func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
-func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }

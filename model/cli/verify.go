@@ -7,8 +7,9 @@ import (
 	"io"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
+
+	"github.com/spf13/cobra"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
@@ -61,46 +62,54 @@ type verifyResult struct {
 	lost         *loss
 }
 
-// stringList is a repeatable string flag.
-type stringList []string
+func newVerify(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "verify [flags] FILE",
+		Short: "read every message, check the index, print per-topic counts, bytes and CRC-32C",
+		Long: `verify reads every message, checks each index entry against its record, and prints per topic the
+count, payload bytes and a CRC-32C of the payloads, so an original and its repaired or converted
+copy can be compared. Exit 1 with index problems or anything lost (listed on stderr, and in --json
+as "lost").`,
+		Example: `  bagscope verify x.bag
+  bagscope verify repaired.bag --topics /imu --json`,
+		Args:              files("FILE"),
+		ValidArgsFunction: completeFiles,
+	}
+	sel := addSelection(c)
+	asJSON := c.Flags().Bool("json", false, "print one JSON object")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		msgDirs(cmd)
+		return runVerify(args[0], sel, *asJSON, e.stdout, e.stderr)
+	}
+	return c
+}
 
-func (l *stringList) String() string     { return strings.Join(*l, ",") }
-func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
-
-func runVerify(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("verify", "FILE", stderr)
-	var topics stringList
-	fs.Var(&topics, "topic", "verify only topic `T` (repeat for several)")
-	asJSON := fs.Bool("json", false, "print one JSON object")
+func runVerify(path string, sel *selection, asJSON bool, stdout, stderr io.Writer) error {
 	// Like the other commands, verify reads an unindexed, cut or damaged
 	// bag by scanning it (and says so), instead of refusing it.
-	path, code, ok := oneFile(fs, args)
-	if !ok {
-		return code
-	}
 	b, err := bag.OpenFile(path)
 	if err != nil {
-		if *asJSON {
+		if asJSON {
 			json.NewEncoder(stdout).Encode(verifyJSON{Path: path, Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: (&loss{}).json(), Error: err.Error()})
 		}
-		return fail(stderr, path, err)
+		return status(failOpen(stderr, path, err))
 	}
 	defer b.Close()
+	f, err := sel.resolve(b)
+	if err != nil {
+		return err
+	}
 	if r := b.FileInfo().Scanned; r != nil {
 		fmt.Fprintf(stderr, "bagscope: %s: read by scanning: %v\n", path, r.Reason)
 	}
-	for _, t := range topics {
-		if len(selectConns(b, []string{t})) == 0 {
-			return fail(stderr, path, fmt.Errorf("no topic %q in the bag", t))
-		}
-	}
 	pl := newProgress(stderr, "verifying")
-	res, err := verify(b, topics, pl.update)
+	res, err := verify(b, f, pl.update)
 	pl.end()
 	if err != nil {
-		return fail(stderr, path, err)
+		return status(fail(stderr, path, err))
 	}
-	if *asJSON {
+	sel.noteEmpty(stderr, path, res.messages)
+	if asJSON {
 		out := verifyJSON{Path: path, Messages: res.messages, Bytes: res.bytes, IndexEntries: res.indexEntries,
 			Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: res.lost.json(), OK: len(res.problems) == 0 && !res.lost.any()}
 		for _, t := range res.topics {
@@ -113,7 +122,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 			out.Problems = append(out.Problems, fmt.Sprintf("... and %d more", res.moreProblems))
 		}
 		if err := json.NewEncoder(stdout).Encode(out); err != nil {
-			return 1
+			return status(ExitProblems)
 		}
 	} else {
 		printVerify(stdout, path, res)
@@ -126,9 +135,9 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	res.lost.print(stderr, path)
 	if len(res.problems) > 0 || res.lost.any() {
-		return 1
+		return status(ExitProblems)
 	}
-	return 0
+	return nil
 }
 
 func printVerify(w io.Writer, path string, res *verifyResult) {
@@ -170,8 +179,9 @@ func selectConns(b bag.Storage, topics []string) []*bag.Connection {
 // as the iterator decompresses it, for other formats each block's index
 // entries against the messages read. progress, if not nil, hears of the
 // messages read out of those the index counts.
-func verify(b bag.Storage, topics []string, progress func(done, total int64)) (*verifyResult, error) {
-	it := b.Messages(bag.MessageFilter{Topics: topics})
+func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)) (*verifyResult, error) {
+	topics := f.Topics
+	it := b.Messages(f)
 	defer it.Close()
 	res := &verifyResult{}
 	selectedConns := selectConns(b, topics)
@@ -202,8 +212,9 @@ func verify(b bag.Storage, topics []string, progress func(done, total int64)) (*
 
 	var mu sync.Mutex
 	var problems []error
-	// A file without chunks (an unchunked MCAP) has no index to check.
-	checkIndex := true
+	// A file without chunks (an unchunked MCAP) has no index to check,
+	// and a time range reads only part of each block's entries.
+	checkIndex := f.Start.IsZero() && f.End.IsZero()
 	if rit := ros1.Iter(it); rit != nil {
 		rb := bag.Underlying(b).(*ros1.Store).Bag
 		rit.OnChunk(func(lc *ros1.LoadedChunk) error {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 )
 
@@ -251,7 +252,7 @@ func BenchmarkVerify(b *testing.B) {
 			b.ReportAllocs()
 			var res *verifyResult
 			for b.Loop() {
-				if res, err = verify(ros1.NewStore(bg), nil, nil); err != nil {
+				if res, err = verify(ros1.NewStore(bg), bag.MessageFilter{}, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -23,19 +23,19 @@ import (
 // guiName is the name of the full, windowed bagscope.
 const guiName = "bagscope-gui"
 
-func main() {
-	args := os.Args[1:]
-	if len(args) > 0 && cli.IsCommand(args[0]) {
-		os.Exit(cli.Run(args, os.Stdout, os.Stderr))
-	}
+func main() { os.Exit(cli.Main(execGUI)) }
+
+// execGUI replaces this process with bagscope-gui, given the window's
+// arguments as model/cli parsed them (it has checked there is a display).
+func execGUI(args []string) int {
 	gui, err := findGUI()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "bagscope: the window needs %s: %v\n", guiName, err)
-		os.Exit(1)
+		return cli.ExitProblems
 	}
 	err = syscall.Exec(gui, append([]string{gui}, args...), os.Environ())
 	fmt.Fprintf(os.Stderr, "bagscope: starting %s: %v\n", gui, err)
-	os.Exit(1)
+	return cli.ExitProblems
 }
 
 // findGUI returns the path of bagscope-gui: beside this executable (as

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,15 +63,70 @@ func TestCommandsAndWindow(t *testing.T) {
 				t.Fatalf("info: %v\n%s", err, out)
 			}
 
-			out, err = exec.Command(front, "--tab", "Records", "a b.bag").CombinedOutput()
+			file := filepath.Join(dir, "a b.bag")
+			if err := os.WriteFile(file, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(front, file, "--tab", "Records")
+			cmd.Env = append(os.Environ(), "DISPLAY=:0")
+			out, err = cmd.CombinedOutput()
 			if layout == "missing" {
 				if err == nil || !strings.Contains(string(out), "the window needs bagscope-gui") {
 					t.Fatalf("without bagscope-gui: %v\n%s", err, out)
 				}
 				return
 			}
-			if err != nil || string(out) != "gui:--tab Records a b.bag\n" {
-				t.Fatalf("window: %v, output %q", err, out)
+			// The window's flags first, whatever their place, then the files.
+			if want := "gui:--tab=Records -- " + file + "\n"; err != nil || string(out) != want {
+				t.Fatalf("window: %v, output %q, want %q", err, out, want)
+			}
+		})
+	}
+}
+
+// TestNoWindowWithoutDisplay runs the front as a user over ssh would: the
+// window's paths say there is no display, a mistyped command is one, and
+// neither runs bagscope-gui (which would fail to start) nor prints a Go
+// stack trace.
+func TestNoWindowWithoutDisplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	dir := t.TempDir()
+	front := buildFront(t, dir)
+	script := "#!/bin/sh\necho started\n"
+	if err := os.WriteFile(filepath.Join(dir, guiName), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bagFile := "../../../testdata/robot.bag"
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "no display (DISPLAY and WAYLAND_DISPLAY are unset): run a headless command such as `bagscope info FILE`"},
+		{[]string{bagFile}, "no display (DISPLAY and WAYLAND_DISPLAY are unset)"},
+		{[]string{"--tab", "Records", bagFile}, "no display"},
+		{[]string{"inof", bagFile}, "unknown command 'inof' (did you mean info?)"},
+		{[]string{"find", bagFile}, "unknown command 'find'"},
+		{[]string{"nosuch.bag"}, "nosuch.bag: no such file or folder"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			cmd := exec.Command(front, tc.args...)
+			var env []string
+			for _, kv := range os.Environ() {
+				if !strings.HasPrefix(kv, "DISPLAY=") && !strings.HasPrefix(kv, "WAYLAND_DISPLAY=") {
+					env = append(env, kv)
+				}
+			}
+			cmd.Env = env
+			out, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+				t.Errorf("exit %v, want 2", err)
+			}
+			if !strings.Contains(string(out), tc.want) || strings.Contains(string(out), "started") || strings.Contains(string(out), "goroutine") {
+				t.Errorf("output %q, want %q and no window, no stack trace", out, tc.want)
 			}
 		})
 	}

@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Options are what Execute needs besides the arguments.
+type Options struct {
+	Stdout, Stderr io.Writer
+	// Window opens the window on args: the window's flags as --name=value,
+	// then "--", then the files. It is called only when there is a display.
+	// Nil: this program has no window (it says so).
+	Window func(args []string) int
+	// Getenv reads the environment (os.Getenv when nil).
+	Getenv func(string) string
+}
+
+// env is what every command is built with: where it writes, and how the
+// root opens the window.
+type env struct {
+	stdout, stderr io.Writer
+	window         func(args []string) int
+	getenv         func(string) string
+}
+
+// Main runs bagscope with the process's arguments and returns the exit
+// status: a command, or the window through window. A panic (a bug) is said
+// in one line, never as a Go stack trace, unless BAGSCOPE_TRACEBACK is set.
+func Main(window func(args []string) int) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "bagscope: internal error: %v (please report it with the command line; BAGSCOPE_TRACEBACK=1 shows where)\n", r)
+			if os.Getenv("BAGSCOPE_TRACEBACK") != "" {
+				os.Stderr.Write(debug.Stack())
+			}
+			code = ExitProblems
+		}
+	}()
+	return Execute(os.Args[1:], Options{Stdout: os.Stdout, Stderr: os.Stderr, Window: window})
+}
+
+// Run runs bagscope's command line args (without the program name) with
+// no window, writing to stdout and stderr, and returns the exit status.
+func Run(args []string, stdout, stderr io.Writer) int {
+	return Execute(args, Options{Stdout: stdout, Stderr: stderr})
+}
+
+// Execute runs the command line args (without the program name) and
+// returns the exit status (see the Exit constants).
+func Execute(args []string, o Options) int {
+	e := &env{stdout: o.Stdout, stderr: o.Stderr, window: o.Window, getenv: o.Getenv}
+	if e.getenv == nil {
+		e.getenv = os.Getenv
+	}
+	root := newRoot(e)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	var st exitStatus
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &st):
+		return int(st)
+	}
+	// Anything else is a usage mistake the library or a command found:
+	// its reason and where the help is, never the usage itself.
+	fmt.Fprintf(e.stderr, "bagscope: %v\n", err)
+	if cmd == nil {
+		cmd = root
+	}
+	fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+	return ExitUsage
+}
+
+// newRoot builds the command tree: the root (the window) and every
+// command of commands.
+func newRoot(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "bagscope [flags] [FILE...]",
+		Short: "inspect ROS 1 bags, MCAP files and rosbag2 folders",
+		Long: `bagscope inspects robot recordings: ROS 1 bags (.bag, .bag.active), MCAP files and rosbag2
+folders of .db3 or .mcap files, whole, split, compressed, unindexed, cut or damaged.
+
+Without a command it opens the recordings named (or a start page) in a window, which needs a
+display. The commands run headless and print text, or JSON with --json.`,
+		Example: `  bagscope x.bag                        # open a window
+  bagscope info x.bag                   # what rosbag info prints
+  bagscope cat x.bag --topics /rosout -n 3
+  bagscope check --json cut.mcap`,
+		Version:           versionString(),
+		Args:              e.windowArgs,
+		RunE:              e.openWindow,
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		DisableAutoGenTag: true,
+		ValidArgsFunction: completeFiles,
+	}
+	root.SuggestionsMinimumDistance = 2
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetFlagErrorFunc(flagError)
+	root.SetHelpTemplate(root.HelpTemplate() + "\n" + exitTable + "\n")
+	root.SetVersionTemplate("bagscope {{.Version}}\n")
+	root.PersistentFlags().StringArray("msgs", nil, "also look in `DIR` for the ROS 2 message definitions a recording lacks (repeatable)")
+	root.MarkPersistentFlagDirname("msgs")
+	addWindowFlags(root.Flags())
+	for _, c := range commands {
+		root.AddCommand(c(e))
+	}
+	return root
+}
+
+// addWindowFlags adds the window's flags (ui.Run parses them again).
+func addWindowFlags(fs *pflag.FlagSet) {
+	fs.Bool("sample", false, "open the embedded sample bag")
+	fs.String("screenshot", "", "once FILE (or --sample) has loaded, save the window to `OUT.png` and exit")
+	fs.String("tab", "", "show the tab whose title starts with `NAME` (e.g. Findings)")
+	fs.String("select", "", "select the message of `TOPIC@TIME` nearest TIME: seconds from the bag's start, or since the epoch")
+	fs.String("range", "", "show the time window `START:END` (seconds from the bag's start, or since the epoch) in the timeline and plots")
+	fs.String("size", "", "open bag windows (and render --screenshot) at `WxH` pixels, e.g. 1024x640")
+	fs.StringArray("plot", nil, "plot `PATHS` (e.g. /imu.linear_acceleration.x; commas put several in one plot); repeat for more plots")
+}
+
+// windowArgs checks the root's arguments: each an existing file or
+// folder. A first word that is not one, and looks like no path, is a
+// mistyped command.
+func (e *env) windowArgs(cmd *cobra.Command, args []string) error {
+	for i, a := range args {
+		if _, err := os.Stat(a); err == nil {
+			continue
+		}
+		if i == 0 && !strings.ContainsAny(a, `./\`) {
+			msg := fmt.Sprintf("unknown command '%s'", a)
+			if s := cmd.SuggestionsFor(a); len(s) > 0 {
+				msg += " (did you mean " + strings.Join(s, ", ") + "?)"
+			}
+			return usagef("%s", msg)
+		}
+		return usagef("%s: no such file or folder", a)
+	}
+	return nil
+}
+
+// openWindow opens the window, when there is a display.
+func (e *env) openWindow(cmd *cobra.Command, args []string) error {
+	if e.getenv("DISPLAY") == "" && e.getenv("WAYLAND_DISPLAY") == "" {
+		fmt.Fprintln(e.stderr, "bagscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): run a headless command such as `bagscope info FILE`")
+		if len(args) > 0 {
+			fmt.Fprintf(e.stderr, "  e.g. bagscope info %s   (bagscope --help lists the commands)\n", shellQuote(args[0]))
+		}
+		return exitStatus(ExitUsage)
+	}
+	if e.window == nil {
+		fmt.Fprintln(e.stderr, "bagscope: this program has no window: run bagscope, or a headless command such as `bagscope info FILE`")
+		return exitStatus(ExitUsage)
+	}
+	var argv []string
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, s := range sv.GetSlice() {
+				argv = append(argv, "--"+f.Name+"="+s)
+			}
+			return
+		}
+		argv = append(argv, "--"+f.Name+"="+f.Value.String())
+	})
+	argv = append(append(argv, "--"), args...)
+	return status(e.window(argv))
+}
+
+// flagError turns a flag the library could not parse into a usage error,
+// with the flags of the command it is closest to.
+func flagError(c *cobra.Command, err error) error {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		return usagef("%s", msg)
+	}
+	var names []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	if s := closest(name, names, 2); len(s) > 0 {
+		msg += " (did you mean --" + strings.Join(s, ", --") + "?)"
+	}
+	return usagef("%s", msg)
+}
+
+// shellQuote quotes s for a shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
