@@ -89,8 +89,8 @@ func sweepCommands(t *testing.T, what, p string, full int, withChecks, cut bool)
 	out, stderr, code := run("cat", "--json", p)
 	got := sweepLines(t, what, out)
 	sweepStderr(t, what+": cat", stderr)
-	if code != 0 && code != 1 {
-		t.Fatalf("%s: cat exit %d", what, code)
+	if code != 0 && code != 1 && !(code == 2 && len(got) == 0) {
+		t.Fatalf("%s: cat exit %d (2 only for a file that does not open)", what, code)
 	}
 	if code == 0 && len(got) != full {
 		t.Fatalf("%s: cat printed %d of %d messages and exited 0: silent loss", what, len(got), full)
@@ -203,10 +203,10 @@ func TestSweepCutAndCorrupt(t *testing.T) {
 			fixed := filepath.Join(dir, fmt.Sprintf("fixed%d.bag", cases))
 			_, stderr, code := run("fix", p, fixed)
 			sweepStderr(t, what+": fix", stderr)
-			if code == 1 && len(got) > 0 {
+			if (code == 1 || code == 2) && len(got) > 0 {
 				t.Fatalf("%s: fix recovered nothing, cat read %d messages: %s", what, len(got), stderr)
 			}
-			if code == 1 {
+			if code == 1 || code == 2 {
 				continue
 			}
 			out, _, _ := run("cat", "--json", fixed)
