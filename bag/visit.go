@@ -44,3 +44,52 @@ func VisitMessages(ctx context.Context, s Storage, f MessageFilter, fn func(m *M
 	}
 	return it.Err()
 }
+
+// SkipVisitor is a MessageVisitor that also says which byte ranges (damaged
+// chunks) its visit could not read, as a message iterator's Skipped does.
+type SkipVisitor interface {
+	VisitMessagesSkipped(ctx context.Context, f MessageFilter, fn func(m *Message)) ([]ByteRange, error)
+}
+
+// VisitMessagesSkipped is VisitMessages that also returns the byte ranges
+// the visit skipped (damaged chunks, in no particular order), so that a
+// command reading in parallel reports its loss as one reading in order
+// does. A parallel reader that cannot say returns none.
+func VisitMessagesSkipped(ctx context.Context, s Storage, f MessageFilter, fn func(m *Message)) ([]ByteRange, error) {
+	switch v := s.(type) {
+	case SkipVisitor:
+		return v.VisitMessagesSkipped(ctx, f, fn)
+	case MessageVisitor:
+		return nil, v.VisitMessages(ctx, f, fn)
+	case *fileStorage:
+		return VisitMessagesSkipped(ctx, v.Storage, f, fn)
+	case singlePart:
+		return VisitMessagesSkipped(ctx, v.parts[0], f, fn)
+	case *messageZstd:
+		return VisitMessagesSkipped(ctx, v.Storage, f, func(m *Message) {
+			if !compressedMessage(m) {
+				fn(m)
+				return
+			}
+			c := *m
+			if _, err := inflate(&c, nil); err == nil {
+				fn(&c)
+			}
+		})
+	}
+	it := s.Messages(f)
+	defer it.Close()
+	for n := 0; it.Next(); n++ {
+		if n&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		fn(it.Message())
+	}
+	var skipped []ByteRange
+	if sk, ok := it.(interface{ Skipped() []ByteRange }); ok {
+		skipped = sk.Skipped()
+	}
+	return skipped, it.Err()
+}

@@ -487,10 +487,18 @@ func (x *Reader) fill(m *bag.Message, r *result, e *ent) {
 // (the messages before the damage in a chunk are visited, as Messages
 // gives them).
 func (x *Reader) VisitMessages(ctx context.Context, f bag.MessageFilter, fn func(m *bag.Message)) error {
+	_, err := x.VisitMessagesSkipped(ctx, f, fn)
+	return err
+}
+
+// VisitMessagesSkipped is VisitMessages that also returns the chunks it
+// could not read, as Skipped lists them (bag.SkipVisitor).
+func (x *Reader) VisitMessagesSkipped(ctx context.Context, f bag.MessageFilter, fn func(m *bag.Message)) ([]bag.ByteRange, error) {
 	it := x.Iter(f)
 	if len(it.jobs) == 0 {
-		return ctx.Err()
+		return it.skipped, ctx.Err()
 	}
+	var skipMu sync.Mutex
 	workers := min(runtime.GOMAXPROCS(0), len(it.jobs))
 	it.free = make(chan []byte, workers)
 	it.freeRaw = make(chan []byte, workers)
@@ -525,6 +533,11 @@ func (x *Reader) VisitMessages(ctx context.Context, f bag.MessageFilter, fn func
 					return
 				}
 				r := it.work(it.jobs[i], d, visit)
+				if len(r.skipped) > 0 {
+					skipMu.Lock()
+					it.skipped = append(it.skipped, r.skipped...)
+					skipMu.Unlock()
+				}
 				if r.raw != nil {
 					it.putBuf(it.freeRaw, r.raw)
 				}
@@ -545,10 +558,10 @@ func (x *Reader) VisitMessages(ctx context.Context, f bag.MessageFilter, fn func
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return err
+			return it.skipped, err
 		}
 	}
-	return nil
+	return it.skipped, nil
 }
 
 // DataMayBeZstd reports whether the current message's data starts as a

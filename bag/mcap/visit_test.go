@@ -199,3 +199,42 @@ func TestCheckVisits(t *testing.T) {
 		})
 	}
 }
+
+// TestVisitMessagesSkipped: a chunk damaged inside (its compressed data
+// garbled) is skipped by the parallel visit as by the iterator, and the
+// visit says so with the same byte range.
+func TestVisitMessagesSkipped(t *testing.T) {
+	v := variants()[8] // chunked zstd with summary and message indexes
+	data, _ := genMCAP(t, v, 700, 1024)
+	r := openBytes(t, data)
+	blocks := r.Blocks()
+	if len(blocks) < 3 {
+		t.Fatalf("%d chunks", len(blocks))
+	}
+	bad := bytes.Clone(data)
+	mid := blocks[len(blocks)/2]
+	for i := mid.Offset + mid.Len/2; i < mid.Offset+mid.Len/2+64; i++ {
+		bad[i] ^= 0x5a
+	}
+	r = openBytes(t, bad)
+	want, wantSkipped := ourRecs(t, r, bag.MessageFilter{})
+	if len(wantSkipped) == 0 {
+		t.Fatal("the iterator skips nothing")
+	}
+	var mu sync.Mutex
+	n := 0
+	skipped, err := bag.VisitMessagesSkipped(context.Background(), r, bag.MessageFilter{}, func(*bag.Message) {
+		mu.Lock()
+		n++
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(want) {
+		t.Errorf("visited %d messages, the iterator gives %d", n, len(want))
+	}
+	if fmt.Sprint(skipped) != fmt.Sprint(wantSkipped) {
+		t.Errorf("skipped %v, the iterator %v", skipped, wantSkipped)
+	}
+}

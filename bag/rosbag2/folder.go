@@ -383,3 +383,9 @@ func presetCounts(meta *Metadata, parts []bag.Storage, names []string, listed ma
 func (b *Bag) VisitMessages(ctx context.Context, f bag.MessageFilter, fn func(m *bag.Message)) error {
 	return bag.VisitMessages(ctx, b.Storage, f, fn)
 }
+
+// VisitMessagesSkipped is VisitMessages that also returns what the visit
+// skipped (bag.SkipVisitor).
+func (b *Bag) VisitMessagesSkipped(ctx context.Context, f bag.MessageFilter, fn func(m *bag.Message)) ([]bag.ByteRange, error) {
+	return bag.VisitMessagesSkipped(ctx, b.Storage, f, fn)
+}
