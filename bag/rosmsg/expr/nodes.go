@@ -1,0 +1,358 @@
+package expr
+
+import (
+	"bytes"
+	"math"
+	"regexp"
+)
+
+// node is a compiled expression.
+type node interface {
+	eval(s *State) val
+}
+
+type constNode struct{ v val }
+
+func (n *constNode) eval(*State) val { return n.v }
+
+// termNode reads a field path and records its value as term id.
+type termNode struct {
+	id int
+	w  *walk
+}
+
+func (n *termNode) eval(s *State) val {
+	off, st := s.locate(n.w)
+	if st != stOK {
+		return val{}
+	}
+	v := s.readLeaf(&n.w.leaf, off, n.id)
+	s.record(n.id, v)
+	return v
+}
+
+// timeNode reads a time term of the input.
+type timeNode struct {
+	id   int
+	what string
+}
+
+func (n *timeNode) eval(s *State) val {
+	in := s.in
+	var v val
+	switch n.what {
+	case "@log":
+		v = val{k: vFloat, f: nanosSeconds(in.Log)}
+	case "@publish":
+		p := in.Publish
+		if p == 0 {
+			p = in.Log
+		}
+		v = val{k: vFloat, f: nanosSeconds(p)}
+	case "@t":
+		v = val{k: vFloat, f: float64(in.Log-in.Start) / 1e9}
+	case "@clock":
+		if in.HasClock {
+			v = val{k: vFloat, f: nanosSeconds(in.Clock)}
+		}
+	case "@topic":
+		v = val{k: vStr, s: s.topicBytes()}
+	case "@type":
+		v = val{k: vStr, s: s.typeBytes()}
+	}
+	s.record(n.id, v)
+	return v
+}
+
+// nanosSeconds converts nanoseconds since the epoch to seconds.
+func nanosSeconds(ns int64) float64 {
+	return float64(ns/1e9) + float64(ns%1e9)/1e9
+}
+
+type notNode struct{ x node }
+
+func (n *notNode) eval(s *State) val {
+	v := n.x.eval(s)
+	if v.k != vBool {
+		return val{}
+	}
+	return boolVal(v.i == 0)
+}
+
+type negNode struct{ x node }
+
+func (n *negNode) eval(s *State) val {
+	v := n.x.eval(s)
+	switch v.k {
+	case vInt:
+		return val{k: vInt, i: -v.i}
+	case vFloat:
+		return val{k: vFloat, f: -v.f}
+	}
+	return val{}
+}
+
+// andNode and orNode decide on what is known: false && unknown is false,
+// true || unknown is true.
+type andNode struct{ l, r node }
+
+func (n *andNode) eval(s *State) val {
+	a := n.l.eval(s)
+	if a.k == vBool && a.i == 0 {
+		return a
+	}
+	b := n.r.eval(s)
+	switch {
+	case b.k == vBool && b.i == 0:
+		return b
+	case a.k == vNone || b.k == vNone:
+		return val{}
+	}
+	return boolVal(true)
+}
+
+type orNode struct{ l, r node }
+
+func (n *orNode) eval(s *State) val {
+	a := n.l.eval(s)
+	if a.isTrue() {
+		return a
+	}
+	b := n.r.eval(s)
+	switch {
+	case b.isTrue():
+		return b
+	case a.k == vNone || b.k == vNone:
+		return val{}
+	}
+	return boolVal(false)
+}
+
+type cmpNode struct {
+	op   string
+	l, r node
+}
+
+func (n *cmpNode) eval(s *State) val {
+	a, b := n.l.eval(s), n.r.eval(s)
+	c, ok := compare(a, b)
+	if !ok {
+		if a.k != vNone && b.k != vNone && n.op == "!=" {
+			return boolVal(true) // NaN != x
+		}
+		if a.k != vNone && b.k != vNone {
+			return boolVal(false) // NaN compares false
+		}
+		return val{}
+	}
+	switch n.op {
+	case "==":
+		return boolVal(c == 0)
+	case "!=":
+		return boolVal(c != 0)
+	case "<":
+		return boolVal(c < 0)
+	case "<=":
+		return boolVal(c <= 0)
+	case ">":
+		return boolVal(c > 0)
+	}
+	return boolVal(c >= 0)
+}
+
+type arithNode struct {
+	op   byte
+	l, r node
+}
+
+func (n *arithNode) eval(s *State) val {
+	a, b := n.l.eval(s), n.r.eval(s)
+	if a.k == vNone || b.k == vNone {
+		return val{}
+	}
+	if a.k == vInt && b.k == vInt && n.op != '/' {
+		x, y := a.i, b.i
+		switch n.op {
+		case '+':
+			if r := x + y; (r > x) == (y > 0) {
+				return val{k: vInt, i: r}
+			}
+		case '-':
+			if r := x - y; (r < x) == (y > 0) {
+				return val{k: vInt, i: r}
+			}
+		case '*':
+			if x == 0 || y == 0 {
+				return val{k: vInt}
+			}
+			if r := x * y; r/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64) {
+				return val{k: vInt, i: r}
+			}
+		case '%':
+			if y == 0 {
+				return val{}
+			}
+			if y == -1 {
+				return val{k: vInt}
+			}
+			return val{k: vInt, i: x % y}
+		}
+		// Overflow: carry on in floating point.
+	}
+	x, y := a.float(), b.float()
+	switch n.op {
+	case '+':
+		return val{k: vFloat, f: x + y}
+	case '-':
+		return val{k: vFloat, f: x - y}
+	case '*':
+		return val{k: vFloat, f: x * y}
+	case '/':
+		return val{k: vFloat, f: x / y}
+	}
+	return val{k: vFloat, f: math.Mod(x, y)}
+}
+
+type regexNode struct {
+	x   node
+	re  *regexp.Regexp
+	not bool
+}
+
+func (n *regexNode) eval(s *State) val {
+	v := n.x.eval(s)
+	if v.k != vStr {
+		return val{}
+	}
+	return boolVal(n.re.Match(v.s) != n.not)
+}
+
+type strFunc uint8
+
+const (
+	fContains strFunc = iota
+	fStartsWith
+	fEndsWith
+)
+
+type strFuncNode struct {
+	fn   strFunc
+	l, r node
+}
+
+func (n *strFuncNode) eval(s *State) val {
+	a, b := n.l.eval(s), n.r.eval(s)
+	if a.k != vStr || b.k != vStr {
+		return val{}
+	}
+	switch n.fn {
+	case fContains:
+		return boolVal(bytes.Contains(a.s, b.s))
+	case fStartsWith:
+		return boolVal(bytes.HasPrefix(a.s, b.s))
+	}
+	return boolVal(bytes.HasSuffix(a.s, b.s))
+}
+
+type absNode struct{ x node }
+
+func (n *absNode) eval(s *State) val {
+	v := n.x.eval(s)
+	switch {
+	case v.k == vInt && v.i != math.MinInt64:
+		if v.i < 0 {
+			v.i = -v.i
+		}
+		return v
+	case v.k == vInt:
+		return val{k: vFloat, f: -float64(v.i)}
+	case v.k == vFloat:
+		return val{k: vFloat, f: math.Abs(v.f)}
+	}
+	return val{}
+}
+
+type strLenNode struct{ x node }
+
+func (n *strLenNode) eval(s *State) val {
+	v := n.x.eval(s)
+	if v.k != vStr {
+		return val{}
+	}
+	return val{k: vInt, i: int64(len(v.s))}
+}
+
+// minMaxNode is min or max of several numbers.
+type minMaxNode struct {
+	max  bool
+	args []node
+}
+
+func (n *minMaxNode) eval(s *State) val {
+	var best val
+	for _, a := range n.args {
+		v := a.eval(s)
+		if v.k == vNone {
+			return val{}
+		}
+		if best.k == vNone {
+			best = v
+			continue
+		}
+		c, ok := compare(v, best)
+		if !ok {
+			return val{k: vFloat, f: math.NaN()}
+		}
+		if n.max && c > 0 || !n.max && c < 0 {
+			best = v
+		}
+	}
+	return best
+}
+
+// hypotNode is the Euclidean norm of several numbers.
+type hypotNode struct{ args []node }
+
+func (n *hypotNode) eval(s *State) val {
+	sum := 0.0
+	for _, a := range n.args {
+		v := a.eval(s)
+		if v.k != vInt && v.k != vFloat {
+			return val{}
+		}
+		f := v.float()
+		sum += f * f
+	}
+	return val{k: vFloat, f: math.Sqrt(sum)}
+}
+
+// msgNormNode is the norm of a message's number fields (a Vector3's x, y
+// and z).
+type msgNormNode struct {
+	w      *walk
+	fields []int // the message's number fields
+}
+
+func (n *msgNormNode) eval(s *State) val {
+	off, st := s.locate(n.w)
+	if st != stOK {
+		return val{}
+	}
+	m := n.w.leaf.msg
+	sum := 0.0
+	for _, k := range n.fields {
+		fo, ok := s.cur.FieldOffset(m, off, k)
+		if !ok {
+			s.bad(fo)
+			return val{}
+		}
+		f := &m.Fields[k]
+		v := s.readLeaf(&leaf{kind: lScalar, field: f, vk: f.Kind}, fo, -1)
+		if v.k == vNone {
+			return val{}
+		}
+		x := v.float()
+		sum += x * x
+	}
+	return val{k: vFloat, f: math.Sqrt(sum)}
+}

@@ -1,0 +1,192 @@
+package expr
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/bagscope/bagscope/bag/rosmsg"
+)
+
+type vkind uint8
+
+const (
+	vNone  vkind = iota // no value: a field the message lacks
+	vBool               // i is 0 or 1
+	vInt                // i
+	vFloat              // f
+	vStr                // s (may alias the message data)
+)
+
+// val is a value during evaluation.
+type val struct {
+	k vkind
+	i int64
+	f float64
+	s []byte
+}
+
+func (v val) float() float64 {
+	if v.k == vFloat {
+		return v.f
+	}
+	return float64(v.i)
+}
+
+func boolVal(b bool) val {
+	if b {
+		return val{k: vBool, i: 1}
+	}
+	return val{k: vBool}
+}
+
+func (v val) isTrue() bool { return v.k == vBool && v.i != 0 }
+
+// compare returns -1, 0 or 1, and false when the values do not compare
+// (a NaN, or no value).
+func compare(a, b val) (int, bool) {
+	switch {
+	case a.k == vNone || b.k == vNone:
+		return 0, false
+	case a.k == vStr:
+		return bytes.Compare(a.s, b.s), true
+	case a.k == vInt && b.k == vInt:
+		switch {
+		case a.i < b.i:
+			return -1, true
+		case a.i > b.i:
+			return 1, true
+		}
+		return 0, true
+	case a.k == vBool:
+		return int(a.i - b.i), true
+	case a.k == vInt:
+		c, ok := cmpIntFloat(a.i, b.f)
+		return c, ok
+	case b.k == vInt:
+		c, ok := cmpIntFloat(b.i, a.f)
+		return -c, ok
+	}
+	x, y := a.float(), b.float()
+	switch {
+	case x < y:
+		return -1, true
+	case x > y:
+		return 1, true
+	case x == y:
+		return 0, true
+	}
+	return 0, false
+}
+
+// ValueKind is the type of a Value.
+type ValueKind uint8
+
+// Value kinds.
+const (
+	Bool ValueKind = iota + 1
+	Int
+	Float
+	String
+)
+
+// Value is one term's value in the message a program last matched: a
+// field as the expression names it, with [*] and ranges made concrete
+// ("position[3]"), or a time term ("@log").
+type Value struct {
+	Name  string
+	Kind  ValueKind
+	Int   int64 // Int, and Bool as 0 or 1
+	Float float64
+	Str   string
+}
+
+func (v val) export(name string) Value {
+	switch v.k {
+	case vBool:
+		return Value{Name: name, Kind: Bool, Int: v.i}
+	case vInt:
+		return Value{Name: name, Kind: Int, Int: v.i}
+	case vFloat:
+		return Value{Name: name, Kind: Float, Float: v.f}
+	case vStr:
+		return Value{Name: name, Kind: String, Str: string(v.s)}
+	}
+	return Value{Name: name}
+}
+
+// Number returns the value as a float64 (a bool as 0 or 1); ok is false
+// for a string.
+func (v Value) Number() (float64, bool) {
+	switch v.Kind {
+	case Bool, Int:
+		return float64(v.Int), true
+	case Float:
+		return v.Float, true
+	}
+	return 0, false
+}
+
+// String writes the value as text: a number in Go's shortest form, a
+// string quoted.
+func (v Value) String() string { return string(v.AppendText(nil)) }
+
+// AppendText appends the value as String writes it.
+func (v Value) AppendText(b []byte) []byte {
+	switch v.Kind {
+	case Bool:
+		return strconv.AppendBool(b, v.Int != 0)
+	case Int:
+		return strconv.AppendInt(b, v.Int, 10)
+	case Float:
+		return strconv.AppendFloat(b, v.Float, 'g', -1, 64)
+	case String:
+		return strconv.AppendQuote(b, v.Str)
+	}
+	return append(b, "none"...)
+}
+
+// AppendJSON appends the value as JSON, as bagscope cat --json writes
+// values: floats as Python writes them (NaN and the infinities as the
+// strings "NaN", "Infinity", "-Infinity").
+func (v Value) AppendJSON(b []byte) []byte {
+	switch v.Kind {
+	case Bool:
+		return strconv.AppendBool(b, v.Int != 0)
+	case Int:
+		return strconv.AppendInt(b, v.Int, 10)
+	case Float:
+		return rosmsg.AppendJSONFloat(b, v.Float)
+	case String:
+		return rosmsg.AppendJSONString(b, strings.ToValidUTF8(v.Str, "\uFFFD"))
+	}
+	return append(b, "null"...)
+}
+
+// cmpIntFloat compares an int64 with a float64 exactly.
+func cmpIntFloat(i int64, f float64) (int, bool) {
+	switch {
+	case math.IsNaN(f):
+		return 0, false
+	case f >= 1<<63:
+		return -1, true
+	case f < -(1 << 63):
+		return 1, true
+	}
+	t := int64(f) // |f| < 2^63: exact but for the fraction
+	switch {
+	case i < t:
+		return -1, true
+	case i > t:
+		return 1, true
+	}
+	frac := f - float64(t)
+	switch {
+	case frac > 0:
+		return -1, true
+	case frac < 0:
+		return 1, true
+	}
+	return 0, true
+}
