@@ -63,6 +63,18 @@ func (e *Expr) Topic(topics []string) (string, error) {
 	return topic, nil
 }
 
+// Uses reports whether the expression reads a time term ("@clock";
+// aliases count as their term).
+func (e *Expr) Uses(term string) bool {
+	found := false
+	e.root.visit(func(a *ast) {
+		if a.kind == aPath && timeTerms[a.text] == term {
+			found = true
+		}
+	})
+	return found
+}
+
 func (a *ast) visit(fn func(*ast)) {
 	fn(a)
 	for _, x := range a.args {

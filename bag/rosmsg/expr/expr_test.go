@@ -188,7 +188,8 @@ func TestValues(t *testing.T) {
 		want []string
 	}{
 		{`any(transforms[*].transform.translation.z > 5)`, []string{"transforms[1].transform.translation.z=9"}},
-		{`transforms[leg].child_frame_id == "leg" && @t > 1`, []string{`transforms[leg].child_frame_id="leg"`, "@t=10.5"}},
+		{`transforms[leg].child_frame_id == "leg" && @t > 1`, []string{`transforms[leg].child_frame_id="leg"`, "@t=10.500000000"}},
+		{`transforms[0].header.stamp > 99`, []string{"transforms[0].header.stamp=100.000000000"}},
 		{`all(transforms[*].header.seq > 7)`, []string{"transforms[0].header.seq=7"}},
 	}
 	for _, tc := range tests {

@@ -42,18 +42,18 @@ func (n *timeNode) eval(s *State) val {
 	var v val
 	switch n.what {
 	case "@log":
-		v = val{k: vFloat, f: nanosSeconds(in.Log)}
+		v = val{k: vFloat, f: nanosSeconds(in.Log), i: in.Log, tm: 1}
 	case "@publish":
 		p := in.Publish
 		if p == 0 {
 			p = in.Log
 		}
-		v = val{k: vFloat, f: nanosSeconds(p)}
+		v = val{k: vFloat, f: nanosSeconds(p), i: p, tm: 1}
 	case "@t":
-		v = val{k: vFloat, f: float64(in.Log-in.Start) / 1e9}
+		v = val{k: vFloat, f: nanosSeconds(in.Log - in.Start), i: in.Log - in.Start, tm: 2}
 	case "@clock":
 		if in.HasClock {
-			v = val{k: vFloat, f: nanosSeconds(in.Clock)}
+			v = val{k: vFloat, f: nanosSeconds(in.Clock), i: in.Clock, tm: 1}
 		}
 	case "@topic":
 		v = val{k: vStr, s: s.topicBytes()}

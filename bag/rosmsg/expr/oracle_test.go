@@ -116,10 +116,9 @@ func quote(s string) string {
 // checker builds, for every leaf of a reference value, expressions that
 // must hold for the message, and counts them.
 type checker struct {
-	t     *testing.T
-	s     sample
-	n     int
-	state map[*Program]*State
+	t *testing.T
+	s sample
+	n int
 }
 
 func (c *checker) must(src string, want bool) {

@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"strings"
+
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
@@ -287,6 +289,12 @@ func (s *State) readLeaf(l *leaf, off int, id int) val {
 		if i, ok := rosmsg.ScalarInt(k, bits); ok {
 			return val{k: vInt, i: i}
 		}
+		switch k {
+		case rosmsg.KindTime:
+			return val{k: vFloat, f: rosmsg.ScalarFloat(k, bits), i: int64(uint32(bits))*1e9 + int64(uint32(bits>>32)), tm: 1}
+		case rosmsg.KindDuration:
+			return val{k: vFloat, f: rosmsg.ScalarFloat(k, bits), i: int64(int32(uint32(bits)))*1e9 + int64(int32(uint32(bits>>32))), tm: 2}
+		}
 		return val{k: vFloat, f: rosmsg.ScalarFloat(k, bits)}
 	case lString:
 		var buf []byte
@@ -309,7 +317,12 @@ func (s *State) readLeaf(l *leaf, off int, id int) val {
 			s.bad(off)
 			return val{}
 		}
-		return val{k: vFloat, f: float64(int64(sec)) + float64(nsec)*1e-9}
+		tm := uint8(1)
+		if strings.HasSuffix(l.msg.Type, "/Duration") {
+			tm = 2
+		}
+		return val{k: vFloat, f: float64(int64(int32(uint32(sec)))) + float64(uint32(nsec))*1e-9,
+			i: int64(int32(uint32(sec)))*1e9 + int64(uint32(nsec)), tm: tm}
 	case lMsg:
 		return val{k: vBool, i: 1}
 	}

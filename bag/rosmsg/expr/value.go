@@ -2,6 +2,7 @@ package expr
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -22,9 +23,12 @@ const (
 // val is a value during evaluation.
 type val struct {
 	k vkind
-	i int64
+	i int64 // vBool, vInt; a time's nanoseconds (vFloat with tm set)
 	f float64
 	s []byte
+	// tm marks a time (1) or duration (2) read from a field: f holds its
+	// seconds, i its exact nanoseconds, for the values a match reports.
+	tm uint8
 }
 
 func (v val) float() float64 {
@@ -83,12 +87,15 @@ func compare(a, b val) (int, bool) {
 // ValueKind is the type of a Value.
 type ValueKind uint8
 
-// Value kinds.
+// Value kinds. Time and Duration hold nanoseconds in Int (since the
+// epoch for a time) and seconds in Float.
 const (
 	Bool ValueKind = iota + 1
 	Int
 	Float
 	String
+	Time
+	Duration
 )
 
 // Value is one term's value in the message a program last matched: a
@@ -109,6 +116,12 @@ func (v val) export(name string) Value {
 	case vInt:
 		return Value{Name: name, Kind: Int, Int: v.i}
 	case vFloat:
+		switch v.tm {
+		case 1:
+			return Value{Name: name, Kind: Time, Int: v.i, Float: v.f}
+		case 2:
+			return Value{Name: name, Kind: Duration, Int: v.i, Float: v.f}
+		}
 		return Value{Name: name, Kind: Float, Float: v.f}
 	case vStr:
 		return Value{Name: name, Kind: String, Str: string(v.s)}
@@ -122,10 +135,19 @@ func (v Value) Number() (float64, bool) {
 	switch v.Kind {
 	case Bool, Int:
 		return float64(v.Int), true
-	case Float:
+	case Float, Time, Duration:
 		return v.Float, true
 	}
 	return 0, false
+}
+
+// secsNsecs splits nanoseconds into seconds and nanoseconds in [0, 1e9).
+func secsNsecs(ns int64) (int64, int64) {
+	s, n := ns/1e9, ns%1e9
+	if n < 0 {
+		s, n = s-1, n+1e9
+	}
+	return s, n
 }
 
 // String writes the value as text: a number in Go's shortest form, a
@@ -143,13 +165,19 @@ func (v Value) AppendText(b []byte) []byte {
 		return strconv.AppendFloat(b, v.Float, 'g', -1, 64)
 	case String:
 		return strconv.AppendQuote(b, v.Str)
+	case Time, Duration:
+		sec, nsec := secsNsecs(v.Int)
+		b = strconv.AppendInt(b, sec, 10)
+		b = append(b, '.')
+		return append(b, fmt.Sprintf("%09d", nsec)...)
 	}
 	return append(b, "none"...)
 }
 
 // AppendJSON appends the value as JSON, as bagscope cat --json writes
 // values: floats as Python writes them (NaN and the infinities as the
-// strings "NaN", "Infinity", "-Infinity").
+// strings "NaN", "Infinity", "-Infinity"), times and durations as
+// {"secs": S, "nsecs": N} with N in [0, 1e9).
 func (v Value) AppendJSON(b []byte) []byte {
 	switch v.Kind {
 	case Bool:
@@ -160,6 +188,9 @@ func (v Value) AppendJSON(b []byte) []byte {
 		return rosmsg.AppendJSONFloat(b, v.Float)
 	case String:
 		return rosmsg.AppendJSONString(b, strings.ToValidUTF8(v.Str, "\uFFFD"))
+	case Time, Duration:
+		sec, nsec := secsNsecs(v.Int)
+		return fmt.Appendf(b, `{"secs": %d, "nsecs": %d}`, sec, nsec)
 	}
 	return append(b, "null"...)
 }

@@ -1,0 +1,108 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"sort"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model"
+)
+
+// ClockTopic is where a simulation publishes its time.
+const ClockTopic = "/clock"
+
+// maxClockSamples bounds a ClockIndex: a denser /clock is thinned to
+// every n-th message (at 1 kHz, more than an hour of sim time is kept
+// whole).
+const maxClockSamples = 4 << 20
+
+// ClockIndex maps log times to the sim time of /clock: the clock of the
+// last /clock message received at or before a time, as a ROS node using
+// sim time sees it.
+type ClockIndex struct {
+	log, sim []int64 // nanoseconds, by log time
+}
+
+// ErrNoClock means the recording has no /clock messages bagscope reads.
+var ErrNoClock = errors.New("the recording has no /clock (rosgraph_msgs/Clock) messages")
+
+// ReadClock reads the /clock messages of s.
+func ReadClock(ctx context.Context, s bag.Storage, cache *rosmsg.Cache) (*ClockIndex, error) {
+	paths := map[uint32][2]*rosmsg.Path{}
+	var ids []uint32
+	for _, c := range s.Connections() {
+		if c.Topic != ClockTopic {
+			continue
+		}
+		plan, err := model.PlanFor(cache, c)
+		if err != nil {
+			continue
+		}
+		for _, f := range [][2]string{{"clock.secs", "clock.nsecs"}, {"clock.sec", "clock.nanosec"}} {
+			sp, err1 := rosmsg.CompilePath(plan, f[0])
+			np, err2 := rosmsg.CompilePath(plan, f[1])
+			if err1 == nil && err2 == nil {
+				paths[c.ID] = [2]*rosmsg.Path{sp, np}
+				ids = append(ids, c.ID)
+				break
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil, ErrNoClock
+	}
+	x := &ClockIndex{}
+	it := s.Messages(bag.MessageFilter{Conns: ids})
+	defer it.Close()
+	for n := 0; it.Next(); n++ {
+		if n&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		m := it.Message()
+		p := paths[m.Conn.ID]
+		secs, err1 := p[0].Float64(m.Data)
+		nsecs, err2 := p[1].Float64(m.Data)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		x.log = append(x.log, m.Time.Nanos())
+		x.sim = append(x.sim, int64(secs)*1e9+int64(nsecs))
+		if len(x.log) >= maxClockSamples {
+			x.thin()
+		}
+	}
+	if err := it.Err(); err != nil {
+		return nil, err
+	}
+	if len(x.log) == 0 {
+		return nil, ErrNoClock
+	}
+	return x, nil
+}
+
+// thin keeps every other sample.
+func (x *ClockIndex) thin() {
+	n := 0
+	for i := 0; i < len(x.log); i += 2 {
+		x.log[n], x.sim[n] = x.log[i], x.sim[i]
+		n++
+	}
+	x.log, x.sim = x.log[:n], x.sim[:n]
+}
+
+// At returns the sim time at log time t (nanoseconds), and false before
+// the first /clock message.
+func (x *ClockIndex) At(t int64) (int64, bool) {
+	i := sort.Search(len(x.log), func(i int) bool { return x.log[i] > t })
+	if i == 0 {
+		return 0, false
+	}
+	return x.sim[i-1], true
+}
+
+// Len returns the number of /clock samples kept.
+func (x *ClockIndex) Len() int { return len(x.log) }

@@ -1,0 +1,244 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/bag/rosmsg/expr"
+	"github.com/bagscope/bagscope/model"
+)
+
+// DefaultMaxHits is how many hits Find keeps when Options.MaxHits is 0;
+// more are counted.
+const DefaultMaxHits = 1 << 20
+
+// Hit is one message an expression holds for.
+type Hit struct {
+	Topic string
+	Conn  uint32
+	// Time is the log (receive) time, Publish the publish or send time
+	// (the log time where the format stores none).
+	Time, Publish bag.Time
+	Loc           bag.Loc
+	// Values are the fields and time terms the expression read, as it
+	// names them, with [*] made concrete.
+	Values []expr.Value
+}
+
+// Failure is a message the expression could not be evaluated on.
+type Failure struct {
+	Topic string
+	Time  bag.Time
+	Loc   bag.Loc
+	Err   error
+}
+
+// Options tune Find.
+type Options struct {
+	// MaxHits bounds the hits kept (0: DefaultMaxHits); the rest are
+	// counted in Result.Dropped, and OnHit still sees them.
+	MaxHits int
+	// OnHit, when set, receives each hit as it is found, from the
+	// goroutines that read the messages, in no particular order.
+	OnHit func(Hit)
+	// Progress, when set, receives the messages evaluated so far and the
+	// number the selection holds (from the index; 0 when unknown), from
+	// the reading goroutines, every few thousand messages.
+	Progress func(done, total int64)
+	// Clock is the /clock index for @clock; Find reads it when the
+	// expression needs it and this is nil.
+	Clock *ClockIndex
+}
+
+// Result is what Find found.
+type Result struct {
+	Compiled *Compiled
+	// Hits are sorted by log time, then by where they are in the file.
+	Hits []Hit
+	// Dropped counts hits beyond Options.MaxHits.
+	Dropped int64
+	// Messages counts the messages the expression was evaluated on.
+	Messages int64
+	// Failed counts messages whose data does not hold what the expression
+	// reads (or that cost more work than it may take); First are the
+	// earliest of them.
+	Failed int64
+	First  []Failure
+	// Skipped lists the byte ranges (damaged chunks, a scan's gaps) that
+	// could not be read, sorted; LostMessages counts the messages known
+	// to be in them.
+	Skipped      []bag.ByteRange
+	LostMessages uint64
+}
+
+// maxFailures is how many failed messages a Result lists.
+const maxFailures = 20
+
+// Find evaluates the expression text on every message of s that f selects
+// (of the topic the expression names, else of the selected topics whose
+// definitions have its fields), on the goroutines that read and
+// decompress the chunks, and returns the messages it holds for. It stops
+// with ctx's error when cancelled; what was found so far is returned with
+// it.
+func Find(ctx context.Context, s bag.Storage, text string, f bag.MessageFilter, opt Options) (*Result, error) {
+	var cache rosmsg.Cache
+	c, err := Compile(s, &cache, text, f)
+	if err != nil {
+		return nil, err
+	}
+	clock := opt.Clock
+	if c.ReadsClock() && clock == nil {
+		if clock, err = ReadClock(ctx, s, &cache); err != nil && !errors.Is(err, ErrNoClock) {
+			return nil, err
+		}
+	}
+	return c.Find(ctx, s, f, clock, opt)
+}
+
+// Find is Find with an expression already compiled for s.
+func (c *Compiled) Find(ctx context.Context, s bag.Storage, f bag.MessageFilter, clock *ClockIndex, opt Options) (*Result, error) {
+	maxHits := opt.MaxHits
+	if maxHits <= 0 {
+		maxHits = DefaultMaxHits
+	}
+	start, _ := model.TimeRange(s)
+	startNs := start.Nanos()
+	vf := bag.MessageFilter{Conns: c.conns, Start: f.Start, End: f.End}
+	total := selectedCount(s, vf)
+	res := &Result{Compiled: c}
+	var (
+		mu      sync.Mutex // guards res's hits and failures
+		done    atomic.Int64
+		dropped atomic.Int64
+	)
+	type scratch struct {
+		in   expr.Input
+		vals []expr.Value
+	}
+	scratchPool := sync.Pool{New: func() any { return new(scratch) }}
+	visit := func(m *bag.Message) {
+		n := done.Add(1)
+		if opt.Progress != nil && n&4095 == 0 {
+			opt.Progress(n, total)
+		}
+		cp := c.prog(m.Conn.ID)
+		if cp == nil {
+			return
+		}
+		sc := scratchPool.Get().(*scratch)
+		st := cp.state()
+		sc.in = expr.Input{Data: m.Data, Log: m.Time.Nanos(), Publish: m.PublishTime.Nanos(), Start: startNs, Topic: m.Conn.Topic, Type: m.Conn.Type}
+		if clock != nil {
+			sc.in.Clock, sc.in.HasClock = clock.At(sc.in.Log)
+		}
+		ok, err := cp.prog.Match(st, &sc.in)
+		var hit Hit
+		if ok {
+			sc.vals = st.Values(sc.vals[:0])
+			hit = Hit{Topic: m.Conn.Topic, Conn: m.Conn.ID, Time: m.Time, Publish: m.PublishTime, Loc: m.Loc,
+				Values: append([]expr.Value(nil), sc.vals...)}
+		}
+		cp.pool.Put(st)
+		sc.in.Data = nil
+		scratchPool.Put(sc)
+		switch {
+		case err != nil:
+			mu.Lock()
+			res.Failed++
+			res.First = append(res.First, Failure{Topic: m.Conn.Topic, Time: m.Time, Loc: m.Loc, Err: err})
+			if len(res.First) > 4*maxFailures {
+				res.First = earliest(res.First)
+			}
+			mu.Unlock()
+		case ok:
+			if opt.OnHit != nil {
+				opt.OnHit(hit)
+			}
+			mu.Lock()
+			if len(res.Hits) < maxHits {
+				res.Hits = append(res.Hits, hit)
+			} else {
+				dropped.Add(1)
+			}
+			mu.Unlock()
+		}
+	}
+	skipped, err := bag.VisitMessagesSkipped(ctx, s, vf, visit)
+	res.Messages = done.Load()
+	res.Dropped = dropped.Load()
+	if opt.Progress != nil {
+		opt.Progress(res.Messages, max(total, res.Messages))
+	}
+	sortHits(res.Hits)
+	res.First = earliest(res.First)
+	res.Skipped = append(res.Skipped, skipped...)
+	if sc := s.FileInfo().Scanned; sc != nil {
+		res.Skipped = append(res.Skipped, sc.Skipped...)
+		res.LostMessages += sc.LostMessages
+	}
+	sort.SliceStable(res.Skipped, func(i, j int) bool { return res.Skipped[i].Start < res.Skipped[j].Start })
+	return res, err
+}
+
+// sortHits orders hits by log time, then file position.
+func sortHits(h []Hit) {
+	sort.Slice(h, func(i, j int) bool {
+		a, b := &h[i], &h[j]
+		if a.Time != b.Time {
+			return a.Time.Before(b.Time)
+		}
+		if a.Loc.Block != b.Loc.Block {
+			return a.Loc.Block < b.Loc.Block
+		}
+		return a.Loc.Offset < b.Loc.Offset
+	})
+}
+
+// earliest keeps the first maxFailures failures by time.
+func earliest(f []Failure) []Failure {
+	sort.SliceStable(f, func(i, j int) bool {
+		if f[i].Time != f[j].Time {
+			return f[i].Time.Before(f[j].Time)
+		}
+		return f[i].Loc.Block < f[j].Loc.Block
+	})
+	return f[:min(len(f), maxFailures)]
+}
+
+// selectedCount is the number of messages f selects, from the summary's
+// per-connection counts (and, for a time range, the blocks that overlap
+// it); 0 when unknown.
+func selectedCount(s bag.Storage, f bag.MessageFilter) int64 {
+	sum, _ := s.Summary()
+	if sum == nil {
+		return 0
+	}
+	want := map[uint32]bool{}
+	for _, id := range f.Conns {
+		want[id] = true
+	}
+	if f.Start.IsZero() && f.End.IsZero() {
+		var n uint64
+		for id := range want {
+			n += sum.ConnMessages[id]
+		}
+		return int64(n)
+	}
+	var n uint64
+	for _, b := range s.Blocks() {
+		if b.End.Before(f.Start) || !f.End.IsZero() && f.End.Before(b.Start) {
+			continue
+		}
+		for id, k := range b.Counts {
+			if want[id] {
+				n += k
+			}
+		}
+	}
+	return int64(n)
+}
