@@ -2,11 +2,13 @@ package mcap
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"slices"
 	"sort"
 	"sync"
 
@@ -383,11 +385,8 @@ func (x *Reader) ensureCounts() {
 			if c.counts != nil {
 				continue
 			}
-			if ents, err := x.messageIndex(c); err == nil {
-				c.counts = map[uint16]uint64{}
-				for _, e := range ents {
-					c.counts[uint16(e.Conn)]++
-				}
+			if counts, err := x.indexCounts(c); err == nil {
+				c.counts = counts
 				continue
 			}
 			c.counts = map[uint16]uint64{}
@@ -418,52 +417,133 @@ var errNoMessageIndex = errors.New("no message index")
 // messageIndex reads a chunk's message index records (which follow it) and
 // returns the entries they list, sorted by time then offset.
 func (x *Reader) messageIndex(c *chunk) ([]bag.IndexEntry, error) {
-	if c.MsgIdxLen == 0 || c.scanned && c.MsgIdx == nil {
-		if c.USize == 0 && len(c.MsgIdx) == 0 && !c.scanned {
-			return nil, nil // an empty chunk
+	var ents []bag.IndexEntry
+	var runs []int // where each channel's entries end in ents
+	err := x.walkMessageIndex(c, func(id uint16, arr []byte) bool {
+		from := len(ents)
+		for i := 0; i+16 <= len(arr); i += 16 {
+			t := binary.LittleEndian.Uint64(arr[i:])
+			ro := binary.LittleEndian.Uint64(arr[i+8:])
+			ents = append(ents, bag.IndexEntry{Time: bag.TimeFromUnixNanos(t), Conn: uint32(id), Loc: bag.Loc{Block: c.Offset, Offset: uint32(ro)}})
 		}
-		return nil, errNoMessageIndex
-	}
-	start := c.Offset + c.Length
-	if c.MsgIdxLen > uint64(x.size-start) || c.MsgIdxLen > MaxRecordSize {
-		return nil, errAt(start, OpMessageIndex, ErrTruncated, "message index records of %d bytes run past the end of the file", c.MsgIdxLen)
-	}
-	buf, err := x.readAt(start, int64(c.MsgIdxLen))
+		// A channel's entries come in time order as writers write
+		// them; sorted here if not.
+		if run := ents[from:]; !slices.IsSortedFunc(run, cmpIndexEntry) {
+			slices.SortFunc(run, cmpIndexEntry)
+		}
+		runs = append(runs, len(ents))
+		return true
+	})
 	if err != nil {
 		return nil, err
 	}
-	var ents []bag.IndexEntry
+	return mergeRuns(ents, runs), nil
+}
+
+// cmpIndexEntry orders index entries by time, then record offset.
+func cmpIndexEntry(a, b bag.IndexEntry) int {
+	if a.Time != b.Time {
+		if a.Time.Before(b.Time) {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(a.Loc.Offset, b.Loc.Offset)
+}
+
+// mergeRuns merges the sorted runs of ents (runs[i] is where run i ends)
+// into one sorted slice, pairwise: n log(runs) comparisons where sorting
+// the whole took n log n (a tenth of verify's time on 1 MiB chunks).
+func mergeRuns(ents []bag.IndexEntry, runs []int) []bag.IndexEntry {
+	if len(runs) <= 1 {
+		return ents
+	}
+	buf := make([]bag.IndexEntry, len(ents))
+	src, dst := ents, buf
+	for len(runs) > 1 {
+		var next []int
+		start := 0
+		for i := 0; i < len(runs); i += 2 {
+			if i+1 == len(runs) {
+				copy(dst[start:runs[i]], src[start:runs[i]])
+				next = append(next, runs[i])
+				break
+			}
+			a, b := src[start:runs[i]], src[runs[i]:runs[i+1]]
+			out := dst[start:start]
+			for len(a) > 0 && len(b) > 0 {
+				if cmpIndexEntry(b[0], a[0]) < 0 {
+					out, b = append(out, b[0]), b[1:]
+				} else {
+					out, a = append(out, a[0]), a[1:]
+				}
+			}
+			out = append(append(out, a...), b...)
+			next = append(next, runs[i+1])
+			start = runs[i+1]
+		}
+		runs = next
+		src, dst = dst, src
+	}
+	return src
+}
+
+// indexCounts counts a chunk's messages per channel from its message
+// index records, checked as messageIndex checks them but without listing
+// and sorting the entries (which cost half of a plot's time on a file of
+// 1 MiB chunks).
+func (x *Reader) indexCounts(c *chunk) (map[uint16]uint64, error) {
+	counts := map[uint16]uint64{}
+	err := x.walkMessageIndex(c, func(id uint16, arr []byte) bool {
+		counts[id] += uint64(len(arr) / 16)
+		return true
+	})
+	return counts, err
+}
+
+// walkMessageIndex reads a chunk's message index records and calls fn
+// with each one's channel and entries, once they are checked (each entry's
+// offset within the chunk); fn returning false stops the walk.
+func (x *Reader) walkMessageIndex(c *chunk, fn func(id uint16, arr []byte) bool) error {
+	if c.MsgIdxLen == 0 || c.scanned && c.MsgIdx == nil {
+		if c.USize == 0 && len(c.MsgIdx) == 0 && !c.scanned {
+			return nil // an empty chunk
+		}
+		return errNoMessageIndex
+	}
+	start := c.Offset + c.Length
+	if c.MsgIdxLen > uint64(x.size-start) || c.MsgIdxLen > MaxRecordSize {
+		return errAt(start, OpMessageIndex, ErrTruncated, "message index records of %d bytes run past the end of the file", c.MsgIdxLen)
+	}
+	buf, err := x.readAt(start, int64(c.MsgIdxLen))
+	if err != nil {
+		return err
+	}
 	for id, o := range c.MsgIdx {
 		p := int64(o) - start
 		if p < 0 || p+recHeaderLen > int64(len(buf)) || Op(buf[p]) != OpMessageIndex {
-			return nil, errAt(int64(o), OpMessageIndex, ErrMalformed, "message_index_offsets names %d for channel %d, where there is no message index record", o, id)
+			return errAt(int64(o), OpMessageIndex, ErrMalformed, "message_index_offsets names %d for channel %d, where there is no message index record", o, id)
 		}
 		n := binary.LittleEndian.Uint64(buf[p+1:])
 		if n > uint64(int64(len(buf))-p-recHeaderLen) {
-			return nil, errAt(int64(o), OpMessageIndex, ErrMalformed, "record length %d runs past message_index_length", n)
+			return errAt(int64(o), OpMessageIndex, ErrMalformed, "record length %d runs past message_index_length", n)
 		}
 		d := newDec(buf[p+recHeaderLen : p+recHeaderLen+int64(n)])
 		ch := d.u16("channel_id")
 		arr, _ := d.prefixed("records")
 		if d.err != nil || ch != id || len(arr)%16 != 0 {
-			return nil, errAt(int64(o), OpMessageIndex, ErrMalformed, "message index for channel %d does not parse", id)
+			return errAt(int64(o), OpMessageIndex, ErrMalformed, "message index for channel %d does not parse", id)
 		}
 		for i := 0; i+16 <= len(arr); i += 16 {
-			t := binary.LittleEndian.Uint64(arr[i:])
-			ro := binary.LittleEndian.Uint64(arr[i+8:])
-			if ro > c.USize || ro > 1<<32-1 {
-				return nil, errAt(int64(o), OpMessageIndex, ErrMalformed, "entry offset %d is past the chunk's %d uncompressed bytes", ro, c.USize)
+			if ro := binary.LittleEndian.Uint64(arr[i+8:]); ro > c.USize || ro > 1<<32-1 {
+				return errAt(int64(o), OpMessageIndex, ErrMalformed, "entry offset %d is past the chunk's %d uncompressed bytes", ro, c.USize)
 			}
-			ents = append(ents, bag.IndexEntry{Time: bag.TimeFromUnixNanos(t), Conn: uint32(id), Loc: bag.Loc{Block: c.Offset, Offset: uint32(ro)}})
+		}
+		if !fn(id, arr) {
+			return nil
 		}
 	}
-	sort.Slice(ents, func(i, j int) bool {
-		if ents[i].Time != ents[j].Time {
-			return ents[i].Time.Before(ents[j].Time)
-		}
-		return ents[i].Loc.Offset < ents[j].Loc.Offset
-	})
-	return ents, nil
+	return nil
 }
 
 // readChunk reads a chunk record's bytes (clipped to the file).
