@@ -130,6 +130,10 @@ lint:
 	if go list -deps $(HEADLESS_PKGS) | grep '^fyne\.io'; then
 		echo "these packages must not import Fyne: $(HEADLESS_PKGS)"; exit 1
 	fi
+	echo "== the command-line front links no gonum/plot ($${SECONDS}s)"
+	if go list -deps ./model/cli/bagscope | grep '^gonum\.org/v1/plot'; then
+		echo "./model/cli/bagscope must not import gonum/plot (plot/render): its initialisers slow every command; see model/cli/render_hook.go"; exit 1
+	fi
 	echo "== lint done in $${SECONDS}s"
 
 # The window tests need an X display: use Xvfb when there is none.

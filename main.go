@@ -8,6 +8,12 @@ import (
 	"os"
 
 	"github.com/bagscope/bagscope/model/cli"
+	"github.com/bagscope/bagscope/plot/render"
 )
 
-func main() { os.Exit(cli.Main(runGUI)) }
+func main() {
+	// The full binary draws the images `plot -o` writes (the front hands
+	// them here: model/cli/render_hook.go).
+	cli.WriteImage, cli.WriteXYImage = render.Write, render.WriteXY
+	os.Exit(cli.Main(runGUI))
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // This file writes strings as PyYAML 6's yaml.dump does with its defaults
@@ -196,17 +197,21 @@ func yamlStyle(s []rune) rune {
 	return '"'
 }
 
-// yamlImplicit are PyYAML's implicit resolvers: a plain scalar matching
-// one reads as something other than a string, so such a string is quoted.
-var yamlImplicit = []*regexp.Regexp{
-	regexp.MustCompile(`^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`),
-	regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`),
-	regexp.MustCompile(`^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$`),
-	regexp.MustCompile(`^(?:<<)$`),
-	regexp.MustCompile(`^(?:~|null|Null|NULL|)$`),
-	regexp.MustCompile(`^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$`),
-	regexp.MustCompile(`^(?:=)$`),
-}
+// yamlImplicit returns PyYAML's implicit resolvers: a plain scalar
+// matching one reads as something other than a string, so such a string is
+// quoted. They are compiled on first use, not at every start of every
+// command (856 allocations in the package's initialisation).
+var yamlImplicit = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`),
+		regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`),
+		regexp.MustCompile(`^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$`),
+		regexp.MustCompile(`^(?:<<)$`),
+		regexp.MustCompile(`^(?:~|null|Null|NULL|)$`),
+		regexp.MustCompile(`^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$`),
+		regexp.MustCompile(`^(?:=)$`),
+	}
+})
 
 // yamlFirst are the first characters each resolver is tried for.
 var yamlFirst = []string{"yYnNtTfFoO", "-+0123456789.", "-+0123456789", "<", "~nN", "0123456789", "="}
@@ -215,7 +220,7 @@ func yamlResolvesToStr(s string) bool {
 	if s == "" {
 		return false
 	}
-	for i, re := range yamlImplicit {
+	for i, re := range yamlImplicit() {
 		if strings.ContainsRune(yamlFirst[i], rune(s[0])) && re.MatchString(s) {
 			return false
 		}

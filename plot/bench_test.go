@@ -40,22 +40,6 @@ func BenchmarkDecimate(b *testing.B) {
 	}
 }
 
-// BenchmarkRender measures a full redraw (decimation, layout, axes, lines,
-// legend) of all points into a 1600×900 image.
-func BenchmarkRender(b *testing.B) {
-	for _, n := range []int{1_000_000, 10_000_000} {
-		b.Run(fmt.Sprintf("points=%d", n), func(b *testing.B) {
-			s := benchSeries(n)
-			w := Window{s.T[0], s.T[n-1]}
-			b.ReportAllocs()
-			for b.Loop() {
-				Render([]Series{s}, w, YRange{}, 1600, 900, Options{Title: "bench", Origin: t0})
-			}
-			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/frame")
-		})
-	}
-}
-
 // BenchmarkWriteCSV measures writing 200k rows (the /imu benchmark's size)
 // of one series.
 func BenchmarkWriteCSV(b *testing.B) {

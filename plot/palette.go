@@ -24,8 +24,8 @@ func PaletteColor(i int) color.RGBA {
 	return palette[i%len(palette)]
 }
 
-// colorOf returns s's colour, or the palette colour of position i.
-func colorOf(s Series, i int) color.Color {
+// ColorOf returns s's colour, or the palette colour of position i.
+func ColorOf(s Series, i int) color.Color {
 	if s.Color != nil {
 		return s.Color
 	}

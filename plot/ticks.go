@@ -4,8 +4,6 @@ import (
 	"math"
 	"strconv"
 	"time"
-
-	gplot "gonum.org/v1/plot"
 )
 
 // niceStep returns a step of 1, 2 or 5 times a power of ten close to
@@ -32,7 +30,7 @@ func niceStep(span float64, n int) float64 {
 
 // ticksAt returns major ticks every step (labelled by label) and four or
 // one minor ticks between them, within [min, max].
-func ticksAt(min, max, step float64, label func(v float64) string) []gplot.Tick {
+func ticksAt(min, max, step float64, label func(v float64) string) []AxisTick {
 	if !(max > min) || !(step > 0) || (max-min)/step > 1000 {
 		return nil
 	}
@@ -40,7 +38,7 @@ func ticksAt(min, max, step float64, label func(v float64) string) []gplot.Tick 
 	if m := step / math.Pow(10, math.Floor(math.Log10(step))); m == 2 || m == 20 {
 		minor = step / 4
 	}
-	var ticks []gplot.Tick
+	var ticks []AxisTick
 	first := math.Ceil(min/minor) * minor
 	for i := 0; ; i++ {
 		v := first + float64(i)*minor
@@ -51,9 +49,9 @@ func ticksAt(min, max, step float64, label func(v float64) string) []gplot.Tick 
 		k := math.Round(v / step)
 		if math.Abs(v-k*step) < minor*1e-6 {
 			v = k * step
-			ticks = append(ticks, gplot.Tick{Value: v, Label: label(v)})
+			ticks = append(ticks, AxisTick{Value: v, Label: label(v)})
 		} else {
-			ticks = append(ticks, gplot.Tick{Value: v})
+			ticks = append(ticks, AxisTick{Value: v})
 		}
 	}
 	return ticks
@@ -62,7 +60,7 @@ func ticksAt(min, max, step float64, label func(v float64) string) []gplot.Tick 
 // decimalTicks places about N labelled ticks at round decimal values.
 type decimalTicks struct{ N int }
 
-func (d decimalTicks) Ticks(min, max float64) []gplot.Tick {
+func (d decimalTicks) Ticks(min, max float64) []AxisTick {
 	step := niceStep(max-min, d.N)
 	prec := max0(-int(math.Floor(math.Log10(step) + 1e-9)))
 	big := math.Max(math.Abs(min), math.Abs(max))
@@ -95,7 +93,7 @@ type absoluteTicks struct {
 	N      int
 }
 
-func (a absoluteTicks) Ticks(lo, hi float64) []gplot.Tick {
+func (a absoluteTicks) Ticks(lo, hi float64) []AxisTick {
 	// Work in seconds since the start of the origin's UTC day, so that round
 	// numbers are round clock times and float64 keeps sub-microsecond
 	// precision.
@@ -130,4 +128,16 @@ func (a absoluteTicks) Ticks(lo, hi float64) []gplot.Tick {
 		ticks[i].Value -= shift
 	}
 	return ticks
+}
+
+// DecimalTicks returns the ticks of a value axis within [min, max] as
+// Render draws them: about n labelled at round decimal values, and minor
+// ones (no label) between them.
+func DecimalTicks(min, max float64, n int) []AxisTick { return decimalTicks{N: n}.Ticks(min, max) }
+
+// ClockTicks returns the ticks of a time axis whose values are seconds from
+// origin (nanoseconds since the epoch), within [lo, hi], labelled with round
+// UTC clock times as Render draws them: about n labelled, and minor ones.
+func ClockTicks(lo, hi float64, origin int64, n int) []AxisTick {
+	return absoluteTicks{origin: origin, N: n}.Ticks(lo, hi)
 }

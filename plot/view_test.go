@@ -1,72 +1,9 @@
 package plot
 
 import (
-	"image/color"
 	"math"
 	"testing"
 )
-
-// TestFrameMapsPixels draws a horizontal and a vertical line and checks
-// that the frame puts them where they are drawn, and that pixel and data
-// positions map back and forth.
-func TestFrameMapsPixels(t *testing.T) {
-	w := Window{t0, t0 + 10e9}
-	h := Series{Name: "h", T: []int64{t0, t0 + 10e9}, V: []float64{3, 3}}
-	v := Series{Name: "v", T: []int64{t0 + 4e9, t0 + 4e9}, V: []float64{-10, 10}}
-	img, f := Render([]Series{h, v}, w, YRange{Fixed: true, Min: 0, Max: 5}, 640, 400, Options{Origin: t0})
-	if !f.Valid() {
-		t.Fatalf("frame %+v", f)
-	}
-	near := func(x, y int, want color.RGBA) bool {
-		for dx := -1; dx <= 1; dx++ {
-			for dy := -1; dy <= 1; dy++ {
-				c := img.RGBAAt(x+dx, y+dy)
-				// Antialiased: within 80 of the colour in every channel.
-				if absDiff(c.R, want.R) < 80 && absDiff(c.G, want.G) < 80 && absDiff(c.B, want.B) < 80 {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	y3 := int(f.Y(3))
-	for _, x := range []int{int(f.Data.X0) + 30, int(f.Data.X1) - 30} {
-		if !near(x, y3, PaletteColor(0)) {
-			t.Errorf("no horizontal line at (%d, %d): %v", x, y3, img.RGBAAt(x, y3))
-		}
-	}
-	x4 := int(f.X(t0 + 4e9))
-	if !near(x4, int(f.Data.Y0)+20, PaletteColor(1)) {
-		t.Errorf("no vertical line at x=%d", x4)
-	}
-	if got := f.Time(f.X(t0 + 1234567890)); math.Abs(float64(got-(t0+1234567890))) > 1 {
-		t.Errorf("time round trip: %d", got-t0)
-	}
-	if got := f.Value(f.Y(1.25)); math.Abs(got-1.25) > 1e-12 {
-		t.Errorf("value round trip: %v", got)
-	}
-}
-
-func TestRenderTinySizes(t *testing.T) {
-	s := []Series{sampled("s", 100, 1, math.Sin)}
-	for _, sz := range [][2]int{{0, 0}, {0, 100}, {100, 0}, {-5, 10}, {1, 1}, {47, 300}, {MinSize, MinSize}, {200, 150}} {
-		img, f := Render(s, Window{t0, t0 + 1e9}, YRange{}, sz[0], sz[1], Options{})
-		if img.Bounds().Dx() != max(sz[0], 0) || img.Bounds().Dy() != max(sz[1], 0) {
-			t.Errorf("%v: image %v", sz, img.Bounds())
-		}
-		if sz[0] < MinSize || sz[1] < MinSize || sz[0] >= 200 {
-			if want := sz[0] >= MinSize && sz[1] >= MinSize; want != f.Valid() {
-				t.Errorf("%v: frame valid = %v", sz, f.Valid())
-			}
-		}
-		if false {
-			t.Errorf("%v: frame valid = %v", sz, f.Valid())
-		}
-		if _, _, err := RenderSVG(s, Window{t0, t0 + 1e9}, YRange{}, sz[0], sz[1], Options{}); (err != nil) != (sz[0] <= 0 || sz[1] <= 0) {
-			t.Errorf("%v: svg err %v", sz, err)
-		}
-	}
-}
 
 func TestView(t *testing.T) {
 	full := Window{t0, t0 + 100e9}

@@ -1,11 +1,9 @@
 package plot
 
 import (
-	"bytes"
 	"image"
 	"image/color"
 	"math"
-	"strings"
 	"testing"
 )
 
@@ -194,42 +192,5 @@ func TestXYViewAndNearest(t *testing.T) {
 	}
 	if i, ok := p.At(p.T[10] + 5e6); !ok || i != 10 {
 		t.Errorf("At between points 10 and 11: %d", i)
-	}
-}
-
-// TestRenderXY draws a circle with equal axes: the frame's units per pixel
-// agree on both axes, the cursor's point is drawn, and the CSV holds the
-// coordinates.
-func TestRenderXY(t *testing.T) {
-	p := circle(500, 500, 1, 3, 4)
-	w := Window{p.T[0], p.T[len(p.T)-1]}
-	img, f := RenderXY([]XY{p}, w, 800, 400, XYOptions{Equal: true, Cursor: p.T[0], HasCursor: true})
-	if !f.Valid() || img.Bounds().Dx() != 800 {
-		t.Fatalf("frame %+v", f)
-	}
-	ux, uy := (f.B.X1-f.B.X0)/f.Data.Dx(), (f.B.Y1-f.B.Y0)/f.Data.Dy()
-	if math.Abs(ux-uy) > 0.01*ux {
-		t.Errorf("units per pixel %v across, %v up", ux, uy)
-	}
-	// The path passes through the top of the circle (3, 5).
-	x, y := int(f.X(3)), int(f.Y(5))
-	found := false
-	for dy := -2; dy <= 2; dy++ {
-		if c := img.RGBAAt(x, y+dy); c.B > c.R+40 {
-			found = true
-		}
-	}
-	if !found {
-		t.Errorf("no line at (%d, %d)", x, y)
-	}
-	var svg, csv bytes.Buffer
-	if err := WriteXY(&svg, SVG, []XY{p}, w, 800, 400, XYOptions{}); err != nil || !strings.Contains(svg.String(), "<svg") {
-		t.Errorf("SVG: %v", err)
-	}
-	if err := WriteXYCSV(&csv, []XY{p}, Window{p.T[0], p.T[2]}, CSVOptions{Origin: t0}); err != nil {
-		t.Fatal(err)
-	}
-	if got := csv.String(); !strings.HasPrefix(got, "time_s,x,y\n0.000000000,4,4\n") || strings.Count(got, "\n") != 4 {
-		t.Errorf("CSV:\n%s", got)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/plot"
+	"github.com/bagscope/bagscope/plot/render"
 )
 
 // Export image size, in pixels.
@@ -67,7 +68,7 @@ func (p *plotPanel) exporter(kind exportKind) (exportJob, error) {
 				opt.Bounds = v.B
 			}
 			return func(_ context.Context, out io.Writer) error {
-				return plot.WriteXY(out, plot.Format(kind), paths, w, exportW, exportH, opt)
+				return render.WriteXY(out, plot.Format(kind), paths, w, exportW, exportH, opt)
 			}, nil
 		}
 		return nil, fmt.Errorf("unknown export format %q", kind)
@@ -84,7 +85,7 @@ func (p *plotPanel) exporter(kind exportKind) (exportJob, error) {
 		opt := plot.Options{Title: g.l.d.Name, Origin: g.origin, Absolute: g.absolute, XLabel: p.xLabel()}
 		y := p.canvas.view.Y
 		return func(_ context.Context, out io.Writer) error {
-			_, err := plot.Write(out, plot.Format(kind), series, w, y, exportW, exportH, opt)
+			_, err := render.Write(out, plot.Format(kind), series, w, y, exportW, exportH, opt)
 			return err
 		}, nil
 	}

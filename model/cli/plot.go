@@ -116,6 +116,13 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 	if o.width < plot.MinSize || o.height < plot.MinSize || o.width > 16384 || o.height > 16384 {
 		return usagef("--width and --height must be between %d and 16384", plot.MinSize)
 	}
+	if o.out != "" && (WriteImage == nil || WriteXYImage == nil) {
+		// The image is drawn by the full binary (render_hook.go).
+		if FullBinary == nil {
+			return status(fail(stderr, "", errNoRenderer))
+		}
+		return status(FullBinary())
+	}
 	tb, err := model.ParseTimeBase(o.base)
 	if err != nil {
 		return usagef("%v", err)
@@ -276,9 +283,9 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 		if err := writeFile(*out, func(w io.Writer) error {
 			if len(paths) > 0 {
 				equal := *axes == "equal" || *axes == "auto" && plot.EqualAxes(pargs[0].x, pargs[0].y)
-				return plot.WriteXY(w, format, paths, win, *width, *height, plot.XYOptions{Title: opt.Title, Equal: equal})
+				return WriteXYImage(w, format, paths, win, *width, *height, plot.XYOptions{Title: opt.Title, Equal: equal})
 			}
-			_, err := plot.Write(w, format, series, win, plot.YRange{}, *width, *height, opt)
+			_, err := WriteImage(w, format, series, win, plot.YRange{}, *width, *height, opt)
 			return err
 		}); err != nil {
 			return status(fail(stderr, "", err))

@@ -23,14 +23,20 @@ import (
 // guiName is the name of the full, windowed bagscope.
 const guiName = "bagscope-gui"
 
-func main() { os.Exit(cli.Main(execGUI)) }
+func main() {
+	// An image from plot is drawn by the full binary: this one does not
+	// link gonum/plot (model/cli/render_hook.go).
+	cli.FullBinary = func() int { return execGUI(os.Args[1:]) }
+	os.Exit(cli.Main(execGUI))
+}
 
-// execGUI replaces this process with bagscope-gui, given the window's
-// arguments as model/cli parsed them (it has checked there is a display).
+// execGUI replaces this process with bagscope-gui running args (the
+// window's, as model/cli parsed them, or a whole command line); it returns
+// only on failure.
 func execGUI(args []string) int {
 	gui, err := findGUI()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "bagscope: the window needs %s: %v\n", guiName, err)
+		fmt.Fprintf(os.Stderr, "bagscope: the window and plot images need %s: %v\n", guiName, err)
 		return cli.ExitProblems
 	}
 	err = syscall.Exec(gui, append([]string{gui}, args...), os.Environ())

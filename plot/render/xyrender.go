@@ -1,6 +1,8 @@
-package plot
+package render
 
 import (
+	"github.com/bagscope/bagscope/plot"
+
 	"bytes"
 	"fmt"
 	"image"
@@ -17,29 +19,13 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// XYOptions control the rendering of an XY plot.
-type XYOptions struct {
-	Title          string
-	XLabel, YLabel string // default: the first path's coordinate names
-	// Bounds to show; invalid (the zero value) fits the points in the
-	// window.
-	Bounds Bounds
-	// Equal gives one unit the same length on both axes.
-	Equal bool
-	// Cursor, when HasCursor, marks each path's position at that time.
-	Cursor    int64
-	HasCursor bool
-	// Scale is the device pixels per logical pixel; 0 means 1.
-	Scale float64
-}
-
 // RenderXY draws the points of paths whose times lie in w into a
 // width×height image with gonum/plot, as Render does for time series, and
 // returns the frame that maps pixels to data.
-func RenderXY(paths []XY, w Window, width, height int, opt XYOptions) (*image.RGBA, XYFrame) {
+func RenderXY(paths []plot.XY, w plot.Window, width, height int, opt plot.XYOptions) (*image.RGBA, plot.XYFrame) {
 	img, ok := newImage(width, height)
 	if !ok {
-		return img, XYFrame{}
+		return img, plot.XYFrame{}
 	}
 	scale := opt.Scale
 	if scale <= 0 {
@@ -58,22 +44,22 @@ func RenderXY(paths []XY, w Window, width, height int, opt XYOptions) (*image.RG
 
 // WriteXY renders the XY plot and writes it to out as a PNG or an SVG
 // document.
-func WriteXY(out io.Writer, f Format, paths []XY, w Window, width, height int, opt XYOptions) error {
+func WriteXY(out io.Writer, f plot.Format, paths []plot.XY, w plot.Window, width, height int, opt plot.XYOptions) error {
 	if width <= 0 || height <= 0 {
 		return ErrNoSize
 	}
 	switch f {
-	case PNG:
+	case plot.PNG:
 		img, _ := RenderXY(paths, w, width, height, opt)
 		return png.Encode(out, img)
-	case SVG:
+	case plot.SVG:
 		scale := opt.Scale
 		if scale <= 0 {
 			scale = 1
 		}
 		dpi := 96 * scale
 		c := vgsvg.NewWith(vgsvg.UseWH(vg.Length(float64(width)*72/dpi), vg.Length(float64(height)*72/dpi)))
-		if width >= MinSize && height >= MinSize {
+		if width >= plot.MinSize && height >= plot.MinSize {
 			drawXY(draw.New(c), dpi, paths, w, width, height, opt)
 		}
 		var buf bytes.Buffer
@@ -86,20 +72,9 @@ func WriteXY(out io.Writer, f Format, paths []XY, w Window, width, height int, o
 	return fmt.Errorf("unknown image format %q", f)
 }
 
-// WriteXYCSV writes the points of paths inside w as CSV: a time column and
-// each path's x and y columns (WriteCSV of their coordinates).
-func WriteXYCSV(out io.Writer, paths []XY, w Window, opt CSVOptions) error {
-	var series []Series
-	for _, p := range paths {
-		x, y := p.Series()
-		series = append(series, x, y)
-	}
-	return WriteCSV(out, series, w, opt)
-}
-
 // xyPlotter draws one path, in time order, broken at gaps.
 type xyPlotter struct {
-	p      XY
+	p      plot.XY
 	i, j   int
 	style  draw.LineStyle
 	cursor int // the index to mark, or -1
@@ -149,7 +124,7 @@ func (l *xyPlotter) Thumbnail(c *draw.Canvas) {
 }
 
 // drawXY lays out and draws the XY plot on c and returns its frame.
-func drawXY(c draw.Canvas, dpi float64, paths []XY, w Window, width, height int, opt XYOptions) XYFrame {
+func drawXY(c draw.Canvas, dpi float64, paths []plot.XY, w plot.Window, width, height int, opt plot.XYOptions) plot.XYFrame {
 	p := newPlot(opt.Title)
 	p.X.Label.Text, p.Y.Label.Text = opt.XLabel, opt.YLabel
 	if len(paths) > 0 {
@@ -174,7 +149,7 @@ func drawXY(c draw.Canvas, dpi float64, paths []XY, w Window, width, height int,
 		}
 		col := path.Color
 		if col == nil {
-			col = PaletteColor(k)
+			col = plot.PaletteColor(k)
 		}
 		lp := &xyPlotter{p: path, i: i, j: j, style: draw.LineStyle{Color: col, Width: px(1.5)}, cursor: cur}
 		p.Add(lp)
@@ -184,10 +159,10 @@ func drawXY(c draw.Canvas, dpi float64, paths []XY, w Window, width, height int,
 	b := opt.Bounds
 	if !b.Valid() {
 		var ok bool
-		if b, ok = XYExtent(paths, w); ok {
+		if b, ok = plot.XYExtent(paths, w); ok {
 			b = b.Pad()
 		} else {
-			b = Bounds{-1, 1, -1, 1}
+			b = plot.Bounds{X0: -1, X1: 1, Y0: -1, Y1: 1}
 		}
 	}
 	margin := px(10)
@@ -198,7 +173,7 @@ func drawXY(c draw.Canvas, dpi float64, paths []XY, w Window, width, height int,
 		legW = min(r.Max.X-r.Min.X+px(16), (area.Max.X-area.Min.X)*0.4)
 	}
 	plotArea := draw.Crop(area, 0, -legW, 0, 0)
-	set := func(b Bounds) {
+	set := func(b plot.Bounds) {
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = b.X0, b.X1, b.Y0, b.Y1
 	}
 	set(b)
@@ -220,9 +195,9 @@ func drawXY(c draw.Canvas, dpi float64, paths []XY, w Window, width, height int,
 	}
 	k := dpi / 72
 	H := float64(height)
-	return XYFrame{
+	return plot.XYFrame{
 		Width: width, Height: height,
-		Data: Rect{X0: float64(dc.Min.X) * k, X1: float64(dc.Max.X) * k, Y0: H - float64(dc.Max.Y)*k, Y1: H - float64(dc.Min.Y)*k},
-		B:    Bounds{p.X.Min, p.X.Max, p.Y.Min, p.Y.Max},
+		Data: plot.Rect{X0: float64(dc.Min.X) * k, X1: float64(dc.Max.X) * k, Y0: H - float64(dc.Max.Y)*k, Y1: H - float64(dc.Min.Y)*k},
+		B:    plot.Bounds{X0: p.X.Min, X1: p.X.Max, Y0: p.Y.Min, Y1: p.Y.Max},
 	}
 }

@@ -1,6 +1,8 @@
-package plot
+package render
 
 import (
+	"github.com/bagscope/bagscope/plot"
+
 	"math"
 
 	gplot "gonum.org/v1/plot"
@@ -11,7 +13,7 @@ import (
 // linePlotter draws a decimated series as polylines broken at NaN points; an
 // isolated point between two gaps is drawn as a dot.
 type linePlotter struct {
-	s      Series
+	s      plot.Series
 	origin int64
 	style  draw.LineStyle
 }

@@ -1,6 +1,8 @@
-package plot
+package render
 
 import (
+	"github.com/bagscope/bagscope/plot"
+
 	"bytes"
 	"errors"
 	"image"
@@ -18,44 +20,17 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// MinSize is the smallest width and height, in pixels, that Render draws a
-// plot into; smaller images are left blank and get a zero Frame.
-const MinSize = 48
-
-// YRange is the value axis' range: automatic (the zero value: the window's
-// minimum and maximum with a margin) or fixed to [Min, Max].
-type YRange struct {
-	Fixed    bool
-	Min, Max float64
-}
-
-// Options control a rendering. The zero value draws an untitled plot with the
-// x axis in seconds from time 0.
-type Options struct {
-	Title  string
-	XLabel string // default: "time (s)" or "time (UTC)"
-	YLabel string
-	// Origin is the time shown as 0 s on a relative axis (usually the bag's
-	// start), in nanoseconds since the epoch.
-	Origin int64
-	// Absolute labels the time axis with UTC clock times instead.
-	Absolute bool
-	// Scale is the device pixels per logical pixel (a HiDPI canvas scale);
-	// fonts and lines grow with it. 0 means 1.
-	Scale float64
-}
-
 // ErrNoSize is returned by RenderSVG for a zero or negative size.
 var ErrNoSize = errors.New("plot: width and height must be positive")
 
 // Render draws series over window w into a width×height RGBA image and
 // returns it with the frame that maps pixels to data. Series are decimated
 // to the image's pixel columns first, so cost depends on the points in the
-// window, not on drawing them. Images smaller than MinSize are blank.
-func Render(series []Series, w Window, y YRange, width, height int, opt Options) (*image.RGBA, Frame) {
+// window, not on drawing them. Images smaller than plot.MinSize are blank.
+func Render(series []plot.Series, w plot.Window, y plot.YRange, width, height int, opt plot.Options) (*image.RGBA, plot.Frame) {
 	img, ok := newImage(width, height)
 	if !ok {
-		return img, Frame{}
+		return img, plot.Frame{}
 	}
 	dpi := int(math.Round(96 * scaleOf(opt)))
 	c := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(dpi))
@@ -71,24 +46,24 @@ func Render(series []Series, w Window, y YRange, width, height int, opt Options)
 
 // RenderSVG draws the same plot as Render as an SVG document of width×height
 // pixels (at 96 pixels per inch).
-func RenderSVG(series []Series, w Window, y YRange, width, height int, opt Options) ([]byte, Frame, error) {
+func RenderSVG(series []plot.Series, w plot.Window, y plot.YRange, width, height int, opt plot.Options) ([]byte, plot.Frame, error) {
 	if width <= 0 || height <= 0 {
-		return nil, Frame{}, ErrNoSize
+		return nil, plot.Frame{}, ErrNoSize
 	}
 	dpi := 96 * scaleOf(opt)
 	c := vgsvg.NewWith(vgsvg.UseWH(vg.Length(float64(width)*72/dpi), vg.Length(float64(height)*72/dpi)))
-	var f Frame
-	if width >= MinSize && height >= MinSize {
+	var f plot.Frame
+	if width >= plot.MinSize && height >= plot.MinSize {
 		f = drawPlot(draw.New(c), dpi, series, w, y, width, height, opt)
 	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, Frame{}, err
+		return nil, plot.Frame{}, err
 	}
 	return buf.Bytes(), f, nil
 }
 
-func scaleOf(opt Options) float64 {
+func scaleOf(opt plot.Options) float64 {
 	if opt.Scale <= 0 {
 		return 1
 	}
@@ -104,13 +79,13 @@ var (
 
 // newImage is the image a plot of width×height pixels is drawn on; ok is
 // false when that is too small for a plot and the image stays blank (empty
-// for no pixels, white below MinSize).
+// for no pixels, white below plot.MinSize).
 func newImage(width, height int) (img *image.RGBA, ok bool) {
 	if width <= 0 || height <= 0 {
 		return image.NewRGBA(image.Rect(0, 0, max(width, 0), max(height, 0))), false
 	}
 	img = image.NewRGBA(image.Rect(0, 0, width, height))
-	if width < MinSize || height < MinSize {
+	if width < plot.MinSize || height < plot.MinSize {
 		for i := range img.Pix {
 			img.Pix[i] = 0xFF
 		}
@@ -163,14 +138,14 @@ func newLegend() gplot.Legend {
 
 // drawPlot lays out and draws the plot on c (width×height pixels at dpi) and
 // returns its frame.
-func drawPlot(c draw.Canvas, dpi float64, series []Series, w Window, yr YRange, width, height int, opt Options) Frame {
+func drawPlot(c draw.Canvas, dpi float64, series []plot.Series, w plot.Window, yr plot.YRange, width, height int, opt plot.Options) plot.Frame {
 	if w.T1 <= w.T0 {
-		w = Window{w.T0 - int64(time.Second)/2, w.T0 + int64(time.Second)/2}
+		w = plot.Window{T0: w.T0 - int64(time.Second)/2, T1: w.T0 + int64(time.Second)/2}
 	}
 	cols := width
-	dec := make([]Series, len(series))
+	dec := make([]plot.Series, len(series))
 	for i, s := range series {
-		dec[i] = Decimate(Series{}, s, w, cols)
+		dec[i] = plot.Decimate(plot.Series{}, s, w, cols)
 	}
 	y0, y1 := yRange(dec, w, yr)
 
@@ -197,7 +172,7 @@ func drawPlot(c draw.Canvas, dpi float64, series []Series, w Window, yr YRange, 
 	leg := newLegend()
 	leg.Top, leg.Left = true, true
 	for i, s := range dec {
-		lp := &linePlotter{s: s, origin: opt.Origin, style: draw.LineStyle{Color: colorOf(series[i], i), Width: px(1.5)}}
+		lp := &linePlotter{s: s, origin: opt.Origin, style: draw.LineStyle{Color: plot.ColorOf(series[i], i), Width: px(1.5)}}
 		p.Add(lp)
 		leg.Add(legendName(s.Name), lp)
 	}
@@ -227,9 +202,9 @@ func drawPlot(c draw.Canvas, dpi float64, series []Series, w Window, yr YRange, 
 
 	k := dpi / 72
 	H := float64(height)
-	return Frame{
+	return plot.Frame{
 		Width: width, Height: height,
-		Data: Rect{
+		Data: plot.Rect{
 			X0: float64(dc.Min.X) * k, X1: float64(dc.Max.X) * k,
 			Y0: H - float64(dc.Max.Y)*k, Y1: H - float64(dc.Min.Y)*k,
 		},
@@ -249,7 +224,7 @@ func legendName(s string) string {
 // yRange returns the value axis' range: fixed, or the finite minimum and
 // maximum of the decimated points inside w (exact, since decimation keeps
 // every column's extremes) with a 5% margin.
-func yRange(dec []Series, w Window, yr YRange) (float64, float64) {
+func yRange(dec []plot.Series, w plot.Window, yr plot.YRange) (float64, float64) {
 	if yr.Fixed && yr.Max > yr.Min && finite(yr.Min) && finite(yr.Max) {
 		return yr.Min, yr.Max
 	}
@@ -264,21 +239,7 @@ func yRange(dec []Series, w Window, yr YRange) (float64, float64) {
 	if lo > hi {
 		return 0, 1
 	}
-	return PadRange(lo, hi)
-}
-
-// PadRange pads a value range [lo, hi] by 5% on each side for an axis; a
-// flat range (all values equal, to rounding) gets a span around its value.
-func PadRange(lo, hi float64) (float64, float64) {
-	if hi-lo <= 1e-12*math.Max(math.Abs(lo), math.Abs(hi)) {
-		d := math.Max(math.Abs(lo)*0.1, 1e-9)
-		if lo == 0 {
-			d = 1
-		}
-		return lo - d, hi + d
-	}
-	m := (hi - lo) * 0.05
-	return lo - m, hi + m
+	return plot.PadRange(lo, hi)
 }
 
 // sans returns the Liberation Sans face of the given size.

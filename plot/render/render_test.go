@@ -1,6 +1,8 @@
-package plot
+package render
 
 import (
+	"github.com/bagscope/bagscope/plot"
+
 	"bytes"
 	"flag"
 	"image"
@@ -21,8 +23,8 @@ var shots = os.Getenv("BAGSCOPE_SHOTS")
 const t0 = int64(1_700_000_000_000_000_000)
 
 // sine returns n points over seconds [0, dur) from t0 with f(x).
-func sampled(name string, n int, dur float64, f func(x float64) float64) Series {
-	s := Series{Name: name, T: make([]int64, n), V: make([]float64, n)}
+func sampled(name string, n int, dur float64, f func(x float64) float64) plot.Series {
+	s := plot.Series{Name: name, T: make([]int64, n), V: make([]float64, n)}
 	for i := range n {
 		x := dur * float64(i) / float64(n)
 		s.T[i] = t0 + int64(x*1e9)
@@ -34,12 +36,12 @@ func sampled(name string, n int, dur float64, f func(x float64) float64) Series 
 // goldenCases are the plots kept as golden images.
 func goldenCases() []struct {
 	name   string
-	series []Series
-	w      Window
-	y      YRange
+	series []plot.Series
+	w      plot.Window
+	y      plot.YRange
 	width  int
 	height int
-	opt    Options
+	opt    plot.Options
 } {
 	sin := sampled("/imu/data.linear_acceleration.x", 20000, 20, func(x float64) float64 { return math.Sin(x) + 0.1*math.Sin(37*x) })
 	sin.V[12345] = 4 // a one-sample spike
@@ -55,20 +57,20 @@ func goldenCases() []struct {
 	})
 	gappy.V[1700] = math.NaN()
 	gappy.V[1702] = math.NaN() // an isolated point between two gaps
-	all := Window{t0, t0 + 20e9}
+	all := plot.Window{T0: t0, T1: t0 + 20e9}
 	return []struct {
 		name   string
-		series []Series
-		w      Window
-		y      YRange
+		series []plot.Series
+		w      plot.Window
+		y      plot.YRange
 		width  int
 		height int
-		opt    Options
+		opt    plot.Options
 	}{
-		{"two-series-spike", []Series{sin, cos}, all, YRange{}, 800, 450, Options{Title: "IMU", Origin: t0, YLabel: "m/s²"}},
-		{"gaps", []Series{gappy}, all, YRange{}, 640, 360, Options{Title: "NaN and Inf make gaps", Origin: t0}},
-		{"zoomed-absolute", []Series{sin, cos, gappy}, Window{t0 + 4e9, t0 + 7e9}, YRange{Fixed: true, Min: -1.5, Max: 1.5}, 800, 450, Options{Origin: t0, Absolute: true}},
-		{"empty", nil, all, YRange{}, 320, 200, Options{Title: "no series", Origin: t0}},
+		{"two-series-spike", []plot.Series{sin, cos}, all, plot.YRange{}, 800, 450, plot.Options{Title: "IMU", Origin: t0, YLabel: "m/s²"}},
+		{"gaps", []plot.Series{gappy}, all, plot.YRange{}, 640, 360, plot.Options{Title: "NaN and Inf make gaps", Origin: t0}},
+		{"zoomed-absolute", []plot.Series{sin, cos, gappy}, plot.Window{T0: t0 + 4e9, T1: t0 + 7e9}, plot.YRange{Fixed: true, Min: -1.5, Max: 1.5}, 800, 450, plot.Options{Origin: t0, Absolute: true}},
+		{"empty", nil, all, plot.YRange{}, 320, 200, plot.Options{Title: "no series", Origin: t0}},
 	}
 }
 
