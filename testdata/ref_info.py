@@ -6,7 +6,8 @@ Usage: /usr/bin/python3 testdata/ref_info.py FILE
 Go tests compare `bagscope info --json FILE` against this, key by key:
 
   {"path": str, "version": "2.0", "size": int, "indexed": true,
-   "start": {"secs","nsecs"}, "end": {"secs","nsecs"}, "messages": int, "chunks": int,
+   "start": {"secs","nsecs","ns"}, "end": {"secs","nsecs","ns"}, "duration": seconds,
+   "messages": int, "chunks": int,
    "compression": {name: chunk count}, "topics": [{"topic","type","md5sum","messages","connections"}]}
 
 On any error the reference raises while opening or reading the index, it prints
@@ -39,7 +40,7 @@ import rosbag
 
 
 def time_obj(t):
-    return {'secs': int(t.secs), 'nsecs': int(t.nsecs)}
+    return {'secs': int(t.secs), 'nsecs': int(t.nsecs), 'ns': int(t.secs) * 10**9 + int(t.nsecs)}
 
 
 def describe(path):
@@ -50,7 +51,7 @@ def describe(path):
             end = max((c.end_time for c in chunks), key=lambda t: (t.secs, t.nsecs))
             start, end = time_obj(start), time_obj(end)
         else:
-            start = end = {'secs': 0, 'nsecs': 0}
+            start = end = {'secs': 0, 'nsecs': 0, 'ns': 0}
 
         compression = {}
         for h in bag._chunk_headers.values():
@@ -77,6 +78,7 @@ def describe(path):
             'indexed': True,
             'start': start,
             'end': end,
+            'duration': (end['ns'] - start['ns']) / 1e9,
             'messages': sum(t['messages'] for t in topics),
             'chunks': len(chunks),
             'compression': compression,

@@ -25,7 +25,19 @@ const (
 
 // checkJSON is the `check --json` object.
 type checkJSON struct {
-	Findings []findingJSON `json:"findings"`
+	Path string `json:"path"`
+	// OK is true when check found no error (warnings and infos allowed).
+	OK bool `json:"ok"`
+	// Verdict is "ok", "errors" or "unreadable" (not a recording).
+	Verdict string `json:"verdict"`
+	// Messages counts the messages the recording yields when read, as
+	// info, verify and fix count them (a cut chunk's salvaged ones too);
+	// MessagesInChunks those of the chunks the doctor found complete.
+	Messages         uint64        `json:"messages"`
+	MessagesInChunks uint64        `json:"messages_in_chunks"`
+	Errors           int           `json:"errors"`
+	Warnings         int           `json:"warnings"`
+	Findings         []findingJSON `json:"findings"`
 	// Error is why the file could not be checked at all.
 	Error string `json:"error,omitempty"`
 }
@@ -66,6 +78,7 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 	unreadable := func(err error) int {
 		if asJSON {
 			json.NewEncoder(stdout).Encode(checkJSON{
+				Path: path, Verdict: "unreadable", Errors: 1,
 				Findings: []findingJSON{{"error", errOffset(err), "", err.Error()}},
 				Error:    err.Error(),
 			})
@@ -91,20 +104,22 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 	}
 	pl := newProgress(stderr, "checking")
 	var rep *bag.CheckReport
+	var s bag.Storage // the opened recording, when it opens
+	readable := uint64(0)
 	if recording {
-		s, oerr := model.OpenStorage(path)
+		rs, oerr := model.OpenStorage(path)
 		if oerr != nil {
 			pl.end()
 			return unreadable(oerr)
 		}
-		rep, err = model.CheckStorage(ctx, s, pl.update)
-		s.Close()
+		rep, err = model.CheckStorage(ctx, rs, pl.update)
+		readable = summaryMessages(rs)
+		rs.Close()
 	} else {
 		// The format's doctor reads the raw file; the messages are
 		// decoded against the opened recording's definitions, when it
 		// opens: by the doctor as it decompresses them, if it can
 		// (bag.WithMessageVisitor), else in a pass of their own.
-		var s bag.Storage
 		var pc *model.PayloadCheck
 		if !quick {
 			if o, oerr := model.OpenStorage(path); oerr == nil {
@@ -125,11 +140,30 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 	if err != nil {
 		return unreadable(err)
 	}
+	if !recording {
+		if s == nil {
+			if o, oerr := model.OpenStorage(path); oerr == nil {
+				s = o
+				defer s.Close()
+			}
+		}
+		if s != nil {
+			readable = summaryMessages(s)
+		}
+	}
 	if asJSON {
-		out := checkJSON{Findings: []findingJSON{}}
+		out := checkJSON{Path: path, OK: rep.Errors() == 0, Verdict: "ok", Messages: readable, MessagesInChunks: rep.Messages,
+			Errors: rep.Errors(), Findings: []findingJSON{}}
+		if !out.OK {
+			out.Verdict = "errors"
+		}
 		for _, f := range rep.Findings {
 			op := strings.ReplaceAll(f.Record, " ", "_")
-			out.Findings = append(out.Findings, findingJSON{f.Severity.String(), f.Offset, op, f.Message})
+			sev := f.Severity.String()
+			if sev == "warning" {
+				out.Warnings++
+			}
+			out.Findings = append(out.Findings, findingJSON{sev, f.Offset, op, f.Message})
 		}
 		json.NewEncoder(stdout).Encode(out)
 	} else {
@@ -140,7 +174,7 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "%-7s offset %d%s: %s\n", f.Severity, f.Offset, op, f.Message)
 		}
-		fmt.Fprintf(stdout, "%s: %d messages in chunks; %d errors, %d findings in all\n", path, rep.Messages, rep.Errors(), len(rep.Findings))
+		fmt.Fprintf(stdout, "%s: %d messages (%d in complete chunks); %d errors, %d findings in all\n", path, readable, rep.Messages, rep.Errors(), len(rep.Findings))
 	}
 	if rep.Errors() > 0 {
 		return checkErrors
@@ -174,4 +208,13 @@ func errOffset(err error) int64 {
 func checksPayloads(s bag.Storage) bool {
 	pc, ok := bag.Underlying(s).(interface{ ChecksPayloads() bool })
 	return ok && pc.ChecksPayloads()
+}
+
+// summaryMessages is the number of messages s yields when read, as info
+// counts them.
+func summaryMessages(s bag.Storage) uint64 {
+	if sum, _ := s.Summary(); sum != nil {
+		return sum.Messages
+	}
+	return 0
 }

@@ -89,7 +89,23 @@ func (e *env) openRecording(cmd *cobra.Command, path string) (bag.Storage, error
 		failOpen(e.stderr, path, err)
 		return nil, exitStatus(ExitUsage)
 	}
+	noteDefinitionSources(e.stderr, path, s)
 	return s, nil
+}
+
+// noteDefinitionSources says on stderr, once per type, where the
+// definitions came from that the recording does not carry itself (a .db3
+// written before Iron is decoded with an installed ROS 2's, a --msgs
+// folder's or bagscope's own standard definitions).
+func noteDefinitionSources(stderr io.Writer, path string, s bag.Storage) {
+	seen := map[string]bool{}
+	for _, c := range s.Connections() {
+		if c.DefinitionSource == "" || seen[c.Type] {
+			continue
+		}
+		seen[c.Type] = true
+		fmt.Fprintf(stderr, "bagscope: %s: note: %s (%s) has no definition in the recording: decoded with %s\n", path, c.Type, c.Topic, c.DefinitionSource)
+	}
 }
 
 // fail prints an error for file path and returns ExitProblems.

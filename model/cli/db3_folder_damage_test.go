@@ -58,7 +58,7 @@ func atoi64(s string) int64 {
 }
 
 // summaryLine is check's last line, which names the path.
-var summaryLine = regexp.MustCompile(`(?m)^.*: (\d+) messages in chunks; (\d+) errors, (\d+) findings in all\n?$`)
+var summaryLine = regexp.MustCompile(`(?m)^.*: (\d+) messages \((\d+) in complete chunks\); (\d+) errors, (\d+) findings in all\n?$`)
 
 // TestCheckDamagedDB3Folder runs check (--quick: the fixture's messages
 // are random bytes, not CDR) and info on each damaged variant of a .db3,
@@ -148,13 +148,13 @@ func TestCheckDamagedDB3Folder(t *testing.T) {
 			scan := func(out string) string {
 				var keep []string
 				for _, l := range strings.Split(out, "\n") {
-					if strings.HasPrefix(l, "messages:") || strings.HasPrefix(l, "indexed:") || strings.Contains(l, "skipped bytes") || strings.Contains(l, "lost") {
+					if strings.HasPrefix(l, "Messages:") || strings.HasPrefix(l, "Indexed:") || strings.Contains(l, "skipped bytes") || strings.Contains(l, "lost") {
 						keep = append(keep, strings.ReplaceAll(l, "bag_0.db3: ", ""))
 					}
 				}
 				return strings.Join(keep, "\n")
 			}
-			if !strings.Contains(lo, "indexed:      no") || scan(fo) != scan(lo) {
+			if !strings.Contains(lo, "Indexed:           no") || scan(fo) != scan(lo) {
 				t.Errorf("info of the folder:\n%s\nof the lone file:\n%s", fo, lo)
 			}
 		})

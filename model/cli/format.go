@@ -38,10 +38,12 @@ func humanTime(t bag.Time) string {
 	return fmt.Sprintf("%s.%02d UTC (%d.%09d)", d.Format("Jan 02 2006 15:04:05"), t.NSec/1e7, t.Sec, t.NSec)
 }
 
-// timeJSON is a time as {"secs","nsecs"}.
+// timeJSON is a time in every command's --json: {"secs", "nsecs"} as ROS
+// writes it, and "ns", the nanoseconds since the epoch.
 type timeJSON struct {
 	Secs  uint32 `json:"secs"`
 	NSecs uint32 `json:"nsecs"`
+	NS    int64  `json:"ns"`
 }
 
-func toTimeJSON(t bag.Time) timeJSON { return timeJSON{t.Sec, t.NSec} }
+func toTimeJSON(t bag.Time) timeJSON { return timeJSON{t.Sec, t.NSec, t.Nanos()} }

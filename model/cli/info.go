@@ -12,15 +12,20 @@ import (
 	"github.com/bagscope/bagscope/model"
 )
 
+// ros1Format is the Format of a ROS 1 bag.
+const ros1Format = "ROS 1 bag"
+
 // infoJSON is the `info --json` object.
 type infoJSON struct {
-	Path        string          `json:"path"`
-	Format      string          `json:"format"`
-	Version     string          `json:"version"`
-	Size        int64           `json:"size"`
-	Indexed     bool            `json:"indexed"`
-	Start       timeJSON        `json:"start"`
-	End         timeJSON        `json:"end"`
+	Path    string   `json:"path"`
+	Format  string   `json:"format"`
+	Version string   `json:"version"`
+	Size    int64    `json:"size"`
+	Indexed bool     `json:"indexed"`
+	Start   timeJSON `json:"start"`
+	End     timeJSON `json:"end"`
+	// Duration is End - Start in seconds.
+	Duration    float64         `json:"duration"`
 	Messages    uint64          `json:"messages"`
 	Chunks      int             `json:"chunks"`
 	Compression map[string]int  `json:"compression"`
@@ -37,8 +42,9 @@ type topicInfoJSON struct {
 	MD5Sum      string `json:"md5sum"`
 	Messages    uint64 `json:"messages"`
 	Connections int    `json:"connections"`
-	// The topic's rate and timing statistics, from the message index.
-	topicStatsJSON
+	// The topic's rate and timing statistics, from the message index,
+	// with --freq only.
+	*topicStatsJSON
 }
 
 func newInfo(e *env) *cobra.Command {
@@ -82,7 +88,7 @@ func runInfo(path string, asJSON, freq bool, stdout, stderr io.Writer) int {
 		return failJSON(err)
 	}
 	var set *model.StatsSet
-	if asJSON || freq {
+	if freq {
 		// From the index records: no message is decompressed.
 		if set, err = computeStats(b); err != nil {
 			return failJSON(err)
@@ -97,7 +103,7 @@ func runInfo(path string, asJSON, freq bool, stdout, stderr io.Writer) int {
 	if asJSON {
 		status = printInfoJSON(stdout, s, set, lost)
 	} else {
-		printInfo(stdout, b.FileInfo(), s, set)
+		printInfo(stdout, b, s, set)
 	}
 	if lost.any() {
 		lost.print(stderr, path)
@@ -109,7 +115,7 @@ func runInfo(path string, asJSON, freq bool, stdout, stderr io.Writer) int {
 func printInfoJSON(w io.Writer, s *bag.Summary, set *model.StatsSet, lost *loss) int {
 	out := infoJSON{
 		Path: s.Path, Format: s.Format, Version: s.Version, Size: s.Size, Indexed: s.Indexed,
-		Start: toTimeJSON(s.Start), End: toTimeJSON(s.End),
+		Start: toTimeJSON(s.Start), End: toTimeJSON(s.End), Duration: float64(s.End.Nanos()-s.Start.Nanos()) / 1e9,
 		Messages: s.Messages, Chunks: s.Chunks, Compression: s.Compression,
 		Topics: []topicInfoJSON{},
 	}
@@ -118,7 +124,12 @@ func printInfoJSON(w io.Writer, s *bag.Summary, set *model.StatsSet, lost *loss)
 		out.Lost = &lj
 	}
 	for _, t := range s.Topics {
-		out.Topics = append(out.Topics, topicInfoJSON{t.Topic, t.Type, t.MD5Sum, t.Messages, len(t.Connections), statsJSON(set.Topic(t.Topic))})
+		tj := topicInfoJSON{Topic: t.Topic, Type: t.Type, MD5Sum: t.MD5Sum, Messages: t.Messages, Connections: len(t.Connections)}
+		if set != nil {
+			st := statsJSON(set.Topic(t.Topic))
+			tj.topicStatsJSON = &st
+		}
+		out.Topics = append(out.Topics, tj)
 	}
 	enc := json.NewEncoder(w)
 	if err := enc.Encode(out); err != nil {
@@ -129,7 +140,22 @@ func printInfoJSON(w io.Writer, s *bag.Summary, set *model.StatsSet, lost *loss)
 
 // printInfo prints the summary; with set (info --freq), each topic's rate
 // and timing statistics too.
-func printInfo(w io.Writer, fi *bag.FileInfo, s *bag.Summary, set *model.StatsSet) {
+func printInfo(w io.Writer, b bag.Storage, s *bag.Summary, set *model.StatsSet) {
+	fi := b.FileInfo()
+	if s.Format == ros1Format && len(fi.Files) == 0 {
+		printRosbagInfo(w, b, s, set)
+		if set != nil {
+			printStats(w, s, set)
+		}
+		return
+	}
+	if !strings.HasPrefix(s.Format, "ROS 1") {
+		printROS2Info(w, b, s, set)
+		if set != nil {
+			printStats(w, s, set)
+		}
+		return
+	}
 	line := func(k, format string, args ...any) {
 		fmt.Fprintf(w, "%-13s "+format+"\n", append([]any{k + ":"}, args...)...)
 	}

@@ -111,7 +111,7 @@ func TestVerifySameContent(t *testing.T) {
 	if lineOf(out, "/odom") != "" {
 		t.Errorf("--topic /imu --topic /tf printed /odom:\n%s", out)
 	}
-	if _, stderr, code := run("verify", "--topic", "/nope", g0(groups)); code != 1 || !strings.Contains(stderr, "/nope") {
+	if _, stderr, code := run("verify", "--topic", "/nope", g0(groups)); code != 2 || !strings.Contains(stderr, "no topic /nope") {
 		t.Errorf("unknown topic: exit %d, %q", code, stderr)
 	}
 }

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReadmeExamples runs the README's console examples ("$ bagscope
+// ..." followed by its output) and compares what they print with the
+// README's text; a line "..." stands for any lines. Examples whose files
+// are placeholders (old.bag) and examples without output are not run.
+// Times print in UTC, as in the README.
+func TestReadmeExamples(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(l *time.Location) { time.Local = l }(time.Local)
+	time.Local = time.UTC
+	ran := 0
+	blocks := strings.Split(string(readme), "```console\n")
+	for _, b := range blocks[1:] {
+		b = b[:strings.Index(b, "```")]
+		lines := strings.Split(strings.TrimSuffix(b, "\n"), "\n")
+		for i := 0; i < len(lines); i++ {
+			cmd, ok := strings.CutPrefix(lines[i], "$ bagscope ")
+			if !ok {
+				continue
+			}
+			var want []string
+			for i+1 < len(lines) && !strings.HasPrefix(lines[i+1], "$ ") {
+				i++
+				want = append(want, lines[i])
+			}
+			if c, _, found := strings.Cut(cmd, "  #"); found {
+				cmd = c
+			}
+			args := strings.Fields(cmd)
+			runnable := len(want) > 0
+			for k, a := range args {
+				if strings.HasPrefix(a, "-") || k == 0 {
+					continue
+				}
+				if _, err := os.Stat(filepath.Join("../..", a)); err != nil {
+					runnable = false
+					break
+				}
+				args[k] = filepath.Join("../..", a)
+			}
+			if !runnable {
+				continue
+			}
+			out, stderr, _ := run(args...)
+			got := strings.Split(strings.TrimSuffix(strings.ReplaceAll(out, "../../", ""), "\n"), "\n")
+			if !matchLines(got, want) {
+				t.Errorf("README example `bagscope %s` prints:\n%s\n(stderr %s)\nthe README says:\n%s", cmd, strings.Join(got, "\n"), stderr, strings.Join(want, "\n"))
+			}
+			ran++
+		}
+	}
+	if ran < 2 {
+		t.Errorf("only %d README examples ran", ran)
+	}
+}
+
+// matchLines reports whether got matches want, where a want line "..."
+// matches any number of lines.
+func matchLines(got, want []string) bool {
+	if len(want) == 0 {
+		return len(got) == 0
+	}
+	if want[0] == "..." {
+		for k := 0; k <= len(got); k++ {
+			if matchLines(got[k:], want[1:]) {
+				return true
+			}
+		}
+		return false
+	}
+	return len(got) > 0 && got[0] == want[0] && matchLines(got[1:], want[1:])
+}
