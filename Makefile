@@ -7,7 +7,7 @@
 #   make test     gofmt, go vet, staticcheck, import check, go test -race (under Xvfb if no display)
 #   make fuzz     run every fuzz target for FUZZTIME each (default 10m) and print its executions
 #   make bench    Go benchmarks once, then the commands vs the peers: C++/Python rosbag, mcap, sqlite3 (BENCHMARKS.md)
-#   make install  install binary, icon, desktop entry and MIME type (PREFIX=/usr/local)
+#   make install  install the binaries, man pages, shell completions, icon, desktop entry and MIME type (PREFIX=/usr/local)
 #   make package  build a Linux package with the fyne tool (slow)
 #   make screenshots  remake the README's window pictures (assets/screenshots) under Xvfb
 
@@ -40,7 +40,7 @@ APT_PKGS := gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxran
 	python3-rosbag python3-sensor-msgs python3-geometry-msgs python3-nav-msgs \
 	python3-tf2-msgs python3-rosgraph-msgs python3-roslz4 \
 	shared-mime-info desktop-file-utils xdg-utils \
-	zsh fish
+	zsh fish bash-completion
 
 # Packages that must never import Fyne. They include model/cli/bagscope, the
 # command-line front: it starts in ~4 ms because it links neither Fyne nor its
@@ -206,6 +206,15 @@ install: build
 	install -Dm644 assets/icon.png "$(DESTDIR)$(PREFIX)/share/icons/hicolor/256x256/apps/bagscope.png"
 	install -Dm644 assets/bagscope.desktop "$(DESTDIR)$(PREFIX)/share/applications/bagscope.desktop"
 	install -Dm644 assets/bagscope-mime.xml "$(DESTDIR)$(PREFIX)/share/mime/packages/bagscope.xml"
+	# Man pages (one per command) and bash, zsh and fish completions, made
+	# from the command line's own help.
+	mandir=$$(mktemp -d)
+	go run ./model/cli/mangen "$$mandir"
+	for m in "$$mandir"/*.1; do install -Dm644 "$$m" "$(DESTDIR)$(PREFIX)/share/man/man1/$$(basename "$$m")"; done
+	rm -rf "$$mandir"
+	./bagscope completion bash | install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/bagscope"
+	./bagscope completion zsh | install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_bagscope"
+	./bagscope completion fish | install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/bagscope.fish"
 	if [[ -z "$(DESTDIR)" ]]; then
 		update-mime-database "$(PREFIX)/share/mime"
 		update-desktop-database "$(PREFIX)/share/applications"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -129,5 +130,54 @@ func TestNoWindowWithoutDisplay(t *testing.T) {
 				t.Errorf("output %q, want %q and no window, no stack trace", out, tc.want)
 			}
 		})
+	}
+}
+
+// TestBashCompletion runs bash's completion function of the generated
+// script, as bash does on Tab: it completes command names and, after
+// --topics, the topics of the file on the line (asked of this binary).
+func TestBashCompletion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	const lib = "/usr/share/bash-completion/bash_completion"
+	if _, err := os.Stat(lib); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is missing (make deps installs bash-completion)", lib)
+		}
+		t.Skipf("%s is missing: skipping (CI never skips this)", lib)
+	}
+	dir := t.TempDir()
+	front := buildFront(t, dir)
+	script, err := exec.Command(front, "completion", "bash").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf := filepath.Join(dir, "bagscope.bash")
+	if err := os.WriteFile(sf, script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs("../../../testdata/robot.bag")
+	for _, tc := range []struct{ line, want string }{
+		{"bagscope in", "[info]"},
+		{"bagscope cat " + abs + " --topics /ro", "[/rosout]"},
+		{"bagscope verify --topics /j " + abs, ""},
+	} {
+		words := strings.Fields(tc.line)
+		cword := len(words) - 1
+		if tc.want == "" { // completing in the middle: the flag's value before the file
+			cword = 3
+		}
+		sh := "source " + lib + "; source " + sf + "; COMP_WORDS=(" + strings.Join(words, " ") + "); COMP_CWORD=" + fmt.Sprint(cword) +
+			"; COMP_LINE='" + tc.line + "'; COMP_POINT=${#COMP_LINE}; __start_bagscope 2>/dev/null; printf '[%s]' \"${COMPREPLY[@]}\""
+		cmd := exec.Command("bash", "-c", sh)
+		cmd.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"))
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("%q: %v", tc.line, err)
+		}
+		if tc.want != "" && string(out) != tc.want {
+			t.Errorf("%q completes to %s, want %s", tc.line, out, tc.want)
+		}
 	}
 }
