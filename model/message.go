@@ -10,12 +10,13 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // Message is one message read by its location: its connection and time,
 // its bytes, and the bytes around it that the hex view shows.
 type Message struct {
-	Ref  MsgRef
+	Ref  msgref.Ref
 	Conn *bag.Connection
 	Time bag.Time
 	// Data is the serialized message: Context[DataOffset:RecordEnd].
@@ -93,7 +94,7 @@ func (r *MessageReader) chunk(pos int64) (cachedChunk, error) {
 }
 
 // Read reads the message at ref.
-func (r *MessageReader) Read(ref MsgRef) (*Message, error) {
+func (r *MessageReader) Read(ref msgref.Ref) (*Message, error) {
 	if r.b != nil {
 		return r.readROS1(ref)
 	}
@@ -127,7 +128,7 @@ func (r *MessageReader) Read(ref MsgRef) (*Message, error) {
 // record's own bytes outside a chunk) as the context, the record's fields
 // as header spans. nil when the record is not found or its data field is
 // not the message's bytes (a message stored compressed).
-func (r *MessageReader) inRecord(rl bag.RecordLister, ref MsgRef, m *bag.Message) *Message {
+func (r *MessageReader) inRecord(rl bag.RecordLister, ref msgref.Ref, m *bag.Message) *Message {
 	var (
 		rec    *bag.Record
 		around []byte
@@ -228,7 +229,7 @@ func (r *MessageReader) block(rl bag.RecordLister, pos int64) (listedBlock, erro
 
 // readROS1 reads the message data record at ref.Offset in the chunk at
 // ref.ChunkPos, with the chunk around it.
-func (r *MessageReader) readROS1(ref MsgRef) (*Message, error) {
+func (r *MessageReader) readROS1(ref msgref.Ref) (*Message, error) {
 	c, err := r.chunk(ref.ChunkPos)
 	if err != nil {
 		return nil, err

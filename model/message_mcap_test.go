@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // sharedMCAPs returns every .mcap under the shared bags.
@@ -40,11 +41,11 @@ func TestReadMessageMCAP(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer d.Close()
-			want := map[MessageLoc][]byte{}
+			want := map[msgref.Loc][]byte{}
 			it := d.Storage.Messages(bag.MessageFilter{})
 			for it.Next() {
 				m := it.Message()
-				want[MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}] = bytes.Clone(m.Data)
+				want[msgref.Loc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}] = bytes.Clone(m.Data)
 			}
 			it.Close()
 			x, err := BuildMessageIndex(context.Background(), d.Storage, nil)
@@ -59,7 +60,7 @@ func TestReadMessageMCAP(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%+v: %v", ref, err)
 					}
-					if w, ok := want[ref.MessageLoc]; !ok || !bytes.Equal(m.Data, w) {
+					if w, ok := want[ref.Loc]; !ok || !bytes.Equal(m.Data, w) {
 						t.Fatalf("%+v: read %d bytes, the iterator gave %d (found %v)", ref, len(m.Data), len(w), ok)
 					}
 					if !bytes.Equal(m.Context[m.DataOffset:m.DataOffset+int64(len(m.Data))], m.Data) {

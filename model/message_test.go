@@ -16,6 +16,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // testBags are the sample bag and every shared bag that opens.
@@ -51,7 +52,7 @@ func TestReadMessageMatchesIterator(t *testing.T) {
 			for it.Next() && n < 3000 {
 				n++
 				m := it.Message()
-				ref := MsgRef{T: m.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}}
+				ref := msgref.Ref{T: m.Time.Nanos(), Loc: msgref.Loc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}}
 				got, err := r.Read(ref)
 				if err != nil {
 					t.Fatalf("message %d at %+v: %v", n, ref, err)
@@ -78,7 +79,7 @@ func TestReadMessageMatchesIterator(t *testing.T) {
 // not read again.
 func TestMessageReaderKeepsTwoChunks(t *testing.T) {
 	d, x := openSampleIndexed(t)
-	byChunk := map[int64]MsgRef{}
+	byChunk := map[int64]msgref.Ref{}
 	for _, tm := range x.Topics {
 		for _, ref := range tm.All() {
 			byChunk[ref.ChunkPos] = ref

@@ -9,18 +9,11 @@ import (
 	"sort"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // StageMessages is the progress stage of BuildMessageIndex.
 const StageMessages = "indexing messages"
-
-// MsgRef is one message as the index data lists it: its receive time and
-// where it lives. The index keeps it compactly (msgindex_compact.go); At
-// and All hand out MsgRefs.
-type MsgRef struct {
-	T int64 // receive time, nanoseconds since the epoch
-	MessageLoc
-}
 
 // TopicMessages is one topic's messages in receive-time order (ties in
 // file order), kept in a few bytes a message.
@@ -69,7 +62,7 @@ func BuildMessageIndex(ctx context.Context, b bag.Storage, progress ProgressFunc
 		byConn[conn] = tb
 		return tb
 	}
-	var scratch []MsgRef
+	var scratch []msgref.Ref
 	blocks := b.Blocks()
 	n := int64(len(blocks))
 	for i, blk := range blocks {
@@ -88,7 +81,7 @@ func BuildMessageIndex(ctx context.Context, b bag.Storage, progress ProgressFunc
 		// unless chunks overlap in time.
 		scratch = scratch[:0]
 		for _, e := range idx {
-			scratch = append(scratch, MsgRef{T: e.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: e.Loc.Block, Offset: e.Loc.Offset, Conn: e.Conn}})
+			scratch = append(scratch, msgref.Ref{T: e.Time.Nanos(), Loc: msgref.Loc{ChunkPos: e.Loc.Block, Offset: e.Loc.Offset, Conn: e.Conn}})
 		}
 		if !slices.IsSortedFunc(scratch, refCompare) {
 			slices.SortStableFunc(scratch, refCompare)
@@ -107,7 +100,7 @@ func BuildMessageIndex(ctx context.Context, b bag.Storage, progress ProgressFunc
 				break
 			}
 			m := it.Message()
-			builderOf(m.Conn.ID).add(MsgRef{T: m.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}})
+			builderOf(m.Conn.ID).add(msgref.Ref{T: m.Time.Nanos(), Loc: msgref.Loc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}})
 		}
 		if err := it.Err(); err != nil {
 			x.Errors = append(x.Errors, err)
@@ -146,7 +139,7 @@ func (t *TopicMessages) Len() int { return t.n }
 
 // At returns the topic's i-th message in time order; i must be in
 // [0, Len()).
-func (t *TopicMessages) At(i int) MsgRef {
+func (t *TopicMessages) At(i int) msgref.Ref {
 	if uint(i) >= uint(t.n) {
 		panic(fmt.Sprintf("model: message %d of a topic of %d", i, t.n))
 	}
@@ -155,12 +148,12 @@ func (t *TopicMessages) At(i int) MsgRef {
 }
 
 // All yields the topic's messages in time order with their positions.
-func (t *TopicMessages) All() iter.Seq2[int, MsgRef] { return t.Range(0, t.n) }
+func (t *TopicMessages) All() iter.Seq2[int, msgref.Ref] { return t.Range(0, t.n) }
 
 // Range yields the messages at positions [lo, hi) in time order with their
 // positions; the bounds are clamped to [0, Len()].
-func (t *TopicMessages) Range(lo, hi int) iter.Seq2[int, MsgRef] {
-	return func(yield func(int, MsgRef) bool) {
+func (t *TopicMessages) Range(lo, hi int) iter.Seq2[int, msgref.Ref] {
+	return func(yield func(int, msgref.Ref) bool) {
 		lo, hi := max(lo, 0), min(hi, t.n)
 		if lo >= hi {
 			return
@@ -215,12 +208,12 @@ func (t *TopicMessages) Nearest(ns int64) int {
 }
 
 // IndexOf returns the position of the message at loc, or -1.
-func (t *TopicMessages) IndexOf(ref MsgRef) int {
+func (t *TopicMessages) IndexOf(ref msgref.Ref) int {
 	for i, r := range t.Range(t.Search(ref.T), t.n) {
 		if r.T != ref.T {
 			break
 		}
-		if r.MessageLoc == ref.MessageLoc {
+		if r.Loc == ref.Loc {
 			return i
 		}
 	}
@@ -229,8 +222,8 @@ func (t *TopicMessages) IndexOf(ref MsgRef) int {
 
 // Nearest returns the message closest in time to ns among the named topics
 // (all topics when topics is empty).
-func (x *MessageIndex) Nearest(topics []string, ns int64) (MsgRef, bool) {
-	var best MsgRef
+func (x *MessageIndex) Nearest(topics []string, ns int64) (msgref.Ref, bool) {
+	var best msgref.Ref
 	found := false
 	consider := func(t *TopicMessages) {
 		if i := t.Nearest(ns); i >= 0 {

@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"container/heap"
+	"github.com/bagscope/bagscope/model/msgref"
 	"slices"
 	"unsafe"
 )
@@ -18,8 +19,8 @@ import (
 //	[uvarint(Conn)]                                   when newConn
 //
 // so a message of a steady topic inside a chunk takes 4-6 bytes instead of
-// MsgRef's 24. Every cpEvery-th message is a checkpoint that keeps the
-// whole MsgRef and the stream position after it, and the message after a
+// msgref.Ref's 24. Every cpEvery-th message is a checkpoint that keeps the
+// whole msgref.Ref and the stream position after it, and the message after a
 // checkpoint predicts steps of zero, so decoding can start at any
 // checkpoint: At decodes at most cpEvery-1 messages from the checkpoint
 // before it, and Search binary searches the checkpoints' times, then
@@ -77,12 +78,12 @@ type spos struct{ page, off int32 }
 
 // checkpoint is the state of the stream after one message.
 type checkpoint struct {
-	ref MsgRef
+	ref msgref.Ref
 	pos spos // stream position after the message's encoding
 }
 
 // refCompare is the index order: time, then file order.
-func refCompare(a, b MsgRef) int {
+func refCompare(a, b msgref.Ref) int {
 	if c := cmp.Compare(a.T, b.T); c != 0 {
 		return c
 	}
@@ -97,13 +98,13 @@ func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 // msgEncoder appends messages to a stream.
 type msgEncoder struct {
-	i        int    // messages so far
-	prev     MsgRef // the last one
-	dt, doff int64  // its steps, the next one's prediction
+	i        int        // messages so far
+	prev     msgref.Ref // the last one
+	dt, doff int64      // its steps, the next one's prediction
 }
 
 // add appends r's encoding to b.
-func (e *msgEncoder) add(b []byte, r MsgRef) []byte {
+func (e *msgEncoder) add(b []byte, r msgref.Ref) []byte {
 	if e.i&(cpEvery-1) == 1 {
 		// The message after a checkpoint: decoding may start there.
 		e.dt, e.doff = 0, 0
@@ -161,15 +162,15 @@ type msgCursor struct {
 	pages    [][]byte
 	data     []byte // pages[page]
 	page     int
-	pos      int    // in data
-	i        int    // cur's position in the stream; -1 before the first
-	cur      MsgRef // the message decoded last
-	dt, doff int64  // its steps
+	pos      int        // in data
+	i        int        // cur's position in the stream; -1 before the first
+	cur      msgref.Ref // the message decoded last
+	dt, doff int64      // its steps
 }
 
 // newCursor returns a cursor at p with cur (message i) decoded; a zero
 // cur and i -1 start a stream or segment.
-func newCursor(s *stream, p spos, i int, cur MsgRef) msgCursor {
+func newCursor(s *stream, p spos, i int, cur msgref.Ref) msgCursor {
 	c := msgCursor{pages: s.pages, page: int(p.page), pos: int(p.off), i: i, cur: cur}
 	if c.page < len(s.pages) {
 		c.data = s.pages[c.page]
@@ -236,7 +237,7 @@ type segment struct {
 	n     int
 }
 
-func (b *topicBuilder) add(r MsgRef) {
+func (b *topicBuilder) add(r msgref.Ref) {
 	tm := b.tm
 	page := tm.data.tail()
 	if len(b.segs) == 0 || refCompare(r, b.enc.prev) < 0 {
@@ -264,7 +265,7 @@ func (b *topicBuilder) finish() {
 		tm.data.pages = slices.Clip(tm.data.pages)
 	}
 	tm.cps = make([]checkpoint, (tm.n+cpEvery-1)/cpEvery)
-	c := newCursor(&tm.data, spos{}, -1, MsgRef{})
+	c := newCursor(&tm.data, spos{}, -1, msgref.Ref{})
 	for i := range tm.n {
 		c.next()
 		if i&(cpEvery-1) == 0 {
@@ -279,7 +280,7 @@ func (b *topicBuilder) finish() {
 func mergeSegments(data *stream, segs []segment) stream {
 	h := make(segHeap, 0, len(segs))
 	for i, s := range segs {
-		c := segCursor{msgCursor: newCursor(data, s.start, -1, MsgRef{}), left: s.n - 1, seg: i}
+		c := segCursor{msgCursor: newCursor(data, s.start, -1, msgref.Ref{}), left: s.n - 1, seg: i}
 		c.next()
 		h = append(h, c)
 	}
@@ -328,7 +329,7 @@ func (h *segHeap) Pop() any {
 // NewTopicMessages returns a topic's index of refs, which it sorts into
 // index order (time, then ChunkPos and Offset); refs itself is not
 // changed. It is how tests and tools make synthetic indexes.
-func NewTopicMessages(topic string, refs []MsgRef) *TopicMessages {
+func NewTopicMessages(topic string, refs []msgref.Ref) *TopicMessages {
 	sorted := slices.Clone(refs)
 	slices.SortStableFunc(sorted, refCompare)
 	b := topicBuilder{tm: &TopicMessages{Topic: topic}}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // fakeBlocks is a bag.Storage of blocks with given index entries: enough
@@ -31,7 +32,7 @@ func (f *fakeBlocks) Connection(id uint32) *bag.Connection { return f.conns[id] 
 // the messages of one block in the order its index lists them.
 type compactCase struct {
 	name   string
-	blocks [][]MsgRef
+	blocks [][]msgref.Ref
 }
 
 // compactCases are the inputs the compact index must agree with the plain
@@ -39,24 +40,24 @@ type compactCase struct {
 func compactCases() []compactCase {
 	r := rand.New(rand.NewPCG(14, 9))
 	var cases []compactCase
-	add := func(name string, blocks [][]MsgRef) { cases = append(cases, compactCase{name, blocks}) }
+	add := func(name string, blocks [][]msgref.Ref) { cases = append(cases, compactCase{name, blocks}) }
 
 	// steady: one block after another, a steady rate with jitter.
-	steady := func(nblocks, per int, pos func(k int) int64) [][]MsgRef {
-		var out [][]MsgRef
+	steady := func(nblocks, per int, pos func(k int) int64) [][]msgref.Ref {
+		var out [][]msgref.Ref
 		t := int64(1_600_000_000e9)
 		for k := range nblocks {
-			var b []MsgRef
+			var b []msgref.Ref
 			for i := range per {
 				t += 5e6 + r.Int64N(1e5)
-				b = append(b, MsgRef{T: t, MessageLoc: MessageLoc{ChunkPos: pos(k), Offset: uint32(4117 + i*379), Conn: 3}})
+				b = append(b, msgref.Ref{T: t, Loc: msgref.Loc{ChunkPos: pos(k), Offset: uint32(4117 + i*379), Conn: 3}})
 			}
 			out = append(out, b)
 		}
 		return out
 	}
 	add("empty", nil)
-	add("one message", [][]MsgRef{{{T: 7, MessageLoc: MessageLoc{ChunkPos: 4117, Offset: 12, Conn: 1}}}})
+	add("one message", [][]msgref.Ref{{{T: 7, Loc: msgref.Loc{ChunkPos: 4117, Offset: 12, Conn: 1}}}})
 	add("steady, one block", steady(1, 1000, func(int) int64 { return 4117 }))
 	add("steady, many blocks", steady(500, 37, func(k int) int64 { return 4117 + int64(k)*800_000 }))
 	add("exactly a checkpoint span", steady(1, cpEvery, func(int) int64 { return 100 }))
@@ -65,62 +66,62 @@ func compactCases() []compactCase {
 	add("multi-file parts", steady(40, 50, func(k int) int64 { return bag.JoinPart(k/10, 4117+int64(k%10)*1000) }))
 
 	// equal times: many messages at one time, in file order.
-	var eq []MsgRef
+	var eq []msgref.Ref
 	for i := range 300 {
-		eq = append(eq, MsgRef{T: 1_000_000_000 + int64(i/100), MessageLoc: MessageLoc{ChunkPos: 4117, Offset: uint32(i * 10), Conn: 1}})
+		eq = append(eq, msgref.Ref{T: 1_000_000_000 + int64(i/100), Loc: msgref.Loc{ChunkPos: 4117, Offset: uint32(i * 10), Conn: 1}})
 	}
-	add("equal times", [][]MsgRef{eq})
+	add("equal times", [][]msgref.Ref{eq})
 
 	// huge gaps, times at the ends of int64, offsets at the ends of uint32.
-	add("huge gaps", [][]MsgRef{{
-		{T: math.MinInt64, MessageLoc: MessageLoc{ChunkPos: 1, Offset: math.MaxUint32, Conn: math.MaxUint32}},
-		{T: -1, MessageLoc: MessageLoc{ChunkPos: math.MaxInt64, Offset: 0, Conn: 0}},
-		{T: 0, MessageLoc: MessageLoc{ChunkPos: math.MinInt64, Offset: 5}},
-		{T: 1, MessageLoc: MessageLoc{ChunkPos: -7, Offset: math.MaxUint32}},
-		{T: 1 << 40, MessageLoc: MessageLoc{ChunkPos: 2, Offset: 1}},
-		{T: math.MaxInt64 - 1, MessageLoc: MessageLoc{ChunkPos: 3, Offset: 9, Conn: 2}},
-		{T: math.MaxInt64, MessageLoc: MessageLoc{ChunkPos: 3, Offset: 2, Conn: 2}},
+	add("huge gaps", [][]msgref.Ref{{
+		{T: math.MinInt64, Loc: msgref.Loc{ChunkPos: 1, Offset: math.MaxUint32, Conn: math.MaxUint32}},
+		{T: -1, Loc: msgref.Loc{ChunkPos: math.MaxInt64, Offset: 0, Conn: 0}},
+		{T: 0, Loc: msgref.Loc{ChunkPos: math.MinInt64, Offset: 5}},
+		{T: 1, Loc: msgref.Loc{ChunkPos: -7, Offset: math.MaxUint32}},
+		{T: 1 << 40, Loc: msgref.Loc{ChunkPos: 2, Offset: 1}},
+		{T: math.MaxInt64 - 1, Loc: msgref.Loc{ChunkPos: 3, Offset: 9, Conn: 2}},
+		{T: math.MaxInt64, Loc: msgref.Loc{ChunkPos: 3, Offset: 2, Conn: 2}},
 	}})
 
 	// non-monotonic times within a block, and two connections whose lists
 	// the block gives one after the other.
-	var shuffled [][]MsgRef
+	var shuffled [][]msgref.Ref
 	for k := range 60 {
-		var b []MsgRef
+		var b []msgref.Ref
 		for i := range 80 {
 			t := int64(k)*1e9 + r.Int64N(1.2e9) // overlaps the next block
-			b = append(b, MsgRef{T: t, MessageLoc: MessageLoc{ChunkPos: int64(k) * 1000, Offset: uint32(i * 8), Conn: uint32(i % 2)}})
+			b = append(b, msgref.Ref{T: t, Loc: msgref.Loc{ChunkPos: int64(k) * 1000, Offset: uint32(i * 8), Conn: uint32(i % 2)}})
 		}
-		slices.SortStableFunc(b, func(x, y MsgRef) int { return int(x.Conn) - int(y.Conn) })
+		slices.SortStableFunc(b, func(x, y msgref.Ref) int { return int(x.Conn) - int(y.Conn) })
 		shuffled = append(shuffled, b)
 	}
 	add("non-monotonic within blocks, overlapping blocks", shuffled)
 
 	// blocks in file order whose times run backwards: every block a
 	// segment of its own.
-	var backwards [][]MsgRef
+	var backwards [][]msgref.Ref
 	for k := range 100 {
-		var b []MsgRef
+		var b []msgref.Ref
 		for i := range 20 {
-			b = append(b, MsgRef{T: int64(100-k)*1e6 + int64(i), MessageLoc: MessageLoc{ChunkPos: int64(k), Offset: uint32(i)}})
+			b = append(b, msgref.Ref{T: int64(100-k)*1e6 + int64(i), Loc: msgref.Loc{ChunkPos: int64(k), Offset: uint32(i)}})
 		}
 		backwards = append(backwards, b)
 	}
 	add("blocks in reverse time order", backwards)
 
 	// one message per block (an unchunked MCAP, a .db3's rows).
-	var rows [][]MsgRef
+	var rows [][]msgref.Ref
 	for i := range 500 {
-		rows = append(rows, []MsgRef{{T: int64(i) * 3e6, MessageLoc: MessageLoc{ChunkPos: int64(i + 1), Conn: uint32(i % 3)}}})
+		rows = append(rows, []msgref.Ref{{T: int64(i) * 3e6, Loc: msgref.Loc{ChunkPos: int64(i + 1), Conn: uint32(i % 3)}}})
 	}
 	add("a block per message", rows)
 
 	// random everything.
-	var random [][]MsgRef
+	var random [][]msgref.Ref
 	for k := range 30 {
-		var b []MsgRef
+		var b []msgref.Ref
 		for i := range 1 + r.IntN(200) {
-			b = append(b, MsgRef{T: r.Int64N(1e6), MessageLoc: MessageLoc{ChunkPos: int64(k), Offset: uint32(i), Conn: uint32(r.IntN(4))}})
+			b = append(b, msgref.Ref{T: r.Int64N(1e6), Loc: msgref.Loc{ChunkPos: int64(k), Offset: uint32(i), Conn: uint32(r.IntN(4))}})
 		}
 		random = append(random, b)
 	}
@@ -130,8 +131,8 @@ func compactCases() []compactCase {
 
 // plainIndex is what the compact index replaces: every message in a
 // slice, sorted by time, ties in file order.
-func plainIndex(blocks [][]MsgRef) []MsgRef {
-	var all []MsgRef
+func plainIndex(blocks [][]msgref.Ref) []msgref.Ref {
+	var all []msgref.Ref
 	for _, b := range blocks {
 		all = append(all, b...)
 	}
@@ -141,7 +142,7 @@ func plainIndex(blocks [][]MsgRef) []MsgRef {
 
 // checkAgainstPlain compares every lookup of tm with the same lookup on
 // the plain slice.
-func checkAgainstPlain(t *testing.T, tm *TopicMessages, want []MsgRef) {
+func checkAgainstPlain(t *testing.T, tm *TopicMessages, want []msgref.Ref) {
 	t.Helper()
 	if tm.Len() != len(want) {
 		t.Fatalf("Len %d, want %d", tm.Len(), len(want))
@@ -164,7 +165,7 @@ func checkAgainstPlain(t *testing.T, tm *TopicMessages, want []MsgRef) {
 	bounds := []int{-3, 0, 1, cpEvery - 1, cpEvery, cpEvery + 1, len(want) / 2, len(want) - 1, len(want), len(want) + 5}
 	for _, lo := range bounds {
 		for _, hi := range bounds {
-			var got []MsgRef
+			var got []msgref.Ref
 			next := max(lo, 0)
 			for i, r := range tm.Range(lo, hi) {
 				if i != next {
@@ -209,7 +210,7 @@ func checkAgainstPlain(t *testing.T, tm *TopicMessages, want []MsgRef) {
 			t.Fatalf("IndexOf(message %d) = %d, want %d", i, got, wi)
 		}
 	}
-	if got := tm.IndexOf(MsgRef{T: 42, MessageLoc: MessageLoc{ChunkPos: -99, Offset: 1}}); got != -1 {
+	if got := tm.IndexOf(msgref.Ref{T: 42, Loc: msgref.Loc{ChunkPos: -99, Offset: 1}}); got != -1 {
 		t.Fatalf("IndexOf(absent) = %d", got)
 	}
 }
@@ -222,7 +223,7 @@ func TestCompactIndexMatchesPlain(t *testing.T) {
 	for _, c := range compactCases() {
 		t.Run(c.name, func(t *testing.T) {
 			want := plainIndex(c.blocks)
-			var flat []MsgRef
+			var flat []msgref.Ref
 			for _, b := range c.blocks {
 				flat = append(flat, b...)
 			}
@@ -265,7 +266,7 @@ func TestCompactIndexMatchesPlain(t *testing.T) {
 // timeOfNanos is bag.TimeFromNanos; bag.Time holds unsigned seconds.
 func timeOfNanos(ns int64) bag.Time { return bag.TimeFromNanos(ns) }
 
-func allRepresentable(refs []MsgRef) bool {
+func allRepresentable(refs []msgref.Ref) bool {
 	for _, r := range refs {
 		if r.T < 0 || r.T > math.MaxUint32*1e9 {
 			return false
@@ -275,7 +276,7 @@ func allRepresentable(refs []MsgRef) bool {
 }
 
 // TestCompactIndexSize checks the point of the compact form: a steady
-// topic takes a few bytes a message, not MsgRef's 24.
+// topic takes a few bytes a message, not msgref.Ref's 24.
 func TestCompactIndexSize(t *testing.T) {
 	for _, c := range compactCases() {
 		if c.name != "steady, many blocks" {
@@ -296,12 +297,12 @@ func TestCompactIndexSize(t *testing.T) {
 
 // BenchmarkTopicMessages measures the lookups on a million-message topic.
 func BenchmarkTopicMessages(b *testing.B) {
-	var refs []MsgRef
+	var refs []msgref.Ref
 	r := rand.New(rand.NewPCG(1, 2))
 	t := int64(1_600_000_000e9)
 	for i := range 1_000_000 {
 		t += 5e6 + r.Int64N(1e5)
-		refs = append(refs, MsgRef{T: t, MessageLoc: MessageLoc{ChunkPos: 4117 + int64(i/2700)*800_000, Offset: uint32(4117 + (i%2700)*290), Conn: 3}})
+		refs = append(refs, msgref.Ref{T: t, Loc: msgref.Loc{ChunkPos: 4117 + int64(i/2700)*800_000, Offset: uint32(4117 + (i%2700)*290), Conn: 3}})
 	}
 	tm := NewTopicMessages("/imu", refs)
 	b.Logf("%.2f bytes a message", float64(tm.Bytes())/float64(tm.Len()))
@@ -335,7 +336,7 @@ func TestCompactIndexRandomShapes(t *testing.T) {
 	for seed := range uint64(300) {
 		r := rand.New(rand.NewPCG(seed, 14))
 		n := r.IntN(3 * cpEvery)
-		var refs []MsgRef
+		var refs []msgref.Ref
 		var tm int64 = r.Int64N(1 << 62)
 		for range n {
 			switch r.IntN(4) {
@@ -347,7 +348,7 @@ func TestCompactIndexRandomShapes(t *testing.T) {
 			case 3:
 				tm -= r.Int64N(1 << 30) // back in time: a new segment
 			}
-			refs = append(refs, MsgRef{T: tm, MessageLoc: MessageLoc{
+			refs = append(refs, msgref.Ref{T: tm, Loc: msgref.Loc{
 				ChunkPos: bag.JoinPart(r.IntN(3), r.Int64N(8)*1_000_000),
 				Offset:   r.Uint32(),
 				Conn:     uint32(r.IntN(3)),

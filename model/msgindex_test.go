@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // TestMessageIndexMatchesIterator builds the message index of every shared
@@ -31,11 +32,11 @@ func TestMessageIndexMatchesIterator(t *testing.T) {
 			if len(x.Errors) > 0 {
 				t.Fatalf("index errors: %v", x.Errors)
 			}
-			want := map[string][]MsgRef{}
+			want := map[string][]msgref.Ref{}
 			it := b.Messages(ros1.MessageFilter{})
 			for it.Next() {
 				m := it.Message()
-				want[m.Conn.Topic] = append(want[m.Conn.Topic], MsgRef{T: m.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: m.ChunkPos, Offset: m.Offset, Conn: m.Conn.ID}})
+				want[m.Conn.Topic] = append(want[m.Conn.Topic], msgref.Ref{T: m.Time.Nanos(), Loc: msgref.Loc{ChunkPos: m.ChunkPos, Offset: m.Offset, Conn: m.Conn.ID}})
 			}
 			it.Close()
 			if err := it.Err(); err != nil {
@@ -65,7 +66,7 @@ func TestMessageIndexMatchesIterator(t *testing.T) {
 }
 
 func TestTopicMessagesLookups(t *testing.T) {
-	tm := NewTopicMessages("", []MsgRef{{T: 10}, {T: 20}, {T: 20, MessageLoc: MessageLoc{Offset: 5}}, {T: 40}})
+	tm := NewTopicMessages("", []msgref.Ref{{T: 10}, {T: 20}, {T: 20, Loc: msgref.Loc{Offset: 5}}, {T: 40}})
 	cases := []struct {
 		ns              int64
 		search, nearest int
@@ -84,7 +85,7 @@ func TestTopicMessagesLookups(t *testing.T) {
 	if got := tm.IndexOf(tm.At(2)); got != 2 {
 		t.Errorf("IndexOf = %d, want 2", got)
 	}
-	if got := tm.IndexOf(MsgRef{T: 20, MessageLoc: MessageLoc{Offset: 9}}); got != -1 {
+	if got := tm.IndexOf(msgref.Ref{T: 20, Loc: msgref.Loc{Offset: 9}}); got != -1 {
 		t.Errorf("IndexOf(absent) = %d, want -1", got)
 	}
 	if (&TopicMessages{}).Nearest(5) != -1 {

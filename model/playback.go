@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/bagscope/bagscope/model/msgref"
 	"time"
 )
 
@@ -157,8 +158,8 @@ func Slower(s float64) float64 {
 // time t. Before the first message it returns the first one after t, so
 // that the views always show something near t. Ties in time go to the
 // topic named last, then to the later message in file order.
-func LatestAt(x *MessageIndex, topics []string, t int64) (MsgRef, bool) {
-	var best, after MsgRef
+func LatestAt(x *MessageIndex, topics []string, t int64) (msgref.Ref, bool) {
+	var best, after msgref.Ref
 	found, foundAfter := false, false
 	eachTopic(x, topics, func(tm *TopicMessages) {
 		i := tm.Search(t + 1)

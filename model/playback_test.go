@@ -1,6 +1,7 @@
 package model
 
 import (
+	"github.com/bagscope/bagscope/model/msgref"
 	"testing"
 	"time"
 )
@@ -120,9 +121,9 @@ func syntheticIndex(topics map[string][]int64) *MessageIndex {
 	var tms []*TopicMessages
 	conn := uint32(0)
 	for name, times := range topics {
-		var refs []MsgRef
+		var refs []msgref.Ref
 		for _, t := range times {
-			refs = append(refs, MsgRef{T: t, MessageLoc: MessageLoc{ChunkPos: t, Conn: conn}})
+			refs = append(refs, msgref.Ref{T: t, Loc: msgref.Loc{ChunkPos: t, Conn: conn}})
 		}
 		conn++
 		tms = append(tms, NewTopicMessages(name, refs))

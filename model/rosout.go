@@ -10,6 +10,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // Log message types, in their ROS 1 spelling (see BaseType).
@@ -94,7 +95,7 @@ func severityOf(level int64, ros2 bool) Severity {
 
 // LogEntry is one decoded log message.
 type LogEntry struct {
-	Ref   MsgRef
+	Ref   msgref.Ref
 	Topic string
 	// Stamp is the message's own time (header.stamp or stamp), nanoseconds
 	// since the epoch; Ref.T is its receive time.
@@ -215,7 +216,7 @@ func decodeLogMessage(cache *rosmsg.Cache, m *bag.Message) (LogEntry, error) {
 		return LogEntry{}, fmt.Errorf("%s on %s: %w (as the recording defines it)", m.Conn.Type, m.Conn.Topic, err)
 	}
 	e.Topic = m.Conn.Topic
-	e.Ref = MsgRef{T: m.Time.Nanos(), MessageLoc: MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}}
+	e.Ref = msgref.Ref{T: m.Time.Nanos(), Loc: msgref.Loc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}}
 	return e, nil
 }
 

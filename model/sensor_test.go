@@ -14,6 +14,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // sensorRef runs testdata/sensor_ref.py and decodes its JSON lines into
@@ -563,10 +564,10 @@ func TestLogLevelsAndFilter(t *testing.T) {
 		}
 	}
 	entries := []LogEntry{
-		{Ref: MsgRef{T: 10}, Severity: SevDebug, Node: "/a", Msg: "starting"},
-		{Ref: MsgRef{T: 20}, Severity: SevInfo, Node: "/b", Msg: "Scan rate: 10Hz"},
-		{Ref: MsgRef{T: 30}, Severity: SevWarn, Node: "/a", Msg: "low battery", File: "power.cpp"},
-		{Ref: MsgRef{T: 40}, Severity: SevError, Node: "/b", Msg: "lost scan"},
+		{Ref: msgref.Ref{T: 10}, Severity: SevDebug, Node: "/a", Msg: "starting"},
+		{Ref: msgref.Ref{T: 20}, Severity: SevInfo, Node: "/b", Msg: "Scan rate: 10Hz"},
+		{Ref: msgref.Ref{T: 30}, Severity: SevWarn, Node: "/a", Msg: "low battery", File: "power.cpp"},
+		{Ref: msgref.Ref{T: 40}, Severity: SevError, Node: "/b", Msg: "lost scan"},
 	}
 	for _, tt := range []struct {
 		name string

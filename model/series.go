@@ -7,6 +7,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/msgref"
 	timecol "github.com/bagscope/bagscope/plot/column"
 )
 
@@ -100,7 +101,7 @@ type Series struct {
 	Missing int
 	// Loc is where each point's message lives, when the request asked for
 	// KeepIndex; nil otherwise.
-	Loc []MessageLoc
+	Loc []msgref.Loc
 
 	base   TimeBase
 	paths  connPaths // the requested path's selections, by connection
@@ -123,15 +124,6 @@ func (s *Series) Time(i int) int64 {
 		return s.C.At(i)
 	}
 	return s.T[i]
-}
-
-// MessageLoc says where a message is: its connection, its chunk record's
-// file offset and its message data record's offset in the chunk's
-// uncompressed data (as bag.Loc has them).
-type MessageLoc struct {
-	ChunkPos int64
-	Offset   uint32
-	Conn     uint32
 }
 
 // SeriesSet is the result of one extraction.
@@ -170,7 +162,7 @@ type refSink struct {
 	pos    int       // values of the current message so far
 	// The current message.
 	t    int64
-	loc  MessageLoc
+	loc  msgref.Loc
 	keep bool
 	// remaining counts the ref's messages still to read, to size new series.
 	remaining int
@@ -216,7 +208,7 @@ func (r *refSink) newSeries(name string) *Series {
 	}
 	s.V = make([]float64, 0, n)
 	if r.keep {
-		s.Loc = make([]MessageLoc, 0, n)
+		s.Loc = make([]msgref.Loc, 0, n)
 	}
 	if r.reduce != nil {
 		s.red = newReducer(r.reduce)
@@ -359,7 +351,7 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 				t = stamp
 			}
 		}
-		loc := MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}
+		loc := msgref.Loc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}
 		for _, sl := range cs.slots {
 			r := sl.r
 			r.t, r.loc, r.pos = t, loc, 0
@@ -463,7 +455,7 @@ func reserve(b bag.Storage, f bag.MessageFilter, byConn map[uint32]*connSlots, k
 			}
 			s.V = make([]float64, 0, n)
 			if keepIndex {
-				s.Loc = make([]MessageLoc, 0, n)
+				s.Loc = make([]msgref.Loc, 0, n)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // ErrNotFound means Locate found no message for a point.
@@ -24,10 +25,10 @@ const locateWindow = 10e9
 // Among messages with equal times, the point's rank (ties keep receive
 // order) picks the message, counting the points each message gives the
 // series, as extraction does.
-func (s *Series) Locate(ctx context.Context, b bag.Storage, i int) (MessageLoc, error) {
+func (s *Series) Locate(ctx context.Context, b bag.Storage, i int) (msgref.Loc, error) {
 	n := s.Len()
 	if i < 0 || i >= n {
-		return MessageLoc{}, fmt.Errorf("point %d of %s: %w", i, s.Name, ErrNotFound)
+		return msgref.Loc{}, fmt.Errorf("point %d of %s: %w", i, s.Name, ErrNotFound)
 	}
 	if s.Loc != nil {
 		return s.Loc[i], nil
@@ -56,16 +57,16 @@ func (s *Series) Locate(ctx context.Context, b bag.Storage, i int) (MessageLoc, 
 // time on the series' base is t and whose field reads. When ties >= 0 the
 // filter must see exactly ties such messages, or the answer is ErrNotFound
 // (the window may have cut some off).
-func (s *Series) find(ctx context.Context, b bag.Storage, f bag.MessageFilter, t int64, rank, ties int) (MessageLoc, error) {
+func (s *Series) find(ctx context.Context, b bag.Storage, f bag.MessageFilter, t int64, rank, ties int) (msgref.Loc, error) {
 	it := b.Messages(f)
 	defer it.Close()
 	n := 0
-	var found MessageLoc
+	var found msgref.Loc
 	count := pointCounter{name: s.Name}
 	for it.Next() {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
-				return MessageLoc{}, err
+				return msgref.Loc{}, err
 			}
 		}
 		m := it.Message()
@@ -94,7 +95,7 @@ func (s *Series) find(ctx context.Context, b bag.Storage, f bag.MessageFilter, t
 			points = count.n
 		}
 		if n <= rank && rank < n+points {
-			found = MessageLoc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}
+			found = msgref.Loc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}
 			if ties < 0 {
 				return found, nil
 			}
@@ -102,12 +103,12 @@ func (s *Series) find(ctx context.Context, b bag.Storage, f bag.MessageFilter, t
 		n += points
 	}
 	if err := it.Err(); err != nil {
-		return MessageLoc{}, err
+		return msgref.Loc{}, err
 	}
 	if n > rank && (ties < 0 || n == ties) {
 		return found, nil
 	}
-	return MessageLoc{}, fmt.Errorf("point at %s of %s: %w", bag.TimeFromNanos(t), s.Name, ErrNotFound)
+	return msgref.Loc{}, fmt.Errorf("point at %s of %s: %w", bag.TimeFromNanos(t), s.Name, ErrNotFound)
 }
 
 // pointCounter counts the values of one series a message holds.

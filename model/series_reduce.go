@@ -3,6 +3,7 @@ package model
 import (
 	"math"
 
+	"github.com/bagscope/bagscope/model/msgref"
 	timecol "github.com/bagscope/bagscope/plot/column"
 )
 
@@ -76,7 +77,7 @@ type candidate struct {
 	seq int
 	t   int64
 	v   float64
-	loc MessageLoc
+	loc msgref.Loc
 }
 
 // reducer is one series' reduction in progress: the current bucket's
@@ -153,7 +154,7 @@ func (r *reducer) flush(s *Series, compact, keep bool) {
 func (s *Series) Reduced() bool { return s.Bucket > 0 }
 
 // add appends one point of the series: stored, or offered to its reducer.
-func (s *Series) add(t int64, v float64, loc MessageLoc, compact, keep bool) {
+func (s *Series) add(t int64, v float64, loc msgref.Loc, compact, keep bool) {
 	s.Points++
 	if s.red != nil {
 		s.red.push(s, candidate{seq: s.Points, t: t, v: v, loc: loc}, compact, keep)
@@ -163,7 +164,7 @@ func (s *Series) add(t int64, v float64, loc MessageLoc, compact, keep bool) {
 }
 
 // store appends a kept point to the columns.
-func (s *Series) store(t int64, v float64, loc MessageLoc, compact, keep bool) {
+func (s *Series) store(t int64, v float64, loc msgref.Loc, compact, keep bool) {
 	if compact {
 		if s.tb == nil {
 			s.tb = &timecol.Builder{}

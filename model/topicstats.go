@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"github.com/bagscope/bagscope/model/msgref"
 	"iter"
 	"math"
 	"strings"
@@ -120,9 +121,9 @@ func ComputeStats(ctx context.Context, x *MessageIndex) (*StatsSet, error) {
 // StatsOfTimes computes the statistics of receive times in nanoseconds,
 // sorted ascending.
 func StatsOfTimes(times []int64) *TopicStats {
-	refs := func(yield func(int, MsgRef) bool) {
+	refs := func(yield func(int, msgref.Ref) bool) {
 		for i, t := range times {
-			if !yield(i, MsgRef{T: t}) {
+			if !yield(i, msgref.Ref{T: t}) {
 				return
 			}
 		}
@@ -149,7 +150,7 @@ func rosSec(ns int64) float64 {
 
 // stats computes the statistics of refs (sorted by time), of connection
 // conn only when byConn.
-func (sc *statsScratch) stats(refs iter.Seq2[int, MsgRef], byConn bool, conn uint32) *TopicStats {
+func (sc *statsScratch) stats(refs iter.Seq2[int, msgref.Ref], byConn bool, conn uint32) *TopicStats {
 	// each calls f on every consecutive pair's times.
 	each := func(f func(prev, cur int64)) {
 		first := true

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // refFigures is one topic's or connection's figures from testdata/ref_freq.py.
@@ -364,11 +365,11 @@ func TestStatsRandom(t *testing.T) {
 func TestStatsPerConnection(t *testing.T) {
 	const ms = int64(1e6)
 	x := NewMessageIndex(
-		NewTopicMessages("/a", []MsgRef{{T: 0}, {T: 10 * ms}, {T: 20 * ms}}),
-		NewTopicMessages("/b", []MsgRef{
-			{T: 0, MessageLoc: MessageLoc{Conn: 1}}, {T: 5 * ms, MessageLoc: MessageLoc{Conn: 2}},
-			{T: 100 * ms, MessageLoc: MessageLoc{Conn: 1}}, {T: 105 * ms, MessageLoc: MessageLoc{Conn: 2}},
-			{T: 200 * ms, MessageLoc: MessageLoc{Conn: 1}}, {T: 205 * ms, MessageLoc: MessageLoc{Conn: 2}},
+		NewTopicMessages("/a", []msgref.Ref{{T: 0}, {T: 10 * ms}, {T: 20 * ms}}),
+		NewTopicMessages("/b", []msgref.Ref{
+			{T: 0, Loc: msgref.Loc{Conn: 1}}, {T: 5 * ms, Loc: msgref.Loc{Conn: 2}},
+			{T: 100 * ms, Loc: msgref.Loc{Conn: 1}}, {T: 105 * ms, Loc: msgref.Loc{Conn: 2}},
+			{T: 200 * ms, Loc: msgref.Loc{Conn: 1}}, {T: 205 * ms, Loc: msgref.Loc{Conn: 2}},
 		}),
 	)
 	set, err := ComputeStats(context.Background(), x)
@@ -442,7 +443,7 @@ func TestStatsOtherFormats(t *testing.T) {
 }
 
 func BenchmarkComputeStats(b *testing.B) {
-	refs := make([]MsgRef, 1_000_000)
+	refs := make([]msgref.Ref, 1_000_000)
 	r := rand.New(rand.NewPCG(3, 4))
 	t := int64(1_700_000_000e9)
 	for i := range refs {

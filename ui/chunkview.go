@@ -15,6 +15,7 @@ import (
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // chunkPanel shows one chunk: its chunk info fields, its chunk record's
@@ -165,7 +166,7 @@ func (p *chunkPanel) build() {
 
 // followMessage shows the chunk holding a message selected elsewhere and
 // selects its record.
-func (p *chunkPanel) followMessage(m model.MsgRef) {
+func (p *chunkPanel) followMessage(m msgref.Ref) {
 	if p.detail != nil && p.detail.Info.ChunkPos == m.ChunkPos {
 		p.selectOffset(int64(m.Offset))
 		return
@@ -363,5 +364,5 @@ func (p *chunkPanel) selectRecord(i widget.ListItemID) {
 		p.recState.SetText(err.Error())
 		return
 	}
-	p.l.SelectMessage(model.MsgRef{T: m.Time.Nanos(), MessageLoc: model.MessageLoc{ChunkPos: p.detail.Info.ChunkPos, Offset: uint32(rec.Offset), Conn: m.Conn}})
+	p.l.SelectMessage(msgref.Ref{T: m.Time.Nanos(), Loc: msgref.Loc{ChunkPos: p.detail.Info.ChunkPos, Offset: uint32(rec.Offset), Conn: m.Conn}})
 }

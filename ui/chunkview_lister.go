@@ -13,6 +13,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // listedChunkPanel is the Chunk tab of a recording whose storage lists its
@@ -142,7 +143,7 @@ func (p *listedChunkPanel) build() {
 
 // followMessage shows the block holding a message selected elsewhere and
 // selects its record.
-func (p *listedChunkPanel) followMessage(m model.MsgRef) {
+func (p *listedChunkPanel) followMessage(m msgref.Ref) {
 	if p.detail != nil && p.detail.Block.Offset == m.ChunkPos {
 		p.selectOffset(int64(m.Offset))
 		return
@@ -327,5 +328,5 @@ func (p *listedChunkPanel) selectRecord(i widget.ListItemID) {
 	if !ok {
 		return
 	}
-	p.l.SelectMessage(model.MsgRef{T: e.Time.Nanos(), MessageLoc: model.MessageLoc{ChunkPos: e.Loc.Block, Offset: e.Loc.Offset, Conn: e.Conn}})
+	p.l.SelectMessage(msgref.Ref{T: e.Time.Nanos(), Loc: msgref.Loc{ChunkPos: e.Loc.Block, Offset: e.Loc.Offset, Conn: e.Conn}})
 }

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // docLink keeps the views of one bag window in step. A view that changes
@@ -37,7 +38,7 @@ type docLink struct {
 	onReadLoss  func(model.ReadLoss)
 	pendingLoss *model.ReadLoss
 
-	msg       model.MsgRef
+	msg       msgref.Ref
 	hasMsg    bool
 	cursor    int64
 	hasCursor bool
@@ -59,7 +60,7 @@ type docLink struct {
 	// timeline is the timeline pane; nil for a bag without messages.
 	timeline *timelinePane
 
-	onMessage []func(model.MsgRef)
+	onMessage []func(msgref.Ref)
 	shown     []*shownFollower
 	onCursor  []func(t int64)
 	onRange   []func(t0, t1 int64, ok bool)
@@ -131,7 +132,7 @@ func (l *docLink) Busy() bool { return l.busy.Load() > 0 || backgroundRunning.Lo
 // view), and moves the current time to it. Selecting the selected message
 // again does nothing (a view echoing the selection back must not move the
 // time from a later time the message is shown at).
-func (l *docLink) SelectMessage(m model.MsgRef) {
+func (l *docLink) SelectMessage(m msgref.Ref) {
 	if l.hasMsg && l.msg == m {
 		return
 	}
@@ -142,7 +143,7 @@ func (l *docLink) SelectMessage(m model.MsgRef) {
 
 // showMessage tells the views about the selected message without moving
 // the time.
-func (l *docLink) showMessage(m model.MsgRef) {
+func (l *docLink) showMessage(m msgref.Ref) {
 	if l.hasMsg && l.msg == m {
 		return
 	}
@@ -156,17 +157,17 @@ func (l *docLink) showMessage(m model.MsgRef) {
 }
 
 // Message returns the selected message.
-func (l *docLink) Message() (model.MsgRef, bool) { return l.msg, l.hasMsg }
+func (l *docLink) Message() (msgref.Ref, bool) { return l.msg, l.hasMsg }
 
 // OnMessage registers a view's reaction to a message selection.
-func (l *docLink) OnMessage(f func(model.MsgRef)) { l.onMessage = append(l.onMessage, f) }
+func (l *docLink) OnMessage(f func(msgref.Ref)) { l.onMessage = append(l.onMessage, f) }
 
 // shownFollower is a view told of the selected message only while it is
 // shown (see OnMessageShown).
 type shownFollower struct {
 	obj  fyne.CanvasObject
-	f    func(model.MsgRef)
-	last model.MsgRef
+	f    func(msgref.Ref)
+	last msgref.Ref
 	has  bool
 	// onShow, for a view registered with OnShown, is called when obj is
 	// shown again after being hidden; visible is whether it was shown.
@@ -178,10 +179,10 @@ type shownFollower struct {
 // the selected message, made only while obj (its tab's content) is shown:
 // a message selected while it is hidden is given to it when its tab is
 // shown, so playing a bag decodes only what is on the screen.
-func (l *docLink) OnMessageShown(obj fyne.CanvasObject, f func(model.MsgRef)) {
+func (l *docLink) OnMessageShown(obj fyne.CanvasObject, f func(msgref.Ref)) {
 	s := &shownFollower{obj: obj, f: f}
 	l.shown = append(l.shown, s)
-	l.OnMessage(func(model.MsgRef) { l.deliver(s, false) })
+	l.OnMessage(func(msgref.Ref) { l.deliver(s, false) })
 }
 
 // OnShown registers f, called each time obj (a tab's content) is shown

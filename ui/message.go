@@ -19,6 +19,7 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // messagePanel is the Message tab: the selected message decoded as a tree
@@ -68,7 +69,7 @@ type messagePanel struct {
 	picture   *canvas.Image
 	caption   *clipLabel
 
-	ref  model.MsgRef
+	ref  msgref.Ref
 	has  bool
 	gen  int            // generation of the newest read, so older reads are dropped
 	msg  *model.Message // nil until read
@@ -170,7 +171,7 @@ func newMessageView(l *docLink) *messagePanel {
 }
 
 // show reads and decodes the message ref in the background and shows it.
-func (p *messagePanel) show(ref model.MsgRef) {
+func (p *messagePanel) show(ref msgref.Ref) {
 	if p.has && p.ref == ref && p.msg != nil {
 		return
 	}
@@ -203,7 +204,7 @@ func (p *messagePanel) show(ref model.MsgRef) {
 
 // read reads and decodes ref in the background and shows it, unless a
 // newer message was shown meanwhile: then that one is read next.
-func (p *messagePanel) read(ref model.MsgRef, gen int) {
+func (p *messagePanel) read(ref msgref.Ref, gen int) {
 	p.reading = true
 	var (
 		mu   sync.Mutex
@@ -475,7 +476,7 @@ func (p *messagePanel) step(delta int) {
 // cur is on topic curTopic, which need not be among topics: then the next
 // message is the first at or after cur's time, the previous the last
 // before it.
-func stepRef(x *model.MessageIndex, topics []string, cur model.MsgRef, curTopic string, delta int) (model.MsgRef, bool) {
+func stepRef(x *model.MessageIndex, topics []string, cur msgref.Ref, curTopic string, delta int) (msgref.Ref, bool) {
 	k, ci := -1, -1 // cur's topic among topics, and its place there
 	for j, name := range topics {
 		if name == curTopic {
@@ -488,7 +489,7 @@ func stepRef(x *model.MessageIndex, topics []string, cur model.MsgRef, curTopic 
 	if k >= 0 && ci < 0 {
 		k = -1 // not indexed: step by time alone
 	}
-	var best model.MsgRef
+	var best msgref.Ref
 	bestTopic, found := 0, false
 	for j, name := range topics {
 		tm := x.Topic(name)

@@ -13,6 +13,7 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // newTestMessagePanel opens the sample bag and shows its Message panel in a
@@ -68,7 +69,7 @@ func treeID(t *testing.T, ft *model.FieldTree, path string) string {
 
 // decodeRef decodes a message independently of the panel: through the
 // iterator's bytes and a plan of its own.
-func decodeRef(t *testing.T, b *ros1.Bag, ref model.MsgRef) *rosmsg.Node {
+func decodeRef(t *testing.T, b *ros1.Bag, ref msgref.Ref) *rosmsg.Node {
 	t.Helper()
 	c := b.Connection(ref.Conn)
 	it := b.Messages(ros1.MessageFilter{Conns: []uint32{ref.Conn}, Start: ros1.TimeFromNanos(ref.T), End: ros1.TimeFromNanos(ref.T)})

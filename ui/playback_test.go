@@ -12,6 +12,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // manualPlayer makes the window's player tick by hand on a clock the test
@@ -251,8 +252,8 @@ func TestMessageShownOnlyWhenShown(t *testing.T) {
 	x := l.Index()
 	imu := x.Topic("/imu")
 	view := widget.NewLabel("")
-	var got []model.MsgRef
-	l.OnMessageShown(view, func(m model.MsgRef) { got = append(got, m) })
+	var got []msgref.Ref
+	l.OnMessageShown(view, func(m msgref.Ref) { got = append(got, m) })
 	view.Hide()
 	for i := range 3 {
 		l.SelectMessage(imu.At(i))

@@ -17,6 +17,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/msgref"
 	"github.com/bagscope/bagscope/plot"
 )
 
@@ -565,7 +566,7 @@ func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 		return
 	}
 	base := p.base()
-	var loc model.MessageLoc
+	var loc msgref.Loc
 	var err error
 	var mu sync.Mutex
 	g.l.Go(func(ctx context.Context) {
@@ -581,16 +582,16 @@ func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 			return
 		}
 		if base == model.ReceiveTime {
-			g.l.SelectMessage(model.MsgRef{T: ms.Time(i), MessageLoc: loc})
+			g.l.SelectMessage(msgref.Ref{T: ms.Time(i), Loc: loc})
 			return
 		}
 		// On the stamp time base the receive time comes from the index.
 		found := loc
 		g.l.WithIndex(func(x *model.MessageIndex) {
-			ref := model.MsgRef{T: t, MessageLoc: found}
+			ref := msgref.Ref{T: t, Loc: found}
 			if tm := x.Topic(ms.Ref.Topic); tm != nil {
 				for _, r := range tm.All() {
-					if r.MessageLoc == found {
+					if r.Loc == found {
 						ref = r
 						break
 					}

@@ -275,8 +275,8 @@ func TestPlotClickSelectsMessage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if msg.MessageLoc != want {
-				t.Errorf("selected %+v, want %+v", msg.MessageLoc, want)
+			if msg.Loc != want {
+				t.Errorf("selected %+v, want %+v", msg.Loc, want)
 			}
 			x := g.l.Index()
 			if x == nil {

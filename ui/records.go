@@ -15,6 +15,7 @@ import (
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // recordLevel is one list of records: the file's, or a chunk's.
@@ -62,7 +63,7 @@ type recordsPanel struct {
 	// records_message.go); pendingMsg is a message record to show once the
 	// index is built.
 	link       *docLink
-	pendingMsg *model.MessageLoc
+	pendingMsg *msgref.Loc
 	quiet      bool // selecting without telling the link
 }
 

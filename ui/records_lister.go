@@ -17,6 +17,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // The Records tab of a recording whose format lists its own records
@@ -73,7 +74,7 @@ type listedRecordsPanel struct {
 	// (showOffset); pendingMsg a message record to show then.
 	pending    int64
 	hasPending bool
-	pendingMsg *model.MessageLoc
+	pendingMsg *msgref.Loc
 
 	link  *docLink
 	quiet bool // selecting without telling the link
@@ -568,7 +569,7 @@ func (p *listedRecordsPanel) linkRecord(r *bag.Record) {
 	if in := p.inner(); in != nil {
 		if i := in.Find(r.Offset); i >= 0 {
 			if e, ok := in.Message(i); ok {
-				p.link.SelectMessage(model.MsgRef{T: e.Time.Nanos(), MessageLoc: model.MessageLoc{ChunkPos: e.Loc.Block, Offset: e.Loc.Offset, Conn: e.Conn}})
+				p.link.SelectMessage(msgref.Ref{T: e.Time.Nanos(), Loc: msgref.Loc{ChunkPos: e.Loc.Block, Offset: e.Loc.Offset, Conn: e.Conn}})
 			}
 		}
 		return
@@ -593,7 +594,7 @@ func (p *listedRecordsPanel) linkRecord(r *bag.Record) {
 // followMessage selects the record of a message selected elsewhere when
 // it is in the list shown: the chunk holding it (or its own record) among
 // the file's records, or its record among the chunk's.
-func (p *listedRecordsPanel) followMessage(m model.MsgRef) {
+func (p *listedRecordsPanel) followMessage(m msgref.Ref) {
 	l := p.level()
 	if l == nil {
 		return
@@ -652,7 +653,7 @@ func (p *listedRecordsPanel) applyPending() {
 // Before the records are listed it starts listing them and shows the
 // record when done.
 func (p *listedRecordsPanel) showMessageRecord(chunkPos int64, off uint32) {
-	p.pendingMsg = &model.MessageLoc{ChunkPos: chunkPos, Offset: off}
+	p.pendingMsg = &msgref.Loc{ChunkPos: chunkPos, Offset: off}
 	if len(p.levels) == 0 {
 		p.ensureList()
 		return

@@ -17,6 +17,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	_ "github.com/bagscope/bagscope/bag/db3" // a format whose records are SQLite pages
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // Recordings of formats that list their records (MCAP here).
@@ -318,7 +319,7 @@ func newListedLinked(t *testing.T, d *model.Document) (*docLink, *listedRecordsP
 func TestListedLinks(t *testing.T) {
 	d := openListed(t, topicsMCAP)
 	l, rp, cp, tab := newListedLinked(t, d)
-	var ref model.MsgRef
+	var ref msgref.Ref
 	l.WithIndex(func(x *model.MessageIndex) { ref = x.Topic("/parameter_events").At(3) })
 	l.SelectMessage(ref)
 
@@ -355,7 +356,7 @@ func TestListedLinks(t *testing.T) {
 	}
 	// Selecting another message elsewhere selects its record in the chunk
 	// listed.
-	var other model.MsgRef
+	var other msgref.Ref
 	l.WithIndex(func(x *model.MessageIndex) { other = x.Topic("/add_two_ints/_service_event").At(2) })
 	l.SelectMessage(other)
 	if rp.rec == nil || rp.rec.Offset != int64(other.Offset) {
@@ -410,14 +411,14 @@ func TestListedUnchunked(t *testing.T) {
 	}
 	rp.ensureList()
 	l.selectTab("Records") // it follows the message while shown
-	var ref model.MsgRef
+	var ref msgref.Ref
 	l.WithIndex(func(x *model.MessageIndex) { ref = x.Topics[0].At(0) })
 	l.SelectMessage(ref)
 	if rp.rec == nil || rp.rec.Offset != ref.ChunkPos || rp.rec.Kind != "message" {
 		t.Errorf("selected %+v, want the message at %d", rp.rec, ref.ChunkPos)
 	}
 	rp.list.UnselectAll()
-	l.SelectMessage(model.MsgRef{})
+	l.SelectMessage(msgref.Ref{})
 	rp.list.Select(rowOf(rp, "message"))
 	if m, _ := l.Message(); m != ref {
 		t.Errorf("selecting the message's record selected %+v", m)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // setLink connects the panel to the other views of its window: selecting a
@@ -22,7 +23,7 @@ func (p *recordsPanel) setLink(l *docLink) {
 // shown at the current time), without telling the link again: its record
 // when its chunk's records are listed, else its chunk among the file's
 // records. A list not yet read stays unread.
-func (p *recordsPanel) followMessage(m model.MsgRef) {
+func (p *recordsPanel) followMessage(m msgref.Ref) {
 	if len(p.levels) == 0 || p.quiet {
 		return
 	}
@@ -72,7 +73,7 @@ func (p *recordsPanel) linkRecord(rec *ros1.Record) {
 		if err != nil {
 			return
 		}
-		p.link.SelectMessage(model.MsgRef{T: md.Time.Nanos(), MessageLoc: model.MessageLoc{
+		p.link.SelectMessage(msgref.Ref{T: md.Time.Nanos(), Loc: msgref.Loc{
 			ChunkPos: cr.Chunk.Offset, Offset: uint32(rec.Offset), Conn: md.Conn}})
 	case ros1.OpChunk:
 		for _, blk := range p.d.Storage.Blocks() {
@@ -88,7 +89,7 @@ func (p *recordsPanel) linkRecord(rec *ros1.Record) {
 // off in its data. Before the record index is built it starts building it
 // and shows the record when it is done.
 func (p *recordsPanel) showMessageRecord(chunkPos int64, off uint32) {
-	p.pendingMsg = &model.MessageLoc{ChunkPos: chunkPos, Offset: off}
+	p.pendingMsg = &msgref.Loc{ChunkPos: chunkPos, Offset: off}
 	if len(p.levels) == 0 {
 		p.ensureIndex()
 		return

@@ -20,6 +20,7 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // sensorTopics returns the topics of d that the Sensor view draws.
@@ -74,7 +75,7 @@ type sensorPanel struct {
 	cloudUI   *fyne.Container
 
 	topic string
-	ref   model.MsgRef
+	ref   msgref.Ref
 	has   bool
 	cur   *sensorResult // what is shown
 
@@ -82,8 +83,8 @@ type sensorPanel struct {
 	// (only the newest). While the tab is hidden nothing is read: the
 	// newest request waits in pending until it shows.
 	reading bool
-	queued  *model.MsgRef
-	pending *model.MsgRef
+	queued  *msgref.Ref
+	pending *msgref.Ref
 
 	// Settings of single-channel images and clouds, kept across frames.
 	cmap   *model.ColorMap
@@ -97,7 +98,7 @@ type sensorPanel struct {
 
 // sensorResult is a read and decoded sensor message, ready to show.
 type sensorResult struct {
-	ref   model.MsgRef
+	ref   msgref.Ref
 	topic string
 	typ   string
 	kind  model.SensorKind
@@ -160,7 +161,7 @@ func newSensorPanel(l *docLink) *sensorPanel {
 		}
 	})
 
-	l.OnMessage(func(ref model.MsgRef) {
+	l.OnMessage(func(ref msgref.Ref) {
 		c := l.d.Storage.Connection(ref.Conn)
 		if c == nil || model.SensorKindOf(c.Type) == model.SensorNone {
 			return
@@ -215,7 +216,7 @@ func (p *sensorPanel) follow() {
 }
 
 // request reads and shows ref, after the read in progress if any.
-func (p *sensorPanel) request(ref model.MsgRef) {
+func (p *sensorPanel) request(ref msgref.Ref) {
 	if p.content != nil && !p.content.Visible() {
 		p.pending = &ref
 		return
@@ -291,7 +292,7 @@ func (p *sensorPanel) settings() sensorSettings {
 	return sensorSettings{cmap: p.cmap, auto: p.auto, lo: p.lo, hi: p.hi, field: p.field, scanField: p.scanField}
 }
 
-func (p *sensorPanel) read(ref model.MsgRef) {
+func (p *sensorPanel) read(ref msgref.Ref) {
 	p.reading = true
 	set := p.settings()
 	var (
@@ -321,7 +322,7 @@ func (p *sensorPanel) read(ref model.MsgRef) {
 
 // readSensor reads, decodes and draws a sensor message (in the
 // background).
-func readSensor(rd *model.MessageReader, ref model.MsgRef, set sensorSettings) *sensorResult {
+func readSensor(rd *model.MessageReader, ref msgref.Ref, set sensorSettings) *sensorResult {
 	r := &sensorResult{ref: ref}
 	m, err := rd.Read(ref)
 	if err != nil {

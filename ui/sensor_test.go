@@ -18,6 +18,7 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // newTestSensorPanel opens a bag (the sample when path is "") and shows
@@ -50,7 +51,7 @@ func newTestSensorPanel(t *testing.T, path string) (*sensorPanel, *docLink, *mod
 }
 
 // decodeStored decodes the message at ref through the storage seam.
-func decodeStored(t *testing.T, d *model.Document, ref model.MsgRef) (string, *rosmsg.Node) {
+func decodeStored(t *testing.T, d *model.Document, ref msgref.Ref) (string, *rosmsg.Node) {
 	t.Helper()
 	r := model.NewMessageReader(d.Storage, nil)
 	m, err := r.Read(ref)

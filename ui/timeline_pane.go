@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // timelineHint is what the status line says when the mouse is elsewhere.
@@ -201,7 +202,7 @@ func linkTimeline(tv *TimelineView, bar *timelineBar, l *docLink) {
 }
 
 // topicName is the topic of a message's connection.
-func topicName(l *docLink, ref model.MsgRef) string {
+func topicName(l *docLink, ref msgref.Ref) string {
 	if c := l.d.Storage.Connection(ref.Conn); c != nil {
 		return c.Topic
 	}

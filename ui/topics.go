@@ -16,6 +16,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // topicPanel is the topics table with its filter entry. Clicking a
@@ -94,7 +95,7 @@ func newTopicPanel(d *model.Document, l *docLink, countLater bool) *topicPanel {
 	tableArea := container.NewStack(&fyne.Container{Layout: &fillColumns{p}, Objects: []fyne.CanvasObject{p.table}}, container.NewCenter(p.noMatch))
 	p.content = container.NewBorder(container.NewPadded(bar), container.NewPadded(p.detail), nil, nil, tableArea)
 	// Only while shown: playback selects a message every frame.
-	l.OnMessageShown(p.content, func(m model.MsgRef) {
+	l.OnMessageShown(p.content, func(m msgref.Ref) {
 		if c := d.Storage.Connection(m.Conn); c != nil {
 			p.describeTopic(c.Topic)
 		}
