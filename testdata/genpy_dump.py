@@ -3,7 +3,7 @@
 
 Usage: /usr/bin/python3 testdata/genpy_dump.py FILE [--topic T]...
 
-Each line: {"topic": str, "time": {"secs","nsecs"}, "type": str, "msg": {...}}
+Each line: {"topic": str, "time": {"secs","nsecs","ns"}, "type": str, "msg": {...}}
 
 - Order is bag.read_messages(): receive time, ties in connection order (heapq.merge).
 - Messages are decoded by genpy. The classes come from the connection's embedded
@@ -85,7 +85,7 @@ def main():
                                                      return_connection_header=True):
             line = {
                 'topic': topic,
-                'time': {'secs': int(t.secs), 'nsecs': int(t.nsecs)},
+                'time': {'secs': int(t.secs), 'nsecs': int(t.nsecs), 'ns': int(t.secs) * 10**9 + int(t.nsecs)},
                 'type': _text(conn['type']),
                 'msg': convert_msg(msg),
             }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -22,13 +23,15 @@ func newCat(e *env) *cobra.Command {
 		Use:   "cat [flags] FILE",
 		Short: "print messages decoded, as text or one JSON object per line",
 		Long: `cat prints the messages of a recording in receive-time order, decoded from the definitions in the
-recording (or --msgs folders): nested text like rostopic echo, each message after a "# TOPIC  TIME
-TYPE" line and followed by "---", or with --json one JSON object per line: {"topic", "time":
-{"secs", "nsecs"}, "type", "msg"}. In --json a uint8[] or char[] field is a base64 string, as
+recording (or --msgs folders): the text rostopic echo prints (genpy's), each message followed by
+"---" and, when more than one topic is printed, preceded by a "# TOPIC  TIME  TYPE" line; or with
+--json one JSON object per line: {"topic", "time": {"secs", "nsecs", "ns"}, "type", "msg"}. -n stops
+after N messages; --fields prints only the fields named. In --json a uint8[] or char[] field is a base64 string, as
 rosbridge and ros2 topic echo --json give it. A message of an encoding bagscope does not decode
 is printed as its bytes ("data", base64). Damage costs only what it holds: what could not be read
 is listed on stderr with offsets (exit 1).`,
-		Example: `  bagscope cat x.bag --topics /rosout
+		Example: `  bagscope cat x.bag --topics /rosout -n 3
+  bagscope cat x.bag --topics /odom --fields header.stamp,pose.pose.position
   bagscope cat x.bag --topics '/camera/*' --exclude /camera/image_raw --range 5:12
   bagscope cat rosbag2_folder/ --json | jq .msg.header`,
 		Args:              files("FILE"),
@@ -36,6 +39,8 @@ is listed on stderr with offsets (exit 1).`,
 	}
 	sel := addSelection(c)
 	asJSON := c.Flags().Bool("json", false, "print one JSON object per message")
+	limit := c.Flags().IntP("count", "n", 0, "print at most `N` messages (0: all)")
+	fields := c.Flags().StringSlice("fields", nil, "print only the fields `F` of each message (comma-separated paths such as header.stamp,pose.pose.position)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		b, err := e.openRecording(cmd, args[0])
 		if err != nil {
@@ -46,21 +51,41 @@ is listed on stderr with offsets (exit 1).`,
 		if err != nil {
 			return err
 		}
-		return status(runCat(b, args[0], f, sel, *asJSON, e.stdout, e.stderr))
+		if *limit < 0 {
+			return usagef("-n %d: want a count of messages, or 0 for all", *limit)
+		}
+		o := catOptions{json: *asJSON, limit: *limit, fields: *fields,
+			header: len(f.Topics) != 1}
+		return status(runCat(b, args[0], f, sel, o, e.stdout, e.stderr))
 	}
 	return c
 }
 
-func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, asJSON bool, stdout, stderr io.Writer) int {
+// catOptions are how cat prints.
+type catOptions struct {
+	json bool
+	// limit is -n (0: no limit).
+	limit int
+	// fields are --fields' paths.
+	fields []string
+	// header prints "# TOPIC  TIME  TYPE" before each message in text:
+	// when more than one topic is printed.
+	header bool
+}
+
+func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, o catOptions, stdout, stderr io.Writer) int {
 	w := bufio.NewWriterSize(stdout, 256<<10)
 	defer w.Flush()
-	p := &catPrinter{w: w, stderr: stderr, json: asJSON, warned: map[uint32]bool{}}
+	p := &catPrinter{w: w, stderr: stderr, json: o.json, header: o.header, fields: o.fields, warned: map[uint32]bool{}}
 	it := b.Messages(f)
 	defer it.Close()
 	var n uint64
 	for it.Next() {
 		p.print(it.Message())
 		n++
+		if o.limit > 0 && n >= uint64(o.limit) {
+			break
+		}
 	}
 	if err := it.Err(); err != nil {
 		w.Flush()
@@ -131,6 +156,8 @@ type catPrinter struct {
 	w      *bufio.Writer
 	stderr io.Writer
 	json   bool
+	header bool
+	fields []string
 	plans  rosmsg.Cache
 	warned map[uint32]bool
 	failed int
@@ -190,11 +217,14 @@ func (p *catPrinter) print(m *bag.Message) {
 		}
 		p.warnOnce(c, "%v", err)
 	}
+	if len(p.fields) > 0 {
+		node = selectFields(node, p.fields)
+	}
 	if p.json {
 		b := p.buf[:0]
 		b = append(b, `{"topic": `...)
 		b = appendJSONString(b, c.Topic)
-		b = fmt.Appendf(b, `, "time": {"secs": %d, "nsecs": %d}, "type": `, m.Time.Sec, m.Time.NSec)
+		b = fmt.Appendf(b, `, "time": {"secs": %d, "nsecs": %d, "ns": %d}, "type": `, m.Time.Sec, m.Time.NSec, m.Time.Nanos())
 		b = appendJSONString(b, c.Type)
 		b = append(b, `, "msg": `...)
 		b = rosmsg.AppendJSON(b, node)
@@ -203,7 +233,37 @@ func (p *catPrinter) print(m *bag.Message) {
 		p.buf = b
 		return
 	}
-	fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
-	writeEcho(p.w, node, 0)
-	p.w.WriteString("---\n")
+	if p.header {
+		fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
+	}
+	p.w.WriteString(model.Echo(node))
+	p.w.WriteString("\n---\n")
+}
+
+// selectFields returns a message of the fields of n that paths name
+// ("pose.pose.position"), each under its path; a path that names no field
+// is left out.
+func selectFields(n *rosmsg.Node, paths []string) *rosmsg.Node {
+	out := &rosmsg.Node{Kind: n.Kind, Type: n.Type, Index: -1}
+	for _, p := range paths {
+		cur := n
+		for _, name := range strings.Split(p, ".") {
+			var next *rosmsg.Node
+			for i := range cur.Children {
+				if cur.Children[i].Name == name && !cur.Array {
+					next = &cur.Children[i]
+					break
+				}
+			}
+			if cur = next; cur == nil {
+				break
+			}
+		}
+		if cur != nil {
+			f := *cur
+			f.Name = p
+			out.Children = append(out.Children, f)
+		}
+	}
+	return out
 }

@@ -69,6 +69,9 @@ func TestGrammar(t *testing.T) {
 		{"range and start", []string{"cat", robotBag, "--range", "1:2", "--start", "+1"}, 2, []string{"not both"}, nil},
 		{"bad range", []string{"cat", robotBag, "--range", "soon"}, 2, []string{"want START:END"}, nil},
 		{"empty selection", []string{"cat", robotBag, "--topics", "/rosout", "--range", "9.9:9.95"}, 0, []string{"no message in the selection (--topics /rosout --range 9.9:9.95)"}, nil},
+		{"-n", []string{"cat", robotBag, "-n", "2", "--topics", "/odom,/tf"}, 0, nil, []string{"# /odom  1700000000.123456789  nav_msgs/Odometry\n", "# /tf  1700000000.123456789  tf2_msgs/TFMessage\n"}},
+		{"--fields", []string{"cat", robotBag, "--topics", "/odom", "-n", "1", "--fields", "header.stamp,pose.pose.position"}, 0, nil, []string{"header.stamp: \n  secs: 1700000000\n  nsecs: 123456789\npose.pose.position: \n  x: 2.0\n  y: 0.0\n  z: 0.0\n---\n"}},
+		{"negative -n", []string{"cat", robotBag, "-n", "-1"}, 2, []string{"-n -1: want a count"}, nil},
 		{"plot range outside", []string{"plot", robotBag, "/odom.pose.pose.position.x", "--stats", "--range", "@1600000000:"}, 2, []string{"outside the recording"}, nil},
 	}
 	for _, tc := range tests {

@@ -103,6 +103,18 @@ func parseCatLines(s string) ([]catLine, error) {
 		if err := d.Decode(&m); err != nil {
 			return nil, fmt.Errorf("line %d is not a JSON object: %v: %.200s", len(out)+1, err, sc.Text())
 		}
+		// "ns" (bagscope's) must be secs and nsecs in nanoseconds; the
+		// oracles give only those two.
+		if tm, ok := m["time"].(map[string]any); ok {
+			if ns, ok := tm["ns"]; ok {
+				secs, _ := tm["secs"].(json.Number).Int64()
+				nsecs, _ := tm["nsecs"].(json.Number).Int64()
+				if n, err := ns.(json.Number).Int64(); err != nil || n != secs*1e9+nsecs {
+					return nil, fmt.Errorf("line %d: time.ns %v is not secs %d and nsecs %d", len(out)+1, ns, secs, nsecs)
+				}
+				delete(tm, "ns")
+			}
+		}
 		out = append(out, catLine{m: m, raw: sc.Text()})
 	}
 	return out, sc.Err()
