@@ -64,6 +64,13 @@ type doctor struct {
 	// bytes, and the number of the last chunk that held the channel.
 	countBy, bytesBy []uint64
 	chunkBy          []int
+	// The data section's CRC from the records' CRCs, as they come in
+	// file order: secCRC covers [0, secEnd); secOK until a record's bytes
+	// were not all read, or the records do not follow each other; secDone
+	// once the data end record is met.
+	secCRC         uint32
+	secEnd         int64
+	secOK, secDone bool
 	// Buffers of the chunk being walked, reused.
 	msgBuf  []msgAt
 	seenBuf []uint32
@@ -108,7 +115,7 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 	d := &doctor{x: x, rep: &bag.CheckReport{Indexed: x.info.Indexed, Bytes: map[uint32]uint64{}},
 		schemas: map[uint16]*schema{}, chans: map[uint16]*channel{}, sumSchemas: map[uint16]bool{}, sumChans: map[uint16]bool{},
 		sumOnlySchemas: map[uint16]*schema{}, sumOnlyChans: map[uint16]*channel{},
-		first: true, dataEnd: -1, footerOff: -1, chunks: map[int64]*seenChunk{}, atts: map[int64]attachment{}, metas: map[int64]string{},
+		first: true, dataEnd: -1, secOK: true, footerOff: -1, chunks: map[int64]*seenChunk{}, atts: map[int64]attachment{}, metas: map[int64]string{},
 		chanCounts: map[uint16]uint64{}, minT: ^uint64(0)}
 	visit := bag.MessageVisitorOf(ctx)
 	d.visit = visit
@@ -144,12 +151,13 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 				it.content = bytes.Clone(content)
 			case t.N > MaxRecordSize:
 			default:
-				content, err := w.get(t.Offset+recHeaderLen, int64(t.N))
+				rec, err := w.get(t.Offset, recHeaderLen+int64(t.N))
 				if err != nil {
 					it.err = err
 					break
 				}
-				it.content = bytes.Clone(content)
+				it.content = bytes.Clone(rec[recHeaderLen:])
+				it.crc, it.hasCRC = crc32.ChecksumIEEE(rec), true
 			}
 			select {
 			case items <- it:
@@ -198,11 +206,16 @@ type checkItem struct {
 	job     *checkJob // a chunk being loaded
 	err     error     // reading it failed
 	skip    bool      // nothing to check (its bytes could not be read)
+	// crc is the CRC-32 of the whole record, when hasCRC (a chunk's
+	// comes with its job).
+	crc    uint32
+	hasCRC bool
 }
 
 // item checks one record; false stops the check (ctx was cancelled).
 func (d *doctor) item(ctx context.Context, it *checkItem, pipe *checkPipe, progress func(done, total int64), lastProgress *int64) bool {
 	t, x := &it.t, d.x
+	d.sumCRC(it)
 	if progress != nil && (t.Offset-*lastProgress > 1<<20 || t.Op == OpChunk) {
 		progress(t.Offset, x.size)
 		*lastProgress = t.Offset
@@ -493,6 +506,41 @@ func (d *doctor) message(off int64, content []byte, n uint64) {
 	d.seeMessage(ch, t, n-messageHeaderLen)
 }
 
+// sumCRC adds a record to the data section's CRC (see doctor.secCRC).
+func (d *doctor) sumCRC(it *checkItem) {
+	t := &it.t
+	if d.secDone || !d.secOK {
+		return
+	}
+	if t.Op == OpDataEnd && !t.Magic && !t.Damaged {
+		d.secDone = t.Offset == d.secEnd
+		return
+	}
+	var c uint32
+	switch {
+	case t.Magic && t.Offset == 0:
+		c = crc32.ChecksumIEEE([]byte(Magic))
+	case it.hasCRC:
+		c = it.crc
+	case it.job != nil:
+		j := it.job.wait()
+		if j.err != nil {
+			d.secOK = false
+			return
+		}
+		c = j.crc
+	default:
+		d.secOK = false
+		return
+	}
+	if t.Offset != d.secEnd {
+		d.secOK = false
+		return
+	}
+	d.secCRC = crc32Combine(d.secCRC, c, t.End-t.Offset)
+	d.secEnd = t.End
+}
+
 // visitLoose hands a message record outside chunks to the visitor.
 func (d *doctor) visitLoose(off int64, content []byte) {
 	if d.visit == nil {
@@ -729,7 +777,12 @@ func (d *doctor) finish(ctx context.Context) {
 	d.flushCounts()
 	// Data section CRC.
 	if d.dataEnd >= 0 && d.dataEndCRC != 0 {
-		if c, err := d.crc(ctx, 0, d.dataEnd); err == nil && c != d.dataEndCRC {
+		c, err := d.secCRC, error(nil)
+		if !d.secOK || !d.secDone || d.secEnd != d.dataEnd {
+			// Not every byte came through the walk: read them again.
+			c, err = d.crc(ctx, 0, d.dataEnd)
+		}
+		if err == nil && c != d.dataEndCRC {
 			d.add(bag.Error, d.dataEnd, OpDataEnd, "the data section has CRC %08x, data_section_crc says %08x", c, d.dataEndCRC)
 		}
 	}

@@ -2,6 +2,7 @@ package mcap
 
 import (
 	"encoding/binary"
+	"hash/crc32"
 	"runtime"
 	"sync"
 
@@ -39,6 +40,7 @@ type checkJob struct {
 	load   chunkLoad
 	dst    []byte // the buffer lent for the decompressed records
 	err    error  // reading the record failed
+	crc    uint32 // CRC-32 of the whole record as read (for the data section's)
 }
 
 func newCheckPipe(x *Reader, visit func(m *bag.Message)) *checkPipe {
@@ -139,6 +141,7 @@ func (p *checkPipe) work(j *checkJob, d *decoders, m *bag.Message) {
 		j.err = err
 		return
 	}
+	j.crc = crc32.ChecksumIEEE(j.raw)
 	j.dst = p.get(p.dsts, int(min(j.weight, preallocLimit)))[:0]
 	j.load = d.loadChunk(j.raw, j.off, j.n, j.dst)
 	if j.load.data != nil && j.load.hdr.Compression != "" {
