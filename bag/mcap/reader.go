@@ -478,7 +478,9 @@ func mergeRuns(ents []bag.IndexEntry, runs []int) []bag.IndexEntry {
 					out, a = append(out, a[0]), a[1:]
 				}
 			}
-			out = append(append(out, a...), b...)
+			n := start + len(out)
+			n += copy(dst[n:], a)
+			copy(dst[n:], b)
 			next = append(next, runs[i+1])
 			start = runs[i+1]
 		}
