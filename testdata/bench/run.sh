@@ -80,7 +80,7 @@ done
 # The field itself with `plot` (which writes every value to CSV and renders an
 # SVG, its cheaper image format), or, before plot existed, a read of /imu only.
 if "$bs" help | grep -q '^  plot '; then
-	imu_bs="$bs plot -csv $build/imu.csv @ /imu.linear_acceleration.x"
+	imu_bs="$bs plot --csv $build/imu.csv @ /imu.linear_acceleration.x"
 	imu_note="bagscope: plot --csv OUT.csv FILE /imu.linear_acceleration.x (every value, with its time, to CSV; the C++ peer only sums them)"
 else
 	imu_bs="$bs verify --topic /imu @"
