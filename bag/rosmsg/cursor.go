@@ -159,6 +159,24 @@ func (c Cursor) Scalar(k Kind, off int) (uint64, bool) {
 	return readScalar(k, c.data, off), true
 }
 
+// ScalarNext is Scalar that also returns the offset after the value.
+func (c Cursor) ScalarNext(k Kind, off int) (uint64, int, bool) {
+	size := k.Size()
+	if size < 0 {
+		return 0, off, false
+	}
+	if c.cdr {
+		off = cdrAlign(off, size)
+	}
+	if off < 0 || off > len(c.data)-size {
+		return 0, off, false
+	}
+	if c.cdr {
+		return readScalarCDR(k, c.data, off, c.be), off + size, true
+	}
+	return readScalar(k, c.data, off), off + size, true
+}
+
 // Str reads a string or wstring at off: a string's bytes as stored
 // (without CDR's NUL; an alias of the message data, valid as long as it
 // is), or a wstring decoded into UTF-8 appended to buf[:0]. It returns the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
@@ -187,7 +186,7 @@ func (v Value) AppendJSON(b []byte) []byte {
 	case Float:
 		return rosmsg.AppendJSONFloat(b, v.Float)
 	case String:
-		return rosmsg.AppendJSONString(b, strings.ToValidUTF8(v.Str, "\uFFFD"))
+		return rosmsg.AppendJSONString(b, rosmsg.DecodeText([]byte(v.Str)))
 	case Time, Duration:
 		sec, nsec := secsNsecs(v.Int)
 		return fmt.Appendf(b, `{"secs": %d, "nsecs": %d}`, sec, nsec)
