@@ -28,7 +28,8 @@ func TestGrammar(t *testing.T) {
 	}{
 		// Mistyped commands and flags suggest the right ones.
 		{"typo of a command", []string{"inof", robotBag}, 2, []string{"unknown command 'inof' (did you mean info?)"}, nil},
-		{"no such command", []string{"find", robotBag}, 2, []string{"unknown command 'find'", "bagscope --help"}, nil},
+		{"no such command", []string{"grep", robotBag}, 2, []string{"unknown command 'grep'", "bagscope --help"}, nil},
+		{"find without its expression", []string{"find", robotBag}, 2, []string{"find: missing EXPR"}, nil},
 		{"typo of a flag", []string{"cat", robotBag, "--jsno"}, 2, []string{"unknown flag: --jsno (did you mean --json?)", "bagscope cat --help"}, nil},
 		{"missing file", []string{"info"}, 2, []string{"info: missing FILE"}, nil},
 		{"extra file", []string{"info", robotBag, robotBag}, 2, []string{"info takes FILE, got 2 arguments"}, nil},
@@ -203,6 +204,7 @@ func TestJSONEverywhere(t *testing.T) {
 		{"verify", "--json", robotBag},
 		{"records", "--json", robotBag},
 		{"cat", "--json", "--topics", "/tf", robotBag},
+		{"find", "--json", robotBag, "level >= WARN"},
 	} {
 		stdout, stderr, code := run(args...)
 		if code != 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/query"
 )
 
 // Formats.
@@ -268,11 +269,8 @@ func Export(ctx context.Context, s bag.Storage, dir string, opt Options) (*Repor
 	if sk, ok := it.(interface{ Skipped() []bag.ByteRange }); ok {
 		rep.Lost = append(rep.Lost, sk.Skipped()...)
 	}
-	if sc := s.FileInfo().Scanned; sc != nil {
-		rep.Lost = append(rep.Lost, sc.Skipped...)
-		rep.LostMessages += sc.LostMessages
-	}
-	sort.SliceStable(rep.Lost, func(i, j int) bool { return rep.Lost[i].Start < rep.Lost[j].Start })
+	sort.SliceStable(rep.Tables, func(i, j int) bool { return rep.Tables[i].Path < rep.Tables[j].Path })
+	rep.Lost, rep.LostMessages = query.AddScanLoss(rep.Lost, s)
 	return rep, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/bagscope/bagscope/bag"
@@ -144,11 +143,9 @@ func Filter(ctx context.Context, src bag.Storage, out string, opt FilterOptions)
 		err = fs.err
 	}
 	if r != nil {
-		if sc := src.FileInfo().Scanned; sc != nil {
-			r.Lost = append(r.Lost, sc.Skipped...)
-			r.LostMessages += sc.LostMessages
-			sort.SliceStable(r.Lost, func(i, j int) bool { return r.Lost[i].Start < r.Lost[j].Start })
-		}
+		var lost uint64
+		r.Lost, lost = AddScanLoss(r.Lost, src)
+		r.LostMessages = max(r.LostMessages, lost)
 	}
 	if opt.Progress != nil {
 		opt.Progress(fs.read, max(fs.total, fs.read))

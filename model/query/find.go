@@ -176,12 +176,7 @@ func (c *Compiled) Find(ctx context.Context, s bag.Storage, f bag.MessageFilter,
 	}
 	sortHits(res.Hits)
 	res.First = earliest(res.First)
-	res.Skipped = append(res.Skipped, skipped...)
-	if sc := s.FileInfo().Scanned; sc != nil {
-		res.Skipped = append(res.Skipped, sc.Skipped...)
-		res.LostMessages += sc.LostMessages
-	}
-	sort.SliceStable(res.Skipped, func(i, j int) bool { return res.Skipped[i].Start < res.Skipped[j].Start })
+	res.Skipped, res.LostMessages = AddScanLoss(skipped, s)
 	return res, err
 }
 
