@@ -22,7 +22,8 @@ type payloadChecker interface{ ChecksPayloads() bool }
 // quick check (bag.WithQuickCheck) or the format's doctor does it itself,
 // decodes every message against its definition (CheckPayloads), adding a
 // finding for each that does not decode or does not consume exactly its
-// bytes. A doctor that reads every message anyway hands them to the
+// bytes, and (but for a quick check) looks at every header.stamp
+// (StampCheck): stamps in 1970, in the future, going backwards. A doctor that reads every message anyway hands them to the
 // decoding as it decompresses them (bag.WithMessageVisitor), so the file
 // is read once. progress may be nil.
 func CheckStorage(ctx context.Context, s bag.Storage, progress func(done, total int64)) (*bag.CheckReport, error) {
@@ -30,20 +31,25 @@ func CheckStorage(ctx context.Context, s bag.Storage, progress func(done, total 
 		return s.Check(ctx, progress)
 	}
 	if pc, ok := bag.Underlying(s).(payloadChecker); ok && pc.ChecksPayloads() {
-		return s.Check(ctx, progress)
+		rep, err := s.Check(ctx, progress)
+		if err != nil {
+			return rep, err
+		}
+		return AddStampFindings(ctx, rep, s)
 	}
 	var pc *PayloadCheck
+	var sc *StampCheck
 	if _, multi := bag.Underlying(s).(*bag.MultiStorage); !multi {
 		// The parts of a recording of several files number their
 		// connections apart from the recording's: they are visited after.
-		pc = NewPayloadCheck(s)
-		ctx = bag.WithMessageVisitor(ctx, bag.DecompressingVisitor(pc.Visit))
+		pc, sc = NewPayloadCheck(s), NewStampCheck(s)
+		ctx = bag.WithMessageVisitor(ctx, bag.DecompressingVisitor(Visitors(pc.Visit, sc.Visit)))
 	}
 	rep, err := s.Check(ctx, progress)
 	if err != nil {
 		return rep, err
 	}
-	return AddPayloadFindings(ctx, rep, s, pc)
+	return AddContentFindings(ctx, rep, s, pc, sc)
 }
 
 // AddPayloadFindings adds to rep the findings of decoding every message of

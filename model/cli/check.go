@@ -55,8 +55,8 @@ func newCheck(e *env) *cobra.Command {
 		Short: "cross-check every record of a recording and list what is wrong, with offsets",
 		Long: `check is the doctor: header against index, chunk infos against chunks, index entries against
 message records, chunk sizes and checksums, connections, md5sums against definitions, every message
-decoded against its definition (--quick skips that), time order, overlaps, padding, junk and
-truncation. Each finding has a severity and a byte offset. Exit 0 without errors, 1 with, 2 when
+decoded against its definition and every header.stamp looked at (in 1970, after its receive time
+or now, going backwards) (--quick skips both), time order, overlaps, padding, junk and truncation. Each finding has a severity and a byte offset. Exit 0 without errors, 1 with, 2 when
 the file is not a recording (--json then holds one error finding and "error").`,
 		Example: `  bagscope check x.bag
   bagscope check --quick --json crashed_0.db3`,
@@ -121,19 +121,25 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 		// opens: by the doctor as it decompresses them, if it can
 		// (bag.WithMessageVisitor), else in a pass of their own.
 		var pc *model.PayloadCheck
+		var sc *model.StampCheck
 		if !quick {
 			if o, oerr := model.OpenStorage(path); oerr == nil {
 				s = o
 				defer s.Close()
 				if !checksPayloads(s) {
-					pc = model.NewPayloadCheck(s)
-					ctx = bag.WithMessageVisitor(ctx, bag.DecompressingVisitor(pc.Visit))
+					pc, sc = model.NewPayloadCheck(s), model.NewStampCheck(s)
+					ctx = bag.WithMessageVisitor(ctx, bag.DecompressingVisitor(model.Visitors(pc.Visit, sc.Visit)))
 				}
 			}
 		}
 		rep, err = bag.CheckReader(ctx, f, st.Size(), pl.update)
-		if err == nil && s != nil && !checksPayloads(s) {
-			rep, err = model.AddPayloadFindings(ctx, rep, s, pc)
+		switch {
+		case err != nil || s == nil:
+		case checksPayloads(s):
+			// The doctor decoded the payloads; the stamps take a pass.
+			rep, err = model.AddStampFindings(ctx, rep, s)
+		default:
+			rep, err = model.AddContentFindings(ctx, rep, s, pc, sc)
 		}
 	}
 	pl.end()
