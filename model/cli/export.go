@@ -38,6 +38,7 @@ overwritten without --force. Exit 1 when a part of FILE could not be read (said 
 	format := c.Flags().String("format", export.Parquet, "parquet or csv")
 	hive := c.Flags().Bool("hive", false, "write OUTDIR/topic=T/recording=R/R.parquet (Hive partitions)")
 	recording := c.Flags().String("recording", "", "the recording's `NAME` in the Hive layout (default: FILE's name)")
+	clock := c.Flags().Bool("clock", false, "add the column clock_time: the sim time of /clock at each message")
 	force := c.Flags().Bool("force", false, "overwrite tables that exist")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		in, dir := args[0], args[1]
@@ -57,7 +58,7 @@ overwritten without --force. Exit 1 when a part of FILE could not be read (said 
 		if err != nil {
 			return err
 		}
-		opt := export.Options{Format: fmtName, Filter: f, Hive: *hive, Recording: *recording, Force: *force}
+		opt := export.Options{Format: fmtName, Filter: f, Hive: *hive, Recording: *recording, Force: *force, Clock: *clock}
 		return runExport(b, in, dir, opt, e.stdout, e.stderr)
 	}
 	return c

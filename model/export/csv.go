@@ -86,9 +86,12 @@ func (t *csvTable) bytes(leaf int, b []byte, str bool, _, _ int) {
 
 func (t *csvTable) null(leaf int, _, _ int) { t.cells[leaf] = t.cells[leaf][:0] }
 
-func (t *csvTable) times(ts [3]int64) {
+func (t *csvTable) times(ts []int64, ok []bool) {
 	for i := 0; i < t.l.nfixed; i++ {
-		t.cells[i] = strconv.AppendInt(t.cells[i][:0], ts[i], 10)
+		t.cells[i] = t.cells[i][:0]
+		if ok[i] {
+			t.cells[i] = strconv.AppendInt(t.cells[i], ts[i], 10)
+		}
 	}
 }
 

@@ -39,6 +39,9 @@ type Options struct {
 	Recording string
 	// Force overwrites tables that exist.
 	Force bool
+	// Clock adds the column clock_time: the sim time of /clock at each
+	// message (null before the first /clock message).
+	Clock bool
 	// Progress, when set, receives the messages read and the number
 	// selected (from the index; 0 when unknown).
 	Progress func(done, total int64)
@@ -75,7 +78,7 @@ type Report struct {
 // table is one table being written.
 type table interface {
 	sink
-	times(ts [3]int64)
+	times(ts []int64, ok []bool)
 	end() error
 	drop()
 	close() error
@@ -136,7 +139,7 @@ func Export(ctx context.Context, s bag.Storage, dir string, opt Options) (*Repor
 		key := c.Topic + "\x00" + plan.Type + "\x00" + c.Definition
 		ts := byKey[key]
 		if ts == nil {
-			l, err := newLayout(plan, opt.Format == CSV)
+			l, err := newLayout(plan, opt.Format == CSV, opt.Clock)
 			if err != nil {
 				rep.Skipped = append(rep.Skipped, Skip{c.Topic, c.Type, err})
 				continue
@@ -171,6 +174,14 @@ func Export(ctx context.Context, s bag.Storage, dir string, opt Options) (*Repor
 	if len(order) == 0 {
 		return rep, errors.New("no selected topic has a definition bagscope decodes")
 	}
+	var clock *query.ClockIndex
+	if opt.Clock {
+		var err error
+		if clock, err = query.ReadClock(ctx, s, &cache); err != nil {
+			cleanup()
+			return nil, err
+		}
+	}
 	for _, ts := range order {
 		if err := os.MkdirAll(filepath.Dir(ts.info.Path), 0o755); err != nil {
 			cleanup()
@@ -203,6 +214,7 @@ func Export(ctx context.Context, s bag.Storage, dir string, opt Options) (*Repor
 		}
 	}
 	w := &walker{}
+	times, valid := make([]int64, 0, 4), make([]bool, 0, 4)
 	it := s.Messages(bag.MessageFilter{Conns: conns, Start: opt.Filter.Start, End: opt.Filter.End})
 	defer it.Close()
 	var err error
@@ -222,16 +234,21 @@ func Export(ctx context.Context, s bag.Storage, dir string, opt Options) (*Repor
 			continue
 		}
 		w.out = ts.t
-		times := [3]int64{m.Time.Nanos(), m.PublishTime.Nanos(), 0}
+		times, ok := times[:0], valid[:0]
+		times, ok = append(times, m.Time.Nanos(), m.PublishTime.Nanos()), append(ok, true, true)
 		if ts.l.stamp {
-			times[2] = stampNanos(ts.stamp, m.Data)
+			times, ok = append(times, stampNanos(ts.stamp, m.Data)), append(ok, true)
+		}
+		if clock != nil {
+			c, has := clock.At(m.Time.Nanos())
+			times, ok = append(times, c), append(ok, has)
 		}
 		if werr := w.message(ts.l, m.Data); werr != nil {
 			ts.t.drop()
 			ts.info.Failed++
 			continue
 		}
-		ts.t.times(times)
+		ts.t.times(times, ok)
 		if err = ts.t.end(); err != nil {
 			break
 		}

@@ -2,6 +2,7 @@ package export
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 )
 
@@ -358,5 +361,85 @@ func TestHiveUnion(t *testing.T) {
 	defer s.Close()
 	if _, err := Export(context.Background(), s, root, Options{Format: Parquet, Hive: true, Recording: "first", Filter: bag.MessageFilter{Topics: []string{"/odom"}}}); err == nil || !strings.Contains(err.Error(), "exists") {
 		t.Errorf("export over an existing table: %v", err)
+	}
+}
+
+// clockBag writes a ROS 1 bag with /clock (sim time 100 s + k*0.1 s,
+// received every 100 ms from 1700000000.05) and /x (std_msgs/Int32 k,
+// received every 30 ms from 1700000000).
+func clockBag(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "clock.bag")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ros1.NewWriter(f, ros1.WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs := [][3]string{{"/clock", "rosgraph_msgs/Clock", "time clock"}, {"/x", "std_msgs/Int32", "int32 data"}}
+	for i, d := range defs {
+		plan, err := rosmsg.Compile(d[1], d[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &ros1.Connection{ID: uint32(i), Topic: d[0], Type: d[1], MD5Sum: plan.MD5, MessageDefinition: d[2]}
+		for _, kv := range [][2]string{{"topic", d[0]}, {"type", d[1]}, {"md5sum", plan.MD5}, {"message_definition", d[2]}} {
+			c.Fields = append(c.Fields, ros1.Field{Name: kv[0], Value: []byte(kv[1])})
+		}
+		if err := w.AddConnection(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type ev struct {
+		t    int64
+		conn uint32
+		data []byte
+	}
+	var evs []ev
+	for k := 0; k < 10; k++ {
+		sim := int64(100e9) + int64(k)*100e6
+		evs = append(evs, ev{int64(1700000000)*1e9 + 50e6 + int64(k)*100e6, 0, binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, uint32(sim/1e9)), uint32(sim%1e9))})
+	}
+	for k := 0; k < 30; k++ {
+		evs = append(evs, ev{int64(1700000000)*1e9 + int64(k)*30e6, 1, binary.LittleEndian.AppendUint32(nil, uint32(k))})
+	}
+	slices.SortStableFunc(evs, func(a, b ev) int { return int(a.t - b.t) })
+	for _, e := range evs {
+		if err := w.WriteMessage(e.conn, ros1.Time{Sec: uint32(e.t / 1e9), NSec: uint32(e.t % 1e9)}, e.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return path
+}
+
+// TestExportClock: --clock adds the sim time of /clock at each message,
+// null before the first /clock.
+func TestExportClock(t *testing.T) {
+	rep, _ := exportFile(t, clockBag(t), Parquet, Options{Clock: true, Filter: bag.MessageFilter{Topics: []string{"/x"}}})
+	res := duckdb(t, fmt.Sprintf("SELECT data, clock_time FROM '%s' ORDER BY log_time", rep.Tables[0].Path))[0]
+	if len(res.rows) != 30 || res.cols[1][1] != "TIMESTAMP_NS" {
+		t.Fatalf("%d rows, columns %v", len(res.rows), res.cols)
+	}
+	for _, r := range res.rows {
+		k, _ := strconv.Atoi(fmt.Sprint(r["data"]))
+		recv := int64(k) * 30e6 // after 1700000000
+		var want any
+		if recv >= 50e6 {
+			n := (recv - 50e6) / 100e6 // the last /clock received at or before
+			want = strconv.FormatInt(100e9+n*100e6, 10)
+		}
+		got := any(nil)
+		if m, ok := r["clock_time"].(map[string]any); ok {
+			got = m["ns"]
+		}
+		if got != want {
+			t.Errorf("message %d: clock_time %v, want %v", k, got, want)
+		}
 	}
 }

@@ -72,10 +72,18 @@ func (t *pqTable) null(leaf int, rep, def int) {
 	t.cols[leaf] = append(t.cols[leaf], parquet.NullValue().Level(rep, def, leaf))
 }
 
-// times sets the row's time columns.
-func (t *pqTable) times(ts [3]int64) {
+// times sets the row's time columns: ts in column order, those not ok
+// null (only the clock column is nullable).
+func (t *pqTable) times(ts []int64, ok []bool) {
 	for i := 0; i < t.l.nfixed; i++ {
-		t.cols[i] = append(t.cols[i], parquet.Int64Value(ts[i]).Level(0, 0, i))
+		switch {
+		case t.l.clock && i == t.l.nfixed-1 && !ok[i]:
+			t.cols[i] = append(t.cols[i], parquet.NullValue().Level(0, 0, i))
+		case t.l.clock && i == t.l.nfixed-1:
+			t.cols[i] = append(t.cols[i], parquet.Int64Value(ts[i]).Level(0, 1, i))
+		default:
+			t.cols[i] = append(t.cols[i], parquet.Int64Value(ts[i]).Level(0, 0, i))
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ const (
 	ColLogTime     = "log_time"     // the log (receive) time
 	ColPublishTime = "publish_time" // MCAP's publish time, rosbag2's send time; the log time where the format stores none
 	ColHeaderStamp = "header_stamp" // header.stamp, for types with a header
+	ColClockTime   = "clock_time"   // the sim time of /clock at the message (Options.Clock)
 )
 
 // Limits of a table's schema.
@@ -59,17 +60,21 @@ type layout struct {
 	names  []string
 	nleaf  int
 	stamp  bool // the type has header.stamp (ColHeaderStamp is a column)
+	clock  bool // ColClockTime is a column (nullable: no /clock yet)
 	nfixed int  // columns before the message's: times
 }
 
 // newLayout lays out plan's fields: for Parquet, arrays as LISTs; for
 // CSV, short fixed arrays spread over columns and other arrays as JSON.
-func newLayout(plan *rosmsg.Plan, csv bool) (*layout, error) {
-	l := &layout{plan: plan, csv: csv}
+func newLayout(plan *rosmsg.Plan, csv, clock bool) (*layout, error) {
+	l := &layout{plan: plan, csv: csv, clock: clock}
 	l.stamp = hasStamp(plan)
 	l.names = []string{ColLogTime, ColPublishTime}
 	if l.stamp {
 		l.names = append(l.names, ColHeaderStamp)
+	}
+	if l.clock {
+		l.names = append(l.names, ColClockTime)
 	}
 	l.nfixed = len(l.names)
 	l.nleaf = l.nfixed
@@ -264,7 +269,11 @@ func (l *layout) parquetSchema() *parquet.Schema {
 	for i := 0; i < l.nfixed; i++ {
 		// Not "adjusted to UTC": DuckDB reads those as TIMESTAMPTZ, in
 		// microseconds. The times are UTC nanoseconds all the same.
-		add(l.names[i], parquet.TimestampAdjusted(parquet.Nanosecond, false))
+		n := parquet.TimestampAdjusted(parquet.Nanosecond, false)
+		if l.clock && i == l.nfixed-1 {
+			n = parquet.Optional(n)
+		}
+		add(l.names[i], n)
 	}
 	for _, c := range l.top {
 		c.addFlat(add)

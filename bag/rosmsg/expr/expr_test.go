@@ -250,6 +250,7 @@ func TestErrors(t *testing.T) {
 		{"true < false", 1, "booleans compare with == and !=", ""},
 		{`"unterminated`, 1, "unterminated string", ""},
 		{"3x > 1", 1, "bad number", ""},
+		{"/t.@stamp > 1", 1, "a time term takes no topic: write @stamp alone", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {

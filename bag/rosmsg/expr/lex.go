@@ -234,6 +234,9 @@ done:
 		return errAt(start, 1, "'@' names a time term: @log, @publish, @stamp, @t, @clock, @topic or @type")
 	}
 	if strings.HasSuffix(text, ".") {
+		if i < len(s) && s[i] == '@' {
+			return errAt(start, i+1-start, "a time term takes no topic: write %s alone (the expression's other paths, or --topics, say the topic)", termAt(s[i:]))
+		}
 		return errAt(i-1, 1, "a path cannot end with '.'")
 	}
 	l.pos = i
@@ -258,4 +261,13 @@ func closeBracket(s string, i int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// termAt returns the @term s starts with.
+func termAt(s string) string {
+	i := 1
+	for i < len(s) && isIdent(s[i]) {
+		i++
+	}
+	return s[:i]
 }
