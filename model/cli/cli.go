@@ -55,6 +55,7 @@ var commands = []func(*env) *cobra.Command{
 	newFind,
 	newFix,
 	newInfo,
+	newMarks,
 	newPlot,
 	newRecords,
 	newVerify,

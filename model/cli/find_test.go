@@ -139,3 +139,26 @@ func TestFilterAndExportCommands(t *testing.T) {
 		t.Errorf("export --format xlsx: exit %d", code)
 	}
 }
+
+// TestMarksCommand lists the bookmarks of a recording's sidecar.
+func TestMarksCommand(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "robot.bag")
+	data, _ := os.ReadFile(testdata + "/robot.bag")
+	os.WriteFile(rec, data, 0o644)
+	side := `{"version": 1, "recording": "robot.bag", "bookmarks": [
+  {"time": {"secs": 1700000002, "nsecs": 5}, "name": "slip", "note": "left wheel", "topic": "/odom", "created": "2026-01-01T00:00:00Z"}]}`
+	os.WriteFile(rec+".bookmarks.json", []byte(side), 0o644)
+	out, errOut, code := run("marks", rec)
+	if code != 0 || !strings.Contains(out, `bookmark 1700000002.000000005 (+1.876543216)  slip  [/odom]  "left wheel"`) {
+		t.Errorf("exit %d:\n%s%s", code, out, errOut)
+	}
+	out, _, _ = run("marks", rec, "--csv")
+	if !strings.HasPrefix(out, "name,note,topic,log_time,log_time_ns,seconds,created\nslip,left wheel,/odom,1700000002.000000005,") {
+		t.Errorf("csv:\n%s", out)
+	}
+	out, _, _ = run("marks", rec, "--json")
+	if !strings.Contains(out, `"kind":"bookmark","time":{"secs":1700000002,"nsecs":5,"ns":1700000002000000005},"name":"slip"`) {
+		t.Errorf("json:\n%s", out)
+	}
+}
