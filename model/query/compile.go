@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -31,10 +30,11 @@ type Compiled struct {
 	// topic.
 	Unread []Unread
 
-	progs map[uint32]*connProg
-	byID  []*connProg // the same, for small IDs
-	conns []uint32
-	clock bool // the expression reads @clock
+	progs    map[uint32]*connProg
+	byID     []*connProg // the same, for small IDs
+	progList []*connProg // each once, by index
+	conns    []uint32
+	clock    bool // the expression reads @clock
 }
 
 // Unread is a topic an expression cannot read.
@@ -43,17 +43,10 @@ type Unread struct {
 	Err         error
 }
 
-// connProg is the program of one connection and a pool of its states.
+// connProg is the program of one connection.
 type connProg struct {
-	prog *expr.Program
-	pool sync.Pool
-}
-
-func (c *connProg) state() *expr.State {
-	if s, ok := c.pool.Get().(*expr.State); ok {
-		return s
-	}
-	return c.prog.NewState()
+	prog  *expr.Program
+	index int // in Compiled.progList
 }
 
 // CompileError is an expression that no selected topic can read. Err is
@@ -129,7 +122,8 @@ func Compile(s bag.Storage, cache *rosmsg.Cache, text string, f bag.MessageFilte
 			c.Unread = append(c.Unread, Unread{conn.Topic, conn.Type, err})
 			continue
 		}
-		cp := &connProg{prog: prog}
+		cp := &connProg{prog: prog, index: len(c.progList)}
+		c.progList = append(c.progList, cp)
 		c.progs[conn.ID] = cp
 		if conn.ID < 1<<16 {
 			if int(conn.ID) >= len(c.byID) {

@@ -116,22 +116,38 @@ func (c *Compiled) Find(ctx context.Context, s bag.Storage, f bag.MessageFilter,
 		done    atomic.Int64
 		dropped atomic.Int64
 	)
+	// Each reading goroutine takes a scratch from the pool per message (a
+	// per-P cache: in practice its own), holding its expression states
+	// and its count of messages, added up at the end.
 	type scratch struct {
-		in   expr.Input
-		vals []expr.Value
+		in     expr.Input
+		vals   []expr.Value
+		states []*expr.State
+		n      int64
 	}
-	scratchPool := sync.Pool{New: func() any { return new(scratch) }}
+	var all []*scratch
+	scratchPool := sync.Pool{New: func() any {
+		sc := &scratch{states: make([]*expr.State, len(c.progList))}
+		mu.Lock()
+		all = append(all, sc)
+		mu.Unlock()
+		return sc
+	}}
 	visit := func(m *bag.Message) {
-		n := done.Add(1)
-		if opt.Progress != nil && n&4095 == 0 {
-			opt.Progress(n, total)
-		}
 		cp := c.prog(m.Conn.ID)
 		if cp == nil {
 			return
 		}
 		sc := scratchPool.Get().(*scratch)
-		st := cp.state()
+		sc.n++
+		if opt.Progress != nil && sc.n&4095 == 0 {
+			opt.Progress(done.Add(4096), total)
+		}
+		st := sc.states[cp.index]
+		if st == nil {
+			st = cp.prog.NewState()
+			sc.states[cp.index] = st
+		}
 		sc.in = expr.Input{Data: m.Data, Log: m.Time.Nanos(), Publish: m.PublishTime.Nanos(), Start: startNs, Topic: m.Conn.Topic, Type: m.Conn.Type}
 		if clock != nil {
 			sc.in.Clock, sc.in.HasClock = clock.At(sc.in.Log)
@@ -143,7 +159,6 @@ func (c *Compiled) Find(ctx context.Context, s bag.Storage, f bag.MessageFilter,
 			hit = Hit{Topic: m.Conn.Topic, Conn: m.Conn.ID, Time: m.Time, Publish: m.PublishTime, Loc: m.Loc,
 				Values: append([]expr.Value(nil), sc.vals...)}
 		}
-		cp.pool.Put(st)
 		sc.in.Data = nil
 		scratchPool.Put(sc)
 		switch {
@@ -169,7 +184,9 @@ func (c *Compiled) Find(ctx context.Context, s bag.Storage, f bag.MessageFilter,
 		}
 	}
 	skipped, err := bag.VisitMessagesSkipped(ctx, s, vf, visit)
-	res.Messages = done.Load()
+	for _, sc := range all {
+		res.Messages += sc.n
+	}
 	res.Dropped = dropped.Load()
 	if opt.Progress != nil {
 		opt.Progress(res.Messages, max(total, res.Messages))
