@@ -187,10 +187,10 @@ func writeHitsJSON(w *bufio.Writer, b bag.Storage, hits []query.Hit) error {
 		c := m.Conn
 		buf = append(buf[:0], `{"topic": `...)
 		buf = appendJSONString(buf, h.Topic)
-		buf = fmt.Appendf(buf, `, "time": {"secs": %d, "nsecs": %d}, "type": `, h.Time.Sec, h.Time.NSec)
+		buf = fmt.Appendf(buf, `, "time": {"secs": %d, "nsecs": %d, "ns": %d}, "type": `, h.Time.Sec, h.Time.NSec, h.Time.Nanos())
 		buf = appendJSONString(buf, c.Type)
 		if h.Publish != h.Time {
-			buf = fmt.Appendf(buf, `, "publish_time": {"secs": %d, "nsecs": %d}`, h.Publish.Sec, h.Publish.NSec)
+			buf = fmt.Appendf(buf, `, "publish_time": {"secs": %d, "nsecs": %d, "ns": %d}`, h.Publish.Sec, h.Publish.NSec, h.Publish.Nanos())
 		}
 		buf = append(buf, `, "values": {`...)
 		for i, v := range h.Values {
