@@ -72,7 +72,7 @@ func TestCommandsAndWindow(t *testing.T) {
 			cmd.Env = append(os.Environ(), "DISPLAY=:0")
 			out, err = cmd.CombinedOutput()
 			if layout == "missing" {
-				if err == nil || !strings.Contains(string(out), "the window needs bagscope-gui") {
+				if err == nil || !strings.Contains(string(out), "the window and plot images need bagscope-gui") {
 					t.Fatalf("without bagscope-gui: %v\n%s", err, out)
 				}
 				return
@@ -108,7 +108,7 @@ func TestNoWindowWithoutDisplay(t *testing.T) {
 		{[]string{bagFile}, "no display (DISPLAY and WAYLAND_DISPLAY are unset)"},
 		{[]string{"--tab", "Records", bagFile}, "no display"},
 		{[]string{"inof", bagFile}, "unknown command 'inof' (did you mean info?)"},
-		{[]string{"find", bagFile}, "unknown command 'find'"},
+		{[]string{"fnid", bagFile}, "unknown command 'fnid' (did you mean find, fix?)"},
 		{[]string{"nosuch.bag"}, "nosuch.bag: no such file or folder"},
 	}
 	for _, tc := range tests {
