@@ -5,7 +5,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	fynetooltip "github.com/dweymouth/fyne-tooltip"
 	ttwidget "github.com/dweymouth/fyne-tooltip/widget"
 )
 
@@ -72,11 +71,6 @@ func (l *clipLabel) Cut() bool {
 	}
 	room := l.Size().Width - 2*theme.InnerPadding()
 	return fyne.MeasureText(l.Text, size, l.TextStyle).Width > room
-}
-
-// setWindowContent shows o in w with a layer for tooltips above it.
-func setWindowContent(w fyne.Window, o fyne.CanvasObject) {
-	w.SetContent(fynetooltip.AddWindowToolTipLayer(o, w.Canvas()))
 }
 
 // clipRich is dimText (secondary text in the placeholder colour) cut with

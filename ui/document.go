@@ -234,24 +234,3 @@ func scanBanner(d *model.Document) fyne.CanvasObject {
 	}
 	return nil
 }
-
-// newEmptyState is a centred explanation where content would be.
-func newEmptyState(title, detail string) fyne.CanvasObject {
-	t := widget.NewLabelWithStyle(title, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
-	t.SizeName = theme.SizeNameSubHeadingText
-	d := dimWrapped(detail, fyne.TextAlignCenter)
-	return newCentered(520, container.NewVBox(t, d))
-}
-
-// banner is a notice with an icon: a line of text (markdown) and dimmer
-// lines of detail. Lines are truncated rather than wrapped, so the header
-// keeps its height.
-func banner(icon fyne.Resource, text string, details ...string) fyne.CanvasObject {
-	t := widget.NewRichTextFromMarkdown(text)
-	t.Truncation = fyne.TextTruncateEllipsis
-	lines := container.New(&tightVBox{pull: captionPull}, t)
-	for _, d := range details {
-		lines.Add(dimText(d, theme.SizeNameText, fyne.TextAlignLeading))
-	}
-	return container.NewBorder(nil, nil, container.NewCenter(widget.NewIcon(icon)), nil, lines)
-}

@@ -70,33 +70,3 @@ func fact(caption, value string) fyne.CanvasObject {
 	v := newClipLabel(value, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return container.New(&tightVBox{pull: captionPull}, c, v)
 }
-
-// tightVBox stacks objects vertically at their minimum heights, full
-// width, with no padding between them; pull overlaps each object with the
-// one before by that much (captionPull brings a label's caption closer to
-// its value).
-type tightVBox struct{ pull float32 }
-
-func (l tightVBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var s fyne.Size
-	for _, o := range objs {
-		m := o.MinSize()
-		s.Width = max(s.Width, m.Width)
-		s.Height += m.Height
-	}
-	return s.SubtractWidthHeight(0, l.pull*float32(max(len(objs)-1, 0)))
-}
-
-func (l tightVBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	y := float32(0)
-	for _, o := range objs {
-		h := o.MinSize().Height
-		o.Move(fyne.NewPos(0, y))
-		o.Resize(fyne.NewSize(size.Width, h))
-		y += h - l.pull
-	}
-}
-
-// captionPull is how much of a label's inner padding a caption stack
-// removes.
-const captionPull = 10

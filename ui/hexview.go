@@ -233,6 +233,19 @@ func (h *HexView) offsetAt(p fyne.Position) int64 {
 	return off
 }
 
+// CellPosition returns where byte off's hex cell is drawn, the middle of
+// its row (the byte must be on screen): the inverse of a tap's offset.
+func (h *HexView) CellPosition(off int64) fyne.Position {
+	m := h.metrics()
+	row := off/hexCols - h.start/hexCols - h.top
+	col := off % hexCols
+	x := m.hexX + float32(col)*m.cell + 1
+	if col >= 8 {
+		x += m.char
+	}
+	return fyne.NewPos(x, m.head+float32(row)*m.row+m.row/2)
+}
+
 // hexMetrics are the positions of the view's columns.
 type hexMetrics struct {
 	char, cell, row, head float32
@@ -550,9 +563,9 @@ func (r *hexRenderer) placeCursor(hexPos, asciiPos fyne.Position, m hexMetrics) 
 	}
 }
 
-// drawnLines returns the text of each line the view painted: the header,
+// DrawnLines returns the text of each line the view painted: the header,
 // then each row's offset, hex bytes and ASCII on the view's character grid.
-func (r *hexRenderer) drawnLines() []string { return r.lines }
+func (r *hexRenderer) DrawnLines() []string { return r.lines }
 
 const hexDigits = "0123456789abcdef"
 

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,7 +29,7 @@ func (r *countingReader) ReadAt(p []byte, off int64) (int, error) {
 // hexTexts returns the lines of text the view paints, in order: the
 // header, then each row as offset, hex bytes and ASCII.
 func hexTexts(h *HexView) []string {
-	return test.WidgetRenderer(h).(*hexRenderer).drawnLines()
+	return test.WidgetRenderer(h).(*hexRenderer).DrawnLines()
 }
 
 func TestHexViewReadsOnlyVisibleRows(t *testing.T) {
@@ -130,27 +128,5 @@ func TestHexViewTintRuns(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("tint %d: %v, want %v", i, got[i], want[i])
 		}
-	}
-}
-
-// assertHexLines compares the lines a hex view paints with a golden file
-// in testdata (rewritten with -update): the markup files show the view's
-// text only as a raster.
-func assertHexLines(t *testing.T, name string, h *HexView) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	got := strings.Join(hexTexts(h), "\n") + "\n"
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("hex view lines differ from %s:\n%s", path, got)
 	}
 }

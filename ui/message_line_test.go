@@ -8,26 +8,6 @@ import (
 	"fyne.io/fyne/v2/test"
 )
 
-// shownLines is the window's markup followed by the texts of the line
-// labels on screen: a lineLabel is a raster, so the markup has no text.
-func shownLines(w fyne.Window) string {
-	var b strings.Builder
-	b.WriteString(shown(w))
-	for _, o := range test.LaidOutObjects(w.Content()) {
-		var l *lineLabel
-		switch o := o.(type) {
-		case *lineLabel:
-			l = o
-		case *tipLine:
-			l = &o.lineLabel
-		}
-		if l != nil && l.Visible() && l.Text != "" {
-			b.WriteString("\n" + l.Text)
-		}
-	}
-	return b.String()
-}
-
 // A line label cuts its text with an ellipsis to its width, says so and
 // shows the whole text in its tooltip (tipLine); it repaints only when its
 // text changes.

@@ -93,19 +93,6 @@ func decodeRef(t *testing.T, b *ros1.Bag, ref msgref.Ref) *rosmsg.Node {
 	return nil
 }
 
-// hexPos returns where byte off is drawn in the hex view (it must be on
-// screen).
-func hexPos(h *HexView, off int64) fyne.Position {
-	m := h.metrics()
-	row := off/hexCols - h.start/hexCols - h.top
-	col := off % hexCols
-	x := m.hexX + float32(col)*m.cell + 1
-	if col >= 8 {
-		x += m.char
-	}
-	return fyne.NewPos(x, m.head+float32(row)*m.row+m.row/2)
-}
-
 func TestMessagePanelShowsSelectedMessage(t *testing.T) {
 	p, l, x, w := newTestMessagePanel(t)
 	if got := shown(w); !strings.Contains(got, "No message selected") {
@@ -180,7 +167,7 @@ func TestMessagePanelLinksFieldsAndBytes(t *testing.T) {
 	p.tree.UnselectAll()
 	p.tree.CloseAllBranches()
 	p.hex.ScrollToOffset(base + int64(z.Start))
-	p.hex.Tapped(&fyne.PointEvent{Position: hexPos(p.hex, base+int64(z.Start)+3)})
+	p.hex.Tapped(&fyne.PointEvent{Position: p.hex.CellPosition(base + int64(z.Start) + 3)})
 	if got := p.ft.Path(p.sel); got != "angular_velocity.z" {
 		t.Fatalf("tapping byte 3 of angular_velocity.z selects %q", got)
 	}
@@ -265,7 +252,7 @@ func TestMessagePanelLongArrays(t *testing.T) {
 	s, _ := want.ElemRange(500)
 	off := p.msg.DataOffset + int64(s)
 	p.hex.ScrollToOffset(off)
-	p.hex.Tapped(&fyne.PointEvent{Position: hexPos(p.hex, off)})
+	p.hex.Tapped(&fyne.PointEvent{Position: p.hex.CellPosition(off)})
 	if got := p.ft.Path(p.sel); got != "data[496:512]" {
 		t.Fatalf("tapping element 500 of the image selects %q", got)
 	}

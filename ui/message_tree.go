@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"image/color"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -350,17 +349,6 @@ func hexLegendMessage() fyne.CanvasObject {
 		legendItem(spanColor(model.Span{Kind: model.SpanData, Field: 1}, v), "next field"),
 		legendItem(hexHighlightColor(v), "selected field"),
 	)
-}
-
-// legendItem is a colour swatch and what it means.
-func legendItem(c color.Color, s string) fyne.CanvasObject {
-	r := canvas.NewRectangle(c)
-	r.StrokeColor = theme.Color(theme.ColorNameSeparator)
-	r.StrokeWidth = 1
-	r.SetMinSize(fyne.NewSize(14, 14))
-	t := dimText(s, theme.SizeNameCaptionText, fyne.TextAlignLeading)
-	t.Truncation = fyne.TextTruncateOff
-	return container.NewHBox(container.NewCenter(r), t)
 }
 
 // elemKind names what an array's rows are, for the row menu.

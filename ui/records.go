@@ -179,58 +179,6 @@ func notForFormat(d *model.Document, view string) fyne.CanvasObject {
 		fmt.Sprintf("It shows the records of ROS 1 bags and of formats whose reader lists its records (MCAP, rosbag2 SQLite); the %s reader does not, for now. The Topics, Message, Plots and Findings views and the timeline read this %s file.", format, format))
 }
 
-// startOnShow shows content and calls start the first time it is laid
-// out while visible, so that a tab's background work starts only when the
-// tab is opened.
-type startOnShow struct {
-	widget.BaseWidget
-	content fyne.CanvasObject
-	start   func()
-	once    sync.Once
-}
-
-func newStartOnShow(content fyne.CanvasObject, start func()) *startOnShow {
-	s := &startOnShow{content: content, start: start}
-	s.ExtendBaseWidget(s)
-	return s
-}
-
-// CreateRenderer shows the content.
-func (s *startOnShow) CreateRenderer() fyne.WidgetRenderer {
-	return &startOnShowRenderer{s: s}
-}
-
-type startOnShowRenderer struct{ s *startOnShow }
-
-func (r *startOnShowRenderer) maybeStart() {
-	if r.s.Visible() && !r.s.Size().IsZero() {
-		r.s.once.Do(r.s.start)
-	}
-}
-
-func (r *startOnShowRenderer) Layout(size fyne.Size) {
-	r.s.content.Resize(size)
-	r.maybeStart()
-}
-
-func (r *startOnShowRenderer) MinSize() fyne.Size { return r.s.content.MinSize() }
-
-func (r *startOnShowRenderer) Refresh() {
-	r.s.content.Refresh()
-	r.maybeStart()
-}
-
-func (r *startOnShowRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.s.content} }
-
-func (r *startOnShowRenderer) Destroy() {}
-
-// colTitle is a bold column title of the record list.
-func colTitle(s string, align fyne.TextAlign) *widget.Label {
-	l := widget.NewLabelWithStyle(s, align, fyne.TextStyle{Bold: true})
-	l.Truncation = fyne.TextTruncateEllipsis
-	return l
-}
-
 // hexLegend explains the hex view's tints.
 func hexLegend() fyne.CanvasObject {
 	v := fyne.CurrentApp().Settings().ThemeVariant()

@@ -141,14 +141,14 @@ func TestListedRecordsPanel(t *testing.T) {
 	// one of its bytes names it.
 	prof := r.Fields[2]
 	at := r.Offset + prof.Start + 5
-	p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: hexPos(p.hex, at)}})
+	p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p.hex.CellPosition(at)}})
 	if s := p.hex.status.Text; !strings.Contains(s, `profile = "ros2"`) || !strings.Contains(s, fmt.Sprintf("byte %d (0x%x)", at, at)) {
 		t.Errorf("hovering byte %d says %q", at, s)
 	}
 	if i := model.SpanAt(p.hex.spans, at); i < 0 || p.hex.spans[i].Kind != model.SpanField || p.hex.spans[i].Field != 0 {
 		t.Errorf("byte %d is in span %d", at, i)
 	}
-	lines := hexTexts(p.hex)
+	lines := hexLines(p.hex)
 	if row := r.Offset / 16 * 16; len(lines) < 2 || !strings.Contains(lines[0], "offset hex") || !strings.HasPrefix(strings.TrimSpace(lines[1]), fmt.Sprintf("%d %04x ", row, row)) {
 		t.Errorf("hex lines do not give offsets in decimal and hex: %q", lines)
 	}
@@ -514,10 +514,10 @@ func TestListedRecordsShots(t *testing.T) {
 	}
 	renderContent(p.content, size) // lay out once: lists the records
 	p.list.Select(rowOf(p, "chunk"))
-	p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: hexPos(p.hex, p.rec.Offset+26)}})
+	p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p.hex.CellPosition(p.rec.Offset + 26)}})
 	render("chunk")
 	test.Tap(p.openBtn)
 	p.list.Select(rowOf(p, "message"))
-	p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: hexPos(p.hex, p.rec.Offset+16)}})
+	p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p.hex.CellPosition(p.rec.Offset + 16)}})
 	render("inner")
 }

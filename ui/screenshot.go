@@ -2,15 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"image"
-	"image/png"
 	"os"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -95,27 +92,6 @@ func selectTabNamed(t *container.AppTabs, name string) bool {
 		}
 	}
 	return false
-}
-
-// renderContent draws o at size with the software painter, as a window
-// would show it.
-func renderContent(o fyne.CanvasObject, size fyne.Size) image.Image {
-	cv := software.NewCanvas()
-	cv.SetContent(o)
-	cv.Resize(size)
-	return cv.Capture()
-}
-
-func writePNG(path string, img image.Image) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // quitScreenshot ends a --screenshot run. Fyne 2.8 can hang on quit when a

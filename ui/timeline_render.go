@@ -290,11 +290,6 @@ func (v *TimelineView) ticks() []tick {
 	return axisTicks(v.t0, v.t1, v.tl.Start, v.abs, 2)
 }
 
-func withAlpha(c color.Color, a uint8) color.Color {
-	r, g, b, _ := c.RGBA()
-	return color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), a}
-}
-
 func ellipsize(s string, n int) string {
 	if len([]rune(s)) <= n {
 		return s

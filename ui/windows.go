@@ -140,3 +140,8 @@ func (c *controller) showOpenDialog(w fyne.Window) {
 	d.Show() // Resize before Show panics in Fyne 2.8
 	d.Resize(fyne.NewSize(min(900, w.Canvas().Size().Width*0.9), min(640, w.Canvas().Size().Height*0.9)))
 }
+
+// setWindowContent shows o in w with a layer for tooltips above it.
+func setWindowContent(w fyne.Window, o fyne.CanvasObject) {
+	w.SetContent(fynetooltip.AddWindowToolTipLayer(o, w.Canvas()))
+}

@@ -1,0 +1,10 @@
+package ui
+
+import (
+	"image/color"
+)
+
+func withAlpha(c color.Color, a uint8) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), a}
+}

@@ -1,0 +1,59 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+)
+
+// shownLines is the window's markup followed by the texts of the line
+// labels on screen: a lineLabel is a raster, so the markup has no text.
+func shownLines(w fyne.Window) string {
+	var b strings.Builder
+	b.WriteString(shown(w))
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		var l *lineLabel
+		switch o := o.(type) {
+		case *lineLabel:
+			l = o
+		case *tipLine:
+			l = &o.lineLabel
+		}
+		if l != nil && l.Visible() && l.Text != "" {
+			b.WriteString("\n" + l.Text)
+		}
+	}
+	return b.String()
+}
+
+// assertHexLines compares the lines a hex view paints with a golden file
+// in testdata (rewritten with -update): the markup files show the view's
+// text only as a raster.
+func assertHexLines(t *testing.T, name string, h *HexView) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	got := strings.Join(hexLines(h), "\n") + "\n"
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("hex view lines differ from %s:\n%s", path, got)
+	}
+}
+
+// hexLines returns the lines of text a hex view paints, in order: the
+// header, then each row as offset, hex bytes and ASCII.
+func hexLines(h *HexView) []string {
+	return test.WidgetRenderer(h).(interface{ DrawnLines() []string }).DrawnLines()
+}

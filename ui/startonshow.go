@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// startOnShow shows content and calls start the first time it is laid
+// out while visible, so that a tab's background work starts only when the
+// tab is opened.
+type startOnShow struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	start   func()
+	once    sync.Once
+}
+
+func newStartOnShow(content fyne.CanvasObject, start func()) *startOnShow {
+	s := &startOnShow{content: content, start: start}
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// CreateRenderer shows the content.
+func (s *startOnShow) CreateRenderer() fyne.WidgetRenderer {
+	return &startOnShowRenderer{s: s}
+}
+
+type startOnShowRenderer struct{ s *startOnShow }
+
+func (r *startOnShowRenderer) maybeStart() {
+	if r.s.Visible() && !r.s.Size().IsZero() {
+		r.s.once.Do(r.s.start)
+	}
+}
+
+func (r *startOnShowRenderer) Layout(size fyne.Size) {
+	r.s.content.Resize(size)
+	r.maybeStart()
+}
+
+func (r *startOnShowRenderer) MinSize() fyne.Size { return r.s.content.MinSize() }
+
+func (r *startOnShowRenderer) Refresh() {
+	r.s.content.Refresh()
+	r.maybeStart()
+}
+
+func (r *startOnShowRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.s.content} }
+
+func (r *startOnShowRenderer) Destroy() {}
