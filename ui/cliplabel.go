@@ -36,6 +36,9 @@ func (l *clipLabel) SetText(s string) {
 	l.updateTip()
 }
 
+// Tip returns the tooltip set with SetTip.
+func (l *clipLabel) Tip() string { return l.tip }
+
 // SetTip sets a tooltip shown whether or not the text is cut ("" for the
 // default: the text itself, while it is cut).
 func (l *clipLabel) SetTip(s string) {
@@ -125,6 +128,9 @@ func (t *clipRich) segment() (*widget.TextSegment, bool) {
 	seg, ok := t.Segments[0].(*widget.TextSegment)
 	return seg, ok
 }
+
+// Note returns the note set with SetNote.
+func (t *clipRich) Note() string { return t.note }
 
 // SetNote sets a tooltip shown after the text whether or not it is cut.
 func (t *clipRich) SetNote(s string) {

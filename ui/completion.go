@@ -30,6 +30,12 @@ type completionEntry struct {
 	picking bool
 }
 
+// Suggestions returns the suggestions listed now, and whether the list is
+// shown.
+func (e *completionEntry) Suggestions() ([]string, bool) {
+	return e.options, e.popup != nil && e.popup.Visible()
+}
+
 func newCompletionEntry(suggest func(string) []string) *completionEntry {
 	e := &completionEntry{suggest: suggest}
 	e.ExtendBaseWidget(e)

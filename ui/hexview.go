@@ -98,6 +98,15 @@ func (h *HexView) SetData(r io.ReaderAt, start, size int64, spans []model.Span) 
 	h.Refresh()
 }
 
+// Data returns what SetData was given: the reader, the bytes shown and
+// their spans.
+func (h *HexView) Data() (r io.ReaderAt, start, size int64, spans []model.Span) {
+	return h.r, h.start, h.size, h.spans
+}
+
+// Status returns the text of the status line under the rows.
+func (h *HexView) Status() string { return h.status.Text }
+
 // Clear empties the view.
 func (h *HexView) Clear() { h.SetData(nil, 0, 0, nil) }
 

@@ -17,6 +17,13 @@ func (h *HexView) SetHighlight(start, end int64) {
 	h.Refresh()
 }
 
+// HighlightInPlace highlights start..end as SetHighlight does, without
+// scrolling to it (the user tapped a byte on screen).
+func (h *HexView) HighlightInPlace(start, end int64) {
+	h.hiStart, h.hiEnd = start, end
+	h.Refresh()
+}
+
 // Highlight returns the highlighted range.
 func (h *HexView) Highlight() (start, end int64) { return h.hiStart, h.hiEnd }
 

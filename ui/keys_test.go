@@ -323,8 +323,8 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 			t.Errorf("Page Up: cursor at %d, want %d", h.Cursor(), start)
 		}
 		key(fyne.KeyEnd)
-		if h.Cursor() != h.start+h.size-1 {
-			t.Errorf("End: cursor at %d, want %d", h.Cursor(), h.start+h.size-1)
+		if h.Cursor() != hexStart(h)+hexSize(h)-1 {
+			t.Errorf("End: cursor at %d, want %d", h.Cursor(), hexStart(h)+hexSize(h)-1)
 		}
 	},
 	"Bytes: Shift+arrows, Ctrl+A, Ctrl+C": func(t *testing.T, k *keysWindow) {
@@ -343,8 +343,8 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 			t.Errorf("Ctrl+C copied %q", got)
 		}
 		pressShortcut(k.w, &fyne.ShortcutSelectAll{})
-		if s, e, ok := h.Selection(); !ok || s != h.start || e != h.start+h.size {
-			t.Errorf("Ctrl+A selects %d..%d of %d..%d", s, e, h.start, h.start+h.size)
+		if s, e, ok := h.Selection(); !ok || s != hexStart(h) || e != hexStart(h)+hexSize(h) {
+			t.Errorf("Ctrl+A selects %d..%d of %d..%d", s, e, hexStart(h), hexStart(h)+hexSize(h))
 		}
 	},
 }
@@ -357,7 +357,7 @@ func bytesOfMessage(t *testing.T, k *keysWindow) *HexView {
 	l.WithIndex(func(x *model.MessageIndex) { l.SelectMessage(x.Topic("/imu").At(0)) })
 	h := find[*HexView](t, k, "Message")
 	k.w.Canvas().Focus(h)
-	if h.size == 0 {
+	if hexSize(h) == 0 {
 		t.Fatal("the bytes show nothing")
 	}
 	return h

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"github.com/bagscope/bagscope/model"
 )
 
 // shownLines is the window's markup followed by the texts of the line
@@ -56,4 +59,25 @@ func assertHexLines(t *testing.T, name string, h *HexView) {
 // header, then each row as offset, hex bytes and ASCII.
 func hexLines(h *HexView) []string {
 	return test.WidgetRenderer(h).(interface{ DrawnLines() []string }).DrawnLines()
+}
+
+// hexSpans, hexStart, hexSize and hexReader return what a hex view shows.
+func hexSpans(h *HexView) []model.Span { _, _, _, spans := h.Data(); return spans }
+
+func hexStart(h *HexView) int64 { _, start, _, _ := h.Data(); return start }
+
+func hexSize(h *HexView) int64 { _, _, size, _ := h.Data(); return size }
+
+func hexReader(h *HexView) io.ReaderAt { r, _, _, _ := h.Data(); return r }
+
+// TestShownLines: shownLines reads the text of a line label, which the
+// markup lacks.
+func TestShownLines(t *testing.T) {
+	test.NewTempApp(t)
+	l := newTipLine("message 6 of 2,000 on /imu  ·  +0.050 s", fyne.TextStyle{})
+	w := test.NewTempWindow(t, l)
+	w.Resize(fyne.NewSize(600, 60))
+	if !strings.Contains(shownLines(w), "message 6 of 2,000") {
+		t.Errorf("shownLines misses the label's text")
+	}
 }

@@ -38,6 +38,9 @@ func newSparkline() *sparkline {
 	return s
 }
 
+// Buckets returns how many buckets the values were summarised in.
+func (s *sparkline) Buckets() int { return len(s.lo) }
+
 // MinSize is a small fixed box.
 func (s *sparkline) MinSize() fyne.Size { return fyne.NewSize(96, 18) }
 

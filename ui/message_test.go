@@ -122,8 +122,8 @@ func TestMessagePanelShowsSelectedMessage(t *testing.T) {
 			t.Errorf("the panel does not show %q", s)
 		}
 	}
-	if p.hex.size != (p.msg.RecordEnd - p.msg.RecordStart) {
-		t.Errorf("hex view shows %d bytes, the record has %d", p.hex.size, (p.msg.RecordEnd - p.msg.RecordStart))
+	if hexSize(p.hex) != (p.msg.RecordEnd - p.msg.RecordStart) {
+		t.Errorf("hex view shows %d bytes, the record has %d", hexSize(p.hex), (p.msg.RecordEnd - p.msg.RecordStart))
 	}
 }
 

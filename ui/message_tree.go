@@ -271,8 +271,7 @@ func (p *messagePanel) selectField(id string) {
 	start, end := base+int64(s), base+int64(e)
 	if p.busy {
 		// The user tapped a byte: keep the hex view where it is.
-		p.hex.hiStart, p.hex.hiEnd = start, end
-		p.hex.Refresh()
+		p.hex.HighlightInPlace(start, end)
 	} else {
 		p.hex.SetHighlight(start, end)
 		p.hex.SetCursor(start)

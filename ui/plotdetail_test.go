@@ -53,7 +53,7 @@ func TestPlotReducedSeries(t *testing.T) {
 	}
 	note := ""
 	for _, o := range test.LaidOutObjects(p.legend) {
-		if c, ok := o.(*clipRich); ok && c.note != "" {
+		if c, ok := o.(*clipRich); ok && c.Note() != "" {
 			note = c.ToolTip()
 		}
 	}

@@ -56,8 +56,8 @@ func legendTexts(p *plotPanel) string {
 		switch l := o.(type) {
 		case *clipLabel:
 			out = append(out, l.Text)
-			if l.tip != "" {
-				out = append(out, l.tip)
+			if l.Tip() != "" {
+				out = append(out, l.Tip())
 			}
 		case *widget.Label:
 			out = append(out, l.Text)
@@ -130,7 +130,7 @@ func TestPlotTypeWithSuggestions(t *testing.T) {
 	p := g.panels[0]
 	w.Canvas().Focus(g.entry)
 	test.Type(g.entry, "/odom.twist.twist.l")
-	if g.entry.popup == nil || !g.entry.popup.Visible() {
+	if _, open := g.entry.Suggestions(); !open {
 		t.Fatal("no suggestions while typing")
 	}
 	// The list has the focus now; typing still reaches the entry.
@@ -150,8 +150,8 @@ func TestPlotTypeWithSuggestions(t *testing.T) {
 	focused := w.Canvas().Focused()
 	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if g.entry.Text != g.entry.options[0] || g.entry.popup.Visible() {
-		t.Fatalf("after Down, Enter: text %q (first suggestion %q), list shown %v", g.entry.Text, g.entry.options[0], g.entry.popup.Visible())
+	if opts, open := g.entry.Suggestions(); g.entry.Text != opts[0] || open {
+		t.Fatalf("after Down, Enter: text %q (first suggestion %q), list shown %v", g.entry.Text, opts[0], open)
 	}
 	if w.Canvas().Focused() != g.entry {
 		t.Error("the entry did not get the focus back")
@@ -159,7 +159,7 @@ func TestPlotTypeWithSuggestions(t *testing.T) {
 	test.Type(g.entry, "x")
 	focused = w.Canvas().Focused()
 	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if g.entry.popup.Visible() {
+	if _, open := g.entry.Suggestions(); open {
 		t.Error("Escape left the suggestions open")
 	}
 	g.entry.SetText("/odom.twist.twist.linear.x")

@@ -127,25 +127,25 @@ func TestListedRecordsPanel(t *testing.T) {
 	if !strings.Contains(got, fmt.Sprintf("header record at byte %d (0x%x)", r.Offset, r.Offset)) {
 		t.Errorf("title does not say where the record is:\n%.3000s", got)
 	}
-	if len(p.hex.spans) != len(r.Fields) || p.hex.start != r.Offset || p.hex.size != r.Len {
-		t.Fatalf("hex view %d..+%d with %d spans", p.hex.start, p.hex.size, len(p.hex.spans))
+	if len(hexSpans(p.hex)) != len(r.Fields) || hexStart(p.hex) != r.Offset || hexSize(p.hex) != r.Len {
+		t.Fatalf("hex view %d..+%d with %d spans", hexStart(p.hex), hexSize(p.hex), len(hexSpans(p.hex)))
 	}
 	kinds := map[model.SpanKind]int{}
-	for _, s := range p.hex.spans {
+	for _, s := range hexSpans(p.hex) {
 		kinds[s.Kind]++
 	}
 	if kinds[model.SpanLength] != 2 || kinds[model.SpanField] != 2 {
-		t.Errorf("header spans %+v", p.hex.spans)
+		t.Errorf("header spans %+v", hexSpans(p.hex))
 	}
 	// The profile field is tinted with the first field hue, and hovering
 	// one of its bytes names it.
 	prof := r.Fields[2]
 	at := r.Offset + prof.Start + 5
 	p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p.hex.CellPosition(at)}})
-	if s := p.hex.status.Text; !strings.Contains(s, `profile = "ros2"`) || !strings.Contains(s, fmt.Sprintf("byte %d (0x%x)", at, at)) {
+	if s := p.hex.Status(); !strings.Contains(s, `profile = "ros2"`) || !strings.Contains(s, fmt.Sprintf("byte %d (0x%x)", at, at)) {
 		t.Errorf("hovering byte %d says %q", at, s)
 	}
-	if i := model.SpanAt(p.hex.spans, at); i < 0 || p.hex.spans[i].Kind != model.SpanField || p.hex.spans[i].Field != 0 {
+	if i := model.SpanAt(hexSpans(p.hex), at); i < 0 || hexSpans(p.hex)[i].Kind != model.SpanField || hexSpans(p.hex)[i].Field != 0 {
 		t.Errorf("byte %d is in span %d", at, i)
 	}
 	lines := hexLines(p.hex)
@@ -185,10 +185,10 @@ func TestListedRecordsPanel(t *testing.T) {
 	}
 	// Its bytes are the chunk's uncompressed data: the op byte first.
 	b := make([]byte, 1)
-	if _, err := p.hex.r.ReadAt(b, mr.Offset); err != nil || b[0] != mr.Op || p.hex.start != mr.Offset {
-		t.Errorf("hex view reads %x at %d (%v), want op %x", b, p.hex.start, err, mr.Op)
+	if _, err := hexReader(p.hex).ReadAt(b, mr.Offset); err != nil || b[0] != mr.Op || hexStart(p.hex) != mr.Offset {
+		t.Errorf("hex view reads %x at %d (%v), want op %x", b, hexStart(p.hex), err, mr.Op)
 	}
-	if last := p.hex.spans[len(p.hex.spans)-1]; last.Kind != model.SpanData || last.End != mr.Offset+mr.Len {
+	if last := hexSpans(p.hex)[len(hexSpans(p.hex))-1]; last.Kind != model.SpanData || last.End != mr.Offset+mr.Len {
 		t.Errorf("message's last span %+v", last)
 	}
 
@@ -218,10 +218,10 @@ func TestListedRecordsConformance(t *testing.T) {
 			}
 			for i, r := range want {
 				p.list.Select(i)
-				if p.rec.Offset != r.Offset || p.hex.size != r.Len {
+				if p.rec.Offset != r.Offset || hexSize(p.hex) != r.Len {
 					t.Fatalf("row %d shows %+v, want the %s at %d", i, p.rec, r.Kind, r.Offset)
 				}
-				for _, s := range p.hex.spans {
+				for _, s := range hexSpans(p.hex) {
 					if s.Start < r.Offset || s.End > r.Offset+r.Len {
 						t.Errorf("%s at %d: span %+v outside it", r.Kind, r.Offset, s)
 					}
@@ -272,8 +272,8 @@ func TestListedRecordsDamaged(t *testing.T) {
 	if rows, _ := p.tableSize(); rows != 1 || p.fields[0].Name != "damage" || !strings.Contains(got, x.Record(last).Err.Error()[:20]) {
 		t.Errorf("the table does not say what the damage is: %+v", p.fields)
 	}
-	if len(p.hex.spans) != 1 || p.hex.size != x.RecordLen(last) {
-		t.Errorf("damaged bytes shown as %+v", p.hex.spans)
+	if len(hexSpans(p.hex)) != 1 || hexSize(p.hex) != x.RecordLen(last) {
+		t.Errorf("damaged bytes shown as %+v", hexSpans(p.hex))
 	}
 }
 
@@ -475,8 +475,8 @@ func TestListedRecordsDB3(t *testing.T) {
 		t.Fatal("no table leaf page")
 	}
 	p.list.Select(leaf)
-	if !p.openBtn.Visible() || len(p.hex.spans) == 0 {
-		t.Fatalf("a table leaf page: open button %v, %d spans", p.openBtn.Visible(), len(p.hex.spans))
+	if !p.openBtn.Visible() || len(hexSpans(p.hex)) == 0 {
+		t.Fatalf("a table leaf page: open button %v, %d spans", p.openBtn.Visible(), len(hexSpans(p.hex)))
 	}
 	test.Tap(p.openBtn)
 	recs, _, err := model.Lister(d.Storage).BlockRecords(want[leaf].Offset)

@@ -133,12 +133,12 @@ func TestRecordsShots(t *testing.T) {
 			}
 			renderContent(p.content, fyne.NewSize(1280, 720)) // lay out once
 			p.list.Select(1)
-			m := p.hex.metrics()
-			p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(m.hexX+9*m.cell+m.char+1, m.head+m.row*1.5)}})
+			row := func(i int64) int64 { _, start, _, _ := p.hex.Data(); return (start/hexCols + i) * hexCols }
+			p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p.hex.CellPosition(row(1) + 9)}})
 			render("chunk")
 			test.Tap(p.openBtn)
 			p.list.Select(firstOp(t, p, ros1.OpMessageData) + 2)
-			p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(m.hexX+5*m.cell+1, m.head+m.row*2.5)}})
+			p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p.hex.CellPosition(row(2) + 5)}})
 			render("inner")
 		})
 	}
