@@ -16,6 +16,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // chunkPanel shows one chunk: its chunk info fields, its chunk record's
@@ -114,7 +115,7 @@ func (p *chunkPanel) build() {
 	p.damage = container.NewVBox()
 	p.fields = container.NewGridWithColumns(2)
 
-	p.conns, p.connHead = compactList(chunkConnWidths, []string{"Conn", "Messages", "Topic", "Type"},
+	p.conns, p.connHead = widgets.CompactList(chunkConnWidths, []string{"Conn", "Messages", "Topic", "Type"},
 		func() int {
 			if p.detail == nil {
 				return 0
@@ -131,9 +132,9 @@ func (p *chunkPanel) build() {
 			p.l.SetTopics([]string{p.detail.Conns[i].Topic})
 		}
 	}
-	p.recs, _ = compactList(chunkRecWidths, []string{"Offset", "Op", "Key fields"}, p.recLen, p.recCells)
+	p.recs, _ = widgets.CompactList(chunkRecWidths, []string{"Offset", "Op", "Key fields"}, p.recLen, p.recCells)
 	p.recs.OnSelected = p.selectRecord
-	_, recHead := compactList(chunkRecWidths, []string{"Offset", "Op", "Key fields"}, func() int { return 0 }, nil)
+	_, recHead := widgets.CompactList(chunkRecWidths, []string{"Offset", "Op", "Key fields"}, func() int { return 0 }, nil)
 	p.recState = widget.NewLabel("")
 	p.recState.Truncation = fyne.TextTruncateEllipsis
 	p.showAll = widget.NewButtonWithIcon("Show all", theme.ContentClearIcon(), func() { p.l.SetTopics(nil) })
@@ -147,18 +148,18 @@ func (p *chunkPanel) build() {
 	right := container.NewBorder(container.NewVBox(state, recHead), nil, nil, nil, p.recs)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.55
-	rememberSplit(split, "chunk")
+	widgets.RememberSplit(split, "chunk")
 	p.view = container.NewBorder(container.NewVBox(top, p.damage), nil, nil, nil, split)
 
 	if len(p.d.Bag.ChunkInfos) == 0 {
-		p.empty = newEmptyState("This bag has no chunks", "Its messages are not stored in chunk records, so there is no chunk to show.")
+		p.empty = widgets.NewEmptyState("This bag has no chunks", "Its messages are not stored in chunk records, so there is no chunk to show.")
 	} else {
 		first := widget.NewButtonWithIcon("Show the first chunk", theme.NavigateNextIcon(), func() { p.show(p.d.Bag.ChunkInfos[0].ChunkPos, -1) })
 		first.Importance = widget.HighImportance
 		t := widget.NewLabelWithStyle("No chunk chosen", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 		t.SizeName = theme.SizeNameSubHeadingText
-		p.empty = newCentered(520, container.NewVBox(t,
-			dimWrapped("Click a chunk on the chunk lane of the timeline above, or select a message, to see its chunk here: its index fields, its compression, its messages per connection and the records inside it.", fyne.TextAlignCenter),
+		p.empty = widgets.NewCentered(520, container.NewVBox(t,
+			widgets.DimWrapped("Click a chunk on the chunk lane of the timeline above, or select a message, to see its chunk here: its index fields, its compression, its messages per connection and the records inside it.", fyne.TextAlignCenter),
 			container.NewCenter(first)))
 	}
 	p.content = container.NewStack(p.empty)
@@ -212,10 +213,10 @@ func (p *chunkPanel) show(pos, sel int64) {
 	}
 	p.damage.Objects = nil
 	if c.Damaged != "" {
-		p.damage.Objects = []fyne.CanvasObject{banner(theme.WarningIcon(), "**This chunk is damaged**", c.Damaged)}
+		p.damage.Objects = []fyne.CanvasObject{widgets.Banner(theme.WarningIcon(), "**This chunk is damaged**", c.Damaged)}
 	}
 	p.damage.Refresh()
-	p.fields.Objects = []fyne.CanvasObject{fieldGrid(c.InfoFields(start.Nanos()), 104), fieldGrid(c.HeaderFields(), 124)}
+	p.fields.Objects = []fyne.CanvasObject{widgets.FieldGrid(c.InfoFields(start.Nanos()), 104), widgets.FieldGrid(c.HeaderFields(), 124)}
 	p.fields.Refresh()
 	p.conns.UnselectAll()
 	p.conns.Refresh()
@@ -317,7 +318,7 @@ func (p *chunkPanel) recCells(i int) []string {
 			if c := p.d.Storage.Connection(m.Conn); c != nil {
 				topic = c.Topic
 			}
-			return []string{fmt.Sprint(rec.Offset), rec.Op.Name(), fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, relSeconds(m.Time.Nanos()-start.Nanos(), 6), tickLabel(m.Time.Nanos(), 0, 1e6, true), human.Size(int64(rec.DataLen)))}
+			return []string{fmt.Sprint(rec.Offset), rec.Op.Name(), fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, widgets.RelSeconds(m.Time.Nanos()-start.Nanos(), 6), widgets.TickLabel(m.Time.Nanos(), 0, 1e6, true), human.Size(int64(rec.DataLen)))}
 		}
 	}
 	return []string{fmt.Sprint(rec.Offset), rec.Op.Name(), model.RecordSummary(&rec, p.d.Bag)}

@@ -14,6 +14,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // listedChunkPanel is the Chunk tab of a recording whose storage lists its
@@ -90,7 +91,7 @@ func (p *listedChunkPanel) build() {
 	p.fields = container.NewStack()
 
 	var connHead fyne.CanvasObject
-	p.conns, connHead = compactList(chunkConnWidths, []string{"Conn", "Messages", "Topic", "Type"},
+	p.conns, connHead = widgets.CompactList(chunkConnWidths, []string{"Conn", "Messages", "Topic", "Type"},
 		func() int {
 			if p.detail == nil {
 				return 0
@@ -108,9 +109,9 @@ func (p *listedChunkPanel) build() {
 		}
 	}
 	titles := []string{"Offset", "Kind", "Key fields"}
-	p.recs, _ = compactList(listedChunkRecWidths, titles, p.recLen, p.recCells)
+	p.recs, _ = widgets.CompactList(listedChunkRecWidths, titles, p.recLen, p.recCells)
 	p.recs.OnSelected = p.selectRecord
-	_, recHead := compactList(listedChunkRecWidths, titles, func() int { return 0 }, nil)
+	_, recHead := widgets.CompactList(listedChunkRecWidths, titles, func() int { return 0 }, nil)
 	p.recState = widget.NewLabel("")
 	p.recState.Truncation = fyne.TextTruncateEllipsis
 	p.showAll = widget.NewButtonWithIcon("Show all", theme.ContentClearIcon(), func() { p.l.SetTopics(nil) })
@@ -124,18 +125,18 @@ func (p *listedChunkPanel) build() {
 	right := container.NewBorder(container.NewVBox(state, recHead), nil, nil, nil, p.recs)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.5
-	rememberSplit(split, "chunk.listed")
+	widgets.RememberSplit(split, "chunk.listed")
 	p.view = container.NewBorder(container.NewVBox(top, p.damage), nil, nil, nil, split)
 
 	if blocks := p.d.Storage.Blocks(); len(blocks) == 0 {
-		p.empty = newEmptyState("This file has no chunks", "Its messages are not stored in chunk records, so there is no chunk to show. The Records tab lists every record of the file.")
+		p.empty = widgets.NewEmptyState("This file has no chunks", "Its messages are not stored in chunk records, so there is no chunk to show. The Records tab lists every record of the file.")
 	} else {
 		first := widget.NewButtonWithIcon("Show the first chunk", theme.NavigateNextIcon(), func() { p.show(blocks[0].Offset, -1) })
 		first.Importance = widget.HighImportance
 		t := widget.NewLabelWithStyle("No chunk chosen", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 		t.SizeName = theme.SizeNameSubHeadingText
-		p.empty = newCentered(520, container.NewVBox(t,
-			dimWrapped("Click a chunk on the chunk lane of the timeline above, or select a message, to see its chunk here: where it is, its compression, its messages per connection and the records inside it.", fyne.TextAlignCenter),
+		p.empty = widgets.NewCentered(520, container.NewVBox(t,
+			widgets.DimWrapped("Click a chunk on the chunk lane of the timeline above, or select a message, to see its chunk here: where it is, its compression, its messages per connection and the records inside it.", fyne.TextAlignCenter),
 			container.NewCenter(first)))
 	}
 	p.content = container.NewStack(p.empty)
@@ -189,10 +190,10 @@ func (p *listedChunkPanel) show(pos, sel int64) {
 	}
 	p.damage.Objects = nil
 	if why := c.Damage(); why != "" {
-		p.damage.Objects = []fyne.CanvasObject{banner(theme.WarningIcon(), "**This chunk is damaged**", why)}
+		p.damage.Objects = []fyne.CanvasObject{widgets.Banner(theme.WarningIcon(), "**This chunk is damaged**", why)}
 	}
 	p.damage.Refresh()
-	p.fields.Objects = []fyne.CanvasObject{fieldGrid(c.Fields(p.d.Summary.Start.Nanos()), 124)}
+	p.fields.Objects = []fyne.CanvasObject{widgets.FieldGrid(c.Fields(p.d.Summary.Start.Nanos()), 124)}
 	p.fields.Refresh()
 	p.conns.UnselectAll()
 	p.conns.Refresh()
@@ -291,7 +292,7 @@ func (p *listedChunkPanel) recCells(i int) []string {
 			topic = c.Topic
 		}
 		start := p.d.Summary.Start.Nanos()
-		return []string{fmt.Sprint(r.Offset), r.Kind, fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, relSeconds(e.Time.Nanos()-start, 6), tickLabel(e.Time.Nanos(), 0, 1e6, true), human.Size(r.Len))}
+		return []string{fmt.Sprint(r.Offset), r.Kind, fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, widgets.RelSeconds(e.Time.Nanos()-start, 6), widgets.TickLabel(e.Time.Nanos(), 0, 1e6, true), human.Size(r.Len))}
 	}
 	return []string{fmt.Sprint(r.Offset), r.Kind, recordLine(r)}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // newViews builds the linked views of a bag with messages: the timeline
@@ -89,7 +90,7 @@ func newEmptyViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObje
 	title, detail := emptyText(d)
 	records, findings := recordsAndFindings(d, w, l, findingsHooks{})
 	tabs := container.NewAppTabs(
-		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), newEmptyState(title, detail)),
+		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), widgets.NewEmptyState(title, detail)),
 		records,
 		findings,
 	)
@@ -140,7 +141,7 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 	}
 	top := []fyne.CanvasObject{newHeader(d)}
 	if d.Summary.Messages == 0 && len(d.Topics) > 0 {
-		top = append(top, banner(theme.InfoIcon(), "This bag has connections but no messages: every topic below has 0 messages."))
+		top = append(top, widgets.Banner(theme.InfoIcon(), "This bag has connections but no messages: every topic below has 0 messages."))
 	}
 	if scan := scanBanner(d); scan != nil {
 		// The window's own actions for a damaged file: its findings, and
@@ -156,7 +157,7 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 		top = append(top, container.NewBorder(nil, nil, nil, actions, scan))
 	}
 	for _, w := range d.Warnings {
-		top = append(top, banner(theme.WarningIcon(), w.Error()))
+		top = append(top, widgets.Banner(theme.WarningIcon(), w.Error()))
 	}
 	sep := widget.NewSeparator()
 	top = append(top, sep)
@@ -193,7 +194,7 @@ func readLossBanner(loss model.ReadLoss) fyne.CanvasObject {
 	if len(loss.Skipped) > 0 {
 		detail = loss.Skipped[0].Why + ". " + detail
 	}
-	return banner(theme.WarningIcon(), text+".", detail)
+	return widgets.Banner(theme.WarningIcon(), text+".", detail)
 }
 
 // repairHint is the scan banner's pointer to the window's own repair.
@@ -208,7 +209,7 @@ func scanBanner(d *model.Document) fyne.CanvasObject {
 		if repairable(d) {
 			detail = append(detail, repairHint)
 		}
-		return banner(theme.WarningIcon(), human.ScanSummary(d.Scan), detail...)
+		return widgets.Banner(theme.WarningIcon(), human.ScanSummary(d.Scan), detail...)
 	case d.Info != nil && d.Info.Scanned != nil:
 		r := d.Info.Scanned
 		text := fmt.Sprintf("Read without its index: parsed to byte %s of %s", human.Count(uint64(r.ParsedTo)), human.Count(uint64(d.Size)))
@@ -230,7 +231,7 @@ func scanBanner(d *model.Document) fyne.CanvasObject {
 		if repairable(d) {
 			detail = append(detail, repairHint)
 		}
-		return banner(theme.WarningIcon(), text+".", detail...)
+		return widgets.Banner(theme.WarningIcon(), text+".", detail...)
 	}
 	return nil
 }

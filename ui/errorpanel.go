@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // newErrorPanel says why the bag could not be opened, where in the file,
@@ -28,12 +29,12 @@ func newErrorPanel(v *bagView, err error) fyne.CanvasObject {
 		items = append(items, h)
 	}
 	if v.src.path != "" {
-		items = append(items, dimWrapped(v.src.path, fyne.TextAlignLeading))
+		items = append(items, widgets.DimWrapped(v.src.path, fyne.TextAlignLeading))
 	}
 	open := widget.NewButtonWithIcon("Open another bag…", theme.FolderOpenIcon(), func() { v.c.showOpenDialog(v.win) })
 	open.Importance = widget.HighImportance
 	closeBtn := widget.NewButton("Close window", func() { v.win.Close() })
 	items = append(items, container.NewHBox(open, closeBtn))
 	body := container.NewBorder(nil, nil, container.NewVBox(icon), nil, container.NewVBox(items...))
-	return newCentered(760, body)
+	return widgets.NewCentered(760, body)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // autoCheckLimit is the largest bag checked as soon as its window opens;
@@ -147,7 +148,7 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 	)
 	split := container.NewVSplit(p.list, container.NewBorder(nil, nil, nil, container.NewVBox(p.showBtn), container.NewVScroll(p.detail)))
 	split.Offset = 0.75
-	rememberSplit(split, "findings")
+	widgets.RememberSplit(split, "findings")
 	p.content = container.NewBorder(top, nil, nil, nil, split)
 	if d.Size <= autoCheckLimit {
 		p.runCheck()

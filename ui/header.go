@@ -9,19 +9,20 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // newHeader shows the bag's file name and its key figures.
 func newHeader(d *model.Document) fyne.CanvasObject {
 	s := d.Summary
-	name := newClipLabel(d.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	name := widgets.NewClipLabel(d.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	name.SizeName = theme.SizeNameSubHeadingText
 	name.Truncation = fyne.TextTruncateOff // the path gives way first
 	where := d.Path
 	if where == "" {
 		where = "embedded sample bag"
 	}
-	path := dimClip(where, theme.SizeNameText, fyne.TextAlignLeading)
+	path := widgets.DimClip(where, theme.SizeNameText, fyne.TextAlignLeading)
 
 	duration, start, end := "–", "–", "–"
 	if s.Chunks > 0 || s.Messages > 0 {
@@ -39,7 +40,7 @@ func newHeader(d *model.Document) fyne.CanvasObject {
 		fact("Compression", human.Compression(s)),
 		fact("Duration", duration),
 	)
-	span := dimText(fmt.Sprintf("%s  to  %s UTC      %s", start, end, indexed), theme.SizeNameText, fyne.TextAlignTrailing)
+	span := widgets.DimText(fmt.Sprintf("%s  to  %s UTC      %s", start, end, indexed), theme.SizeNameText, fyne.TextAlignTrailing)
 	span.Truncation = fyne.TextTruncateOff
 	title := container.NewBorder(nil, nil, name, span, path)
 	return container.NewVBox(title, facts)
@@ -66,7 +67,7 @@ func formatName(d *model.Document) string {
 
 // fact is a caption above a value.
 func fact(caption, value string) fyne.CanvasObject {
-	c := dimText(caption, theme.SizeNameCaptionText, fyne.TextAlignLeading)
-	v := newClipLabel(value, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	return container.New(&tightVBox{pull: captionPull}, c, v)
+	c := widgets.DimText(caption, theme.SizeNameCaptionText, fyne.TextAlignLeading)
+	v := widgets.NewClipLabel(value, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	return container.New(&widgets.TightVBox{Pull: widgets.CaptionPull}, c, v)
 }

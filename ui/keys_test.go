@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // keysWindow is a bag window opened as the app opens one, with its menu
@@ -106,7 +107,7 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		l.SelectMessage(imu.At(0))
 		// From another view, with a widget that takes shortcuts focused:
 		// the bytes (Ctrl+C) once ate Alt+arrows.
-		hex := find[*HexView](t, k, "Message")
+		hex := find[*widgets.HexView](t, k, "Message")
 		k.w.Canvas().Focus(hex)
 		pressShortcut(k.w, viewShortcut(0))
 		pressShortcut(k.w, shortcutNextMessage)
@@ -286,7 +287,7 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		typeFocused(t, k.w, "0")
 	},
 	"Plots: type TOPIC.FIELD, Down, Enter": func(t *testing.T, k *keysWindow) {
-		e := find[*completionEntry](t, k, "Plots")
+		e := find[*widgets.CompletionEntry](t, k, "Plots")
 		k.w.Canvas().Focus(e)
 		test.Type(e, "/odom.twist.twist.l")
 		f := k.w.Canvas().Focused()
@@ -308,14 +309,14 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		for _, s := range []struct {
 			key  fyne.KeyName
 			want int64
-		}{{fyne.KeyRight, start + 1}, {fyne.KeyDown, start + 1 + hexCols}, {fyne.KeyLeft, start + hexCols}, {fyne.KeyUp, start}} {
+		}{{fyne.KeyRight, start + 1}, {fyne.KeyDown, start + 1 + widgets.HexCols}, {fyne.KeyLeft, start + widgets.HexCols}, {fyne.KeyUp, start}} {
 			key(s.key)
 			if h.Cursor() != s.want {
 				t.Errorf("%s: cursor at %d, want %d", s.key, h.Cursor(), s.want)
 			}
 		}
 		key(fyne.KeyPageDown)
-		if h.Cursor() <= start+hexCols {
+		if h.Cursor() <= start+widgets.HexCols {
 			t.Errorf("Page Down: cursor at %d", h.Cursor())
 		}
 		key(fyne.KeyPageUp)
@@ -351,11 +352,11 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 
 // bytesOfMessage shows the first message in the Message tab and focuses
 // its bytes.
-func bytesOfMessage(t *testing.T, k *keysWindow) *HexView {
+func bytesOfMessage(t *testing.T, k *keysWindow) *widgets.HexView {
 	t.Helper()
 	l := k.v.link
 	l.WithIndex(func(x *model.MessageIndex) { l.SelectMessage(x.Topic("/imu").At(0)) })
-	h := find[*HexView](t, k, "Message")
+	h := find[*widgets.HexView](t, k, "Message")
 	k.w.Canvas().Focus(h)
 	if hexSize(h) == 0 {
 		t.Fatal("the bytes show nothing")

@@ -11,20 +11,21 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // shownLines is the window's markup followed by the texts of the line
-// labels on screen: a lineLabel is a raster, so the markup has no text.
+// labels on screen: a LineLabel is a raster, so the markup has no text.
 func shownLines(w fyne.Window) string {
 	var b strings.Builder
 	b.WriteString(shown(w))
 	for _, o := range test.LaidOutObjects(w.Content()) {
-		var l *lineLabel
+		var l *widgets.LineLabel
 		switch o := o.(type) {
-		case *lineLabel:
+		case *widgets.LineLabel:
 			l = o
-		case *tipLine:
-			l = &o.lineLabel
+		case *widgets.TipLine:
+			l = &o.LineLabel
 		}
 		if l != nil && l.Visible() && l.Text != "" {
 			b.WriteString("\n" + l.Text)
@@ -36,7 +37,7 @@ func shownLines(w fyne.Window) string {
 // assertHexLines compares the lines a hex view paints with a golden file
 // in testdata (rewritten with -update): the markup files show the view's
 // text only as a raster.
-func assertHexLines(t *testing.T, name string, h *HexView) {
+func assertHexLines(t *testing.T, name string, h *widgets.HexView) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	got := strings.Join(hexLines(h), "\n") + "\n"
@@ -57,24 +58,24 @@ func assertHexLines(t *testing.T, name string, h *HexView) {
 
 // hexLines returns the lines of text a hex view paints, in order: the
 // header, then each row as offset, hex bytes and ASCII.
-func hexLines(h *HexView) []string {
+func hexLines(h *widgets.HexView) []string {
 	return test.WidgetRenderer(h).(interface{ DrawnLines() []string }).DrawnLines()
 }
 
 // hexSpans, hexStart, hexSize and hexReader return what a hex view shows.
-func hexSpans(h *HexView) []model.Span { _, _, _, spans := h.Data(); return spans }
+func hexSpans(h *widgets.HexView) []model.Span { _, _, _, spans := h.Data(); return spans }
 
-func hexStart(h *HexView) int64 { _, start, _, _ := h.Data(); return start }
+func hexStart(h *widgets.HexView) int64 { _, start, _, _ := h.Data(); return start }
 
-func hexSize(h *HexView) int64 { _, _, size, _ := h.Data(); return size }
+func hexSize(h *widgets.HexView) int64 { _, _, size, _ := h.Data(); return size }
 
-func hexReader(h *HexView) io.ReaderAt { r, _, _, _ := h.Data(); return r }
+func hexReader(h *widgets.HexView) io.ReaderAt { r, _, _, _ := h.Data(); return r }
 
 // TestShownLines: shownLines reads the text of a line label, which the
 // markup lacks.
 func TestShownLines(t *testing.T) {
 	test.NewTempApp(t)
-	l := newTipLine("message 6 of 2,000 on /imu  ·  +0.050 s", fyne.TextStyle{})
+	l := widgets.NewTipLine("message 6 of 2,000 on /imu  ·  +0.050 s", fyne.TextStyle{})
 	w := test.NewTempWindow(t, l)
 	w.Resize(fyne.NewSize(600, 60))
 	if !strings.Contains(shownLines(w), "message 6 of 2,000") {

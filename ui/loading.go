@@ -11,6 +11,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // loadingPanel shows a bag opening: a progress bar, the stage and Cancel.
@@ -27,7 +28,7 @@ func newLoadingPanel(name string, cancel func()) *loadingPanel {
 	title := widget.NewLabelWithStyle("Opening "+name+"…", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	cancelBtn := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), cancel)
 	box := container.NewVBox(title, p.bar, p.stage, container.NewCenter(cancelBtn))
-	p.content = newCentered(440, box)
+	p.content = widgets.NewCentered(440, box)
 	return p
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // messagePanel is the Message tab: the selected message decoded as a tree
@@ -41,8 +42,8 @@ type messagePanel struct {
 	empty fyne.CanvasObject
 	view  fyne.CanvasObject
 
-	title   *clipLabel // cut with an ellipsis, whole in a tooltip
-	where   *tipLine   // a raster: its text changes with every message (see lineLabel)
+	title   *widgets.ClipLabel // cut with an ellipsis, whole in a tooltip
+	where   *widgets.TipLine   // a raster: its text changes with every message (see LineLabel)
 	prev    *widget.Button
 	next    *widget.Button
 	records *widget.Button
@@ -50,7 +51,7 @@ type messagePanel struct {
 	problem *widget.Label
 	tree    *msgTree
 	detail  *widget.Label
-	hex     *HexView
+	hex     *widgets.HexView
 
 	// The fields pane shows the tree or the message as text.
 	treeBtn, textBtn *widget.Button
@@ -67,7 +68,7 @@ type messagePanel struct {
 	treeImage *fyne.Container  // picSplit, turned to fit (pictureLayout)
 	picSplit  *container.Split // the picture above or beside the tree
 	picture   *canvas.Image
-	caption   *clipLabel
+	caption   *widgets.ClipLabel
 
 	ref  msgref.Ref
 	has  bool
@@ -94,8 +95,8 @@ func newMessagePanel(l *docLink) fyne.CanvasObject {
 func newMessageView(l *docLink) *messagePanel {
 	p := &messagePanel{l: l, reader: model.NewMessageReader(l.d.Storage, nil)}
 
-	p.title = newClipLabel("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	p.where = newTipLine("", fyne.TextStyle{})
+	p.title = widgets.NewClipLabel("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.where = widgets.NewTipLine("", fyne.TextStyle{})
 	p.prev = widget.NewButtonWithIcon("Prev", theme.NavigateBackIcon(), func() { p.step(-1) })
 	p.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { p.step(+1) })
 	p.next.IconPlacement = widget.ButtonIconTrailingText
@@ -115,7 +116,7 @@ func newMessageView(l *docLink) *messagePanel {
 	p.tree.OnUnselected = func(string) {}
 	p.detail = widget.NewLabel("")
 	p.detail.Wrapping = fyne.TextWrapWord // the status line: the whole path and value
-	p.hex = NewHexView()
+	p.hex = widgets.NewHexView()
 	p.hex.OnSelect = p.selectByte
 	p.hex.OnShortcut = p.typedShortcut // Ctrl+Shift+C, Y, J from the bytes too
 
@@ -130,7 +131,7 @@ func newMessageView(l *docLink) *messagePanel {
 	p.picture = canvas.NewImageFromImage(nil)
 	p.picture.FillMode = canvas.ImageFillContain
 	p.picture.SetMinSize(fyne.NewSize(96, 72))
-	p.caption = newClipLabel("", fyne.TextAlignLeading, fyne.TextStyle{})
+	p.caption = widgets.NewClipLabel("", fyne.TextAlignLeading, fyne.TextStyle{})
 	// The Sensor tab draws the picture at full size, with zoom and a
 	// pixel read-out.
 	sensor := widget.NewButtonWithIcon("Open in Sensor", theme.ZoomInIcon(), func() {
@@ -142,21 +143,21 @@ func newMessageView(l *docLink) *messagePanel {
 	imagePane := container.NewBorder(container.NewBorder(nil, nil, nil, sensor, p.caption), nil, nil, nil, p.picture)
 	p.picSplit = container.NewVSplit(imagePane, p.treePane)
 	p.picSplit.Offset = 0.45 // the fields keep the larger part; Open in Sensor shows the picture whole
-	rememberSplit(p.picSplit, splitMsgPicture)
+	widgets.RememberSplit(p.picSplit, splitMsgPicture)
 	p.treeImage = container.New(&pictureLayout{}, p.picSplit)
 	// The bytes scroll sideways when the divider leaves them less than
 	// their width: the fields get the room they need.
 	hexPane := container.NewBorder(nil, hexLegendMessage(), nil, nil, container.NewHScroll(p.hex))
 	p.split = container.NewHSplit(p.treePane, hexPane)
 	p.split.Offset = 0.5
-	rememberSplit(p.split, splitMsgBytes)
+	widgets.RememberSplit(p.split, splitMsgBytes)
 	p.view = container.NewBorder(top, p.detail, nil, nil, p.split)
 
 	start := widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), p.first)
 	start.IconPlacement = widget.ButtonIconTrailingText
 	start.Importance = widget.HighImportance
-	p.empty = newCentered(560, container.NewVBox(
-		newEmptyState("No message selected",
+	p.empty = widgets.NewCentered(560, container.NewVBox(
+		widgets.NewEmptyState("No message selected",
 			"Select a message: click the timeline, a plot point or a message record in Records, or start at the first message of the selected topic."),
 		container.NewCenter(start)))
 

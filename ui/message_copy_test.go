@@ -18,6 +18,7 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // keysMessageCopy is the Help row of the Message view's copy keys.
@@ -351,7 +352,7 @@ func TestMessageSparkline(t *testing.T) {
 	l.SelectMessage(x.Topic("/camera/image_raw").At(0))
 	r := p.newRow(false).(*msgRow)
 	p.updateRow(treeID(t, p.ft, "data"), true, r)
-	if !r.spark.Visible() || r.spark.Buckets() != sparkBuckets {
+	if !r.spark.Visible() || r.spark.Buckets() != widgets.SparkBuckets {
 		t.Errorf("the image data row has no sparkline (%d buckets)", r.spark.Buckets())
 	}
 	l.SelectMessage(x.Topic("/imu").At(0))

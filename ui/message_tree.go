@@ -13,6 +13,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // msgTree is the Message view's field tree. It takes the copy shortcuts
@@ -65,8 +66,8 @@ type msgRow struct {
 	id               string
 	name, value, typ string
 	nameT, typT      *canvas.Text
-	valT             *lineLabel // a raster: values change with every message (see lineLabel)
-	spark            *sparkline
+	valT             *widgets.LineLabel // a raster: values change with every message (see LineLabel)
+	spark            *widgets.Sparkline
 	hover            *canvas.Rectangle
 }
 
@@ -79,10 +80,10 @@ func (p *messagePanel) newRow(bool) fyne.CanvasObject {
 	r := &msgRow{p: p}
 	r.nameT = canvas.NewText("", theme.Color(theme.ColorNameForeground))
 	r.nameT.TextStyle.Bold = true
-	r.valT = newLineLabel("", fyne.TextStyle{Monospace: true})
+	r.valT = widgets.NewLineLabel("", fyne.TextStyle{Monospace: true})
 	r.valT.Tight = true
 	r.typT = canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder))
-	r.spark = newSparkline()
+	r.spark = widgets.NewSparkline()
 	r.hover = canvas.NewRectangle(theme.Color(theme.ColorNameHover))
 	r.hover.Hide()
 	r.ExtendBaseWidget(r)
@@ -243,7 +244,7 @@ func (p *messagePanel) updateRow(id string, _ bool, o fyne.CanvasObject) {
 		if n == nil {
 			return
 		}
-		if model.Groupable(n) && n.Len() >= sparkMin {
+		if model.Groupable(n) && n.Len() >= widgets.SparkMin {
 			r.spark.SetValues(n)
 		}
 		r.set(p.ft.RowName(id), model.FieldValue(n), n.Type)
@@ -342,11 +343,11 @@ func (p *messagePanel) selectTreeID(id string) {
 func hexLegendMessage() fyne.CanvasObject {
 	v := fyne.CurrentApp().Settings().ThemeVariant()
 	return container.NewHBox(
-		legendItem(spanColor(model.Span{Kind: model.SpanLength}, v), "lengths"),
-		legendItem(spanColor(model.Span{Kind: model.SpanField}, v), "record header fields"),
-		legendItem(spanColor(model.Span{Kind: model.SpanData, Field: 0}, v), "fields"),
-		legendItem(spanColor(model.Span{Kind: model.SpanData, Field: 1}, v), "next field"),
-		legendItem(hexHighlightColor(v), "selected field"),
+		widgets.LegendItem(widgets.SpanColor(model.Span{Kind: model.SpanLength}, v), "lengths"),
+		widgets.LegendItem(widgets.SpanColor(model.Span{Kind: model.SpanField}, v), "record header fields"),
+		widgets.LegendItem(widgets.SpanColor(model.Span{Kind: model.SpanData, Field: 0}, v), "fields"),
+		widgets.LegendItem(widgets.SpanColor(model.Span{Kind: model.SpanData, Field: 1}, v), "next field"),
+		widgets.LegendItem(widgets.HexHighlightColor(v), "selected field"),
 	)
 }
 

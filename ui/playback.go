@@ -11,6 +11,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // frameInterval is the time between two playback frames: at most 30 a
@@ -214,10 +215,10 @@ func (p *player) stepTime(delta int64) {
 type transport struct {
 	p       *player
 	content fyne.CanvasObject
-	play    *tipButton
+	play    *widgets.TipButton
 	speed   *widget.Select
-	loop    *tipButton
-	time    *lineLabel // a raster: a new text every frame (see lineLabel)
+	loop    *widgets.TipButton
+	time    *widgets.LineLabel // a raster: a new text every frame (see LineLabel)
 	start   int64
 }
 
@@ -231,7 +232,7 @@ func speedLabel(s float64) string {
 
 func newTransport(p *player, start int64, status func(string)) *transport {
 	tr := &transport{p: p, start: start}
-	tr.play = newTipButton("", theme.MediaPlayIcon(), "Play or pause (Space); plays the selected range, else the whole bag", status, p.Toggle)
+	tr.play = widgets.NewTipButton("", theme.MediaPlayIcon(), "Play or pause (Space); plays the selected range, else the whole bag", status, p.Toggle)
 	var opts []string
 	for _, s := range model.Speeds {
 		opts = append(opts, speedLabel(s))
@@ -245,12 +246,12 @@ func newTransport(p *player, start int64, status func(string)) *transport {
 	})
 	tr.speed.PlaceHolder = "10×" // as wide as the widest speed
 	tr.speed.SetSelected(speedLabel(p.clock.Speed))
-	tr.loop = newTipButton("", theme.ViewRefreshIcon(), "Loop over the selected range, else the whole bag (Alt+L)", status, func() { p.setLoop(!p.clock.Loop) })
-	back := newTipButton("", theme.MediaFastRewindIcon(), "Back 1 s (Alt+Shift+Left); Alt+Left steps to the previous message", status, func() { p.stepTime(-timeStep) })
-	fwd := newTipButton("", theme.MediaFastForwardIcon(), "Forward 1 s (Alt+Shift+Right); Alt+Right steps to the next message", status, func() { p.stepTime(timeStep) })
-	tr.time = newLineLabel("", fyne.TextStyle{Monospace: true})
+	tr.loop = widgets.NewTipButton("", theme.ViewRefreshIcon(), "Loop over the selected range, else the whole bag (Alt+L)", status, func() { p.setLoop(!p.clock.Loop) })
+	back := widgets.NewTipButton("", theme.MediaFastRewindIcon(), "Back 1 s (Alt+Shift+Left); Alt+Left steps to the previous message", status, func() { p.stepTime(-timeStep) })
+	fwd := widgets.NewTipButton("", theme.MediaFastForwardIcon(), "Forward 1 s (Alt+Shift+Right); Alt+Right steps to the next message", status, func() { p.stepTime(timeStep) })
+	tr.time = widgets.NewLineLabel("", fyne.TextStyle{Monospace: true})
 	tr.time.MinText = human.RelTime(p.bagEnd-start) + " " // as wide as the latest time, one more digit spare
-	for _, b := range []*tipButton{tr.play, tr.loop, back, fwd} {
+	for _, b := range []*widgets.TipButton{tr.play, tr.loop, back, fwd} {
 		b.Importance = widget.LowImportance
 	}
 	p.onState = append(p.onState, tr.refresh)

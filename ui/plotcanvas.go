@@ -16,6 +16,7 @@ import (
 
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/plot"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // Plot canvas geometry, in device-independent pixels.
@@ -326,7 +327,7 @@ func (r *plotCanvasRenderer) overlay() {
 		r.cursor.Show()
 	}
 	if c.hovering && !c.box {
-		r.cross.FillColor = withAlpha(th.Color(theme.ColorNameForeground, variant), 140)
+		r.cross.FillColor = widgets.WithAlpha(th.Color(theme.ColorNameForeground, variant), 140)
 		place(r.cross, c.hover.X, top, 1, h)
 		r.cross.Show()
 		r.placeReadout()

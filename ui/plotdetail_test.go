@@ -12,6 +12,7 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/plot"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // TestPlotReducedSeries plots robot.bag's /odom (200 messages) with the
@@ -53,7 +54,7 @@ func TestPlotReducedSeries(t *testing.T) {
 	}
 	note := ""
 	for _, o := range test.LaidOutObjects(p.legend) {
-		if c, ok := o.(*clipRich); ok && c.Note() != "" {
+		if c, ok := o.(*widgets.ClipRich); ok && c.Note() != "" {
 			note = c.ToolTip()
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // topicFields is one topic of the Fields list and its plottable paths.
@@ -103,9 +104,9 @@ func newFieldList(g *plotsView) *fieldList {
 	title := widget.NewLabelWithStyle("Fields", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	// Single lines: wrapped text in a VBox takes the height it would need
 	// at its narrowest.
-	hint := container.New(&tightVBox{pull: captionPull},
-		dimText("Drag onto a plot, or below for a new plot.", theme.SizeNameCaptionText, fyne.TextAlignLeading),
-		dimText("Double-click or + adds it to the selected plot.", theme.SizeNameCaptionText, fyne.TextAlignLeading))
+	hint := container.New(&widgets.TightVBox{Pull: widgets.CaptionPull},
+		widgets.DimText("Drag onto a plot, or below for a new plot.", theme.SizeNameCaptionText, fyne.TextAlignLeading),
+		widgets.DimText("Double-click or + adds it to the selected plot.", theme.SizeNameCaptionText, fyne.TextAlignLeading))
 	f.content = container.NewBorder(container.NewVBox(title, f.filter, hint), nil, nil, nil, f.tree)
 	return f
 }

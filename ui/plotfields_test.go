@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // TestFieldListSample checks the Fields list of the sample bag: the
@@ -301,12 +302,12 @@ func TestFieldDragShot(t *testing.T) {
 	start := centre(row)
 	row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: start}})
 	row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: centre(g.panels[1].box)}})
-	if err := writePNG(filepath.Join(dir, "plots-drag.png"), w.Canvas().Capture()); err != nil {
+	if err := widgets.WritePNG(filepath.Join(dir, "plots-drag.png"), w.Canvas().Capture()); err != nil {
 		t.Fatal(err)
 	}
 	row.DragEnd()
 	g.fields.filter.SetText("")
-	if err := writePNG(filepath.Join(dir, "plots-dropped.png"), w.Canvas().Capture()); err != nil {
+	if err := widgets.WritePNG(filepath.Join(dir, "plots-dropped.png"), w.Canvas().Capture()); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/plot"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // The time bases a panel offers.
@@ -131,14 +132,14 @@ func (p *plotPanel) setXY(on, equal bool) {
 // bag.
 func (p *plotPanel) emptyState() fyne.CanvasObject {
 	title := widget.NewLabelWithStyle("Nothing plotted yet", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
-	how := dimWrapped("Type a field path above as TOPIC.FIELD (suggestions show as you type; Down and Enter take one), "+
+	how := widgets.DimWrapped("Type a field path above as TOPIC.FIELD (suggestions show as you type; Down and Enter take one), "+
 		"X vs Y for an XY plot, or a derived series such as deriv(TOPIC.FIELD); or use Plot field in the Message tab. Try one of this bag's fields:",
 		fyne.TextAlignCenter)
 	buttons := container.NewGridWithColumns(2)
 	for _, ex := range p.g.examples {
 		buttons.Add(widget.NewButton(ex, func() { p.g.add(p, ex) }))
 	}
-	return newCentered(620, container.NewVBox(title, how, buttons))
+	return widgets.NewCentered(620, container.NewVBox(title, how, buttons))
 }
 
 // setError shows msg over the plot; "" hides it.
@@ -266,7 +267,7 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 	// is the first line's tooltip.
 	var lines []fyne.CanvasObject
 	for i, text := range legendLines(s) {
-		l := newClipLabel(text, fyne.TextAlignLeading, fyne.TextStyle{})
+		l := widgets.NewClipLabel(text, fyne.TextAlignLeading, fyne.TextStyle{})
 		if i == 0 {
 			l.SetTip(s.name())
 		}
@@ -281,7 +282,7 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 		l.SizeName = theme.SizeNameCaptionText
 		state = l
 	case s.loading():
-		state = dimText("extracting…", theme.SizeNameCaptionText, fyne.TextAlignLeading)
+		state = widgets.DimText("extracting…", theme.SizeNameCaptionText, fyne.TextAlignLeading)
 	default:
 		text := human.Count(uint64(s.points())) + " points"
 		missing := 0
@@ -293,7 +294,7 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 		if missing > 0 {
 			text += ", " + human.Count(uint64(missing)) + " messages lack a field"
 		}
-		st := dimClip(text, theme.SizeNameCaptionText, fyne.TextAlignLeading)
+		st := widgets.DimClip(text, theme.SizeNameCaptionText, fyne.TextAlignLeading)
 		if s.ms != nil && s.ms.Reduced() {
 			st.SetNote(reducedNote(s.ms))
 		}
@@ -303,7 +304,7 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 	del.Importance = widget.LowImportance
 	left := container.NewHBox(check, container.NewCenter(swatch))
 	lines = append(lines, state)
-	return container.NewBorder(nil, nil, left, del, container.New(&tightVBox{pull: captionPull}, lines...))
+	return container.NewBorder(nil, nil, left, del, container.New(&widgets.TightVBox{Pull: widgets.CaptionPull}, lines...))
 }
 
 // legendLines splits a series' name for the legend: the topic its fields

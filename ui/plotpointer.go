@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/bagscope/bagscope/plot"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // plotPointer is what the time-series and the XY plot canvases both keep
@@ -97,7 +98,7 @@ type plotChrome struct {
 	img     *image.RGBA
 	paint   func(img *image.RGBA) // draws the data into the raster's image
 	axes    []fyne.CanvasObject
-	shapes  shapes // the axes' grid lines and labels
+	shapes  widgets.Shapes // the axes' grid lines and labels
 	boxRect *canvas.Rectangle
 	readout *fyne.Container
 	objs    []fyne.CanvasObject
@@ -146,10 +147,10 @@ func (p *plotChrome) startAxes(th fyne.Theme, variant fyne.ThemeVariant, data pl
 	p.axes = p.axes[:0]
 	p.bg.FillColor = th.Color(theme.ColorNameInputBackground, variant)
 	place(p.bg, float32(data.X0), float32(data.Y0), float32(data.Dx()), float32(data.Dy()))
-	p.shapes.reset()
-	line = func(x, y, w, h float32) { p.axes = append(p.axes, p.shapes.rect(x, y, w, h, grid)) }
+	p.shapes.Reset()
+	line = func(x, y, w, h float32) { p.axes = append(p.axes, p.shapes.Rect(x, y, w, h, grid)) }
 	text = func(s string, x, y float32, align fyne.TextAlign) {
-		t := p.shapes.text(s, dim, 11)
+		t := p.shapes.Text(s, dim, 11)
 		sz := t.MinSize()
 		switch align {
 		case fyne.TextAlignTrailing:
@@ -176,7 +177,7 @@ func (p *plotChrome) finishAxes(data plot.Rect, overlays ...fyne.CanvasObject) {
 // placeBox shows the zoom rectangle q is drawing.
 func (p *plotChrome) placeBox(q *plotPointer, th fyne.Theme, variant fyne.ThemeVariant) {
 	primary := th.Color(theme.ColorNamePrimary, variant)
-	p.boxRect.FillColor = withAlpha(primary, 40)
+	p.boxRect.FillColor = widgets.WithAlpha(primary, 40)
 	p.boxRect.StrokeColor = primary
 	x0, x1 := min(q.boxFrom.X, q.boxTo.X), max(q.boxFrom.X, q.boxTo.X)
 	y0, y1 := min(q.boxFrom.Y, q.boxTo.Y), max(q.boxFrom.Y, q.boxTo.Y)

@@ -19,6 +19,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
 	"github.com/bagscope/bagscope/plot"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // plotsView is the Plots tab: one toolbar over plot panels stacked over
@@ -45,7 +46,7 @@ type plotsView struct {
 	examples []string
 	fields   *fieldList
 	// The shared toolbar.
-	entry     *completionEntry
+	entry     *widgets.CompletionEntry
 	addBtn    *widget.Button
 	baseSel   *widget.Select
 	exportBtn *widget.Button
@@ -127,7 +128,7 @@ func newPlotsView(l *docLink) *plotsView {
 // suggestions and Add, the time base, Export, Equal axes (for XY plots),
 // Add plot and Remove plot; with a line of help under it.
 func (g *plotsView) newToolbar() fyne.CanvasObject {
-	g.entry = newCompletionEntry(func(s string) []string { return g.complete(s) })
+	g.entry = widgets.NewCompletionEntry(func(s string) []string { return g.complete(s) })
 	g.entry.SetPlaceHolder("TOPIC.FIELD, or X vs Y for an XY plot, or deriv(…), integ(…), diff(…, …), scale(…, k, c), avg(…, n)")
 	g.entry.OnSubmitted = func(string) { g.addTyped() }
 	g.addBtn = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), g.addTyped)
@@ -151,7 +152,7 @@ func (g *plotsView) newToolbar() fyne.CanvasObject {
 	row1 := container.NewBorder(nil, nil, nil, container.NewHBox(g.addBtn, baseBox, g.exportBtn), g.entry)
 	// The gestures, cut with an ellipsis on a narrow window (Help lists
 	// them too).
-	hint := dimText("Wheel: zoom · drag: pan · Shift+drag: zoom to a box · double-click: fit · click a point: select its message · "+
+	hint := widgets.DimText("Wheel: zoom · drag: pan · Shift+drag: zoom to a box · double-click: fit · click a point: select its message · "+
 		"the toolbar acts on the framed plot (click one to select it)", theme.SizeNameCaptionText, fyne.TextAlignLeading)
 	row2 := container.NewBorder(nil, nil, container.NewHBox(g.equal, newPlot, g.removeBtn), nil, hint)
 	return container.NewVBox(row1, row2)
@@ -176,7 +177,7 @@ func (g *plotsView) complete(s string) []string {
 	if head != "" && frag == "" {
 		return nil
 	}
-	out := model.CompleteField(g.l.d.Storage, &g.cache, frag, completionMax)
+	out := model.CompleteField(g.l.d.Storage, &g.cache, frag, widgets.CompletionMax)
 	if head == "" {
 		return out
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/plot"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // newTestPlots opens path and shows its Plots tab alone in a test window,
@@ -54,7 +55,7 @@ func legendTexts(p *plotPanel) string {
 	var out []string
 	for _, o := range test.LaidOutObjects(p.legend) {
 		switch l := o.(type) {
-		case *clipLabel:
+		case *widgets.ClipLabel:
 			out = append(out, l.Text)
 			if l.Tip() != "" {
 				out = append(out, l.Tip())
@@ -63,7 +64,7 @@ func legendTexts(p *plotPanel) string {
 			out = append(out, l.Text)
 		case *widget.RichText:
 			out = append(out, l.String())
-		case *clipRich:
+		case *widgets.ClipRich:
 			out = append(out, l.String())
 		}
 	}
@@ -475,7 +476,7 @@ func TestPlotsShots(t *testing.T) {
 			c := g.panels[0].canvas
 			c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(c.Size().Width*0.3, 60)}})
 			img := cv.Capture()
-			if err := writePNG(filepath.Join(dir, "plots-"+v.name+".png"), img); err != nil {
+			if err := widgets.WritePNG(filepath.Join(dir, "plots-"+v.name+".png"), img); err != nil {
 				t.Fatal(err)
 			}
 		})

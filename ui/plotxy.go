@@ -15,6 +15,7 @@ import (
 
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/plot"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // xyCanvas draws a panel's XY paths (y against x) over the points whose
@@ -291,7 +292,7 @@ func (r *xyRenderer) overlay() {
 		}
 	}
 	if c.hovering && !c.box {
-		fg := withAlpha(th.Color(theme.ColorNameForeground, variant), 140)
+		fg := widgets.WithAlpha(th.Color(theme.ColorNameForeground, variant), 140)
 		r.crossX.FillColor, r.crossY.FillColor = fg, fg
 		place(r.crossX, c.hover.X, float32(f.Data.Y0), 1, float32(f.Data.Dy()))
 		place(r.crossY, float32(f.Data.X0), c.hover.Y, float32(f.Data.Dx()), 1)

@@ -16,6 +16,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // recordLevel is one list of records: the file's, or a chunk's.
@@ -46,7 +47,7 @@ type recordsPanel struct {
 	fieldAt  int64 // offset of the header bytes of the selected record
 	title    *widget.Label
 	openBtn  *widget.Button
-	hex      *HexView
+	hex      *widgets.HexView
 	rec      ros1.Record
 	hasRec   bool
 	progress *widget.ProgressBar
@@ -116,9 +117,9 @@ func newRecordsPanel(d *model.Document, async func(func())) *recordsPanel {
 	p.count = widget.NewLabel("")
 
 	head := container.New(recordColumns{},
-		colTitle("Offset", fyne.TextAlignTrailing), colTitle("Op", fyne.TextAlignLeading),
-		colTitle("Header", fyne.TextAlignTrailing), colTitle("Data", fyne.TextAlignTrailing),
-		colTitle("Key fields", fyne.TextAlignLeading))
+		widgets.ColTitle("Offset", fyne.TextAlignTrailing), widgets.ColTitle("Op", fyne.TextAlignLeading),
+		widgets.ColTitle("Header", fyne.TextAlignTrailing), widgets.ColTitle("Data", fyne.TextAlignTrailing),
+		widgets.ColTitle("Key fields", fyne.TextAlignLeading))
 	left := container.NewBorder(
 		container.NewVBox(container.NewBorder(nil, nil, p.back, p.count, p.crumb), head, widget.NewSeparator()),
 		nil, nil, nil, p.list)
@@ -146,16 +147,16 @@ func newRecordsPanel(d *model.Document, async func(func())) *recordsPanel {
 	p.openBtn = widget.NewButtonWithIcon("Show records inside", theme.FolderOpenIcon(), p.openChunk)
 	p.openBtn.Importance = widget.HighImportance
 	p.openBtn.Hide()
-	p.hex = NewHexView()
+	p.hex = widgets.NewHexView()
 
 	hexPane := container.NewBorder(nil, hexLegend(), nil, nil, p.hex)
 	vs := container.NewVSplit(p.table, hexPane)
 	vs.Offset = 0.3
-	rememberSplit(vs, "records.detail")
+	widgets.RememberSplit(vs, "records.detail")
 	right := container.NewBorder(container.NewBorder(nil, nil, nil, p.openBtn, p.title), nil, nil, nil, vs)
 	hs := container.NewHSplit(left, right)
 	hs.Offset = 0.42
-	rememberSplit(hs, "records")
+	widgets.RememberSplit(hs, "records")
 	p.split = hs
 
 	p.progress = widget.NewProgressBar()
@@ -164,7 +165,7 @@ func newRecordsPanel(d *model.Document, async func(func())) *recordsPanel {
 	if d.Bag == nil {
 		p.body.Objects = []fyne.CanvasObject{notForFormat(d, "Records")}
 	}
-	p.content = newStartOnShow(p.body, p.ensureIndex)
+	p.content = widgets.NewStartOnShow(p.body, p.ensureIndex)
 	return p
 }
 
@@ -175,19 +176,19 @@ func notForFormat(d *model.Document, view string) fyne.CanvasObject {
 	if d.Info != nil && d.Info.Format != "" {
 		format = d.Info.Format
 	}
-	return newEmptyState(fmt.Sprintf("The %s view is not available for %s files yet", view, format),
+	return widgets.NewEmptyState(fmt.Sprintf("The %s view is not available for %s files yet", view, format),
 		fmt.Sprintf("It shows the records of ROS 1 bags and of formats whose reader lists its records (MCAP, rosbag2 SQLite); the %s reader does not, for now. The Topics, Message, Plots and Findings views and the timeline read this %s file.", format, format))
 }
 
 // hexLegend explains the hex view's tints.
 func hexLegend() fyne.CanvasObject {
 	v := fyne.CurrentApp().Settings().ThemeVariant()
-	item := legendItem
-	objs := []fyne.CanvasObject{item(spanColor(model.Span{Kind: model.SpanLength}, v), "length fields")}
+	item := widgets.LegendItem
+	objs := []fyne.CanvasObject{item(widgets.SpanColor(model.Span{Kind: model.SpanLength}, v), "length fields")}
 	for i := range 3 {
-		objs = append(objs, item(spanColor(model.Span{Kind: model.SpanField, Field: i}, v), fmt.Sprintf("header field %d", i+1)))
+		objs = append(objs, item(widgets.SpanColor(model.Span{Kind: model.SpanField, Field: i}, v), fmt.Sprintf("header field %d", i+1)))
 	}
-	objs = append(objs, item(spanColor(model.Span{Kind: model.SpanData}, v), "data"))
+	objs = append(objs, item(widgets.SpanColor(model.Span{Kind: model.SpanData}, v), "data"))
 	return container.NewHBox(objs...)
 }
 
@@ -206,7 +207,7 @@ func (p *recordsPanel) startIndex() {
 		}
 		p.mu.Unlock()
 	})
-	p.body.Objects = []fyne.CanvasObject{newCentered(420, container.NewVBox(p.stage, p.progress, container.NewCenter(stop)))}
+	p.body.Objects = []fyne.CanvasObject{widgets.NewCentered(420, container.NewVBox(p.stage, p.progress, container.NewCenter(stop)))}
 	p.body.Refresh()
 	b := p.d.Bag
 	p.async(func() {
@@ -234,7 +235,7 @@ func (p *recordsPanel) indexed(x *model.RecordIndex, err error) {
 			msg = "Indexing the records was cancelled."
 		}
 		retry := widget.NewButtonWithIcon("Index records", theme.ViewRefreshIcon(), p.startIndex)
-		p.body.Objects = []fyne.CanvasObject{newCentered(520, container.NewVBox(
+		p.body.Objects = []fyne.CanvasObject{widgets.NewCentered(520, container.NewVBox(
 			widget.NewLabelWithStyle(msg, fyne.TextAlignCenter, fyne.TextStyle{}), container.NewCenter(retry)))}
 		p.body.Refresh()
 		return

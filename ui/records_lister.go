@@ -18,6 +18,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // The Records tab of a recording whose format lists its own records
@@ -55,7 +56,7 @@ type listedRecordsPanel struct {
 	title    *widget.Label
 	openBtn  *widget.Button
 	saveBtn  *widget.Button
-	hex      *HexView
+	hex      *widgets.HexView
 	rec      *bag.Record       // the selected record, or nil
 	fields   []bag.RecordField // its fields, and its damage, for the table
 	spans    []model.Span
@@ -104,9 +105,9 @@ func newListedRecordsPanel(d *model.Document, l bag.RecordLister, async func(fun
 	p.back.Importance = widget.LowImportance
 	p.count = widget.NewLabel("")
 
-	head := container.New(fixedColumns{listedColumnWidths},
-		colTitle("Offset", fyne.TextAlignTrailing), colTitle("Kind", fyne.TextAlignLeading),
-		colTitle("Length", fyne.TextAlignTrailing), colTitle("Summary", fyne.TextAlignLeading))
+	head := container.New(widgets.FixedColumns{Widths: listedColumnWidths},
+		widgets.ColTitle("Offset", fyne.TextAlignTrailing), widgets.ColTitle("Kind", fyne.TextAlignLeading),
+		widgets.ColTitle("Length", fyne.TextAlignTrailing), widgets.ColTitle("Summary", fyne.TextAlignLeading))
 	left := container.NewBorder(
 		container.NewVBox(container.NewBorder(nil, nil, p.back, p.count, p.crumb), head, widget.NewSeparator()),
 		nil, nil, nil, p.list)
@@ -137,34 +138,34 @@ func newListedRecordsPanel(d *model.Document, l bag.RecordLister, async func(fun
 	p.openBtn.Hide()
 	p.saveBtn = widget.NewButtonWithIcon("Save data…", theme.DocumentSaveIcon(), p.saveRecordPayload)
 	p.saveBtn.Hide()
-	p.hex = NewHexView()
+	p.hex = widgets.NewHexView()
 	p.hex.DecimalOffsets = true
 
 	hexPane := container.NewBorder(nil, listedLegend(), nil, nil, p.hex)
 	vs := container.NewVSplit(p.table, hexPane)
 	vs.Offset = 0.42
-	rememberSplit(vs, "records.listed.detail")
+	widgets.RememberSplit(vs, "records.listed.detail")
 	right := container.NewBorder(container.NewBorder(nil, nil, nil, container.NewHBox(p.saveBtn, p.openBtn), p.title), nil, nil, nil, vs)
 	hs := container.NewHSplit(left, right)
 	hs.Offset = 0.45
-	rememberSplit(hs, "records.listed")
+	widgets.RememberSplit(hs, "records.listed")
 	p.split = hs
 
 	p.progress = widget.NewProgressBar()
 	p.stage = widget.NewLabelWithStyle("Listing the records…", fyne.TextAlignCenter, fyne.TextStyle{})
 	p.body = container.NewStack()
-	p.content = newStartOnShow(p.body, p.ensureList)
+	p.content = widgets.NewStartOnShow(p.body, p.ensureList)
 	return p
 }
 
 // listedLegend explains the hex view's tints of listed records.
 func listedLegend() fyne.CanvasObject {
 	v := fyne.CurrentApp().Settings().ThemeVariant()
-	objs := []fyne.CanvasObject{legendItem(spanColor(model.Span{Kind: model.SpanLength}, v), "op, length")}
+	objs := []fyne.CanvasObject{widgets.LegendItem(widgets.SpanColor(model.Span{Kind: model.SpanLength}, v), "op, length")}
 	for i := range 3 {
-		objs = append(objs, legendItem(spanColor(model.Span{Kind: model.SpanField, Field: i}, v), fmt.Sprintf("field %d", i+1)))
+		objs = append(objs, widgets.LegendItem(widgets.SpanColor(model.Span{Kind: model.SpanField, Field: i}, v), fmt.Sprintf("field %d", i+1)))
 	}
-	objs = append(objs, legendItem(spanColor(model.Span{Kind: model.SpanData}, v), "data"))
+	objs = append(objs, widgets.LegendItem(widgets.SpanColor(model.Span{Kind: model.SpanData}, v), "data"))
 	return container.NewHBox(objs...)
 }
 
@@ -201,7 +202,7 @@ func (p *listedRecordsPanel) startList() {
 	p.mu.Unlock()
 	p.progress.SetValue(0)
 	stop := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), p.stop)
-	p.body.Objects = []fyne.CanvasObject{newCentered(420, container.NewVBox(p.stage, p.progress, container.NewCenter(stop)))}
+	p.body.Objects = []fyne.CanvasObject{widgets.NewCentered(420, container.NewVBox(p.stage, p.progress, container.NewCenter(stop)))}
 	p.body.Refresh()
 	l, size := p.lister, p.d.Size
 	if p.d.Info != nil && p.d.Info.Size > 0 {
@@ -232,7 +233,7 @@ func (p *listedRecordsPanel) listed(x *model.FileRecords, err error) {
 			msg = "Listing the records was cancelled."
 		}
 		retry := widget.NewButtonWithIcon("List records", theme.ViewRefreshIcon(), p.startList)
-		p.body.Objects = []fyne.CanvasObject{newCentered(520, container.NewVBox(
+		p.body.Objects = []fyne.CanvasObject{widgets.NewCentered(520, container.NewVBox(
 			widget.NewLabelWithStyle(msg, fyne.TextAlignCenter, fyne.TextStyle{}), container.NewCenter(retry)))}
 		p.body.Refresh()
 		return
@@ -318,7 +319,7 @@ func (p *listedRecordsPanel) newRow() fyne.CanvasObject {
 	kind.Truncation = fyne.TextTruncateEllipsis
 	sum := widget.NewLabel("")
 	sum.Truncation = fyne.TextTruncateEllipsis
-	return container.New(fixedColumns{listedColumnWidths}, num(), kind, num(), sum)
+	return container.New(widgets.FixedColumns{Widths: listedColumnWidths}, num(), kind, num(), sum)
 }
 
 func (p *listedRecordsPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject) {

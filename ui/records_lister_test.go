@@ -18,6 +18,7 @@ import (
 	_ "github.com/bagscope/bagscope/bag/db3" // a format whose records are SQLite pages
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // Recordings of formats that list their records (MCAP here).
@@ -508,11 +509,11 @@ func TestListedRecordsShots(t *testing.T) {
 	p := newListedRecordsPanel(d, model.Lister(d.Storage), syncRun)
 	size := fyne.NewSize(1280, 460)
 	render := func(name string) {
-		if err := writePNG(filepath.Join(dir, "listed-"+name+".png"), renderContent(p.content, size)); err != nil {
+		if err := widgets.WritePNG(filepath.Join(dir, "listed-"+name+".png"), widgets.RenderContent(p.content, size)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	renderContent(p.content, size) // lay out once: lists the records
+	widgets.RenderContent(p.content, size) // lay out once: lists the records
 	p.list.Select(rowOf(p, "chunk"))
 	p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p.hex.CellPosition(p.rec.Offset + 26)}})
 	render("chunk")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 func syncRun(f func()) { f() }
@@ -126,14 +127,17 @@ func TestRecordsShots(t *testing.T) {
 			a.Settings().SetTheme(v.th)
 			p := newRecordsPanel(openSample(t), syncRun)
 			render := func(name string) {
-				img := renderContent(p.content, fyne.NewSize(1280, 720))
-				if err := writePNG(filepath.Join(dir, "records-"+name+"-"+v.name+".png"), img); err != nil {
+				img := widgets.RenderContent(p.content, fyne.NewSize(1280, 720))
+				if err := widgets.WritePNG(filepath.Join(dir, "records-"+name+"-"+v.name+".png"), img); err != nil {
 					t.Fatal(err)
 				}
 			}
-			renderContent(p.content, fyne.NewSize(1280, 720)) // lay out once
+			widgets.RenderContent(p.content, fyne.NewSize(1280, 720)) // lay out once
 			p.list.Select(1)
-			row := func(i int64) int64 { _, start, _, _ := p.hex.Data(); return (start/hexCols + i) * hexCols }
+			row := func(i int64) int64 {
+				_, start, _, _ := p.hex.Data()
+				return (start/widgets.HexCols + i) * widgets.HexCols
+			}
 			p.hex.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p.hex.CellPosition(row(1) + 9)}})
 			render("chunk")
 			test.Tap(p.openBtn)

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // screenshotTimeout bounds how long --screenshot waits for the bag to load.
@@ -20,7 +21,7 @@ const screenshotTimeout = 2 * time.Minute
 // is rendered with Fyne's software painter, in the app's real theme.
 func (c *controller) screenshot(out string, sample bool, files []string, status *int) {
 	*status = 1
-	rememberSplits = false // the picture shows the defaults, not this user's dividers
+	widgets.RememberSplits = false // the picture shows the defaults, not this user's dividers
 	timer := time.AfterFunc(screenshotTimeout, func() {
 		fyne.Do(func() {
 			fmt.Fprintf(os.Stderr, "bagscope: --screenshot: the bag did not load within %s\n", screenshotTimeout)
@@ -36,8 +37,8 @@ func (c *controller) screenshot(out string, sample bool, files []string, status 
 		capture := func() {
 			content := v.win.Content()
 			v.win.SetContent(widget.NewLabel("")) // an object lives on one canvas at a time
-			img := renderContent(content, bagWindowSize)
-			if err := writePNG(out, img); err != nil {
+			img := widgets.RenderContent(content, bagWindowSize)
+			if err := widgets.WritePNG(out, img); err != nil {
 				fmt.Fprintf(os.Stderr, "bagscope: --screenshot: %v\n", err)
 			} else {
 				*status = 0

@@ -21,6 +21,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // sensorTopics returns the topics of d that the Sensor view draws.
@@ -136,7 +137,7 @@ func newSensorPanel(l *docLink) *sensorPanel {
 	p.buildImagePane()
 	p.buildPointPane()
 
-	p.empty = newEmptyState("No sensor message shown",
+	p.empty = widgets.NewEmptyState("No sensor message shown",
 		"Select an image, laser scan or point cloud message (in the timeline, Records or the Message view), or pick a sensor topic above: "+
 			"the view then follows the time cursor on that topic.")
 	p.body = container.NewStack(p.empty)

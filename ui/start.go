@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // newStartPage is what bagscope shows without a file: open buttons, the
@@ -20,7 +21,7 @@ func newStartPage(c *controller, w fyne.Window) fyne.CanvasObject {
 	icon.SetMinSize(fyne.NewSize(88, 88))
 	title := widget.NewLabelWithStyle("bagscope", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameHeadingText
-	tagline := dimWrapped("Inspect ROS 1 bags and ROS 2 recordings (MCAP, rosbag2 folders): topics, chunks, records and messages.", fyne.TextAlignLeading)
+	tagline := widgets.DimWrapped("Inspect ROS 1 bags and ROS 2 recordings (MCAP, rosbag2 folders): topics, chunks, records and messages.", fyne.TextAlignLeading)
 	head := container.NewBorder(nil, nil, icon, nil, container.NewVBox(layout.NewSpacer(), title, tagline, layout.NewSpacer()))
 
 	open := widget.NewButtonWithIcon("Open…", theme.FolderOpenIcon(), func() { c.showOpenDialog(w) })
@@ -32,16 +33,16 @@ func newStartPage(c *controller, w fyne.Window) fyne.CanvasObject {
 	recent := container.NewVBox(recentTitle)
 	paths := c.recent.Paths()
 	if len(paths) == 0 {
-		recent.Add(dimText("No recent files yet.", theme.SizeNameText, fyne.TextAlignLeading))
+		recent.Add(widgets.DimText("No recent files yet.", theme.SizeNameText, fyne.TextAlignLeading))
 	}
 	for _, path := range paths {
 		recent.Add(newRecentRow(path, func() { c.openPath(path, w) }))
 	}
 
-	hint := dimText("Tip: drop recordings (.bag, .mcap, .db3, bag folders) on this window to open them.", theme.SizeNameText, fyne.TextAlignCenter)
+	hint := widgets.DimText("Tip: drop recordings (.bag, .mcap, .db3, bag folders) on this window to open them.", theme.SizeNameText, fyne.TextAlignCenter)
 
-	page := container.NewVBox(head, gap(theme.Padding()*2), buttons, widget.NewSeparator(), recent, widget.NewSeparator(), hint)
-	return container.NewVScroll(container.NewPadded(newCentered(620, page)))
+	page := container.NewVBox(head, widgets.Gap(theme.Padding()*2), buttons, widget.NewSeparator(), recent, widget.NewSeparator(), hint)
+	return container.NewVScroll(container.NewPadded(widgets.NewCentered(620, page)))
 }
 
 // newRecentRow is one recent file on the start page: its name, then its
@@ -51,8 +52,8 @@ func newRecentRow(path string, open func()) fyne.CanvasObject {
 	b := widget.NewButton("", open)
 	b.Importance = widget.LowImportance
 	name := widget.NewLabelWithStyle(filepath.Base(path), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	dir := dimClip(filepath.Dir(path), theme.SizeNameText, fyne.TextAlignLeading)
-	dir.tip = path
+	dir := widgets.DimClip(filepath.Dir(path), theme.SizeNameText, fyne.TextAlignLeading)
+	dir.Tip = path
 	indent := canvas.NewRectangle(color.Transparent) // the icon where a button's would be
 	indent.SetMinSize(fyne.NewSize(theme.InnerPadding()-theme.Padding(), 0))
 	lead := container.NewHBox(indent, widget.NewIcon(theme.DocumentIcon()), name)

@@ -12,6 +12,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // Timeline geometry, in device-independent pixels.
@@ -442,13 +443,13 @@ func (v *TimelineView) DragEnd() {
 
 // rangeText describes the selected range.
 func (v *TimelineView) rangeText() string {
-	return fmt.Sprintf("%s .. %s (%s s)", v.timeLabel(v.r0), v.timeLabel(v.r1), relSeconds(v.r1-v.r0, 3))
+	return fmt.Sprintf("%s .. %s (%s s)", v.timeLabel(v.r0), v.timeLabel(v.r1), widgets.RelSeconds(v.r1-v.r0, 3))
 }
 
 // timeLabel is t as the axis shows it, with milliseconds.
 func (v *TimelineView) timeLabel(t int64) string {
 	if v.abs {
-		return tickLabel(t, v.tl.Start, 1e6, true)
+		return widgets.TickLabel(t, v.tl.Start, 1e6, true)
 	}
 	return human.RelTime(t - v.tl.Start)
 }
@@ -464,7 +465,7 @@ func (v *TimelineView) Tapped(ev *fyne.PointEvent) {
 	}
 	t := v.clampTime(v.timeAt(ev.Position.X))
 	v.cursor, v.hasCur = t, true
-	v.status("Cursor at " + timeText(t, v.tl.Start))
+	v.status("Cursor at " + widgets.TimeText(t, v.tl.Start))
 	v.Refresh()
 	if v.OnTap == nil {
 		return
@@ -600,7 +601,7 @@ func (v *TimelineView) describe(p fyne.Position) string {
 		if c := v.chunkAt(p); c >= 0 {
 			return v.chunkText(v.tl.Chunks[c])
 		}
-		return "No chunk at " + timeText(t, v.tl.Start)
+		return "No chunk at " + widgets.TimeText(t, v.tl.Start)
 	case l >= 0:
 		// The column under the mouse, and the lane's scale.
 		d := v.laneDrawing(l)
@@ -614,11 +615,11 @@ func (v *TimelineView) describe(p fyne.Position) string {
 		a, b := model.BinEdge(v.t0, v.t1, k, n), model.BinEdge(v.t0, v.t1, k+1, n)
 		c := v.tl.Counts(l, a, b, 1)[0]
 		if !v.tl.Exact() {
-			return fmt.Sprintf("%s at %s: about %s in this pixel (%s; estimated from the chunk index until the message index is read)", lane, timeText(t, v.tl.Start), human.Plural(uint64(c+0.5), "message"), d.Scale(true))
+			return fmt.Sprintf("%s at %s: about %s in this pixel (%s; estimated from the chunk index until the message index is read)", lane, widgets.TimeText(t, v.tl.Start), human.Plural(uint64(c+0.5), "message"), d.Scale(true))
 		}
 		return fmt.Sprintf("%s: %s in %s .. %s; full height: %s", lane, human.Plural(uint64(c), "message"), v.timeLabel(a), v.timeLabel(b), d.Scale(true))
 	}
-	return timeText(t, v.tl.Start)
+	return widgets.TimeText(t, v.tl.Start)
 }
 
 // chunkText describes a chunk for the status line and tooltip.

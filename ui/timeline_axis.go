@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // timelineAxis is the time axis under a TimelineView's lanes. It stays in
@@ -63,7 +64,7 @@ func (a *timelineAxis) MouseMoved(ev *desktop.MouseEvent) {
 		a.v.status("")
 		return
 	}
-	a.v.status(timeText(a.v.timeAt(ev.Position.X), a.v.tl.Start) + " — drag along the axis to select a range")
+	a.v.status(widgets.TimeText(a.v.timeAt(ev.Position.X), a.v.tl.Start) + " — drag along the axis to select a range")
 }
 
 // MouseOut clears the status.
@@ -82,7 +83,7 @@ func (a *timelineAxis) CreateRenderer() fyne.WidgetRenderer {
 type axisRenderer struct {
 	a      *timelineAxis
 	objs   []fyne.CanvasObject
-	shapes shapes
+	shapes widgets.Shapes
 }
 
 func (r *axisRenderer) Layout(fyne.Size)             { r.build() }
@@ -95,17 +96,17 @@ func (r *axisRenderer) build() {
 	v := r.a.v
 	col := colorsOf(r.a)
 	objs := r.objs[:0]
-	r.shapes.reset()
+	r.shapes.Reset()
 	// text puts a label centred under x, kept inside the plot.
 	text := func(s string, x, y float32, sz float32) {
-		t := r.shapes.text(s, col.dim, sz)
+		t := r.shapes.Text(s, col.dim, sz)
 		w := t.MinSize().Width
 		x = min(max(x-w/2, v.labelW()), r.a.Size().Width-w)
 		t.Move(fyne.NewPos(x, y))
 		t.Resize(t.MinSize())
 		objs = append(objs, t)
 	}
-	fill := func(x, y, w, h float32, c color.Color) { objs = append(objs, r.shapes.rect(x, y, w, h, c)) }
+	fill := func(x, y, w, h float32, c color.Color) { objs = append(objs, r.shapes.Rect(x, y, w, h, c)) }
 	pw := v.plotW()
 	if v.hasRange && v.r1 >= v.t0 && v.r0 <= v.t1 {
 		x0, x1 := max(v.labelW(), v.x(v.r0)), min(v.labelW()+pw, v.x(v.r1))
@@ -116,14 +117,14 @@ func (r *axisRenderer) build() {
 	if v.abs {
 		unit = time.Unix(0, v.t0).UTC().Format("2006-01-02") + " UTC"
 	}
-	u := r.shapes.text(unit, col.dim, 11)
+	u := r.shapes.Text(unit, col.dim, 11)
 	u.Move(fyne.NewPos(4, 5))
 	u.Resize(u.MinSize())
 	objs = append(objs, u)
 	for _, tk := range v.ticks() {
-		x := v.x(tk.t)
+		x := v.x(tk.T)
 		fill(x, 0, 1, 5, col.dim)
-		text(tk.label, x, 5, 11)
+		text(tk.Label, x, 5, 11)
 	}
 	if v.hasCur && v.cursor >= v.t0 && v.cursor <= v.t1 {
 		fill(v.x(v.cursor)-1, 0, 2, 8, col.err)

@@ -175,9 +175,9 @@ func TestTimelineSteadyLaneDrawsOneHeight(t *testing.T) {
 		tv.r.build()
 		y := tv.laneY(imu)
 		heights := map[float32]int{}
-		for _, r := range tv.r.lanes.rects {
-			if r.y > y && r.y+r.h <= y+tv.laneH() && r.x >= tv.labelW() && r.h != tv.laneH() {
-				heights[r.h]++
+		for _, r := range tv.r.lanes.Rects {
+			if r.Y > y && r.Y+r.H <= y+tv.laneH() && r.X >= tv.labelW() && r.H != tv.laneH() {
+				heights[r.H]++
 			}
 		}
 		if len(heights) != 1 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // timelineHint is what the status line says when the mouse is elsewhere.
@@ -26,7 +27,7 @@ type timelinePane struct {
 	bar       *timelineBar
 	player    *player
 	transport *transport
-	collapse  *tipButton
+	collapse  *widgets.TipButton
 	collapsed bool
 	// onCollapse is told when the lanes are collapsed or shown again.
 	onCollapse func(collapsed bool)
@@ -40,7 +41,7 @@ func newTimelinePane(d *model.Document, l *docLink) *timelinePane {
 	tp := &timelinePane{tv: tv, player: newPlayer(l, tv.tl.Start, tv.tl.End)}
 	tp.bar = newTimelineBar(tv)
 	tp.transport = newTransport(tp.player, tv.tl.Start, tp.bar.setStatus)
-	tp.collapse = newTipButton("", theme.MenuDropUpIcon(), "Hide or show the timeline's lanes (Ctrl+T); drag the divider below to resize them", tp.bar.setStatus, tp.toggleCollapsed)
+	tp.collapse = widgets.NewTipButton("", theme.MenuDropUpIcon(), "Hide or show the timeline's lanes (Ctrl+T); drag the divider below to resize them", tp.bar.setStatus, tp.toggleCollapsed)
 	tp.collapse.Importance = widget.LowImportance
 	tp.bar.left.Objects = append([]fyne.CanvasObject{tp.collapse, tp.transport.content, widget.NewSeparator()}, tp.bar.left.Objects...)
 	linkTimeline(tv, tp.bar, l)
@@ -78,9 +79,9 @@ type timelineBar struct {
 	content    *fyne.Container
 	status     *widget.Label
 	rangeText  *widget.Label
-	zoomRange  *tipButton
-	clearRange *tipButton
-	axisMode   *tipButton
+	zoomRange  *widgets.TipButton
+	clearRange *widgets.TipButton
+	axisMode   *widgets.TipButton
 	idle       string // the status when the mouse is elsewhere
 	left       *fyne.Container
 }
@@ -91,13 +92,13 @@ func newTimelineBar(tv *TimelineView) *timelineBar {
 	b.status.Truncation = fyne.TextTruncateEllipsis
 	b.rangeText = widget.NewLabel("")
 	tip := b.setStatus
-	in := newTipButton("", theme.ZoomInIcon(), "Zoom in (+, or scroll up over the lanes)", tip, func() { tv.Zoom(0.5) })
-	out := newTipButton("", theme.ZoomOutIcon(), "Zoom out (-, or scroll down over the lanes)", tip, func() { tv.Zoom(2) })
-	fit := newTipButton("", theme.ZoomFitIcon(), "Fit the whole bag (0, Home, or double-click)", tip, tv.Fit)
-	b.axisMode = newTipButton("Rel", nil, "Axis: seconds from the start (Rel) or UTC wall-clock time (Abs)", tip, b.toggleAxis)
-	b.zoomRange = newTipButton("Zoom to range", theme.ZoomFitIcon(), "Zoom to the selected range (Z, or double-click inside it)", tip, tv.ZoomToRange)
-	b.clearRange = newTipButton("", theme.CancelIcon(), "Clear the range (Esc)", tip, func() { tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
-	for _, bt := range []*tipButton{in, out, fit, b.axisMode, b.zoomRange, b.clearRange} {
+	in := widgets.NewTipButton("", theme.ZoomInIcon(), "Zoom in (+, or scroll up over the lanes)", tip, func() { tv.Zoom(0.5) })
+	out := widgets.NewTipButton("", theme.ZoomOutIcon(), "Zoom out (-, or scroll down over the lanes)", tip, func() { tv.Zoom(2) })
+	fit := widgets.NewTipButton("", theme.ZoomFitIcon(), "Fit the whole bag (0, Home, or double-click)", tip, tv.Fit)
+	b.axisMode = widgets.NewTipButton("Rel", nil, "Axis: seconds from the start (Rel) or UTC wall-clock time (Abs)", tip, b.toggleAxis)
+	b.zoomRange = widgets.NewTipButton("Zoom to range", theme.ZoomFitIcon(), "Zoom to the selected range (Z, or double-click inside it)", tip, tv.ZoomToRange)
+	b.clearRange = widgets.NewTipButton("", theme.CancelIcon(), "Clear the range (Esc)", tip, func() { tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
+	for _, bt := range []*widgets.TipButton{in, out, fit, b.axisMode, b.zoomRange, b.clearRange} {
 		bt.Importance = widget.LowImportance
 	}
 	tv.OnStatus = b.setStatus

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // newTestViews shows the sample bag's linked views in a window, with
@@ -325,10 +326,10 @@ func TestTimelineAxisAndHover(t *testing.T) {
 }
 
 // findTipButton returns the toolbar button labelled text.
-func findTipButton(t *testing.T, w fyne.Window, text string) *tipButton {
+func findTipButton(t *testing.T, w fyne.Window, text string) *widgets.TipButton {
 	t.Helper()
 	for _, o := range shownObjects(w.Content()) {
-		if b, ok := o.(*tipButton); ok && b.Text == text {
+		if b, ok := o.(*widgets.TipButton); ok && b.Text == text {
 			return b
 		}
 	}

@@ -10,11 +10,12 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // CreateRenderer draws the lanes.
 func (v *TimelineView) CreateRenderer() fyne.WidgetRenderer {
-	r := &timelineRenderer{v: v, lanes: newRectRaster(), over: newRectRaster()}
+	r := &timelineRenderer{v: v, lanes: widgets.NewRectRaster(), over: widgets.NewRectRaster()}
 	r.tipBG = canvas.NewRectangle(color.Transparent)
 	r.tipText = canvas.NewText("", color.Black)
 	r.tipText.TextSize = 12
@@ -26,11 +27,11 @@ func (v *TimelineView) CreateRenderer() fyne.WidgetRenderer {
 type timelineRenderer struct {
 	v      *TimelineView
 	objs   []fyne.CanvasObject
-	shapes shapes // the texts
-	// The rectangles, painted as two rasters (see rectRaster): the lanes
+	shapes widgets.Shapes // the texts
+	// The rectangles, painted as two rasters (see RectRaster): the lanes
 	// under their titles, and the chunk lane, grid, selection and cursor
 	// over them, which hides lanes scrolled under the chunk lane.
-	lanes, over *rectRaster
+	lanes, over *widgets.RectRaster
 	tipBG       *canvas.Rectangle
 	tipText     *canvas.Text
 }
@@ -97,22 +98,22 @@ func (r *timelineRenderer) build() {
 	v := r.v
 	col := colorsOf(v)
 	objs := append(r.objs[:0], r.lanes.Raster)
-	r.shapes.reset()
-	r.lanes.reset()
-	r.over.reset()
-	for _, ras := range []*rectRaster{r.lanes, r.over} {
+	r.shapes.Reset()
+	r.lanes.Reset()
+	r.over.Reset()
+	for _, ras := range []*widgets.RectRaster{r.lanes, r.over} {
 		ras.Move(fyne.NewPos(0, 0))
 		ras.Resize(v.Size())
 	}
 	text := func(s string, x, y float32, c color.Color, sz float32, bold bool) {
-		t := r.shapes.text(s, c, sz)
+		t := r.shapes.Text(s, c, sz)
 		t.TextStyle.Bold = bold
 		t.Move(fyne.NewPos(x, y))
 		t.Resize(t.MinSize())
 		objs = append(objs, t)
 	}
-	rect := r.lanes.rect // until the chunk lane
-	outline := func(x, y, w, h float32, c color.Color) { r.over.outline(x, y, w, h, 1.5, c) }
+	rect := r.lanes.Rect // until the chunk lane
+	outline := func(x, y, w, h float32, c color.Color) { r.over.Outline(x, y, w, h, 1.5, c) }
 	pw := v.plotW()
 	right := v.labelW() + pw
 	bottom := min(v.Size().Height, v.laneY(len(v.tl.Topics)))
@@ -137,9 +138,9 @@ func (r *timelineRenderer) build() {
 		sw := fyne.MeasureText(scale, tlScaleSize, fyne.TextStyle{}).Width
 		text(v.fittedTitle(lane.Topic, lw-sw-14), 4, y+(lh-16)/2, c, 12, false)
 		text(scale, lw-sw-6, y+(lh-12)/2, col.dim, tlScaleSize, false)
-		fill := withAlpha(col.primary, 220)
+		fill := widgets.WithAlpha(col.primary, 220)
 		if !shownTopic {
-			fill = withAlpha(col.dim, 90)
+			fill = widgets.WithAlpha(col.dim, 90)
 		}
 		colW := pw / float32(max(1, len(d.Heights)))
 		for k := 0; k < len(d.Heights); {
@@ -158,7 +159,7 @@ func (r *timelineRenderer) build() {
 
 	// The chunk lane stays on top: a mask hides lanes scrolled under it.
 	objs = append(objs, r.over.Raster)
-	rect = r.over.rect
+	rect = r.over.Rect
 	ch := v.chunkLaneH()
 	rect(0, 0, v.Size().Width, v.lanesTop(), col.bg)
 	rect(v.labelW(), 0, pw, ch, col.laneBG)
@@ -190,13 +191,13 @@ func (r *timelineRenderer) build() {
 		}
 		covered[row] = max(covered[row], x1)
 		y := float32(row) * rowH
-		fill := withAlpha(col.primary, uint8(70+150*(1-min(1, c.Ratio))))
+		fill := widgets.WithAlpha(col.primary, uint8(70+150*(1-min(1, c.Ratio))))
 		if c.Damaged != "" {
 			fill = col.err
 		}
 		rect(x0, y+1, x1-x0, rowH-2, fill)
 		if x1-x0 >= 6 { // an edge where there is room, so neighbours stay apart
-			rect(x0, y+1, 1, rowH-2, withAlpha(col.fg, 110))
+			rect(x0, y+1, 1, rowH-2, widgets.WithAlpha(col.fg, 110))
 		}
 		if c.Pos == v.shown {
 			shown = []float32{x0, y, x1 - x0, rowH}
@@ -208,16 +209,16 @@ func (r *timelineRenderer) build() {
 
 	// Grid lines at the axis ticks and the selected range, over the data.
 	for _, tk := range v.ticks() {
-		rect(v.x(tk.t), 0, 1, bottom, withAlpha(col.dim, 40))
+		rect(v.x(tk.T), 0, 1, bottom, widgets.WithAlpha(col.dim, 40))
 	}
 	if v.hasRange && v.r1 >= v.t0 && v.r0 <= v.t1 {
 		x0, x1 := max(v.labelW(), v.x(v.r0)), min(right, v.x(v.r1))
-		rect(x0, 0, max(1, x1-x0), bottom, withAlpha(col.sel, 110))
+		rect(x0, 0, max(1, x1-x0), bottom, widgets.WithAlpha(col.sel, 110))
 	}
 	// A scroll bar when the lanes do not fit.
 	if h := v.Size().Height - v.lanesTop(); v.contentH()-v.lanesTop() > h && h > 0 {
 		total := v.contentH() - v.lanesTop()
-		rect(right+tlRight-9, v.lanesTop()+v.yOff/total*h, 6, h*h/total, withAlpha(col.dim, 160))
+		rect(right+tlRight-9, v.lanesTop()+v.yOff/total*h, 6, h*h/total, widgets.WithAlpha(col.dim, 160))
 	}
 
 	// The cursor, above everything.
@@ -225,7 +226,7 @@ func (r *timelineRenderer) build() {
 		rect(v.x(v.cursor)-1, 0, 2, bottom, col.err)
 	}
 	if v.focused {
-		outline(v.labelW()-1, 0, pw+2, bottom, withAlpha(col.focus, 160))
+		outline(v.labelW()-1, 0, pw+2, bottom, widgets.WithAlpha(col.focus, 160))
 	}
 	r.objs = append(objs, r.tipBG, r.tipText) // the tooltip over everything
 	r.lanes.Refresh()
@@ -245,7 +246,7 @@ func (r *timelineRenderer) gapMarks(i int, y float32, c color.Color, shownTopic 
 		return
 	}
 	if !shownTopic {
-		c = withAlpha(c, 90)
+		c = widgets.WithAlpha(c, 90)
 	}
 	gs := v.gaps[i]
 	right := v.labelW() + v.plotW()
@@ -258,7 +259,7 @@ func (r *timelineRenderer) gapMarks(i int, y float32, c color.Color, shownTopic 
 			continue
 		}
 		x0 = max(x0, drawn)
-		r.lanes.rect(x0, y+v.laneH()-2, x1-x0, 2, c)
+		r.lanes.Rect(x0, y+v.laneH()-2, x1-x0, 2, c)
 		drawn = x1
 	}
 }
@@ -276,18 +277,18 @@ func (v *TimelineView) minMarkedGap(i int) int64 {
 }
 
 // ticks are the axis ticks whose labels fit side by side.
-func (v *TimelineView) ticks() []tick {
+func (v *TimelineView) ticks() []widgets.Tick {
 	for n := int(v.plotW() / 50); n > 2; n-- {
-		ts := axisTicks(v.t0, v.t1, v.tl.Start, v.abs, n)
+		ts := widgets.AxisTicks(v.t0, v.t1, v.tl.Start, v.abs, n)
 		longest := 0
 		for _, t := range ts {
-			longest = max(longest, len(t.label))
+			longest = max(longest, len(t.Label))
 		}
 		if float32(len(ts))*(float32(longest)*6.5+18) <= v.plotW() {
 			return ts
 		}
 	}
-	return axisTicks(v.t0, v.t1, v.tl.Start, v.abs, 2)
+	return widgets.AxisTicks(v.t0, v.t1, v.tl.Start, v.abs, 2)
 }
 
 func ellipsize(s string, n int) string {

@@ -3,16 +3,17 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // newTimelineSplit puts the timeline above the tabs, split by a divider
 // the user drags; where it was left is remembered for the next window
-// (rememberSplit). Collapsing the timeline's lanes moves the divider up to
+// (RememberSplit). Collapsing the timeline's lanes moves the divider up to
 // its toolbar, and showing them again moves it back.
 func newTimelineSplit(tp *timelinePane, tabs fyne.CanvasObject) *container.Split {
 	split := container.NewVSplit(tp.content, tabs)
 	split.Offset = timelineShare(len(tp.tv.tl.Topics), bagWindowSize.Height)
-	rememberSplit(split, "timeline")
+	widgets.RememberSplit(split, "timeline")
 	open := split.Offset
 	tp.onCollapse = func(collapsed bool) {
 		if collapsed {

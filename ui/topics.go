@@ -17,6 +17,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // topicPanel is the topics table with its filter entry. Clicking a
@@ -37,7 +38,7 @@ type topicPanel struct {
 	table   *widget.Table
 	noMatch *widget.Label
 	// detail describes the hovered or last clicked row's statistics.
-	detail *clipRich
+	detail *widgets.ClipRich
 	// shown is the row the detail line describes, or nil.
 	shown  *model.TopicLine
 	widths [model.NumTopicColumns]float32 // natural column widths
@@ -52,7 +53,7 @@ func newTopicPanel(d *model.Document, l *docLink, countLater bool) *topicPanel {
 	p.filter.SetPlaceHolder("Filter by topic or type…")
 	p.filter.ActionItem = widget.NewIcon(theme.SearchIcon())
 	p.filter.OnChanged = p.setFilter
-	p.count = dimText("", theme.SizeNameText, fyne.TextAlignTrailing)
+	p.count = widgets.DimText("", theme.SizeNameText, fyne.TextAlignTrailing)
 	p.count.Truncation = fyne.TextTruncateOff
 	p.noMatch = widget.NewLabel("")
 	p.noMatch.Alignment = fyne.TextAlignCenter
@@ -73,7 +74,7 @@ func newTopicPanel(d *model.Document, l *docLink, countLater bool) *topicPanel {
 	p.table.UpdateHeader = p.updateHeader
 	p.table.OnSelected = p.tapped
 	p.table.OnHighlighted = p.describe
-	p.detail = dimClip(topicsHint, theme.SizeNameText, fyne.TextAlignLeading)
+	p.detail = widgets.DimClip(topicsHint, theme.SizeNameText, fyne.TextAlignLeading)
 	p.clear = widget.NewButtonWithIcon("Show all topics", theme.ContentClearIcon(), func() { l.SetTopics(nil) })
 	p.clear.Importance = widget.LowImportance
 	p.clear.Hide()

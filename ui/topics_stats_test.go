@@ -180,8 +180,8 @@ func TestTimelineGapMarks(t *testing.T) {
 			}
 		}
 		n := 0
-		for _, r := range tv.r.lanes.rects {
-			if r.h == 2 && r.y == tv.laneY(i)+tv.laneH()-2 {
+		for _, r := range tv.r.lanes.Rects {
+			if r.H == 2 && r.Y == tv.laneY(i)+tv.laneH()-2 {
 				n++
 			}
 		}

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fmt"
@@ -129,8 +129,8 @@ func (h *HexView) offsetNear(p fyne.Position) int64 {
 		}
 		col = int64(x / m.cell)
 	}
-	col = min(col, hexCols-1)
-	off := (h.start/hexCols+h.top+row)*hexCols + col
+	col = min(col, HexCols-1)
+	off := (h.start/HexCols+h.top+row)*HexCols + col
 	return min(max(off, h.start), h.start+h.size-1)
 }
 

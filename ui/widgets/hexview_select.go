@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
@@ -88,7 +88,7 @@ func (h *HexView) Tapped(ev *fyne.PointEvent) {
 func (h *HexView) FocusGained() {
 	h.focused = true
 	if h.cursor < 0 && h.size > 0 {
-		h.cursor = max(h.start, (h.start/hexCols+h.top)*hexCols)
+		h.cursor = max(h.start, (h.start/HexCols+h.top)*HexCols)
 		h.status.SetText(h.restStatus())
 	}
 	h.Refresh()
@@ -113,16 +113,16 @@ func (h *HexView) TypedKey(ev *fyne.KeyEvent) {
 	if cur < 0 {
 		cur = h.start
 	}
-	page := int64(max(h.rows-1, 1)) * hexCols
+	page := int64(max(h.rows-1, 1)) * HexCols
 	switch ev.Name {
 	case fyne.KeyLeft:
 		cur--
 	case fyne.KeyRight:
 		cur++
 	case fyne.KeyUp:
-		cur -= hexCols
+		cur -= HexCols
 	case fyne.KeyDown:
-		cur += hexCols
+		cur += HexCols
 	case fyne.KeyPageUp:
 		cur -= page
 	case fyne.KeyPageDown:

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"bytes"
@@ -13,12 +13,12 @@ import (
 // hexCell is the position of byte off's hex cell in a view scrolled to the top.
 func hexCell(h *HexView, off int64) fyne.Position {
 	m := h.metrics()
-	col := float32(off % hexCols)
+	col := float32(off % HexCols)
 	x := m.hexX + col*m.cell + 1
 	if col >= 8 {
 		x += m.char
 	}
-	return fyne.NewPos(x, m.head+float32(off/hexCols)*m.row+m.row/2)
+	return fyne.NewPos(x, m.head+float32(off/HexCols)*m.row+m.row/2)
 }
 
 func TestHexViewSelection(t *testing.T) {

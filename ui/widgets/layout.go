@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
@@ -29,44 +29,46 @@ func (l centered) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-// newCentered wraps o in a centered layout at most max wide.
-func newCentered(max float32, o fyne.CanvasObject) *fyne.Container {
+// NewCentered wraps o in a centered layout at most max wide.
+func NewCentered(max float32, o fyne.CanvasObject) *fyne.Container {
 	return &fyne.Container{Layout: centered{max}, Objects: []fyne.CanvasObject{o}}
 }
 
-// gap is empty vertical space of height h.
-func gap(h float32) fyne.CanvasObject {
+// Gap is empty vertical space of height h.
+func Gap(h float32) fyne.CanvasObject {
 	r := canvas.NewRectangle(nil)
 	r.SetMinSize(fyne.NewSize(0, h))
 	return r
 }
 
-// tightVBox stacks objects vertically at their minimum heights, full
+// TightVBox stacks objects vertically at their minimum heights, full
 // width, with no padding between them; pull overlaps each object with the
-// one before by that much (captionPull brings a label's caption closer to
+// one before by that much (CaptionPull brings a label's caption closer to
 // its value).
-type tightVBox struct{ pull float32 }
+type TightVBox struct{ Pull float32 }
 
-func (l tightVBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
+// MinSize is the widest object and the heights summed, less the pulls.
+func (l TightVBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var s fyne.Size
 	for _, o := range objs {
 		m := o.MinSize()
 		s.Width = max(s.Width, m.Width)
 		s.Height += m.Height
 	}
-	return s.SubtractWidthHeight(0, l.pull*float32(max(len(objs)-1, 0)))
+	return s.SubtractWidthHeight(0, l.Pull*float32(max(len(objs)-1, 0)))
 }
 
-func (l tightVBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+// Layout stacks the objects top down.
+func (l TightVBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	y := float32(0)
 	for _, o := range objs {
 		h := o.MinSize().Height
 		o.Move(fyne.NewPos(0, y))
 		o.Resize(fyne.NewSize(size.Width, h))
-		y += h - l.pull
+		y += h - l.Pull
 	}
 }
 
-// captionPull is how much of a label's inner padding a caption stack
+// CaptionPull is how much of a label's inner padding a caption stack
 // removes.
-const captionPull = 10
+const CaptionPull = 10

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image"
@@ -18,7 +18,7 @@ import (
 // gridText paints runs of monospaced text as one canvas.Raster, each
 // character in its own cell of a fixed width, so that the GL painter makes
 // one draw call for all of them instead of one per canvas.Text (see
-// rectRaster for why the number of draw calls matters under llvmpipe).
+// RectRaster for why the number of draw calls matters under llvmpipe).
 //
 // The glyphs come from the theme's monospace font at theme.TextSize(),
 // rasterized here with golang.org/x/image/font/opentype at the raster's

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"testing"
@@ -31,7 +31,7 @@ func TestRememberSplit(t *testing.T) {
 		}
 		s := container.NewHSplit(widget.NewLabel("a"), widget.NewLabel("b"))
 		s.Offset = tt.def
-		rememberSplit(s, tt.key)
+		RememberSplit(s, tt.key)
 		w := test.NewTempWindow(t, s)
 		w.Resize(fyne.NewSize(400, 300))
 		if tt.moveTo != 0 {
@@ -41,7 +41,7 @@ func TestRememberSplit(t *testing.T) {
 	for _, tt := range tests {
 		s := container.NewHSplit(widget.NewLabel("a"), widget.NewLabel("b"))
 		s.Offset = tt.def
-		rememberSplit(s, tt.key)
+		RememberSplit(s, tt.key)
 		if s.Offset != tt.wantNew {
 			t.Errorf("%s: the next split opens at %v, want %v", tt.key, s.Offset, tt.wantNew)
 		}

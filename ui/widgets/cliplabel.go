@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
@@ -8,19 +8,20 @@ import (
 	ttwidget "github.com/dweymouth/fyne-tooltip/widget"
 )
 
-// clipLabel is a label cut with an ellipsis when it does not fit, whose
+// ClipLabel is a label cut with an ellipsis when it does not fit, whose
 // whole text shows in a tooltip while it is cut (issue 14: nothing is cut
 // without an ellipsis and the full text on hover). A text that fits has no
 // tooltip.
-type clipLabel struct {
+type ClipLabel struct {
 	ttwidget.Label
 	// tip, when set, is the tooltip whatever the fit: a longer
 	// explanation than the text itself.
 	tip string
 }
 
-func newClipLabel(text string, align fyne.TextAlign, style fyne.TextStyle) *clipLabel {
-	l := &clipLabel{}
+// NewClipLabel returns a label of text that cuts with an ellipsis.
+func NewClipLabel(text string, align fyne.TextAlign, style fyne.TextStyle) *ClipLabel {
+	l := &ClipLabel{}
 	l.Text, l.Alignment, l.TextStyle = text, align, style
 	l.Truncation = fyne.TextTruncateEllipsis
 	l.ExtendBaseWidget(l)
@@ -28,31 +29,31 @@ func newClipLabel(text string, align fyne.TextAlign, style fyne.TextStyle) *clip
 }
 
 // ExtendBaseWidget makes l the widget its tooltip and label belong to.
-func (l *clipLabel) ExtendBaseWidget(w fyne.Widget) { l.Label.ExtendBaseWidget(w) }
+func (l *ClipLabel) ExtendBaseWidget(w fyne.Widget) { l.Label.ExtendBaseWidget(w) }
 
 // SetText changes the text and whether it needs its tooltip.
-func (l *clipLabel) SetText(s string) {
+func (l *ClipLabel) SetText(s string) {
 	l.Label.SetText(s)
 	l.updateTip()
 }
 
 // Tip returns the tooltip set with SetTip.
-func (l *clipLabel) Tip() string { return l.tip }
+func (l *ClipLabel) Tip() string { return l.tip }
 
 // SetTip sets a tooltip shown whether or not the text is cut ("" for the
 // default: the text itself, while it is cut).
-func (l *clipLabel) SetTip(s string) {
+func (l *ClipLabel) SetTip(s string) {
 	l.tip = s
 	l.updateTip()
 }
 
 // Resize lays the label out and decides whether its text is cut.
-func (l *clipLabel) Resize(s fyne.Size) {
+func (l *ClipLabel) Resize(s fyne.Size) {
 	l.Label.Resize(s)
 	l.updateTip()
 }
 
-func (l *clipLabel) updateTip() {
+func (l *ClipLabel) updateTip() {
 	switch {
 	case l.tip != "":
 		l.SetToolTip(l.tip)
@@ -64,7 +65,7 @@ func (l *clipLabel) updateTip() {
 }
 
 // Cut says whether the text is wider than the label shows.
-func (l *clipLabel) Cut() bool {
+func (l *ClipLabel) Cut() bool {
 	if l.Text == "" {
 		return false
 	}
@@ -76,21 +77,21 @@ func (l *clipLabel) Cut() bool {
 	return fyne.MeasureText(l.Text, size, l.TextStyle).Width > room
 }
 
-// clipRich is dimText (secondary text in the placeholder colour) cut with
+// ClipRich is DimText (secondary text in the placeholder colour) cut with
 // an ellipsis, whose whole text shows in a tooltip while it is cut.
-type clipRich struct {
+type ClipRich struct {
 	ttwidget.RichText
-	// tip, when set, is the tooltip while the text is cut, instead of
+	// Tip, when set, is the tooltip while the text is cut, instead of
 	// the text (a recent file's whole path for its cut folder).
-	tip string
+	Tip string
 	// note, when set, is a tooltip shown whether or not the text is cut,
 	// after the text.
 	note string
 }
 
-// dimClip is dimText with its whole text in a tooltip while it is cut.
-func dimClip(s string, size fyne.ThemeSizeName, align fyne.TextAlign) *clipRich {
-	t := &clipRich{}
+// DimClip is DimText with its whole text in a tooltip while it is cut.
+func DimClip(s string, size fyne.ThemeSizeName, align fyne.TextAlign) *ClipRich {
+	t := &ClipRich{}
 	t.Segments = []widget.RichTextSegment{&widget.TextSegment{Text: s, Style: widget.RichTextStyle{
 		Alignment: align,
 		ColorName: theme.ColorNamePlaceHolder,
@@ -104,10 +105,10 @@ func dimClip(s string, size fyne.ThemeSizeName, align fyne.TextAlign) *clipRich 
 }
 
 // ExtendBaseWidget makes t the widget its tooltip and text belong to.
-func (t *clipRich) ExtendBaseWidget(w fyne.Widget) { t.RichText.ExtendBaseWidget(w) }
+func (t *ClipRich) ExtendBaseWidget(w fyne.Widget) { t.RichText.ExtendBaseWidget(w) }
 
 // SetText changes the text, keeping its style.
-func (t *clipRich) SetText(s string) {
+func (t *ClipRich) SetText(s string) {
 	if seg, ok := t.segment(); ok {
 		seg.Text = s
 		t.Refresh()
@@ -116,12 +117,12 @@ func (t *clipRich) SetText(s string) {
 }
 
 // Resize lays the text out and decides whether it is cut.
-func (t *clipRich) Resize(s fyne.Size) {
+func (t *ClipRich) Resize(s fyne.Size) {
 	t.RichText.Resize(s)
 	t.updateTip()
 }
 
-func (t *clipRich) segment() (*widget.TextSegment, bool) {
+func (t *ClipRich) segment() (*widget.TextSegment, bool) {
 	if len(t.Segments) != 1 {
 		return nil, false
 	}
@@ -130,20 +131,20 @@ func (t *clipRich) segment() (*widget.TextSegment, bool) {
 }
 
 // Note returns the note set with SetNote.
-func (t *clipRich) Note() string { return t.note }
+func (t *ClipRich) Note() string { return t.note }
 
 // SetNote sets a tooltip shown after the text whether or not it is cut.
-func (t *clipRich) SetNote(s string) {
+func (t *ClipRich) SetNote(s string) {
 	t.note = s
 	t.updateTip()
 }
 
-func (t *clipRich) updateTip() {
+func (t *ClipRich) updateTip() {
 	switch {
 	case t.note != "":
 		t.SetToolTip(t.String() + "\n" + t.note)
-	case t.Cut() && t.tip != "":
-		t.SetToolTip(t.tip)
+	case t.Cut() && t.Tip != "":
+		t.SetToolTip(t.Tip)
 	case t.Cut():
 		t.SetToolTip(t.String())
 	default:
@@ -152,7 +153,7 @@ func (t *clipRich) updateTip() {
 }
 
 // Cut says whether the text is wider than the widget shows.
-func (t *clipRich) Cut() bool {
+func (t *ClipRich) Cut() bool {
 	seg, ok := t.segment()
 	if !ok || seg.Text == "" {
 		return false

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fmt"
@@ -18,8 +18,8 @@ import (
 	"github.com/bagscope/bagscope/model/human"
 )
 
-// hexCols is the number of bytes on a hex view row.
-const hexCols = 16
+// HexCols is the number of bytes on a hex view row.
+const HexCols = 16
 
 // HexView shows a range of bytes as rows of offset, 16 hex bytes and
 // ASCII, reading only the rows on screen from an io.ReaderAt. Bytes inside
@@ -63,7 +63,7 @@ type HexView struct {
 	hover  int64   // hovered byte offset, or -1
 
 	slider *widget.Slider
-	status *lineLabel // a raster: its text changes with each byte and message (see lineLabel)
+	status *LineLabel // a raster: its text changes with each byte and message (see LineLabel)
 }
 
 var (
@@ -77,7 +77,7 @@ var (
 // NewHexView returns an empty hex view.
 func NewHexView() *HexView {
 	h := &HexView{hover: -1, cursor: -1, anchor: -1}
-	h.status = newLineLabel("", fyne.TextStyle{})
+	h.status = NewLineLabel("", fyne.TextStyle{})
 	h.slider = widget.NewSlider(0, 0)
 	h.slider.Orientation = widget.Vertical
 	h.slider.OnChanged = func(v float64) {
@@ -123,8 +123,8 @@ func (h *HexView) totalRows() int64 {
 	if h.size <= 0 {
 		return 0
 	}
-	first := h.start / hexCols
-	last := (h.start + h.size - 1) / hexCols
+	first := h.start / HexCols
+	last := (h.start + h.size - 1) / HexCols
 	return last - first + 1
 }
 
@@ -154,7 +154,7 @@ func (h *HexView) updateSlider() {
 
 // ScrollToOffset scrolls so that the row holding off is on screen.
 func (h *HexView) ScrollToOffset(off int64) {
-	row := off/hexCols - h.start/hexCols
+	row := off/HexCols - h.start/HexCols
 	if row < h.top || row >= h.top+int64(h.rows) {
 		h.setTop(row)
 		h.updateSlider()
@@ -224,18 +224,18 @@ func (h *HexView) offsetAt(p fyne.Position) int64 {
 		return -1
 	}
 	col := -1
-	if x := p.X - m.hexX + m.char/2; x >= 0 && x < hexCols*m.cell+m.char {
+	if x := p.X - m.hexX + m.char/2; x >= 0 && x < HexCols*m.cell+m.char {
 		if x >= 8*m.cell {
 			x = max(x-m.char, 8*m.cell)
 		}
-		col = min(int(x/m.cell), hexCols-1)
-	} else if x := p.X - m.asciiX; x >= 0 && x < hexCols*m.char {
+		col = min(int(x/m.cell), HexCols-1)
+	} else if x := p.X - m.asciiX; x >= 0 && x < HexCols*m.char {
 		col = int(x / m.char)
 	}
 	if col < 0 {
 		return -1
 	}
-	off := (h.start/hexCols+h.top+row)*hexCols + int64(col)
+	off := (h.start/HexCols+h.top+row)*HexCols + int64(col)
 	if off < h.start || off >= h.start+h.size {
 		return -1
 	}
@@ -246,8 +246,8 @@ func (h *HexView) offsetAt(p fyne.Position) int64 {
 // its row (the byte must be on screen): the inverse of a tap's offset.
 func (h *HexView) CellPosition(off int64) fyne.Position {
 	m := h.metrics()
-	row := off/hexCols - h.start/hexCols - h.top
-	col := off % hexCols
+	row := off/HexCols - h.start/HexCols - h.top
+	col := off % HexCols
 	x := m.hexX + float32(col)*m.cell + 1
 	if col >= 8 {
 		x += m.char
@@ -270,8 +270,8 @@ func (h *HexView) metrics() hexMetrics {
 	m.head = m.row + pad
 	m.offX = pad
 	m.hexX = m.offX + float32(h.offsetChars()+1)*m.char
-	m.asciiX = m.hexX + (hexCols*3+3)*m.char
-	m.width = m.asciiX + hexCols*m.char + pad
+	m.asciiX = m.hexX + (HexCols*3+3)*m.char
+	m.width = m.asciiX + HexCols*m.char + pad
 	return m
 }
 
@@ -302,9 +302,9 @@ func (h *HexView) offsetText(off int64) string {
 	return fmt.Sprintf("%010x", off)
 }
 
-// spanColor is the tint of a span: lengths grey, each header field its own
+// SpanColor is the tint of a span: lengths grey, each header field its own
 // hue, the data a light wash. Alpha keeps the theme's text readable on it.
-func spanColor(s model.Span, v fyne.ThemeVariant) color.Color {
+func SpanColor(s model.Span, v fyne.ThemeVariant) color.Color {
 	dark := v == theme.VariantDark
 	a := uint8(0x48)
 	if dark {
@@ -340,7 +340,7 @@ var fieldHues = []color.NRGBA{
 
 // CreateRenderer builds the view's renderer.
 func (h *HexView) CreateRenderer() fyne.WidgetRenderer {
-	r := &hexRenderer{h: h, bg: canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground)), tints: newRectRaster(), texts: newGridText()}
+	r := &hexRenderer{h: h, bg: canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground)), tints: NewRectRaster(), texts: newGridText()}
 	r.hoverHex = canvas.NewRectangle(color.Transparent)
 	r.hoverHex.StrokeWidth = 1.5
 	r.hoverASCII = canvas.NewRectangle(color.Transparent)
@@ -355,7 +355,7 @@ func (h *HexView) CreateRenderer() fyne.WidgetRenderer {
 type hexRenderer struct {
 	h                    *HexView
 	bg                   *canvas.Rectangle
-	tints                *rectRaster // the bytes' backgrounds, one draw call for all (see rectRaster)
+	tints                *RectRaster // the bytes' backgrounds, one draw call for all (see RectRaster)
 	texts                *gridText   // the header, offsets, hex and ASCII, one draw call for all
 	lines                []string    // the text of each line painted: the header, then the rows
 	hoverHex, hoverASCII *canvas.Rectangle
@@ -418,7 +418,7 @@ func (r *hexRenderer) Refresh() {
 			dec, hex := h.offsetDigits()
 			s = fmt.Sprintf("%*s %-*s ", dec, "offset", hex, "hex")
 		}
-		for i := range hexCols {
+		for i := range HexCols {
 			s += fmt.Sprintf("%02x ", i)
 			if i == 7 {
 				s += " "
@@ -430,9 +430,9 @@ func (r *hexRenderer) Refresh() {
 	}
 
 	n := max(h.rows, 0)
-	firstRow := h.start/hexCols + h.top
-	from := max(firstRow*hexCols, h.start)
-	to := min((firstRow+int64(n))*hexCols, h.start+h.size)
+	firstRow := h.start/HexCols + h.top
+	from := max(firstRow*HexCols, h.start)
+	to := min((firstRow+int64(n))*HexCols, h.start+h.size)
 	var data []byte
 	if h.r != nil && to > from {
 		if cap(r.buf) < int(to-from) {
@@ -449,12 +449,12 @@ func (r *hexRenderer) Refresh() {
 	r.hoverASCII.StrokeColor = color.Transparent
 	r.curHex.StrokeColor, r.curHex.FillColor = color.Transparent, color.Transparent
 	r.curASCII.StrokeColor, r.curASCII.FillColor = color.Transparent, color.Transparent
-	hi := hexHighlightColor(v)
+	hi := HexHighlightColor(v)
 	sel := hexSelectionColor()
-	r.tints.reset()
+	r.tints.Reset()
 	for ri := range n {
 		y := m.head + float32(ri)*m.row
-		rowOff := (firstRow + int64(ri)) * hexCols
+		rowOff := (firstRow + int64(ri)) * HexCols
 		offText := ""
 		if rowOff < h.start+h.size && h.r != nil {
 			offText = h.offsetText(rowOff)
@@ -462,16 +462,16 @@ func (r *hexRenderer) Refresh() {
 		r.texts.text(m.offX, y, offText, dim)
 		// The hex pairs and ASCII characters of the row on the view's
 		// character grid: pairs three cells apart, one more after byte 7.
-		var hexLine [hexCols*3 + 1]byte
-		var asciiLine [hexCols]byte
+		var hexLine [HexCols*3 + 1]byte
+		var asciiLine [HexCols]byte
 		for i := range hexLine {
 			hexLine[i] = ' '
 		}
 		for i := range asciiLine {
 			asciiLine[i] = ' '
 		}
-		var bgs [hexCols]color.Color
-		for c := range hexCols {
+		var bgs [HexCols]color.Color
+		for c := range HexCols {
 			off := rowOff + int64(c)
 			hx, ax := m.hexX+float32(c)*m.cell, m.asciiX+float32(c)*m.char
 			if c >= 8 {
@@ -490,7 +490,7 @@ func (r *hexRenderer) Refresh() {
 					asciiLine[c] = b
 				}
 				if si := model.SpanAt(h.spans, off); si >= 0 {
-					bg = spanColor(h.spans[si], v)
+					bg = SpanColor(h.spans[si], v)
 				}
 				if off >= h.hiStart && off < h.hiEnd {
 					bg = hi
@@ -529,21 +529,21 @@ func (r *hexRenderer) Refresh() {
 // tintRow paints a row's byte backgrounds, one rectangle per run of equal
 // colour: a hex run covers its cells' gaps, so a span's tint joins up,
 // except at the gap in the middle of the row.
-func (r *hexRenderer) tintRow(bgs [hexCols]color.Color, y float32, m hexMetrics) {
-	for c := 0; c < hexCols; {
+func (r *hexRenderer) tintRow(bgs [HexCols]color.Color, y float32, m hexMetrics) {
+	for c := 0; c < HexCols; {
 		e := c + 1
-		for e < hexCols && bgs[e] == bgs[c] {
+		for e < HexCols && bgs[e] == bgs[c] {
 			e++
 		}
 		if bgs[c] != color.Transparent {
-			r.tints.rect(m.asciiX+float32(c)*m.char, y, float32(e-c)*m.char, m.row, bgs[c])
+			r.tints.Rect(m.asciiX+float32(c)*m.char, y, float32(e-c)*m.char, m.row, bgs[c])
 			for _, half := range [][2]int{{c, min(e, 8)}, {max(c, 8), e}} {
 				if a, b := half[0], half[1]; a < b {
 					hx := m.hexX + float32(a)*m.cell - m.char/2
 					if a >= 8 {
 						hx += m.char
 					}
-					r.tints.rect(hx, y, float32(b-a)*m.cell, m.row, bgs[c])
+					r.tints.Rect(hx, y, float32(b-a)*m.cell, m.row, bgs[c])
 				}
 			}
 		}
@@ -578,9 +578,9 @@ func (r *hexRenderer) DrawnLines() []string { return r.lines }
 
 const hexDigits = "0123456789abcdef"
 
-// hexHighlightColor is the strong tint of highlighted bytes: the theme's
+// HexHighlightColor is the strong tint of highlighted bytes: the theme's
 // primary colour, opaque enough to stand out over any span tint.
-func hexHighlightColor(v fyne.ThemeVariant) color.Color {
+func HexHighlightColor(v fyne.ThemeVariant) color.Color {
 	c := color.NRGBAModel.Convert(theme.Color(theme.ColorNamePrimary)).(color.NRGBA)
 	c.A = 0x90
 	if v == theme.VariantDark {

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fmt"
@@ -7,10 +7,10 @@ import (
 	"github.com/bagscope/bagscope/model/human"
 )
 
-// tick is one labelled mark of the time axis.
-type tick struct {
-	t     int64 // nanoseconds since the epoch
-	label string
+// Tick is one labelled mark of the time axis.
+type Tick struct {
+	T     int64 // nanoseconds since the epoch
+	Label string
 }
 
 // tickSteps are the steps the axis may use, in nanoseconds: 1, 2 and 5
@@ -26,11 +26,11 @@ var tickSteps = func() []int64 {
 	return s
 }()
 
-// axisTicks returns the ticks between t0 and t1 at the smallest step that
+// AxisTicks returns the ticks between t0 and t1 at the smallest step that
 // keeps them no more than max, labelled as seconds from start (rel) or as
 // UTC wall-clock time (abs). Labels carry as many decimals as the step
 // needs, so a zoomed-in axis shows milliseconds and below.
-func axisTicks(t0, t1, start int64, abs bool, maxTicks int) []tick {
+func AxisTicks(t0, t1, start int64, abs bool, maxTicks int) []Tick {
 	if t1 <= t0 || maxTicks < 1 {
 		return nil
 	}
@@ -49,9 +49,9 @@ func axisTicks(t0, t1, start int64, abs bool, maxTicks int) []tick {
 	if origin+k*step < t0 {
 		k++
 	}
-	var out []tick
+	var out []Tick
 	for t := origin + k*step; t <= t1; t += step {
-		out = append(out, tick{t: t, label: tickLabel(t, start, step, abs)})
+		out = append(out, Tick{T: t, Label: TickLabel(t, start, step, abs)})
 	}
 	return out
 }
@@ -73,11 +73,11 @@ func decimals(step int64) int {
 	return d
 }
 
-// tickLabel labels a tick at t for a step.
-func tickLabel(t, start, step int64, abs bool) string {
+// TickLabel labels a tick at t for a step.
+func TickLabel(t, start, step int64, abs bool) string {
 	d := decimals(step)
 	if !abs {
-		return relSeconds(t-start, d) + " s"
+		return RelSeconds(t-start, d) + " s"
 	}
 	tm := time.Unix(0, t).UTC()
 	if step%60e9 == 0 {
@@ -91,10 +91,10 @@ func tickLabel(t, start, step int64, abs bool) string {
 	return s
 }
 
-// relSeconds formats ns as seconds with d decimals (model.Seconds).
-func relSeconds(ns int64, d int) string { return human.Seconds(ns, d) }
+// RelSeconds formats ns as seconds with d decimals (human.Seconds).
+func RelSeconds(ns int64, d int) string { return human.Seconds(ns, d) }
 
-// timeText is a time both ways, for status lines: "+5.123 s (06:13:25.374 UTC)".
-func timeText(t, start int64) string {
+// TimeText is a time both ways, for status lines: "+5.123 s (06:13:25.374 UTC)".
+func TimeText(t, start int64) string {
 	return fmt.Sprintf("%s (%s UTC)", human.RelTime(t-start), time.Unix(0, t).UTC().Format("2006-01-02 15:04:05.000"))
 }

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"testing"
@@ -35,9 +35,9 @@ func TestClipTooltips(t *testing.T) {
 					want = tt.tip
 				}
 			}
-			l := newClipLabel(tt.text, fyne.TextAlignLeading, fyne.TextStyle{})
-			r := dimClip(tt.text, theme.SizeNameText, fyne.TextAlignLeading)
-			r.tip = tt.tip
+			l := NewClipLabel(tt.text, fyne.TextAlignLeading, fyne.TextStyle{})
+			r := DimClip(tt.text, theme.SizeNameText, fyne.TextAlignLeading)
+			r.Tip = tt.tip
 			test.NewTempWindow(t, container.NewWithoutLayout(l, r))
 			for _, o := range []interface {
 				Resize(fyne.Size)

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image/color"
@@ -7,26 +7,26 @@ import (
 	"fyne.io/fyne/v2/canvas"
 )
 
-// shapes hands out the rectangles and texts of a renderer that redraws its
+// Shapes hands out the rectangles and texts of a renderer that redraws its
 // picture from scratch on every layout and refresh (the timeline, its axis,
 // a plot's axes), reusing the previous drawing's objects instead of
 // allocating new ones. Fyne keeps every object it has walked in its canvas
 // cache for a minute (internal/cache, ValidDuration), so a renderer that
 // made a thousand fresh rectangles per layout grew the heap by tens of
 // megabytes a minute while the window was busy: 80 MB of rectangles after
-// scrolling the Records tab of a 1 GB bag. With shapes the cache holds at
+// scrolling the Records tab of a 1 GB bag. With Shapes the cache holds at
 // most the largest drawing's objects.
-type shapes struct {
+type Shapes struct {
 	rects  []*canvas.Rectangle
 	texts  []*canvas.Text
 	nr, nt int
 }
 
-// reset starts a new drawing: every object is free again.
-func (s *shapes) reset() { s.nr, s.nt = 0, 0 }
+// Reset starts a new drawing: every object is free again.
+func (s *Shapes) Reset() { s.nr, s.nt = 0, 0 }
 
-// rect returns a plain rectangle of colour c at x, y, w wide and h high.
-func (s *shapes) rect(x, y, w, h float32, c color.Color) *canvas.Rectangle {
+// Rect returns a plain rectangle of colour c at x, y, w wide and h high.
+func (s *Shapes) Rect(x, y, w, h float32, c color.Color) *canvas.Rectangle {
 	if s.nr == len(s.rects) {
 		s.rects = append(s.rects, &canvas.Rectangle{})
 	}
@@ -38,8 +38,8 @@ func (s *shapes) rect(x, y, w, h float32, c color.Color) *canvas.Rectangle {
 	return rc
 }
 
-// text returns a text of colour c and size sz, not yet placed.
-func (s *shapes) text(str string, c color.Color, sz float32) *canvas.Text {
+// Text returns a Text of colour c and size sz, not yet placed.
+func (s *Shapes) Text(str string, c color.Color, sz float32) *canvas.Text {
 	if s.nt == len(s.texts) {
 		s.texts = append(s.texts, &canvas.Text{})
 	}

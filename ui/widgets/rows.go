@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
@@ -99,17 +99,17 @@ func setRow(row fyne.CanvasObject, texts ...string) {
 	}
 }
 
-// fieldGrid shows labelled values, one compact row each.
-func fieldGrid(fields []model.Field, keyW float32) fyne.CanvasObject {
+// FieldGrid shows labelled values, one compact row each.
+func FieldGrid(fields []model.Field, keyW float32) fyne.CanvasObject {
 	var rows []fyne.CanvasObject
 	for _, f := range fields {
 		rows = append(rows, newRow([]float32{keyW}, dimRowText(f.Name), rowText(f.Value, false)))
 	}
-	return newBox(&tightVBox{}, rows...)
+	return newBox(&TightVBox{}, rows...)
 }
 
-// compactList is a list of compact rows with a bold header row.
-func compactList(widths []float32, titles []string, n func() int, cells func(i int) []string) (*widget.List, fyne.CanvasObject) {
+// CompactList is a list of compact rows with a bold header row.
+func CompactList(widths []float32, titles []string, n func() int, cells func(i int) []string) (*widget.List, fyne.CanvasObject) {
 	list := widget.NewList(n, func() fyne.CanvasObject {
 		texts := make([]*canvas.Text, len(titles))
 		for i := range texts {

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image"
@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 )
 
-// rectRaster paints many plain rectangles as one canvas.Raster, so the GL
+// RectRaster paints many plain rectangles as one canvas.Raster, so the GL
 // painter makes one draw call for all of them instead of one each.
 //
 // Why it matters: under Xvfb the only OpenGL is Mesa's llvmpipe, which
@@ -27,43 +27,48 @@ import (
 // its parent widget) and are blended in order, as the painter would. Put
 // the embedded *canvas.Raster in a renderer's objects: the painter knows
 // objects by their concrete type.
-type rectRaster struct {
+type RectRaster struct {
 	*canvas.Raster
-	rects []fillRect
+	// Rects are the rectangles of the picture, in the order they are
+	// painted.
+	Rects []FillRect
 	img   *image.RGBA // reused between frames: the hex view repaints with every message played
 }
 
-type fillRect struct {
-	x, y, w, h float32
-	c          color.Color
+// FillRect is one rectangle of a RectRaster: its place and size in the
+// raster's coordinates, and its colour.
+type FillRect struct {
+	X, Y, W, H float32
+	C          color.Color
 }
 
-func newRectRaster() *rectRaster {
-	r := &rectRaster{}
+// NewRectRaster returns an empty raster.
+func NewRectRaster() *RectRaster {
+	r := &RectRaster{}
 	r.Raster = canvas.NewRaster(r.paint)
 	return r
 }
 
-// reset starts a new picture.
-func (r *rectRaster) reset() { r.rects = r.rects[:0] }
+// Reset starts a new picture.
+func (r *RectRaster) Reset() { r.Rects = r.Rects[:0] }
 
-// rect adds a rectangle of colour c at x, y, w wide and h high.
-func (r *rectRaster) rect(x, y, w, h float32, c color.Color) {
+// Rect adds a rectangle of colour c at x, y, w wide and h high.
+func (r *RectRaster) Rect(x, y, w, h float32, c color.Color) {
 	if w > 0 && h > 0 {
-		r.rects = append(r.rects, fillRect{x, y, w, h, c})
+		r.Rects = append(r.Rects, FillRect{X: x, Y: y, W: w, H: h, C: c})
 	}
 }
 
-// outline adds the border of a rectangle, width wide, inside its bounds.
-func (r *rectRaster) outline(x, y, w, h, width float32, c color.Color) {
-	r.rect(x, y, w, width, c)
-	r.rect(x, y+h-width, w, width, c)
-	r.rect(x, y+width, width, h-2*width, c)
-	r.rect(x+w-width, y+width, width, h-2*width, c)
+// Outline adds the border of a rectangle, width wide, inside its bounds.
+func (r *RectRaster) Outline(x, y, w, h, width float32, c color.Color) {
+	r.Rect(x, y, w, width, c)
+	r.Rect(x, y+h-width, w, width, c)
+	r.Rect(x, y+width, width, h-2*width, c)
+	r.Rect(x+w-width, y+width, width, h-2*width, c)
 }
 
 // paint is the raster's generator: w and h are in pixels.
-func (r *rectRaster) paint(w, h int) image.Image {
+func (r *RectRaster) paint(w, h int) image.Image {
 	if r.img == nil || r.img.Rect.Dx() != w || r.img.Rect.Dy() != h {
 		r.img = image.NewRGBA(image.Rect(0, 0, w, h))
 	} else {
@@ -83,10 +88,10 @@ func (r *rectRaster) paint(w, h int) image.Image {
 		return a, max(b, a+1)
 	}
 	var src image.Uniform // one for all: draw.Draw reads it before returning
-	for _, f := range r.rects {
-		x0, x1 := span(f.x, f.w, sx)
-		y0, y1 := span(f.y, f.h, sy)
-		src.C = f.c
+	for _, f := range r.Rects {
+		x0, x1 := span(f.X, f.W, sx)
+		y0, y1 := span(f.Y, f.H, sy)
+		src.C = f.C
 		draw.Draw(img, image.Rect(x0, y0, x1, y1), &src, image.Point{}, draw.Over)
 	}
 	return img

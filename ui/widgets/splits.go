@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
@@ -12,15 +12,15 @@ import (
 // prefSplitPrefix starts the preference key of a remembered divider.
 const prefSplitPrefix = "split."
 
-// rememberSplits is false where the layout must not depend on the user
+// RememberSplits is false where the layout must not depend on the user
 // (--screenshot).
-var rememberSplits = true
+var RememberSplits = true
 
-// rememberSplit gives s the offset the user last left under key (or keeps
+// RememberSplit gives s the offset the user last left under key (or keeps
 // s.Offset, the default) and saves its offset each time it moves. Call it
 // once s has both its sides.
-func rememberSplit(s *container.Split, key string) *container.Split {
-	if !rememberSplits || fyne.CurrentApp() == nil || s.Trailing == nil {
+func RememberSplit(s *container.Split, key string) *container.Split {
+	if !RememberSplits || fyne.CurrentApp() == nil || s.Trailing == nil {
 		return s
 	}
 	p := fyne.CurrentApp().Preferences()

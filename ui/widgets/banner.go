@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
@@ -7,23 +7,23 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// newEmptyState is a centred explanation where content would be.
-func newEmptyState(title, detail string) fyne.CanvasObject {
+// NewEmptyState is a centred explanation where content would be.
+func NewEmptyState(title, detail string) fyne.CanvasObject {
 	t := widget.NewLabelWithStyle(title, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	t.SizeName = theme.SizeNameSubHeadingText
-	d := dimWrapped(detail, fyne.TextAlignCenter)
-	return newCentered(520, container.NewVBox(t, d))
+	d := DimWrapped(detail, fyne.TextAlignCenter)
+	return NewCentered(520, container.NewVBox(t, d))
 }
 
-// banner is a notice with an icon: a line of text (markdown) and dimmer
+// Banner is a notice with an icon: a line of text (markdown) and dimmer
 // lines of detail. Lines are truncated rather than wrapped, so the header
 // keeps its height.
-func banner(icon fyne.Resource, text string, details ...string) fyne.CanvasObject {
+func Banner(icon fyne.Resource, text string, details ...string) fyne.CanvasObject {
 	t := widget.NewRichTextFromMarkdown(text)
 	t.Truncation = fyne.TextTruncateEllipsis
-	lines := container.New(&tightVBox{pull: captionPull}, t)
+	lines := container.New(&TightVBox{Pull: CaptionPull}, t)
 	for _, d := range details {
-		lines.Add(dimText(d, theme.SizeNameText, fyne.TextAlignLeading))
+		lines.Add(DimText(d, theme.SizeNameText, fyne.TextAlignLeading))
 	}
 	return container.NewBorder(nil, nil, container.NewCenter(widget.NewIcon(icon)), nil, lines)
 }

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image"
@@ -12,7 +12,7 @@ import (
 	ttwidget "github.com/dweymouth/fyne-tooltip/widget"
 )
 
-// lineLabel is one line of text drawn as a canvas.Raster, for texts that
+// LineLabel is one line of text drawn as a canvas.Raster, for texts that
 // change with every message shown: the Message view's position line, the
 // hex view's status line and the tree's values.
 //
@@ -28,8 +28,8 @@ import (
 //
 // The text sits as a widget.Label's does (padded by theme.InnerPadding
 // unless Tight) and is cut with an ellipsis when it does not fit. It takes
-// no pointer events; tipLine shows the whole text in a tooltip while cut.
-type lineLabel struct {
+// no pointer events; TipLine shows the whole text in a tooltip while cut.
+type LineLabel struct {
 	widget.BaseWidget
 
 	Text      string
@@ -56,27 +56,30 @@ type lineLabel struct {
 	onCut  func()      // after deciding cut
 }
 
-func newLineLabel(text string, style fyne.TextStyle) *lineLabel {
-	l := &lineLabel{}
+// NewLineLabel returns a line label of text in style.
+func NewLineLabel(text string, style fyne.TextStyle) *LineLabel {
+	l := &LineLabel{}
 	l.init(text, style)
 	l.ExtendBaseWidget(l)
 	return l
 }
 
-func (l *lineLabel) init(text string, style fyne.TextStyle) {
+func (l *LineLabel) init(text string, style fyne.TextStyle) {
 	l.Text, l.TextStyle = text, style
 	l.raster = canvas.NewRaster(l.paint)
 }
 
-// tipLine is a lineLabel whose whole text shows in a tooltip while it is
+// TipLine is a LineLabel whose whole text shows in a tooltip while it is
 // cut.
-type tipLine struct {
-	lineLabel
+type TipLine struct {
+	LineLabel
 	ttwidget.ToolTipWidgetExtend
 }
 
-func newTipLine(text string, style fyne.TextStyle) *tipLine {
-	t := &tipLine{}
+// NewTipLine returns a line label whose whole text is its tooltip while
+// it is cut.
+func NewTipLine(text string, style fyne.TextStyle) *TipLine {
+	t := &TipLine{}
 	t.init(text, style)
 	t.onCut = func() {
 		if t.cut {
@@ -91,7 +94,7 @@ func newTipLine(text string, style fyne.TextStyle) *tipLine {
 }
 
 // SetText changes the text.
-func (l *lineLabel) SetText(s string) {
+func (l *LineLabel) SetText(s string) {
 	if s == l.Text {
 		return
 	}
@@ -100,11 +103,11 @@ func (l *lineLabel) SetText(s string) {
 }
 
 // Cut says whether the text did not fit the last layout.
-func (l *lineLabel) Cut() bool { return l.cut }
+func (l *LineLabel) Cut() bool { return l.cut }
 
 // Shown is the text as the last layout shows it: whole, or cut with an
 // ellipsis.
-func (l *lineLabel) Shown() string {
+func (l *LineLabel) Shown() string {
 	g := l.unitFace()
 	if g == nil {
 		return l.Text
@@ -116,14 +119,14 @@ func (l *lineLabel) Shown() string {
 	return l.Text
 }
 
-func (l *lineLabel) pad() float32 {
+func (l *LineLabel) pad() float32 {
 	if l.Tight {
 		return 0
 	}
 	return theme.InnerPadding()
 }
 
-func (l *lineLabel) font() fyne.Resource {
+func (l *LineLabel) font() fyne.Resource {
 	switch {
 	case l.TextStyle.Monospace:
 		return theme.TextMonospaceFont()
@@ -134,7 +137,7 @@ func (l *lineLabel) font() fyne.Resource {
 }
 
 // unitFace is the face at one pixel per Fyne unit, for measuring.
-func (l *lineLabel) unitFace() *glyphFace {
+func (l *LineLabel) unitFace() *glyphFace {
 	res := l.font()
 	size := float64(theme.TextSize())
 	if l.units == nil || l.units.size != size || l.uname != res.Name() {
@@ -149,7 +152,7 @@ func (l *lineLabel) unitFace() *glyphFace {
 
 // MinSize is as tall as a label of the text size; the width is the
 // padding alone, as a truncating label's.
-func (l *lineLabel) MinSize() fyne.Size {
+func (l *LineLabel) MinSize() fyne.Size {
 	h := fyne.MeasureText("Mg", theme.TextSize(), l.TextStyle).Height
 	w := float32(0)
 	if g := l.unitFace(); g != nil && l.MinText != "" {
@@ -162,18 +165,18 @@ func (l *lineLabel) MinSize() fyne.Size {
 }
 
 // Resize decides whether the text is cut at the new width.
-func (l *lineLabel) Resize(s fyne.Size) {
+func (l *LineLabel) Resize(s fyne.Size) {
 	l.BaseWidget.Resize(s)
 	l.updateCut()
 }
 
 // Refresh repaints the text and decides whether it is cut.
-func (l *lineLabel) Refresh() {
+func (l *LineLabel) Refresh() {
 	l.updateCut()
 	l.BaseWidget.Refresh()
 }
 
-func (l *lineLabel) updateCut() {
+func (l *LineLabel) updateCut() {
 	room := l.Size().Width - 2*l.pad()
 	cut := false
 	if g := l.unitFace(); g != nil && l.Text != "" {
@@ -217,11 +220,11 @@ func fitRunes(g *glyphFace, rs []rune, width float64) int {
 }
 
 // CreateRenderer draws the raster.
-func (l *lineLabel) CreateRenderer() fyne.WidgetRenderer {
+func (l *LineLabel) CreateRenderer() fyne.WidgetRenderer {
 	return &lineLabelRenderer{l: l}
 }
 
-type lineLabelRenderer struct{ l *lineLabel }
+type lineLabelRenderer struct{ l *LineLabel }
 
 func (r *lineLabelRenderer) Destroy() {}
 
@@ -253,7 +256,7 @@ func (r *lineLabelRenderer) Refresh() {
 }
 
 // pxScale is the pixels per unit of the last paint (1 before it).
-func (l *lineLabel) pxScale() float64 {
+func (l *LineLabel) pxScale() float64 {
 	if l.img == nil || l.Size().Width <= 0 {
 		return 1
 	}
@@ -261,7 +264,7 @@ func (l *lineLabel) pxScale() float64 {
 }
 
 // paint is the raster's generator: w and h are in pixels.
-func (l *lineLabel) paint(w, h int) image.Image {
+func (l *LineLabel) paint(w, h int) image.Image {
 	if l.img == nil || l.img.Rect.Dx() != w || l.img.Rect.Dy() != h {
 		l.img = image.NewRGBA(image.Rect(0, 0, w, h))
 	} else {

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image/color"
@@ -9,13 +9,13 @@ import (
 	"fyne.io/fyne/v2/theme"
 )
 
-// legendItem is a colour swatch and what it means.
-func legendItem(c color.Color, s string) fyne.CanvasObject {
+// LegendItem is a colour swatch and what it means.
+func LegendItem(c color.Color, s string) fyne.CanvasObject {
 	r := canvas.NewRectangle(c)
 	r.StrokeColor = theme.Color(theme.ColorNameSeparator)
 	r.StrokeWidth = 1
 	r.SetMinSize(fyne.NewSize(14, 14))
-	t := dimText(s, theme.SizeNameCaptionText, fyne.TextAlignLeading)
+	t := DimText(s, theme.SizeNameCaptionText, fyne.TextAlignLeading)
 	t.Truncation = fyne.TextTruncateOff
 	return container.NewHBox(container.NewCenter(r), t)
 }

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"strings"
@@ -24,12 +24,12 @@ func TestAxisTicks(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ts := axisTicks(tc.t0, tc.t1, start, tc.abs, tc.max)
+			ts := AxisTicks(tc.t0, tc.t1, start, tc.abs, tc.max)
 			var got []string
 			for _, tk := range ts {
-				got = append(got, tk.label)
-				if tk.t < tc.t0 || tk.t > tc.t1 {
-					t.Errorf("tick %s at %d is outside the window", tk.label, tk.t)
+				got = append(got, tk.Label)
+				if tk.T < tc.t0 || tk.T > tc.t1 {
+					t.Errorf("tick %s at %d is outside the window", tk.Label, tk.T)
 				}
 			}
 			if len(ts) > tc.max {

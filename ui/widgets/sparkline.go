@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image"
@@ -13,24 +13,25 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
-// sparkMin is the shortest array of numbers whose row has a sparkline.
-const sparkMin = 16
+// SparkMin is the shortest array of numbers whose row has a sparkline.
+const SparkMin = 16
 
-// sparkBuckets is how many columns a sparkline summarises its values in.
-const sparkBuckets = 64
+// SparkBuckets is how many columns a sparkline summarises its values in.
+const SparkBuckets = 64
 
-// sparkline draws an array of numbers as a small min/max band, one column
+// Sparkline draws an array of numbers as a small min/max band, one column
 // per bucket of elements, so spikes survive; NaN and infinities leave
 // their columns empty. Hidden when it has no values.
-type sparkline struct {
+type Sparkline struct {
 	widget.BaseWidget
 	lo, hi []float64    // per bucket; NaN when the bucket has no finite value
 	node   *rosmsg.Node // the array summarised, so a row refresh reads it once
 	raster *canvas.Raster
 }
 
-func newSparkline() *sparkline {
-	s := &sparkline{}
+// NewSparkline returns a sparkline, hidden until it has values.
+func NewSparkline() *Sparkline {
+	s := &Sparkline{}
 	s.raster = canvas.NewRaster(s.draw)
 	s.raster.ScaleMode = canvas.ImageScaleFastest
 	s.ExtendBaseWidget(s)
@@ -39,24 +40,24 @@ func newSparkline() *sparkline {
 }
 
 // Buckets returns how many buckets the values were summarised in.
-func (s *sparkline) Buckets() int { return len(s.lo) }
+func (s *Sparkline) Buckets() int { return len(s.lo) }
 
 // MinSize is a small fixed box.
-func (s *sparkline) MinSize() fyne.Size { return fyne.NewSize(96, 18) }
+func (s *Sparkline) MinSize() fyne.Size { return fyne.NewSize(96, 18) }
 
 // CreateRenderer draws the raster.
-func (s *sparkline) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(s.raster) }
+func (s *Sparkline) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(s.raster) }
 
 // SetValues shows the elements of array n, or hides the sparkline when n
 // is nil.
-func (s *sparkline) SetValues(n *rosmsg.Node) {
+func (s *Sparkline) SetValues(n *rosmsg.Node) {
 	if n == nil {
 		s.lo, s.hi, s.node = nil, nil, nil
 		s.Hide()
 		return
 	}
 	if n != s.node {
-		s.lo, s.hi = sparkBands(n, sparkBuckets)
+		s.lo, s.hi = sparkBands(n, SparkBuckets)
 		s.node = n
 	}
 	s.Show()
@@ -94,7 +95,7 @@ func sparkBands(n *rosmsg.Node, k int) (lo, hi []float64) {
 }
 
 // draw renders the bands at w×h pixels.
-func (s *sparkline) draw(w, h int) image.Image {
+func (s *Sparkline) draw(w, h int) image.Image {
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	k := len(s.lo)
 	if k == 0 || w < 2 || h < 2 {

@@ -1,21 +1,21 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 )
 
-// completionMax is how many suggestions the popup lists.
-const completionMax = 40
+// CompletionMax is how many suggestions the popup lists.
+const CompletionMax = 40
 
-// completionEntry is an entry that lists suggestions under itself as you
+// CompletionEntry is an entry that lists suggestions under itself as you
 // type. Down and Up move through them, Enter or a click takes one, Escape
 // closes the list; typing goes on into the entry while the list shows.
 //
 // Fyne gives keyboard focus to a popup's content, so the list takes the
 // focus and hands every key it does not use back to the entry (as
 // fyne-x's CompletionEntry does).
-type completionEntry struct {
+type CompletionEntry struct {
 	widget.Entry
 	// suggest returns the suggestions for the text typed so far.
 	suggest func(text string) []string
@@ -32,24 +32,26 @@ type completionEntry struct {
 
 // Suggestions returns the suggestions listed now, and whether the list is
 // shown.
-func (e *completionEntry) Suggestions() ([]string, bool) {
+func (e *CompletionEntry) Suggestions() ([]string, bool) {
 	return e.options, e.popup != nil && e.popup.Visible()
 }
 
-func newCompletionEntry(suggest func(string) []string) *completionEntry {
-	e := &completionEntry{suggest: suggest}
+// NewCompletionEntry returns an entry that lists suggest's suggestions
+// for the text typed so far.
+func NewCompletionEntry(suggest func(string) []string) *CompletionEntry {
+	e := &CompletionEntry{suggest: suggest}
 	e.ExtendBaseWidget(e)
 	return e
 }
 
 // TypedRune updates the suggestions after the entry takes the rune.
-func (e *completionEntry) TypedRune(r rune) {
+func (e *CompletionEntry) TypedRune(r rune) {
 	e.Entry.TypedRune(r)
 	e.refreshSuggestions()
 }
 
 // TypedKey updates the suggestions after editing keys; Down opens them.
-func (e *completionEntry) TypedKey(k *fyne.KeyEvent) {
+func (e *CompletionEntry) TypedKey(k *fyne.KeyEvent) {
 	switch k.Name {
 	case fyne.KeyDown:
 		e.refreshSuggestions()
@@ -68,13 +70,13 @@ func (e *completionEntry) TypedKey(k *fyne.KeyEvent) {
 }
 
 // refreshSuggestions lists what suggest offers for the current text.
-func (e *completionEntry) refreshSuggestions() {
+func (e *CompletionEntry) refreshSuggestions() {
 	if e.picking || e.suggest == nil {
 		return
 	}
 	e.options = e.suggest(e.Text)
-	if len(e.options) > completionMax {
-		e.options = e.options[:completionMax]
+	if len(e.options) > CompletionMax {
+		e.options = e.options[:CompletionMax]
 	}
 	if len(e.options) == 0 || (len(e.options) == 1 && e.options[0] == e.Text) {
 		e.hideSuggestions()
@@ -99,7 +101,7 @@ func (e *completionEntry) refreshSuggestions() {
 }
 
 // hideSuggestions closes the list and gives the focus back to the entry.
-func (e *completionEntry) hideSuggestions() {
+func (e *CompletionEntry) hideSuggestions() {
 	if e.popup == nil || !e.popup.Visible() {
 		return
 	}
@@ -110,7 +112,7 @@ func (e *completionEntry) hideSuggestions() {
 }
 
 // pick takes suggestion i into the entry.
-func (e *completionEntry) pick(i int) {
+func (e *CompletionEntry) pick(i int) {
 	if i < 0 || i >= len(e.options) {
 		return
 	}
@@ -129,14 +131,14 @@ func (e *completionEntry) pick(i int) {
 // passes typing on to its entry.
 type completionList struct {
 	widget.List
-	e      *completionEntry
+	e      *CompletionEntry
 	sel    int
 	moving bool // Select is called by move, not by a click
 }
 
 var _ fyne.Focusable = (*completionList)(nil)
 
-func newCompletionList(e *completionEntry) *completionList {
+func newCompletionList(e *CompletionEntry) *completionList {
 	l := &completionList{e: e, sel: -1}
 	l.Length = func() int { return len(e.options) }
 	l.CreateItem = func() fyne.CanvasObject {

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image"
@@ -9,16 +9,17 @@ import (
 	"fyne.io/fyne/v2/driver/software"
 )
 
-// renderContent draws o at size with the software painter, as a window
+// RenderContent draws o at size with the software painter, as a window
 // would show it.
-func renderContent(o fyne.CanvasObject, size fyne.Size) image.Image {
+func RenderContent(o fyne.CanvasObject, size fyne.Size) image.Image {
 	cv := software.NewCanvas()
 	cv.SetContent(o)
 	cv.Resize(size)
 	return cv.Capture()
 }
 
-func writePNG(path string, img image.Image) error {
+// WritePNG writes img to path as a PNG.
+func WritePNG(path string, img image.Image) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
@@ -6,9 +6,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// dimText is secondary text (captions, paths): the placeholder colour,
+// DimText is secondary text (captions, paths): the placeholder colour,
 // which stays readable in both light and dark themes.
-func dimText(s string, size fyne.ThemeSizeName, align fyne.TextAlign) *widget.RichText {
+func DimText(s string, size fyne.ThemeSizeName, align fyne.TextAlign) *widget.RichText {
 	t := widget.NewRichText(&widget.TextSegment{Text: s, Style: widget.RichTextStyle{
 		Alignment: align,
 		ColorName: theme.ColorNamePlaceHolder,
@@ -19,10 +19,10 @@ func dimText(s string, size fyne.ThemeSizeName, align fyne.TextAlign) *widget.Ri
 	return t
 }
 
-// dimWrapped is dimText that wraps at word boundaries instead of
+// DimWrapped is DimText that wraps at word boundaries instead of
 // truncating.
-func dimWrapped(s string, align fyne.TextAlign) *widget.RichText {
-	t := dimText(s, theme.SizeNameText, align)
+func DimWrapped(s string, align fyne.TextAlign) *widget.RichText {
+	t := DimText(s, theme.SizeNameText, align)
 	t.Truncation = fyne.TextTruncateOff
 	t.Wrapping = fyne.TextWrapWord
 	return t

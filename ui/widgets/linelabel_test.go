@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"strings"
@@ -9,11 +9,11 @@ import (
 )
 
 // A line label cuts its text with an ellipsis to its width, says so and
-// shows the whole text in its tooltip (tipLine); it repaints only when its
+// shows the whole text in its tooltip (TipLine); it repaints only when its
 // text changes.
 func TestLineLabelCuts(t *testing.T) {
 	test.NewTempApp(t)
-	l := newTipLine("message 6 of 2,000 on /imu  ·  +0.050 s", fyne.TextStyle{})
+	l := NewTipLine("message 6 of 2,000 on /imu  ·  +0.050 s", fyne.TextStyle{})
 	w := test.NewTempWindow(t, l)
 	w.Resize(fyne.NewSize(600, 60))
 	if l.Cut() || l.ToolTip() != "" || l.Shown() != l.Text {

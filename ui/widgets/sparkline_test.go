@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // TestSparkBands checks the buckets keep each one's extremes and leave
 // out NaN and infinities.
 func TestSparkBands(t *testing.T) {
-	root := decodeRefPath(t, "../testdata/custom-all-types.bag", "/all_types", 1)
+	root := decodeRefPath(t, "../../testdata/custom-all-types.bag", "/all_types", 1)
 	f32 := root.Field("f32_dyn") // NaN, 1.5, 1.4e-45, 3.4e38
 	lo, hi := sparkBands(f32, 2)
 	if lo[0] != 1.5 || hi[0] != 1.5 {

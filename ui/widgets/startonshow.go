@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"sync"
@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// startOnShow shows content and calls start the first time it is laid
+// StartOnShow shows content and calls start the first time it is laid
 // out while visible, so that a tab's background work starts only when the
 // tab is opened.
 type startOnShow struct {
@@ -17,7 +17,8 @@ type startOnShow struct {
 	once    sync.Once
 }
 
-func newStartOnShow(content fyne.CanvasObject, start func()) *startOnShow {
+// NewStartOnShow shows content and calls start once it is first shown.
+func NewStartOnShow(content fyne.CanvasObject, start func()) *startOnShow {
 	s := &startOnShow{content: content, start: start}
 	s.ExtendBaseWidget(s)
 	return s

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"bytes"
@@ -39,7 +39,7 @@ func TestHexViewReadsOnlyVisibleRows(t *testing.T) {
 	w := test.NewTempWindow(t, h)
 	w.Resize(fyne.NewSize(700, 400))
 	h.SetData(r, 100, r.size, []model.Span{{Name: "data", Kind: model.SpanData, Start: 100, End: 100 + r.size}})
-	if r.read > 64*hexCols {
+	if r.read > 64*HexCols {
 		t.Fatalf("read %d bytes for one screen", r.read)
 	}
 	if h.totalRows() != (100+r.size-1)/16-100/16+1 {
@@ -53,7 +53,7 @@ func TestHexViewReadsOnlyVisibleRows(t *testing.T) {
 	}
 	// Scrolling to the end shows the last bytes without reading the rest.
 	h.ScrollToOffset(100 + r.size - 1)
-	if r.read > 4*64*hexCols {
+	if r.read > 4*64*HexCols {
 		t.Fatalf("read %d bytes after a jump", r.read)
 	}
 	if !strings.Contains(strings.Join(hexTexts(h), " "), "0080000060") {
@@ -109,12 +109,12 @@ func TestHexViewTintRuns(t *testing.T) {
 	// Bytes 4..19: the last 12 of the first row, the first 4 of the second.
 	h.SetData(r, 0, r.size, []model.Span{{Name: "data", Kind: model.SpanData, Start: 4, End: 20}})
 	m := h.metrics()
-	var got []fillRect
-	for _, f := range test.WidgetRenderer(h).(*hexRenderer).tints.rects {
-		got = append(got, fillRect{x: f.x, y: f.y, w: f.w, h: f.h})
+	var got []FillRect
+	for _, f := range test.WidgetRenderer(h).(*hexRenderer).tints.Rects {
+		got = append(got, FillRect{X: f.X, Y: f.Y, W: f.W, H: f.H})
 	}
 	hx := func(c int) float32 { return m.hexX + float32(c)*m.cell - m.char/2 }
-	want := []fillRect{
+	want := []FillRect{
 		{m.asciiX + 4*m.char, m.head, 12 * m.char, m.row, nil},
 		{hx(4), m.head, 4 * m.cell, m.row, nil},
 		{hx(8) + m.char, m.head, 8 * m.cell, m.row, nil},
