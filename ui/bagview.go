@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/container"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 // source says where a bag comes from: a file, or bytes in memory.
@@ -34,7 +35,10 @@ type bagView struct {
 	doc    *model.Document
 	err    error
 	// link connects the document's views; nil until the bag has loaded.
-	link   *docLink
+	link *link.Hub
+	// views are the document's views the window drives; nil until the bag
+	// has loaded.
+	views  *docViews
 	closed bool
 }
 
@@ -82,20 +86,20 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 			v.c.recent.Add(v.src.path)
 			v.c.refreshMenus()
 		}
-		content, link := newDocumentPanel(doc, v.win)
-		v.link = link
+		content, dv := newDocumentPanel(doc, v.win)
+		v.link, v.views = dv.link, dv
 		v.show(content)
-		if len(v.c.plots) > 0 {
-			link.plotPaths(v.c.plots)
+		if len(v.c.plots) > 0 && dv.plots != nil {
+			dv.plots.plotPaths(v.c.plots)
 		}
-		if c := v.c; c.tab != "" && !link.selectTab(c.tab) {
+		if c := v.c; c.tab != "" && !dv.link.SelectTab(c.tab) {
 			fmt.Fprintf(os.Stderr, "bagscope: no tab called %q\n", c.tab)
 		}
 		if r := v.c.rng; r != nil {
-			link.applyRange(*r)
+			applyRange(dv.link, *r)
 		}
 		if sel := v.c.sel; sel != nil {
-			link.applySelection(*sel, strings.HasPrefix(v.c.tab, "Records"), func(err error) { fmt.Fprintf(os.Stderr, "bagscope: %s: %v\n", v.src.name, err) })
+			applySelection(dv.link, *sel, strings.HasPrefix(v.c.tab, "Records"), func(err error) { fmt.Fprintf(os.Stderr, "bagscope: %s: %v\n", v.src.name, err) })
 		}
 	}
 	if v.c.onOpened != nil {
@@ -115,7 +119,7 @@ func (v *bagView) close() {
 		v.cancel()
 	}
 	if v.link != nil {
-		v.link.close()
+		v.link.Close()
 	}
 	if v.doc != nil {
 		v.doc.Close()

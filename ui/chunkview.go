@@ -16,16 +16,17 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // chunkPanel shows one chunk: its chunk info fields, its chunk record's
 // header, its messages per connection and the records inside it. A chunk
-// is chosen on the timeline's chunk lane (through l.showChunk), with
+// is chosen on the timeline's chunk lane (through Actions.ShowChunk), with
 // Prev/Next, or by selecting a message elsewhere; selecting a message
 // record inside selects that message in every view.
 type chunkPanel struct {
-	l       *docLink
+	l       link.Link
 	d       *model.Document
 	content *fyne.Container // the empty state or the chunk
 
@@ -66,27 +67,27 @@ var (
 // newChunkPanel is the Chunk tab of a bag window: the ROS 1 chunk view,
 // or for another format whose storage lists its records the generic one
 // (chunkview_lister.go).
-func newChunkPanel(l *docLink) fyne.CanvasObject {
-	if l.d.Bag == nil && model.Lister(l.d.Storage) != nil {
+func newChunkPanel(l link.Link) fyne.CanvasObject {
+	if l.Doc().Bag == nil && model.Lister(l.Doc().Storage) != nil {
 		return makeListedChunkPanel(l).content
 	}
 	return makeChunkPanel(l).content
 }
 
 // makeChunkPanel builds the chunk panel and links it: it offers
-// l.showChunk and follows the selected message.
-func makeChunkPanel(l *docLink) *chunkPanel {
-	p := &chunkPanel{l: l, d: l.d, pending: -1, selRow: -1}
-	if l.d.Bag == nil {
+// Actions.ShowChunk and follows the selected message.
+func makeChunkPanel(l link.Link) *chunkPanel {
+	p := &chunkPanel{l: l, d: l.Doc(), pending: -1, selRow: -1}
+	if l.Doc().Bag == nil {
 		// The chunk view decodes ROS 1 chunk records; other formats get
-		// it later. No l.showChunk: the timeline's chunk lane does not
+		// it later. No Actions.ShowChunk: the timeline's chunk lane does not
 		// lead here.
-		p.content = container.NewStack(notForFormat(l.d, "Chunk"))
+		p.content = container.NewStack(notForFormat(l.Doc(), "Chunk"))
 		return p
 	}
 	p.build()
-	l.showChunk = func(pos int64) {
-		l.selectTab("Chunk")
+	l.Actions().ShowChunk = func(pos int64) {
+		l.SelectTab("Chunk")
 		p.show(pos, -1)
 	}
 	l.OnMessage(p.followMessage)
@@ -104,8 +105,8 @@ func (p *chunkPanel) build() {
 	p.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { p.step(1) })
 	p.next.IconPlacement = widget.ButtonIconTrailingText
 	p.toRecord = widget.NewButtonWithIcon("Show in Records", theme.ListIcon(), func() {
-		if p.detail != nil && p.l.showRecord != nil {
-			p.l.showRecord(p.detail.Info.ChunkPos)
+		if p.detail != nil && p.l.Actions().ShowRecord != nil {
+			p.l.Actions().ShowRecord(p.detail.Info.ChunkPos)
 		}
 	})
 	for _, b := range []*widget.Button{p.prev, p.next, p.toRecord} {
@@ -227,7 +228,7 @@ func (p *chunkPanel) show(pos, sel int64) {
 	p.content.Objects = []fyne.CanvasObject{p.view}
 	p.content.Refresh()
 	p.loadRecords(c)
-	p.l.chunkWasShown(pos)
+	p.l.ChunkShown(pos)
 }
 
 // loadRecords reads the records inside the chunk in the background,

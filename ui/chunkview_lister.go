@@ -14,6 +14,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -21,11 +22,11 @@ import (
 // own records (bag.RecordLister): one block (chunk) of the storage, its
 // facts from the storage's block list, its messages per connection and the
 // records inside it. The ROS 1 bag has its own panel (chunkview.go). A
-// block is chosen on the timeline's chunk lane (through l.showChunk), with
+// block is chosen on the timeline's chunk lane (through Actions.ShowChunk), with
 // Prev/Next, or by selecting a message elsewhere; selecting a message's
 // record inside selects that message in every view.
 type listedChunkPanel struct {
-	l       *docLink
+	l       link.Link
 	d       *model.Document
 	content *fyne.Container // the empty state or the block
 
@@ -56,12 +57,12 @@ type listedChunkPanel struct {
 var listedChunkRecWidths = []float32{-84, 120}
 
 // makeListedChunkPanel builds the chunk panel of a RecordLister storage and
-// links it: it offers l.showChunk and follows the selected message.
-func makeListedChunkPanel(l *docLink) *listedChunkPanel {
-	p := &listedChunkPanel{l: l, d: l.d, pending: -1, selRow: -1}
+// links it: it offers Actions.ShowChunk and follows the selected message.
+func makeListedChunkPanel(l link.Link) *listedChunkPanel {
+	p := &listedChunkPanel{l: l, d: l.Doc(), pending: -1, selRow: -1}
 	p.build()
-	l.showChunk = func(pos int64) {
-		l.selectTab("Chunk")
+	l.Actions().ShowChunk = func(pos int64) {
+		l.SelectTab("Chunk")
 		p.show(pos, -1)
 	}
 	l.OnMessage(p.followMessage)
@@ -79,8 +80,8 @@ func (p *listedChunkPanel) build() {
 	p.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { p.step(1) })
 	p.next.IconPlacement = widget.ButtonIconTrailingText
 	p.toRecord = widget.NewButtonWithIcon("Show in Records", theme.ListIcon(), func() {
-		if p.detail != nil && p.l.showRecord != nil {
-			p.l.showRecord(p.detail.Block.Offset)
+		if p.detail != nil && p.l.Actions().ShowRecord != nil {
+			p.l.Actions().ShowRecord(p.detail.Block.Offset)
 		}
 	})
 	for _, b := range []*widget.Button{p.prev, p.next, p.toRecord} {
@@ -204,7 +205,7 @@ func (p *listedChunkPanel) show(pos, sel int64) {
 	p.content.Objects = []fyne.CanvasObject{p.view}
 	p.content.Refresh()
 	p.loadRecords(c)
-	p.l.chunkWasShown(pos)
+	p.l.ChunkShown(pos)
 }
 
 // loadRecords reads the records inside the block in the background,

@@ -13,23 +13,39 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
+// docViews are an open recording's link and the views the window drives
+// itself (the menus, keys and command line): the timeline, with the
+// player, and the plots. Both are nil for a recording without messages.
+type docViews struct {
+	link     *link.Hub
+	timeline *timelinePane
+	plots    *plotsView
+}
+
 // newViews builds the linked views of a bag with messages: the timeline
 // above, always visible, and the other views as tabs below it.
-func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
+//
+// Each view is built here and given the link; a view reaches the others
+// only through it (link.Link, link.Actions). A new tab is one more item in
+// tabs below; a view whose tab shows only for some recordings returns nil
+// when it has nothing to show, as sensorTab and logTab do.
+func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject {
+	l := dv.link
 	// A bag checked as it opens gets its topics' bytes from the check,
 	// which reads every chunk anyway; others count them on their own.
 	autoCheck := d.Size <= autoCheckLimit
 	topics := newTopicPanel(d, l, autoCheck)
 	tp := newTimelinePane(d, l)
-	tv := tp.tv
+	plots := newPlotsView(l)
 	first := true
 	records, findings := recordsAndFindings(d, w, l, findingsHooks{
-		onReport: tv.markFindings,
+		onReport: func(fs []bag.Finding) { l.AddMarks(link.FindingMarks(fs)...) },
 		onChecked: func(rep *bag.CheckReport, err error) {
-			if !autoCheck || !first || l.ctx.Err() != nil {
+			if !autoCheck || !first || l.Context().Err() != nil {
 				return
 			}
 			first = false
@@ -45,7 +61,7 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 	tabs := container.NewAppTabs(
 		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topics.content),
 		container.NewTabItemWithIcon("Message", theme.DocumentIcon(), newMessagePanel(l)),
-		container.NewTabItemWithIcon("Plots", theme.GridIcon(), newPlotsPanel(l)),
+		container.NewTabItemWithIcon("Plots", theme.GridIcon(), plots.content),
 		container.NewTabItemWithIcon("Chunk", theme.StorageIcon(), newChunkPanel(l)),
 		records,
 		findings,
@@ -57,26 +73,26 @@ func newViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
 			at++
 		}
 	}
-	l.selectTab = func(name string) bool { return selectTabNamed(tabs, name) }
-	tabs.OnSelected = func(*container.TabItem) { l.catchUp(false) }
-	l.timeline = tp
+	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
+	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
+	dv.timeline, dv.plots = tp, plots
 	return newTimelineSplit(tp, tabs)
 }
 
 // recordsAndFindings builds the Records and Findings tabs of document d,
 // linked to each other and to l.
-func recordsAndFindings(d *model.Document, w fyne.Window, l *docLink, h findingsHooks) (records, findings *container.TabItem) {
+func recordsAndFindings(d *model.Document, w fyne.Window, l *link.Hub, h findingsHooks) (records, findings *container.TabItem) {
 	records, rp := recordsTab(d)
-	context.AfterFunc(l.ctx, rp.stop)
+	context.AfterFunc(l.Context(), rp.stop)
 	rp.setLink(l)
-	l.showRecord = func(off int64) {
-		l.selectTab("Records")
+	l.Actions().ShowRecord = func(off int64) {
+		l.SelectTab("Records")
 		rp.showOffset(off)
 	}
 	h.selectRecord = rp.showOffset
-	fp := newFindingsPanel(l.ctx, d, w, l.showRecord, h)
-	l.saveRepaired = func() {
-		l.selectTab("Findings")
+	fp := newFindingsPanel(l.Context(), d, w, l.Actions().ShowRecord, h)
+	l.Actions().SaveRepaired = func() {
+		l.SelectTab("Findings")
 		fp.saveRepaired()
 	}
 	return records, fp.tab()
@@ -86,7 +102,7 @@ func recordsAndFindings(d *model.Document, w fyne.Window, l *docLink, h findings
 // Topics tab says why there is none, in the words of the banner above
 // it, and the Records and Findings tabs show what the file holds and
 // what is wrong with it.
-func newEmptyViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObject {
+func newEmptyViews(d *model.Document, w fyne.Window, l *link.Hub) fyne.CanvasObject {
 	title, detail := emptyText(d)
 	records, findings := recordsAndFindings(d, w, l, findingsHooks{})
 	tabs := container.NewAppTabs(
@@ -94,7 +110,7 @@ func newEmptyViews(d *model.Document, w fyne.Window, l *docLink) fyne.CanvasObje
 		records,
 		findings,
 	)
-	l.selectTab = func(name string) bool { return selectTabNamed(tabs, name) }
+	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	return tabs
 }
 
@@ -115,7 +131,7 @@ func emptyText(d *model.Document) (title, detail string) {
 // recordsView is the Records tab's panel as the other views use it.
 type recordsView interface {
 	stop()
-	setLink(l *docLink)
+	setLink(l link.Link)
 	showOffset(off int64)
 }
 
@@ -130,14 +146,15 @@ func recordsTab(d *model.Document) (*container.TabItem, recordsView) {
 }
 
 // newDocumentPanel shows an opened bag: the header above, the views
-// below. It returns the link between the views, which the window closes.
-func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *docLink) {
-	l := newDocLink(d, background)
+// below. It returns the views, whose link the window closes.
+func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *docViews) {
+	l := link.NewHub(d, link.Background)
+	dv := &docViews{link: l}
 	var body fyne.CanvasObject
 	if len(d.Topics) == 0 {
 		body = newEmptyViews(d, w, l)
 	} else {
-		body = newViews(d, w, l)
+		body = newViews(d, w, dv)
 	}
 	top := []fyne.CanvasObject{newHeader(d)}
 	if d.Summary.Messages == 0 && len(d.Topics) > 0 {
@@ -146,11 +163,11 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 	if scan := scanBanner(d); scan != nil {
 		// The window's own actions for a damaged file: its findings, and
 		// a repaired copy where the format can write one.
-		show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.selectTab("Findings") })
+		show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.SelectTab("Findings") })
 		show.Importance = widget.LowImportance
 		actions := container.NewVBox(show)
 		if repairable(d) {
-			save := widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), func() { l.saveRepaired() })
+			save := widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), func() { l.Actions().SaveRepaired() })
 			save.Importance = widget.LowImportance
 			actions.Add(save)
 		}
@@ -162,17 +179,14 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 	sep := widget.NewSeparator()
 	top = append(top, sep)
 	topBox := container.NewVBox(top...)
-	l.onReadLoss = func(loss model.ReadLoss) {
-		show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.selectTab("Findings") })
+	l.OnReadLoss(func(loss model.ReadLoss) {
+		show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.SelectTab("Findings") })
 		show.Importance = widget.LowImportance
 		b := container.NewBorder(nil, nil, nil, show, readLossBanner(loss))
 		topBox.Objects = append(topBox.Objects[:len(topBox.Objects)-1], b, sep)
 		topBox.Refresh()
-	}
-	if l.pendingLoss != nil {
-		l.onReadLoss(*l.pendingLoss)
-	}
-	return container.NewBorder(container.NewPadded(topBox), nil, nil, nil, body), l
+	})
+	return container.NewBorder(container.NewPadded(topBox), nil, nil, nil, body), dv
 }
 
 // readLossBanner says what reading every message skipped: how many bytes

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -20,6 +19,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -27,20 +27,6 @@ import (
 // larger ones wait for the Check button, as the check decompresses every
 // chunk.
 const autoCheckLimit = 256 << 20
-
-// background runs a panel's slow work off the UI goroutine, counting it in
-// backgroundRunning; tests make it synchronous.
-var background = func(f func()) {
-	backgroundRunning.Add(1)
-	go func() {
-		defer backgroundRunning.Add(-1)
-		f()
-	}()
-}
-
-// backgroundRunning counts the background work running now, for
-// --screenshot to wait until the views are idle.
-var backgroundRunning atomic.Int64
 
 // findingsPanel is the Findings tab: the doctor's findings (the storage's
 // Check) and the "Save repaired copy…" action (ROS 1 bags only, for now).
@@ -179,7 +165,7 @@ func (p *findingsPanel) runCheck() {
 		shown = time.Now()
 		fyne.Do(func() { p.progress.SetValue(float64(done) / float64(total)) })
 	}
-	background(func() {
+	link.Background(func() {
 		defer cancel()
 		rep, err := model.CheckStorage(ctx, p.d.Storage, progress)
 		fyne.Do(func() { p.showReport(rep, err) })
@@ -270,7 +256,7 @@ func (p *findingsPanel) saveRepaired() {
 		wc.Close()
 		busy := dialog.NewCustomWithoutButtons("Writing the repaired copy…", widget.NewProgressBarInfinite(), p.win)
 		busy.Show()
-		background(func() {
+		link.Background(func() {
 			rep, err := model.SaveRepaired(p.d, out)
 			fyne.Do(func() {
 				busy.Hide()

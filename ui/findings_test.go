@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 // openSyncChecked opens a bag for a Findings test, in a test app, with the
@@ -17,9 +18,9 @@ import (
 func openSyncChecked(t *testing.T, path string) *model.Document {
 	t.Helper()
 	test.NewTempApp(t)
-	old := background
-	background = func(f func()) { f() }
-	t.Cleanup(func() { background = old })
+	old := link.Background
+	link.Background = func(f func()) { f() }
+	t.Cleanup(func() { link.Background = old })
 	return openDoc(t, path)
 }
 

@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -36,9 +38,9 @@ func assertMarkup(t *testing.T, name string, c fyne.Canvas) {
 func newTestController(t *testing.T) *controller {
 	c := newController(test.NewTempApp(t))
 	c.async = func(f func()) { f() }
-	old := background
-	background = func(f func()) { f() }
-	t.Cleanup(func() { background = old })
+	old := link.Background
+	link.Background = func(f func()) { f() }
+	t.Cleanup(func() { link.Background = old })
 	return c
 }
 

@@ -43,7 +43,7 @@ func openKeysWindow(t *testing.T, c *controller, path string) *keysWindow {
 // showing the tab that holds it.
 func find[T fyne.CanvasObject](t *testing.T, k *keysWindow, tab string) T {
 	t.Helper()
-	if tab != "" && !k.v.link.selectTab(tab) {
+	if tab != "" && !k.v.link.SelectTab(tab) {
 		t.Fatalf("no tab %s", tab)
 	}
 	for _, o := range shownObjects(k.w.Content()) {
@@ -129,7 +129,7 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 				t.Fatalf("Alt+Right went back in time: %d after %d", m.T, last)
 			}
 			last = m.T
-			seen[topicName(l, m)]++
+			seen[l.TopicName(m)]++
 		}
 		if seen["/imu"] == 0 || seen["/odom"] == 0 || len(seen) != 2 {
 			t.Errorf("Alt+Right through /imu and /odom visited %v", seen)
@@ -137,7 +137,7 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		l.SetTopics(nil)
 	},
 	"Space": func(t *testing.T, k *keysWindow) {
-		p, _ := manualPlayer(k.v.link)
+		p, _ := manualPlayer(k.v.views)
 		space := &fyne.KeyEvent{Name: fyne.KeySpace}
 		// Nothing has the keyboard: the window's Space.
 		k.w.Canvas().Unfocus()
@@ -172,10 +172,10 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		}
 	},
 	"Alt+Up / Alt+Down": func(t *testing.T, k *keysWindow) {
-		p := k.v.link.player
+		p := k.v.views.timeline.player
 		pressShortcut(k.w, shortcutFaster)
-		if p.clock.Speed != 2 || k.v.link.timeline.transport.speed.Selected != "2×" {
-			t.Errorf("Alt+Up: speed %g, the menu shows %q", p.clock.Speed, k.v.link.timeline.transport.speed.Selected)
+		if p.clock.Speed != 2 || k.v.views.timeline.transport.speed.Selected != "2×" {
+			t.Errorf("Alt+Up: speed %g, the menu shows %q", p.clock.Speed, k.v.views.timeline.transport.speed.Selected)
 		}
 		pressShortcut(k.w, shortcutSlower)
 		pressShortcut(k.w, shortcutSlower)
@@ -184,9 +184,9 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		}
 	},
 	"Alt+L": func(t *testing.T, k *keysWindow) {
-		p := k.v.link.player
+		p := k.v.views.timeline.player
 		pressShortcut(k.w, shortcutLoop)
-		if !p.clock.Loop || k.v.link.timeline.transport.loop.Importance != widget.HighImportance {
+		if !p.clock.Loop || k.v.views.timeline.transport.loop.Importance != widget.HighImportance {
 			t.Error("Alt+L did not loop")
 		}
 		pressShortcut(k.w, shortcutLoop)
@@ -195,7 +195,7 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		}
 	},
 	"Ctrl+T": func(t *testing.T, k *keysWindow) {
-		tp := k.v.link.timeline
+		tp := k.v.views.timeline
 		tv := find[*TimelineView](t, k, "")
 		pressShortcut(k.w, shortcutLanes)
 		if !tp.collapsed || tv.Visible() && tp.body.Visible() {
@@ -297,7 +297,7 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 			t.Fatalf("Down, Enter took %q", e.Text)
 		}
 		k.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-		if g := k.v.link.plots; len(g.panels[0].series) != 1 {
+		if g := k.v.views.plots; len(g.panels[0].series) != 1 {
 			t.Errorf("Enter again plotted %d series", len(g.panels[0].series))
 		}
 	},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 // logPanel is the Log tab: the bag's log messages (/rosout,
@@ -20,7 +21,7 @@ import (
 // level, node and text, coloured by level. The row at or before the time
 // cursor is highlighted; clicking a row selects its message.
 type logPanel struct {
-	l       *docLink
+	l       link.Link
 	content fyne.CanvasObject
 
 	level  *widget.Select
@@ -89,8 +90,8 @@ const levelAll = "All levels"
 // nodeAll is the node chooser's "no filter" entry.
 const nodeAll = "All nodes"
 
-func newLogPanel(l *docLink) *logPanel {
-	p := &logPanel{l: l, cur: -1, start: l.d.Summary.Start.Nanos()}
+func newLogPanel(l link.Link) *logPanel {
+	p := &logPanel{l: l, cur: -1, start: l.Doc().Summary.Start.Nanos()}
 	levels := []string{levelAll}
 	for _, s := range model.Severities[1:] {
 		levels = append(levels, s.String()+" and above")
@@ -153,7 +154,7 @@ func newLogPanel(l *docLink) *logPanel {
 	p.detail.Truncation = fyne.TextTruncateEllipsis
 	p.content = container.NewBorder(container.NewVBox(filters, p.problem), p.detail, nil, nil, p.body)
 
-	topics := model.LogTopics(l.d)
+	topics := model.LogTopics(l.Doc())
 	var (
 		mu      sync.Mutex
 		entries []model.LogEntry
@@ -161,7 +162,7 @@ func newLogPanel(l *docLink) *logPanel {
 		rerr    error
 	)
 	l.Go(func(ctx context.Context) {
-		e, n, err := model.ReadLog(ctx, l.d.Storage, nil, topics)
+		e, n, err := model.ReadLog(ctx, l.Doc().Storage, nil, topics)
 		mu.Lock()
 		entries, skipped, rerr = e, n, err
 		mu.Unlock()
@@ -315,8 +316,8 @@ func (p *logPanel) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 }
 
 // logTab is the Log tab of a document with log topics, or nil.
-func logTab(l *docLink) *container.TabItem {
-	if len(model.LogTopics(l.d)) == 0 {
+func logTab(l link.Link) *container.TabItem {
+	if len(model.LogTopics(l.Doc())) == 0 {
 		return nil
 	}
 	return container.NewTabItemWithIcon("Log", theme.ListIcon(), newLogPanel(l).content)
@@ -324,8 +325,8 @@ func logTab(l *docLink) *container.TabItem {
 
 // sensorTab is the Sensor tab of a document with image, laser scan or
 // point cloud topics, or nil.
-func sensorTab(l *docLink) *container.TabItem {
-	if len(sensorTopics(l.d)) == 0 {
+func sensorTab(l link.Link) *container.TabItem {
+	if len(sensorTopics(l.Doc())) == 0 {
 		return nil
 	}
 	return container.NewTabItemWithIcon("Sensor", theme.MediaPhotoIcon(), newSensorPanel(l).content)

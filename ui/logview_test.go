@@ -12,10 +12,11 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 // newTestLogPanel opens a bag and shows its Log tab in a test window.
-func newTestLogPanel(t *testing.T, path string) (*logPanel, *docLink, fyne.Window) {
+func newTestLogPanel(t *testing.T, path string) (*logPanel, *link.Hub, fyne.Window) {
 	t.Helper()
 	newTestController(t)
 	d, err := model.Open(context.Background(), path, nil)
@@ -23,8 +24,8 @@ func newTestLogPanel(t *testing.T, path string) (*logPanel, *docLink, fyne.Windo
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	l := newDocLink(d, background)
-	t.Cleanup(l.close)
+	l := link.NewHub(d, link.Background)
+	t.Cleanup(l.Close)
 	p := newLogPanel(l)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1100, 600))
@@ -36,7 +37,7 @@ func newTestLogPanel(t *testing.T, path string) (*logPanel, *docLink, fyne.Windo
 // and selects a clicked row's message.
 func TestLogPanel(t *testing.T) {
 	p, l, w := newTestLogPanel(t, "../testdata/robot.bag")
-	want, skipped, err := model.ReadLog(context.Background(), l.d.Storage, nil, []string{"/rosout"})
+	want, skipped, err := model.ReadLog(context.Background(), l.Doc().Storage, nil, []string{"/rosout"})
 	if err != nil || skipped != 0 || len(want) == 0 {
 		t.Fatalf("ReadLog: %d entries, %d skipped, %v", len(want), skipped, err)
 	}

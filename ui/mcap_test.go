@@ -70,7 +70,7 @@ func TestNonROS1Window(t *testing.T) {
 	l := opened.link
 	topic := opened.doc.Topics[0].Topic
 	var warned error
-	l.applySelection(selection{topic: topic, sec: 0}, true, func(err error) { warned = err })
+	applySelection(l, selection{topic: topic, sec: 0}, true, func(err error) { warned = err })
 	if warned != nil {
 		t.Fatal(warned)
 	}

@@ -46,8 +46,8 @@ func (c *controller) viewMenu(w fyne.Window) *fyne.Menu {
 // saveRepaired offers to save a repaired copy of window w's recording
 // when its Findings tab can (it shows the tab either way).
 func (c *controller) saveRepaired(w fyne.Window) {
-	if v := c.views[w]; v != nil && v.link != nil && v.link.saveRepaired != nil {
-		v.link.saveRepaired()
+	if v := c.views[w]; v != nil && v.link != nil && v.link.Actions().SaveRepaired != nil {
+		v.link.Actions().SaveRepaired()
 	}
 }
 
@@ -62,7 +62,7 @@ func (c *controller) stepMessage(w fyne.Window, delta int) {
 // showView shows a view of the bag in window w, once it has loaded.
 func (c *controller) showView(w fyne.Window, name string) {
 	if v := c.views[w]; v != nil && v.link != nil {
-		v.link.selectTab(name)
+		v.link.SelectTab(name)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -34,7 +35,7 @@ import (
 // one per row named by their keys. Prev and Next step through the
 // message's topic, keeping the view as the user left it.
 type messagePanel struct {
-	l       *docLink
+	l       link.Link
 	reader  *model.MessageReader
 	content fyne.CanvasObject
 	body    *fyne.Container // the empty state or the view
@@ -88,12 +89,12 @@ type messagePanel struct {
 const firstRows = 32
 
 // newMessagePanel is the Message tab of a bag window.
-func newMessagePanel(l *docLink) fyne.CanvasObject {
+func newMessagePanel(l link.Link) fyne.CanvasObject {
 	return newMessageView(l).content
 }
 
-func newMessageView(l *docLink) *messagePanel {
-	p := &messagePanel{l: l, reader: model.NewMessageReader(l.d.Storage, nil)}
+func newMessageView(l link.Link) *messagePanel {
+	p := &messagePanel{l: l, reader: model.NewMessageReader(l.Doc().Storage, nil)}
 
 	p.title = widgets.NewClipLabel("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.where = widgets.NewTipLine("", fyne.TextStyle{})
@@ -101,7 +102,7 @@ func newMessageView(l *docLink) *messagePanel {
 	p.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { p.step(+1) })
 	p.next.IconPlacement = widget.ButtonIconTrailingText
 	p.records = widget.NewButtonWithIcon("Show in Records", theme.ListIcon(), p.showInRecords)
-	if l.d.Bag == nil && model.Lister(l.d.Storage) == nil {
+	if l.Doc().Bag == nil && model.Lister(l.Doc().Storage) == nil {
 		p.records.Hide() // the Records view does not read this format yet
 	}
 	p.plot = widget.NewButtonWithIcon("Plot", theme.GridIcon(), p.plotField)
@@ -163,7 +164,7 @@ func newMessageView(l *docLink) *messagePanel {
 
 	p.body = container.NewStack(p.empty)
 	p.content = p.body
-	l.stepMessage = p.step
+	l.Actions().StepMessage = p.step
 	l.OnMessageShown(p.content, p.show) // decoded only while shown
 	if ref, ok := l.Message(); ok {
 		p.show(ref)
@@ -180,7 +181,7 @@ func (p *messagePanel) show(ref msgref.Ref) {
 	p.gen++
 	gen := p.gen
 	topic := "?"
-	if c := p.l.d.Storage.Connection(ref.Conn); c != nil {
+	if c := p.l.Doc().Storage.Connection(ref.Conn); c != nil {
 		topic = c.Topic
 	}
 	if p.msg == nil || p.msg.Conn.Topic != topic {
@@ -392,12 +393,12 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 	if !hasNext {
 		p.next.Disable()
 	}
-	start := p.l.d.Summary.Start
+	start := p.l.Doc().Summary.Start
 	t := bag.TimeFromNanos(ref.T)
 	parts = append(parts, human.RelTime(ref.T-start.Nanos()),
 		fmt.Sprintf("%s UTC (%d.%09d)", human.Time(t), t.Sec, t.NSec))
 	if m := p.msg; m != nil {
-		parts = append(parts, messagePlace(p.l.d, m))
+		parts = append(parts, messagePlace(p.l.Doc(), m))
 	}
 	p.where.SetText(strings.Join(parts, "  ·  "))
 }
@@ -424,7 +425,7 @@ func messagePlace(d *model.Document, m *model.Message) string {
 // topicOf returns the selected message's topic in the index and its
 // position there (-1 when the index does not list it).
 func (p *messagePanel) topicOf(x *model.MessageIndex) (*model.TopicMessages, int) {
-	c := p.l.d.Storage.Connection(p.ref.Conn)
+	c := p.l.Doc().Storage.Connection(p.ref.Conn)
 	if c == nil {
 		return nil, -1
 	}
@@ -437,7 +438,7 @@ func (p *messagePanel) topicOf(x *model.MessageIndex) (*model.TopicMessages, int
 
 // refTopic is the topic of the selected message, or "".
 func (p *messagePanel) refTopic() string {
-	if c := p.l.d.Storage.Connection(p.ref.Conn); c != nil {
+	if c := p.l.Doc().Storage.Connection(p.ref.Conn); c != nil {
 		return c.Topic
 	}
 	return ""
@@ -555,7 +556,9 @@ func (p *messagePanel) first() {
 // its record.
 func (p *messagePanel) showInRecords() {
 	if p.has {
-		p.l.showMessageRecord(p.ref.ChunkPos, p.ref.Offset)
+		if f := p.l.Actions().ShowMessageRecord; f != nil {
+			f(p.ref.ChunkPos, p.ref.Offset)
+		}
 	}
 }
 
@@ -563,13 +566,13 @@ func (p *messagePanel) showInRecords() {
 // elements have keys (position[shoulder_pan] follows the joint whatever its
 // place in later messages).
 func (p *messagePanel) plotField() {
-	if p.ft == nil || !p.plottable(p.sel) || p.l.addSeries == nil || p.msg == nil {
+	if p.ft == nil || !p.plottable(p.sel) || p.l.Actions().AddSeries == nil || p.msg == nil {
 		return
 	}
 	path := p.ft.KeyPath(p.sel)
 	if path == "" {
 		path = p.ft.Path(p.sel)
 	}
-	p.l.addSeries(p.msg.Conn.Topic + "." + path)
-	p.l.selectTab("Plots")
+	p.l.Actions().AddSeries(p.msg.Conn.Topic + "." + path)
+	p.l.SelectTab("Plots")
 }

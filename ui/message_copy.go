@@ -127,7 +127,7 @@ func (p *messagePanel) rowMenu(id string, pos fyne.Position) {
 		p.selectField(id)
 	}
 	items := p.copyItems(id)
-	if p.plottable(id) && p.l.addSeries != nil {
+	if p.plottable(id) && p.l.Actions().AddSeries != nil {
 		items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Plot field", p.plotField))
 	}
 	arr := id

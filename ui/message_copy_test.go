@@ -125,7 +125,7 @@ func TestMessageCopyTable(t *testing.T) {
 func TestMessageRowMenu(t *testing.T) {
 	p, l, x, w := newTestMessagePanel(t)
 	var added []string
-	l.addSeries = func(s string) { added = append(added, s) }
+	l.Actions().AddSeries = func(s string) { added = append(added, s) }
 	l.SelectMessage(x.Topic("/imu").At(3))
 	clip := fyne.CurrentApp().Clipboard()
 
@@ -208,7 +208,7 @@ func TestMessageRowMenu(t *testing.T) {
 func TestMessageKeyedPath(t *testing.T) {
 	p, l, x, _ := newTestMessagePanel(t)
 	var added []string
-	l.addSeries = func(s string) { added = append(added, s) }
+	l.Actions().AddSeries = func(s string) { added = append(added, s) }
 	l.SelectMessage(x.Topic("/tf").At(0))
 	id := treeID(t, p.ft, "transforms[0].transform.translation.x")
 	p.tree.Select(id)
@@ -230,7 +230,7 @@ func TestMessageKeyedPath(t *testing.T) {
 	if strings.Join(added, ",") != want {
 		t.Errorf("Plot field adds %v, want %s", added, want)
 	}
-	if _, err := model.ResolveField(l.d.Storage, &rosmsg.Cache{}, want); err != nil {
+	if _, err := model.ResolveField(l.Doc().Storage, &rosmsg.Cache{}, want); err != nil {
 		t.Errorf("%s does not resolve: %v", want, err)
 	}
 }
@@ -240,7 +240,7 @@ func TestMessageKeyedPath(t *testing.T) {
 func TestMessagePlotGroup(t *testing.T) {
 	p, l, x, _ := newTestMessagePanel(t)
 	var added []string
-	l.addSeries = func(s string) { added = append(added, s) }
+	l.Actions().AddSeries = func(s string) { added = append(added, s) }
 	l.SelectMessage(x.Topic("/imu").At(0))
 	p.tree.Select(treeID(t, p.ft, "orientation_covariance[0:8]"))
 	if p.plot.Disabled() {
@@ -251,7 +251,7 @@ func TestMessagePlotGroup(t *testing.T) {
 	if strings.Join(added, ",") != want {
 		t.Errorf("Plot field adds %v, want %s", added, want)
 	}
-	if _, err := model.ResolveField(l.d.Storage, &rosmsg.Cache{}, want); err != nil {
+	if _, err := model.ResolveField(l.Doc().Storage, &rosmsg.Cache{}, want); err != nil {
 		t.Errorf("%s does not resolve: %v", want, err)
 	}
 }

@@ -1,5 +1,7 @@
 package ui
 
+import "github.com/bagscope/bagscope/ui/link"
+
 // The Message view shows an image message's picture small, above its
 // tree (message.go, decoded by model.MessageImage, which reads ROS 1 and
 // ROS 2 image types). The Sensor tab (sensor.go) draws the same message at
@@ -11,4 +13,4 @@ package ui
 // without image, laser scan or point cloud topics). The Message view's
 // picture can call it, for example from a tap or an "Open in Sensor"
 // button.
-func showInSensorTab(l *docLink) bool { return l.selectTab("Sensor") }
+func showInSensorTab(l link.Link) bool { return l.SelectTab("Sensor") }

@@ -29,7 +29,7 @@ func TestMessagePanelImage(t *testing.T) {
 	if got, want := p.caption.Text, "Image  ·  64×48 rgb8, 9,216 bytes"; got != want {
 		t.Errorf("caption %q, want %q", got, want)
 	}
-	want, _, err := model.MessageImage("sensor_msgs/Image", decodeRef(t, l.d.Bag, ref))
+	want, _, err := model.MessageImage("sensor_msgs/Image", decodeRef(t, l.Doc().Bag, ref))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,11 +14,12 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 // newTestMessagePanel opens the sample bag and shows its Message panel in a
 // window; background work runs synchronously.
-func newTestMessagePanel(t *testing.T) (*messagePanel, *docLink, *model.MessageIndex, fyne.Window) {
+func newTestMessagePanel(t *testing.T) (*messagePanel, *link.Hub, *model.MessageIndex, fyne.Window) {
 	t.Helper()
 	newTestController(t)
 	d, err := model.OpenBytes(context.Background(), assets.SampleName, assets.SampleBag, nil)
@@ -26,8 +27,8 @@ func newTestMessagePanel(t *testing.T) (*messagePanel, *docLink, *model.MessageI
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	l := newDocLink(d, background)
-	t.Cleanup(l.close)
+	l := link.NewHub(d, link.Background)
+	t.Cleanup(l.Close)
 	p := newMessageView(l)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1100, 620))
@@ -104,7 +105,7 @@ func TestMessagePanelShowsSelectedMessage(t *testing.T) {
 	if p.msg == nil || p.ft == nil {
 		t.Fatal("the message was not read and decoded")
 	}
-	want := decodeRef(t, l.d.Bag, ref)
+	want := decodeRef(t, l.Doc().Bag, ref)
 	var names []string
 	for _, id := range p.tree.ChildUIDs("") {
 		names = append(names, model.FieldName(p.ft.Node(id)))
@@ -131,7 +132,7 @@ func TestMessagePanelLinksFieldsAndBytes(t *testing.T) {
 	p, l, x, _ := newTestMessagePanel(t)
 	ref := x.Topic("/imu").At(7)
 	l.SelectMessage(ref)
-	want := decodeRef(t, l.d.Bag, ref)
+	want := decodeRef(t, l.Doc().Bag, ref)
 	base := p.msg.DataOffset
 
 	// A field selected in the tree highlights exactly its bytes.
@@ -237,7 +238,7 @@ func TestMessagePanelLongArrays(t *testing.T) {
 	p, l, x, _ := newTestMessagePanel(t)
 	ref := x.Topic("/camera/image_raw").At(2)
 	l.SelectMessage(ref)
-	want := decodeRef(t, l.d.Bag, ref).Field("data")
+	want := decodeRef(t, l.Doc().Bag, ref).Field("data")
 	id := treeID(t, p.ft, "data")
 	kids := p.tree.ChildUIDs(id)
 	g := model.GroupSize(want.Kind)
@@ -275,7 +276,7 @@ func TestMessagePanelLongArrays(t *testing.T) {
 func TestMessagePanelPlotField(t *testing.T) {
 	p, l, x, _ := newTestMessagePanel(t)
 	var added []string
-	l.addSeries = func(s string) { added = append(added, s) }
+	l.Actions().AddSeries = func(s string) { added = append(added, s) }
 	l.SelectMessage(x.Topic("/odom").At(3))
 	p.tree.Select(treeID(t, p.ft, "header.frame_id"))
 	if !p.plot.Disabled() {
@@ -290,14 +291,14 @@ func TestMessagePanelPlotField(t *testing.T) {
 		t.Errorf("added series %v", added)
 	}
 	// The path is one the plots resolve.
-	if _, err := model.ResolveField(l.d.Storage, &rosmsg.Cache{}, added[0]); err != nil {
+	if _, err := model.ResolveField(l.Doc().Storage, &rosmsg.Cache{}, added[0]); err != nil {
 		t.Errorf("%s does not resolve: %v", added[0], err)
 	}
 }
 
 func TestMessagePanelRecordsLink(t *testing.T) {
 	p, l, x, _ := newTestMessagePanel(t)
-	rp := newRecordsPanel(l.d, func(f func()) { f() })
+	rp := newRecordsPanel(l.Doc(), func(f func()) { f() })
 	rp.setLink(l)
 	w := test.NewTempWindow(t, rp.content)
 	w.Resize(fyne.NewSize(1100, 600))
@@ -355,7 +356,7 @@ func TestMessagePanelMarkup(t *testing.T) {
 func TestMessagePanelReadsOneAtATime(t *testing.T) {
 	p, l, x, _ := newTestMessagePanel(t)
 	var queue []func()
-	l.async = func(f func()) { queue = append(queue, f) }
+	l.SetAsync(func(f func()) { queue = append(queue, f) })
 	imu := x.Topic("/imu")
 	for i := range 3 {
 		l.SelectMessage(imu.At(10 + i))

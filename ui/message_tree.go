@@ -288,7 +288,7 @@ func (p *messagePanel) selectField(id string) {
 		typ, value = arr.Type, p.ft.GroupValue(id)
 	}
 	p.setDetail(fmt.Sprintf("%s  ·  %s  ·  %s  ·  %s", p.fieldPath(id), typ, size, value))
-	if p.plottable(id) && p.l.addSeries != nil {
+	if p.plottable(id) && p.l.Actions().AddSeries != nil {
 		p.plot.Enable()
 	} else {
 		p.plot.Disable()

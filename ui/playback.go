@@ -11,6 +11,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -29,7 +30,7 @@ const timeStep = int64(time.Second)
 // being read or decoded, later frames move the time but select no new
 // message (the newest wins once the reader is free).
 type player struct {
-	l     *docLink
+	l     link.Link
 	clock *model.Playback
 	// bagStart and bagEnd bound the clock without a range.
 	bagStart, bagEnd int64
@@ -44,14 +45,13 @@ type player struct {
 	startTicker func()
 }
 
-func newPlayer(l *docLink, start, end int64) *player {
+func newPlayer(l link.Link, start, end int64) *player {
 	t := start
 	if c, ok := l.Cursor(); ok {
 		t = c
 	}
 	p := &player{l: l, clock: model.NewPlayback(start, end, t), bagStart: start, bagEnd: end, now: time.Now}
 	p.startTicker = p.tick
-	l.player = p
 	l.OnCursor(func(t int64) {
 		if t != p.clock.Time() {
 			p.clock.SetTime(t) // a click elsewhere moves the clock
@@ -125,7 +125,7 @@ func (p *player) stopTicker() {
 
 // tick runs frames until paused or the window closes.
 func (p *player) tick() {
-	stop, ctx := p.stop, p.l.ctx
+	stop, ctx := p.stop, p.l.Context()
 	go func() {
 		tk := time.NewTicker(frameInterval)
 		defer tk.Stop()
@@ -164,13 +164,13 @@ func (p *player) frame() {
 		if x == nil || p.l.FollowBusy() {
 			return // every message in turn: wait for the last one to show
 		}
-		next, ok := model.NextTime(x, p.l.followTopics(), p.clock.Time())
+		next, ok := model.NextTime(x, p.l.FollowTopics(), p.clock.Time())
 		t = p.clock.StepTo(next, ok)
 	} else {
 		t = p.clock.Advance(elapsed)
 	}
 	if p.l.FollowBusy() {
-		p.l.moveCursor(t)
+		p.l.MoveCursor(t)
 	} else {
 		p.l.SetCursor(t)
 	}

@@ -58,14 +58,14 @@ func (c *controller) playbackMenuItems(w fyne.Window) []*fyne.MenuItem {
 
 // withPlayer calls f with window w's player, once its bag has loaded.
 func (c *controller) withPlayer(w fyne.Window, f func(*player)) {
-	if v := c.views[w]; v != nil && v.link != nil && v.link.player != nil {
-		f(v.link.player)
+	if v := c.views[w]; v != nil && v.views != nil && v.views.timeline != nil {
+		f(v.views.timeline.player)
 	}
 }
 
 // toggleLanes hides or shows window w's timeline lanes.
 func (c *controller) toggleLanes(w fyne.Window) {
-	if v := c.views[w]; v != nil && v.link != nil && v.link.timeline != nil {
-		v.link.timeline.toggleCollapsed()
+	if v := c.views[w]; v != nil && v.views != nil && v.views.timeline != nil {
+		v.views.timeline.toggleCollapsed()
 	}
 }

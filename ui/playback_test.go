@@ -17,8 +17,8 @@ import (
 
 // manualPlayer makes the window's player tick by hand on a clock the test
 // moves.
-func manualPlayer(l *docLink) (p *player, advance func(time.Duration)) {
-	p = l.player
+func manualPlayer(dv *docViews) (p *player, advance func(time.Duration)) {
+	p = dv.timeline.player
 	now := time.Unix(1000, 0)
 	p.now = func() time.Time { return now }
 	p.startTicker = func() {}
@@ -34,10 +34,11 @@ func manualPlayer(l *docLink) (p *player, advance func(time.Duration)) {
 // that message, the Chunk tab its chunk, Records its chunk's record, and
 // the timeline and the plots draw the cursor at the time.
 func TestEveryViewFollowsTheTime(t *testing.T) {
-	l, tv, w := newTestViews(t)
+	dv, tv, w := newTestViews(t)
+	l := dv.link
 	tabs := appTabs(t, w)
-	l.selectTab("Records") // the record list is read when first shown
-	l.selectTab("Plots")
+	l.SelectTab("Records") // the record list is read when first shown
+	l.SelectTab("Plots")
 	x := l.Index()
 	imu := x.Topic("/imu")
 	span := tv.tl.End - tv.tl.Start
@@ -54,8 +55,8 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 		{"a tap on a lane: that topic", func(t *testing.T) int64 {
 			x := tv.labelW() + tv.plotW()*0.6
 			test.TapAt(tv, fyne.NewPos(x, tv.laneY(laneOf(t, tv, "/imu"))+5))
-			if m, _ := l.Message(); topicName(l, m) != "/imu" {
-				t.Errorf("a tap on the /imu lane selected a %s message", topicName(l, m))
+			if m, _ := l.Message(); l.TopicName(m) != "/imu" {
+				t.Errorf("a tap on the /imu lane selected a %s message", l.TopicName(m))
 			}
 			return tv.timeAt(x)
 		}},
@@ -70,16 +71,16 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 		}},
 		{"a click on a plot without a point", func(t *testing.T) int64 {
 			at := tv.tl.Start + span/5
-			l.plots.pick(l.plots.panels[0], nil, 0, at)
+			dv.plots.pick(dv.plots.panels[0], nil, 0, at)
 			return at
 		}},
 		{"Alt+Shift+Right", func(t *testing.T) int64 {
 			c, _ := l.Cursor()
-			l.player.stepTime(timeStep)
+			dv.timeline.player.stepTime(timeStep)
 			return c + timeStep
 		}},
 		{"a playback frame", func(t *testing.T) int64 {
-			p, advance := manualPlayer(l)
+			p, advance := manualPlayer(dv)
 			p.setSpeed(2)
 			c, _ := l.Cursor()
 			p.Play()
@@ -89,7 +90,7 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 		}},
 		{"a chunk's record in Records: its first message", func(t *testing.T) int64 {
 			c := tv.tl.Chunks[2]
-			l.showRecord(c.Pos)
+			l.Actions().ShowRecord(c.Pos)
 			if m, _ := l.Message(); m.ChunkPos != c.Pos || m.T != c.T0 {
 				t.Errorf("selecting the chunk's record selected a message at %d in the chunk at %d", m.T, m.ChunkPos)
 			}
@@ -108,13 +109,13 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 				t.Fatalf("time %d, want %d", c, want)
 			}
 			m, _ := l.Message()
-			if latest, _ := model.LatestAt(x, l.followTopics(), c); m != latest {
+			if latest, _ := model.LatestAt(x, l.FollowTopics(), c); m != latest {
 				t.Errorf("message at %d, want the latest at or before the time, at %d", m.T, latest.T)
 			}
 			if tv.cursor != c || !tv.hasCur {
 				t.Errorf("the timeline's cursor is at %d", tv.cursor)
 			}
-			for _, p := range l.plots.panels {
+			for _, p := range dv.plots.panels {
 				if p.canvas.cursor != c {
 					t.Errorf("a plot's cursor is at %d", p.canvas.cursor)
 				}
@@ -122,13 +123,13 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 			if tv.shown != m.ChunkPos {
 				t.Errorf("the Chunk tab shows the chunk at %d, the message is in %d", tv.shown, m.ChunkPos)
 			}
-			topic := topicName(l, m)
+			topic := l.TopicName(m)
 			tm := x.Topic(topic)
-			l.selectTab("Message")
+			l.SelectTab("Message")
 			if s := fmt.Sprintf("message %s of %s on %s", human.Count(uint64(tm.IndexOf(m)+1)), human.Count(uint64(tm.Len())), topic); !strings.Contains(shownLines(w), s) {
 				t.Errorf("the Message tab does not say %q", s)
 			}
-			l.selectTab("Records")
+			l.SelectTab("Records")
 			if s := fmt.Sprintf("chunk record at %d:", m.ChunkPos); !strings.Contains(strings.ToLower(shown(w)), s) {
 				t.Errorf("the Records tab does not show %q", s)
 			}
@@ -153,8 +154,9 @@ func laneOf(t *testing.T, tv *TimelineView, topic string) int {
 // loops over the selected range, skips no message as fast as possible,
 // and stops at the end without looping.
 func TestPlaybackPlays(t *testing.T) {
-	l, tv, _ := newTestViews(t)
-	p, advance := manualPlayer(l)
+	dv, tv, _ := newTestViews(t)
+	l := dv.link
+	p, advance := manualPlayer(dv)
 	start, end := tv.tl.Start, tv.tl.End
 
 	p.Play()
@@ -206,9 +208,10 @@ func TestPlaybackPlays(t *testing.T) {
 // TestPlaybackTransport plays and pauses with the transport's button and
 // the timeline's Space, and shows the speed and the time.
 func TestPlaybackTransport(t *testing.T) {
-	l, tv, w := newTestViews(t)
-	p, _ := manualPlayer(l)
-	tr := l.timeline.transport
+	dv, tv, w := newTestViews(t)
+	l := dv.link
+	p, _ := manualPlayer(dv)
+	tr := dv.timeline.transport
 	test.Tap(tr.play)
 	if !p.clock.Playing() || tr.play.Icon.Name() != "media-pause.svg" && !strings.Contains(tr.play.Icon.Name(), "pause") {
 		t.Errorf("the play button: playing %v, icon %s", p.clock.Playing(), tr.play.Icon.Name())
@@ -232,10 +235,11 @@ func TestPlaybackTransport(t *testing.T) {
 // Records tab has read its list: once read, the list shows the message's
 // chunk.
 func TestRecordsShowTheMessageWhenFirstShown(t *testing.T) {
-	l, _, w := newTestViews(t)
+	dv, _, w := newTestViews(t)
+	l := dv.link
 	m := l.Index().Topic("/imu").At(100)
 	l.SelectMessage(m)
-	l.selectTab("Records")
+	l.SelectTab("Records")
 	if s := fmt.Sprintf("chunk record at %d:", m.ChunkPos); !strings.Contains(strings.ToLower(shown(w)), s) {
 		t.Errorf("the Records tab does not show %q", s)
 	}
@@ -248,7 +252,8 @@ func TestRecordsShowTheMessageWhenFirstShown(t *testing.T) {
 // message only while shown: while hidden it is told nothing, shown again
 // it is told the newest message once, and a step catches it up first.
 func TestMessageShownOnlyWhenShown(t *testing.T) {
-	l, _, w := newTestViews(t)
+	dv, _, w := newTestViews(t)
+	l := dv.link
 	x := l.Index()
 	imu := x.Topic("/imu")
 	view := widget.NewLabel("")

@@ -136,7 +136,7 @@ func (g *plotsView) refine() {
 func (g *plotsView) readDetail(p *plotPanel, s *plotSeries, w plot.Window) {
 	d := &s.detail
 	d.stop()
-	ctx, cancel := context.WithCancel(g.l.ctx)
+	ctx, cancel := context.WithCancel(g.l.Context())
 	d.cancel, d.pending = cancel, w
 	gen := d.gen
 	req := model.SeriesRequest{Base: g.base, Compact: true, MaxPoints: plotMaxPoints,
@@ -146,7 +146,7 @@ func (g *plotsView) readDetail(p *plotPanel, s *plotSeries, w plot.Window) {
 	var got *model.Series
 	var err error
 	g.l.Go(func(context.Context) {
-		set, e := model.ExtractSeries(ctx, g.l.d.Storage, &g.cache, req, nil)
+		set, e := model.ExtractSeries(ctx, g.l.Doc().Storage, &g.cache, req, nil)
 		mu.Lock()
 		defer mu.Unlock()
 		if err = e; e == nil {
@@ -196,7 +196,7 @@ func (g *plotsView) exactSeries(ctx context.Context, srcs []*plotSeries, shown [
 		return shown, nil
 	}
 	req := model.SeriesRequest{Base: g.base, Compact: true, Fields: refs, Start: bag.TimeFromNanos(w.T0), End: bag.TimeFromNanos(w.T1)}
-	set, err := model.ExtractSeries(ctx, g.l.d.Storage, &g.cache, req, nil)
+	set, err := model.ExtractSeries(ctx, g.l.Doc().Storage, &g.cache, req, nil)
 	if err != nil {
 		return nil, err
 	}

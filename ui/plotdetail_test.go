@@ -27,7 +27,7 @@ func TestPlotReducedSeries(t *testing.T) {
 		plotMaxPoints = maxPoints
 		t.Cleanup(func() { plotMaxPoints = old })
 		g, _ := newTestPlots(t, path)
-		g.l.addSeries("/odom.pose.pose.position.x")
+		g.l.Actions().AddSeries("/odom.pose.pose.position.x")
 		p := g.panels[0]
 		p.canvas.Refresh()
 		if zoom {
@@ -78,7 +78,7 @@ func TestPlotReducedSeries(t *testing.T) {
 	if !s.detail.use || s.detail.series == nil {
 		t.Fatal("zoomed in, the plot does not draw the window's points")
 	}
-	whole, err := model.ExtractSeries(context.Background(), g.l.d.Storage, &rosmsg.Cache{},
+	whole, err := model.ExtractSeries(context.Background(), g.l.Doc().Storage, &rosmsg.Cache{},
 		model.SeriesRequest{Fields: []model.FieldRef{s.ms.Ref}}, nil)
 	if err != nil {
 		t.Fatal(err)

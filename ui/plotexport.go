@@ -40,7 +40,7 @@ func (p *plotPanel) export(kind exportKind, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return job(p.g.l.ctx, out)
+	return job(p.g.l.Context(), out)
 }
 
 // exportJob writes an export; it may read the bag (a CSV of a reduced
@@ -63,7 +63,7 @@ func (p *plotPanel) exporter(kind exportKind) (exportJob, error) {
 			return func(_ context.Context, out io.Writer) error { return plot.WriteXYCSV(out, paths, w, csvOpt) }, nil
 		case exportPNG, exportSVG:
 			v := p.xy.view
-			opt := plot.XYOptions{Title: g.l.d.Name, Equal: v.Equal, Cursor: p.xy.cursor, HasCursor: p.xy.hasCursor}
+			opt := plot.XYOptions{Title: g.l.Doc().Name, Equal: v.Equal, Cursor: p.xy.cursor, HasCursor: p.xy.hasCursor}
 			if v.Fixed {
 				opt.Bounds = v.B
 			}
@@ -82,7 +82,7 @@ func (p *plotPanel) exporter(kind exportKind) (exportJob, error) {
 	case exportCSV:
 		return g.csvJob(srcs, series, w, csvOpt), nil
 	case exportPNG, exportSVG:
-		opt := plot.Options{Title: g.l.d.Name, Origin: g.origin, Absolute: g.absolute, XLabel: p.xLabel()}
+		opt := plot.Options{Title: g.l.Doc().Name, Origin: g.origin, Absolute: g.absolute, XLabel: p.xLabel()}
 		y := p.canvas.view.Y
 		return func(_ context.Context, out io.Writer) error {
 			_, err := render.Write(out, plot.Format(kind), series, w, y, exportW, exportH, opt)
@@ -116,7 +116,7 @@ func (p *plotPanel) xLabel() string {
 // exportName suggests a file name: the bag's name and the first series
 // (an XY plot's first path: its x field, "_vs_" and its y field).
 func (p *plotPanel) exportName(kind exportKind) string {
-	base := strings.TrimSuffix(p.g.l.d.Name, filepath.Ext(p.g.l.d.Name))
+	base := strings.TrimSuffix(p.g.l.Doc().Name, filepath.Ext(p.g.l.Doc().Name))
 	clean := strings.NewReplacer("/", "_", "[", "_", "]", "", "@", "", "(", "_", ")", "", ",", "_", " ", "")
 	part := func(s string) string { return strings.Trim(clean.Replace(s), "_") }
 	if p.xy != nil {
@@ -184,7 +184,7 @@ func (g *plotsView) exportAllCSV(out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return job(g.l.ctx, out)
+	return job(g.l.Context(), out)
 }
 
 // allCSVExporter makes the job of exportAllCSV from what the plots show
@@ -230,7 +230,7 @@ func (g *plotsView) saveAllCSV() {
 		job, err := g.allCSVExporter()
 		g.runExport(job, err, wc, win)
 	}, win)
-	d.SetFileName(strings.TrimSuffix(g.l.d.Name, filepath.Ext(g.l.d.Name)) + "_plots.csv")
+	d.SetFileName(strings.TrimSuffix(g.l.Doc().Name, filepath.Ext(g.l.Doc().Name)) + "_plots.csv")
 	d.Show()
 }
 

@@ -68,7 +68,7 @@ type fieldList struct {
 }
 
 func newFieldList(g *plotsView) *fieldList {
-	f := &fieldList{g: g, all: plottableFields(g.l.d.Storage, &g.cache), types: map[string]string{}}
+	f := &fieldList{g: g, all: plottableFields(g.l.Doc().Storage, &g.cache), types: map[string]string{}}
 	for _, tf := range f.all {
 		f.types[tf.topic] = tf.typ
 	}

@@ -26,7 +26,7 @@ func TestFieldListSample(t *testing.T) {
 	has := map[string]bool{}
 	for _, p := range all {
 		has[p] = true
-		if _, err := model.ResolveField(g.l.d.Storage, &g.cache, p); err != nil {
+		if _, err := model.ResolveField(g.l.Doc().Storage, &g.cache, p); err != nil {
 			t.Errorf("listed %s does not resolve: %v", p, err)
 		}
 	}
@@ -35,7 +35,7 @@ func TestFieldListSample(t *testing.T) {
 			t.Errorf("the list lacks %s", want)
 		}
 	}
-	for _, topic := range model.Topics(g.l.d.Storage) {
+	for _, topic := range model.Topics(g.l.Doc().Storage) {
 		if has[topic] {
 			t.Errorf("the list offers the bare topic %s", topic)
 		}
@@ -292,12 +292,13 @@ func TestFieldDragShot(t *testing.T) {
 	newTestController(t).app.Settings().SetTheme(variantTheme{theme.DefaultTheme(), theme.VariantDark})
 	d := openSample(t)
 	w := test.NewTempWindow(t, nil)
-	content, l := newDocumentPanel(d, w)
-	defer l.close()
+	content, dv := newDocumentPanel(d, w)
+	l := dv.link
+	defer l.Close()
 	w.SetContent(content)
 	w.Resize(bagWindowSize)
-	l.plotPaths([]string{"/imu.linear_acceleration.x", "/imu.angular_velocity.z"})
-	g := l.plots
+	dv.plots.plotPaths([]string{"/imu.linear_acceleration.x", "/imu.angular_velocity.z"})
+	g := dv.plots
 	row := shownFieldRow(t, g, "/odom.twist.twist.linear.x")
 	start := centre(row)
 	row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: start}})

@@ -19,6 +19,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
 	"github.com/bagscope/bagscope/plot"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -30,7 +31,7 @@ import (
 // time base applies to all. Panels share the height evenly down to
 // plotMinHeight each, and scroll beyond.
 type plotsView struct {
-	l      *docLink
+	l      link.Link
 	cache  rosmsg.Cache
 	origin int64       // the bag's start: 0 s on a relative axis
 	bagWin plot.Window // the bag's time range
@@ -38,7 +39,7 @@ type plotsView struct {
 	// fitted: the window follows the data's extent as series arrive.
 	fitted   bool
 	panels   []*plotPanel
-	current  *plotPanel // the selected panel: where l.addSeries adds
+	current  *plotPanel // the selected panel: where Actions.AddSeries adds
 	stack    *fyne.Container
 	scroll   *container.Scroll
 	content  fyne.CanvasObject
@@ -71,13 +72,13 @@ type plotsView struct {
 const plotMinHeight = 220
 
 // newPlotsPanel builds the Plots tab and offers addSeries on the link.
-func newPlotsPanel(l *docLink) fyne.CanvasObject {
+func newPlotsPanel(l link.Link) fyne.CanvasObject {
 	return newPlotsView(l).content
 }
 
-func newPlotsView(l *docLink) *plotsView {
-	b := l.d.Storage
-	start, end := l.d.Summary.Start, l.d.Summary.End
+func newPlotsView(l link.Link) *plotsView {
+	b := l.Doc().Storage
+	start, end := l.Doc().Summary.Start, l.Doc().Summary.End
 	g := &plotsView{l: l, origin: start.Nanos(), bagWin: plot.Window{T0: start.Nanos(), T1: end.Nanos()}, fitted: true}
 	if g.bagWin.T1-g.bagWin.T0 < plot.MinWindow {
 		g.bagWin.T1 = g.bagWin.T0 + 1e9
@@ -108,9 +109,9 @@ func newPlotsView(l *docLink) *plotsView {
 	g.content = split
 	g.current = g.addPanel()
 
-	l.addSeries = func(path string) {
+	l.Actions().AddSeries = func(path string) {
 		g.add(g.current, path)
-		l.selectTab("Plots")
+		l.SelectTab("Plots")
 	}
 	l.OnCursor(g.setCursor)
 	l.OnRange(g.onRange)
@@ -120,7 +121,6 @@ func newPlotsView(l *docLink) *plotsView {
 	if t0, t1, ok := l.Range(); ok {
 		g.onRange(t0, t1, true)
 	}
-	l.plots = g
 	return g
 }
 
@@ -177,7 +177,7 @@ func (g *plotsView) complete(s string) []string {
 	if head != "" && frag == "" {
 		return nil
 	}
-	out := model.CompleteField(g.l.d.Storage, &g.cache, frag, widgets.CompletionMax)
+	out := model.CompleteField(g.l.Doc().Storage, &g.cache, frag, widgets.CompletionMax)
 	if head == "" {
 		return out
 	}
@@ -361,7 +361,7 @@ func (g *plotsView) parseSeries(text string) (*plotSeries, error) {
 			return nil, err
 		}
 		if e.IsLeaf() {
-			ref, err := model.ResolveField(g.l.d.Storage, &g.cache, e.Path)
+			ref, err := model.ResolveField(g.l.Doc().Storage, &g.cache, e.Path)
 			if err != nil {
 				return nil, fmt.Errorf("%w. Type TOPIC.FIELD; suggestions of what this bag has show as you type", err)
 			}
@@ -374,7 +374,7 @@ func (g *plotsView) parseSeries(text string) (*plotSeries, error) {
 	// "odom.x" and "/odom.x" are one field and names are canonical.
 	resolved := map[string]model.FieldRef{}
 	for _, path := range s.leafPaths() {
-		ref, err := model.ResolveField(g.l.d.Storage, &g.cache, path)
+		ref, err := model.ResolveField(g.l.Doc().Storage, &g.cache, path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -571,7 +571,7 @@ func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 	var err error
 	var mu sync.Mutex
 	g.l.Go(func(ctx context.Context) {
-		l, e := ms.Locate(ctx, g.l.d.Storage, i)
+		l, e := ms.Locate(ctx, g.l.Doc().Storage, i)
 		mu.Lock()
 		loc, err = l, e
 		mu.Unlock()
@@ -655,11 +655,7 @@ func examplePaths(b bag.Storage, cache *rosmsg.Cache, n int) []string {
 // name several series separated by commas:
 // "/imu.linear_acceleration.x,/imu.linear_acceleration.y". Paths that do
 // not resolve leave their error in the panel.
-func (l *docLink) plotPaths(paths []string) {
-	g := l.plots
-	if g == nil {
-		return
-	}
+func (g *plotsView) plotPaths(paths []string) {
 	// Queued together, the fields of one topic are read in one pass.
 	g.batch(func() {
 		for i, v := range paths {
@@ -674,7 +670,7 @@ func (l *docLink) plotPaths(paths []string) {
 			}
 		}
 	})
-	l.selectTab("Plots")
+	g.l.SelectTab("Plots")
 }
 
 // splitTop splits s at the commas outside parentheses and brackets, so

@@ -83,7 +83,7 @@ func (g *plotsView) flush() {
 // its series. The pass is cancelled when every series of the group has
 // been stopped.
 func (g *plotsView) read(grp []extractJob) {
-	ctx, cancel := context.WithCancel(g.l.ctx)
+	ctx, cancel := context.WithCancel(g.l.Context())
 	// Compact times: about 12 bytes a point instead of 16 (plot/column).
 	// A field with more messages than plotMaxPoints is kept reduced (see
 	// plotdetail.go); the operands of derived series and XY paths whole.
@@ -116,7 +116,7 @@ func (g *plotsView) read(grp []extractJob) {
 	var set *model.SeriesSet
 	var err error
 	g.l.Go(func(context.Context) {
-		r, e := model.ExtractSeries(ctx, g.l.d.Storage, &g.cache, req, progress)
+		r, e := model.ExtractSeries(ctx, g.l.Doc().Storage, &g.cache, req, progress)
 		mu.Lock()
 		set, err = r, e
 		mu.Unlock()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 // passCounter is a storage that counts the passes over one topic's
@@ -36,7 +37,7 @@ func TestPlotFieldsOfOneTopicReadInOnePass(t *testing.T) {
 	d.Storage = c
 	g, _ := newTestPlotsDoc(t, d)
 	clear(c.byTopic) // the Fields list's sample
-	g.l.plotPaths([]string{"/imu.linear_acceleration.x,/imu.linear_acceleration.y,deriv(/imu.angular_velocity.z)", "/odom.twist.twist.linear.x"})
+	g.plotPaths([]string{"/imu.linear_acceleration.x,/imu.linear_acceleration.y,deriv(/imu.angular_velocity.z)", "/odom.twist.twist.linear.x"})
 	if c.byTopic["/imu"] != 1 || c.byTopic["/odom"] != 1 {
 		t.Errorf("passes by topic %v, want one each", c.byTopic)
 	}
@@ -65,28 +66,28 @@ func TestPlotExtractionWaitsForIndex(t *testing.T) {
 	c := &passCounter{Storage: d.Storage, byTopic: map[string]int{}}
 	d.Storage = c
 	var queued []func()
-	l := newDocLink(d, func(f func()) { queued = append(queued, f) })
-	t.Cleanup(l.close)
+	l := link.NewHub(d, func(f func()) { queued = append(queued, f) })
+	t.Cleanup(l.Close)
 	g := newPlotsView(l)
 	test.NewTempWindow(t, g.content)
 	queued[0]() // the Fields list's sample
 	queued = queued[1:]
 	clear(c.byTopic)
 	c.onTopic = func() {
-		if l.index == nil {
+		if l.Index() == nil {
 			t.Error("a series is read before the index is built")
 		}
 	}
 	l.WithIndex(func(*model.MessageIndex) {}) // the window starts the index
-	l.addSeries("/imu.linear_acceleration.x")
-	l.addSeries("/imu.linear_acceleration.y")
+	l.Actions().AddSeries("/imu.linear_acceleration.x")
+	l.Actions().AddSeries("/imu.linear_acceleration.y")
 	for len(queued) > 0 {
 		f := queued[len(queued)-1]
 		queued = queued[:len(queued)-1]
 		f()
 	}
-	if l.index == nil || c.byTopic["/imu"] != 1 {
-		t.Errorf("index built %v, passes by topic %v; want one over /imu", l.index != nil, c.byTopic)
+	if l.Index() == nil || c.byTopic["/imu"] != 1 {
+		t.Errorf("index built %v, passes by topic %v; want one over /imu", l.Index() != nil, c.byTopic)
 	}
 	for _, s := range g.panels[0].series {
 		if s.ms == nil || s.ms.Len() != 150 || s.loading() {

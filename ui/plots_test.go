@@ -20,6 +20,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/plot"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -35,10 +36,10 @@ func newTestPlots(t *testing.T, path string) (*plotsView, fyne.Window) {
 // the caller made).
 func newTestPlotsDoc(t *testing.T, d *model.Document) (*plotsView, fyne.Window) {
 	t.Helper()
-	l := newDocLink(d, func(f func()) { f() })
-	t.Cleanup(l.close)
+	l := link.NewHub(d, func(f func()) { f() })
+	t.Cleanup(l.Close)
 	var tab string
-	l.selectTab = func(name string) bool { tab = name; return true }
+	l.SetTabs(func(name string) bool { tab = name; return true })
 	g := newPlotsView(l)
 	w := test.NewTempWindow(t, g.content)
 	w.Resize(fyne.NewSize(1200, 700))
@@ -96,7 +97,7 @@ func TestPlotAddSeries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g, w := newTestPlots(t, plotBag)
 			for _, path := range tc.paths {
-				g.l.addSeries(path)
+				g.l.Actions().AddSeries(path)
 			}
 			p := g.panels[0]
 			if len(p.series) != len(tc.points) {
@@ -177,7 +178,7 @@ func TestPlotTypeWithSuggestions(t *testing.T) {
 // and checks that every panel and the link's range follow.
 func TestPlotZoomPanFit(t *testing.T) {
 	g, _ := newTestPlots(t, plotBag)
-	g.l.plotPaths([]string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x"})
+	g.plotPaths([]string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x"})
 	if len(g.panels) != 2 {
 		t.Fatalf("%d panels, want 2", len(g.panels))
 	}
@@ -260,7 +261,7 @@ func TestPlotClickSelectsMessage(t *testing.T) {
 			g, _ := newTestPlots(t, plotBag)
 			p := g.panels[0]
 			g.baseSel.SetSelected(tc.base)
-			g.l.addSeries("/odom.pose.pose.position.x")
+			g.l.Actions().AddSeries("/odom.pose.pose.position.x")
 			s := p.series[0]
 			c := p.canvas
 			c.Refresh()
@@ -272,7 +273,7 @@ func TestPlotClickSelectsMessage(t *testing.T) {
 			if !ok {
 				t.Fatalf("tap on point %d selected no message (error %q)", i, p.errText.Text)
 			}
-			want, err := s.ms.Locate(context.Background(), g.l.d.Storage, i)
+			want, err := s.ms.Locate(context.Background(), g.l.Doc().Storage, i)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -281,7 +282,7 @@ func TestPlotClickSelectsMessage(t *testing.T) {
 			}
 			x := g.l.Index()
 			if x == nil {
-				x, _ = model.BuildMessageIndex(context.Background(), g.l.d.Storage, nil)
+				x, _ = model.BuildMessageIndex(context.Background(), g.l.Doc().Storage, nil)
 			}
 			if k := x.Topic("/odom").IndexOf(msg); k < 0 {
 				t.Errorf("selected message %+v is not in the index (wrong receive time?)", msg)
@@ -308,7 +309,7 @@ func TestPlotClickSelectsMessage(t *testing.T) {
 // crosshair.
 func TestPlotLegendAndCrosshair(t *testing.T) {
 	g, _ := newTestPlots(t, plotBag)
-	g.l.plotPaths([]string{"/imu.linear_acceleration.x,/odom.twist.twist.linear.x"})
+	g.plotPaths([]string{"/imu.linear_acceleration.x,/odom.twist.twist.linear.x"})
 	p := g.panels[0]
 	c := p.canvas
 	f := c.view.Frame
@@ -369,7 +370,7 @@ func TestPlotLegendAndCrosshair(t *testing.T) {
 // so in its legend row.
 func TestPlotTimeBase(t *testing.T) {
 	g, w := newTestPlots(t, plotBag)
-	g.l.plotPaths([]string{"/imu.linear_acceleration.x,/chatter.@latency"})
+	g.plotPaths([]string{"/imu.linear_acceleration.x,/chatter.@latency"})
 	p := g.panels[0]
 	if !strings.Contains(p.errText.Text, "unknown field") {
 		t.Errorf("latency of a type without a header: %q", p.errText.Text)
@@ -392,7 +393,7 @@ func TestPlotTimeBase(t *testing.T) {
 // TestPlotExport writes the visible range as CSV, PNG and SVG.
 func TestPlotExport(t *testing.T) {
 	g, _ := newTestPlots(t, plotBag)
-	g.l.plotPaths([]string{"/imu.linear_acceleration.x,/odom.twist.twist.linear.x"})
+	g.plotPaths([]string{"/imu.linear_acceleration.x,/odom.twist.twist.linear.x"})
 	p := g.panels[0]
 	imu, odom := p.series[0].ms, p.series[1].ms
 	// Show from the 10th IMU sample to the 5th odometry sample.
@@ -465,13 +466,14 @@ func TestPlotsShots(t *testing.T) {
 			newTestController(t).app.Settings().SetTheme(v.th)
 			d := openSample(t)
 			w := test.NewTempWindow(t, nil)
-			content, l := newDocumentPanel(d, w)
-			defer l.close()
-			l.plotPaths([]string{"/imu.linear_acceleration.x,/imu.angular_velocity.z", "/odom.twist.twist.linear.x"})
+			content, dv := newDocumentPanel(d, w)
+			l := dv.link
+			defer l.Close()
+			dv.plots.plotPaths([]string{"/imu.linear_acceleration.x,/imu.angular_velocity.z", "/odom.twist.twist.linear.x"})
 			cv := software.NewCanvas()
 			cv.SetContent(content)
 			cv.Resize(bagWindowSize)
-			g := l.plots
+			g := dv.plots
 			g.l.SetCursor(g.origin + 7e9)
 			c := g.panels[0].canvas
 			c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(c.Size().Width*0.3, 60)}})
@@ -506,11 +508,11 @@ func TestExamplePaths(t *testing.T) {
 func TestPlotProgressAndCancel(t *testing.T) {
 	g, w := newTestPlots(t, plotBag)
 	var queued []func()
-	g.l.async = func(f func()) { queued = append(queued, f) }
-	g.l.addSeries("/imu.linear_acceleration.x")
+	g.l.(*link.Hub).SetAsync(func(f func()) { queued = append(queued, f) })
+	g.l.Actions().AddSeries("/imu.linear_acceleration.x")
 	p := g.panels[0]
-	if len(p.series) != 1 || !p.series[0].loading() || !p.progRow.Visible() || !g.l.Busy() {
-		t.Fatalf("while extracting: series %+v, progress shown %v, busy %v", p.series, p.progRow.Visible(), g.l.Busy())
+	if len(p.series) != 1 || !p.series[0].loading() || !p.progRow.Visible() || !g.l.(*link.Hub).Busy() {
+		t.Fatalf("while extracting: series %+v, progress shown %v, busy %v", p.series, p.progRow.Visible(), g.l.(*link.Hub).Busy())
 	}
 	if !strings.Contains(legendTexts(p)+shown(w), "extracting") {
 		t.Error("the legend does not say the series is being extracted")
@@ -522,8 +524,8 @@ func TestPlotProgressAndCancel(t *testing.T) {
 	for _, f := range queued {
 		f()
 	}
-	if len(p.series) != 0 || g.l.Busy() {
-		t.Errorf("the cancelled extraction came back: %+v, busy %v", p.series, g.l.Busy())
+	if len(p.series) != 0 || g.l.(*link.Hub).Busy() {
+		t.Errorf("the cancelled extraction came back: %+v, busy %v", p.series, g.l.(*link.Hub).Busy())
 	}
 }
 
@@ -541,7 +543,7 @@ func TestPlotPanels(t *testing.T) {
 	if !g.panels[1].selMark.Visible() || g.panels[0].selMark.Visible() {
 		t.Error("the new panel is not the one framed")
 	}
-	g.l.addSeries("/odom.twist.twist.linear.x")
+	g.l.Actions().AddSeries("/odom.twist.twist.linear.x")
 	if len(g.panels[1].series) != 1 {
 		t.Error("addSeries does not add to the selected panel")
 	}
@@ -603,7 +605,7 @@ func TestPlotPanelsShareHeight(t *testing.T) {
 // time column, and fields of another topic their own.
 func TestPlotSeriesShareTimes(t *testing.T) {
 	g, _ := newTestPlots(t, plotBag)
-	g.l.plotPaths([]string{"/imu.linear_acceleration.x,/imu.angular_velocity.z,/odom.twist.twist.linear.x"})
+	g.plotPaths([]string{"/imu.linear_acceleration.x,/imu.angular_velocity.z,/odom.twist.twist.linear.x"})
 	p := g.panels[0]
 	if len(p.series) != 3 {
 		t.Fatalf("%d series, want 3", len(p.series))

@@ -135,7 +135,7 @@ func TestPlotDerivedErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.typed, func(t *testing.T) {
 			g, _ := newTestPlots(t, plotBag)
-			g.l.addSeries(tc.typed)
+			g.l.Actions().AddSeries(tc.typed)
 			p := g.panels[0]
 			msg := p.errText.Text
 			for _, s := range p.series {
@@ -156,7 +156,7 @@ func TestPlotDerivedErrors(t *testing.T) {
 func TestPlotXY(t *testing.T) {
 	ref := referenceFigures(t)
 	g, _ := newTestPlots(t, plotBag)
-	g.l.addSeries("/odom.pose.pose.position.x vs /odom.pose.pose.position.y")
+	g.l.Actions().AddSeries("/odom.pose.pose.position.x vs /odom.pose.pose.position.y")
 	p := g.panels[0]
 	if p.xy == nil || len(p.series) != 1 || !p.series[0].ready() {
 		t.Fatalf("no XY plot: %+v (error %q)", p.series, p.errText.Text)
@@ -215,7 +215,7 @@ func TestPlotXY(t *testing.T) {
 	}
 
 	// Two topics, joined on the nearest time; not equal axes.
-	g.l.addSeries("/imu.linear_acceleration.x vs /odom.twist.twist.linear.x")
+	g.l.Actions().AddSeries("/imu.linear_acceleration.x vs /odom.twist.twist.linear.x")
 	if len(g.panels) != 1 || len(p.series) != 2 {
 		t.Fatalf("the second path went to %d panels, %d paths", len(g.panels), len(p.series))
 	}
@@ -229,7 +229,7 @@ func TestPlotXY(t *testing.T) {
 		}
 	}
 	// A time series does not go into an XY plot.
-	g.l.addSeries("/imu.linear_acceleration.x")
+	g.l.Actions().AddSeries("/imu.linear_acceleration.x")
 	if len(g.panels) != 2 || g.panels[1].xy != nil || len(g.panels[1].series) != 1 || g.current != g.panels[1] {
 		t.Fatalf("a time series after an XY plot: %d panels", len(g.panels))
 	}
@@ -290,7 +290,7 @@ func TestPlotCompletionInExpressions(t *testing.T) {
 // pans it and fits it again with a double click.
 func TestPlotXYGestures(t *testing.T) {
 	g, _ := newTestPlots(t, plotBag)
-	g.l.addSeries("/odom.pose.pose.position.x vs /odom.pose.pose.position.y")
+	g.l.Actions().AddSeries("/odom.pose.pose.position.x vs /odom.pose.pose.position.y")
 	c := g.panels[0].xy
 	c.Resize(fyne.NewSize(600, 400))
 	c.Refresh()

@@ -16,6 +16,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -63,14 +64,14 @@ type recordsPanel struct {
 	// link, when set, hears of the selected message or time (see
 	// records_message.go); pendingMsg is a message record to show once the
 	// index is built.
-	link       *docLink
+	link       link.Link
 	pendingMsg *msgref.Loc
 	quiet      bool // selecting without telling the link
 }
 
 // newRecordsTab is the "Records" tab of a bag window, and its panel.
 func newRecordsTab(d *model.Document) (*container.TabItem, *recordsPanel) {
-	p := newRecordsPanel(d, func(f func()) { background(f) })
+	p := newRecordsPanel(d, func(f func()) { link.Background(f) })
 	return container.NewTabItemWithIcon("Records", theme.ListIcon(), p.content), p
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -77,7 +78,7 @@ type listedRecordsPanel struct {
 	hasPending bool
 	pendingMsg *msgref.Loc
 
-	link  *docLink
+	link  link.Link
 	quiet bool // selecting without telling the link
 }
 
@@ -88,7 +89,7 @@ var listedColumnWidths = []float32{96, 116, 76}
 // newListedRecordsTab is the Records tab of a recording whose storage is
 // a RecordLister, and its panel.
 func newListedRecordsTab(d *model.Document, l bag.RecordLister) (*container.TabItem, *listedRecordsPanel) {
-	p := newListedRecordsPanel(d, l, func(f func()) { background(f) })
+	p := newListedRecordsPanel(d, l, func(f func()) { link.Background(f) })
 	return container.NewTabItemWithIcon("Records", theme.ListIcon(), p.content), p
 }
 
@@ -528,9 +529,12 @@ func (p *listedRecordsPanel) updateCell(id widget.TableCellID, o fyne.CanvasObje
 // the time cursor to its start, the selected message selects its record
 // when it is in the list shown, and the other views can show a message's
 // record.
-func (p *listedRecordsPanel) setLink(l *docLink) {
+func (p *listedRecordsPanel) setLink(l link.Link) {
 	p.link = l
-	l.messageRecord = p.showMessageRecord
+	l.Actions().ShowMessageRecord = func(chunkPos int64, off uint32) {
+		l.SelectTab("Records")
+		p.showMessageRecord(chunkPos, off)
+	}
 	l.OnMessageShown(p.content, p.followMessage) // followed only while shown: playback moves it every frame
 }
 
@@ -548,7 +552,7 @@ func (p *listedRecordsPanel) linkRecord(r *bag.Record) {
 		return
 	}
 	if b, ok := p.blocks[r.Offset]; ok {
-		p.link.selectChunkStart(r.Offset, b.Start.Nanos())
+		p.link.SelectChunkStart(r.Offset, b.Start.Nanos())
 		return
 	}
 	// A message outside any chunk: its place is its own record.

@@ -18,6 +18,7 @@ import (
 	_ "github.com/bagscope/bagscope/bag/db3" // a format whose records are SQLite pages
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -280,19 +281,19 @@ func TestListedRecordsDamaged(t *testing.T) {
 
 // newListedLinked builds the Records and Chunk panels of d on one link, as
 // a window does, with the tabs' selection recorded.
-func newListedLinked(t *testing.T, d *model.Document) (*docLink, *listedRecordsPanel, *listedChunkPanel, *string) {
+func newListedLinked(t *testing.T, d *model.Document) (*link.Hub, *listedRecordsPanel, *listedChunkPanel, *string) {
 	t.Helper()
 	test.NewTempApp(t)
-	old := background
-	background = syncRun
-	t.Cleanup(func() { background = old })
-	l := newDocLink(d, syncRun)
-	t.Cleanup(l.close)
+	old := link.Background
+	link.Background = syncRun
+	t.Cleanup(func() { link.Background = old })
+	l := link.NewHub(d, syncRun)
+	t.Cleanup(l.Close)
 	tab := new(string)
 	var tabs *container.AppTabs
 	// As the window does: the tab is shown, and the views that follow the
 	// message only while shown (Records) catch up.
-	l.selectTab = func(name string) bool {
+	l.SetTabs(func(name string) bool {
 		*tab = name
 		for _, it := range tabs.Items {
 			if it.Text == name {
@@ -300,14 +301,14 @@ func newListedLinked(t *testing.T, d *model.Document) (*docLink, *listedRecordsP
 			}
 		}
 		return true
-	}
+	})
 	rp := newListedRecordsPanel(d, model.Lister(d.Storage), syncRun)
 	rp.setLink(l)
-	l.showRecord = func(off int64) { l.selectTab("Records"); rp.showOffset(off) }
+	l.Actions().ShowRecord = func(off int64) { l.SelectTab("Records"); rp.showOffset(off) }
 	cp := makeListedChunkPanel(l)
 	tabs = container.NewAppTabs(
 		container.NewTabItem("Chunk", cp.content), container.NewTabItem("Records", rp.content))
-	tabs.OnSelected = func(*container.TabItem) { l.catchUp(false) }
+	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
 	w := test.NewTempWindow(t, tabs)
 	w.Resize(fyne.NewSize(1400, 800))
 	return l, rp, cp, tab
@@ -351,7 +352,9 @@ func TestListedLinks(t *testing.T) {
 
 	// Show in Records, before the records are listed: they are listed,
 	// the chunk opened and the message's record selected.
-	l.showMessageRecord(ref.ChunkPos, ref.Offset)
+	if f := l.Actions().ShowMessageRecord; f != nil {
+		f(ref.ChunkPos, ref.Offset)
+	}
 	if *tab != "Records" || rp.inner() == nil || rp.rec == nil || rp.rec.Offset != int64(ref.Offset) {
 		t.Fatalf("Records shows tab %q, level %d, record %+v", *tab, len(rp.levels), rp.rec)
 	}
@@ -389,11 +392,11 @@ func TestListedLinks(t *testing.T) {
 		t.Errorf("Show in Records: tab %q, record %+v", *tab, rp.rec)
 	}
 	// The timeline's chunk lane shows a block in the Chunk panel.
-	if l.showChunk == nil {
+	if l.Actions().ShowChunk == nil {
 		t.Fatal("no showChunk: the chunk lane leads nowhere")
 	}
 	cp.detail = nil
-	l.showChunk(blk.Offset)
+	l.Actions().ShowChunk(blk.Offset)
 	if *tab != "Chunk" || cp.detail == nil || cp.detail.Block != blk {
 		t.Errorf("showChunk: tab %q, detail %+v", *tab, cp.detail)
 	}
@@ -411,7 +414,7 @@ func TestListedUnchunked(t *testing.T) {
 		t.Errorf("chunk panel:\n%s", got)
 	}
 	rp.ensureList()
-	l.selectTab("Records") // it follows the message while shown
+	l.SelectTab("Records") // it follows the message while shown
 	var ref msgref.Ref
 	l.WithIndex(func(x *model.MessageIndex) { ref = x.Topics[0].At(0) })
 	l.SelectMessage(ref)
@@ -436,13 +439,13 @@ func TestNeitherFormat(t *testing.T) {
 	hidden := *d
 	hidden.Storage = hideLister{d.Storage}
 	test.NewTempApp(t)
-	old := background
-	background = syncRun
-	t.Cleanup(func() { background = old })
-	l := newDocLink(&hidden, syncRun)
-	t.Cleanup(l.close)
+	old := link.Background
+	link.Background = syncRun
+	t.Cleanup(func() { link.Background = old })
+	l := link.NewHub(&hidden, syncRun)
+	t.Cleanup(l.Close)
 	w := test.NewTempWindow(t, nil)
-	w.SetContent(newViews(&hidden, w, l))
+	w.SetContent(newViews(&hidden, w, &docViews{link: l}))
 	w.Resize(bagWindowSize)
 	var tabs *container.AppTabs
 	for _, o := range test.LaidOutObjects(w.Content()) {
@@ -456,7 +459,7 @@ func TestNeitherFormat(t *testing.T) {
 			t.Errorf("the %s tab does not say it is not available:\n%.3000s", tab, got)
 		}
 	}
-	if l.showChunk != nil || l.messageRecord != nil {
+	if l.Actions().ShowChunk != nil || l.Actions().ShowMessageRecord != nil {
 		t.Error("links lead to views that are not there")
 	}
 }

@@ -6,15 +6,19 @@ import (
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 // setLink connects the panel to the other views of its window: selecting a
 // message record selects the message everywhere, selecting a chunk moves
 // the time cursor, and the other views can show a message's record.
-func (p *recordsPanel) setLink(l *docLink) {
+func (p *recordsPanel) setLink(l link.Link) {
 	p.link = l
 	if p.d.Bag != nil {
-		l.messageRecord = p.showMessageRecord
+		l.Actions().ShowMessageRecord = func(chunkPos int64, off uint32) {
+			l.SelectTab("Records")
+			p.showMessageRecord(chunkPos, off)
+		}
 		l.OnMessageShown(p.content, p.followMessage) // followed only while shown: playback moves it every frame
 	}
 }
@@ -46,16 +50,6 @@ func (p *recordsPanel) followMessage(m msgref.Ref) {
 	p.quiet = false
 }
 
-// showMessageRecord shows the Records tab with the message data record at
-// off in the chunk at chunkPos selected.
-func (l *docLink) showMessageRecord(chunkPos int64, off uint32) {
-	if l.messageRecord == nil {
-		return
-	}
-	l.selectTab("Records")
-	l.messageRecord(chunkPos, off)
-}
-
 // linkRecord tells the link about a record the user selected: a message
 // data record inside a chunk becomes the selected message; a chunk moves
 // the time cursor to its start.
@@ -78,7 +72,7 @@ func (p *recordsPanel) linkRecord(rec *ros1.Record) {
 	case ros1.OpChunk:
 		for _, blk := range p.d.Storage.Blocks() {
 			if blk.Offset == rec.Offset {
-				p.link.selectChunkStart(blk.Offset, blk.Start.Nanos())
+				p.link.SelectChunkStart(blk.Offset, blk.Start.Nanos())
 				return
 			}
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -153,16 +154,16 @@ func TestRecordsShots(t *testing.T) {
 func TestRecordsIndexingStopsWithWindow(t *testing.T) {
 	test.NewTempApp(t)
 	d := openSample(t)
-	l := newDocLink(d, func(f func()) { f() })
+	l := link.NewHub(d, func(f func()) { f() })
 	var run func()
 	p := newRecordsPanel(d, func(f func()) { run = f }) // held, as if still running
 	stopped := make(chan struct{})
-	context.AfterFunc(l.ctx, func() { p.stop(); close(stopped) })
+	context.AfterFunc(l.Context(), func() { p.stop(); close(stopped) })
 	p.startIndex()
 	if run == nil {
 		t.Fatal("indexing did not start")
 	}
-	l.close()
+	l.Close()
 	<-stopped
 	run()
 	if len(p.levels) != 0 {

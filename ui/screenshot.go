@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -65,7 +67,7 @@ const settle = 400 * time.Millisecond
 // whenIdle calls f on the UI goroutine once the link's background work
 // (indexing, decoding, extracting, checking) has finished, or after the
 // screenshot timeout.
-func whenIdle(l *docLink, f func()) {
+func whenIdle(l *link.Hub, f func()) {
 	deadline := time.Now().Add(screenshotTimeout)
 	idle := 0
 	var poll func()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 // selection is a parsed --select TOPIC@TIME: the message of a topic
@@ -40,18 +41,20 @@ func (s selection) nanos(start int64) int64 {
 // applySelection selects the message of sel's topic nearest its time once
 // the message index is built, and reports a topic the bag lacks to warn.
 // With record set, the Records view also shows the message's record.
-func (l *docLink) applySelection(sel selection, record bool, warn func(error)) {
+func applySelection(l link.Link, sel selection, record bool, warn func(error)) {
 	l.WithIndex(func(x *model.MessageIndex) {
 		t := x.Topic(sel.topic)
 		if t == nil || t.Len() == 0 {
 			warn(fmt.Errorf("--select: the bag has no messages on topic %q", sel.topic))
 			return
 		}
-		start := l.d.Summary.Start
+		start := l.Doc().Summary.Start
 		ref := t.At(t.Nearest(sel.nanos(start.Nanos())))
 		l.SelectMessage(ref)
 		if record {
-			l.showMessageRecord(ref.ChunkPos, ref.Offset)
+			if f := l.Actions().ShowMessageRecord; f != nil {
+				f(ref.ChunkPos, ref.Offset)
+			}
 		}
 	})
 }
@@ -72,7 +75,7 @@ func parseRange(s string) (timeRange, error) {
 }
 
 // applyRange shows the window r in the timeline and the plots.
-func (l *docLink) applyRange(r timeRange) {
-	start := l.d.Summary.Start.Nanos()
+func applyRange(l link.Link, r timeRange) {
+	start := l.Doc().Summary.Start.Nanos()
 	l.SetRange(r.a.nanos(start), r.b.nanos(start), true)
 }

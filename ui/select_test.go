@@ -59,8 +59,8 @@ func TestApplyRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.l.applyRange(r)
-	start := g.l.d.Summary.Start.Nanos()
+	applyRange(g.l, r)
+	start := g.l.Doc().Summary.Start.Nanos()
 	t0, t1, ok := g.l.Range()
 	if !ok || t0 != start+1e9 || t1 != start+2e9 {
 		t.Errorf("link range %d..%d (%v), want %d..%d", t0, t1, ok, start+1e9, start+2e9)

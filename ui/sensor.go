@@ -21,6 +21,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -40,7 +41,7 @@ func sensorTopics(d *model.Document) []string {
 // otherwise follows the time cursor on its topic: the topic's message at
 // or before the cursor.
 type sensorPanel struct {
-	l       *docLink
+	l       link.Link
 	reader  *model.MessageReader
 	content fyne.CanvasObject
 
@@ -113,9 +114,9 @@ type sensorResult struct {
 	set   *pointSet
 }
 
-func newSensorPanel(l *docLink) *sensorPanel {
-	p := &sensorPanel{l: l, reader: model.NewMessageReader(l.d.Storage, nil), cmap: model.TurboMap, auto: true}
-	topics := sensorTopics(l.d)
+func newSensorPanel(l link.Link) *sensorPanel {
+	p := &sensorPanel{l: l, reader: model.NewMessageReader(l.Doc().Storage, nil), cmap: model.TurboMap, auto: true}
+	topics := sensorTopics(l.Doc())
 	p.topicSel = widget.NewSelect(topics, func(t string) {
 		if p.busy {
 			return
@@ -163,7 +164,7 @@ func newSensorPanel(l *docLink) *sensorPanel {
 	})
 
 	l.OnMessage(func(ref msgref.Ref) {
-		c := l.d.Storage.Connection(ref.Conn)
+		c := l.Doc().Storage.Connection(ref.Conn)
 		if c == nil || model.SensorKindOf(c.Type) == model.SensorNone {
 			return
 		}
@@ -172,7 +173,7 @@ func newSensorPanel(l *docLink) *sensorPanel {
 	})
 	l.OnCursor(func(int64) { p.follow() })
 	if ref, ok := l.Message(); ok {
-		if c := l.d.Storage.Connection(ref.Conn); c != nil && model.SensorKindOf(c.Type) != model.SensorNone {
+		if c := l.Doc().Storage.Connection(ref.Conn); c != nil && model.SensorKindOf(c.Type) != model.SensorNone {
 			p.setTopic(c.Topic)
 			p.request(ref)
 		}
@@ -476,7 +477,7 @@ func (p *sensorPanel) display(r *sensorResult) {
 	prev := p.cur
 	p.cur = r
 	p.updatePosition()
-	start := p.l.d.Summary.Start.Nanos()
+	start := p.l.Doc().Summary.Start.Nanos()
 	title := fmt.Sprintf("%s  ·  %s  ·  %s", r.topic, r.typ, human.RelTime(r.ref.T-start))
 	p.readout.SetText("")
 	switch r.kind {

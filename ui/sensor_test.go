@@ -19,11 +19,12 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 // newTestSensorPanel opens a bag (the sample when path is "") and shows
 // its Sensor tab in a test window.
-func newTestSensorPanel(t *testing.T, path string) (*sensorPanel, *docLink, *model.MessageIndex, fyne.Window) {
+func newTestSensorPanel(t *testing.T, path string) (*sensorPanel, *link.Hub, *model.MessageIndex, fyne.Window) {
 	t.Helper()
 	newTestController(t)
 	var d *model.Document
@@ -37,8 +38,8 @@ func newTestSensorPanel(t *testing.T, path string) (*sensorPanel, *docLink, *mod
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	l := newDocLink(d, background)
-	t.Cleanup(l.close)
+	l := link.NewHub(d, link.Background)
+	t.Cleanup(l.Close)
 	p := newSensorPanel(l)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1000, 700))
@@ -79,7 +80,7 @@ func TestSensorImageZoomPanReadout(t *testing.T) {
 	if p.cur == nil || p.cur.err != nil || p.cur.frame == nil {
 		t.Fatalf("the image was not shown: %+v", p.cur)
 	}
-	typ, root := decodeStored(t, l.d, ref)
+	typ, root := decodeStored(t, l.Doc(), ref)
 	want, err := model.DecodeImage(typ, root)
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +195,7 @@ func TestSensorLaserScan(t *testing.T) {
 	if p.cur == nil || p.cur.err != nil || p.cur.scan == nil {
 		t.Fatalf("the scan was not shown: %+v", p.cur)
 	}
-	_, root := decodeStored(t, l.d, ref)
+	_, root := decodeStored(t, l.Doc(), ref)
 	want, err := model.DecodeLaserScan(root)
 	if err != nil {
 		t.Fatal(err)
@@ -299,9 +300,9 @@ func TestSensorFollowsCursor(t *testing.T) {
 	// Shown (its tab selected) with nothing chosen, the tab picks the
 	// first sensor topic.
 	p.content.Hide()
-	l.catchUp(false) // another tab selected
+	l.CatchUp(false) // another tab selected
 	p.content.Show()
-	l.catchUp(false) // as selecting the tab does
+	l.CatchUp(false) // as selecting the tab does
 	if p.topic != "/scan" || p.topicSel.Selected != "/scan" || !p.has || p.ref != tm.At(0) {
 		t.Fatalf("shown with nothing chosen: topic %q, message %+v", p.topic, p.ref)
 	}
@@ -329,14 +330,14 @@ func TestSensorFollowsCursor(t *testing.T) {
 	// Hidden (another tab selected), the panel reads nothing; shown
 	// again, it catches up with the cursor.
 	p.content.Hide()
-	l.catchUp(false) // another tab selected
+	l.CatchUp(false) // another tab selected
 	shownRef := p.cur.ref
 	l.SetCursor(tm.At(3).T)
 	if p.cur.ref != shownRef || p.pending == nil {
 		t.Errorf("the hidden panel read %+v (pending %v)", p.cur.ref, p.pending)
 	}
 	p.content.Show()
-	l.catchUp(false) // as selecting the tab does
+	l.CatchUp(false) // as selecting the tab does
 	if p.cur.ref != tm.At(3) || p.pending != nil {
 		t.Errorf("shown again it shows %+v, want message 3", p.cur.ref)
 	}
@@ -412,7 +413,7 @@ func TestSensorDepthColourMap(t *testing.T) {
 	p, l, x, _ := newTestSensorPanel(t, "../testdata/depth.bag")
 	ref := x.Topic("/depth/image_raw").At(1)
 	l.SelectMessage(ref)
-	typ, root := decodeStored(t, l.d, ref)
+	typ, root := decodeStored(t, l.Doc(), ref)
 	f, err := model.DecodeImage(typ, root)
 	if err != nil {
 		t.Fatal(err)
@@ -502,7 +503,7 @@ func TestSensorCloudField(t *testing.T) {
 	p, l, x, _ := newTestSensorPanel(t, path)
 	ref := x.Topic("/pointcloud").At(0)
 	l.SelectMessage(ref)
-	_, root := decodeStored(t, l.d, ref)
+	_, root := decodeStored(t, l.Doc(), ref)
 	for _, tt := range []struct{ field, choose string }{{"z", ""}, {"g", "g"}, {"x", "x"}} {
 		t.Run(tt.field, func(t *testing.T) {
 			if tt.choose != "" {

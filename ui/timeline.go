@@ -9,9 +9,9 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -662,11 +662,12 @@ func (v *TimelineView) Resize(s fyne.Size) {
 	}
 }
 
-// markFindings marks the chunks holding error findings as damaged.
-func (v *TimelineView) markFindings(fs []bag.Finding) {
-	for _, f := range fs {
-		if f.Severity == bag.Error {
-			v.tl.MarkDamaged(f.Offset, f.Offset, f.Message)
+// addMarks draws the marks the views put on the timeline (link.AddMarks):
+// a Damage mark draws the chunk holding it as damaged.
+func (v *TimelineView) addMarks(marks []link.Mark) {
+	for _, m := range marks {
+		if m.Kind == link.Damage {
+			v.tl.MarkDamaged(m.Offset, m.Offset, m.Text)
 		}
 	}
 	v.Refresh()

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
-	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -35,7 +35,7 @@ type timelinePane struct {
 
 // newTimelinePane builds the timeline of d, linked to the other views
 // through l.
-func newTimelinePane(d *model.Document, l *docLink) *timelinePane {
+func newTimelinePane(d *model.Document, l link.Link) *timelinePane {
 	tv := NewTimelineView(model.BuildTimeline(d))
 	axis := newTimelineAxis(tv)
 	tp := &timelinePane{tv: tv, player: newPlayer(l, tv.tl.Start, tv.tl.End)}
@@ -155,11 +155,11 @@ func (b *timelineBar) relayout() {
 // tapped lane's topic when a lane was tapped, or opening the tapped
 // chunk), a dragged range becomes the window's range, and the time,
 // range, topics and message index of the link show on the timeline.
-func linkTimeline(tv *TimelineView, bar *timelineBar, l *docLink) {
+func linkTimeline(tv *TimelineView, bar *timelineBar, l link.Link) {
 	tv.OnTap = func(t int64, topic string, chunk int64) {
-		if chunk >= 0 && l.showChunk != nil {
+		if chunk >= 0 && l.Actions().ShowChunk != nil {
 			l.SetCursor(t)
-			l.showChunk(chunk)
+			l.Actions().ShowChunk(chunk)
 			return
 		}
 		var topics []string
@@ -169,7 +169,7 @@ func linkTimeline(tv *TimelineView, bar *timelineBar, l *docLink) {
 		l.SetTime(t, topics)
 		l.WithIndex(func(*model.MessageIndex) {
 			if ref, ok := l.Message(); ok {
-				bar.setStatus(fmt.Sprintf("At %s: the %s message at %s", tv.timeLabel(t), topicName(l, ref), tv.timeLabel(ref.T)))
+				bar.setStatus(fmt.Sprintf("At %s: the %s message at %s", tv.timeLabel(t), l.TopicName(ref), tv.timeLabel(ref.T)))
 			}
 		})
 	}
@@ -188,7 +188,8 @@ func linkTimeline(tv *TimelineView, bar *timelineBar, l *docLink) {
 		bar.showRange(t0, t1, ok)
 	})
 	l.OnTopics(tv.SetTopics)
-	l.onChunkShown(tv.ShowChunk)
+	l.OnChunkShown(tv.ShowChunk)
+	l.OnMarks(tv.addMarks)
 	tv.SetTopics(l.Topics())
 	if t, ok := l.Cursor(); ok {
 		tv.SetCursor(t)
@@ -198,13 +199,5 @@ func linkTimeline(tv *TimelineView, bar *timelineBar, l *docLink) {
 		bar.showRange(t0, t1, ok)
 	}
 	l.WithIndex(tv.SetIndex)
-	withStats(l, tv.SetStats)
-}
-
-// topicName is the topic of a message's connection.
-func topicName(l *docLink, ref msgref.Ref) string {
-	if c := l.d.Storage.Connection(ref.Conn); c != nil {
-		return c.Topic
-	}
-	return fmt.Sprintf("connection %d", ref.Conn)
+	l.WithStats(tv.SetStats)
 }

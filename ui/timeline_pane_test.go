@@ -13,28 +13,30 @@ import (
 
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // newTestViews shows the sample bag's linked views in a window, with
-// background work made synchronous, and returns the link, the timeline
+// background work made synchronous, and returns the views, the timeline
 // and the window.
-func newTestViews(t *testing.T) (*docLink, *TimelineView, fyne.Window) {
+func newTestViews(t *testing.T) (*docViews, *TimelineView, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
 	return newTestViewsIn(t)
 }
 
 // newTestViewsIn is newTestViews in the test app already running.
-func newTestViewsIn(t *testing.T) (*docLink, *TimelineView, fyne.Window) {
+func newTestViewsIn(t *testing.T) (*docViews, *TimelineView, fyne.Window) {
 	t.Helper()
-	background = syncRun
-	t.Cleanup(func() { background = func(f func()) { go f() } })
+	link.Background = syncRun
+	t.Cleanup(func() { link.Background = func(f func()) { go f() } })
 	d := openSample(t)
-	l := newDocLink(d, syncRun)
-	t.Cleanup(l.close)
+	l := link.NewHub(d, syncRun)
+	t.Cleanup(l.Close)
 	w := test.NewTempWindow(t, nil)
-	w.SetContent(newViews(d, w, l))
+	dv := &docViews{link: l}
+	w.SetContent(newViews(d, w, dv))
 	w.Resize(fyne.NewSize(1000, 600))
 	var tv *TimelineView
 	for _, o := range shownObjects(w.Content()) {
@@ -45,7 +47,7 @@ func newTestViewsIn(t *testing.T) (*docLink, *TimelineView, fyne.Window) {
 	if tv == nil {
 		t.Fatal("no timeline in the window")
 	}
-	return l, tv, w
+	return dv, tv, w
 }
 
 // selectedTab returns the title of the selected tab.
@@ -62,7 +64,8 @@ func selectedTab(w fyne.Window) string {
 // moves the current time there and selects the latest message at or
 // before it (of the lane, or of the selected topics).
 func TestTimelineTapSelectsLatest(t *testing.T) {
-	l, tv, _ := newTestViews(t)
+	dv, tv, _ := newTestViews(t)
+	l := dv.link
 	if !tv.tl.Exact() {
 		t.Fatal("the lanes are not exact once the index is built")
 	}
@@ -76,7 +79,7 @@ func TestTimelineTapSelectsLatest(t *testing.T) {
 	at := tv.timeAt(mid)
 	test.TapAt(tv, fyne.NewPos(mid, tv.laneY(imu)+5))
 	m, ok := l.Message()
-	if !ok || topicName(l, m) != "/imu" {
+	if !ok || l.TopicName(m) != "/imu" {
 		t.Fatalf("tap on the /imu lane selected %+v (%v)", m, ok)
 	}
 	x := l.Index()
@@ -105,8 +108,8 @@ func TestTimelineTapSelectsLatest(t *testing.T) {
 		t.Error("topic selection not followed")
 	}
 	test.TapAt(tv.axis, fyne.NewPos(mid, 5))
-	if m, _ := l.Message(); topicName(l, m) != "/rosout" {
-		t.Errorf("tap with /rosout selected chose %s", topicName(l, m))
+	if m, _ := l.Message(); l.TopicName(m) != "/rosout" {
+		t.Errorf("tap with /rosout selected chose %s", l.TopicName(m))
 	}
 }
 
@@ -135,7 +138,8 @@ func TestTimelineTapChunk(t *testing.T) {
 // TestTimelineKeysAndRange zooms and pans with keys, selects ranges by
 // shift+drag and on the axis, zooms to the range and clears it.
 func TestTimelineKeysAndRange(t *testing.T) {
-	l, tv, w := newTestViews(t)
+	dv, tv, w := newTestViews(t)
+	l := dv.link
 	full := tv.tl.End - tv.tl.Start
 	var width int64
 	steps := []struct {
@@ -244,12 +248,12 @@ func TestTimelineLanesScroll(t *testing.T) {
 }
 
 // newChunkTestPanel is a chunk panel on the sample bag, in a window.
-func newChunkTestPanel(t *testing.T) (*model.Document, *docLink, *chunkPanel, fyne.Window) {
+func newChunkTestPanel(t *testing.T) (*model.Document, *link.Hub, *chunkPanel, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
 	d := openSample(t)
-	l := newDocLink(d, syncRun)
-	t.Cleanup(l.close)
+	l := link.NewHub(d, syncRun)
+	t.Cleanup(l.Close)
 	p := makeChunkPanel(l)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1000, 420))
@@ -290,7 +294,7 @@ func TestChunkPanel(t *testing.T) {
 		t.Errorf("cursor at %d, the record's message at %d", c, m.T)
 	}
 	// A message selected elsewhere shows its chunk and selects its record.
-	x, _ := model.BuildMessageIndex(l.ctx, d.Storage, nil)
+	x, _ := model.BuildMessageIndex(l.Context(), d.Storage, nil)
 	last := x.Topics[0].At(x.Topics[0].Len() - 1)
 	l.SelectMessage(last)
 	if p.detail.Info.ChunkPos != last.ChunkPos {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 

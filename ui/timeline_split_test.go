@@ -28,19 +28,19 @@ func TestTimelineSplitRemembered(t *testing.T) {
 		t.Fatalf("saved %v, want 0.42", got)
 	}
 
-	l2, _, w2 := newTestViewsIn(t)
+	dv2, _, w2 := newTestViewsIn(t)
 	s2 := timelineSplit(t, w2)
 	if s2.Offset != 0.42 {
 		t.Errorf("a new window's divider at %v, want 0.42", s2.Offset)
 	}
-	l2.timeline.setCollapsed(true)
-	if s2.Offset != 0 || l2.timeline.body.Visible() {
-		t.Errorf("collapsed: divider at %v, lanes visible %v", s2.Offset, l2.timeline.body.Visible())
+	dv2.timeline.setCollapsed(true)
+	if s2.Offset != 0 || dv2.timeline.body.Visible() {
+		t.Errorf("collapsed: divider at %v, lanes visible %v", s2.Offset, dv2.timeline.body.Visible())
 	}
 	if got := fyne.CurrentApp().Preferences().Float("split.timeline"); got != 0.42 {
 		t.Errorf("collapsing saved %v", got)
 	}
-	l2.timeline.setCollapsed(false)
+	dv2.timeline.setCollapsed(false)
 	if s2.Offset != 0.42 {
 		t.Errorf("shown again at %v, want 0.42", s2.Offset)
 	}

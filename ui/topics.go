@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
-	"sync"
 
 	"fyne.io/fyne/v2/canvas"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -30,7 +30,7 @@ import (
 // statistics.
 type topicPanel struct {
 	content fyne.CanvasObject
-	link    *docLink
+	link    link.Link
 	view    *model.TopicView
 	clear   *widget.Button
 	filter  *widget.Entry
@@ -47,7 +47,7 @@ type topicPanel struct {
 // newTopicPanel builds the Topics tab. It counts every topic's bytes in the
 // background unless countLater is set: then bytes come from setBytes or a
 // later countBytes.
-func newTopicPanel(d *model.Document, l *docLink, countLater bool) *topicPanel {
+func newTopicPanel(d *model.Document, l link.Link, countLater bool) *topicPanel {
 	p := &topicPanel{view: model.NewTopicView(d.Topics), link: l}
 	p.filter = widget.NewEntry()
 	p.filter.SetPlaceHolder("Filter by topic or type…")
@@ -90,7 +90,7 @@ func newTopicPanel(d *model.Document, l *docLink, countLater bool) *topicPanel {
 	if !countLater {
 		p.countBytes()
 	}
-	withStats(l, p.setStats)
+	l.WithStats(p.setStats)
 
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(p.clear, p.count), p.filter)
 	tableArea := container.NewStack(&fyne.Container{Layout: &fillColumns{p}, Objects: []fyne.CanvasObject{p.table}}, container.NewCenter(p.noMatch))
@@ -164,62 +164,6 @@ func (p *topicPanel) setStats(set *model.StatsSet) {
 		}
 		p.showDetail()
 	}
-}
-
-// statsCache holds each window's topic statistics, computed once for the
-// Topics tab and the timeline's gap marks.
-var statsCache = struct {
-	sync.Mutex
-	m map[*docLink]*statsEntry
-}{m: map[*docLink]*statsEntry{}}
-
-type statsEntry struct {
-	set     *model.StatsSet
-	waiters []func(*model.StatsSet)
-}
-
-// withStats calls f on the UI goroutine with the window's topic
-// statistics, computing them in the background from the message index the
-// first time they are asked for.
-func withStats(l *docLink, f func(*model.StatsSet)) {
-	statsCache.Lock()
-	e := statsCache.m[l]
-	if e != nil && e.set != nil {
-		statsCache.Unlock()
-		f(e.set)
-		return
-	}
-	if e != nil {
-		e.waiters = append(e.waiters, f)
-		statsCache.Unlock()
-		return
-	}
-	e = &statsEntry{waiters: []func(*model.StatsSet){f}}
-	statsCache.m[l] = e
-	statsCache.Unlock()
-	context.AfterFunc(l.ctx, func() {
-		statsCache.Lock()
-		delete(statsCache.m, l)
-		statsCache.Unlock()
-	})
-	l.WithIndex(func(x *model.MessageIndex) {
-		var set *model.StatsSet
-		l.Go(func(ctx context.Context) {
-			set, _ = model.ComputeStats(ctx, x)
-		}, func() {
-			if set == nil {
-				return // cancelled: the window closed
-			}
-			statsCache.Lock()
-			e.set = set
-			waiters := e.waiters
-			e.waiters = nil
-			statsCache.Unlock()
-			for _, w := range waiters {
-				w(set)
-			}
-		})
-	})
 }
 
 func numeric(col model.TopicColumn) bool {
@@ -309,13 +253,13 @@ func (p *topicPanel) countBytes() {
 	var perConn map[uint32]uint64
 	var loss model.ReadLoss
 	p.link.Go(func(ctx context.Context) {
-		perConn, loss, _ = model.CountBytes(ctx, p.link.d.Storage, nil)
+		perConn, loss, _ = model.CountBytes(ctx, p.link.Doc().Storage, nil)
 	}, func() {
 		if perConn != nil {
 			p.setBytes(perConn)
 		}
 		if !loss.Empty() {
-			p.link.reportReadLoss(loss)
+			p.link.ReportReadLoss(loss)
 		}
 	})
 }

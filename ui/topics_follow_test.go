@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 // The Topics detail line names the selected message's topic, but only
@@ -16,8 +17,8 @@ import (
 func TestTopicsDetailFollowsOnlyWhileShown(t *testing.T) {
 	test.NewTempApp(t)
 	d := openDoc(t, "../testdata/robot.bag")
-	l := newDocLink(d, func(f func()) { f() })
-	t.Cleanup(l.close)
+	l := link.NewHub(d, func(f func()) { f() })
+	t.Cleanup(l.Close)
 	p := newTopicPanel(d, l, false)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1100, 360))
@@ -41,7 +42,7 @@ func TestTopicsDetailFollowsOnlyWhileShown(t *testing.T) {
 		t.Errorf("hidden: the detail line followed the message: %q", p.detail.String())
 	}
 	p.content.Show()
-	l.catchUp(false)
+	l.CatchUp(false)
 	if !strings.HasPrefix(p.detail.String(), "/odom ") {
 		t.Errorf("shown again: detail %q does not name /odom", p.detail.String())
 	}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 const sharedBagsUI = "../../shared/bags"
@@ -47,8 +48,8 @@ func frequencyCells(p *topicPanel) map[string]string {
 func TestTopicsFrequencyColumn(t *testing.T) {
 	test.NewTempApp(t)
 	d := openShared(t, "cra-ros-pkg__robot_localization/test/test2.bag")
-	l := newDocLink(d, func(f func()) { f() })
-	t.Cleanup(l.close)
+	l := link.NewHub(d, func(f func()) { f() })
+	t.Cleanup(l.Close)
 	p := newTopicPanel(d, l, false)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1100, 360))
@@ -92,8 +93,8 @@ func TestTopicsFrequencyColumn(t *testing.T) {
 func TestTopicsFrequencyMCAP(t *testing.T) {
 	test.NewTempApp(t)
 	d := openShared(t, "Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_sample.mcap")
-	l := newDocLink(d, func(f func()) { f() })
-	t.Cleanup(l.close)
+	l := link.NewHub(d, func(f func()) { f() })
+	t.Cleanup(l.Close)
 	p := newTopicPanel(d, l, false)
 	test.NewTempWindow(t, p.content).Resize(fyne.NewSize(1100, 360))
 	x, err := model.BuildMessageIndex(context.Background(), d.Storage, nil)
@@ -123,14 +124,14 @@ func TestTopicsFrequencyMCAP(t *testing.T) {
 // and hovering inside one says so.
 func TestTimelineGapMarks(t *testing.T) {
 	test.NewTempApp(t)
-	old := background
-	background = func(f func()) { f() }
-	t.Cleanup(func() { background = old })
+	old := link.Background
+	link.Background = func(f func()) { f() }
+	t.Cleanup(func() { link.Background = old })
 	d := openShared(t, "cruise-automation__rosbag.js/fixtures/example.bag")
-	l := newDocLink(d, func(f func()) { f() })
-	t.Cleanup(l.close)
+	l := link.NewHub(d, func(f func()) { f() })
+	t.Cleanup(l.Close)
 	w := test.NewTempWindow(t, nil)
-	w.SetContent(newViews(d, w, l))
+	w.SetContent(newViews(d, w, &docViews{link: l}))
 	w.Resize(fyne.NewSize(1000, 600))
 	var tv *TimelineView
 	for _, o := range shownObjects(w.Content()) {

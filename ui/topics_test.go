@@ -12,6 +12,7 @@ import (
 	"github.com/bagscope/bagscope/assets"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 func openSample(t *testing.T) *model.Document {
@@ -46,7 +47,7 @@ func topicNames(p *topicPanel) string {
 func TestTopicsTable(t *testing.T) {
 	test.NewTempApp(t)
 	d := openSample(t)
-	p := newTopicPanel(d, newDocLink(d, func(f func()) { f() }), false)
+	p := newTopicPanel(d, link.NewHub(d, func(f func()) { f() }), false)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1000, 420))
 	assertMarkup(t, "topics_by_name.xml", w.Canvas())
@@ -90,7 +91,7 @@ func TestTopicsTable(t *testing.T) {
 func TestTopicsSelectAndExpand(t *testing.T) {
 	test.NewTempApp(t)
 	d := openDoc(t, "../testdata/two-conns-one-topic.bag")
-	l := newDocLink(d, func(f func()) { f() })
+	l := link.NewHub(d, func(f func()) { f() })
 	var got [][]string
 	l.OnTopics(func(s []string) { got = append(got, s) })
 	p := newTopicPanel(d, l, false)
@@ -138,8 +139,8 @@ func TestTopicBytesAtOpen(t *testing.T) {
 	for _, p := range []string{"../assets/sample.bag", "../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag"} {
 		t.Run(p, func(t *testing.T) {
 			test.NewTempApp(t)
-			background = syncRun
-			t.Cleanup(func() { background = func(f func()) { go f() } })
+			link.Background = syncRun
+			t.Cleanup(func() { link.Background = func(f func()) { go f() } })
 			d := openDoc(t, p)
 			perConn, err := model.MessageBytes(context.Background(), d.Storage, nil)
 			if err != nil {
@@ -147,10 +148,10 @@ func TestTopicBytesAtOpen(t *testing.T) {
 			}
 			want := model.NewTopicView(d.Topics)
 			want.SetBytes(perConn)
-			l := newDocLink(d, syncRun)
-			t.Cleanup(l.close)
+			l := link.NewHub(d, syncRun)
+			t.Cleanup(l.Close)
 			w := test.NewTempWindow(t, nil)
-			w.SetContent(newViews(d, w, l))
+			w.SetContent(newViews(d, w, &docViews{link: l}))
 			w.Resize(fyne.NewSize(1200, 700))
 			markup := shown(w)
 			for _, row := range want.Rows() {

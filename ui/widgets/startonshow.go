@@ -10,7 +10,7 @@ import (
 // StartOnShow shows content and calls start the first time it is laid
 // out while visible, so that a tab's background work starts only when the
 // tab is opened.
-type startOnShow struct {
+type StartOnShow struct {
 	widget.BaseWidget
 	content fyne.CanvasObject
 	start   func()
@@ -18,18 +18,18 @@ type startOnShow struct {
 }
 
 // NewStartOnShow shows content and calls start once it is first shown.
-func NewStartOnShow(content fyne.CanvasObject, start func()) *startOnShow {
-	s := &startOnShow{content: content, start: start}
+func NewStartOnShow(content fyne.CanvasObject, start func()) *StartOnShow {
+	s := &StartOnShow{content: content, start: start}
 	s.ExtendBaseWidget(s)
 	return s
 }
 
 // CreateRenderer shows the content.
-func (s *startOnShow) CreateRenderer() fyne.WidgetRenderer {
+func (s *StartOnShow) CreateRenderer() fyne.WidgetRenderer {
 	return &startOnShowRenderer{s: s}
 }
 
-type startOnShowRenderer struct{ s *startOnShow }
+type startOnShowRenderer struct{ s *StartOnShow }
 
 func (r *startOnShowRenderer) maybeStart() {
 	if r.s.Visible() && !r.s.Size().IsZero() {

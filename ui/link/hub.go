@@ -1,7 +1,8 @@
-package ui
+package link
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -12,15 +13,14 @@ import (
 	"github.com/bagscope/bagscope/model/msgref"
 )
 
-// docLink keeps the views of one bag window in step. A view that changes
-// the selected message, the time cursor, the time range or the selected
-// topics tells the link; the link tells every other view. Setting a value
-// equal to the current one does nothing, so a view may echo a change back
-// (a list's OnSelected firing after the list was told to select) without
-// loops.
+// Hub is the Link of one recording's window: it keeps the window's views
+// in step. A view that changes the selected message, the time cursor, the
+// time range or the selected topics tells the hub; the hub tells every
+// other view. The window also uses what only it needs: Close, Busy,
+// CatchUp, StepMessage, SetTabs and OnReadLoss.
 //
 // Everything but Go's work function runs on the UI goroutine.
-type docLink struct {
+type Hub struct {
 	d   *model.Document
 	ctx context.Context
 	// cancel stops the window's background work when it closes.
@@ -54,57 +54,61 @@ type docLink struct {
 	// playback skips a frame's message rather than queue decoding.
 	notifying  bool
 	followBusy atomic.Int64
-	// player plays the recording back (playback.go); nil until the
-	// timeline exists.
-	player *player
-	// timeline is the timeline pane; nil for a bag without messages.
-	timeline *timelinePane
-
-	onMessage []func(msgref.Ref)
-	shown     []*shownFollower
-	onCursor  []func(t int64)
-	onRange   []func(t0, t1 int64, ok bool)
-	onTopics  []func(topics []string)
-	onChunk   []func(pos int64)
+	onMessage  []func(msgref.Ref)
+	shown      []*shownFollower
+	onCursor   []func(t int64)
+	onRange    []func(t0, t1 int64, ok bool)
+	onTopics   []func(topics []string)
+	onChunk    []func(pos int64)
 
 	index        *model.MessageIndex
 	indexWaiters []func(*model.MessageIndex)
 	indexing     bool
 
-	// Actions that one view offers to the others; nil until that view
-	// exists.
-	//
-	// addSeries plots a field path ("/imu.linear_acceleration.x").
-	addSeries func(path string)
-	// showChunk shows the chunk whose record is at pos in the chunk view.
-	showChunk func(pos int64)
-	// showRecord selects the record at a file offset in the Records view.
-	showRecord func(off int64)
-	// messageRecord selects a message data record (its chunk's record
-	// offset, its offset in the chunk's data) in the Records view.
-	messageRecord func(chunkPos int64, off uint32)
-	// stepMessage selects the previous (-1) or next (+1) message of the
-	// selected topics (Alt+Left, Alt+Right).
-	stepMessage func(delta int)
-	// saveRepaired shows the Findings tab and, when it has findings and
-	// the format can be repaired, asks where to save a repaired copy.
-	saveRepaired func()
-	// plots is the Plots view, for plotPaths.
-	plots *plotsView
+	onMarks []func([]Mark)
+
+	actions Actions
+
+	stats        *model.StatsSet
+	statsWaiters []func(*model.StatsSet)
+	computing    bool
 }
 
-func newDocLink(d *model.Document, async func(func())) *docLink {
+var _ Link = (*Hub)(nil)
+
+// NewHub returns the link of a window showing d. async runs background
+// work (Background; tests run it at once).
+func NewHub(d *model.Document, async func(func())) *Hub {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &docLink{d: d, ctx: ctx, cancel: cancel, async: async, selectTab: func(string) bool { return false }}
+	return &Hub{d: d, ctx: ctx, cancel: cancel, async: async, selectTab: func(string) bool { return false }}
 }
 
-// close stops the window's background work.
-func (l *docLink) close() { l.cancel() }
+// SetAsync changes how background work runs (tests queue it to run it by
+// hand).
+func (l *Hub) SetAsync(async func(func())) { l.async = async }
+
+// Close stops the window's background work.
+func (l *Hub) Close() { l.cancel() }
+
+// Doc is the open recording.
+func (l *Hub) Doc() *model.Document { return l.d }
+
+// Context ends when the window closes.
+func (l *Hub) Context() context.Context { return l.ctx }
+
+// Actions are what the views offer each other.
+func (l *Hub) Actions() *Actions { return &l.actions }
+
+// SetTabs sets how SelectTab shows a tab: the window's tabs.
+func (l *Hub) SetTabs(selectTab func(name string) bool) { l.selectTab = selectTab }
+
+// SelectTab shows the tab whose title starts with name.
+func (l *Hub) SelectTab(name string) bool { return l.selectTab(name) }
 
 // Go runs work in the background and then done, if not nil, on the UI
 // goroutine. While it runs the link counts as busy (--screenshot waits for
 // idle). done is not called once the window has closed.
-func (l *docLink) Go(work func(ctx context.Context), done func()) {
+func (l *Hub) Go(work func(ctx context.Context), done func()) {
 	l.busy.Add(1)
 	follow := l.notifying
 	if follow {
@@ -126,24 +130,24 @@ func (l *docLink) Go(work func(ctx context.Context), done func()) {
 }
 
 // Busy says whether background work started through Go is still running.
-func (l *docLink) Busy() bool { return l.busy.Load() > 0 || backgroundRunning.Load() > 0 }
+func (l *Hub) Busy() bool { return l.busy.Load() > 0 || BackgroundRunning.Load() > 0 }
 
 // SelectMessage selects a message everywhere (a click on it in any
 // view), and moves the current time to it. Selecting the selected message
 // again does nothing (a view echoing the selection back must not move the
 // time from a later time the message is shown at).
-func (l *docLink) SelectMessage(m msgref.Ref) {
+func (l *Hub) SelectMessage(m msgref.Ref) {
 	if l.hasMsg && l.msg == m {
 		return
 	}
 	l.followGen++ // a pending look-up for an earlier time loses
 	l.showMessage(m)
-	l.moveCursor(m.T)
+	l.MoveCursor(m.T)
 }
 
 // showMessage tells the views about the selected message without moving
 // the time.
-func (l *docLink) showMessage(m msgref.Ref) {
+func (l *Hub) showMessage(m msgref.Ref) {
 	if l.hasMsg && l.msg == m {
 		return
 	}
@@ -157,10 +161,10 @@ func (l *docLink) showMessage(m msgref.Ref) {
 }
 
 // Message returns the selected message.
-func (l *docLink) Message() (msgref.Ref, bool) { return l.msg, l.hasMsg }
+func (l *Hub) Message() (msgref.Ref, bool) { return l.msg, l.hasMsg }
 
 // OnMessage registers a view's reaction to a message selection.
-func (l *docLink) OnMessage(f func(msgref.Ref)) { l.onMessage = append(l.onMessage, f) }
+func (l *Hub) OnMessage(f func(msgref.Ref)) { l.onMessage = append(l.onMessage, f) }
 
 // shownFollower is a view told of the selected message only while it is
 // shown (see OnMessageShown).
@@ -179,7 +183,7 @@ type shownFollower struct {
 // the selected message, made only while obj (its tab's content) is shown:
 // a message selected while it is hidden is given to it when its tab is
 // shown, so playing a bag decodes only what is on the screen.
-func (l *docLink) OnMessageShown(obj fyne.CanvasObject, f func(msgref.Ref)) {
+func (l *Hub) OnMessageShown(obj fyne.CanvasObject, f func(msgref.Ref)) {
 	s := &shownFollower{obj: obj, f: f}
 	l.shown = append(l.shown, s)
 	l.OnMessage(func(msgref.Ref) { l.deliver(s, false) })
@@ -188,13 +192,13 @@ func (l *docLink) OnMessageShown(obj fyne.CanvasObject, f func(msgref.Ref)) {
 // OnShown registers f, called each time obj (a tab's content) is shown
 // again after being hidden, for a view that follows more than the
 // selected message (the Sensor tab follows its topic at the cursor).
-func (l *docLink) OnShown(obj fyne.CanvasObject, f func()) {
+func (l *Hub) OnShown(obj fyne.CanvasObject, f func()) {
 	l.shown = append(l.shown, &shownFollower{obj: obj, onShow: f}) // not shown yet: its first showing counts
 }
 
 // deliver gives s the selected message if it has not had it and is shown
 // (or force), or calls its onShow when it has just been shown.
-func (l *docLink) deliver(s *shownFollower, force bool) {
+func (l *Hub) deliver(s *shownFollower, force bool) {
 	if s.onShow != nil {
 		was := s.visible
 		if s.visible = s.obj.Visible(); s.visible && !was {
@@ -211,19 +215,19 @@ func (l *docLink) deliver(s *shownFollower, force bool) {
 
 // StepMessage selects the previous (-1) or next (+1) message of the
 // followed topics, from the Message view (Alt+Left, Alt+Right).
-func (l *docLink) StepMessage(delta int) {
-	if l.stepMessage == nil {
+func (l *Hub) StepMessage(delta int) {
+	if l.actions.StepMessage == nil {
 		return
 	}
-	l.catchUp(true) // the Message view steps from its message
-	l.stepMessage(delta)
+	l.CatchUp(true) // the Message view steps from its message
+	l.actions.StepMessage(delta)
 }
 
-// catchUp gives the selected message to the views registered with
+// CatchUp gives the selected message to the views registered with
 // OnMessageShown that are shown now (a tab was selected), or to all of
 // them with force (before an action that needs each view's message, such
 // as stepping from it).
-func (l *docLink) catchUp(force bool) {
+func (l *Hub) CatchUp(force bool) {
 	for _, s := range l.shown {
 		l.deliver(s, force)
 	}
@@ -231,15 +235,15 @@ func (l *docLink) catchUp(force bool) {
 
 // SetCursor moves the current time (nanoseconds since the epoch) and
 // selects the message shown at it: the latest at or before it on the
-// followed topics (see followTopics). Every view that moves the time
+// followed topics (see FollowTopics). Every view that moves the time
 // (a timeline or plot click, a chunk, playback) comes through here, so
 // every view follows.
-func (l *docLink) SetCursor(t int64) { l.SetTime(t, nil) }
+func (l *Hub) SetCursor(t int64) { l.SetTime(t, nil) }
 
 // SetTime is SetCursor selecting the message among topics instead of the
 // followed topics (a click on one topic's lane).
-func (l *docLink) SetTime(t int64, topics []string) {
-	l.moveCursor(t)
+func (l *Hub) SetTime(t int64, topics []string) {
+	l.MoveCursor(t)
 	l.followGen++
 	gen := l.followGen
 	l.WithIndex(func(x *model.MessageIndex) {
@@ -248,7 +252,7 @@ func (l *docLink) SetTime(t int64, topics []string) {
 		}
 		ts := topics
 		if len(ts) == 0 {
-			ts = l.followTopics()
+			ts = l.FollowTopics()
 		}
 		if ref, ok := model.LatestAt(x, ts, t); ok {
 			l.showMessage(ref)
@@ -256,25 +260,25 @@ func (l *docLink) SetTime(t int64, topics []string) {
 	})
 }
 
-// followTopics are the topics whose message the current time selects:
+// FollowTopics are the topics whose message the current time selects:
 // the selected topics, else the selected message's own topic (the lane or
 // the point clicked last), else every topic (nil).
-func (l *docLink) followTopics() []string {
+func (l *Hub) FollowTopics() []string {
 	if len(l.topics) > 0 {
 		return l.topics
 	}
 	if l.hasMsg {
-		return []string{topicName(l, l.msg)}
+		return []string{l.TopicName(l.msg)}
 	}
 	return nil
 }
 
-// selectChunkStart moves the time to the start of the chunk at pos and
+// SelectChunkStart moves the time to the start of the chunk at pos and
 // selects the chunk's first message there, so that the views following
 // the message stay on that chunk (the latest message at its start on the
 // followed topics may be in another chunk).
-func (l *docLink) selectChunkStart(pos, start int64) {
-	l.moveCursor(start)
+func (l *Hub) SelectChunkStart(pos, start int64) {
+	l.MoveCursor(start)
 	l.followGen++
 	gen := l.followGen
 	l.WithIndex(func(x *model.MessageIndex) {
@@ -295,10 +299,11 @@ func (l *docLink) selectChunkStart(pos, start int64) {
 
 // FollowBusy says whether background work a message selection started
 // (reading, decoding) is still running.
-func (l *docLink) FollowBusy() bool { return l.followBusy.Load() > 0 }
+func (l *Hub) FollowBusy() bool { return l.followBusy.Load() > 0 }
 
-// moveCursor moves the time cursor and tells the views.
-func (l *docLink) moveCursor(t int64) {
+// MoveCursor moves the time cursor and tells the views, without
+// selecting a message.
+func (l *Hub) MoveCursor(t int64) {
 	if l.hasCursor && l.cursor == t {
 		return
 	}
@@ -309,13 +314,13 @@ func (l *docLink) moveCursor(t int64) {
 }
 
 // Cursor returns the current time.
-func (l *docLink) Cursor() (int64, bool) { return l.cursor, l.hasCursor }
+func (l *Hub) Cursor() (int64, bool) { return l.cursor, l.hasCursor }
 
 // OnCursor registers a view's reaction to the current time moving.
-func (l *docLink) OnCursor(f func(t int64)) { l.onCursor = append(l.onCursor, f) }
+func (l *Hub) OnCursor(f func(t int64)) { l.onCursor = append(l.onCursor, f) }
 
 // SetRange selects the time range t0..t1; ok false clears it.
-func (l *docLink) SetRange(t0, t1 int64, ok bool) {
+func (l *Hub) SetRange(t0, t1 int64, ok bool) {
 	if t1 < t0 {
 		t0, t1 = t1, t0
 	}
@@ -332,14 +337,14 @@ func (l *docLink) SetRange(t0, t1 int64, ok bool) {
 }
 
 // Range returns the selected time range.
-func (l *docLink) Range() (t0, t1 int64, ok bool) { return l.r0, l.r1, l.hasRange }
+func (l *Hub) Range() (t0, t1 int64, ok bool) { return l.r0, l.r1, l.hasRange }
 
 // OnRange registers a view's reaction to the range changing.
-func (l *docLink) OnRange(f func(t0, t1 int64, ok bool)) { l.onRange = append(l.onRange, f) }
+func (l *Hub) OnRange(f func(t0, t1 int64, ok bool)) { l.onRange = append(l.onRange, f) }
 
 // SetTopics selects topics; none selected means all. A selected message
-// on another topic stays (followTopics then follows its topic).
-func (l *docLink) SetTopics(topics []string) {
+// on another topic stays (FollowTopics then follows its topic).
+func (l *Hub) SetTopics(topics []string) {
 	if slices.Equal(l.topics, topics) {
 		return
 	}
@@ -350,14 +355,14 @@ func (l *docLink) SetTopics(topics []string) {
 }
 
 // Topics returns the selected topics; empty means all.
-func (l *docLink) Topics() []string { return l.topics }
+func (l *Hub) Topics() []string { return l.topics }
 
 // OnTopics registers a view's reaction to the topic selection.
-func (l *docLink) OnTopics(f func(topics []string)) { l.onTopics = append(l.onTopics, f) }
+func (l *Hub) OnTopics(f func(topics []string)) { l.onTopics = append(l.onTopics, f) }
 
 // WithIndex calls f on the UI goroutine with the message index, building
 // it in the background the first time it is asked for.
-func (l *docLink) WithIndex(f func(*model.MessageIndex)) {
+func (l *Hub) WithIndex(f func(*model.MessageIndex)) {
 	if l.index != nil {
 		f(l.index)
 		return
@@ -393,14 +398,53 @@ func (l *docLink) WithIndex(f func(*model.MessageIndex)) {
 }
 
 // Index returns the message index when it has been built.
-func (l *docLink) Index() *model.MessageIndex { return l.index }
+func (l *Hub) Index() *model.MessageIndex { return l.index }
 
-// reportReadLoss shows what a read of every message skipped, now or once
+// ReportReadLoss shows what a read of every message skipped, now or once
 // the window's banner can show it.
-func (l *docLink) reportReadLoss(loss model.ReadLoss) {
+func (l *Hub) ReportReadLoss(loss model.ReadLoss) {
 	if l.onReadLoss == nil {
 		l.pendingLoss = &loss
 		return
 	}
 	l.onReadLoss(loss)
 }
+
+// OnReadLoss sets how the window shows what a read of every message
+// skipped, and shows a loss reported before.
+func (l *Hub) OnReadLoss(f func(model.ReadLoss)) {
+	l.onReadLoss = f
+	if l.pendingLoss != nil {
+		f(*l.pendingLoss)
+	}
+}
+
+// TopicName is the topic of a message's connection.
+func (l *Hub) TopicName(ref msgref.Ref) string {
+	if c := l.d.Storage.Connection(ref.Conn); c != nil {
+		return c.Topic
+	}
+	return fmt.Sprintf("connection %d", ref.Conn)
+}
+
+// ChunkShown tells the views that the chunk view shows the chunk at pos.
+func (l *Hub) ChunkShown(pos int64) {
+	for _, f := range l.onChunk {
+		f(pos)
+	}
+}
+
+// OnChunkShown registers a view's reaction to the chunk view showing the
+// chunk whose record is at pos (the timeline outlines it).
+func (l *Hub) OnChunkShown(f func(pos int64)) { l.onChunk = append(l.onChunk, f) }
+
+// AddMarks puts marks on the timeline: it tells the views registered
+// with OnMarks.
+func (l *Hub) AddMarks(marks ...Mark) {
+	for _, f := range l.onMarks {
+		f(marks)
+	}
+}
+
+// OnMarks registers a view's reaction to marks being added.
+func (l *Hub) OnMarks(f func([]Mark)) { l.onMarks = append(l.onMarks, f) }

@@ -1,0 +1,36 @@
+package link
+
+import "github.com/bagscope/bagscope/bag"
+
+// MarkKind is what a mark points out.
+type MarkKind int
+
+const (
+	// Damage is damaged data: the timeline draws the chunk holding it as
+	// damaged.
+	Damage MarkKind = iota
+)
+
+// A Mark is a place in the recording that a view points out on the
+// timeline. A new kind of mark (a search hit, a diagnostics level) adds a
+// MarkKind, and the fields it needs, here, and its drawing in the
+// timeline; the view that makes it needs only AddMarks.
+type Mark struct {
+	Kind MarkKind
+	// Offset is the file offset marked.
+	Offset int64
+	// Text says what is there.
+	Text string
+}
+
+// FindingMarks are the marks of a check's findings: a Damage mark for
+// each error.
+func FindingMarks(fs []bag.Finding) []Mark {
+	var marks []Mark
+	for _, f := range fs {
+		if f.Severity == bag.Error {
+			marks = append(marks, Mark{Kind: Damage, Offset: f.Offset, Text: f.Message})
+		}
+	}
+	return marks
+}
