@@ -71,11 +71,7 @@ type plotsView struct {
 // scroll.
 const plotMinHeight = 220
 
-// newPlotsPanel builds the Plots tab and offers addSeries on the link.
-func newPlotsPanel(l link.Link) fyne.CanvasObject {
-	return newPlotsView(l).content
-}
-
+// newPlotsView builds the Plots tab and offers Actions.AddSeries.
 func newPlotsView(l link.Link) *plotsView {
 	b := l.Doc().Storage
 	start, end := l.Doc().Summary.Start, l.Doc().Summary.End
