@@ -1,6 +1,9 @@
 package bag
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // RecordLister is a Storage whose records can be listed as written, in byte
 // order, with their fields decoded, for the Records and hex views.
@@ -43,4 +46,16 @@ type RecordField struct {
 	Value string
 	// Start and End are byte offsets relative to the record's Offset.
 	Start, End int64
+}
+
+// Line is the record's summary on one line, and its damage.
+func (r *Record) Line() string {
+	s := strings.ReplaceAll(r.Summary, "\n", " ")
+	if r.Damaged && r.Err != nil {
+		if s != "" {
+			s += "  ·  "
+		}
+		s += "damaged: " + r.Err.Error()
+	}
+	return s
 }

@@ -82,7 +82,7 @@ func makeChunkPanel(l link.Link) *chunkPanel {
 		// The chunk view decodes ROS 1 chunk records; other formats get
 		// it later. No Actions.ShowChunk: the timeline's chunk lane does not
 		// lead here.
-		p.content = container.NewStack(notForFormat(l.Doc(), "Chunk"))
+		p.content = container.NewStack(widgets.NotForFormat(l.Doc(), "Chunk"))
 		return p
 	}
 	p.build()

@@ -295,7 +295,7 @@ func (p *listedChunkPanel) recCells(i int) []string {
 		start := p.d.Summary.Start.Nanos()
 		return []string{fmt.Sprint(r.Offset), r.Kind, fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, widgets.RelSeconds(e.Time.Nanos()-start, 6), widgets.TickLabel(e.Time.Nanos(), 0, 1e6, true), human.Size(r.Len))}
 	}
-	return []string{fmt.Sprint(r.Offset), r.Kind, recordLine(r)}
+	return []string{fmt.Sprint(r.Offset), r.Kind, r.Line()}
 }
 
 // selectOffset selects the record at off in the block's data, once read.

@@ -322,12 +322,3 @@ func logTab(l link.Link) *container.TabItem {
 	}
 	return container.NewTabItemWithIcon("Log", theme.ListIcon(), newLogPanel(l).content)
 }
-
-// sensorTab is the Sensor tab of a document with image, laser scan or
-// point cloud topics, or nil.
-func sensorTab(l link.Link) *container.TabItem {
-	if len(sensorTopics(l.Doc())) == 0 {
-		return nil
-	}
-	return container.NewTabItemWithIcon("Sensor", theme.MediaPhotoIcon(), newSensorPanel(l).content)
-}

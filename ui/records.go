@@ -164,21 +164,10 @@ func newRecordsPanel(d *model.Document, async func(func())) *recordsPanel {
 	p.stage = widget.NewLabelWithStyle("Indexing records…", fyne.TextAlignCenter, fyne.TextStyle{})
 	p.body = container.NewStack()
 	if d.Bag == nil {
-		p.body.Objects = []fyne.CanvasObject{notForFormat(d, "Records")}
+		p.body.Objects = []fyne.CanvasObject{widgets.NotForFormat(d, "Records")}
 	}
 	p.content = widgets.NewStartOnShow(p.body, p.ensureIndex)
 	return p
-}
-
-// notForFormat is the empty state of a view that reads only ROS 1 bags so
-// far, shown for a recording of another format.
-func notForFormat(d *model.Document, view string) fyne.CanvasObject {
-	format := "this format"
-	if d.Info != nil && d.Info.Format != "" {
-		format = d.Info.Format
-	}
-	return widgets.NewEmptyState(fmt.Sprintf("The %s view is not available for %s files yet", view, format),
-		fmt.Sprintf("It shows the records of ROS 1 bags and of formats whose reader lists its records (MCAP, rosbag2 SQLite); the %s reader does not, for now. The Topics, Message, Plots and Findings views and the timeline read this %s file.", format, format))
 }
 
 // hexLegend explains the hex view's tints.

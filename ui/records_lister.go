@@ -344,19 +344,7 @@ func (p *listedRecordsPanel) updateRow(i widget.ListItemID, o fyne.CanvasObject)
 	set(0, fmt.Sprint(r.Offset), false, widget.MediumImportance)
 	set(1, r.Kind, p.openable(r, false), imp)
 	set(2, fmt.Sprint(r.Len), false, widget.MediumImportance)
-	set(3, recordLine(r), false, imp)
-}
-
-// recordLine is a record's summary, and its damage.
-func recordLine(r *bag.Record) string {
-	s := strings.ReplaceAll(r.Summary, "\n", " ")
-	if r.Damaged && r.Err != nil {
-		if s != "" {
-			s += "  ·  "
-		}
-		s += "damaged: " + r.Err.Error()
-	}
-	return s
+	set(3, r.Line(), false, imp)
 }
 
 // openable says whether a record of the file's level is a block whose

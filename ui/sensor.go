@@ -881,3 +881,12 @@ func (p *sensorPanel) updateZoomText() {
 	}
 	p.zoomText.SetText(fmt.Sprintf("%.0f%%", p.img.Zoom()*100))
 }
+
+// sensorTab is the Sensor tab of a document with image, laser scan or
+// point cloud topics, or nil.
+func sensorTab(l link.Link) *container.TabItem {
+	if len(sensorTopics(l.Doc())) == 0 {
+		return nil
+	}
+	return container.NewTabItemWithIcon("Sensor", theme.MediaPhotoIcon(), newSensorPanel(l).content)
+}
