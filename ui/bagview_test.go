@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
 func TestBagViewStates(t *testing.T) {
@@ -37,7 +39,7 @@ func TestBagViewStates(t *testing.T) {
 			}
 			w := opened.win
 			w.Resize(bagWindowSize.SubtractWidthHeight(80, 40)) // a new size lays out the table's cells
-			got := shown(w)
+			got := uitest.Shown(w)
 			for _, want := range tt.want {
 				if !strings.Contains(got, want) {
 					t.Errorf("window does not show %q; it shows:\n%s", want, got)
@@ -76,7 +78,7 @@ func TestDamagedWithoutMessages(t *testing.T) {
 			}
 			w := opened.win
 			w.Resize(bagWindowSize)
-			got := shown(w)
+			got := uitest.Shown(w)
 			for _, want := range []string{tt.banner, tt.body, "Records", "Findings"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("window does not show %q; it shows:\n%s", want, got)
@@ -86,7 +88,7 @@ func TestDamagedWithoutMessages(t *testing.T) {
 				t.Error("the body says nothing was written, the banner that the file is damaged")
 			}
 			tabs := appTabs(t, w)
-			pressShortcut(w, viewShortcut(5))
+			uitest.PressShortcut(w, viewShortcut(5))
 			if got := tabs.Selected().Text; got != "Findings" {
 				t.Errorf("Ctrl+6 shows %q", got)
 			}
@@ -117,11 +119,11 @@ func TestCancelledLoading(t *testing.T) {
 	// Cancel from inside the job, as the Cancel button would while it runs.
 	c.async = func(f func()) { v.cancel(); f() }
 	v.load()
-	if got := shown(w); !strings.Contains(got, "was cancelled") {
+	if got := uitest.Shown(w); !strings.Contains(got, "was cancelled") {
 		t.Fatalf("after cancel the window shows:\n%s", got)
 	}
 	c.async = func(f func()) { f() }
-	test.Tap(findButton(t, w.Content(), "Open again"))
+	test.Tap(uitest.FindButton(t, w.Content(), "Open again"))
 	if v.doc == nil {
 		t.Fatalf("retry did not open the bag: %v", v.err)
 	}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
 
@@ -21,7 +22,7 @@ func openSyncChecked(t *testing.T, path string) *model.Document {
 	old := link.Background
 	link.Background = func(f func()) { f() }
 	t.Cleanup(func() { link.Background = old })
-	return openDoc(t, path)
+	return uitest.OpenDoc(t, path)
 }
 
 // TestFindingsTab opens a cut, unindexed bag and checks that the Findings
@@ -87,7 +88,7 @@ func TestScanBannerLinksToFindings(t *testing.T) {
 	}
 	w := opened.win
 	w.Resize(bagWindowSize)
-	test.Tap(findButton(t, w.Content(), "Show findings"))
+	test.Tap(uitest.FindButton(t, w.Content(), "Show findings"))
 	var tabs *container.AppTabs
 	for _, o := range test.LaidOutObjects(w.Content()) {
 		if at, ok := o.(*container.AppTabs); ok {
@@ -128,14 +129,14 @@ func TestFindingShowsRecord(t *testing.T) {
 		t.Fatal("no findings listed")
 	}
 	list.Select(0) // the bag header: index_pos 0
-	if got := shown(w); strings.Contains(got, "bag header record at 13") {
+	if got := uitest.Shown(w); strings.Contains(got, "bag header record at 13") {
 		t.Fatal("the Records tab shows before the button is tapped")
 	}
-	test.Tap(findButton(t, w.Content(), "Show in Records"))
+	test.Tap(uitest.FindButton(t, w.Content(), "Show in Records"))
 	if tabs.Selected().Text != "Records" {
 		t.Fatalf("selected tab %q", tabs.Selected().Text)
 	}
-	if got := shown(w); !strings.Contains(got, "bag header record at 13: header 69 bytes") {
+	if got := uitest.Shown(w); !strings.Contains(got, "bag header record at 13: header 69 bytes") {
 		t.Fatalf("the bag header record is not selected; the window shows:\n%.3000s", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -46,7 +47,7 @@ func find[T fyne.CanvasObject](t *testing.T, k *keysWindow, tab string) T {
 	if tab != "" && !k.v.link.SelectTab(tab) {
 		t.Fatalf("no tab %s", tab)
 	}
-	for _, o := range shownObjects(k.w.Content()) {
+	for _, o := range uitest.ShownObjects(k.w.Content()) {
 		if v, ok := o.(T); ok {
 			return v
 		}
@@ -70,7 +71,7 @@ func closeOverlays(w fyne.Window) {
 var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 	"Ctrl+O / Ctrl+Shift+O": func(t *testing.T, k *keysWindow) {
 		for _, s := range []fyne.Shortcut{shortcutOpen, shortcutOpenFolder} {
-			pressShortcut(k.w, s)
+			uitest.PressShortcut(k.w, s)
 			if k.w.Canvas().Overlays().Top() == nil {
 				t.Errorf("%s showed no dialog", s.ShortcutName())
 			}
@@ -80,20 +81,20 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 	"Ctrl+W / Ctrl+Q": func(t *testing.T, k *keysWindow) {
 		other := openKeysWindow(t, k.c, "../testdata/single-message.bag")
 		n := len(k.c.views)
-		pressShortcut(other.w, shortcutClose)
+		uitest.PressShortcut(other.w, shortcutClose)
 		if len(k.c.views) != n-1 || k.c.views[other.w] != nil {
 			t.Error("Ctrl+W did not close the window")
 		}
 		quit := false
 		k.c.quit = func() { quit = true }
-		pressShortcut(k.w, shortcutQuit)
+		uitest.PressShortcut(k.w, shortcutQuit)
 		if !quit {
 			t.Error("Ctrl+Q did not quit")
 		}
 	},
 	"Ctrl+1 … Ctrl+6": func(t *testing.T, k *keysWindow) {
 		for i := len(viewNames) - 1; i >= 0; i-- {
-			pressShortcut(k.w, viewShortcut(i))
+			uitest.PressShortcut(k.w, viewShortcut(i))
 			if got := k.tabs.Selected().Text; !strings.HasPrefix(got, viewNames[i]) {
 				t.Errorf("Ctrl+%d shows %q, want %s", i+1, got, viewNames[i])
 			}
@@ -109,12 +110,12 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		// the bytes (Ctrl+C) once ate Alt+arrows.
 		hex := find[*widgets.HexView](t, k, "Message")
 		k.w.Canvas().Focus(hex)
-		pressShortcut(k.w, viewShortcut(0))
-		pressShortcut(k.w, shortcutNextMessage)
+		uitest.PressShortcut(k.w, viewShortcut(0))
+		uitest.PressShortcut(k.w, shortcutNextMessage)
 		if m, _ := l.Message(); m != imu.At(1) {
 			t.Fatalf("Alt+Right selects %+v, want the next /imu message %+v", m, imu.At(1))
 		}
-		pressShortcut(k.w, shortcutPrevMessage)
+		uitest.PressShortcut(k.w, shortcutPrevMessage)
 		if m, _ := l.Message(); m != imu.At(0) {
 			t.Fatalf("Alt+Left selects %+v, want %+v", m, imu.At(0))
 		}
@@ -123,7 +124,7 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		seen := map[string]int{}
 		last := int64(0)
 		for range 40 {
-			pressShortcut(k.w, shortcutNextMessage)
+			uitest.PressShortcut(k.w, shortcutNextMessage)
 			m, _ := l.Message()
 			if m.T < last {
 				t.Fatalf("Alt+Right went back in time: %d after %d", m.T, last)
@@ -158,38 +159,38 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		tv := find[*TimelineView](t, k, "Plots")
 		start := tv.tl.Start + int64(2e9)
 		l.SetCursor(start)
-		pressShortcut(k.w, shortcutTimeForward)
+		uitest.PressShortcut(k.w, shortcutTimeForward)
 		if c, _ := l.Cursor(); c != start+timeStep {
 			t.Errorf("Alt+Shift+Right moved the time %d ns", c-start)
 		}
 		if m, ok := l.Message(); !ok || m.T > start+timeStep {
 			t.Errorf("the message (%v) is after the time", ok)
 		}
-		pressShortcut(k.w, shortcutTimeBack)
-		pressShortcut(k.w, shortcutTimeBack)
+		uitest.PressShortcut(k.w, shortcutTimeBack)
+		uitest.PressShortcut(k.w, shortcutTimeBack)
 		if c, _ := l.Cursor(); c != start-timeStep {
 			t.Errorf("Alt+Shift+Left twice moved the time %d ns", c-start)
 		}
 	},
 	"Alt+Up / Alt+Down": func(t *testing.T, k *keysWindow) {
 		p := k.v.views.timeline.player
-		pressShortcut(k.w, shortcutFaster)
+		uitest.PressShortcut(k.w, shortcutFaster)
 		if p.clock.Speed != 2 || k.v.views.timeline.transport.speed.Selected != "2×" {
 			t.Errorf("Alt+Up: speed %g, the menu shows %q", p.clock.Speed, k.v.views.timeline.transport.speed.Selected)
 		}
-		pressShortcut(k.w, shortcutSlower)
-		pressShortcut(k.w, shortcutSlower)
+		uitest.PressShortcut(k.w, shortcutSlower)
+		uitest.PressShortcut(k.w, shortcutSlower)
 		if p.clock.Speed != 0.5 {
 			t.Errorf("Alt+Down twice from 2×: %g", p.clock.Speed)
 		}
 	},
 	"Alt+L": func(t *testing.T, k *keysWindow) {
 		p := k.v.views.timeline.player
-		pressShortcut(k.w, shortcutLoop)
+		uitest.PressShortcut(k.w, shortcutLoop)
 		if !p.clock.Loop || k.v.views.timeline.transport.loop.Importance != widget.HighImportance {
 			t.Error("Alt+L did not loop")
 		}
-		pressShortcut(k.w, shortcutLoop)
+		uitest.PressShortcut(k.w, shortcutLoop)
 		if p.clock.Loop {
 			t.Error("Alt+L again did not stop looping")
 		}
@@ -197,31 +198,31 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 	"Ctrl+T": func(t *testing.T, k *keysWindow) {
 		tp := k.v.views.timeline
 		tv := find[*TimelineView](t, k, "")
-		pressShortcut(k.w, shortcutLanes)
+		uitest.PressShortcut(k.w, shortcutLanes)
 		if !tp.collapsed || tv.Visible() && tp.body.Visible() {
 			t.Error("Ctrl+T did not hide the lanes")
 		}
-		pressShortcut(k.w, shortcutLanes)
+		uitest.PressShortcut(k.w, shortcutLanes)
 		if tp.collapsed || !tp.body.Visible() || tv.Size().Height < tlLaneH*3 {
 			t.Errorf("Ctrl+T again did not show the lanes (%v high)", tv.Size().Height)
 		}
 	},
 	"Ctrl+Shift+S": func(t *testing.T, k *keysWindow) {
 		// A healthy bag: nothing to repair, so no dialog.
-		pressShortcut(k.w, shortcutSaveRepaired)
+		uitest.PressShortcut(k.w, shortcutSaveRepaired)
 		if got := k.tabs.Selected().Text; got != "Findings" {
 			t.Errorf("Ctrl+Shift+S shows %q, want Findings", got)
 		}
 		if k.w.Canvas().Overlays().Top() != nil {
 			t.Error("Ctrl+Shift+S offers to repair a bag without findings")
 		}
-		if b := findShownButton(t, k.w, "Save repaired copy"); !b.Disabled() {
+		if b := uitest.FindShownButton(t, k.w, "Save repaired copy"); !b.Disabled() {
 			t.Error("Save repaired copy… is enabled without findings")
 		}
 		// A damaged one: the save dialog.
 		bad := openKeysWindow(t, k.c, "testdata/invalid.bag")
 		defer bad.w.Close()
-		pressShortcut(bad.w, shortcutSaveRepaired)
+		uitest.PressShortcut(bad.w, shortcutSaveRepaired)
 		if bad.w.Canvas().Overlays().Top() == nil {
 			t.Error("Ctrl+Shift+S on a damaged bag shows no save dialog")
 		}
@@ -324,8 +325,8 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 			t.Errorf("Page Up: cursor at %d, want %d", h.Cursor(), start)
 		}
 		key(fyne.KeyEnd)
-		if h.Cursor() != hexStart(h)+hexSize(h)-1 {
-			t.Errorf("End: cursor at %d, want %d", h.Cursor(), hexStart(h)+hexSize(h)-1)
+		if h.Cursor() != uitest.HexStart(h)+uitest.HexSize(h)-1 {
+			t.Errorf("End: cursor at %d, want %d", h.Cursor(), uitest.HexStart(h)+uitest.HexSize(h)-1)
 		}
 	},
 	"Bytes: Shift+arrows, Ctrl+A, Ctrl+C": func(t *testing.T, k *keysWindow) {
@@ -339,13 +340,13 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		if s, e, ok := h.Selection(); !ok || e-s != 3 {
 			t.Errorf("Shift+Right twice selects %d..%d (%v)", s, e, ok)
 		}
-		pressShortcut(k.w, &fyne.ShortcutCopy{Clipboard: fyne.CurrentApp().Clipboard()})
+		uitest.PressShortcut(k.w, &fyne.ShortcutCopy{Clipboard: fyne.CurrentApp().Clipboard()})
 		if got := fyne.CurrentApp().Clipboard().Content(); len(got) != len("00 00 00") {
 			t.Errorf("Ctrl+C copied %q", got)
 		}
-		pressShortcut(k.w, &fyne.ShortcutSelectAll{})
-		if s, e, ok := h.Selection(); !ok || s != hexStart(h) || e != hexStart(h)+hexSize(h) {
-			t.Errorf("Ctrl+A selects %d..%d of %d..%d", s, e, hexStart(h), hexStart(h)+hexSize(h))
+		uitest.PressShortcut(k.w, &fyne.ShortcutSelectAll{})
+		if s, e, ok := h.Selection(); !ok || s != uitest.HexStart(h) || e != uitest.HexStart(h)+uitest.HexSize(h) {
+			t.Errorf("Ctrl+A selects %d..%d of %d..%d", s, e, uitest.HexStart(h), uitest.HexStart(h)+uitest.HexSize(h))
 		}
 	},
 }
@@ -358,7 +359,7 @@ func bytesOfMessage(t *testing.T, k *keysWindow) *widgets.HexView {
 	l.WithIndex(func(x *model.MessageIndex) { l.SelectMessage(x.Topic("/imu").At(0)) })
 	h := find[*widgets.HexView](t, k, "Message")
 	k.w.Canvas().Focus(h)
-	if hexSize(h) == 0 {
+	if uitest.HexSize(h) == 0 {
 		t.Fatal("the bytes show nothing")
 	}
 	return h

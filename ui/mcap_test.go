@@ -10,6 +10,7 @@ import (
 
 	_ "github.com/bagscope/bagscope/bag/mcap" // the window must work for a format other than ROS 1
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
 // mcapSample is an MCAP file with ROS 2 messages.
@@ -34,7 +35,7 @@ func TestNonROS1Window(t *testing.T) {
 	}
 	w := opened.win
 	w.Resize(bagWindowSize)
-	got := shown(w)
+	got := uitest.Shown(w)
 	for _, want := range []string{"test_sample.mcap", "MCAP v", "Topics ("} {
 		if !strings.Contains(got, want) {
 			t.Errorf("window does not show %q; it shows:\n%.4000s", want, got)
@@ -52,16 +53,16 @@ func TestNonROS1Window(t *testing.T) {
 	// The Records and Chunk tabs read the file's own records through the
 	// storage (records_lister_test.go tests them closely).
 	selectTabNamed(tabs, "Records")
-	if got := shown(w); strings.Contains(got, "not available") || !strings.Contains(got, "magic record at byte 0 (0x0)") {
+	if got := uitest.Shown(w); strings.Contains(got, "not available") || !strings.Contains(got, "magic record at byte 0 (0x0)") {
 		t.Errorf("the Records tab does not list the records; the window shows:\n%.4000s", got)
 	}
 	selectTabNamed(tabs, "Chunk")
-	if got := shown(w); strings.Contains(got, "not available") {
+	if got := uitest.Shown(w); strings.Contains(got, "not available") {
 		t.Errorf("the Chunk tab says it is not available; the window shows:\n%.4000s", got)
 	}
 	// The Findings tab checks the file through the seam.
 	selectTabNamed(tabs, "Findings")
-	if got := shown(w); strings.Contains(got, "The check could not run") {
+	if got := uitest.Shown(w); strings.Contains(got, "The check could not run") {
 		t.Errorf("the check did not run:\n%.4000s", got)
 	}
 
@@ -79,27 +80,27 @@ func TestNonROS1Window(t *testing.T) {
 		t.Fatal("no message selected")
 	}
 	selectTabNamed(tabs, "Message")
-	got = shownLines(w) // the position line is a raster
+	got = uitest.ShownLines(w) // the position line is a raster
 	if !strings.Contains(got, topic) || !strings.Contains(got, "message 1 of") {
 		t.Errorf("the Message tab does not show the first message of %s:\n%.6000s", topic, got)
 	}
 	// Show in Records shows the message's record.
-	test.Tap(findButton(t, w.Content(), "Show in Records"))
-	if got := shown(w); !strings.Contains(got, "message record at byte") {
+	test.Tap(uitest.FindButton(t, w.Content(), "Show in Records"))
+	if got := uitest.Shown(w); !strings.Contains(got, "message record at byte") {
 		t.Errorf("Show in Records does not show the message's record:\n%.6000s", got)
 	}
 	selectTabNamed(tabs, "Message")
 	x := l.Index()
 	if tm := x.Topic(topic); tm != nil && tm.Len() > 1 {
-		test.Tap(findButton(t, w.Content(), "Next"))
+		test.Tap(uitest.FindButton(t, w.Content(), "Next"))
 		if next, _ := l.Message(); next == ref || next != tm.At(1) {
 			t.Errorf("Next selected %+v, want %+v", next, tm.At(1))
 		}
 	}
 	selectTabNamed(tabs, "Plots")
-	_ = shown(w)
+	_ = uitest.Shown(w)
 	selectTabNamed(tabs, "Topics")
-	_ = shown(w)
+	_ = uitest.Shown(w)
 	if n := len(model.Topics(opened.doc.Storage)); n != len(opened.doc.Topics) {
 		t.Errorf("%d topics in the storage, %d in the table", n, len(opened.doc.Topics))
 	}

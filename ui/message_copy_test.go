@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
@@ -18,6 +17,7 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -47,7 +47,7 @@ func init() {
 			{shortcutCopyJSON, model.MessageJSON(p.ft.Root())},
 		} {
 			clip.SetContent("")
-			pressShortcut(k.w, tc.s)
+			uitest.PressShortcut(k.w, tc.s)
 			if got := clip.Content(); got != tc.want || got == "" {
 				t.Errorf("%s copies %.80q, want %.80q", tc.s.ShortcutName(), got, tc.want)
 			}
@@ -55,14 +55,14 @@ func init() {
 		// With the bytes focused, the message keys still copy the message.
 		k.w.Canvas().Focus(p.hex)
 		clip.SetContent("")
-		pressShortcut(k.w, shortcutCopyYAML)
+		uitest.PressShortcut(k.w, shortcutCopyYAML)
 		if got := clip.Content(); got != model.Echo(p.ft.Root()) {
 			t.Errorf("Ctrl+Shift+Y in the bytes copies %.80q", got)
 		}
 		// With the bytes focused, Ctrl+C copies bytes.
 		k.w.Canvas().Focus(p.hex)
 		p.hex.SelectRange(p.msg.DataOffset, p.msg.DataOffset+2)
-		pressShortcut(k.w, &fyne.ShortcutCopy{})
+		uitest.PressShortcut(k.w, &fyne.ShortcutCopy{})
 		if got := clip.Content(); len(got) != len("00 00") {
 			t.Errorf("Ctrl+C in the bytes copies %q, want two bytes as hex", got)
 		}
@@ -129,7 +129,7 @@ func TestMessageRowMenu(t *testing.T) {
 	l.SelectMessage(x.Topic("/imu").At(3))
 	clip := fyne.CurrentApp().Clipboard()
 
-	tapItem := func(label string) { tapMenuItem(t, w, label) }
+	tapItem := func(label string) { uitest.TapMenuItem(t, w, label) }
 	rowOf := func(path string) *msgRow {
 		id := treeID(t, p.ft, path)
 		p.tree.ScrollTo(id)
@@ -531,36 +531,6 @@ func TestPictureLayoutTurns(t *testing.T) {
 	}
 }
 
-// tapMenuItem taps the item of the menu shown over w whose label starts
-// with label.
-func tapMenuItem(t *testing.T, w fyne.Window, label string) {
-	t.Helper()
-	top := w.Canvas().Overlays().Top()
-	if top == nil {
-		t.Fatal("no menu shown")
-	}
-	var labels []string
-	for _, it := range shownObjects(top) {
-		tap, ok := it.(fyne.Tappable)
-		wid, isWidget := it.(fyne.Widget)
-		if !ok || !isWidget {
-			continue
-		}
-		for _, o := range test.WidgetRenderer(wid).Objects() { // an item draws its label itself
-			tx, ok := o.(*canvas.Text)
-			if !ok || tx.Text == "" {
-				continue
-			}
-			labels = append(labels, tx.Text)
-			if strings.HasPrefix(tx.Text, label) {
-				test.Tap(tap)
-				return
-			}
-		}
-	}
-	t.Fatalf("no menu item %q in %q", label, labels)
-}
-
 // TestMessageCopyButton copies through the Copy button's menu.
 func TestMessageCopyButton(t *testing.T) {
 	p, l, x, w := newTestMessagePanel(t)
@@ -572,7 +542,7 @@ func TestMessageCopyButton(t *testing.T) {
 	} {
 		t.Run(tc.item, func(t *testing.T) {
 			test.Tap(p.copyBtn)
-			tapMenuItem(t, w, tc.item)
+			uitest.TapMenuItem(t, w, tc.item)
 			if got := fyne.CurrentApp().Clipboard().Content(); got != tc.want {
 				t.Errorf("%s copies %.80q, want %.80q", tc.item, got, tc.want)
 			}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
 // TestMessagePanelImage shows a camera frame above the tree, drawn as the
@@ -67,7 +68,7 @@ func TestMessagePanelImage(t *testing.T) {
 	if p.picture.Image != nil {
 		t.Error("the hidden picture still holds the last frame")
 	}
-	if strings.Contains(shown(w), "64×48") {
+	if strings.Contains(uitest.Shown(w), "64×48") {
 		t.Error("the window still shows the image caption")
 	}
 }

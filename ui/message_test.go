@@ -14,6 +14,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
 
@@ -96,7 +97,7 @@ func decodeRef(t *testing.T, b *ros1.Bag, ref msgref.Ref) *rosmsg.Node {
 
 func TestMessagePanelShowsSelectedMessage(t *testing.T) {
 	p, l, x, w := newTestMessagePanel(t)
-	if got := shown(w); !strings.Contains(got, "No message selected") {
+	if got := uitest.Shown(w); !strings.Contains(got, "No message selected") {
 		t.Fatalf("before a selection the panel shows:\n%s", got)
 	}
 	imu := x.Topic("/imu")
@@ -117,14 +118,14 @@ func TestMessagePanelShowsSelectedMessage(t *testing.T) {
 	if strings.Join(names, " ") != strings.Join(wantNames, " ") {
 		t.Fatalf("top-level fields %v, want %v", names, wantNames)
 	}
-	got := shownLines(w)
+	got := uitest.ShownLines(w)
 	for _, s := range []string{"/imu  ·  sensor_msgs/Imu", "message 6 of 2,000 on /imu", "orientation_covariance", "geometry_msgs/Vector3"} {
 		if !strings.Contains(got, s) {
 			t.Errorf("the panel does not show %q", s)
 		}
 	}
-	if hexSize(p.hex) != (p.msg.RecordEnd - p.msg.RecordStart) {
-		t.Errorf("hex view shows %d bytes, the record has %d", hexSize(p.hex), (p.msg.RecordEnd - p.msg.RecordStart))
+	if uitest.HexSize(p.hex) != (p.msg.RecordEnd - p.msg.RecordStart) {
+		t.Errorf("hex view shows %d bytes, the record has %d", uitest.HexSize(p.hex), (p.msg.RecordEnd - p.msg.RecordStart))
 	}
 }
 
@@ -228,7 +229,7 @@ func TestMessagePanelSteps(t *testing.T) {
 func TestMessagePanelFirstMessage(t *testing.T) {
 	_, l, x, w := newTestMessagePanel(t)
 	l.SetTopics([]string{"/odom"})
-	test.Tap(findButton(t, w.Content(), "Next"))
+	test.Tap(uitest.FindButton(t, w.Content(), "Next"))
 	if got, _ := l.Message(); got != x.Topic("/odom").At(0) {
 		t.Fatalf("Next on the empty panel selects %+v", got)
 	}
@@ -346,8 +347,8 @@ func TestMessagePanelMarkup(t *testing.T) {
 	p, l, x, w := newTestMessagePanel(t)
 	l.SelectMessage(x.Topic("/imu").At(5))
 	p.tree.Select(treeID(t, p.ft, "linear_acceleration.z"))
-	assertMarkup(t, "message_imu.xml", w.Canvas())
-	assertHexLines(t, "message_imu_hex.txt", p.hex)
+	uitest.AssertMarkup(t, "message_imu.xml", w.Canvas())
+	uitest.AssertHexLines(t, "message_imu_hex.txt", p.hex)
 }
 
 // The panel reads one message at a time: messages shown while a read is in

@@ -13,6 +13,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
 // manualPlayer makes the window's player tick by hand on a clock the test
@@ -63,7 +64,7 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 		{"a drag of the timeline's cursor", func(t *testing.T) int64 {
 			c, _ := l.Cursor()
 			from := tv.x(c)
-			test.Drag(w.Canvas(), abs(tv, from+1, tv.laneY(0)+5), 60, 0)
+			test.Drag(w.Canvas(), uitest.Abs(tv, from+1, tv.laneY(0)+5), 60, 0)
 			if tv.t0 != tv.tl.Start {
 				t.Errorf("dragging the cursor panned the timeline to %d", tv.t0)
 			}
@@ -126,11 +127,11 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 			topic := l.TopicName(m)
 			tm := x.Topic(topic)
 			l.SelectTab("Message")
-			if s := fmt.Sprintf("message %s of %s on %s", human.Count(uint64(tm.IndexOf(m)+1)), human.Count(uint64(tm.Len())), topic); !strings.Contains(shownLines(w), s) {
+			if s := fmt.Sprintf("message %s of %s on %s", human.Count(uint64(tm.IndexOf(m)+1)), human.Count(uint64(tm.Len())), topic); !strings.Contains(uitest.ShownLines(w), s) {
 				t.Errorf("the Message tab does not say %q", s)
 			}
 			l.SelectTab("Records")
-			if s := fmt.Sprintf("chunk record at %d:", m.ChunkPos); !strings.Contains(strings.ToLower(shown(w)), s) {
+			if s := fmt.Sprintf("chunk record at %d:", m.ChunkPos); !strings.Contains(strings.ToLower(uitest.Shown(w)), s) {
 				t.Errorf("the Records tab does not show %q", s)
 			}
 			tabs.SelectIndex(0)
@@ -240,7 +241,7 @@ func TestRecordsShowTheMessageWhenFirstShown(t *testing.T) {
 	m := l.Index().Topic("/imu").At(100)
 	l.SelectMessage(m)
 	l.SelectTab("Records")
-	if s := fmt.Sprintf("chunk record at %d:", m.ChunkPos); !strings.Contains(strings.ToLower(shown(w)), s) {
+	if s := fmt.Sprintf("chunk record at %d:", m.ChunkPos); !strings.Contains(strings.ToLower(uitest.Shown(w)), s) {
 		t.Errorf("the Records tab does not show %q", s)
 	}
 	if got, _ := l.Message(); got != m {

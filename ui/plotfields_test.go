@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -20,7 +21,7 @@ import (
 // expected fields are there, each resolves, and the filter narrows it.
 func TestFieldListSample(t *testing.T) {
 	test.NewTempApp(t)
-	g, _ := newTestPlotsDoc(t, openSample(t))
+	g, _ := newTestPlotsDoc(t, uitest.OpenSample(t))
 	f := g.fields
 	all := f.paths()
 	has := map[string]bool{}
@@ -92,12 +93,6 @@ func shownFieldRow(t *testing.T, g *plotsView, path string) *fieldRow {
 	return nil
 }
 
-// centre is the absolute position of o's centre.
-func centre(o fyne.CanvasObject) fyne.Position {
-	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
-	return at.Add(fyne.NewPos(o.Size().Width/2, o.Size().Height/2))
-}
-
 // TestFieldDrag drags a field row onto each kind of target, calling the
 // row's Dragged and DragEnd as the driver would.
 func TestFieldDrag(t *testing.T) {
@@ -109,23 +104,23 @@ func TestFieldDrag(t *testing.T) {
 		mark   int                              // panel highlighted before the drop, -1 none
 		zone   bool                             // drop zone highlighted
 	}{
-		{"onto panel 2", func(g *plotsView) fyne.Position { return centre(g.panels[1].box) }, []int{0, 1}, 1, false},
-		{"onto panel 1", func(g *plotsView) fyne.Position { return centre(g.panels[0].box) }, []int{1, 0}, 0, false},
+		{"onto panel 2", func(g *plotsView) fyne.Position { return uitest.Centre(g.panels[1].box) }, []int{0, 1}, 1, false},
+		{"onto panel 1", func(g *plotsView) fyne.Position { return uitest.Centre(g.panels[0].box) }, []int{1, 0}, 0, false},
 		{"onto panel 2's legend corner", func(g *plotsView) fyne.Position {
 			b := g.panels[1].box
 			return fyne.CurrentApp().Driver().AbsolutePositionForObject(b).Add(fyne.NewPos(b.Size().Width-2, b.Size().Height-2))
 		}, []int{0, 1}, 1, false},
-		{"back onto the list", func(g *plotsView) fyne.Position { return centre(g.fields.tree) }, []int{0, 0}, -1, false},
+		{"back onto the list", func(g *plotsView) fyne.Position { return uitest.Centre(g.fields.tree) }, []int{0, 0}, -1, false},
 		{"outside the window", func(g *plotsView) fyne.Position { return fyne.NewPos(-20, 300) }, []int{0, 0}, -1, false},
-		{"below the panels", func(g *plotsView) fyne.Position { return centre(g.dropZone) }, []int{0, 0, 1}, -1, true},
-		{"onto Add plot", func(g *plotsView) fyne.Position { return centre(g.addBtn) }, []int{0, 0, 1}, -1, true},
+		{"below the panels", func(g *plotsView) fyne.Position { return uitest.Centre(g.dropZone) }, []int{0, 0, 1}, -1, true},
+		{"onto Add plot", func(g *plotsView) fyne.Position { return uitest.Centre(g.addBtn) }, []int{0, 0, 1}, -1, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g, _ := newTestPlots(t, plotBag)
 			g.addPanel()
 			row := shownFieldRow(t, g, path)
-			start := centre(row)
+			start := uitest.Centre(row)
 			row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: start}, Dragged: fyne.Delta{DX: 5}})
 			if !g.dropZone.Visible() || g.dropZone.Size().Height == 0 {
 				t.Fatal("no drop zone while dragging")
@@ -289,8 +284,8 @@ func TestFieldDragShot(t *testing.T) {
 	if dir == "" {
 		t.Skip("BAGSCOPE_SHOTS not set")
 	}
-	newTestController(t).app.Settings().SetTheme(variantTheme{theme.DefaultTheme(), theme.VariantDark})
-	d := openSample(t)
+	newTestController(t).app.Settings().SetTheme(uitest.VariantTheme{Theme: theme.DefaultTheme(), V: theme.VariantDark})
+	d := uitest.OpenSample(t)
 	w := test.NewTempWindow(t, nil)
 	content, dv := newDocumentPanel(d, w)
 	l := dv.link
@@ -300,9 +295,9 @@ func TestFieldDragShot(t *testing.T) {
 	dv.plots.plotPaths([]string{"/imu.linear_acceleration.x", "/imu.angular_velocity.z"})
 	g := dv.plots
 	row := shownFieldRow(t, g, "/odom.twist.twist.linear.x")
-	start := centre(row)
+	start := uitest.Centre(row)
 	row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: start}})
-	row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: centre(g.panels[1].box)}})
+	row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: uitest.Centre(g.panels[1].box)}})
 	if err := widgets.WritePNG(filepath.Join(dir, "plots-drag.png"), w.Canvas().Capture()); err != nil {
 		t.Fatal(err)
 	}

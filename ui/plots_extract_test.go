@@ -7,6 +7,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
 
@@ -32,7 +33,7 @@ func (c *passCounter) Messages(f bag.MessageFilter) bag.MessageIter {
 
 func TestPlotFieldsOfOneTopicReadInOnePass(t *testing.T) {
 	test.NewTempApp(t)
-	d := openDoc(t, plotBag)
+	d := uitest.OpenDoc(t, plotBag)
 	c := &passCounter{Storage: d.Storage, byTopic: map[string]int{}}
 	d.Storage = c
 	g, _ := newTestPlotsDoc(t, d)
@@ -62,7 +63,7 @@ func TestPlotFieldsOfOneTopicReadInOnePass(t *testing.T) {
 // before the index.
 func TestPlotExtractionWaitsForIndex(t *testing.T) {
 	test.NewTempApp(t)
-	d := openDoc(t, plotBag)
+	d := uitest.OpenDoc(t, plotBag)
 	c := &passCounter{Storage: d.Storage, byTopic: map[string]int{}}
 	d.Storage = c
 	var queued []func()

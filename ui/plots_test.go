@@ -20,6 +20,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/plot"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -29,7 +30,7 @@ import (
 func newTestPlots(t *testing.T, path string) (*plotsView, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
-	return newTestPlotsDoc(t, openDoc(t, path))
+	return newTestPlotsDoc(t, uitest.OpenDoc(t, path))
 }
 
 // newTestPlotsDoc is newTestPlots on an open document (in a temporary app
@@ -117,7 +118,7 @@ func TestPlotAddSeries(t *testing.T) {
 					t.Errorf("legend does not show %s: %s", s.name(), names)
 				}
 			}
-			if len(p.series) == 0 && !strings.Contains(shown(w), "Nothing plotted yet") {
+			if len(p.series) == 0 && !strings.Contains(uitest.Shown(w), "Nothing plotted yet") {
 				t.Error("no empty state")
 			}
 		})
@@ -140,7 +141,7 @@ func TestPlotTypeWithSuggestions(t *testing.T) {
 	if g.entry.Text != "/odom.twist.twist.lin" {
 		t.Fatalf("entry text %q after typing into the open list", g.entry.Text)
 	}
-	menu := shown(w)
+	menu := uitest.Shown(w)
 	for _, want := range []string{"/odom.twist.twist.linear.x", "/odom.twist.twist.linear.z"} {
 		if !strings.Contains(menu, want) {
 			t.Fatalf("suggestions lack %s:\n%s", want, menu)
@@ -385,7 +386,7 @@ func TestPlotTimeBase(t *testing.T) {
 			t.Errorf("%s on header.stamp: %v", s.path, s.err)
 		}
 	}
-	if !strings.Contains(shown(w), "UTC") {
+	if !strings.Contains(uitest.Shown(w), "UTC") {
 		t.Error("the time axis is not in UTC")
 	}
 }
@@ -461,10 +462,10 @@ func TestPlotsShots(t *testing.T) {
 	for _, v := range []struct {
 		name string
 		th   fyne.Theme
-	}{{"dark", variantTheme{theme.DefaultTheme(), theme.VariantDark}}, {"light", variantTheme{theme.DefaultTheme(), theme.VariantLight}}} {
+	}{{"dark", uitest.VariantTheme{Theme: theme.DefaultTheme(), V: theme.VariantDark}}, {"light", uitest.VariantTheme{Theme: theme.DefaultTheme(), V: theme.VariantLight}}} {
 		t.Run(v.name, func(t *testing.T) {
 			newTestController(t).app.Settings().SetTheme(v.th)
-			d := openSample(t)
+			d := uitest.OpenSample(t)
 			w := test.NewTempWindow(t, nil)
 			content, dv := newDocumentPanel(d, w)
 			l := dv.link
@@ -514,10 +515,10 @@ func TestPlotProgressAndCancel(t *testing.T) {
 	if len(p.series) != 1 || !p.series[0].loading() || !p.progRow.Visible() || !g.l.(*link.Hub).Busy() {
 		t.Fatalf("while extracting: series %+v, progress shown %v, busy %v", p.series, p.progRow.Visible(), g.l.(*link.Hub).Busy())
 	}
-	if !strings.Contains(legendTexts(p)+shown(w), "extracting") {
+	if !strings.Contains(legendTexts(p)+uitest.Shown(w), "extracting") {
 		t.Error("the legend does not say the series is being extracted")
 	}
-	test.Tap(findButton(t, p.content, "Cancel"))
+	test.Tap(uitest.FindButton(t, p.content, "Cancel"))
 	if len(p.series) != 0 || p.progRow.Visible() {
 		t.Fatalf("after Cancel: series %+v, progress shown %v", p.series, p.progRow.Visible())
 	}
@@ -536,7 +537,7 @@ func TestPlotPanels(t *testing.T) {
 	if !g.removeBtn.Disabled() {
 		t.Error("the only panel can be removed")
 	}
-	test.Tap(findButton(t, g.content, "Add plot"))
+	test.Tap(uitest.FindButton(t, g.content, "Add plot"))
 	if len(g.panels) != 2 || len(g.stack.Objects) != 2 || g.current != g.panels[1] {
 		t.Fatalf("%d panels after Add plot", len(g.panels))
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
 // TestReadLossBanner opens an MCAP whose chunk is damaged but whose summary
@@ -28,7 +30,7 @@ func TestReadLossBanner(t *testing.T) {
 	}
 	w := opened.win
 	w.Resize(bagWindowSize)
-	got := shown(w)
+	got := uitest.Shown(w)
 	for _, want := range []string{"Reading every message skipped", "the first at offset 61", "10,000 messages lost", "Show findings"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the window does not show %q; it shows:\n%.3000s", want, got)

@@ -18,6 +18,7 @@ import (
 	_ "github.com/bagscope/bagscope/bag/db3" // a format whose records are SQLite pages
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -65,7 +66,7 @@ func listerRecords(t *testing.T, d *model.Document) []*bag.Record {
 // records.
 func newListedRecordsTest(t *testing.T, d *model.Document) (*listedRecordsPanel, fyne.Window) {
 	t.Helper()
-	p := newListedRecordsPanel(d, model.Lister(d.Storage), syncRun)
+	p := newListedRecordsPanel(d, model.Lister(d.Storage), uitest.SyncRun)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1400, 800))
 	if len(p.levels) == 0 {
@@ -93,14 +94,14 @@ func TestListedRecordsPanel(t *testing.T) {
 	if p.listLen() != len(want) || len(want) < 10 {
 		t.Fatalf("the list has %d rows, the file %d records", p.listLen(), len(want))
 	}
-	if got := shown(w); !strings.Contains(got, fmt.Sprintf("%d records", len(want))) || p.back.Visible() {
+	if got := uitest.Shown(w); !strings.Contains(got, fmt.Sprintf("%d records", len(want))) || p.back.Visible() {
 		t.Errorf("the count is not shown, or Back is:\n%.3000s", got)
 	}
 	// Each row: offset in decimal, kind, length, summary.
 	for i := range 6 {
 		p.list.ScrollTo(i)
 	}
-	got := shown(w)
+	got := uitest.Shown(w)
 	for _, r := range want[:6] {
 		for _, s := range []string{fmt.Sprint(r.Offset), r.Kind, fmt.Sprint(r.Len)} {
 			if !strings.Contains(got, ">"+s+"<") {
@@ -120,7 +121,7 @@ func TestListedRecordsPanel(t *testing.T) {
 	if rows, cols := p.tableSize(); rows != len(r.Fields) || cols != 3 {
 		t.Errorf("table %d×%d for %d fields", rows, cols, len(r.Fields))
 	}
-	got = shown(w)
+	got = uitest.Shown(w)
 	for _, f := range r.Fields {
 		if !strings.Contains(got, f.Name) || !strings.Contains(got, f.Value) {
 			t.Errorf("field %s = %s not shown", f.Name, f.Value)
@@ -129,15 +130,15 @@ func TestListedRecordsPanel(t *testing.T) {
 	if !strings.Contains(got, fmt.Sprintf("header record at byte %d (0x%x)", r.Offset, r.Offset)) {
 		t.Errorf("title does not say where the record is:\n%.3000s", got)
 	}
-	if len(hexSpans(p.hex)) != len(r.Fields) || hexStart(p.hex) != r.Offset || hexSize(p.hex) != r.Len {
-		t.Fatalf("hex view %d..+%d with %d spans", hexStart(p.hex), hexSize(p.hex), len(hexSpans(p.hex)))
+	if len(uitest.HexSpans(p.hex)) != len(r.Fields) || uitest.HexStart(p.hex) != r.Offset || uitest.HexSize(p.hex) != r.Len {
+		t.Fatalf("hex view %d..+%d with %d spans", uitest.HexStart(p.hex), uitest.HexSize(p.hex), len(uitest.HexSpans(p.hex)))
 	}
 	kinds := map[model.SpanKind]int{}
-	for _, s := range hexSpans(p.hex) {
+	for _, s := range uitest.HexSpans(p.hex) {
 		kinds[s.Kind]++
 	}
 	if kinds[model.SpanLength] != 2 || kinds[model.SpanField] != 2 {
-		t.Errorf("header spans %+v", hexSpans(p.hex))
+		t.Errorf("header spans %+v", uitest.HexSpans(p.hex))
 	}
 	// The profile field is tinted with the first field hue, and hovering
 	// one of its bytes names it.
@@ -147,10 +148,10 @@ func TestListedRecordsPanel(t *testing.T) {
 	if s := p.hex.Status(); !strings.Contains(s, `profile = "ros2"`) || !strings.Contains(s, fmt.Sprintf("byte %d (0x%x)", at, at)) {
 		t.Errorf("hovering byte %d says %q", at, s)
 	}
-	if i := model.SpanAt(hexSpans(p.hex), at); i < 0 || hexSpans(p.hex)[i].Kind != model.SpanField || hexSpans(p.hex)[i].Field != 0 {
+	if i := model.SpanAt(uitest.HexSpans(p.hex), at); i < 0 || uitest.HexSpans(p.hex)[i].Kind != model.SpanField || uitest.HexSpans(p.hex)[i].Field != 0 {
 		t.Errorf("byte %d is in span %d", at, i)
 	}
-	lines := hexLines(p.hex)
+	lines := uitest.HexLines(p.hex)
 	if row := r.Offset / 16 * 16; len(lines) < 2 || !strings.Contains(lines[0], "offset hex") || !strings.HasPrefix(strings.TrimSpace(lines[1]), fmt.Sprintf("%d %04x ", row, row)) {
 		t.Errorf("hex lines do not give offsets in decimal and hex: %q", lines)
 	}
@@ -182,15 +183,15 @@ func TestListedRecordsPanel(t *testing.T) {
 	if p.rec.Offset != mr.Offset || p.openBtn.Visible() {
 		t.Fatalf("inner selection %+v", p.rec)
 	}
-	if got := shown(w); !strings.Contains(got, fmt.Sprintf("of the data of the chunk at %d", chunkOff)) || !strings.Contains(got, "log_time") {
+	if got := uitest.Shown(w); !strings.Contains(got, fmt.Sprintf("of the data of the chunk at %d", chunkOff)) || !strings.Contains(got, "log_time") {
 		t.Errorf("inner record not shown:\n%.3000s", got)
 	}
 	// Its bytes are the chunk's uncompressed data: the op byte first.
 	b := make([]byte, 1)
-	if _, err := hexReader(p.hex).ReadAt(b, mr.Offset); err != nil || b[0] != mr.Op || hexStart(p.hex) != mr.Offset {
-		t.Errorf("hex view reads %x at %d (%v), want op %x", b, hexStart(p.hex), err, mr.Op)
+	if _, err := uitest.HexReader(p.hex).ReadAt(b, mr.Offset); err != nil || b[0] != mr.Op || uitest.HexStart(p.hex) != mr.Offset {
+		t.Errorf("hex view reads %x at %d (%v), want op %x", b, uitest.HexStart(p.hex), err, mr.Op)
 	}
-	if last := hexSpans(p.hex)[len(hexSpans(p.hex))-1]; last.Kind != model.SpanData || last.End != mr.Offset+mr.Len {
+	if last := uitest.HexSpans(p.hex)[len(uitest.HexSpans(p.hex))-1]; last.Kind != model.SpanData || last.End != mr.Offset+mr.Len {
 		t.Errorf("message's last span %+v", last)
 	}
 
@@ -220,10 +221,10 @@ func TestListedRecordsConformance(t *testing.T) {
 			}
 			for i, r := range want {
 				p.list.Select(i)
-				if p.rec.Offset != r.Offset || hexSize(p.hex) != r.Len {
+				if p.rec.Offset != r.Offset || uitest.HexSize(p.hex) != r.Len {
 					t.Fatalf("row %d shows %+v, want the %s at %d", i, p.rec, r.Kind, r.Offset)
 				}
-				for _, s := range hexSpans(p.hex) {
+				for _, s := range uitest.HexSpans(p.hex) {
 					if s.Start < r.Offset || s.End > r.Offset+r.Len {
 						t.Errorf("%s at %d: span %+v outside it", r.Kind, r.Offset, s)
 					}
@@ -266,7 +267,7 @@ func TestListedRecordsDamaged(t *testing.T) {
 	}
 	p.list.ScrollTo(last)
 	p.list.Select(last)
-	got := shown(w)
+	got := uitest.Shown(w)
 	if !strings.Contains(got, "Damaged bytes at byte") || !strings.Contains(got, `color="error" pos="8,8" size="62x19">damaged<`) || !strings.Contains(got, "unreadable bytes  ·  damag") {
 		t.Errorf("the damaged record is not marked in the list:\n%s", got)
 	}
@@ -274,8 +275,8 @@ func TestListedRecordsDamaged(t *testing.T) {
 	if rows, _ := p.tableSize(); rows != 1 || p.fields[0].Name != "damage" || !strings.Contains(got, x.Record(last).Err.Error()[:20]) {
 		t.Errorf("the table does not say what the damage is: %+v", p.fields)
 	}
-	if len(hexSpans(p.hex)) != 1 || hexSize(p.hex) != x.RecordLen(last) {
-		t.Errorf("damaged bytes shown as %+v", hexSpans(p.hex))
+	if len(uitest.HexSpans(p.hex)) != 1 || uitest.HexSize(p.hex) != x.RecordLen(last) {
+		t.Errorf("damaged bytes shown as %+v", uitest.HexSpans(p.hex))
 	}
 }
 
@@ -285,9 +286,9 @@ func newListedLinked(t *testing.T, d *model.Document) (*link.Hub, *listedRecords
 	t.Helper()
 	test.NewTempApp(t)
 	old := link.Background
-	link.Background = syncRun
+	link.Background = uitest.SyncRun
 	t.Cleanup(func() { link.Background = old })
-	l := link.NewHub(d, syncRun)
+	l := link.NewHub(d, uitest.SyncRun)
 	t.Cleanup(l.Close)
 	tab := new(string)
 	var tabs *container.AppTabs
@@ -302,7 +303,7 @@ func newListedLinked(t *testing.T, d *model.Document) (*link.Hub, *listedRecords
 		}
 		return true
 	})
-	rp := newListedRecordsPanel(d, model.Lister(d.Storage), syncRun)
+	rp := newListedRecordsPanel(d, model.Lister(d.Storage), uitest.SyncRun)
 	rp.setLink(l)
 	l.Actions().ShowRecord = func(off int64) { l.SelectTab("Records"); rp.showOffset(off) }
 	cp := makeListedChunkPanel(l)
@@ -440,9 +441,9 @@ func TestNeitherFormat(t *testing.T) {
 	hidden.Storage = hideLister{d.Storage}
 	test.NewTempApp(t)
 	old := link.Background
-	link.Background = syncRun
+	link.Background = uitest.SyncRun
 	t.Cleanup(func() { link.Background = old })
-	l := link.NewHub(&hidden, syncRun)
+	l := link.NewHub(&hidden, uitest.SyncRun)
 	t.Cleanup(l.Close)
 	w := test.NewTempWindow(t, nil)
 	w.SetContent(newViews(&hidden, w, &docViews{link: l}))
@@ -455,7 +456,7 @@ func TestNeitherFormat(t *testing.T) {
 	}
 	for _, tab := range []string{"Records", "Chunk"} {
 		selectTabNamed(tabs, tab)
-		if got := shown(w); !strings.Contains(got, "The "+tab+" view is not available for MCAP files yet") {
+		if got := uitest.Shown(w); !strings.Contains(got, "The "+tab+" view is not available for MCAP files yet") {
 			t.Errorf("the %s tab does not say it is not available:\n%.3000s", tab, got)
 		}
 	}
@@ -479,8 +480,8 @@ func TestListedRecordsDB3(t *testing.T) {
 		t.Fatal("no table leaf page")
 	}
 	p.list.Select(leaf)
-	if !p.openBtn.Visible() || len(hexSpans(p.hex)) == 0 {
-		t.Fatalf("a table leaf page: open button %v, %d spans", p.openBtn.Visible(), len(hexSpans(p.hex)))
+	if !p.openBtn.Visible() || len(uitest.HexSpans(p.hex)) == 0 {
+		t.Fatalf("a table leaf page: open button %v, %d spans", p.openBtn.Visible(), len(uitest.HexSpans(p.hex)))
 	}
 	test.Tap(p.openBtn)
 	recs, _, err := model.Lister(d.Storage).BlockRecords(want[leaf].Offset)
@@ -488,7 +489,7 @@ func TestListedRecordsDB3(t *testing.T) {
 		t.Fatalf("page opened to %d rows, it has %d cells (%v)", p.listLen(), len(recs), err)
 	}
 	p.list.Select(0)
-	if got := shown(w); !strings.Contains(got, "of the data of the table leaf at") {
+	if got := uitest.Shown(w); !strings.Contains(got, "of the data of the table leaf at") {
 		t.Errorf("a cell is not shown as the page's:\n%.3000s", got)
 	}
 	// The header is no page: nothing inside it to list.
@@ -509,7 +510,7 @@ func TestListedRecordsShots(t *testing.T) {
 	}
 	test.NewTempApp(t)
 	d := openListed(t, topicsMCAP)
-	p := newListedRecordsPanel(d, model.Lister(d.Storage), syncRun)
+	p := newListedRecordsPanel(d, model.Lister(d.Storage), uitest.SyncRun)
 	size := fyne.NewSize(1280, 460)
 	render := func(name string) {
 		if err := widgets.WritePNG(filepath.Join(dir, "listed-"+name+".png"), widgets.RenderContent(p.content, size)); err != nil {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,11 +14,10 @@ import (
 
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
-
-func syncRun(f func()) { f() }
 
 // firstOp returns the first row of the current list with op.
 func firstOp(t *testing.T, p *recordsPanel, op ros1.Op) int {
@@ -36,8 +34,8 @@ func firstOp(t *testing.T, p *recordsPanel, op ros1.Op) int {
 
 func TestRecordsPanel(t *testing.T) {
 	test.NewTempApp(t)
-	d := openSample(t)
-	p := newRecordsPanel(d, syncRun)
+	d := uitest.OpenSample(t)
+	p := newRecordsPanel(d, uitest.SyncRun)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1280, 720))
 
@@ -60,13 +58,13 @@ func TestRecordsPanel(t *testing.T) {
 	if p.openBtn.Visible() {
 		t.Error("open button shown for a bag header")
 	}
-	assertMarkup(t, "records_bagheader.xml", w.Canvas())
-	assertHexLines(t, "records_bagheader_hex.txt", p.hex)
+	uitest.AssertMarkup(t, "records_bagheader.xml", w.Canvas())
+	uitest.AssertHexLines(t, "records_bagheader_hex.txt", p.hex)
 
 	// A connection names its topic in the list and table.
 	i := firstOp(t, p, ros1.OpConnection)
 	p.list.Select(i)
-	if !strings.Contains(shown(w), "\"/") {
+	if !strings.Contains(uitest.Shown(w), "\"/") {
 		t.Error("connection topic not shown")
 	}
 
@@ -90,25 +88,14 @@ func TestRecordsPanel(t *testing.T) {
 	if p.rec.Op != ros1.OpMessageData || p.rec.End() > inner.Size() {
 		t.Fatalf("inner selection %s at %d", p.rec.Op, p.rec.Offset)
 	}
-	assertMarkup(t, "records_chunk.xml", w.Canvas())
-	assertHexLines(t, "records_chunk_hex.txt", p.hex)
+	uitest.AssertMarkup(t, "records_chunk.xml", w.Canvas())
+	uitest.AssertHexLines(t, "records_chunk_hex.txt", p.hex)
 
 	// Back returns to the file's records with the chunk still selected.
 	test.Tap(p.back)
 	if len(p.levels) != 1 || p.rec.Offset != chunkOff {
 		t.Fatalf("after back: levels %d, selected %d", len(p.levels), p.rec.Offset)
 	}
-}
-
-// variantTheme is the default theme forced to one variant, to check
-// contrast in both.
-type variantTheme struct {
-	fyne.Theme
-	v fyne.ThemeVariant
-}
-
-func (t variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
-	return t.Theme.Color(n, t.v)
 }
 
 // TestRecordsShots writes the panel in the default dark and light themes
@@ -122,11 +109,11 @@ func TestRecordsShots(t *testing.T) {
 	for _, v := range []struct {
 		name string
 		th   fyne.Theme
-	}{{"dark", variantTheme{theme.DefaultTheme(), theme.VariantDark}}, {"light", variantTheme{theme.DefaultTheme(), theme.VariantLight}}} {
+	}{{"dark", uitest.VariantTheme{Theme: theme.DefaultTheme(), V: theme.VariantDark}}, {"light", uitest.VariantTheme{Theme: theme.DefaultTheme(), V: theme.VariantLight}}} {
 		t.Run(v.name, func(t *testing.T) {
 			a := test.NewTempApp(t)
 			a.Settings().SetTheme(v.th)
-			p := newRecordsPanel(openSample(t), syncRun)
+			p := newRecordsPanel(uitest.OpenSample(t), uitest.SyncRun)
 			render := func(name string) {
 				img := widgets.RenderContent(p.content, fyne.NewSize(1280, 720))
 				if err := widgets.WritePNG(filepath.Join(dir, "records-"+name+"-"+v.name+".png"), img); err != nil {
@@ -153,7 +140,7 @@ func TestRecordsShots(t *testing.T) {
 // record index is being built and checks that the build is cancelled.
 func TestRecordsIndexingStopsWithWindow(t *testing.T) {
 	test.NewTempApp(t)
-	d := openSample(t)
+	d := uitest.OpenSample(t)
 	l := link.NewHub(d, func(f func()) { f() })
 	var run func()
 	p := newRecordsPanel(d, func(f func()) { run = f }) // held, as if still running

@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/assets"
@@ -19,6 +17,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
 
@@ -66,10 +65,6 @@ func decodeStored(t *testing.T, d *model.Document, ref msgref.Ref) (string, *ros
 	return m.Conn.Type, root
 }
 
-func hover(v desktop.Hoverable, p fyne.Position) {
-	v.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
-}
-
 // TestSensorImageZoomPanReadout shows a camera frame fitted, reads the
 // pixel under the pointer, zooms about the pointer (wheel and keys), pans
 // by dragging and draws 1:1 pixels exactly.
@@ -101,7 +96,7 @@ func TestSensorImageZoomPanReadout(t *testing.T) {
 
 	for _, tt := range []struct{ x, y int }{{0, 0}, {10, 5}, {63, 47}, {31, 24}} {
 		t.Run(fmt.Sprintf("readout %d,%d", tt.x, tt.y), func(t *testing.T) {
-			hover(v, at(float32(tt.x), float32(tt.y)))
+			uitest.Hover(v, at(float32(tt.x), float32(tt.y)))
 			val, _ := want.Pixel(tt.x, tt.y)
 			if got, exp := p.readout.Text, fmt.Sprintf("x %d  y %d  ·  %s", tt.x, tt.y, val); got != exp {
 				t.Errorf("read-out %q, want %q", got, exp)
@@ -236,7 +231,7 @@ func TestSensorLaserScan(t *testing.T) {
 		t.Errorf("after the drag %v,%v is at %v,%v", mx, my, gx, gy)
 	}
 	// The read-out says where the pointer is, in metres.
-	hover(v, pos)
+	uitest.Hover(v, pos)
 	hx, hy := v.Metres(pos)
 	if exp := fmt.Sprintf("x %.3f m  y %.3f m", hx, hy); !strings.HasPrefix(p.readout.Text, exp) || !strings.Contains(p.readout.Text, "range") {
 		t.Errorf("read-out %q, want %q and a range", p.readout.Text, exp)
@@ -244,7 +239,7 @@ func TestSensorLaserScan(t *testing.T) {
 	// Over a point, the read-out names its beam.
 	pt := want.Points[len(want.Points)/3]
 	vx, vy := v.toView(pt.X, pt.Y)
-	hover(v, fyne.NewPos(float32(vx)+1, float32(vy)))
+	uitest.Hover(v, fyne.NewPos(float32(vx)+1, float32(vy)))
 	if exp := fmt.Sprintf("beam %d: %.3f m", pt.Index, pt.Range); !strings.Contains(p.readout.Text, exp) {
 		t.Errorf("read-out over beam %d: %q, want %q", pt.Index, p.readout.Text, exp)
 	}
@@ -479,7 +474,7 @@ func TestSensorDepthColourMap(t *testing.T) {
 		want string
 	}{{0, 0, "0 (no reading)"}, {50, 60, ""}} {
 		pos := fyne.NewPos(v.origin.X+(float32(tt.x)+0.5)*v.zoom, v.origin.Y+(float32(tt.y)+0.5)*v.zoom)
-		hover(v, pos)
+		uitest.Hover(v, pos)
 		want := tt.want
 		if want == "" {
 			want, _ = p.cur.frame.Pixel(tt.x, tt.y)
@@ -493,13 +488,7 @@ func TestSensorDepthColourMap(t *testing.T) {
 // TestSensorCloudField colours a real PointCloud2 by z, then by the uint8
 // field g chosen in the panel, each as the model decodes it.
 func TestSensorCloudField(t *testing.T) {
-	path := sharedBagsUI + "/eric-wieser__ros_numpy/test/test.bag"
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("shared bag missing in CI: %v", err)
-		}
-		t.Skipf("skipping (CI never skips this): %v", err)
-	}
+	path := uitest.SharedBags(t, "eric-wieser__ros_numpy/test/test.bag")
 	p, l, x, _ := newTestSensorPanel(t, path)
 	ref := x.Topic("/pointcloud").At(0)
 	l.SelectMessage(ref)

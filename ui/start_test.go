@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
 func TestStartPage(t *testing.T) {
@@ -28,11 +30,11 @@ func TestStartPage(t *testing.T) {
 			c.start = w
 			w.SetContent(newStartPage(c, w))
 			w.Resize(startWindowSize)
-			assertMarkup(t, tt.golden, w.Canvas())
-			if tt.recent == "" && !strings.Contains(shown(w), "No recent files yet.") {
+			uitest.AssertMarkup(t, tt.golden, w.Canvas())
+			if tt.recent == "" && !strings.Contains(uitest.Shown(w), "No recent files yet.") {
 				t.Error("empty recent list does not say so")
 			}
-			findButton(t, w.Content(), "Open…")
+			uitest.FindButton(t, w.Content(), "Open…")
 		})
 	}
 }
@@ -42,7 +44,7 @@ func TestStartPageOpensSample(t *testing.T) {
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	c.start = w
 	w.SetContent(newStartPage(c, w))
-	test.Tap(findButton(t, w.Content(), "Open the sample bag"))
+	test.Tap(uitest.FindButton(t, w.Content(), "Open the sample bag"))
 	v := c.views[w]
 	if v == nil {
 		t.Fatal("the sample did not open in the start page's window")
@@ -53,7 +55,7 @@ func TestStartPageOpensSample(t *testing.T) {
 	if c.start != nil {
 		t.Error("window still counted as the start page")
 	}
-	if got := shown(w); !strings.Contains(got, "sample.bag") || !strings.Contains(got, "embedded sample bag") {
+	if got := uitest.Shown(w); !strings.Contains(got, "sample.bag") || !strings.Contains(got, "embedded sample bag") {
 		t.Errorf("window does not show the sample's header:\n%s", got)
 	}
 	if len(c.recent.Paths()) != 0 {
@@ -92,7 +94,7 @@ func TestDialogs(t *testing.T) {
 	w.Resize(bagWindowSize)
 	c.start = w
 	w.SetContent(newStartPage(c, w))
-	test.Tap(findButton(t, w.Content(), "Open…"))
+	test.Tap(uitest.FindButton(t, w.Content(), "Open…"))
 	if w.Canvas().Overlays().Top() == nil {
 		t.Fatal("Open… showed no file dialog")
 	}

@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
 // TestTimelineLanesReachable makes a timeline too short for its lanes: each
@@ -61,7 +61,7 @@ func TestTimelineLanesReachable(t *testing.T) {
 // second, each scan is a tick.
 func TestTimelineLanesDraw(t *testing.T) {
 	tv, _ := newTestTimeline(t, "../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag")
-	x, err := model.BuildMessageIndex(context.Background(), openDoc(t, "../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag").Storage, nil)
+	x, err := model.BuildMessageIndex(context.Background(), uitest.OpenDoc(t, "../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag").Storage, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,24 +77,14 @@ func TestTimelineLanesDraw(t *testing.T) {
 	if want := x.Topic("/scan").Len(); drawn < want*9/10 {
 		t.Errorf("%d columns drawn for %d scans", drawn, want)
 	}
-	if !containsText(test.LaidOutObjects(tv), laneScaleLabel(d)) || laneScaleLabel(d) == "" {
+	if !uitest.ContainsText(test.LaidOutObjects(tv), laneScaleLabel(d)) || laneScaleLabel(d) == "" {
 		t.Errorf("the lane's scale %q is not shown", laneScaleLabel(d))
 	}
 	start := tv.tl.Start + 5e9
 	tv.setWindow(start, start+1e9)
-	if d := tv.laneDrawing(scan); !d.Ticks || !containsText(test.LaidOutObjects(tv), "1/tick") {
+	if d := tv.laneDrawing(scan); !d.Ticks || !uitest.ContainsText(test.LaidOutObjects(tv), "1/tick") {
 		t.Errorf("a second of /scan is not drawn as ticks (max %v a column)", d.PerColumnMax)
 	}
-}
-
-// containsText says whether a canvas.Text among objs reads s.
-func containsText(objs []fyne.CanvasObject, s string) bool {
-	for _, o := range objs {
-		if tx, ok := o.(*canvas.Text); ok && tx.Visible() && tx.Text == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestTimelineBurstGaps: the tilting laser's IMU topics come in bursts, so
@@ -103,7 +93,7 @@ func containsText(objs []fyne.CanvasObject, s string) bool {
 func TestTimelineBurstGaps(t *testing.T) {
 	const path = "../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag"
 	tv, _ := newTestTimeline(t, path)
-	x, err := model.BuildMessageIndex(context.Background(), openDoc(t, path).Storage, nil)
+	x, err := model.BuildMessageIndex(context.Background(), uitest.OpenDoc(t, path).Storage, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +153,7 @@ func TestFitLaneTitle(t *testing.T) {
 func TestTimelineSteadyLaneDrawsOneHeight(t *testing.T) {
 	const path = "../assets/sample.bag"
 	tv, _ := newTestTimeline(t, path)
-	x, err := model.BuildMessageIndex(context.Background(), openDoc(t, path).Storage, nil)
+	x, err := model.BuildMessageIndex(context.Background(), uitest.OpenDoc(t, path).Storage, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -9,10 +8,10 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -29,17 +28,17 @@ func newTestViews(t *testing.T) (*docViews, *TimelineView, fyne.Window) {
 // newTestViewsIn is newTestViews in the test app already running.
 func newTestViewsIn(t *testing.T) (*docViews, *TimelineView, fyne.Window) {
 	t.Helper()
-	link.Background = syncRun
+	link.Background = uitest.SyncRun
 	t.Cleanup(func() { link.Background = func(f func()) { go f() } })
-	d := openSample(t)
-	l := link.NewHub(d, syncRun)
+	d := uitest.OpenSample(t)
+	l := link.NewHub(d, uitest.SyncRun)
 	t.Cleanup(l.Close)
 	w := test.NewTempWindow(t, nil)
 	dv := &docViews{link: l}
 	w.SetContent(newViews(d, w, dv))
 	w.Resize(fyne.NewSize(1000, 600))
 	var tv *TimelineView
-	for _, o := range shownObjects(w.Content()) {
+	for _, o := range uitest.ShownObjects(w.Content()) {
 		if v, ok := o.(*TimelineView); ok {
 			tv = v
 		}
@@ -52,7 +51,7 @@ func newTestViewsIn(t *testing.T) (*docViews, *TimelineView, fyne.Window) {
 
 // selectedTab returns the title of the selected tab.
 func selectedTab(w fyne.Window) string {
-	for _, o := range shownObjects(w.Content()) {
+	for _, o := range uitest.ShownObjects(w.Content()) {
 		if tabs, ok := o.(*container.AppTabs); ok {
 			return tabs.Selected().Text
 		}
@@ -122,14 +121,14 @@ func TestTimelineTapChunk(t *testing.T) {
 	if got := selectedTab(w); got != "Chunk" {
 		t.Fatalf("tab %q after tapping a chunk", got)
 	}
-	if !strings.Contains(shown(w), "Chunk 2 of 6 at byte ") || tv.shown != c.Pos {
+	if !strings.Contains(uitest.Shown(w), "Chunk 2 of 6 at byte ") || tv.shown != c.Pos {
 		t.Fatalf("chunk view does not show chunk 2 (timeline outlines %d)", tv.shown)
 	}
-	test.Tap(findShownButton(t, w, "Next"))
-	if !strings.Contains(shown(w), "Chunk 3 of 6 at byte ") || tv.shown != tv.tl.Chunks[2].Pos {
+	test.Tap(uitest.FindShownButton(t, w, "Next"))
+	if !strings.Contains(uitest.Shown(w), "Chunk 3 of 6 at byte ") || tv.shown != tv.tl.Chunks[2].Pos {
 		t.Fatal("Next did not show chunk 3")
 	}
-	test.Tap(findShownButton(t, w, "Show in Records"))
+	test.Tap(uitest.FindShownButton(t, w, "Show in Records"))
 	if got := selectedTab(w); got != "Records" {
 		t.Errorf("tab %q after Show in Records", got)
 	}
@@ -148,58 +147,58 @@ func TestTimelineKeysAndRange(t *testing.T) {
 		check func() string
 	}{
 		{"+ zooms in", func() { test.Type(tv, "+") }, func() string {
-			return want(tv.t1-tv.t0 == full/2, "window %d of %d", tv.t1-tv.t0, full)
+			return uitest.Want(tv.t1-tv.t0 == full/2, "window %d of %d", tv.t1-tv.t0, full)
 		}},
 		{"left pans earlier", func() { tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeyLeft}) }, func() string {
-			return want(tv.t0 < tv.tl.Start+full/4 && tv.t1-tv.t0 == full/2, "window %d..%d", tv.t0-tv.tl.Start, tv.t1-tv.tl.Start)
+			return uitest.Want(tv.t0 < tv.tl.Start+full/4 && tv.t1-tv.t0 == full/2, "window %d..%d", tv.t0-tv.tl.Start, tv.t1-tv.tl.Start)
 		}},
 		{"- zooms out", func() { test.Type(tv, "-") }, func() string {
-			return want(tv.t1-tv.t0 == full, "window %d of %d", tv.t1-tv.t0, full)
+			return uitest.Want(tv.t1-tv.t0 == full, "window %d of %d", tv.t1-tv.t0, full)
 		}},
 		{"shift+drag selects a range", func() {
 			tv.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tv.labelW()+100, 40)}, Modifier: fyne.KeyModifierShift})
-			test.Drag(w.Canvas(), abs(tv, tv.labelW()+300, 40), 200, 0)
+			test.Drag(w.Canvas(), uitest.Abs(tv, tv.labelW()+300, 40), 200, 0)
 		}, func() string {
 			t0, t1, ok := l.Range()
-			return want(ok && t0 == tv.timeAt(tv.labelW()+100) && t1 == tv.timeAt(tv.labelW()+300) && tv.t1-tv.t0 == full,
+			return uitest.Want(ok && t0 == tv.timeAt(tv.labelW()+100) && t1 == tv.timeAt(tv.labelW()+300) && tv.t1-tv.t0 == full,
 				"range %d..%d (%v), want %d..%d without panning", t0, t1, ok, tv.timeAt(tv.labelW()+100), tv.timeAt(tv.labelW()+300))
 		}},
 		{"z zooms to the range", func() { test.Type(tv, "z") }, func() string {
 			t0, t1, _ := l.Range()
-			return want(tv.t0 == t0 && tv.t1 == t1, "window %d..%d, range %d..%d", tv.t0, tv.t1, t0, t1)
+			return uitest.Want(tv.t0 == t0 && tv.t1 == t1, "window %d..%d, range %d..%d", tv.t0, tv.t1, t0, t1)
 		}},
 		{"Esc clears the range", func() { tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) }, func() string {
 			_, _, ok := l.Range()
-			return want(!ok && !tv.hasRange, "range still set")
+			return uitest.Want(!ok && !tv.hasRange, "range still set")
 		}},
 		{"Home goes to the start at the same zoom", func() {
 			width = tv.t1 - tv.t0
 			tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
 		}, func() string {
-			return want(tv.t0 == tv.tl.Start && tv.t1-tv.t0 == width && width < tv.tl.End-tv.tl.Start, "window %d..%d", tv.t0, tv.t1)
+			return uitest.Want(tv.t0 == tv.tl.Start && tv.t1-tv.t0 == width && width < tv.tl.End-tv.tl.Start, "window %d..%d", tv.t0, tv.t1)
 		}},
 		{"0 fits", func() { tv.TypedRune('0') }, func() string {
-			return want(tv.t0 == tv.tl.Start && tv.t1 == tv.tl.End, "window %d..%d", tv.t0, tv.t1)
+			return uitest.Want(tv.t0 == tv.tl.Start && tv.t1 == tv.tl.End, "window %d..%d", tv.t0, tv.t1)
 		}},
 		{"a plain drag pans", func() {
 			tv.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tv.labelW()+200, 5)}, Scrolled: fyne.Delta{DY: 40}})
 			before := tv.t0
-			test.Drag(w.Canvas(), abs(tv, tv.labelW()+300, 40), 50, 0)
+			test.Drag(w.Canvas(), uitest.Abs(tv, tv.labelW()+300, 40), 50, 0)
 			if tv.t0 >= before {
 				tv.t0 = tv.tl.End // fail below
 			}
 		}, func() string {
 			_, _, ok := l.Range()
-			return want(!ok && tv.t0 < tv.tl.End, "range %v, or did not pan", ok)
+			return uitest.Want(!ok && tv.t0 < tv.tl.End, "range %v, or did not pan", ok)
 		}},
 		{"dragging the axis selects a range", func() {
-			test.Drag(w.Canvas(), abs(tv.axis, tv.labelW()+400, 5), 100, 0)
+			test.Drag(w.Canvas(), uitest.Abs(tv.axis, tv.labelW()+400, 5), 100, 0)
 		}, func() string {
 			t0, t1, ok := l.Range()
-			return want(ok && t0 == tv.timeAt(tv.labelW()+300) && t1 == tv.timeAt(tv.labelW()+400), "range %d..%d (%v)", t0, t1, ok)
+			return uitest.Want(ok && t0 == tv.timeAt(tv.labelW()+300) && t1 == tv.timeAt(tv.labelW()+400), "range %d..%d (%v)", t0, t1, ok)
 		}},
 		{"the cursor scrolls the window", func() { l.SetCursor(tv.tl.End - 1) }, func() string {
-			return want(tv.t1 == tv.tl.End && tv.hasCur, "window ends %d before the bag", tv.tl.End-tv.t1)
+			return uitest.Want(tv.t1 == tv.tl.End && tv.hasCur, "window ends %d before the bag", tv.tl.End-tv.t1)
 		}},
 	}
 	for _, s := range steps {
@@ -211,19 +210,6 @@ func TestTimelineKeysAndRange(t *testing.T) {
 	if !tv.focused {
 		t.Error("typing did not focus the timeline")
 	}
-}
-
-// abs is the canvas position of x, y in o.
-func abs(o fyne.CanvasObject, x, y float32) fyne.Position {
-	return fyne.CurrentApp().Driver().AbsolutePositionForObject(o).AddXY(x, y)
-}
-
-// want returns "" when ok, else the formatted complaint.
-func want(ok bool, format string, args ...any) string {
-	if ok {
-		return ""
-	}
-	return fmt.Sprintf(format, args...)
 }
 
 // TestTimelineLanesScroll scrolls the topic lanes over the lane titles;
@@ -251,8 +237,8 @@ func TestTimelineLanesScroll(t *testing.T) {
 func newChunkTestPanel(t *testing.T) (*model.Document, *link.Hub, *chunkPanel, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
-	d := openSample(t)
-	l := link.NewHub(d, syncRun)
+	d := uitest.OpenSample(t)
+	l := link.NewHub(d, uitest.SyncRun)
 	t.Cleanup(l.Close)
 	p := makeChunkPanel(l)
 	w := test.NewTempWindow(t, p.content)
@@ -264,10 +250,10 @@ func newChunkTestPanel(t *testing.T) (*model.Document, *link.Hub, *chunkPanel, f
 // records, then selects a message record inside it.
 func TestChunkPanel(t *testing.T) {
 	d, l, p, w := newChunkTestPanel(t)
-	if !strings.Contains(shown(w), "No chunk chosen") {
+	if !strings.Contains(uitest.Shown(w), "No chunk chosen") {
 		t.Fatal("no empty state before a chunk is chosen")
 	}
-	test.Tap(findShownButton(t, w, "Show the first chunk"))
+	test.Tap(uitest.FindShownButton(t, w, "Show the first chunk"))
 	ci := d.Bag.ChunkInfos[0]
 	if p.detail == nil || p.detail.Info != ci || p.records == nil {
 		t.Fatalf("first chunk not shown: %+v", p.detail)
@@ -275,7 +261,7 @@ func TestChunkPanel(t *testing.T) {
 	if p.conns.Length() != len(ci.Conns) || !p.prev.Disabled() || p.next.Disabled() {
 		t.Errorf("%d connection rows for %d; prev disabled %v, next disabled %v", p.conns.Length(), len(ci.Conns), p.prev.Disabled(), p.next.Disabled())
 	}
-	assertMarkup(t, "chunk_first.xml", w.Canvas())
+	uitest.AssertMarkup(t, "chunk_first.xml", w.Canvas())
 
 	// Selecting a message record selects that message.
 	i := 0
@@ -311,7 +297,7 @@ func TestChunkPanel(t *testing.T) {
 func TestTimelineAxisAndHover(t *testing.T) {
 	_, tv, w := newTestViews(t)
 	test.Tap(findTipButton(t, w, "Rel"))
-	if !tv.abs || !strings.Contains(shown(w), ">06:13:30<") {
+	if !tv.abs || !strings.Contains(uitest.Shown(w), ">06:13:30<") {
 		t.Fatalf("Abs axis: %v, no wall-clock tick label", tv.abs)
 	}
 	findTipButton(t, w, "Abs")
@@ -320,7 +306,7 @@ func TestTimelineAxisAndHover(t *testing.T) {
 	if !tip.Visible() || !strings.HasPrefix(tip.Text, "/imu: ") || !strings.Contains(tip.Text, " in 06:13:") || !strings.Contains(tip.Text, "full height: ") {
 		t.Fatalf("tooltip %q (visible %v)", tip.Text, tip.Visible())
 	}
-	if !strings.Contains(shown(w), ">/imu: ") {
+	if !strings.Contains(uitest.Shown(w), ">/imu: ") {
 		t.Error("the status line does not say what is under the mouse")
 	}
 	tv.MouseOut()
@@ -332,42 +318,12 @@ func TestTimelineAxisAndHover(t *testing.T) {
 // findTipButton returns the toolbar button labelled text.
 func findTipButton(t *testing.T, w fyne.Window, text string) *widgets.TipButton {
 	t.Helper()
-	for _, o := range shownObjects(w.Content()) {
+	for _, o := range uitest.ShownObjects(w.Content()) {
 		if b, ok := o.(*widgets.TipButton); ok && b.Text == text {
 			return b
 		}
 	}
 	t.Fatalf("no toolbar button %q", text)
-	return nil
-}
-
-// shownObjects returns o and everything it shows, through the renderers
-// the canvas uses (test.LaidOutObjects makes new renderers, which leaves
-// widgets such as Label updating renderers nobody draws).
-func shownObjects(o fyne.CanvasObject) []fyne.CanvasObject {
-	out := []fyne.CanvasObject{o}
-	switch c := o.(type) {
-	case fyne.Widget:
-		for _, child := range test.WidgetRenderer(c).Objects() {
-			out = append(out, shownObjects(child)...)
-		}
-	case *fyne.Container:
-		for _, child := range c.Objects {
-			out = append(out, shownObjects(child)...)
-		}
-	}
-	return out
-}
-
-// findShownButton returns the visible button whose text starts with prefix.
-func findShownButton(t *testing.T, w fyne.Window, prefix string) *widget.Button {
-	t.Helper()
-	for _, o := range shownObjects(w.Content()) {
-		if b, ok := o.(*widget.Button); ok && b.Visible() && strings.HasPrefix(b.Text, prefix) {
-			return b
-		}
-	}
-	t.Fatalf("no button %q", prefix)
 	return nil
 }
 

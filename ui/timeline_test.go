@@ -9,12 +9,13 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
 func newTestTimeline(t *testing.T, path string) (*TimelineView, *string) {
 	t.Helper()
 	test.NewTempApp(t)
-	d := openDoc(t, path)
+	d := uitest.OpenDoc(t, path)
 	tv := NewTimelineView(model.BuildTimeline(d))
 	var status string
 	tv.OnStatus = func(s string) { status = s }

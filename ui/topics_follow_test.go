@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
 
@@ -16,7 +17,7 @@ import (
 // hidden tab must not redo its text each time. Shown again, it catches up.
 func TestTopicsDetailFollowsOnlyWhileShown(t *testing.T) {
 	test.NewTempApp(t)
-	d := openDoc(t, "../testdata/robot.bag")
+	d := uitest.OpenDoc(t, "../testdata/robot.bag")
 	l := link.NewHub(d, func(f func()) { f() })
 	t.Cleanup(l.Close)
 	p := newTopicPanel(d, l, false)

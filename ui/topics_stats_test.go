@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
@@ -11,24 +10,9 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
-
-const sharedBagsUI = "../../shared/bags"
-
-// openShared opens a shared bag, skipping (failing in CI) when the shared
-// bags are missing.
-func openShared(t *testing.T, rel string) *model.Document {
-	t.Helper()
-	p := sharedBagsUI + "/" + rel
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("shared bag missing in CI: %v", err)
-		}
-		t.Skipf("skipping (CI never skips this): %v", err)
-	}
-	return openDoc(t, p)
-}
 
 // frequencyCells returns each topic row's Frequency (Hz) text.
 func frequencyCells(p *topicPanel) map[string]string {
@@ -47,7 +31,7 @@ func frequencyCells(p *topicPanel) map[string]string {
 // its interval statistics, and sorting by the column orders by rate.
 func TestTopicsFrequencyColumn(t *testing.T) {
 	test.NewTempApp(t)
-	d := openShared(t, "cra-ros-pkg__robot_localization/test/test2.bag")
+	d := uitest.OpenShared(t, "cra-ros-pkg__robot_localization/test/test2.bag")
 	l := link.NewHub(d, func(f func()) { f() })
 	t.Cleanup(l.Close)
 	p := newTopicPanel(d, l, false)
@@ -61,7 +45,7 @@ func TestTopicsFrequencyColumn(t *testing.T) {
 			t.Errorf("%s: Frequency %q, want %q (rosbag info --freq)", topic, got[topic], f)
 		}
 	}
-	markup := shown(w)
+	markup := uitest.Shown(w)
 	for _, f := range want {
 		if !strings.Contains(markup, ">"+f+"</text>") {
 			t.Errorf("%s not shown in the table", f)
@@ -69,7 +53,7 @@ func TestTopicsFrequencyColumn(t *testing.T) {
 	}
 
 	// Hover the second row (under the header row, rows as tall as it).
-	rowH := findButton(t, w.Content(), "Topic").Size().Height
+	rowH := uitest.FindButton(t, w.Content(), "Topic").Size().Height
 	p.table.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(300, rowH*2.5)}})
 	detail := p.detail.String()
 	for _, s := range []string{"/jackal_velocity_controller/odom (nav_msgs/Odometry): 43.5 Hz", "interval min 0 s, median 23 ms, max 36 ms", "jitter (std dev) 9.02 ms", "no gap", "active 61.185 s"} {
@@ -78,11 +62,11 @@ func TestTopicsFrequencyColumn(t *testing.T) {
 		}
 	}
 
-	test.Tap(findButton(t, w.Content(), "Frequency"))
+	test.Tap(uitest.FindButton(t, w.Content(), "Frequency"))
 	if got := topicNames(p); got != "/imu/data /jackal_velocity_controller/odom" {
 		t.Errorf("by frequency: %q", got)
 	}
-	test.Tap(findButton(t, w.Content(), "Frequency"))
+	test.Tap(uitest.FindButton(t, w.Content(), "Frequency"))
 	if got := topicNames(p); got != "/jackal_velocity_controller/odom /imu/data" {
 		t.Errorf("by frequency ascending: %q", got)
 	}
@@ -92,7 +76,7 @@ func TestTopicsFrequencyColumn(t *testing.T) {
 // topic's rate as the model computes it from the index.
 func TestTopicsFrequencyMCAP(t *testing.T) {
 	test.NewTempApp(t)
-	d := openShared(t, "Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_sample.mcap")
+	d := uitest.OpenShared(t, "Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_sample.mcap")
 	l := link.NewHub(d, func(f func()) { f() })
 	t.Cleanup(l.Close)
 	p := newTopicPanel(d, l, false)
@@ -127,14 +111,14 @@ func TestTimelineGapMarks(t *testing.T) {
 	old := link.Background
 	link.Background = func(f func()) { f() }
 	t.Cleanup(func() { link.Background = old })
-	d := openShared(t, "cruise-automation__rosbag.js/fixtures/example.bag")
+	d := uitest.OpenShared(t, "cruise-automation__rosbag.js/fixtures/example.bag")
 	l := link.NewHub(d, func(f func()) { f() })
 	t.Cleanup(l.Close)
 	w := test.NewTempWindow(t, nil)
 	w.SetContent(newViews(d, w, &docViews{link: l}))
 	w.Resize(fyne.NewSize(1000, 600))
 	var tv *TimelineView
-	for _, o := range shownObjects(w.Content()) {
+	for _, o := range uitest.ShownObjects(w.Content()) {
 		if v, ok := o.(*TimelineView); ok {
 			tv = v
 		}

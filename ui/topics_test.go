@@ -9,32 +9,11 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/assets"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
-
-func openSample(t *testing.T) *model.Document {
-	t.Helper()
-	d, err := model.OpenBytes(context.Background(), assets.SampleName, assets.SampleBag, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
-
-// openDoc opens the bag at path, closed when the test ends.
-func openDoc(t *testing.T, path string) *model.Document {
-	t.Helper()
-	d, err := model.Open(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
 
 func topicNames(p *topicPanel) string {
 	var s []string
@@ -46,21 +25,21 @@ func topicNames(p *topicPanel) string {
 
 func TestTopicsTable(t *testing.T) {
 	test.NewTempApp(t)
-	d := openSample(t)
+	d := uitest.OpenSample(t)
 	p := newTopicPanel(d, link.NewHub(d, func(f func()) { f() }), false)
 	w := test.NewTempWindow(t, p.content)
 	w.Resize(fyne.NewSize(1000, 420))
-	assertMarkup(t, "topics_by_name.xml", w.Canvas())
+	uitest.AssertMarkup(t, "topics_by_name.xml", w.Canvas())
 	if got := topicNames(p); got != "/camera/image_raw /imu /odom /rosout /status /tf" {
 		t.Fatalf("initial order %q", got)
 	}
 
-	test.Tap(findButton(t, w.Content(), "Messages"))
+	test.Tap(uitest.FindButton(t, w.Content(), "Messages"))
 	if got := topicNames(p); got != "/imu /tf /odom /camera/image_raw /status /rosout" {
 		t.Errorf("by messages %q", got)
 	}
-	assertMarkup(t, "topics_by_messages.xml", w.Canvas())
-	test.Tap(findButton(t, w.Content(), "Messages"))
+	uitest.AssertMarkup(t, "topics_by_messages.xml", w.Canvas())
+	test.Tap(uitest.FindButton(t, w.Content(), "Messages"))
 	if got := topicNames(p); got != "/rosout /status /camera/image_raw /odom /tf /imu" {
 		t.Errorf("by messages ascending %q", got)
 	}
@@ -72,7 +51,7 @@ func TestTopicsTable(t *testing.T) {
 	if got := p.count.String(); got != "2 of 6 topics" {
 		t.Errorf("count %q", got)
 	}
-	assertMarkup(t, "topics_filtered.xml", w.Canvas())
+	uitest.AssertMarkup(t, "topics_filtered.xml", w.Canvas())
 
 	p.filter.SetText("")
 	test.Type(p.filter, "nothing-like-this")
@@ -90,7 +69,7 @@ func TestTopicsTable(t *testing.T) {
 // and expands a topic published by two connections.
 func TestTopicsSelectAndExpand(t *testing.T) {
 	test.NewTempApp(t)
-	d := openDoc(t, "../testdata/two-conns-one-topic.bag")
+	d := uitest.OpenDoc(t, "../testdata/two-conns-one-topic.bag")
 	l := link.NewHub(d, func(f func()) { f() })
 	var got [][]string
 	l.OnTopics(func(s []string) { got = append(got, s) })
@@ -127,8 +106,8 @@ func TestTopicsSelectAndExpand(t *testing.T) {
 	if got, want := len(p.view.Lines()), n+len(lines[0].Topic.Conns); got != want {
 		t.Fatalf("expanded: %d lines, want %d", got, want)
 	}
-	if !strings.Contains(shown(w), "connection ") {
-		t.Errorf("expanded connections not shown:\n%s", shown(w))
+	if !strings.Contains(uitest.Shown(w), "connection ") {
+		t.Errorf("expanded connections not shown:\n%s", uitest.Shown(w))
 	}
 }
 
@@ -139,21 +118,21 @@ func TestTopicBytesAtOpen(t *testing.T) {
 	for _, p := range []string{"../assets/sample.bag", "../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag"} {
 		t.Run(p, func(t *testing.T) {
 			test.NewTempApp(t)
-			link.Background = syncRun
+			link.Background = uitest.SyncRun
 			t.Cleanup(func() { link.Background = func(f func()) { go f() } })
-			d := openDoc(t, p)
+			d := uitest.OpenDoc(t, p)
 			perConn, err := model.MessageBytes(context.Background(), d.Storage, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := model.NewTopicView(d.Topics)
 			want.SetBytes(perConn)
-			l := link.NewHub(d, syncRun)
+			l := link.NewHub(d, uitest.SyncRun)
 			t.Cleanup(l.Close)
 			w := test.NewTempWindow(t, nil)
 			w.SetContent(newViews(d, w, &docViews{link: l}))
 			w.Resize(fyne.NewSize(1200, 700))
-			markup := shown(w)
+			markup := uitest.Shown(w)
 			for _, row := range want.Rows() {
 				if !row.BytesKnown || !strings.Contains(markup, ">"+human.Size(int64(row.Bytes))+"<") {
 					t.Errorf("%s: %s not shown", row.Topic, human.Size(int64(row.Bytes)))
