@@ -14,6 +14,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/ui/link"
+	"github.com/bagscope/bagscope/ui/topics"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -38,7 +39,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 	// A bag checked as it opens gets its topics' bytes from the check,
 	// which reads every chunk anyway; others count them on their own.
 	autoCheck := d.Size <= autoCheckLimit
-	topics := newTopicPanel(d, l, autoCheck)
+	topicsView := topics.New(d, l, autoCheck)
 	tp := newTimelinePane(d, l)
 	plots := newPlotsView(l)
 	first := true
@@ -50,16 +51,16 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 			}
 			first = false
 			if err == nil && rep.Errors() == 0 {
-				topics.setBytes(rep.Bytes)
+				topicsView.SetBytes(rep.Bytes)
 			} else {
 				// Stopped, or a damaged bag: the check's counts may
 				// differ from what the index reads.
-				topics.countBytes()
+				topicsView.CountBytes()
 			}
 		},
 	})
 	tabs := container.NewAppTabs(
-		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topics.content),
+		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topicsView.Content),
 		container.NewTabItemWithIcon("Message", theme.DocumentIcon(), newMessagePanel(l)),
 		container.NewTabItemWithIcon("Plots", theme.GridIcon(), plots.content),
 		container.NewTabItemWithIcon("Chunk", theme.StorageIcon(), newChunkPanel(l)),

@@ -1,4 +1,8 @@
-package ui
+// Package topics is the Topics tab: the recording's topics as a table that
+// sorts, filters and expands to connections, with each topic's rate and
+// intervals; the topics selected there filter the other views (through
+// the link).
+package topics
 
 import (
 	"context"
@@ -6,9 +10,8 @@ import (
 	"image/color"
 	"slices"
 
-	"fyne.io/fyne/v2/canvas"
-
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -20,7 +23,7 @@ import (
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
-// topicPanel is the topics table with its filter entry. Clicking a
+// Panel is the topics table with its filter entry. Clicking a
 // column header sorts by it; clicking again reverses the order. Clicking a
 // row selects its topic (again: unselects it); selected topics filter the
 // other views. Topics with several connections expand to list them. The
@@ -28,8 +31,8 @@ import (
 // computed in the background from the message index; the detail line
 // under the table tells the hovered (or last clicked) row's interval
 // statistics.
-type topicPanel struct {
-	content fyne.CanvasObject
+type Panel struct {
+	Content fyne.CanvasObject
 	link    link.Link
 	view    *model.TopicView
 	clear   *widget.Button
@@ -44,11 +47,11 @@ type topicPanel struct {
 	widths [model.NumTopicColumns]float32 // natural column widths
 }
 
-// newTopicPanel builds the Topics tab. It counts every topic's bytes in the
+// New builds the Topics tab. It counts every topic's bytes in the
 // background unless countLater is set: then bytes come from setBytes or a
 // later countBytes.
-func newTopicPanel(d *model.Document, l link.Link, countLater bool) *topicPanel {
-	p := &topicPanel{view: model.NewTopicView(d.Topics), link: l}
+func New(d *model.Document, l link.Link, countLater bool) *Panel {
+	p := &Panel{view: model.NewTopicView(d.Topics), link: l}
 	p.filter = widget.NewEntry()
 	p.filter.SetPlaceHolder("Filter by topic or type…")
 	p.filter.ActionItem = widget.NewIcon(theme.SearchIcon())
@@ -88,15 +91,15 @@ func newTopicPanel(d *model.Document, l link.Link, countLater bool) *topicPanel 
 		}
 	})
 	if !countLater {
-		p.countBytes()
+		p.CountBytes()
 	}
 	l.WithStats(p.setStats)
 
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(p.clear, p.count), p.filter)
 	tableArea := container.NewStack(&fyne.Container{Layout: &fillColumns{p}, Objects: []fyne.CanvasObject{p.table}}, container.NewCenter(p.noMatch))
-	p.content = container.NewBorder(container.NewPadded(bar), container.NewPadded(p.detail), nil, nil, tableArea)
+	p.Content = container.NewBorder(container.NewPadded(bar), container.NewPadded(p.detail), nil, nil, tableArea)
 	// Only while shown: playback selects a message every frame.
-	l.OnMessageShown(p.content, func(m msgref.Ref) {
+	l.OnMessageShown(p.Content, func(m msgref.Ref) {
 		if c := d.Storage.Connection(m.Conn); c != nil {
 			p.describeTopic(c.Topic)
 		}
@@ -108,7 +111,7 @@ func newTopicPanel(d *model.Document, l link.Link, countLater bool) *topicPanel 
 const topicsHint = "Hover or click a topic for its intervals, jitter, gaps and active span."
 
 // describe shows a row's statistics on the detail line.
-func (p *topicPanel) describe(id widget.TableCellID) {
+func (p *Panel) describe(id widget.TableCellID) {
 	lines := p.view.Lines()
 	if id.Row < 0 || id.Row >= len(lines) {
 		return
@@ -120,7 +123,7 @@ func (p *topicPanel) describe(id widget.TableCellID) {
 
 // describeTopic shows a topic's statistics on the detail line (a topic
 // selected elsewhere: on the timeline, or by its message).
-func (p *topicPanel) describeTopic(topic string) {
+func (p *Panel) describeTopic(topic string) {
 	for _, line := range p.view.Lines() {
 		if line.Conn == nil && line.Topic.Topic == topic {
 			p.shown = &line
@@ -131,7 +134,7 @@ func (p *topicPanel) describeTopic(topic string) {
 }
 
 // showDetail writes the detail line for the shown row.
-func (p *topicPanel) showDetail() {
+func (p *Panel) showDetail() {
 	text := topicsHint
 	if line := p.shown; line != nil {
 		name, st := line.Topic.Topic, line.Topic.Stats
@@ -149,7 +152,7 @@ func (p *topicPanel) showDetail() {
 }
 
 // setStats shows every topic's statistics.
-func (p *topicPanel) setStats(set *model.StatsSet) {
+func (p *Panel) setStats(set *model.StatsSet) {
 	p.view.SetStats(set)
 	p.measure()
 	p.table.Refresh()
@@ -170,7 +173,7 @@ func numeric(col model.TopicColumn) bool {
 	return col == model.ColMessages || col == model.ColFrequency || col == model.ColConnections
 }
 
-func (p *topicPanel) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
+func (p *Panel) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	c := o.(*topicCell)
 	// A reused cell may show or hide its lead: lay it out again.
 	defer c.content.Refresh()
@@ -230,7 +233,7 @@ func (p *topicPanel) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 }
 
 // tapped toggles the selection of the tapped row's topic.
-func (p *topicPanel) tapped(id widget.TableCellID) {
+func (p *Panel) tapped(id widget.TableCellID) {
 	p.table.UnselectAll()
 	lines := p.view.Lines()
 	if id.Row < 0 || id.Row >= len(lines) {
@@ -248,15 +251,15 @@ func (p *topicPanel) tapped(id widget.TableCellID) {
 	p.link.SetTopics(sel)
 }
 
-// countBytes adds up every topic's payload bytes in the background.
-func (p *topicPanel) countBytes() {
+// CountBytes adds up every topic's payload bytes in the background.
+func (p *Panel) CountBytes() {
 	var perConn map[uint32]uint64
 	var loss model.ReadLoss
 	p.link.Go(func(ctx context.Context) {
 		perConn, loss, _ = model.CountBytes(ctx, p.link.Doc().Storage, nil)
 	}, func() {
 		if perConn != nil {
-			p.setBytes(perConn)
+			p.SetBytes(perConn)
 		}
 		if !loss.Empty() {
 			p.link.ReportReadLoss(loss)
@@ -264,8 +267,8 @@ func (p *topicPanel) countBytes() {
 	})
 }
 
-// setBytes shows the payload bytes per connection ID.
-func (p *topicPanel) setBytes(perConn map[uint32]uint64) {
+// SetBytes shows the payload bytes per connection ID.
+func (p *Panel) SetBytes(perConn map[uint32]uint64) {
 	p.view.SetBytes(perConn)
 	p.measure()
 	p.table.Refresh()
@@ -303,7 +306,7 @@ func (c *topicCell) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(c.content)
 }
 
-func (p *topicPanel) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
+func (p *Panel) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 	b := o.(*widget.Button)
 	col := model.TopicColumn(id.Col)
 	b.Alignment = widget.ButtonAlignLeading
@@ -323,19 +326,19 @@ func (p *topicPanel) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 	b.OnTapped = func() { p.sortBy(col) }
 }
 
-func (p *topicPanel) sortBy(col model.TopicColumn) {
+func (p *Panel) sortBy(col model.TopicColumn) {
 	p.view.SortBy(col)
 	p.table.Refresh()
 }
 
-func (p *topicPanel) setFilter(q string) {
+func (p *Panel) setFilter(q string) {
 	p.view.SetFilter(q)
 	p.table.Refresh()
 	p.table.ScrollToTop()
 	p.updateCount()
 }
 
-func (p *topicPanel) updateCount() {
+func (p *Panel) updateCount() {
 	n, total := len(p.view.Rows()), p.view.Total()
 	text := human.Plural(uint64(total), "topic")
 	if n != total {
@@ -358,7 +361,7 @@ func (p *topicPanel) updateCount() {
 
 // measure computes each column's natural width from its header and all
 // its cells.
-func (p *topicPanel) measure() {
+func (p *Panel) measure() {
 	pad := 2*theme.Padding() + 2*theme.InnerPadding()
 	size := theme.TextSize()
 	lead := 2*theme.IconInlineSize() + 4*theme.Padding() + 2*theme.InnerPadding()
@@ -379,7 +382,7 @@ func (p *topicPanel) measure() {
 
 // fillColumns sizes the table's columns to their content and gives the
 // spare width to the topic and type columns.
-type fillColumns struct{ p *topicPanel }
+type fillColumns struct{ p *Panel }
 
 func (l *fillColumns) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return objs[0].MinSize()
@@ -403,7 +406,7 @@ func (l *fillColumns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	objs[0].Move(fyne.NewPos(0, 0))
 }
 
-func (p *topicPanel) setCount(s string) {
+func (p *Panel) setCount(s string) {
 	p.count.Segments[0].(*widget.TextSegment).Text = s
 	p.count.Refresh()
 }

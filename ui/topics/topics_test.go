@@ -1,7 +1,6 @@
-package ui
+package topics
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -10,12 +9,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
-	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
 
-func topicNames(p *topicPanel) string {
+func topicNames(p *Panel) string {
 	var s []string
 	for _, r := range p.view.Rows() {
 		s = append(s, r.Topic)
@@ -26,8 +24,8 @@ func topicNames(p *topicPanel) string {
 func TestTopicsTable(t *testing.T) {
 	test.NewTempApp(t)
 	d := uitest.OpenSample(t)
-	p := newTopicPanel(d, link.NewHub(d, func(f func()) { f() }), false)
-	w := test.NewTempWindow(t, p.content)
+	p := New(d, link.NewHub(d, func(f func()) { f() }), false)
+	w := test.NewTempWindow(t, p.Content)
 	w.Resize(fyne.NewSize(1000, 420))
 	uitest.AssertMarkup(t, "topics_by_name.xml", w.Canvas())
 	if got := topicNames(p); got != "/camera/image_raw /imu /odom /rosout /status /tf" {
@@ -69,12 +67,12 @@ func TestTopicsTable(t *testing.T) {
 // and expands a topic published by two connections.
 func TestTopicsSelectAndExpand(t *testing.T) {
 	test.NewTempApp(t)
-	d := uitest.OpenDoc(t, "../testdata/two-conns-one-topic.bag")
+	d := uitest.OpenDoc(t, "../../testdata/two-conns-one-topic.bag")
 	l := link.NewHub(d, func(f func()) { f() })
 	var got [][]string
 	l.OnTopics(func(s []string) { got = append(got, s) })
-	p := newTopicPanel(d, l, false)
-	w := test.NewTempWindow(t, p.content)
+	p := New(d, l, false)
+	w := test.NewTempWindow(t, p.Content)
 	w.Resize(fyne.NewSize(1100, 360))
 
 	lines := p.view.Lines()
@@ -108,36 +106,5 @@ func TestTopicsSelectAndExpand(t *testing.T) {
 	}
 	if !strings.Contains(uitest.Shown(w), "connection ") {
 		t.Errorf("expanded connections not shown:\n%s", uitest.Shown(w))
-	}
-}
-
-// TestTopicBytesAtOpen builds a window's views on a healthy bag, whose
-// bytes come from the check that runs as it opens, and on a damaged one,
-// whose topics count them on their own: both show what MessageBytes counts.
-func TestTopicBytesAtOpen(t *testing.T) {
-	for _, p := range []string{"../assets/sample.bag", "../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag"} {
-		t.Run(p, func(t *testing.T) {
-			test.NewTempApp(t)
-			link.Background = uitest.SyncRun
-			t.Cleanup(func() { link.Background = func(f func()) { go f() } })
-			d := uitest.OpenDoc(t, p)
-			perConn, err := model.MessageBytes(context.Background(), d.Storage, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := model.NewTopicView(d.Topics)
-			want.SetBytes(perConn)
-			l := link.NewHub(d, uitest.SyncRun)
-			t.Cleanup(l.Close)
-			w := test.NewTempWindow(t, nil)
-			w.SetContent(newViews(d, w, &docViews{link: l}))
-			w.Resize(fyne.NewSize(1200, 700))
-			markup := uitest.Shown(w)
-			for _, row := range want.Rows() {
-				if !row.BytesKnown || !strings.Contains(markup, ">"+human.Size(int64(row.Bytes))+"<") {
-					t.Errorf("%s: %s not shown", row.Topic, human.Size(int64(row.Bytes)))
-				}
-			}
-		})
 	}
 }

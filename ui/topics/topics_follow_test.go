@@ -1,4 +1,4 @@
-package ui
+package topics
 
 import (
 	"strings"
@@ -17,11 +17,11 @@ import (
 // hidden tab must not redo its text each time. Shown again, it catches up.
 func TestTopicsDetailFollowsOnlyWhileShown(t *testing.T) {
 	test.NewTempApp(t)
-	d := uitest.OpenDoc(t, "../testdata/robot.bag")
+	d := uitest.OpenDoc(t, "../../testdata/robot.bag")
 	l := link.NewHub(d, func(f func()) { f() })
 	t.Cleanup(l.Close)
-	p := newTopicPanel(d, l, false)
-	w := test.NewTempWindow(t, p.content)
+	p := New(d, l, false)
+	w := test.NewTempWindow(t, p.Content)
 	w.Resize(fyne.NewSize(1100, 360))
 
 	l.WithIndex(func(*model.MessageIndex) {})
@@ -37,12 +37,12 @@ func TestTopicsDetailFollowsOnlyWhileShown(t *testing.T) {
 	if !strings.HasPrefix(p.detail.String(), "/scan ") {
 		t.Fatalf("shown: detail %q does not name /scan", p.detail.String())
 	}
-	p.content.Hide()
+	p.Content.Hide()
 	sel("/odom")
 	if strings.HasPrefix(p.detail.String(), "/odom ") {
 		t.Errorf("hidden: the detail line followed the message: %q", p.detail.String())
 	}
-	p.content.Show()
+	p.Content.Show()
 	l.CatchUp(false)
 	if !strings.HasPrefix(p.detail.String(), "/odom ") {
 		t.Errorf("shown again: detail %q does not name /odom", p.detail.String())

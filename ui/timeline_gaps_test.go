@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/bagscope/bagscope/ui/internal/uitest"
+	"github.com/bagscope/bagscope/ui/link"
+)
+
+// TestTimelineGapMarks opens a bag whose /turtle1/cmd_vel pauses 14 times
+// for longer than 3× its median interval: the lane keeps the gaps to mark,
+// and hovering inside one says so.
+func TestTimelineGapMarks(t *testing.T) {
+	test.NewTempApp(t)
+	old := link.Background
+	link.Background = func(f func()) { f() }
+	t.Cleanup(func() { link.Background = old })
+	d := uitest.OpenShared(t, "cruise-automation__rosbag.js/fixtures/example.bag")
+	l := link.NewHub(d, func(f func()) { f() })
+	t.Cleanup(l.Close)
+	w := test.NewTempWindow(t, nil)
+	w.SetContent(newViews(d, w, &docViews{link: l}))
+	w.Resize(fyne.NewSize(1000, 600))
+	var tv *TimelineView
+	for _, o := range uitest.ShownObjects(w.Content()) {
+		if v, ok := o.(*TimelineView); ok {
+			tv = v
+		}
+	}
+	if tv == nil {
+		t.Fatal("no timeline")
+	}
+	lane := -1
+	for i, td := range tv.tl.Topics {
+		if td.Topic == "/turtle1/cmd_vel" {
+			lane = i
+		}
+	}
+	if lane < 0 || lane >= len(tv.gaps) || len(tv.gaps[lane]) != 14 {
+		t.Fatalf("lane %d of %d: gaps %v", lane, len(tv.gaps), tv.gaps)
+	}
+	// The widest gap, hovered in its middle.
+	g := tv.gaps[lane][0]
+	for _, o := range tv.gaps[lane] {
+		if o.End-o.Start > g.End-g.Start {
+			g = o
+		}
+	}
+	x := tv.x(g.Start + (g.End-g.Start)/2)
+	if tv.x(g.End)-tv.x(g.Start) < 2 {
+		t.Fatalf("widest gap is %.1f px wide", tv.x(g.End)-tv.x(g.Start))
+	}
+	s := tv.describe(fyne.NewPos(x, tv.laneY(lane)+tv.laneH()/2))
+	if !strings.Contains(s, "/turtle1/cmd_vel: no message for") || !strings.Contains(s, "a gap: more than 3× the median interval") {
+		t.Errorf("hover in a gap: %q", s)
+	}
+
+	// Fitted, the marks under the lanes: each of cmd_vel's pauses (half a
+	// second), none of /tf's 1343 gaps between bursts 16 ms apart, too
+	// narrow to show a hole.
+	tv.Fit()
+	tv.Resize(fyne.NewSize(1000, 400))
+	tv.r.build()
+	marks := func(name string) int {
+		i := -1
+		for k, td := range tv.tl.Topics {
+			if td.Topic == name {
+				i = k
+			}
+		}
+		n := 0
+		for _, r := range tv.r.lanes.Rects {
+			if r.H == 2 && r.Y == tv.laneY(i)+tv.laneH()-2 {
+				n++
+			}
+		}
+		return n
+	}
+	if n := marks("/turtle1/cmd_vel"); n < 10 || n > 14 {
+		t.Errorf("/turtle1/cmd_vel: %d gap marks, want 10..14 (some may merge)", n)
+	}
+	if n := marks("/tf"); n != 0 {
+		t.Errorf("/tf: %d gap marks, want none at this zoom", n)
+	}
+}
