@@ -13,6 +13,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/findings"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/topics"
 	"github.com/bagscope/bagscope/ui/widgets"
@@ -38,14 +39,14 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 	l := dv.link
 	// A bag checked as it opens gets its topics' bytes from the check,
 	// which reads every chunk anyway; others count them on their own.
-	autoCheck := d.Size <= autoCheckLimit
+	autoCheck := d.Size <= findings.AutoCheckLimit
 	topicsView := topics.New(d, l, autoCheck)
 	tp := newTimelinePane(d, l)
 	plots := newPlotsView(l)
 	first := true
-	records, findings := recordsAndFindings(d, w, l, findingsHooks{
-		onReport: func(fs []bag.Finding) { l.AddMarks(link.FindingMarks(fs)...) },
-		onChecked: func(rep *bag.CheckReport, err error) {
+	records, findingsTab := recordsAndFindings(d, w, l, findings.Hooks{
+		OnReport: func(fs []bag.Finding) { l.AddMarks(link.FindingMarks(fs)...) },
+		OnChecked: func(rep *bag.CheckReport, err error) {
 			if !autoCheck || !first || l.Context().Err() != nil {
 				return
 			}
@@ -65,7 +66,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 		container.NewTabItemWithIcon("Plots", theme.GridIcon(), plots.content),
 		container.NewTabItemWithIcon("Chunk", theme.StorageIcon(), newChunkPanel(l)),
 		records,
-		findings,
+		findingsTab,
 	)
 	at := 2 // the Sensor and Log tabs, where the bag has such topics, follow Message
 	for _, it := range []*container.TabItem{sensorTab(l), logTab(l)} {
@@ -82,7 +83,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 
 // recordsAndFindings builds the Records and Findings tabs of document d,
 // linked to each other and to l.
-func recordsAndFindings(d *model.Document, w fyne.Window, l *link.Hub, h findingsHooks) (records, findings *container.TabItem) {
+func recordsAndFindings(d *model.Document, w fyne.Window, l *link.Hub, h findings.Hooks) (records, findingsTab *container.TabItem) {
 	records, rp := recordsTab(d)
 	context.AfterFunc(l.Context(), rp.stop)
 	rp.setLink(l)
@@ -90,13 +91,13 @@ func recordsAndFindings(d *model.Document, w fyne.Window, l *link.Hub, h finding
 		l.SelectTab("Records")
 		rp.showOffset(off)
 	}
-	h.selectRecord = rp.showOffset
-	fp := newFindingsPanel(l.Context(), d, w, l.Actions().ShowRecord, h)
+	h.SelectRecord = rp.showOffset
+	fp := findings.New(l.Context(), d, w, l.Actions().ShowRecord, h)
 	l.Actions().SaveRepaired = func() {
 		l.SelectTab("Findings")
-		fp.saveRepaired()
+		fp.SaveRepaired()
 	}
-	return records, fp.tab()
+	return records, fp.Tab()
 }
 
 // newEmptyViews builds the views of a recording without a message: the
@@ -105,11 +106,11 @@ func recordsAndFindings(d *model.Document, w fyne.Window, l *link.Hub, h finding
 // what is wrong with it.
 func newEmptyViews(d *model.Document, w fyne.Window, l *link.Hub) fyne.CanvasObject {
 	title, detail := emptyText(d)
-	records, findings := recordsAndFindings(d, w, l, findingsHooks{})
+	records, findingsTab := recordsAndFindings(d, w, l, findings.Hooks{})
 	tabs := container.NewAppTabs(
 		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), widgets.NewEmptyState(title, detail)),
 		records,
-		findings,
+		findingsTab,
 	)
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	return tabs
@@ -119,7 +120,7 @@ func newEmptyViews(d *model.Document, w fyne.Window, l *link.Hub) fyne.CanvasObj
 // banner: a damaged file none of whose messages could be read, or one
 // with no message written.
 func emptyText(d *model.Document) (title, detail string) {
-	if scanned(d) {
+	if findings.Scanned(d) {
 		return "No message could be read",
 			"The file's index could not be used, so it was read record by record (the banner above says how far), and no message could be read from it. " +
 				"Records lists what could be parsed; Findings says what is wrong with the file."
@@ -167,7 +168,7 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 		show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.SelectTab("Findings") })
 		show.Importance = widget.LowImportance
 		actions := container.NewVBox(show)
-		if repairable(d) {
+		if findings.Repairable(d) {
 			save := widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), func() { l.Actions().SaveRepaired() })
 			save.Importance = widget.LowImportance
 			actions.Add(save)
@@ -221,7 +222,7 @@ func scanBanner(d *model.Document) fyne.CanvasObject {
 	switch {
 	case d.Scan != nil:
 		detail := []string{d.Scan.Reason.Error()}
-		if repairable(d) {
+		if findings.Repairable(d) {
 			detail = append(detail, repairHint)
 		}
 		return widgets.Banner(theme.WarningIcon(), human.ScanSummary(d.Scan), detail...)
@@ -243,7 +244,7 @@ func scanBanner(d *model.Document) fyne.CanvasObject {
 			reason = r.Reason.Error()
 		}
 		detail := []string{reason}
-		if repairable(d) {
+		if findings.Repairable(d) {
 			detail = append(detail, repairHint)
 		}
 		return widgets.Banner(theme.WarningIcon(), text+".", detail...)

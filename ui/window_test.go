@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
@@ -42,5 +44,70 @@ func TestTopicBytesAtOpen(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestScanBannerLinksToFindings taps the scan banner's "Show findings" and
+// checks that the Findings tab is shown.
+func TestScanBannerLinksToFindings(t *testing.T) {
+	c := newTestController(t)
+	var opened *bagView
+	c.onOpened = func(v *bagView) { opened = v }
+	c.openPath("../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_unindexed.bag", nil)
+	if opened == nil || opened.err != nil {
+		t.Fatalf("not opened: %v", opened)
+	}
+	w := opened.win
+	w.Resize(bagWindowSize)
+	test.Tap(uitest.FindButton(t, w.Content(), "Show findings"))
+	var tabs *container.AppTabs
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		if at, ok := o.(*container.AppTabs); ok {
+			tabs = at
+		}
+	}
+	if tabs == nil || tabs.Selected().Text != "Findings" {
+		t.Fatalf("selected tab: %v", tabs.Selected())
+	}
+}
+
+// TestFindingShowsRecord follows a finding to its record: the Records tab
+// comes up with the record holding the finding's offset selected.
+func TestFindingShowsRecord(t *testing.T) {
+	c := newTestController(t)
+	var opened *bagView
+	c.onOpened = func(v *bagView) { opened = v }
+	c.openPath("../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_unindexed.bag", nil)
+	if opened == nil || opened.err != nil {
+		t.Fatalf("not opened: %v", opened)
+	}
+	w := opened.win
+	w.Resize(bagWindowSize)
+	var tabs *container.AppTabs
+	var list *widget.List
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		if at, ok := o.(*container.AppTabs); ok {
+			tabs = at
+		}
+	}
+	selectTabNamed(tabs, "Findings")
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		if l, ok := o.(*widget.List); ok && l.Visible() {
+			list = l
+		}
+	}
+	if list == nil || list.Length() == 0 {
+		t.Fatal("no findings listed")
+	}
+	list.Select(0) // the bag header: index_pos 0
+	if got := uitest.Shown(w); strings.Contains(got, "bag header record at 13") {
+		t.Fatal("the Records tab shows before the button is tapped")
+	}
+	test.Tap(uitest.FindButton(t, w.Content(), "Show in Records"))
+	if tabs.Selected().Text != "Records" {
+		t.Fatalf("selected tab %q", tabs.Selected().Text)
+	}
+	if got := uitest.Shown(w); !strings.Contains(got, "bag header record at 13: header 69 bytes") {
+		t.Fatalf("the bag header record is not selected; the window shows:\n%.3000s", got)
 	}
 }

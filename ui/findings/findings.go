@@ -1,4 +1,7 @@
-package ui
+// Package findings is the Findings tab: what the storage's check finds
+// wrong with a recording, most severe first, each leading to its record,
+// and the "Save repaired copy…" action where the format can be repaired.
+package findings
 
 import (
 	"context"
@@ -23,14 +26,14 @@ import (
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
-// autoCheckLimit is the largest bag checked as soon as its window opens;
+// AutoCheckLimit is the largest bag checked as soon as its window opens;
 // larger ones wait for the Check button, as the check decompresses every
 // chunk.
-const autoCheckLimit = 256 << 20
+const AutoCheckLimit = 256 << 20
 
-// findingsPanel is the Findings tab: the doctor's findings (the storage's
+// Panel is the Findings tab: the doctor's findings (the storage's
 // Check) and the "Save repaired copy…" action (ROS 1 bags only, for now).
-type findingsPanel struct {
+type Panel struct {
 	d   *model.Document
 	win fyne.Window
 	// ctx ends with the window; cancel stops the running check.
@@ -43,37 +46,37 @@ type findingsPanel struct {
 	showBtn  *widget.Button
 	saveBtn  *widget.Button
 	selected int // selected finding, or -1
-	findingsHooks
+	Hooks
 	list     *widget.List
 	detail   *widget.Label
 	findings []bag.Finding
 	content  fyne.CanvasObject
 }
 
-// findingsHooks are the Findings panel's links to the other views, each
+// Hooks are the Findings panel's links to the other views, each
 // optional.
-type findingsHooks struct {
-	// selectRecord selects the record at a file offset in the Records tab
+type Hooks struct {
+	// SelectRecord selects the record at a file offset in the Records tab
 	// without showing it.
-	selectRecord func(off int64)
-	// onReport receives the findings of every check that finished.
-	onReport func([]bag.Finding)
-	// onChecked hears of the end of every check: its report, or the error
+	SelectRecord func(off int64)
+	// OnReport receives the findings of every check that finished.
+	OnReport func([]bag.Finding)
+	// OnChecked hears of the end of every check: its report, or the error
 	// that stopped it.
-	onChecked func(*bag.CheckReport, error)
+	OnChecked func(*bag.CheckReport, error)
 }
 
-// tab is the panel as the window's Findings tab.
-func (p *findingsPanel) tab() *container.TabItem {
+// Tab is the panel as the window's Findings Tab.
+func (p *Panel) Tab() *container.TabItem {
 	return container.NewTabItemWithIcon("Findings", theme.WarningIcon(), p.content)
 }
 
-// newFindingsPanel builds the Findings panel of document d in window w and
+// New builds the Findings panel of document d in window w and
 // starts the check on small bags. ctx ends with the window and stops a
 // running check; showRecord shows the record at a file offset in the
 // Records tab.
-func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, showRecord func(off int64), h findingsHooks) *findingsPanel {
-	p := &findingsPanel{d: d, win: w, ctx: ctx, findingsHooks: h}
+func New(ctx context.Context, d *model.Document, w fyne.Window, showRecord func(off int64), h Hooks) *Panel {
+	p := &Panel{d: d, win: w, ctx: ctx, Hooks: h}
 	p.showBtn = widget.NewButtonWithIcon("Show in Records", theme.NavigateNextIcon(), func() {
 		if p.selected >= 0 && p.selected < len(p.findings) {
 			showRecord(p.findings[p.selected].Offset)
@@ -95,7 +98,7 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 	})
 	p.stopBtn.Hide()
 	p.checkBtn = widget.NewButtonWithIcon("Check every record", theme.SearchIcon(), p.runCheck)
-	p.saveBtn = widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), p.saveRepaired)
+	p.saveBtn = widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), p.SaveRepaired)
 	p.updateSave()
 	p.detail = widget.NewLabel("")
 	p.detail.Wrapping = fyne.TextWrapWord
@@ -123,8 +126,8 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 		p.selected = i
 		p.showBtn.Enable()
 		f := p.findings[i]
-		if p.selectRecord != nil {
-			p.selectRecord(f.Offset) // ready in the Records tab
+		if p.SelectRecord != nil {
+			p.SelectRecord(f.Offset) // ready in the Records tab
 		}
 		p.detail.SetText(fmt.Sprintf("%s at byte offset %d%s:\n%s", strings.ToUpper(f.Severity.String()[:1])+f.Severity.String()[1:], f.Offset, recordSuffix(f.Record), f.Message))
 	}
@@ -136,7 +139,7 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 	split.Offset = 0.75
 	widgets.RememberSplit(split, "findings")
 	p.content = container.NewBorder(top, nil, nil, nil, split)
-	if d.Size <= autoCheckLimit {
+	if d.Size <= AutoCheckLimit {
 		p.runCheck()
 	} else {
 		p.status.SetText(fmt.Sprintf("This bag is %s: checking reads and decompresses every chunk. Press \"Check every record\" to run it.", human.Size(d.Size)))
@@ -145,7 +148,7 @@ func newFindingsPanel(ctx context.Context, d *model.Document, w fyne.Window, sho
 }
 
 // runCheck runs the doctor in the background, with progress and Stop.
-func (p *findingsPanel) runCheck() {
+func (p *Panel) runCheck() {
 	p.checkBtn.Disable()
 	p.progress.SetValue(0)
 	p.progress.Show()
@@ -172,12 +175,12 @@ func (p *findingsPanel) runCheck() {
 	})
 }
 
-func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
+func (p *Panel) showReport(rep *bag.CheckReport, err error) {
 	p.progress.Hide()
 	p.stopBtn.Hide()
 	p.checkBtn.Enable()
-	if p.onChecked != nil {
-		p.onChecked(rep, err)
+	if p.OnChecked != nil {
+		p.OnChecked(rep, err)
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -199,14 +202,14 @@ func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
 		p.status.SetText(fmt.Sprintf("No findings: every record of the %s checks out.", human.Plural(rep.Messages, "message")))
 	case counts[bag.Error] == 0:
 		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", human.Plural(uint64(counts[bag.Warning]), "warning"), human.Plural(uint64(counts[bag.Info]), "note")))
-	case !repairable(p.d):
+	case !Repairable(p.d):
 		p.status.SetText(fmt.Sprintf("%s, %s, %s. Select one to read it whole.", human.Plural(uint64(counts[bag.Error]), "error"), human.Plural(uint64(counts[bag.Warning]), "warning"), human.Plural(uint64(counts[bag.Info]), "note")))
 	default:
 		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes a new, indexed copy with every message that can be read.", human.Plural(uint64(counts[bag.Error]), "error"), human.Plural(uint64(counts[bag.Warning]), "warning"), human.Plural(uint64(counts[bag.Info]), "note")))
 	}
 	p.updateSave()
-	if p.onReport != nil {
-		p.onReport(p.findings)
+	if p.OnReport != nil {
+		p.OnReport(p.findings)
 	}
 	p.detail.SetText("")
 	p.selected = -1
@@ -218,13 +221,13 @@ func (p *findingsPanel) showReport(rep *bag.CheckReport, err error) {
 // canSave says whether "Save repaired copy…" has something to repair:
 // the format can write a repaired copy, and the recording was read
 // without its index or the last check found something.
-func (p *findingsPanel) canSave() bool {
-	return repairable(p.d) && (scanned(p.d) || len(p.findings) > 0)
+func (p *Panel) canSave() bool {
+	return Repairable(p.d) && (Scanned(p.d) || len(p.findings) > 0)
 }
 
 // updateSave enables "Save repaired copy…" when there is something to
 // repair.
-func (p *findingsPanel) updateSave() {
+func (p *Panel) updateSave() {
 	if p.canSave() {
 		p.saveBtn.Enable()
 	} else {
@@ -232,19 +235,19 @@ func (p *findingsPanel) updateSave() {
 	}
 }
 
-// scanned reports whether the recording could not be read through its
+// Scanned reports whether the recording could not be read through its
 // index and was read record by record instead.
-func scanned(d *model.Document) bool {
+func Scanned(d *model.Document) bool {
 	return d.Scan != nil || d.Info != nil && d.Info.Scanned != nil
 }
 
-// saveRepaired asks where to write a repaired copy and writes it in the
+// SaveRepaired asks where to write a repaired copy and writes it in the
 // background, then says what was kept and lost.
-func (p *findingsPanel) saveRepaired() {
-	if repairable(p.d) && !p.canSave() {
+func (p *Panel) SaveRepaired() {
+	if Repairable(p.d) && !p.canSave() {
 		return // nothing to repair (Ctrl+Shift+S on a healthy recording)
 	}
-	if !repairable(p.d) {
+	if !Repairable(p.d) {
 		dialog.ShowInformation("Not available for this format yet", "bagscope cannot write a repaired copy of this kind of recording yet; `bagscope convert` writes its readable messages as a ROS 1 bag or an MCAP file.", p.win)
 		return
 	}
@@ -278,9 +281,9 @@ func (p *findingsPanel) saveRepaired() {
 	save.Show()
 }
 
-// repairable reports whether the document's format can write a repaired
+// Repairable reports whether the document's format can write a repaired
 // copy of itself.
-func repairable(d *model.Document) bool {
+func Repairable(d *model.Document) bool {
 	_, ok := bag.Underlying(d.Storage).(bag.Repairer)
 	return ok
 }
