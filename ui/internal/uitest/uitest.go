@@ -10,8 +10,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
 	"github.com/bagscope/bagscope/assets"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -85,4 +89,15 @@ func SharedBags(t testing.TB, rel string) string {
 func OpenShared(t testing.TB, rel string) *model.Document {
 	t.Helper()
 	return OpenDoc(t, SharedBags(t, rel))
+}
+
+// NewApp starts a test app for t and makes link.Background run its work
+// at once, as the window's tests do; both are undone when t ends.
+func NewApp(t testing.TB) fyne.App {
+	t.Helper()
+	a := test.NewTempApp(t)
+	old := link.Background
+	link.Background = SyncRun
+	t.Cleanup(func() { link.Background = old })
+	return a
 }

@@ -1,4 +1,7 @@
-package ui
+// Package logview is the Log tab of a recording's window: the log
+// messages of its /rosout-like topics in a table filtered by level, node
+// and text, following the window's current time.
+package logview
 
 import (
 	"context"
@@ -315,8 +318,8 @@ func (p *logPanel) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	lb.SetText(text)
 }
 
-// logTab is the Log tab of a document with log topics, or nil.
-func logTab(l link.Link) *container.TabItem {
+// Tab is the Log tab of a document with log topics, or nil.
+func Tab(l link.Link) *container.TabItem {
 	if len(model.LogTopics(l.Doc())) == 0 {
 		return nil
 	}

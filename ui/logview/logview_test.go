@@ -1,4 +1,4 @@
-package ui
+package logview
 
 import (
 	"context"
@@ -12,13 +12,14 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
 
 // newTestLogPanel opens a bag and shows its Log tab in a test window.
 func newTestLogPanel(t *testing.T, path string) (*logPanel, *link.Hub, fyne.Window) {
 	t.Helper()
-	newTestController(t)
+	uitest.NewApp(t)
 	d, err := model.Open(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +37,7 @@ func newTestLogPanel(t *testing.T, path string) (*logPanel, *link.Hub, fyne.Wind
 // by level, node and text, highlights the row at or before the cursor
 // and selects a clicked row's message.
 func TestLogPanel(t *testing.T) {
-	p, l, w := newTestLogPanel(t, "../testdata/robot.bag")
+	p, l, w := newTestLogPanel(t, "../../testdata/robot.bag")
 	want, skipped, err := model.ReadLog(context.Background(), l.Doc().Storage, nil, []string{"/rosout"})
 	if err != nil || skipped != 0 || len(want) == 0 {
 		t.Fatalf("ReadLog: %d entries, %d skipped, %v", len(want), skipped, err)
