@@ -16,6 +16,7 @@ import (
 	"github.com/bagscope/bagscope/ui/findings"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/logview"
+	"github.com/bagscope/bagscope/ui/sensor"
 	"github.com/bagscope/bagscope/ui/topics"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -35,7 +36,7 @@ type docViews struct {
 // Each view is built here and given the link; a view reaches the others
 // only through it (link.Link, link.Actions). A new tab is one more item in
 // tabs below; a view whose tab shows only for some recordings returns nil
-// when it has nothing to show, as sensorTab and logview.Tab do.
+// when it has nothing to show, as sensor.Tab and logview.Tab do.
 func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject {
 	l := dv.link
 	// A bag checked as it opens gets its topics' bytes from the check,
@@ -70,7 +71,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 		findingsTab,
 	)
 	at := 2 // the Sensor and Log tabs, where the bag has such topics, follow Message
-	for _, it := range []*container.TabItem{sensorTab(l), logview.Tab(l)} {
+	for _, it := range []*container.TabItem{sensor.Tab(l), logview.Tab(l)} {
 		if it != nil {
 			tabs.Items = slices.Insert(tabs.Items, at, it)
 			at++

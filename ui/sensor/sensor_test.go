@@ -1,4 +1,4 @@
-package ui
+package sensor
 
 import (
 	"context"
@@ -25,7 +25,7 @@ import (
 // its Sensor tab in a test window.
 func newTestSensorPanel(t *testing.T, path string) (*sensorPanel, *link.Hub, *model.MessageIndex, fyne.Window) {
 	t.Helper()
-	newTestController(t)
+	uitest.NewApp(t)
 	var d *model.Document
 	var err error
 	if path == "" {
@@ -184,7 +184,7 @@ func TestSensorImageZoomPanReadout(t *testing.T) {
 // are those the model decodes, fitted inside the view; the wheel zooms
 // about the pointer, a drag pans, 0 fits and the read-out is in metres.
 func TestSensorLaserScan(t *testing.T) {
-	p, l, x, w := newTestSensorPanel(t, "../testdata/robot.bag")
+	p, l, x, w := newTestSensorPanel(t, "../../testdata/robot.bag")
 	ref := x.Topic("/scan").At(10)
 	l.SelectMessage(ref)
 	if p.cur == nil || p.cur.err != nil || p.cur.scan == nil {
@@ -290,7 +290,7 @@ func TestSensorLaserScan(t *testing.T) {
 // TestSensorFollowsCursor shows, for the chosen topic, its message at or
 // before the time cursor.
 func TestSensorFollowsCursor(t *testing.T) {
-	p, l, x, _ := newTestSensorPanel(t, "../testdata/robot.bag")
+	p, l, x, _ := newTestSensorPanel(t, "../../testdata/robot.bag")
 	tm := x.Topic("/scan")
 	// Shown (its tab selected) with nothing chosen, the tab picks the
 	// first sensor topic.
@@ -405,7 +405,7 @@ func TestNiceStep(t *testing.T) {
 // map over its automatic range, then over a range typed in, in grey, and
 // back to the automatic range; the read-out gives millimetres.
 func TestSensorDepthColourMap(t *testing.T) {
-	p, l, x, _ := newTestSensorPanel(t, "../testdata/depth.bag")
+	p, l, x, _ := newTestSensorPanel(t, "../../testdata/depth.bag")
 	ref := x.Topic("/depth/image_raw").At(1)
 	l.SelectMessage(ref)
 	typ, root := decodeStored(t, l.Doc(), ref)

@@ -1,4 +1,7 @@
-package ui
+// Package sensor is the Sensor tab of a recording's window: the images,
+// laser scans and point clouds of its sensor topics, drawn at the
+// window's current time, with zoom, pan and a read-out under the pointer.
+package sensor
 
 import (
 	"context"
@@ -882,9 +885,9 @@ func (p *sensorPanel) updateZoomText() {
 	p.zoomText.SetText(fmt.Sprintf("%.0f%%", p.img.Zoom()*100))
 }
 
-// sensorTab is the Sensor tab of a document with image, laser scan or
-// point cloud topics, or nil.
-func sensorTab(l link.Link) *container.TabItem {
+// Tab is the Sensor tab of a document with image, laser scan or point
+// cloud topics, or nil.
+func Tab(l link.Link) *container.TabItem {
 	if len(sensorTopics(l.Doc())) == 0 {
 		return nil
 	}
