@@ -13,6 +13,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/chunk"
 	"github.com/bagscope/bagscope/ui/findings"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/logview"
@@ -66,7 +67,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topicsView.Content),
 		container.NewTabItemWithIcon("Message", theme.DocumentIcon(), newMessagePanel(l)),
 		container.NewTabItemWithIcon("Plots", theme.GridIcon(), plots.content),
-		container.NewTabItemWithIcon("Chunk", theme.StorageIcon(), newChunkPanel(l)),
+		container.NewTabItemWithIcon("Chunk", theme.StorageIcon(), chunk.New(l)),
 		records,
 		findingsTab,
 	)

@@ -280,9 +280,9 @@ func TestListedRecordsDamaged(t *testing.T) {
 	}
 }
 
-// newListedLinked builds the Records and Chunk panels of d on one link, as
-// a window does, with the tabs' selection recorded.
-func newListedLinked(t *testing.T, d *model.Document) (*link.Hub, *listedRecordsPanel, *listedChunkPanel, *string) {
+// newListedLinked builds the Records panel of d on one link, as a window
+// does, with the tabs' selection recorded.
+func newListedLinked(t *testing.T, d *model.Document) (*link.Hub, *listedRecordsPanel, *string) {
 	t.Helper()
 	test.NewTempApp(t)
 	old := link.Background
@@ -306,50 +306,25 @@ func newListedLinked(t *testing.T, d *model.Document) (*link.Hub, *listedRecords
 	rp := newListedRecordsPanel(d, model.Lister(d.Storage), uitest.SyncRun)
 	rp.setLink(l)
 	l.Actions().ShowRecord = func(off int64) { l.SelectTab("Records"); rp.showOffset(off) }
-	cp := makeListedChunkPanel(l)
 	tabs = container.NewAppTabs(
-		container.NewTabItem("Chunk", cp.content), container.NewTabItem("Records", rp.content))
+		container.NewTabItem("Chunk", widget.NewLabel("chunk")), container.NewTabItem("Records", rp.content))
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
 	w := test.NewTempWindow(t, tabs)
 	w.Resize(fyne.NewSize(1400, 800))
-	return l, rp, cp, tab
+	return l, rp, tab
 }
 
-// TestListedLinks follows a message through the Records and Chunk panels:
-// the chunk panel shows the block of the selected message with its record
-// selected; Show in Records opens the chunk in the Records panel and
-// selects the record; selecting a message's record selects the message.
+// TestListedLinks follows a message through the Records panel: Show in
+// Records opens the chunk and selects the message's record; selecting a
+// message's record selects the message; the Chunk view's Show in Records
+// selects the chunk record.
 func TestListedLinks(t *testing.T) {
 	d := openListed(t, topicsMCAP)
-	l, rp, cp, tab := newListedLinked(t, d)
+	l, rp, tab := newListedLinked(t, d)
 	var ref msgref.Ref
 	l.WithIndex(func(x *model.MessageIndex) { ref = x.Topic("/parameter_events").At(3) })
 	l.SelectMessage(ref)
-
-	// The Chunk panel shows the block holding it, its record selected.
 	blk := d.Storage.Blocks()[0]
-	if cp.detail == nil || cp.detail.Block != blk || cp.records == nil {
-		t.Fatalf("chunk panel shows %+v", cp.detail)
-	}
-	if got := test.RenderObjectToMarkup(cp.content); !strings.Contains(got, fmt.Sprintf("Chunk 1 of 1 at byte %d (0x%x)", blk.Offset, blk.Offset)) ||
-		!strings.Contains(got, "Uncompressed size") || !strings.Contains(got, "/parameter_events") {
-		t.Errorf("chunk panel:\n%.4000s", got)
-	}
-	if cp.recLen() != cp.records.Len() || cp.records.Len() == 0 {
-		t.Errorf("%d rows of %d inner records", cp.recLen(), cp.records.Len())
-	}
-	if i := cp.records.Find(int64(ref.Offset)); i < 0 || cp.selRow != i {
-		t.Errorf("the message's record %d is not selected", i)
-	}
-	// The topic selection filters the records to its messages.
-	l.SetTopics([]string{"/add_two_ints/_service_event"})
-	if cp.recLen() != int(blk.Counts[5]) || !cp.showAll.Visible() || cp.selRow != -1 {
-		t.Errorf("%d rows for a topic with %d messages", cp.recLen(), blk.Counts[5])
-	}
-	l.SetTopics(nil)
-	if cp.recLen() != cp.records.Len() {
-		t.Error("the filter stayed")
-	}
 
 	// Show in Records, before the records are listed: they are listed,
 	// the chunk opened and the message's record selected.
@@ -373,9 +348,6 @@ func TestListedLinks(t *testing.T) {
 	if m, _ := l.Message(); m != ref {
 		t.Errorf("selected %+v, want %+v", m, ref)
 	}
-	if i := cp.records.Find(int64(ref.Offset)); cp.selRow != i {
-		t.Error("the chunk panel did not follow")
-	}
 	// At the file's level, the message selects its chunk without moving
 	// the cursor off the message.
 	rp.goBack()
@@ -386,34 +358,22 @@ func TestListedLinks(t *testing.T) {
 	if c, _ := l.Cursor(); c != other.T {
 		t.Errorf("cursor %d, the message is at %d", c, other.T)
 	}
-	// The Chunk panel's Show in Records selects the chunk record.
+	// The Chunk view's Show in Records selects the chunk record.
 	*tab = ""
-	test.Tap(cp.toRecord)
+	l.Actions().ShowRecord(blk.Offset)
 	if *tab != "Records" || rp.rec.Offset != blk.Offset || len(rp.levels) != 1 {
 		t.Errorf("Show in Records: tab %q, record %+v", *tab, rp.rec)
 	}
-	// The timeline's chunk lane shows a block in the Chunk panel.
-	if l.Actions().ShowChunk == nil {
-		t.Fatal("no showChunk: the chunk lane leads nowhere")
-	}
-	cp.detail = nil
-	l.Actions().ShowChunk(blk.Offset)
-	if *tab != "Chunk" || cp.detail == nil || cp.detail.Block != blk {
-		t.Errorf("showChunk: tab %q, detail %+v", *tab, cp.detail)
-	}
 }
 
-// TestListedUnchunked shows an MCAP file without chunks: the Chunk panel
-// says there are none, and a selected message selects its own record.
+// TestListedUnchunked shows an MCAP file without chunks: a selected
+// message selects its own record.
 func TestListedUnchunked(t *testing.T) {
 	d := openListed(t, filepath.Join(conformance, "OneMessage", "OneMessage.mcap"))
 	if len(d.Storage.Blocks()) != 0 {
 		t.Skip("the file has chunks")
 	}
-	l, rp, cp, _ := newListedLinked(t, d)
-	if got := test.RenderObjectToMarkup(cp.content); !strings.Contains(got, "This file has no chunks") {
-		t.Errorf("chunk panel:\n%s", got)
-	}
+	l, rp, _ := newListedLinked(t, d)
 	rp.ensureList()
 	l.SelectTab("Records") // it follows the message while shown
 	var ref msgref.Ref

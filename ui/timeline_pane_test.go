@@ -9,8 +9,6 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/bagscope/bagscope/bag/ros1"
-	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
@@ -233,65 +231,6 @@ func TestTimelineLanesScroll(t *testing.T) {
 	_ = w
 }
 
-// newChunkTestPanel is a chunk panel on the sample bag, in a window.
-func newChunkTestPanel(t *testing.T) (*model.Document, *link.Hub, *chunkPanel, fyne.Window) {
-	t.Helper()
-	test.NewTempApp(t)
-	d := uitest.OpenSample(t)
-	l := link.NewHub(d, uitest.SyncRun)
-	t.Cleanup(l.Close)
-	p := makeChunkPanel(l)
-	w := test.NewTempWindow(t, p.content)
-	w.Resize(fyne.NewSize(1000, 420))
-	return d, l, p, w
-}
-
-// TestChunkPanel shows a chunk of the sample bag: its fields, counts and
-// records, then selects a message record inside it.
-func TestChunkPanel(t *testing.T) {
-	d, l, p, w := newChunkTestPanel(t)
-	if !strings.Contains(uitest.Shown(w), "No chunk chosen") {
-		t.Fatal("no empty state before a chunk is chosen")
-	}
-	test.Tap(uitest.FindShownButton(t, w, "Show the first chunk"))
-	ci := d.Bag.ChunkInfos[0]
-	if p.detail == nil || p.detail.Info != ci || p.records == nil {
-		t.Fatalf("first chunk not shown: %+v", p.detail)
-	}
-	if p.conns.Length() != len(ci.Conns) || !p.prev.Disabled() || p.next.Disabled() {
-		t.Errorf("%d connection rows for %d; prev disabled %v, next disabled %v", p.conns.Length(), len(ci.Conns), p.prev.Disabled(), p.next.Disabled())
-	}
-	uitest.AssertMarkup(t, "chunk_first.xml", w.Canvas())
-
-	// Selecting a message record selects that message.
-	i := 0
-	for ; i < p.records.Len(); i++ {
-		if r, _ := p.records.Record(i); r.Op == ros1.OpMessageData {
-			break
-		}
-	}
-	p.recs.Select(i)
-	m, ok := l.Message()
-	rec, _ := p.records.Record(i)
-	if !ok || m.ChunkPos != ci.ChunkPos || int64(m.Offset) != rec.Offset {
-		t.Fatalf("selected %+v, record at %d", m, rec.Offset)
-	}
-	if c, _ := l.Cursor(); c != m.T {
-		t.Errorf("cursor at %d, the record's message at %d", c, m.T)
-	}
-	// A message selected elsewhere shows its chunk and selects its record.
-	x, _ := model.BuildMessageIndex(l.Context(), d.Storage, nil)
-	last := x.Topics[0].At(x.Topics[0].Len() - 1)
-	l.SelectMessage(last)
-	if p.detail.Info.ChunkPos != last.ChunkPos {
-		t.Fatalf("shows chunk %d, message is in %d", p.detail.Info.ChunkPos, last.ChunkPos)
-	}
-	r, _ := p.records.Record(p.selRow)
-	if r.Offset != int64(last.Offset) {
-		t.Errorf("selected record at %d, message at %d", r.Offset, last.Offset)
-	}
-}
-
 // TestTimelineAxisAndHover switches the axis to wall-clock time and hovers
 // a lane: the status and the tooltip say what is there, exactly.
 func TestTimelineAxisAndHover(t *testing.T) {
@@ -325,46 +264,4 @@ func findTipButton(t *testing.T, w fyne.Window, text string) *widgets.TipButton 
 	}
 	t.Fatalf("no toolbar button %q", text)
 	return nil
-}
-
-// TestChunkPanelTopicFilter selects a topic: the chunk's record list keeps
-// that topic's records only, a message of it stays selectable, and "Show
-// all" clears the selection.
-func TestChunkPanelTopicFilter(t *testing.T) {
-	d, l, p, _ := newChunkTestPanel(t)
-	ci := d.Bag.ChunkInfos[0]
-	p.show(ci.ChunkPos, -1)
-	all := p.recs.Length()
-	if all != p.records.Len() || p.showAll.Visible() {
-		t.Fatalf("%d rows of %d records before filtering; Show all visible %v", all, p.records.Len(), p.showAll.Visible())
-	}
-	want := 0
-	for _, cc := range ci.Conns {
-		if d.Bag.Connection(cc.Conn).Topic == "/imu" {
-			want += int(cc.Count)
-		}
-	}
-	l.SetTopics([]string{"/imu"})
-	if n := p.recs.Length(); n < want || n >= all {
-		t.Fatalf("%d rows for /imu, which has %d messages in the chunk (of %d records)", n, want, all)
-	}
-	if !p.showAll.Visible() || !strings.Contains(p.recState.Text, "those of /imu") {
-		t.Errorf("state %q, Show all visible %v", p.recState.Text, p.showAll.Visible())
-	}
-	for i := range p.recs.Length() {
-		if cells := p.recCells(i); cells[1] == "MSG_DATA" && !strings.HasPrefix(cells[2], "/imu ") {
-			t.Fatalf("row %d is %v", i, cells)
-		}
-	}
-	// The last /imu row selects its message.
-	last := p.recs.Length() - 1
-	p.recs.Select(last)
-	rec, _ := p.records.Record(p.rows[last])
-	if m, ok := l.Message(); !ok || int64(m.Offset) != rec.Offset {
-		t.Fatalf("selected %+v, row's record at %d", m, rec.Offset)
-	}
-	test.Tap(p.showAll)
-	if len(l.Topics()) != 0 || p.recs.Length() != all || p.showAll.Visible() {
-		t.Errorf("after Show all: topics %v, %d rows of %d", l.Topics(), p.recs.Length(), all)
-	}
 }

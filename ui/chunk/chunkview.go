@@ -1,4 +1,9 @@
-package ui
+// Package chunk is the Chunk tab of a recording's window: one chunk (or
+// block) at a time, its fields, its messages per connection and the
+// records inside it, following the selected message and the topic
+// selection. A chunk is chosen on the timeline's chunk lane (through
+// link.Actions.ShowChunk), with Prev/Next, or by selecting a message.
+package chunk
 
 import (
 	"context"
@@ -64,10 +69,10 @@ var (
 	chunkRecWidths  = []float32{-84, 104}
 )
 
-// newChunkPanel is the Chunk tab of a bag window: the ROS 1 chunk view,
-// or for another format whose storage lists its records the generic one
-// (chunkview_lister.go).
-func newChunkPanel(l link.Link) fyne.CanvasObject {
+// New is the Chunk tab's content in a recording's window: the ROS 1 chunk
+// view, or for another format whose storage lists its records the generic
+// one (chunkview_lister.go).
+func New(l link.Link) fyne.CanvasObject {
 	if l.Doc().Bag == nil && model.Lister(l.Doc().Storage) != nil {
 		return makeListedChunkPanel(l).content
 	}
