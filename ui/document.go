@@ -17,6 +17,7 @@ import (
 	"github.com/bagscope/bagscope/ui/findings"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/logview"
+	"github.com/bagscope/bagscope/ui/records"
 	"github.com/bagscope/bagscope/ui/sensor"
 	"github.com/bagscope/bagscope/ui/topics"
 	"github.com/bagscope/bagscope/ui/widgets"
@@ -47,7 +48,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 	tp := newTimelinePane(d, l)
 	plots := newPlotsView(l)
 	first := true
-	records, findingsTab := recordsAndFindings(d, w, l, findings.Hooks{
+	recordsTab, findingsTab := recordsAndFindings(d, w, l, findings.Hooks{
 		OnReport: func(fs []bag.Finding) { l.AddMarks(link.FindingMarks(fs)...) },
 		OnChecked: func(rep *bag.CheckReport, err error) {
 			if !autoCheck || !first || l.Context().Err() != nil {
@@ -68,7 +69,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 		container.NewTabItemWithIcon("Message", theme.DocumentIcon(), newMessagePanel(l)),
 		container.NewTabItemWithIcon("Plots", theme.GridIcon(), plots.content),
 		container.NewTabItemWithIcon("Chunk", theme.StorageIcon(), chunk.New(l)),
-		records,
+		recordsTab,
 		findingsTab,
 	)
 	at := 2 // the Sensor and Log tabs, where the bag has such topics, follow Message
@@ -86,21 +87,21 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 
 // recordsAndFindings builds the Records and Findings tabs of document d,
 // linked to each other and to l.
-func recordsAndFindings(d *model.Document, w fyne.Window, l *link.Hub, h findings.Hooks) (records, findingsTab *container.TabItem) {
-	records, rp := recordsTab(d)
-	context.AfterFunc(l.Context(), rp.stop)
-	rp.setLink(l)
+func recordsAndFindings(d *model.Document, w fyne.Window, l *link.Hub, h findings.Hooks) (recordsTab, findingsTab *container.TabItem) {
+	recordsTab, rp := records.Tab(d)
+	context.AfterFunc(l.Context(), rp.Stop)
+	rp.SetLink(l)
 	l.Actions().ShowRecord = func(off int64) {
 		l.SelectTab("Records")
-		rp.showOffset(off)
+		rp.ShowOffset(off)
 	}
-	h.SelectRecord = rp.showOffset
+	h.SelectRecord = rp.ShowOffset
 	fp := findings.New(l.Context(), d, w, l.Actions().ShowRecord, h)
 	l.Actions().SaveRepaired = func() {
 		l.SelectTab("Findings")
 		fp.SaveRepaired()
 	}
-	return records, fp.Tab()
+	return recordsTab, fp.Tab()
 }
 
 // newEmptyViews builds the views of a recording without a message: the
@@ -109,10 +110,10 @@ func recordsAndFindings(d *model.Document, w fyne.Window, l *link.Hub, h finding
 // what is wrong with it.
 func newEmptyViews(d *model.Document, w fyne.Window, l *link.Hub) fyne.CanvasObject {
 	title, detail := emptyText(d)
-	records, findingsTab := recordsAndFindings(d, w, l, findings.Hooks{})
+	recordsTab, findingsTab := recordsAndFindings(d, w, l, findings.Hooks{})
 	tabs := container.NewAppTabs(
 		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), widgets.NewEmptyState(title, detail)),
-		records,
+		recordsTab,
 		findingsTab,
 	)
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
@@ -131,23 +132,6 @@ func emptyText(d *model.Document) (title, detail string) {
 	return "This bag has no messages",
 		"It holds no connections and no chunks: the recording was opened and closed without any message being written. " +
 			"Records lists its records; Findings checks them."
-}
-
-// recordsView is the Records tab's panel as the other views use it.
-type recordsView interface {
-	stop()
-	setLink(l link.Link)
-	showOffset(off int64)
-}
-
-// recordsTab is the Records tab: the ROS 1 records view, or for another
-// format whose storage lists its records the generic one
-// (records_lister.go), or the ROS 1 panel's empty state.
-func recordsTab(d *model.Document) (*container.TabItem, recordsView) {
-	if l := model.Lister(d.Storage); d.Bag == nil && l != nil {
-		return newListedRecordsTab(d, l)
-	}
-	return newRecordsTab(d)
 }
 
 // newDocumentPanel shows an opened bag: the header above, the views

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
@@ -109,5 +110,40 @@ func TestFindingShowsRecord(t *testing.T) {
 	}
 	if got := uitest.Shown(w); !strings.Contains(got, "bag header record at 13: header 69 bytes") {
 		t.Fatalf("the bag header record is not selected; the window shows:\n%.3000s", got)
+	}
+}
+
+// hideLister is a storage whose format lists no records.
+type hideLister struct{ bag.Storage }
+
+// TestNeitherFormat shows a storage that is neither a ROS 1 bag nor a
+// RecordLister: the Records and Chunk tabs say they are not available.
+func TestNeitherFormat(t *testing.T) {
+	d := uitest.OpenShared(t, "ros2__rosbag2/rosbag2_cpp/test/rosbag2_cpp/bags/topics_and_services.mcap")
+	hidden := *d
+	hidden.Storage = hideLister{d.Storage}
+	test.NewTempApp(t)
+	old := link.Background
+	link.Background = uitest.SyncRun
+	t.Cleanup(func() { link.Background = old })
+	l := link.NewHub(&hidden, uitest.SyncRun)
+	t.Cleanup(l.Close)
+	w := test.NewTempWindow(t, nil)
+	w.SetContent(newViews(&hidden, w, &docViews{link: l}))
+	w.Resize(bagWindowSize)
+	var tabs *container.AppTabs
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		if at, ok := o.(*container.AppTabs); ok {
+			tabs = at
+		}
+	}
+	for _, tab := range []string{"Records", "Chunk"} {
+		selectTabNamed(tabs, tab)
+		if got := uitest.Shown(w); !strings.Contains(got, "The "+tab+" view is not available for MCAP files yet") {
+			t.Errorf("the %s tab does not say it is not available:\n%.3000s", tab, got)
+		}
+	}
+	if l.Actions().ShowChunk != nil || l.Actions().ShowMessageRecord != nil {
+		t.Error("links lead to views that are not there")
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package records
 
 import (
 	"sort"
@@ -6,10 +6,10 @@ import (
 	"github.com/bagscope/bagscope/model"
 )
 
-// showOffset selects, in the file's record list, the record that holds
+// ShowOffset selects, in the file's record list, the record that holds
 // file offset off, and scrolls the hex view to it. Before the record index
 // is built it starts building it and selects the record when it is done.
-func (p *recordsPanel) showOffset(off int64) {
+func (p *recordsPanel) ShowOffset(off int64) {
 	p.pending = off
 	p.hasPending = true
 	if len(p.levels) == 0 {
@@ -30,7 +30,7 @@ func (p *recordsPanel) ensureIndex() {
 	}
 }
 
-// applyPending selects the record asked for by showOffset, if any.
+// applyPending selects the record asked for by ShowOffset, if any.
 func (p *recordsPanel) applyPending() {
 	if !p.hasPending || len(p.levels) == 0 {
 		return

@@ -1,4 +1,4 @@
-package ui
+package records
 
 import (
 	"context"
@@ -26,9 +26,9 @@ import (
 // Recordings of formats that list their records (MCAP here).
 const (
 	// topicsMCAP has one uncompressed chunk of 13 messages on 2 topics.
-	topicsMCAP = "../../shared/bags/ros2__rosbag2/rosbag2_cpp/test/rosbag2_cpp/bags/topics_and_services.mcap"
+	topicsMCAP = "../../../shared/bags/ros2__rosbag2/rosbag2_cpp/test/rosbag2_cpp/bags/topics_and_services.mcap"
 	// conformance is the foxglove MCAP conformance files.
-	conformance = "../../shared/bags/foxglove__mcap/tests/conformance/data"
+	conformance = "../../../shared/bags/foxglove__mcap/tests/conformance/data"
 )
 
 // openListed opens a recording whose storage lists its records.
@@ -304,8 +304,8 @@ func newListedLinked(t *testing.T, d *model.Document) (*link.Hub, *listedRecords
 		return true
 	})
 	rp := newListedRecordsPanel(d, model.Lister(d.Storage), uitest.SyncRun)
-	rp.setLink(l)
-	l.Actions().ShowRecord = func(off int64) { l.SelectTab("Records"); rp.showOffset(off) }
+	rp.SetLink(l)
+	l.Actions().ShowRecord = func(off int64) { l.SelectTab("Records"); rp.ShowOffset(off) }
 	tabs = container.NewAppTabs(
 		container.NewTabItem("Chunk", widget.NewLabel("chunk")), container.NewTabItem("Records", rp.content))
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
@@ -387,41 +387,6 @@ func TestListedUnchunked(t *testing.T) {
 	rp.list.Select(rowOf(rp, "message"))
 	if m, _ := l.Message(); m != ref {
 		t.Errorf("selecting the message's record selected %+v", m)
-	}
-}
-
-// hideLister is a storage whose format lists no records.
-type hideLister struct{ bag.Storage }
-
-// TestNeitherFormat shows a storage that is neither a ROS 1 bag nor a
-// RecordLister: the Records and Chunk tabs say they are not available.
-func TestNeitherFormat(t *testing.T) {
-	d := openListed(t, topicsMCAP)
-	hidden := *d
-	hidden.Storage = hideLister{d.Storage}
-	test.NewTempApp(t)
-	old := link.Background
-	link.Background = uitest.SyncRun
-	t.Cleanup(func() { link.Background = old })
-	l := link.NewHub(&hidden, uitest.SyncRun)
-	t.Cleanup(l.Close)
-	w := test.NewTempWindow(t, nil)
-	w.SetContent(newViews(&hidden, w, &docViews{link: l}))
-	w.Resize(bagWindowSize)
-	var tabs *container.AppTabs
-	for _, o := range test.LaidOutObjects(w.Content()) {
-		if at, ok := o.(*container.AppTabs); ok {
-			tabs = at
-		}
-	}
-	for _, tab := range []string{"Records", "Chunk"} {
-		selectTabNamed(tabs, tab)
-		if got := uitest.Shown(w); !strings.Contains(got, "The "+tab+" view is not available for MCAP files yet") {
-			t.Errorf("the %s tab does not say it is not available:\n%.3000s", tab, got)
-		}
-	}
-	if l.Actions().ShowChunk != nil || l.Actions().ShowMessageRecord != nil {
-		t.Error("links lead to views that are not there")
 	}
 }
 

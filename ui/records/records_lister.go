@@ -1,4 +1,4 @@
-package ui
+package records
 
 import (
 	"context"
@@ -73,7 +73,7 @@ type listedRecordsPanel struct {
 	opens map[int64]bool
 
 	// pending is a file offset to select once the records are listed
-	// (showOffset); pendingMsg a message record to show then.
+	// (ShowOffset); pendingMsg a message record to show then.
 	pending    int64
 	hasPending bool
 	pendingMsg *msgref.Loc
@@ -185,8 +185,8 @@ func (p *listedRecordsPanel) listing() bool {
 	return p.cancel != nil
 }
 
-// stop cancels the listing, if it is running, when the window closes.
-func (p *listedRecordsPanel) stop() {
+// Stop cancels the listing, if it is running, when the window closes.
+func (p *listedRecordsPanel) Stop() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.cancel != nil {
@@ -202,7 +202,7 @@ func (p *listedRecordsPanel) startList() {
 	p.cancel = cancel
 	p.mu.Unlock()
 	p.progress.SetValue(0)
-	stop := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), p.stop)
+	stop := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), p.Stop)
 	p.body.Objects = []fyne.CanvasObject{widgets.NewCentered(420, container.NewVBox(p.stage, p.progress, container.NewCenter(stop)))}
 	p.body.Refresh()
 	l, size := p.lister, p.d.Size
@@ -512,12 +512,12 @@ func (p *listedRecordsPanel) updateCell(id widget.TableCellID, o fyne.CanvasObje
 	}
 }
 
-// setLink connects the panel to the other views of its window: selecting
+// SetLink connects the panel to the other views of its window: selecting
 // a message record selects the message everywhere, selecting a chunk moves
 // the time cursor to its start, the selected message selects its record
 // when it is in the list shown, and the other views can show a message's
 // record.
-func (p *listedRecordsPanel) setLink(l link.Link) {
+func (p *listedRecordsPanel) SetLink(l link.Link) {
 	p.link = l
 	l.Actions().ShowMessageRecord = func(chunkPos int64, off uint32) {
 		l.SelectTab("Records")
@@ -584,10 +584,10 @@ func (p *listedRecordsPanel) followMessage(m msgref.Ref) {
 	p.quiet = false
 }
 
-// showOffset selects, in the file's records, the record that holds file
+// ShowOffset selects, in the file's records, the record that holds file
 // offset off and scrolls the hex view to it. Before the records are
 // listed it starts listing them and selects the record when done.
-func (p *listedRecordsPanel) showOffset(off int64) {
+func (p *listedRecordsPanel) ShowOffset(off int64) {
 	p.pending, p.hasPending = off, true
 	if len(p.levels) == 0 {
 		p.ensureList()
@@ -596,7 +596,7 @@ func (p *listedRecordsPanel) showOffset(off int64) {
 	p.applyPending()
 }
 
-// applyPending selects the record asked for by showOffset, if any.
+// applyPending selects the record asked for by ShowOffset, if any.
 func (p *listedRecordsPanel) applyPending() {
 	if !p.hasPending || len(p.levels) == 0 {
 		return

@@ -1,4 +1,4 @@
-package ui
+package records
 
 import (
 	"sort"
@@ -9,10 +9,10 @@ import (
 	"github.com/bagscope/bagscope/ui/link"
 )
 
-// setLink connects the panel to the other views of its window: selecting a
+// SetLink connects the panel to the other views of its window: selecting a
 // message record selects the message everywhere, selecting a chunk moves
 // the time cursor, and the other views can show a message's record.
-func (p *recordsPanel) setLink(l link.Link) {
+func (p *recordsPanel) SetLink(l link.Link) {
 	p.link = l
 	if p.d.Bag != nil {
 		l.Actions().ShowMessageRecord = func(chunkPos int64, off uint32) {

@@ -1,4 +1,4 @@
-package ui
+package records
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ func TestSavableAttachment(t *testing.T) {
 		{"OneMetadata/OneMetadata-mdx-pad-st-sum.mcap", "metadata", "myMetadata.yaml", nil},
 	} {
 		t.Run(tc.kind, func(t *testing.T) {
-			p := "../../shared/bags/foxglove__mcap/tests/conformance/data/" + tc.file
+			p := "../../../shared/bags/foxglove__mcap/tests/conformance/data/" + tc.file
 			if _, err := os.Stat(p); err != nil {
 				if os.Getenv("CI") != "" {
 					t.Fatal(err)

@@ -1,4 +1,4 @@
-package ui
+package records
 
 import (
 	"context"
@@ -145,7 +145,7 @@ func TestRecordsIndexingStopsWithWindow(t *testing.T) {
 	var run func()
 	p := newRecordsPanel(d, func(f func()) { run = f }) // held, as if still running
 	stopped := make(chan struct{})
-	context.AfterFunc(l.Context(), func() { p.stop(); close(stopped) })
+	context.AfterFunc(l.Context(), func() { p.Stop(); close(stopped) })
 	p.startIndex()
 	if run == nil {
 		t.Fatal("indexing did not start")
@@ -158,5 +158,60 @@ func TestRecordsIndexingStopsWithWindow(t *testing.T) {
 	}
 	if m := test.RenderObjectToMarkup(p.body); !strings.Contains(m, "was cancelled") {
 		t.Errorf("the panel does not say the indexing was cancelled:\n%s", m)
+	}
+}
+
+// TestRecordsMessageLink shows a message's record as the Message view's
+// Show in Records asks (Actions.ShowMessageRecord): the chunk is opened and
+// the record selected, the message unchanged; selecting another message
+// record selects that message everywhere.
+func TestRecordsMessageLink(t *testing.T) {
+	uitest.NewApp(t)
+	d := uitest.OpenSample(t)
+	l := link.NewHub(d, uitest.SyncRun)
+	t.Cleanup(l.Close)
+	var x *model.MessageIndex
+	l.WithIndex(func(i *model.MessageIndex) { x = i })
+	if x == nil {
+		t.Fatal("the message index was not built")
+	}
+	rp := newRecordsPanel(l.Doc(), uitest.SyncRun)
+	rp.SetLink(l)
+	w := test.NewTempWindow(t, rp.content)
+	w.Resize(fyne.NewSize(1100, 600))
+	ref := x.Topic("/status").At(3)
+	l.SelectMessage(ref)
+	l.Actions().ShowMessageRecord(ref.ChunkPos, ref.Offset)
+	cr, ok := rp.level().set.(*model.ChunkRecords)
+	if !ok || cr.Chunk.Offset != ref.ChunkPos {
+		t.Fatalf("Records does not show the chunk at %d", ref.ChunkPos)
+	}
+	if !rp.hasRec || rp.rec.Offset != int64(ref.Offset) || rp.rec.Op != ros1.OpMessageData {
+		t.Fatalf("Records selects %+v, want the record at %d", rp.rec.Pos, ref.Offset)
+	}
+	if got, _ := l.Message(); got != ref {
+		t.Fatalf("showing the record changed the message to %+v", got)
+	}
+	// Selecting another message record in Records selects that message.
+	for i := 0; i < cr.Len(); i++ {
+		rec, _ := cr.Record(i)
+		if rec.Op != ros1.OpMessageData || rec.Offset == int64(ref.Offset) {
+			continue
+		}
+		rp.list.Select(i)
+		got, _ := l.Message()
+		var tm *model.TopicMessages
+		for _, tt := range x.Topics {
+			if tt.IndexOf(got) >= 0 {
+				tm = tt
+			}
+		}
+		if tm == nil || got.ChunkPos != ref.ChunkPos || got.Offset != uint32(rec.Offset) {
+			t.Fatalf("selecting the record at %d selects %+v, which the index does not list", rec.Offset, got)
+		}
+		if c, _ := l.Cursor(); c != got.T {
+			t.Errorf("cursor %d, message time %d", c, got.T)
+		}
+		break
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package records
 
 import (
 	"context"
@@ -57,7 +57,7 @@ type recordsPanel struct {
 	mu       sync.Mutex // guards cancel
 
 	// pending is a file offset to select once the index is built
-	// (showOffset).
+	// (ShowOffset).
 	pending    int64
 	hasPending bool
 
