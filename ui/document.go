@@ -17,6 +17,7 @@ import (
 	"github.com/bagscope/bagscope/ui/findings"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/logview"
+	"github.com/bagscope/bagscope/ui/message"
 	"github.com/bagscope/bagscope/ui/records"
 	"github.com/bagscope/bagscope/ui/sensor"
 	"github.com/bagscope/bagscope/ui/topics"
@@ -66,7 +67,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 	})
 	tabs := container.NewAppTabs(
 		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topicsView.Content),
-		container.NewTabItemWithIcon("Message", theme.DocumentIcon(), newMessagePanel(l)),
+		container.NewTabItemWithIcon("Message", theme.DocumentIcon(), message.New(l)),
 		container.NewTabItemWithIcon("Plots", theme.GridIcon(), plots.content),
 		container.NewTabItemWithIcon("Chunk", theme.StorageIcon(), chunk.New(l)),
 		recordsTab,

@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -363,6 +365,58 @@ func bytesOfMessage(t *testing.T, k *keysWindow) *widgets.HexView {
 		t.Fatal("the bytes show nothing")
 	}
 	return h
+}
+
+// keysMessageCopy is the Help row of the Message view's copy keys. The
+// message package tests what each copies (TestMessageCopyKeys); here the
+// message keys must reach the Message view's field tree in a real window.
+const keysMessageCopy = "Message: Ctrl+C, Ctrl+Shift+C, Ctrl+Shift+Y, Ctrl+Shift+J"
+
+func init() {
+	keyChecks[keysMessageCopy] = func(t *testing.T, k *keysWindow) {
+		l := k.v.link
+		var x *model.MessageIndex
+		l.WithIndex(func(i *model.MessageIndex) { x = i })
+		ref := x.Topic("/odom").At(2)
+		l.SelectMessage(ref)
+		rd := model.NewMessageReader(l.Doc().Storage, nil)
+		m, err := rd.Read(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, _, err := rd.Decode(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The field tree is the Message tab's focusable widget that takes
+		// shortcuts, other than the bytes.
+		var tree fyne.Focusable
+		l.SelectTab("Message")
+		for _, o := range uitest.ShownObjects(k.w.Content()) {
+			if f, ok := o.(fyne.Focusable); ok && fmt.Sprintf("%T", o) == "*message.msgTree" {
+				tree = f
+			}
+		}
+		if tree == nil {
+			t.Fatal("no field tree in the Message tab")
+		}
+		k.w.Canvas().Focus(tree) // as a click on a row does
+		clip := fyne.CurrentApp().Clipboard()
+		ctrlShift := fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift
+		for _, tc := range []struct {
+			s    fyne.Shortcut
+			want string
+		}{
+			{&desktop.CustomShortcut{KeyName: fyne.KeyY, Modifier: ctrlShift}, model.Echo(root)},
+			{&desktop.CustomShortcut{KeyName: fyne.KeyJ, Modifier: ctrlShift}, model.MessageJSON(root)},
+		} {
+			clip.SetContent("")
+			uitest.PressShortcut(k.w, tc.s)
+			if got := clip.Content(); got != tc.want || got == "" {
+				t.Errorf("%s copies %.80q, want %.80q", tc.s.ShortcutName(), got, tc.want)
+			}
+		}
+	}
 }
 
 // TestHelpKeys presses every key Help > Keyboard and mouse lists and

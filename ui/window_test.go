@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,5 +146,42 @@ func TestNeitherFormat(t *testing.T) {
 	}
 	if l.Actions().ShowChunk != nil || l.Actions().ShowMessageRecord != nil {
 		t.Error("links lead to views that are not there")
+	}
+}
+
+// TestSensorAndLogTabs: a window has a Sensor tab when its bag has image,
+// laser scan or point cloud topics and a Log tab when it has log topics,
+// both after Message; the Message view's Show in Sensor
+// (l.SelectTab("Sensor")) brings the Sensor tab forward.
+func TestSensorAndLogTabs(t *testing.T) {
+	for _, tt := range []struct {
+		name, path string
+		want       []string // the tabs' titles, without the Topics count
+	}{
+		{"sample", "", []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings"}},
+		{"robot", "../testdata/robot.bag", []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings"}},
+		{"scan, no log", "../testdata/lz4-multichunk.bag", []string{"Topics", "Message", "Sensor", "Plots", "Chunk", "Records", "Findings"}},
+		{"neither", "../testdata/single-message.bag", []string{"Topics", "Message", "Plots", "Chunk", "Records", "Findings"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			kw := openKeysWindow(t, newTestController(t), tt.path)
+			var got []string
+			for _, it := range kw.tabs.Items {
+				got = append(got, strings.Fields(it.Text)[0])
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("tabs %v, want %v", got, tt.want)
+			}
+			l := kw.v.link
+			if !slices.Contains(tt.want, "Sensor") {
+				if l.SelectTab("Sensor") {
+					t.Error("selecting Sensor succeeded without a Sensor tab")
+				}
+				return
+			}
+			if !l.SelectTab("Sensor") || kw.tabs.Selected().Text != "Sensor" {
+				t.Fatalf("selecting Sensor left %q selected", kw.tabs.Selected().Text)
+			}
+		})
 	}
 }

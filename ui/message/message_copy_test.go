@@ -1,4 +1,4 @@
-package ui
+package message
 
 import (
 	"fmt"
@@ -20,54 +20,6 @@ import (
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
-
-// keysMessageCopy is the Help row of the Message view's copy keys.
-const keysMessageCopy = "Message: Ctrl+C, Ctrl+Shift+C, Ctrl+Shift+Y, Ctrl+Shift+J"
-
-func init() {
-	// TestHelpKeys presses every row Help lists; this one is the Message
-	// view's.
-	keyChecks[keysMessageCopy] = func(t *testing.T, k *keysWindow) {
-		l := k.v.link
-		var x *model.MessageIndex
-		l.WithIndex(func(i *model.MessageIndex) { x = i })
-		l.SelectMessage(x.Topic("/odom").At(2))
-		tree := find[*msgTree](t, k, "Message")
-		p := tree.p
-		k.w.Canvas().Focus(tree) // as a click on a row does
-		p.tree.Select(treeID(t, p.ft, "pose.pose.position.x"))
-		clip := fyne.CurrentApp().Clipboard()
-		for _, tc := range []struct {
-			s    fyne.Shortcut
-			want string
-		}{
-			{&fyne.ShortcutCopy{}, p.ft.CopyText(p.sel)},
-			{shortcutCopyPath, "/odom.pose.pose.position.x"},
-			{shortcutCopyYAML, model.Echo(p.ft.Root())},
-			{shortcutCopyJSON, model.MessageJSON(p.ft.Root())},
-		} {
-			clip.SetContent("")
-			uitest.PressShortcut(k.w, tc.s)
-			if got := clip.Content(); got != tc.want || got == "" {
-				t.Errorf("%s copies %.80q, want %.80q", tc.s.ShortcutName(), got, tc.want)
-			}
-		}
-		// With the bytes focused, the message keys still copy the message.
-		k.w.Canvas().Focus(p.hex)
-		clip.SetContent("")
-		uitest.PressShortcut(k.w, shortcutCopyYAML)
-		if got := clip.Content(); got != model.Echo(p.ft.Root()) {
-			t.Errorf("Ctrl+Shift+Y in the bytes copies %.80q", got)
-		}
-		// With the bytes focused, Ctrl+C copies bytes.
-		k.w.Canvas().Focus(p.hex)
-		p.hex.SelectRange(p.msg.DataOffset, p.msg.DataOffset+2)
-		uitest.PressShortcut(k.w, &fyne.ShortcutCopy{})
-		if got := clip.Content(); len(got) != len("00 00") {
-			t.Errorf("Ctrl+C in the bytes copies %q, want two bytes as hex", got)
-		}
-	}
-}
 
 func TestMessageCopyTable(t *testing.T) {
 	p, l, x, _ := newTestMessagePanel(t)
@@ -547,5 +499,47 @@ func TestMessageCopyButton(t *testing.T) {
 				t.Errorf("%s copies %.80q, want %.80q", tc.item, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestMessageCopyKeys presses the Message view's copy keys (Help lists
+// them as one row): with the tree focused they copy the selected field,
+// its path, the message as YAML and as JSON; with the bytes focused the
+// message keys still copy the message and Ctrl+C copies the bytes.
+func TestMessageCopyKeys(t *testing.T) {
+	p, l, x, w := newTestMessagePanel(t)
+	l.SelectMessage(x.Topic("/odom").At(2))
+	tree := p.tree
+	w.Canvas().Focus(tree) // as a click on a row does
+	p.tree.Select(treeID(t, p.ft, "pose.pose.position.x"))
+	clip := fyne.CurrentApp().Clipboard()
+	for _, tc := range []struct {
+		s    fyne.Shortcut
+		want string
+	}{
+		{&fyne.ShortcutCopy{}, p.ft.CopyText(p.sel)},
+		{shortcutCopyPath, "/odom.pose.pose.position.x"},
+		{shortcutCopyYAML, model.Echo(p.ft.Root())},
+		{shortcutCopyJSON, model.MessageJSON(p.ft.Root())},
+	} {
+		clip.SetContent("")
+		uitest.PressShortcut(w, tc.s)
+		if got := clip.Content(); got != tc.want || got == "" {
+			t.Errorf("%s copies %.80q, want %.80q", tc.s.ShortcutName(), got, tc.want)
+		}
+	}
+	// With the bytes focused, the message keys still copy the message.
+	w.Canvas().Focus(p.hex)
+	clip.SetContent("")
+	uitest.PressShortcut(w, shortcutCopyYAML)
+	if got := clip.Content(); got != model.Echo(p.ft.Root()) {
+		t.Errorf("Ctrl+Shift+Y in the bytes copies %.80q", got)
+	}
+	// With the bytes focused, Ctrl+C copies bytes.
+	w.Canvas().Focus(p.hex)
+	p.hex.SelectRange(p.msg.DataOffset, p.msg.DataOffset+2)
+	uitest.PressShortcut(w, &fyne.ShortcutCopy{})
+	if got := clip.Content(); len(got) != len("00 00") {
+		t.Errorf("Ctrl+C in the bytes copies %q, want two bytes as hex", got)
 	}
 }

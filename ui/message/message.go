@@ -1,4 +1,8 @@
-package ui
+// Package message is the Message tab of a recording's window: the
+// selected message as a field tree or as text, its bytes with each
+// field's span, its image when it is one, and the actions on it (step,
+// copy, plot a field, show its record), following the selected message.
+package message
 
 import (
 	"bytes"
@@ -88,8 +92,8 @@ type messagePanel struct {
 // firstRows is about how many tree rows a newly shown message opens.
 const firstRows = 32
 
-// newMessagePanel is the Message tab of a bag window.
-func newMessagePanel(l link.Link) fyne.CanvasObject {
+// New is the Message tab's content in a recording's window.
+func New(l link.Link) fyne.CanvasObject {
 	return newMessageView(l).content
 }
 

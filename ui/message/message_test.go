@@ -1,4 +1,4 @@
-package ui
+package message
 
 import (
 	"context"
@@ -22,7 +22,7 @@ import (
 // window; background work runs synchronously.
 func newTestMessagePanel(t *testing.T) (*messagePanel, *link.Hub, *model.MessageIndex, fyne.Window) {
 	t.Helper()
-	newTestController(t)
+	uitest.NewApp(t)
 	d, err := model.OpenBytes(context.Background(), assets.SampleName, assets.SampleBag, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,9 @@
-package ui
+package message
 
 import (
 	"errors"
 	"image"
 	"image/color"
-	"slices"
 	"strings"
 	"testing"
 
@@ -89,42 +88,5 @@ func TestMessagePanelImageProblem(t *testing.T) {
 	}
 	if p.picture.Image != nil {
 		t.Error("a picture for an image that does not decode")
-	}
-}
-
-// TestSensorAndLogTabs: a window has a Sensor tab when its bag has image,
-// laser scan or point cloud topics and a Log tab when it has log topics,
-// both after Message; showInSensorTab brings the Sensor tab forward with
-// the selected image drawn.
-func TestSensorAndLogTabs(t *testing.T) {
-	for _, tt := range []struct {
-		name, path string
-		want       []string // the tabs' titles, without the Topics count
-	}{
-		{"sample", "", []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings"}},
-		{"robot", "../testdata/robot.bag", []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings"}},
-		{"scan, no log", "../testdata/lz4-multichunk.bag", []string{"Topics", "Message", "Sensor", "Plots", "Chunk", "Records", "Findings"}},
-		{"neither", "../testdata/single-message.bag", []string{"Topics", "Message", "Plots", "Chunk", "Records", "Findings"}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			kw := openKeysWindow(t, newTestController(t), tt.path)
-			var got []string
-			for _, it := range kw.tabs.Items {
-				got = append(got, strings.Fields(it.Text)[0])
-			}
-			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
-				t.Errorf("tabs %v, want %v", got, tt.want)
-			}
-			l := kw.v.link
-			if !slices.Contains(tt.want, "Sensor") {
-				if showInSensorTab(l) {
-					t.Error("showInSensorTab succeeded without a Sensor tab")
-				}
-				return
-			}
-			if !showInSensorTab(l) || kw.tabs.Selected().Text != "Sensor" {
-				t.Fatalf("showInSensorTab left %q selected", kw.tabs.Selected().Text)
-			}
-		})
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package message
 
 import "github.com/bagscope/bagscope/ui/link"
 
