@@ -90,7 +90,7 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 		v.link, v.views = dv.link, dv
 		v.show(content)
 		if len(v.c.plots) > 0 && dv.plots != nil {
-			dv.plots.plotPaths(v.c.plots)
+			dv.plots.PlotPaths(v.c.plots)
 		}
 		if c := v.c; c.tab != "" && !dv.link.SelectTab(c.tab) {
 			fmt.Fprintf(os.Stderr, "bagscope: no tab called %q\n", c.tab)

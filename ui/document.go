@@ -18,6 +18,7 @@ import (
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/logview"
 	"github.com/bagscope/bagscope/ui/message"
+	"github.com/bagscope/bagscope/ui/plots"
 	"github.com/bagscope/bagscope/ui/records"
 	"github.com/bagscope/bagscope/ui/sensor"
 	"github.com/bagscope/bagscope/ui/topics"
@@ -30,7 +31,7 @@ import (
 type docViews struct {
 	link     *link.Hub
 	timeline *timelinePane
-	plots    *plotsView
+	plots    *plots.View
 }
 
 // newViews builds the linked views of a bag with messages: the timeline
@@ -47,7 +48,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 	autoCheck := d.Size <= findings.AutoCheckLimit
 	topicsView := topics.New(d, l, autoCheck)
 	tp := newTimelinePane(d, l)
-	plots := newPlotsView(l)
+	plotsView := plots.New(l)
 	first := true
 	recordsTab, findingsTab := recordsAndFindings(d, w, l, findings.Hooks{
 		OnReport: func(fs []bag.Finding) { l.AddMarks(link.FindingMarks(fs)...) },
@@ -68,7 +69,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 	tabs := container.NewAppTabs(
 		container.NewTabItemWithIcon(fmt.Sprintf("Topics (%d)", len(d.Topics)), theme.ListIcon(), topicsView.Content),
 		container.NewTabItemWithIcon("Message", theme.DocumentIcon(), message.New(l)),
-		container.NewTabItemWithIcon("Plots", theme.GridIcon(), plots.content),
+		container.NewTabItemWithIcon("Plots", theme.GridIcon(), plotsView.Content()),
 		container.NewTabItemWithIcon("Chunk", theme.StorageIcon(), chunk.New(l)),
 		recordsTab,
 		findingsTab,
@@ -82,7 +83,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 	}
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
-	dv.timeline, dv.plots = tp, plots
+	dv.timeline, dv.plots = tp, plotsView
 	return newTimelineSplit(tp, tabs)
 }
 

@@ -300,8 +300,8 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 			t.Fatalf("Down, Enter took %q", e.Text)
 		}
 		k.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-		if g := k.v.views.plots; len(g.panels[0].series) != 1 {
-			t.Errorf("Enter again plotted %d series", len(g.panels[0].series))
+		if g := k.v.views.plots.Series(); len(g[0]) != 1 {
+			t.Errorf("Enter again plotted %v", g[0])
 		}
 	},
 	"Bytes: arrows, Page Up/Down, Home, End": func(t *testing.T, k *keysWindow) {

@@ -72,7 +72,7 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 		}},
 		{"a click on a plot without a point", func(t *testing.T) int64 {
 			at := tv.tl.Start + span/5
-			dv.plots.pick(dv.plots.panels[0], nil, 0, at)
+			dv.plots.ClickAt(at)
 			return at
 		}},
 		{"Alt+Shift+Right", func(t *testing.T) int64 {
@@ -116,9 +116,9 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 			if tv.cursor != c || !tv.hasCur {
 				t.Errorf("the timeline's cursor is at %d", tv.cursor)
 			}
-			for _, p := range dv.plots.panels {
-				if p.canvas.cursor != c {
-					t.Errorf("a plot's cursor is at %d", p.canvas.cursor)
+			for _, pc := range dv.plots.Cursors() {
+				if pc != c {
+					t.Errorf("a plot's cursor is at %d", pc)
 				}
 			}
 			if tv.shown != m.ChunkPos {

@@ -2,6 +2,13 @@ package ui
 
 import (
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/bagscope/bagscope/ui/internal/uitest"
+	"github.com/bagscope/bagscope/ui/link"
+	"github.com/bagscope/bagscope/ui/plots"
 )
 
 // TestParseSelectionAndRange reads --select and --range values, good and
@@ -54,18 +61,22 @@ func TestParseSelectionAndRange(t *testing.T) {
 // TestApplyRange: --range shows its window in the plots (and the
 // timeline, through the link's range).
 func TestApplyRange(t *testing.T) {
-	g, _ := newTestPlots(t, plotBag)
+	uitest.NewApp(t)
+	l := link.NewHub(uitest.OpenDoc(t, "../testdata/lz4-multichunk.bag"), uitest.SyncRun)
+	t.Cleanup(l.Close)
+	g := plots.New(l)
+	test.NewTempWindow(t, g.Content()).Resize(fyne.NewSize(1200, 700))
 	r, err := parseRange("1:2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	applyRange(g.l, r)
-	start := g.l.Doc().Summary.Start.Nanos()
-	t0, t1, ok := g.l.Range()
+	applyRange(l, r)
+	start := l.Doc().Summary.Start.Nanos()
+	t0, t1, ok := l.Range()
 	if !ok || t0 != start+1e9 || t1 != start+2e9 {
 		t.Errorf("link range %d..%d (%v), want %d..%d", t0, t1, ok, start+1e9, start+2e9)
 	}
-	if g.win.T0 != start+1e9 || g.win.T1 != start+2e9 {
-		t.Errorf("plots show %+v, want 1..2 s from the start", g.win)
+	if w0, w1 := g.Window(); w0 != start+1e9 || w1 != start+2e9 {
+		t.Errorf("plots show %d..%d, want 1..2 s from the start", w0, w1)
 	}
 }

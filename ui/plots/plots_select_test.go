@@ -1,4 +1,4 @@
-package ui
+package plots
 
 import (
 	"slices"
@@ -9,7 +9,7 @@ import (
 // one that selects nothing, and checks the Fields list offers the frames
 // the sampled messages hold.
 func TestPlotSelectorPath(t *testing.T) {
-	g, _ := newTestPlots(t, "../testdata/none-multichunk.bag")
+	g, _ := newTestPlots(t, "../../testdata/none-multichunk.bag")
 	listed := g.fields.paths()
 	for _, want := range []string{"/tf.transforms[child_frame_id=laser].transform.translation.x", "/tf.transforms[*].transform.translation.x"} {
 		if !slices.Contains(listed, want) {

@@ -1,4 +1,4 @@
-package ui
+package plots
 
 import (
 	"testing"
@@ -38,7 +38,7 @@ func TestPlotFieldsOfOneTopicReadInOnePass(t *testing.T) {
 	d.Storage = c
 	g, _ := newTestPlotsDoc(t, d)
 	clear(c.byTopic) // the Fields list's sample
-	g.plotPaths([]string{"/imu.linear_acceleration.x,/imu.linear_acceleration.y,deriv(/imu.angular_velocity.z)", "/odom.twist.twist.linear.x"})
+	g.PlotPaths([]string{"/imu.linear_acceleration.x,/imu.linear_acceleration.y,deriv(/imu.angular_velocity.z)", "/odom.twist.twist.linear.x"})
 	if c.byTopic["/imu"] != 1 || c.byTopic["/odom"] != 1 {
 		t.Errorf("passes by topic %v, want one each", c.byTopic)
 	}
@@ -69,7 +69,7 @@ func TestPlotExtractionWaitsForIndex(t *testing.T) {
 	var queued []func()
 	l := link.NewHub(d, func(f func()) { queued = append(queued, f) })
 	t.Cleanup(l.Close)
-	g := newPlotsView(l)
+	g := New(l)
 	test.NewTempWindow(t, g.content)
 	queued[0]() // the Fields list's sample
 	queued = queued[1:]

@@ -1,4 +1,4 @@
-package ui
+package plots
 
 import (
 	"strings"
@@ -51,7 +51,7 @@ func plottableFields(b bag.Storage, cache *rosmsg.Cache) []topicFields {
 // double-clicking it or its + button adds it to the selected panel (the
 // framed one, where typed series go too).
 type fieldList struct {
-	g       *plotsView
+	g       *View
 	all     []topicFields
 	shown   map[string][]string // topic -> paths passing the filter
 	topics  []string            // topics with paths passing the filter
@@ -67,7 +67,7 @@ type fieldList struct {
 	dragText *widget.Label
 }
 
-func newFieldList(g *plotsView) *fieldList {
+func newFieldList(g *View) *fieldList {
 	f := &fieldList{g: g, all: plottableFields(g.l.Doc().Storage, &g.cache), types: map[string]string{}}
 	for _, tf := range f.all {
 		f.types[tf.topic] = tf.typ

@@ -1,4 +1,4 @@
-package ui
+package plots
 
 import (
 	"context"
@@ -131,7 +131,7 @@ func (p *plotPanel) exportName(kind exportKind) string {
 
 // showExportMenu offers the export formats of the selected plot under the
 // Export button.
-func (g *plotsView) showExportMenu() {
+func (g *View) showExportMenu() {
 	c := fyne.CurrentApp().Driver().CanvasForObject(g.exportBtn)
 	if c == nil {
 		return
@@ -152,7 +152,7 @@ func (g *plotsView) showExportMenu() {
 // allSeries is every shown series of every panel (an XY path as its x and
 // y columns), each once, for a CSV of all plots.
 // srcs holds the plot series behind each (nil for an XY path's columns).
-func (g *plotsView) allSeries() (out []plot.Series, srcs []*plotSeries) {
+func (g *View) allSeries() (out []plot.Series, srcs []*plotSeries) {
 	seen := map[string]bool{}
 	add := func(s plot.Series, src *plotSeries) {
 		if !seen[s.Name] {
@@ -179,7 +179,7 @@ func (g *plotsView) allSeries() (out []plot.Series, srcs []*plotSeries) {
 
 // exportAllCSV writes every plot's shown series over the visible window
 // as one CSV, merged on their times.
-func (g *plotsView) exportAllCSV(out io.Writer) error {
+func (g *View) exportAllCSV(out io.Writer) error {
 	job, err := g.allCSVExporter()
 	if err != nil {
 		return err
@@ -189,7 +189,7 @@ func (g *plotsView) exportAllCSV(out io.Writer) error {
 
 // allCSVExporter makes the job of exportAllCSV from what the plots show
 // now.
-func (g *plotsView) allCSVExporter() (exportJob, error) {
+func (g *View) allCSVExporter() (exportJob, error) {
 	series, srcs := g.allSeries()
 	if len(series) == 0 {
 		return nil, fmt.Errorf("nothing to export: no plot shows a series")
@@ -199,7 +199,7 @@ func (g *plotsView) allCSVExporter() (exportJob, error) {
 
 // csvJob writes the CSV of series (shown for srcs) over window w, each
 // reduced one read again whole.
-func (g *plotsView) csvJob(srcs []*plotSeries, series []plot.Series, w plot.Window, opt plot.CSVOptions) exportJob {
+func (g *View) csvJob(srcs []*plotSeries, series []plot.Series, w plot.Window, opt plot.CSVOptions) exportJob {
 	return func(ctx context.Context, out io.Writer) error {
 		exact, err := g.exactSeries(ctx, srcs, series, w)
 		if err != nil {
@@ -210,7 +210,7 @@ func (g *plotsView) csvJob(srcs []*plotSeries, series []plot.Series, w plot.Wind
 }
 
 // saveAllCSV asks where to save the CSV of every plot and writes it.
-func (g *plotsView) saveAllCSV() {
+func (g *View) saveAllCSV() {
 	win := windowOf(g.exportBtn)
 	if win == nil {
 		return
@@ -273,7 +273,7 @@ func windowOf(o fyne.CanvasObject) fyne.Window {
 
 // runExport runs an export job in the background, writing to wc, and
 // shows what went wrong in win when it is done.
-func (g *plotsView) runExport(job exportJob, err error, wc fyne.URIWriteCloser, win fyne.Window) {
+func (g *View) runExport(job exportJob, err error, wc fyne.URIWriteCloser, win fyne.Window) {
 	if err != nil {
 		wc.Close()
 		dialog.ShowError(fmt.Errorf("%s: %w", wc.URI().Name(), err), win)

@@ -1,4 +1,4 @@
-package ui
+package plots
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ import (
 
 // newTestPlots opens path and shows its Plots tab alone in a test window,
 // with background work running inline.
-func newTestPlots(t *testing.T, path string) (*plotsView, fyne.Window) {
+func newTestPlots(t *testing.T, path string) (*View, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
 	return newTestPlotsDoc(t, uitest.OpenDoc(t, path))
@@ -35,13 +35,13 @@ func newTestPlots(t *testing.T, path string) (*plotsView, fyne.Window) {
 
 // newTestPlotsDoc is newTestPlots on an open document (in a temporary app
 // the caller made).
-func newTestPlotsDoc(t *testing.T, d *model.Document) (*plotsView, fyne.Window) {
+func newTestPlotsDoc(t *testing.T, d *model.Document) (*View, fyne.Window) {
 	t.Helper()
 	l := link.NewHub(d, func(f func()) { f() })
 	t.Cleanup(l.Close)
 	var tab string
 	l.SetTabs(func(name string) bool { tab = name; return true })
-	g := newPlotsView(l)
+	g := New(l)
 	w := test.NewTempWindow(t, g.content)
 	w.Resize(fyne.NewSize(1200, 700))
 	t.Cleanup(func() {
@@ -73,7 +73,7 @@ func legendTexts(p *plotPanel) string {
 	return strings.Join(out, "\n")
 }
 
-const plotBag = "../testdata/lz4-multichunk.bag"
+const plotBag = "../../testdata/lz4-multichunk.bag"
 
 func TestPlotAddSeries(t *testing.T) {
 	tests := []struct {
@@ -179,7 +179,7 @@ func TestPlotTypeWithSuggestions(t *testing.T) {
 // and checks that every panel and the link's range follow.
 func TestPlotZoomPanFit(t *testing.T) {
 	g, _ := newTestPlots(t, plotBag)
-	g.plotPaths([]string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x"})
+	g.PlotPaths([]string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x"})
 	if len(g.panels) != 2 {
 		t.Fatalf("%d panels, want 2", len(g.panels))
 	}
@@ -310,7 +310,7 @@ func TestPlotClickSelectsMessage(t *testing.T) {
 // crosshair.
 func TestPlotLegendAndCrosshair(t *testing.T) {
 	g, _ := newTestPlots(t, plotBag)
-	g.plotPaths([]string{"/imu.linear_acceleration.x,/odom.twist.twist.linear.x"})
+	g.PlotPaths([]string{"/imu.linear_acceleration.x,/odom.twist.twist.linear.x"})
 	p := g.panels[0]
 	c := p.canvas
 	f := c.view.Frame
@@ -371,7 +371,7 @@ func TestPlotLegendAndCrosshair(t *testing.T) {
 // so in its legend row.
 func TestPlotTimeBase(t *testing.T) {
 	g, w := newTestPlots(t, plotBag)
-	g.plotPaths([]string{"/imu.linear_acceleration.x,/chatter.@latency"})
+	g.PlotPaths([]string{"/imu.linear_acceleration.x,/chatter.@latency"})
 	p := g.panels[0]
 	if !strings.Contains(p.errText.Text, "unknown field") {
 		t.Errorf("latency of a type without a header: %q", p.errText.Text)
@@ -394,7 +394,7 @@ func TestPlotTimeBase(t *testing.T) {
 // TestPlotExport writes the visible range as CSV, PNG and SVG.
 func TestPlotExport(t *testing.T) {
 	g, _ := newTestPlots(t, plotBag)
-	g.plotPaths([]string{"/imu.linear_acceleration.x,/odom.twist.twist.linear.x"})
+	g.PlotPaths([]string{"/imu.linear_acceleration.x,/odom.twist.twist.linear.x"})
 	p := g.panels[0]
 	imu, odom := p.series[0].ms, p.series[1].ms
 	// Show from the 10th IMU sample to the 5th odometry sample.
@@ -450,8 +450,7 @@ func TestPlotExport(t *testing.T) {
 	}
 }
 
-// TestPlotsShots writes the bag window of the sample bag with its Plots
-// tab showing, in the default dark and light themes, to
+// TestPlotsShots writes the Plots view of the sample bag, in the default dark and light themes, to
 // $BAGSCOPE_SHOTS/plots-*.png when that variable is set, to look at it by
 // eye.
 func TestPlotsShots(t *testing.T) {
@@ -464,17 +463,14 @@ func TestPlotsShots(t *testing.T) {
 		th   fyne.Theme
 	}{{"dark", uitest.VariantTheme{Theme: theme.DefaultTheme(), V: theme.VariantDark}}, {"light", uitest.VariantTheme{Theme: theme.DefaultTheme(), V: theme.VariantLight}}} {
 		t.Run(v.name, func(t *testing.T) {
-			newTestController(t).app.Settings().SetTheme(v.th)
-			d := uitest.OpenSample(t)
-			w := test.NewTempWindow(t, nil)
-			content, dv := newDocumentPanel(d, w)
-			l := dv.link
+			uitest.NewApp(t).Settings().SetTheme(v.th)
+			l := link.NewHub(uitest.OpenSample(t), uitest.SyncRun)
 			defer l.Close()
-			dv.plots.plotPaths([]string{"/imu.linear_acceleration.x,/imu.angular_velocity.z", "/odom.twist.twist.linear.x"})
+			g := New(l)
+			g.PlotPaths([]string{"/imu.linear_acceleration.x,/imu.angular_velocity.z", "/odom.twist.twist.linear.x"})
 			cv := software.NewCanvas()
-			cv.SetContent(content)
-			cv.Resize(bagWindowSize)
-			g := dv.plots
+			cv.SetContent(g.content)
+			cv.Resize(fyne.NewSize(1280, 560))
 			g.l.SetCursor(g.origin + 7e9)
 			c := g.panels[0].canvas
 			c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(c.Size().Width*0.3, 60)}})
@@ -491,8 +487,8 @@ func TestExamplePaths(t *testing.T) {
 		path string
 		want []string
 	}{
-		{"../assets/sample.bag", []string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x", "/tf.transforms[0].transform.translation.x", "/imu.@latency"}},
-		{"../testdata/lz4-multichunk.bag", []string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x", "/tf.transforms[0].transform.translation.x", "/imu.@latency"}},
+		{"../../assets/sample.bag", []string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x", "/tf.transforms[0].transform.translation.x", "/imu.@latency"}},
+		{"../../testdata/lz4-multichunk.bag", []string{"/imu.linear_acceleration.x", "/odom.twist.twist.linear.x", "/tf.transforms[0].transform.translation.x", "/imu.@latency"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {
@@ -606,7 +602,7 @@ func TestPlotPanelsShareHeight(t *testing.T) {
 // time column, and fields of another topic their own.
 func TestPlotSeriesShareTimes(t *testing.T) {
 	g, _ := newTestPlots(t, plotBag)
-	g.plotPaths([]string{"/imu.linear_acceleration.x,/imu.angular_velocity.z,/odom.twist.twist.linear.x"})
+	g.PlotPaths([]string{"/imu.linear_acceleration.x,/imu.angular_velocity.z,/odom.twist.twist.linear.x"})
 	p := g.panels[0]
 	if len(p.series) != 3 {
 		t.Fatalf("%d series, want 3", len(p.series))

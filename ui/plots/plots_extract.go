@@ -1,4 +1,4 @@
-package ui
+package plots
 
 import (
 	"context"
@@ -23,7 +23,7 @@ func (j extractJob) current() bool { return j.s.gen == j.gen }
 
 // scheduleFlush starts the queued reads once the message index is built
 // (at once when it is), unless a batch is being queued.
-func (g *plotsView) scheduleFlush() {
+func (g *View) scheduleFlush() {
 	if g.batching > 0 || g.flushPending {
 		return
 	}
@@ -36,7 +36,7 @@ func (g *plotsView) scheduleFlush() {
 
 // batch runs f, which queues reads, and starts them together after it, so
 // that the fields of one topic f asks for are read in one pass.
-func (g *plotsView) batch(f func()) {
+func (g *View) batch(f func()) {
 	g.batching++
 	f()
 	g.batching--
@@ -49,7 +49,7 @@ func (g *plotsView) batch(f func()) {
 // topic are read together, one pass per topic (a topic's messages are
 // decoded once, and a single pass holds one set of columns in growth at
 // a time); a series over several topics is read on its own.
-func (g *plotsView) flush() {
+func (g *View) flush() {
 	jobs := g.queue
 	g.queue = nil
 	var groups [][]extractJob
@@ -82,7 +82,7 @@ func (g *plotsView) flush() {
 // read extracts the fields of a group of series in one pass and hands each
 // its series. The pass is cancelled when every series of the group has
 // been stopped.
-func (g *plotsView) read(grp []extractJob) {
+func (g *View) read(grp []extractJob) {
 	ctx, cancel := context.WithCancel(g.l.Context())
 	// Compact times: about 12 bytes a point instead of 16 (plot/column).
 	// A field with more messages than plotMaxPoints is kept reduced (see

@@ -1,4 +1,4 @@
-package ui
+package plots
 
 import (
 	"bytes"
@@ -21,8 +21,8 @@ import (
 // equal the whole series' there; a tap on one selects its message; and the
 // CSV has every point, as without the bound.
 func TestPlotReducedSeries(t *testing.T) {
-	const path = "../testdata/robot.bag"
-	csvOf := func(maxPoints int, zoom bool) (string, *plotsView) {
+	const path = "../../testdata/robot.bag"
+	csvOf := func(maxPoints int, zoom bool) (string, *View) {
 		old := plotMaxPoints
 		plotMaxPoints = maxPoints
 		t.Cleanup(func() { plotMaxPoints = old })

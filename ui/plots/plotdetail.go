@@ -1,4 +1,4 @@
-package ui
+package plots
 
 import (
 	"context"
@@ -75,7 +75,7 @@ func (p *plotPanel) perPixel(w plot.Window) int64 {
 // useDetail decides, for each reduced series of the plots, whether its
 // read of the window draws the shared window (see shown). It is cheap, for
 // every step of a gesture.
-func (g *plotsView) useDetail() {
+func (g *View) useDetail() {
 	for _, p := range g.panels {
 		for _, s := range p.series {
 			if s.ms == nil || !s.ms.Reduced() {
@@ -95,7 +95,7 @@ func clipWindow(w plot.Window, m *model.Series) plot.Window {
 // refine reads, for each reduced series whose overview is too coarse for
 // the shared window and which has no read of it, the points of the window
 // and half of it on either side.
-func (g *plotsView) refine() {
+func (g *View) refine() {
 	g.useDetail()
 	for _, p := range g.panels {
 		if p.xy != nil {
@@ -133,7 +133,7 @@ func (g *plotsView) refine() {
 
 // readDetail reads the points of window w of reduced series s in the
 // background.
-func (g *plotsView) readDetail(p *plotPanel, s *plotSeries, w plot.Window) {
+func (g *View) readDetail(p *plotPanel, s *plotSeries, w plot.Window) {
 	d := &s.detail
 	d.stop()
 	ctx, cancel := context.WithCancel(g.l.Context())
@@ -180,7 +180,7 @@ func (g *plotsView) readDetail(p *plotPanel, s *plotSeries, w plot.Window) {
 // exactSeries returns the shown series of a plot for an export of window w
 // in which every point counts (CSV): each reduced series read again whole
 // over w. srcs are the plot series behind shown, in the same order.
-func (g *plotsView) exactSeries(ctx context.Context, srcs []*plotSeries, shown []plot.Series, w plot.Window) ([]plot.Series, error) {
+func (g *View) exactSeries(ctx context.Context, srcs []*plotSeries, shown []plot.Series, w plot.Window) ([]plot.Series, error) {
 	var refs []model.FieldRef
 	var at []int
 	for i, s := range srcs {

@@ -1,4 +1,4 @@
-package ui
+package plots
 
 import (
 	"fmt"
@@ -33,7 +33,7 @@ var timeBases = []struct {
 // XY plot of paths) with its legend, its error line, and progress while
 // series are extracted. The Plots tab's toolbar adds to it.
 type plotPanel struct {
-	g      *plotsView
+	g      *View
 	series []*plotSeries
 
 	canvas *plotCanvas
@@ -54,7 +54,7 @@ type plotPanel struct {
 	selMark *canvas.Rectangle
 }
 
-func newPlotPanel(g *plotsView) *plotPanel {
+func newPlotPanel(g *View) *plotPanel {
 	p := &plotPanel{g: g}
 	p.canvas = newPlotCanvas(g.origin, g.win)
 	p.canvas.absolute = g.absolute
@@ -157,7 +157,7 @@ func (p *plotPanel) setError(msg string) {
 // is queued: it starts once the message index is built (so that it does
 // not run alongside the index build, which has its own peak), and
 // series of one topic queued together are read in one pass (see
-// plotsView.flush).
+// View.flush).
 func (p *plotPanel) extract(s *plotSeries) {
 	s.stop()
 	// Until the read starts, stopping s only makes the queued job stale.
@@ -385,7 +385,7 @@ func (p *plotPanel) visibleData() []plot.Series {
 // when they hold the same times (fields of one topic on one time base read
 // the same messages), so each topic's times are kept once. Columns never
 // change once extracted, so sharing is safe.
-func (g *plotsView) shareTimes(ms *model.Series) {
+func (g *View) shareTimes(ms *model.Series) {
 	if ms.C == nil {
 		return
 	}

@@ -1,4 +1,9 @@
-package ui
+// Package plots is the Plots tab of a recording's window: field paths
+// plotted against time (or against each other) in stacked panels that
+// share one time axis, with a field list to drag from, the window's
+// current time as a cursor, and exports. Series are extracted in the
+// background and drawn by package plot.
+package plots
 
 import (
 	"context"
@@ -23,14 +28,14 @@ import (
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
-// plotsView is the Plots tab: one toolbar over plot panels stacked over
+// View is the Plots tab: one toolbar over plot panels stacked over
 // one shared time window, which follows the link's range (and sets it when
 // the user zooms or pans), with the link's cursor drawn in every panel.
 // The toolbar acts on the selected panel (current, framed when there are
 // several): what is typed is added there, Export and Remove act on it; the
 // time base applies to all. Panels share the height evenly down to
 // plotMinHeight each, and scroll beyond.
-type plotsView struct {
+type View struct {
 	l      link.Link
 	cache  rosmsg.Cache
 	origin int64       // the bag's start: 0 s on a relative axis
@@ -71,11 +76,11 @@ type plotsView struct {
 // scroll.
 const plotMinHeight = 220
 
-// newPlotsView builds the Plots tab and offers Actions.AddSeries.
-func newPlotsView(l link.Link) *plotsView {
+// New builds the Plots tab and offers Actions.AddSeries.
+func New(l link.Link) *View {
 	b := l.Doc().Storage
 	start, end := l.Doc().Summary.Start, l.Doc().Summary.End
-	g := &plotsView{l: l, origin: start.Nanos(), bagWin: plot.Window{T0: start.Nanos(), T1: end.Nanos()}, fitted: true}
+	g := &View{l: l, origin: start.Nanos(), bagWin: plot.Window{T0: start.Nanos(), T1: end.Nanos()}, fitted: true}
 	if g.bagWin.T1-g.bagWin.T0 < plot.MinWindow {
 		g.bagWin.T1 = g.bagWin.T0 + 1e9
 	}
@@ -123,7 +128,7 @@ func newPlotsView(l link.Link) *plotsView {
 // newToolbar builds the toolbar shared by the panels: the entry with
 // suggestions and Add, the time base, Export, Equal axes (for XY plots),
 // Add plot and Remove plot; with a line of help under it.
-func (g *plotsView) newToolbar() fyne.CanvasObject {
+func (g *View) newToolbar() fyne.CanvasObject {
 	g.entry = widgets.NewCompletionEntry(func(s string) []string { return g.complete(s) })
 	g.entry.SetPlaceHolder("TOPIC.FIELD, or X vs Y for an XY plot, or deriv(…), integ(…), diff(…, …), scale(…, k, c), avg(…, n)")
 	g.entry.OnSubmitted = func(string) { g.addTyped() }
@@ -156,7 +161,7 @@ func (g *plotsView) newToolbar() fyne.CanvasObject {
 
 // complete offers field paths for the path being typed at the end of s:
 // after "(", "," or " vs ", the rest of s is kept as typed.
-func (g *plotsView) complete(s string) []string {
+func (g *View) complete(s string) []string {
 	cut := 0
 	for _, sep := range []string{"(", ",", " vs "} {
 		if i := strings.LastIndex(s, sep); i >= 0 && i+len(sep) > cut {
@@ -186,7 +191,7 @@ func (g *plotsView) complete(s string) []string {
 // setTimeBase switches every panel to one of timeBases and re-extracts
 // their series when the base itself changed (derived series and XY paths
 // are computed again from the new columns).
-func (g *plotsView) setTimeBase(label string) {
+func (g *View) setTimeBase(label string) {
 	for _, tb := range timeBases {
 		if tb.label != label {
 			continue
@@ -210,7 +215,7 @@ func (g *plotsView) setTimeBase(label string) {
 }
 
 // addTyped adds what the toolbar's entry holds to the selected panel.
-func (g *plotsView) addTyped() {
+func (g *View) addTyped() {
 	p := g.current
 	text := g.entry.Text
 	if g.add(p, text) {
@@ -219,7 +224,7 @@ func (g *plotsView) addTyped() {
 }
 
 // addPanel appends an empty plot panel.
-func (g *plotsView) addPanel() *plotPanel {
+func (g *View) addPanel() *plotPanel {
 	p := newPlotPanel(g)
 	g.panels = append(g.panels, p)
 	g.restack()
@@ -227,7 +232,7 @@ func (g *plotsView) addPanel() *plotPanel {
 }
 
 // selectPanel makes p the panel the toolbar acts on.
-func (g *plotsView) selectPanel(p *plotPanel) {
+func (g *View) selectPanel(p *plotPanel) {
 	if p == nil {
 		return
 	}
@@ -237,7 +242,7 @@ func (g *plotsView) selectPanel(p *plotPanel) {
 
 // showSelection frames the selected panel (when there are several) and
 // sets the toolbar to it.
-func (g *plotsView) showSelection() {
+func (g *View) showSelection() {
 	for _, q := range g.panels {
 		on := q == g.current && len(g.panels) > 1
 		if on != q.selMark.Visible() {
@@ -267,7 +272,7 @@ func (g *plotsView) showSelection() {
 }
 
 // removePanel drops p and stops its extractions; the last panel stays.
-func (g *plotsView) removePanel(p *plotPanel) {
+func (g *View) removePanel(p *plotPanel) {
 	if len(g.panels) < 2 || p == nil {
 		return
 	}
@@ -288,7 +293,7 @@ func (g *plotsView) removePanel(p *plotPanel) {
 }
 
 // restack lays the panels out in rows of equal height.
-func (g *plotsView) restack() {
+func (g *View) restack() {
 	objs := make([]fyne.CanvasObject, len(g.panels))
 	for i, p := range g.panels {
 		objs[i] = p.box
@@ -302,7 +307,7 @@ func (g *plotsView) restack() {
 // for an XY path) and adds it to p, or to a new panel when p holds the
 // other kind; it reports whether it added something. What cannot be added
 // is said in the panel's error line.
-func (g *plotsView) add(p *plotPanel, text string) bool {
+func (g *View) add(p *plotPanel, text string) bool {
 	text = strings.TrimSpace(text)
 	p.setError("")
 	if text == "" {
@@ -339,7 +344,7 @@ func (g *plotsView) add(p *plotPanel, text string) bool {
 
 // parseSeries reads a typed series: "X vs Y", an expression, or a field
 // path, resolving every path against the bag.
-func (g *plotsView) parseSeries(text string) (*plotSeries, error) {
+func (g *View) parseSeries(text string) (*plotSeries, error) {
 	s := &plotSeries{path: text}
 	if xs, ys, ok := plot.SplitXY(text); ok {
 		x, err := plot.ParseExpr(xs)
@@ -393,7 +398,7 @@ func (g *plotsView) parseSeries(text string) (*plotSeries, error) {
 // dropTarget is where a field dropped at the absolute position pos goes:
 // the panel under it, or a new panel on the drop zone or the Add plot
 // button; neither elsewhere.
-func (g *plotsView) dropTarget(pos fyne.Position) (p *plotPanel, isNew bool) {
+func (g *View) dropTarget(pos fyne.Position) (p *plotPanel, isNew bool) {
 	for _, p := range g.panels {
 		if under(p.box, pos) {
 			return p, false
@@ -403,7 +408,7 @@ func (g *plotsView) dropTarget(pos fyne.Position) (p *plotPanel, isNew bool) {
 }
 
 // markDrop highlights panel p, or the drop zone when isNew.
-func (g *plotsView) markDrop(p *plotPanel, isNew bool) {
+func (g *View) markDrop(p *plotPanel, isNew bool) {
 	for _, q := range g.panels {
 		if (q == p) != q.mark.Visible() {
 			if q == p {
@@ -451,7 +456,7 @@ func under(o fyne.CanvasObject, pos fyne.Position) bool {
 }
 
 // nextColor hands out the palette in turn across panels.
-func (g *plotsView) nextColor() color.RGBA {
+func (g *View) nextColor() color.RGBA {
 	c := plot.PaletteColor(g.colors)
 	g.colors++
 	return c
@@ -459,7 +464,7 @@ func (g *plotsView) nextColor() color.RGBA {
 
 // full is the extent to fit: the bag's time range and every series'
 // points (header stamps may lie outside the bag's range).
-func (g *plotsView) full() plot.Window {
+func (g *View) full() plot.Window {
 	w := g.bagWin
 	for _, p := range g.panels {
 		for _, s := range p.series {
@@ -473,7 +478,7 @@ func (g *plotsView) full() plot.Window {
 }
 
 // apply shows window w in every panel.
-func (g *plotsView) apply(w plot.Window) {
+func (g *View) apply(w plot.Window) {
 	g.win = w
 	g.useDetail()
 	for _, p := range g.panels {
@@ -486,7 +491,7 @@ func (g *plotsView) apply(w plot.Window) {
 
 // setWindow is a zoom or pan by the user in one panel: every panel
 // follows, and once the gesture ends so does the link's range.
-func (g *plotsView) setWindow(w plot.Window, final bool) {
+func (g *View) setWindow(w plot.Window, final bool) {
 	g.fitted = false
 	g.apply(w)
 	if final {
@@ -496,7 +501,7 @@ func (g *plotsView) setWindow(w plot.Window, final bool) {
 }
 
 // fit shows all the data in every panel and clears the link's range.
-func (g *plotsView) fit() {
+func (g *View) fit() {
 	g.fitted = true
 	for _, p := range g.panels {
 		p.canvas.view.Y = plot.YRange{}
@@ -510,7 +515,7 @@ func (g *plotsView) fit() {
 }
 
 // onRange follows the link's range; no range means fit.
-func (g *plotsView) onRange(t0, t1 int64, ok bool) {
+func (g *View) onRange(t0, t1 int64, ok bool) {
 	if !ok {
 		if !g.fitted {
 			g.fitted = true
@@ -529,14 +534,14 @@ func (g *plotsView) onRange(t0, t1 int64, ok bool) {
 }
 
 // dataChanged refits a fitted window to data that came or went.
-func (g *plotsView) dataChanged() {
+func (g *View) dataChanged() {
 	if g.fitted {
 		g.apply(g.full())
 	}
 	g.refine()
 }
 
-func (g *plotsView) setCursor(t int64) {
+func (g *View) setCursor(t int64) {
 	for _, p := range g.panels {
 		p.canvas.setCursor(t)
 		if p.xy != nil {
@@ -548,7 +553,7 @@ func (g *plotsView) setCursor(t int64) {
 // pick selects the message of point i (at time t) of s everywhere (for a
 // derived series or an XY path, the message of a field it is computed from
 // with a point at t); without a point, it moves the cursor to t.
-func (g *plotsView) pick(p *plotPanel, s *plotSeries, i int, t int64) {
+func (g *View) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 	var ms *model.Series
 	ok := false
 	switch {
@@ -646,12 +651,12 @@ func examplePaths(b bag.Storage, cache *rosmsg.Cache, n int) []string {
 	return out[:min(len(out), n)]
 }
 
-// plotPaths plots field paths in the Plots tab and shows it (for a
+// PlotPaths plots field paths in the Plots tab and shows it (for a
 // repeatable --plot flag). Each value fills one plot panel; a value may
 // name several series separated by commas:
 // "/imu.linear_acceleration.x,/imu.linear_acceleration.y". Paths that do
 // not resolve leave their error in the panel.
-func (g *plotsView) plotPaths(paths []string) {
+func (g *View) PlotPaths(paths []string) {
 	// Queued together, the fields of one topic are read in one pass.
 	g.batch(func() {
 		for i, v := range paths {
@@ -688,4 +693,38 @@ func splitTop(s string) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// Content is the Plots tab's content.
+func (g *View) Content() fyne.CanvasObject { return g.content }
+
+// Window is the time window the plots show (nanoseconds since the epoch).
+func (g *View) Window() (t0, t1 int64) { return g.win.T0, g.win.T1 }
+
+// Series are the paths plotted, per panel.
+func (g *View) Series() [][]string {
+	out := make([][]string, len(g.panels))
+	for i, p := range g.panels {
+		for _, s := range p.series {
+			out[i] = append(out[i], s.path)
+		}
+	}
+	return out
+}
+
+// Cursors are the time cursors the panels draw, one per panel.
+func (g *View) Cursors() []int64 {
+	out := make([]int64, len(g.panels))
+	for i, p := range g.panels {
+		out[i] = p.canvas.cursor
+	}
+	return out
+}
+
+// ClickAt does what a click on the first plot at time t, away from its
+// points, does: it moves the window's time there.
+func (g *View) ClickAt(t int64) {
+	if len(g.panels) > 0 {
+		g.pick(g.panels[0], nil, 0, t)
+	}
 }

@@ -1,4 +1,4 @@
-package ui
+package plots
 
 import (
 	"os"
@@ -81,7 +81,7 @@ func TestFieldListSample(t *testing.T) {
 
 // shownFieldRow filters the Fields list down to path and returns its row
 // as the tree shows it.
-func shownFieldRow(t *testing.T, g *plotsView, path string) *fieldRow {
+func shownFieldRow(t *testing.T, g *View, path string) *fieldRow {
 	t.Helper()
 	g.fields.filter.SetText(strings.NewReplacer(".", " ", "/", "").Replace(path))
 	for _, o := range test.LaidOutObjects(g.fields.tree) {
@@ -99,21 +99,21 @@ func TestFieldDrag(t *testing.T) {
 	const path = "/odom.twist.twist.linear.x"
 	tests := []struct {
 		name   string
-		target func(g *plotsView) fyne.Position // evaluated mid-drag
-		series []int                            // series per panel after the drop
-		mark   int                              // panel highlighted before the drop, -1 none
-		zone   bool                             // drop zone highlighted
+		target func(g *View) fyne.Position // evaluated mid-drag
+		series []int                       // series per panel after the drop
+		mark   int                         // panel highlighted before the drop, -1 none
+		zone   bool                        // drop zone highlighted
 	}{
-		{"onto panel 2", func(g *plotsView) fyne.Position { return uitest.Centre(g.panels[1].box) }, []int{0, 1}, 1, false},
-		{"onto panel 1", func(g *plotsView) fyne.Position { return uitest.Centre(g.panels[0].box) }, []int{1, 0}, 0, false},
-		{"onto panel 2's legend corner", func(g *plotsView) fyne.Position {
+		{"onto panel 2", func(g *View) fyne.Position { return uitest.Centre(g.panels[1].box) }, []int{0, 1}, 1, false},
+		{"onto panel 1", func(g *View) fyne.Position { return uitest.Centre(g.panels[0].box) }, []int{1, 0}, 0, false},
+		{"onto panel 2's legend corner", func(g *View) fyne.Position {
 			b := g.panels[1].box
 			return fyne.CurrentApp().Driver().AbsolutePositionForObject(b).Add(fyne.NewPos(b.Size().Width-2, b.Size().Height-2))
 		}, []int{0, 1}, 1, false},
-		{"back onto the list", func(g *plotsView) fyne.Position { return uitest.Centre(g.fields.tree) }, []int{0, 0}, -1, false},
-		{"outside the window", func(g *plotsView) fyne.Position { return fyne.NewPos(-20, 300) }, []int{0, 0}, -1, false},
-		{"below the panels", func(g *plotsView) fyne.Position { return uitest.Centre(g.dropZone) }, []int{0, 0, 1}, -1, true},
-		{"onto Add plot", func(g *plotsView) fyne.Position { return uitest.Centre(g.addBtn) }, []int{0, 0, 1}, -1, true},
+		{"back onto the list", func(g *View) fyne.Position { return uitest.Centre(g.fields.tree) }, []int{0, 0}, -1, false},
+		{"outside the window", func(g *View) fyne.Position { return fyne.NewPos(-20, 300) }, []int{0, 0}, -1, false},
+		{"below the panels", func(g *View) fyne.Position { return uitest.Centre(g.dropZone) }, []int{0, 0, 1}, -1, true},
+		{"onto Add plot", func(g *View) fyne.Position { return uitest.Centre(g.addBtn) }, []int{0, 0, 1}, -1, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -192,8 +192,8 @@ func TestTipPosition(t *testing.T) {
 // says where it goes.
 func TestFieldAddToSelected(t *testing.T) {
 	const path = "/imu.linear_acceleration.x"
-	press := func(i int) func(g *plotsView) {
-		return func(g *plotsView) {
+	press := func(i int) func(g *View) {
+		return func(g *View) {
 			ev := &desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(50, 50)}, Button: desktop.MouseButtonPrimary}
 			if p := g.panels[i]; p.xy != nil {
 				p.xy.MouseDown(ev)
@@ -211,15 +211,15 @@ func TestFieldAddToSelected(t *testing.T) {
 	}
 	tests := []struct {
 		name   string
-		selec  func(g *plotsView) // with three panels, the last selected
-		series []int              // series per panel after the add
-		sel    int                // the selected panel after the add
+		selec  func(g *View) // with three panels, the last selected
+		series []int         // series per panel after the add
+		sel    int           // the selected panel after the add
 	}{
 		{"first of three", press(0), []int{1, 0, 0}, 0},
 		{"middle of three", press(1), []int{0, 1, 0}, 1},
-		{"last, as made", func(*plotsView) {}, []int{0, 0, 1}, 2},
-		{"Add plot", func(g *plotsView) { test.Tap(toolbarButton(t, g, "Add plot")) }, []int{0, 0, 0, 1}, 3},
-		{"an XY plot: a new plot below", func(g *plotsView) {
+		{"last, as made", func(*View) {}, []int{0, 0, 1}, 2},
+		{"Add plot", func(g *View) { test.Tap(toolbarButton(t, g, "Add plot")) }, []int{0, 0, 0, 1}, 3},
+		{"an XY plot: a new plot below", func(g *View) {
 			g.add(g.panels[0], "/odom.pose.pose.position.x vs /odom.pose.pose.position.y")
 			press(0)(g)
 		}, []int{0, 0, 0, 1}, 3},
@@ -266,7 +266,7 @@ func TestFieldAddToSelected(t *testing.T) {
 }
 
 // toolbarButton is the Plots toolbar's button labelled text.
-func toolbarButton(t *testing.T, g *plotsView, text string) *widget.Button {
+func toolbarButton(t *testing.T, g *View, text string) *widget.Button {
 	t.Helper()
 	for _, o := range test.LaidOutObjects(g.content) {
 		if b, ok := o.(*widget.Button); ok && b.Text == text {
@@ -277,23 +277,17 @@ func toolbarButton(t *testing.T, g *plotsView, text string) *widget.Button {
 	return nil
 }
 
-// TestFieldDragShot writes the sample bag's window in the middle of a
+// TestFieldDragShot writes the sample bag's Plots view in the middle of a
 // drag onto the second plot to $BAGSCOPE_SHOTS/plots-drag.png.
 func TestFieldDragShot(t *testing.T) {
 	dir := os.Getenv("BAGSCOPE_SHOTS")
 	if dir == "" {
 		t.Skip("BAGSCOPE_SHOTS not set")
 	}
-	newTestController(t).app.Settings().SetTheme(uitest.VariantTheme{Theme: theme.DefaultTheme(), V: theme.VariantDark})
-	d := uitest.OpenSample(t)
-	w := test.NewTempWindow(t, nil)
-	content, dv := newDocumentPanel(d, w)
-	l := dv.link
-	defer l.Close()
-	w.SetContent(content)
-	w.Resize(bagWindowSize)
-	dv.plots.plotPaths([]string{"/imu.linear_acceleration.x", "/imu.angular_velocity.z"})
-	g := dv.plots
+	uitest.NewApp(t).Settings().SetTheme(uitest.VariantTheme{Theme: theme.DefaultTheme(), V: theme.VariantDark})
+	g, w := newTestPlotsDoc(t, uitest.OpenSample(t))
+	w.Resize(fyne.NewSize(1280, 560))
+	g.PlotPaths([]string{"/imu.linear_acceleration.x", "/imu.angular_velocity.z"})
 	row := shownFieldRow(t, g, "/odom.twist.twist.linear.x")
 	start := uitest.Centre(row)
 	row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: start}})
