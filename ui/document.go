@@ -21,6 +21,7 @@ import (
 	"github.com/bagscope/bagscope/ui/plots"
 	"github.com/bagscope/bagscope/ui/records"
 	"github.com/bagscope/bagscope/ui/sensor"
+	"github.com/bagscope/bagscope/ui/timeline"
 	"github.com/bagscope/bagscope/ui/topics"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -30,7 +31,7 @@ import (
 // player, and the plots. Both are nil for a recording without messages.
 type docViews struct {
 	link     *link.Hub
-	timeline *timelinePane
+	timeline *timeline.Pane
 	plots    *plots.View
 }
 
@@ -47,7 +48,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 	// which reads every chunk anyway; others count them on their own.
 	autoCheck := d.Size <= findings.AutoCheckLimit
 	topicsView := topics.New(d, l, autoCheck)
-	tp := newTimelinePane(d, l)
+	tp := timeline.New(d, l)
 	plotsView := plots.New(l)
 	first := true
 	recordsTab, findingsTab := recordsAndFindings(d, w, l, findings.Hooks{
@@ -84,7 +85,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
 	dv.timeline, dv.plots = tp, plotsView
-	return newTimelineSplit(tp, tabs)
+	return timeline.NewSplit(tp, tabs, bagWindowSize.Height)
 }
 
 // recordsAndFindings builds the Records and Findings tabs of document d,

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
+	"github.com/bagscope/bagscope/ui/timeline"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -145,67 +146,67 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		// Nothing has the keyboard: the window's Space.
 		k.w.Canvas().Unfocus()
 		k.w.Canvas().OnTypedKey()(space)
-		if !p.clock.Playing() {
+		if !p.Playing() {
 			t.Fatal("Space did not play")
 		}
 		// The timeline has it.
-		tv := find[*TimelineView](t, k, "")
+		tv := find[*timeline.View](t, k, "")
 		k.w.Canvas().Focus(tv)
 		k.w.Canvas().Focused().TypedKey(space)
-		if p.clock.Playing() {
+		if p.Playing() {
 			t.Error("Space on the timeline did not pause")
 		}
 	},
 	"Alt+Shift+Left / Alt+Shift+Right": func(t *testing.T, k *keysWindow) {
 		l := k.v.link
-		tv := find[*TimelineView](t, k, "Plots")
-		start := tv.tl.Start + int64(2e9)
+		tv := find[*timeline.View](t, k, "Plots")
+		start := tv.Timeline().Start + int64(2e9)
 		l.SetCursor(start)
 		uitest.PressShortcut(k.w, shortcutTimeForward)
-		if c, _ := l.Cursor(); c != start+timeStep {
+		if c, _ := l.Cursor(); c != start+timeline.TimeStep {
 			t.Errorf("Alt+Shift+Right moved the time %d ns", c-start)
 		}
-		if m, ok := l.Message(); !ok || m.T > start+timeStep {
+		if m, ok := l.Message(); !ok || m.T > start+timeline.TimeStep {
 			t.Errorf("the message (%v) is after the time", ok)
 		}
 		uitest.PressShortcut(k.w, shortcutTimeBack)
 		uitest.PressShortcut(k.w, shortcutTimeBack)
-		if c, _ := l.Cursor(); c != start-timeStep {
+		if c, _ := l.Cursor(); c != start-timeline.TimeStep {
 			t.Errorf("Alt+Shift+Left twice moved the time %d ns", c-start)
 		}
 	},
 	"Alt+Up / Alt+Down": func(t *testing.T, k *keysWindow) {
-		p := k.v.views.timeline.player
+		p := k.v.views.timeline.Player()
 		uitest.PressShortcut(k.w, shortcutFaster)
-		if p.clock.Speed != 2 || k.v.views.timeline.transport.speed.Selected != "2×" {
-			t.Errorf("Alt+Up: speed %g, the menu shows %q", p.clock.Speed, k.v.views.timeline.transport.speed.Selected)
+		if speed, _ := k.v.views.timeline.Transport(); p.Speed() != 2 || speed != "2×" {
+			t.Errorf("Alt+Up: speed %g, the menu shows %q", p.Speed(), speed)
 		}
 		uitest.PressShortcut(k.w, shortcutSlower)
 		uitest.PressShortcut(k.w, shortcutSlower)
-		if p.clock.Speed != 0.5 {
-			t.Errorf("Alt+Down twice from 2×: %g", p.clock.Speed)
+		if p.Speed() != 0.5 {
+			t.Errorf("Alt+Down twice from 2×: %g", p.Speed())
 		}
 	},
 	"Alt+L": func(t *testing.T, k *keysWindow) {
-		p := k.v.views.timeline.player
+		p := k.v.views.timeline.Player()
 		uitest.PressShortcut(k.w, shortcutLoop)
-		if !p.clock.Loop || k.v.views.timeline.transport.loop.Importance != widget.HighImportance {
+		if _, loop := k.v.views.timeline.Transport(); !p.Loop() || !loop {
 			t.Error("Alt+L did not loop")
 		}
 		uitest.PressShortcut(k.w, shortcutLoop)
-		if p.clock.Loop {
+		if p.Loop() {
 			t.Error("Alt+L again did not stop looping")
 		}
 	},
 	"Ctrl+T": func(t *testing.T, k *keysWindow) {
 		tp := k.v.views.timeline
-		tv := find[*TimelineView](t, k, "")
+		tv := find[*timeline.View](t, k, "")
 		uitest.PressShortcut(k.w, shortcutLanes)
-		if !tp.collapsed || tv.Visible() && tp.body.Visible() {
+		if !tp.Collapsed() || tv.Visible() && k.v.views.timeline.LanesShown() {
 			t.Error("Ctrl+T did not hide the lanes")
 		}
 		uitest.PressShortcut(k.w, shortcutLanes)
-		if tp.collapsed || !tp.body.Visible() || tv.Size().Height < tlLaneH*3 {
+		if tp.Collapsed() || !k.v.views.timeline.LanesShown() || tv.Size().Height < timeline.LaneH*3 {
 			t.Errorf("Ctrl+T again did not show the lanes (%v high)", tv.Size().Height)
 		}
 	},
@@ -231,57 +232,57 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		closeOverlays(bad.w)
 	},
 	"Timeline: + - 0": func(t *testing.T, k *keysWindow) {
-		tv := find[*TimelineView](t, k, "")
+		tv := find[*timeline.View](t, k, "")
 		k.w.Canvas().Focus(tv)
-		full := tv.tl.End - tv.tl.Start
+		full := tv.Timeline().End - tv.Timeline().Start
 		typeFocused(t, k.w, "+")
-		if got := tv.t1 - tv.t0; got != full/2 {
+		if got := winEnd(tv) - winStart(tv); got != full/2 {
 			t.Errorf("+: window %d of %d", got, full)
 		}
 		typeFocused(t, k.w, "-")
-		if got := tv.t1 - tv.t0; got != full {
+		if got := winEnd(tv) - winStart(tv); got != full {
 			t.Errorf("-: window %d of %d", got, full)
 		}
 		typeFocused(t, k.w, "++0")
-		if tv.t0 != tv.tl.Start || tv.t1 != tv.tl.End {
-			t.Errorf("0: window %d..%d", tv.t0, tv.t1)
+		if winStart(tv) != tv.Timeline().Start || winEnd(tv) != tv.Timeline().End {
+			t.Errorf("0: window %d..%d", winStart(tv), winEnd(tv))
 		}
 	},
 	"Timeline: Home End Left Right": func(t *testing.T, k *keysWindow) {
-		tv := find[*TimelineView](t, k, "")
+		tv := find[*timeline.View](t, k, "")
 		k.w.Canvas().Focus(tv)
 		typeFocused(t, k.w, "++")
-		width := tv.t1 - tv.t0
+		width := winEnd(tv) - winStart(tv)
 		key := func(name fyne.KeyName) { k.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: name}) }
 		key(fyne.KeyEnd)
-		if tv.t1 != tv.tl.End || tv.t1-tv.t0 != width {
-			t.Errorf("End: window %d..%d, end %d", tv.t0, tv.t1, tv.tl.End)
+		if winEnd(tv) != tv.Timeline().End || winEnd(tv)-winStart(tv) != width {
+			t.Errorf("End: window %d..%d, end %d", winStart(tv), winEnd(tv), tv.Timeline().End)
 		}
 		key(fyne.KeyHome)
-		if tv.t0 != tv.tl.Start || tv.t1-tv.t0 != width {
-			t.Errorf("Home: window %d..%d, start %d", tv.t0, tv.t1, tv.tl.Start)
+		if winStart(tv) != tv.Timeline().Start || winEnd(tv)-winStart(tv) != width {
+			t.Errorf("Home: window %d..%d, start %d", winStart(tv), winEnd(tv), tv.Timeline().Start)
 		}
-		before := tv.t0
+		before := winStart(tv)
 		key(fyne.KeyRight)
-		if tv.t0 <= before {
-			t.Errorf("Right: window starts at %d, was %d", tv.t0, before)
+		if winStart(tv) <= before {
+			t.Errorf("Right: window starts at %d, was %d", winStart(tv), before)
 		}
-		before = tv.t0
+		before = winStart(tv)
 		key(fyne.KeyLeft)
-		if tv.t0 >= before {
-			t.Errorf("Left: window starts at %d, was %d", tv.t0, before)
+		if winStart(tv) >= before {
+			t.Errorf("Left: window starts at %d, was %d", winStart(tv), before)
 		}
 		typeFocused(t, k.w, "0")
 	},
 	"Timeline: Z, Esc": func(t *testing.T, k *keysWindow) {
-		tv := find[*TimelineView](t, k, "")
+		tv := find[*timeline.View](t, k, "")
 		l := k.v.link
-		r0, r1 := tv.tl.Start+(tv.tl.End-tv.tl.Start)/4, tv.tl.Start+(tv.tl.End-tv.tl.Start)/2
+		r0, r1 := tv.Timeline().Start+(tv.Timeline().End-tv.Timeline().Start)/4, tv.Timeline().Start+(tv.Timeline().End-tv.Timeline().Start)/2
 		l.SetRange(r0, r1, true)
 		k.w.Canvas().Focus(tv)
 		typeFocused(t, k.w, "z")
-		if tv.t0 != r0 || tv.t1 != r1 {
-			t.Errorf("Z: window %d..%d, range %d..%d", tv.t0, tv.t1, r0, r1)
+		if winStart(tv) != r0 || winEnd(tv) != r1 {
+			t.Errorf("Z: window %d..%d, range %d..%d", winStart(tv), winEnd(tv), r0, r1)
 		}
 		k.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 		if _, _, ok := l.Range(); ok {
@@ -418,6 +419,10 @@ func init() {
 		}
 	}
 }
+
+// winStart and winEnd are the ends of the time window the timeline shows.
+func winStart(tv *timeline.View) int64 { t0, _ := tv.Window(); return t0 }
+func winEnd(tv *timeline.View) int64   { _, t1 := tv.Window(); return t1 }
 
 // TestHelpKeys presses every key Help > Keyboard and mouse lists and
 // checks that it does what Help says.

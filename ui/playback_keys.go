@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/timeline"
 )
 
 // Playback keys. Space has no modifier, so it cannot be a shortcut (a
@@ -23,33 +24,33 @@ var (
 func (c *controller) addPlaybackShortcuts(w fyne.Window) {
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		if ev.Name == fyne.KeySpace {
-			c.withPlayer(w, (*player).Toggle)
+			c.withPlayer(w, (*timeline.Player).Toggle)
 		}
 	})
-	w.Canvas().AddShortcut(shortcutTimeBack, func(fyne.Shortcut) { c.withPlayer(w, func(p *player) { p.stepTime(-timeStep) }) })
-	w.Canvas().AddShortcut(shortcutTimeForward, func(fyne.Shortcut) { c.withPlayer(w, func(p *player) { p.stepTime(timeStep) }) })
+	w.Canvas().AddShortcut(shortcutTimeBack, func(fyne.Shortcut) { c.withPlayer(w, func(p *timeline.Player) { p.StepTime(-timeline.TimeStep) }) })
+	w.Canvas().AddShortcut(shortcutTimeForward, func(fyne.Shortcut) { c.withPlayer(w, func(p *timeline.Player) { p.StepTime(timeline.TimeStep) }) })
 	w.Canvas().AddShortcut(shortcutFaster, func(fyne.Shortcut) {
-		c.withPlayer(w, func(p *player) { p.setSpeed(model.Faster(p.clock.Speed)) })
+		c.withPlayer(w, func(p *timeline.Player) { p.SetSpeed(model.Faster(p.Speed())) })
 	})
 	w.Canvas().AddShortcut(shortcutSlower, func(fyne.Shortcut) {
-		c.withPlayer(w, func(p *player) { p.setSpeed(model.Slower(p.clock.Speed)) })
+		c.withPlayer(w, func(p *timeline.Player) { p.SetSpeed(model.Slower(p.Speed())) })
 	})
-	w.Canvas().AddShortcut(shortcutLoop, func(fyne.Shortcut) { c.withPlayer(w, func(p *player) { p.setLoop(!p.clock.Loop) }) })
+	w.Canvas().AddShortcut(shortcutLoop, func(fyne.Shortcut) { c.withPlayer(w, func(p *timeline.Player) { p.SetLoop(!p.Loop()) }) })
 	w.Canvas().AddShortcut(shortcutLanes, func(fyne.Shortcut) { c.toggleLanes(w) })
 }
 
 // playbackMenuItems are the View menu's playback items.
 func (c *controller) playbackMenuItems(w fyne.Window) []*fyne.MenuItem {
-	play := fyne.NewMenuItem("Play / Pause (Space)", func() { c.withPlayer(w, (*player).Toggle) })
-	back := fyne.NewMenuItem("Back 1 s", func() { c.withPlayer(w, func(p *player) { p.stepTime(-timeStep) }) })
+	play := fyne.NewMenuItem("Play / Pause (Space)", func() { c.withPlayer(w, (*timeline.Player).Toggle) })
+	back := fyne.NewMenuItem("Back 1 s", func() { c.withPlayer(w, func(p *timeline.Player) { p.StepTime(-timeline.TimeStep) }) })
 	back.Shortcut = shortcutTimeBack
-	fwd := fyne.NewMenuItem("Forward 1 s", func() { c.withPlayer(w, func(p *player) { p.stepTime(timeStep) }) })
+	fwd := fyne.NewMenuItem("Forward 1 s", func() { c.withPlayer(w, func(p *timeline.Player) { p.StepTime(timeline.TimeStep) }) })
 	fwd.Shortcut = shortcutTimeForward
-	faster := fyne.NewMenuItem("Faster", func() { c.withPlayer(w, func(p *player) { p.setSpeed(model.Faster(p.clock.Speed)) }) })
+	faster := fyne.NewMenuItem("Faster", func() { c.withPlayer(w, func(p *timeline.Player) { p.SetSpeed(model.Faster(p.Speed())) }) })
 	faster.Shortcut = shortcutFaster
-	slower := fyne.NewMenuItem("Slower", func() { c.withPlayer(w, func(p *player) { p.setSpeed(model.Slower(p.clock.Speed)) }) })
+	slower := fyne.NewMenuItem("Slower", func() { c.withPlayer(w, func(p *timeline.Player) { p.SetSpeed(model.Slower(p.Speed())) }) })
 	slower.Shortcut = shortcutSlower
-	loop := fyne.NewMenuItem("Loop", func() { c.withPlayer(w, func(p *player) { p.setLoop(!p.clock.Loop) }) })
+	loop := fyne.NewMenuItem("Loop", func() { c.withPlayer(w, func(p *timeline.Player) { p.SetLoop(!p.Loop()) }) })
 	loop.Shortcut = shortcutLoop
 	lanes := fyne.NewMenuItem("Hide / Show Timeline Lanes", func() { c.toggleLanes(w) })
 	lanes.Shortcut = shortcutLanes
@@ -57,15 +58,15 @@ func (c *controller) playbackMenuItems(w fyne.Window) []*fyne.MenuItem {
 }
 
 // withPlayer calls f with window w's player, once its bag has loaded.
-func (c *controller) withPlayer(w fyne.Window, f func(*player)) {
+func (c *controller) withPlayer(w fyne.Window, f func(*timeline.Player)) {
 	if v := c.views[w]; v != nil && v.views != nil && v.views.timeline != nil {
-		f(v.views.timeline.player)
+		f(v.views.timeline.Player())
 	}
 }
 
 // toggleLanes hides or shows window w's timeline lanes.
 func (c *controller) toggleLanes(w fyne.Window) {
 	if v := c.views[w]; v != nil && v.views != nil && v.views.timeline != nil {
-		v.views.timeline.toggleCollapsed()
+		v.views.timeline.ToggleCollapsed()
 	}
 }

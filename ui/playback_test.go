@@ -14,18 +14,35 @@ import (
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
+	"github.com/bagscope/bagscope/ui/link"
+	"github.com/bagscope/bagscope/ui/timeline"
 )
+
+// newTestViews shows the sample bag's linked views in a window, with
+// background work run at once, and returns them, the timeline's lanes and
+// the window.
+func newTestViews(t *testing.T) (*docViews, *timeline.View, fyne.Window) {
+	t.Helper()
+	uitest.NewApp(t)
+	d := uitest.OpenSample(t)
+	l := link.NewHub(d, uitest.SyncRun)
+	t.Cleanup(l.Close)
+	w := test.NewTempWindow(t, nil)
+	dv := &docViews{link: l}
+	w.SetContent(newViews(d, w, dv))
+	w.Resize(fyne.NewSize(1000, 600))
+	return dv, dv.timeline.View(), w
+}
 
 // manualPlayer makes the window's player tick by hand on a clock the test
 // moves.
-func manualPlayer(dv *docViews) (p *player, advance func(time.Duration)) {
-	p = dv.timeline.player
+func manualPlayer(dv *docViews) (p *timeline.Player, advance func(time.Duration)) {
+	p = dv.timeline.Player()
 	now := time.Unix(1000, 0)
-	p.now = func() time.Time { return now }
-	p.startTicker = func() {}
+	frame := p.TickByHand(func() time.Time { return now })
 	return p, func(d time.Duration) {
 		now = now.Add(d)
-		p.frame()
+		frame()
 	}
 }
 
@@ -42,47 +59,49 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 	l.SelectTab("Plots")
 	x := l.Index()
 	imu := x.Topic("/imu")
-	span := tv.tl.End - tv.tl.Start
+	tl := tv.Timeline()
+	span := tl.End - tl.Start
 	for _, tc := range []struct {
 		name string
 		// move moves the time and returns where it should be.
 		move func(t *testing.T) int64
 	}{
 		{"a tap on the timeline's axis", func(t *testing.T) int64 {
-			x := tv.labelW() + tv.plotW()*0.3
-			test.TapAt(tv.axis, fyne.NewPos(x, 5))
-			return tv.timeAt(x)
+			x := tv.PlotX(0.3)
+			test.TapAt(tv.Axis().(fyne.Tappable), fyne.NewPos(x, 5))
+			return tv.TimeAt(x)
 		}},
 		{"a tap on a lane: that topic", func(t *testing.T) int64 {
-			x := tv.labelW() + tv.plotW()*0.6
-			test.TapAt(tv, fyne.NewPos(x, tv.laneY(laneOf(t, tv, "/imu"))+5))
+			x := tv.PlotX(0.6)
+			test.TapAt(tv, tv.LanePos(laneOf(t, tv, "/imu"), x))
 			if m, _ := l.Message(); l.TopicName(m) != "/imu" {
 				t.Errorf("a tap on the /imu lane selected a %s message", l.TopicName(m))
 			}
-			return tv.timeAt(x)
+			return tv.TimeAt(x)
 		}},
 		{"a drag of the timeline's cursor", func(t *testing.T) int64 {
 			c, _ := l.Cursor()
-			from := tv.x(c)
-			test.Drag(w.Canvas(), uitest.Abs(tv, from+1, tv.laneY(0)+5), 60, 0)
-			if tv.t0 != tv.tl.Start {
-				t.Errorf("dragging the cursor panned the timeline to %d", tv.t0)
+			from := tv.LanePos(0, tv.X(c)+1)
+			test.Drag(w.Canvas(), uitest.Abs(tv, from.X, from.Y), 60, 0)
+			if t0, _ := tv.Window(); t0 != tl.Start {
+				t.Errorf("dragging the cursor panned the timeline to %d", t0)
 			}
-			return tv.cursor
+			at, _ := tv.Cursor()
+			return at
 		}},
 		{"a click on a plot without a point", func(t *testing.T) int64 {
-			at := tv.tl.Start + span/5
+			at := tl.Start + span/5
 			dv.plots.ClickAt(at)
 			return at
 		}},
 		{"Alt+Shift+Right", func(t *testing.T) int64 {
 			c, _ := l.Cursor()
-			dv.timeline.player.stepTime(timeStep)
-			return c + timeStep
+			dv.timeline.Player().StepTime(timeline.TimeStep)
+			return c + timeline.TimeStep
 		}},
 		{"a playback frame", func(t *testing.T) int64 {
 			p, advance := manualPlayer(dv)
-			p.setSpeed(2)
+			p.SetSpeed(2)
 			c, _ := l.Cursor()
 			p.Play()
 			advance(250 * time.Millisecond)
@@ -90,7 +109,7 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 			return c + int64(500*time.Millisecond)
 		}},
 		{"a chunk's record in Records: its first message", func(t *testing.T) int64 {
-			c := tv.tl.Chunks[2]
+			c := tl.Chunks[2]
 			l.Actions().ShowRecord(c.Pos)
 			if m, _ := l.Message(); m.ChunkPos != c.Pos || m.T != c.T0 {
 				t.Errorf("selecting the chunk's record selected a message at %d in the chunk at %d", m.T, m.ChunkPos)
@@ -113,16 +132,16 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 			if latest, _ := model.LatestAt(x, l.FollowTopics(), c); m != latest {
 				t.Errorf("message at %d, want the latest at or before the time, at %d", m.T, latest.T)
 			}
-			if tv.cursor != c || !tv.hasCur {
-				t.Errorf("the timeline's cursor is at %d", tv.cursor)
+			if at, ok := tv.Cursor(); at != c || !ok {
+				t.Errorf("the timeline's cursor is at %d", at)
 			}
 			for _, pc := range dv.plots.Cursors() {
 				if pc != c {
 					t.Errorf("a plot's cursor is at %d", pc)
 				}
 			}
-			if tv.shown != m.ChunkPos {
-				t.Errorf("the Chunk tab shows the chunk at %d, the message is in %d", tv.shown, m.ChunkPos)
+			if tv.ShownChunk() != m.ChunkPos {
+				t.Errorf("the Chunk tab shows the chunk at %d, the message is in %d", tv.ShownChunk(), m.ChunkPos)
 			}
 			topic := l.TopicName(m)
 			tm := x.Topic(topic)
@@ -140,96 +159,15 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 }
 
 // laneOf returns the index of topic's lane.
-func laneOf(t *testing.T, tv *TimelineView, topic string) int {
+func laneOf(t *testing.T, tv *timeline.View, topic string) int {
 	t.Helper()
-	for i, lane := range tv.tl.Topics {
+	for i, lane := range tv.Timeline().Topics {
 		if lane.Topic == topic {
 			return i
 		}
 	}
 	t.Fatalf("no lane %s", topic)
 	return -1
-}
-
-// TestPlaybackPlays plays the sample bag: the time moves at the speed,
-// loops over the selected range, skips no message as fast as possible,
-// and stops at the end without looping.
-func TestPlaybackPlays(t *testing.T) {
-	dv, tv, _ := newTestViews(t)
-	l := dv.link
-	p, advance := manualPlayer(dv)
-	start, end := tv.tl.Start, tv.tl.End
-
-	p.Play()
-	if c, _ := l.Cursor(); c != start || !p.clock.Playing() {
-		t.Fatalf("Play from nowhere starts at %d (playing %v), want the start %d", c, p.clock.Playing(), start)
-	}
-	advance(100 * time.Millisecond)
-	if c, _ := l.Cursor(); c != start+int64(100*time.Millisecond) {
-		t.Errorf("after 100 ms at 1×: %d ns in", c-start)
-	}
-	p.setSpeed(10)
-	advance(100 * time.Millisecond)
-	if c, _ := l.Cursor(); c != start+int64(1100*time.Millisecond) {
-		t.Errorf("after 100 ms more at 10×: %d ns in", c-start)
-	}
-
-	// A range, looped.
-	r0, r1 := start+(end-start)/4, start+(end-start)/2
-	l.SetRange(r0, r1, true)
-	p.setLoop(true)
-	l.SetCursor(r1 - int64(100*time.Millisecond))
-	advance(20 * time.Millisecond) // 200 ms at 10×: past the end
-	if c, _ := l.Cursor(); c < r0 || c > r0+int64(110*time.Millisecond) || !p.clock.Playing() {
-		t.Errorf("looping: at %d ns into the range (playing %v)", c-r0, p.clock.Playing())
-	}
-
-	// As fast as possible: every message of the followed topic in turn.
-	l.SetRange(0, 0, false)
-	p.setLoop(false)
-	imu := l.Index().Topic("/imu")
-	l.SelectMessage(imu.At(0))
-	p.setSpeed(model.AsFastAsPossible)
-	for i := 1; i < 5; i++ {
-		advance(time.Hour) // wall time does not matter
-		if m, _ := l.Message(); m != imu.At(i) {
-			t.Fatalf("frame %d as fast as possible shows the message at %d, want /imu message %d at %d", i, m.T, i, imu.At(i).T)
-		}
-	}
-
-	// Without looping it stops at the end.
-	p.setSpeed(10)
-	l.SetCursor(end - int64(time.Millisecond))
-	advance(time.Second)
-	if c, _ := l.Cursor(); c != end || p.clock.Playing() {
-		t.Errorf("at the end: %d, playing %v", end-c, p.clock.Playing())
-	}
-}
-
-// TestPlaybackTransport plays and pauses with the transport's button and
-// the timeline's Space, and shows the speed and the time.
-func TestPlaybackTransport(t *testing.T) {
-	dv, tv, w := newTestViews(t)
-	l := dv.link
-	p, _ := manualPlayer(dv)
-	tr := dv.timeline.transport
-	test.Tap(tr.play)
-	if !p.clock.Playing() || tr.play.Icon.Name() != "media-pause.svg" && !strings.Contains(tr.play.Icon.Name(), "pause") {
-		t.Errorf("the play button: playing %v, icon %s", p.clock.Playing(), tr.play.Icon.Name())
-	}
-	w.Canvas().Focus(tv)
-	tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
-	if p.clock.Playing() {
-		t.Error("Space on the timeline did not pause")
-	}
-	tr.speed.SetSelected("0.25×")
-	if p.clock.Speed != 0.25 {
-		t.Errorf("the speed menu set %g", p.clock.Speed)
-	}
-	l.SetCursor(tv.tl.Start + 4989123456)
-	if got := tr.time.Text; got != "+4.989 s" {
-		t.Errorf("the transport shows %q", got)
-	}
 }
 
 // TestRecordsShowTheMessageWhenFirstShown selects a message before the

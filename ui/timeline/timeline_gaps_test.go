@@ -1,39 +1,20 @@
-package ui
+package timeline
 
 import (
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/ui/internal/uitest"
-	"github.com/bagscope/bagscope/ui/link"
 )
 
 // TestTimelineGapMarks opens a bag whose /turtle1/cmd_vel pauses 14 times
 // for longer than 3× its median interval: the lane keeps the gaps to mark,
 // and hovering inside one says so.
 func TestTimelineGapMarks(t *testing.T) {
-	test.NewTempApp(t)
-	old := link.Background
-	link.Background = func(f func()) { f() }
-	t.Cleanup(func() { link.Background = old })
-	d := uitest.OpenShared(t, "cruise-automation__rosbag.js/fixtures/example.bag")
-	l := link.NewHub(d, func(f func()) { f() })
-	t.Cleanup(l.Close)
-	w := test.NewTempWindow(t, nil)
-	w.SetContent(newViews(d, w, &docViews{link: l}))
-	w.Resize(fyne.NewSize(1000, 600))
-	var tv *TimelineView
-	for _, o := range uitest.ShownObjects(w.Content()) {
-		if v, ok := o.(*TimelineView); ok {
-			tv = v
-		}
-	}
-	if tv == nil {
-		t.Fatal("no timeline")
-	}
+	uitest.NewApp(t)
+	_, tv, _ := newTestViewsIn(t, uitest.OpenShared(t, "cruise-automation__rosbag.js/fixtures/example.bag"))
 	lane := -1
 	for i, td := range tv.tl.Topics {
 		if td.Topic == "/turtle1/cmd_vel" {

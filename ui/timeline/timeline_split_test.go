@@ -1,10 +1,12 @@
-package ui
+package timeline
 
 import (
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+
+	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
 // timelineSplit returns the split between the timeline and the tabs.
@@ -28,7 +30,7 @@ func TestTimelineSplitRemembered(t *testing.T) {
 		t.Fatalf("saved %v, want 0.42", got)
 	}
 
-	dv2, _, w2 := newTestViewsIn(t)
+	dv2, _, w2 := newTestViewsIn(t, uitest.OpenSample(t))
 	s2 := timelineSplit(t, w2)
 	if s2.Offset != 0.42 {
 		t.Errorf("a new window's divider at %v, want 0.42", s2.Offset)

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"fmt"
@@ -16,16 +16,16 @@ import (
 // timelineHint is what the status line says when the mouse is elsewhere.
 const timelineHint = "Click to move the current time (its message shows everywhere), drag the red cursor to scrub, scroll to zoom, drag to pan, shift+drag or drag the axis to select a range, click a chunk to open it."
 
-// timelinePane is the timeline above the other views: a toolbar row
+// Pane is the timeline above the other views: a toolbar row
 // (playback, zoom, range, status), the lanes (scrolling vertically when
 // there are many topics) and the time axis. Its lanes can be collapsed
 // to leave only the toolbar.
-type timelinePane struct {
+type Pane struct {
 	content   *fyne.Container
-	tv        *TimelineView
+	tv        *View
 	body      *fyne.Container // the lanes and the axis
 	bar       *timelineBar
-	player    *player
+	player    *Player
 	transport *transport
 	collapse  *widgets.TipButton
 	collapsed bool
@@ -33,15 +33,15 @@ type timelinePane struct {
 	onCollapse func(collapsed bool)
 }
 
-// newTimelinePane builds the timeline of d, linked to the other views
+// New builds the timeline of d, linked to the other views
 // through l.
-func newTimelinePane(d *model.Document, l link.Link) *timelinePane {
-	tv := NewTimelineView(model.BuildTimeline(d))
+func New(d *model.Document, l link.Link) *Pane {
+	tv := NewView(model.BuildTimeline(d))
 	axis := newTimelineAxis(tv)
-	tp := &timelinePane{tv: tv, player: newPlayer(l, tv.tl.Start, tv.tl.End)}
+	tp := &Pane{tv: tv, player: newPlayer(l, tv.tl.Start, tv.tl.End)}
 	tp.bar = newTimelineBar(tv)
 	tp.transport = newTransport(tp.player, tv.tl.Start, tp.bar.setStatus)
-	tp.collapse = widgets.NewTipButton("", theme.MenuDropUpIcon(), "Hide or show the timeline's lanes (Ctrl+T); drag the divider below to resize them", tp.bar.setStatus, tp.toggleCollapsed)
+	tp.collapse = widgets.NewTipButton("", theme.MenuDropUpIcon(), "Hide or show the timeline's lanes (Ctrl+T); drag the divider below to resize them", tp.bar.setStatus, tp.ToggleCollapsed)
 	tp.collapse.Importance = widget.LowImportance
 	tp.bar.left.Objects = append([]fyne.CanvasObject{tp.collapse, tp.transport.content, widget.NewSeparator()}, tp.bar.left.Objects...)
 	linkTimeline(tv, tp.bar, l)
@@ -51,10 +51,10 @@ func newTimelinePane(d *model.Document, l link.Link) *timelinePane {
 	return tp
 }
 
-// toggleCollapsed hides the lanes, or shows them again.
-func (tp *timelinePane) toggleCollapsed() { tp.setCollapsed(!tp.collapsed) }
+// ToggleCollapsed hides the lanes, or shows them again.
+func (tp *Pane) ToggleCollapsed() { tp.setCollapsed(!tp.collapsed) }
 
-func (tp *timelinePane) setCollapsed(c bool) {
+func (tp *Pane) setCollapsed(c bool) {
 	if tp.collapsed == c {
 		return
 	}
@@ -75,7 +75,7 @@ func (tp *timelinePane) setCollapsed(c bool) {
 // timelineBar is the timeline's toolbar row: zoom buttons, the axis
 // toggle, the selected range and a status line.
 type timelineBar struct {
-	tv         *TimelineView
+	tv         *View
 	content    *fyne.Container
 	status     *widget.Label
 	rangeText  *widget.Label
@@ -86,7 +86,7 @@ type timelineBar struct {
 	left       *fyne.Container
 }
 
-func newTimelineBar(tv *TimelineView) *timelineBar {
+func newTimelineBar(tv *View) *timelineBar {
 	b := &timelineBar{tv: tv, idle: timelineHint}
 	b.status = widget.NewLabel(timelineHint)
 	b.status.Truncation = fyne.TextTruncateEllipsis
@@ -155,7 +155,7 @@ func (b *timelineBar) relayout() {
 // tapped lane's topic when a lane was tapped, or opening the tapped
 // chunk), a dragged range becomes the window's range, and the time,
 // range, topics and message index of the link show on the timeline.
-func linkTimeline(tv *TimelineView, bar *timelineBar, l link.Link) {
+func linkTimeline(tv *View, bar *timelineBar, l link.Link) {
 	tv.OnTap = func(t int64, topic string, chunk int64) {
 		if chunk >= 0 && l.Actions().ShowChunk != nil {
 			l.SetCursor(t)

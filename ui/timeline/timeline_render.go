@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"image/color"
@@ -14,7 +14,7 @@ import (
 )
 
 // CreateRenderer draws the lanes.
-func (v *TimelineView) CreateRenderer() fyne.WidgetRenderer {
+func (v *View) CreateRenderer() fyne.WidgetRenderer {
 	r := &timelineRenderer{v: v, lanes: widgets.NewRectRaster(), over: widgets.NewRectRaster()}
 	r.tipBG = canvas.NewRectangle(color.Transparent)
 	r.tipText = canvas.NewText("", color.Black)
@@ -25,7 +25,7 @@ func (v *TimelineView) CreateRenderer() fyne.WidgetRenderer {
 }
 
 type timelineRenderer struct {
-	v      *TimelineView
+	v      *View
 	objs   []fyne.CanvasObject
 	shapes widgets.Shapes // the texts
 	// The rectangles, painted as two rasters (see RectRaster): the lanes
@@ -268,7 +268,7 @@ func (r *timelineRenderer) gapMarks(i int, y float32, c color.Color, shownTopic 
 // median interval is the spacing within a burst, so every pause between
 // bursts is a gap; only those longer than GapFactor × the mean interval
 // are marked, the others show as empty columns.
-func (v *TimelineView) minMarkedGap(i int) int64 {
+func (v *View) minMarkedGap(i int) int64 {
 	if i >= len(v.stats) || v.stats[i] == nil || v.stats[i].Messages < 2 {
 		return 0
 	}
@@ -277,7 +277,7 @@ func (v *TimelineView) minMarkedGap(i int) int64 {
 }
 
 // ticks are the axis ticks whose labels fit side by side.
-func (v *TimelineView) ticks() []widgets.Tick {
+func (v *View) ticks() []widgets.Tick {
 	for n := int(v.plotW() / 50); n > 2; n-- {
 		ts := widgets.AxisTicks(v.t0, v.t1, v.tl.Start, v.abs, n)
 		longest := 0

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"sync/atomic"
@@ -19,17 +19,17 @@ import (
 // second, whatever the bag's rate.
 const frameInterval = time.Second / 30
 
-// timeStep is how far Alt+Shift+Left/Right move the current time.
-const timeStep = int64(time.Second)
+// TimeStep is how far Alt+Shift+Left/Right move the current time.
+const TimeStep = int64(time.Second)
 
-// player plays a recording back: the clock (model.Playback) moves the
+// Player plays a recording back: the clock (model.Playback) moves the
 // link's current time once a frame, and every view follows it. Frames are
 // ticked by a goroutine and run on the UI goroutine; a frame still queued
 // when the next is due is not queued twice, so a slow frame skips frames
 // instead of falling behind. While the message a frame selected is still
 // being read or decoded, later frames move the time but select no new
 // message (the newest wins once the reader is free).
-type player struct {
+type Player struct {
 	l     link.Link
 	clock *model.Playback
 	// bagStart and bagEnd bound the clock without a range.
@@ -45,12 +45,12 @@ type player struct {
 	startTicker func()
 }
 
-func newPlayer(l link.Link, start, end int64) *player {
+func newPlayer(l link.Link, start, end int64) *Player {
 	t := start
 	if c, ok := l.Cursor(); ok {
 		t = c
 	}
-	p := &player{l: l, clock: model.NewPlayback(start, end, t), bagStart: start, bagEnd: end, now: time.Now}
+	p := &Player{l: l, clock: model.NewPlayback(start, end, t), bagStart: start, bagEnd: end, now: time.Now}
 	p.startTicker = p.tick
 	l.OnCursor(func(t int64) {
 		if t != p.clock.Time() {
@@ -65,21 +65,21 @@ func newPlayer(l link.Link, start, end int64) *player {
 }
 
 // setBounds plays the selected range, or the whole bag without one.
-func (p *player) setBounds(t0, t1 int64, ok bool) {
+func (p *Player) setBounds(t0, t1 int64, ok bool) {
 	if !ok {
 		t0, t1 = p.bagStart, p.bagEnd
 	}
 	p.clock.SetBounds(t0, t1)
 }
 
-func (p *player) changed() {
+func (p *Player) changed() {
 	for _, f := range p.onState {
 		f()
 	}
 }
 
 // Toggle plays or pauses.
-func (p *player) Toggle() {
+func (p *Player) Toggle() {
 	if p.clock.Playing() {
 		p.Pause()
 	} else {
@@ -89,7 +89,7 @@ func (p *player) Toggle() {
 
 // Play starts playing from the current time (from the start of the range
 // or the bag when the time is outside it or at its end).
-func (p *player) Play() {
+func (p *Player) Play() {
 	if p.clock.Playing() {
 		return
 	}
@@ -105,7 +105,7 @@ func (p *player) Play() {
 }
 
 // Pause stops playing where it is.
-func (p *player) Pause() {
+func (p *Player) Pause() {
 	if !p.clock.Playing() {
 		return
 	}
@@ -116,7 +116,7 @@ func (p *player) Pause() {
 	p.changed()
 }
 
-func (p *player) stopTicker() {
+func (p *Player) stopTicker() {
 	if p.stop != nil {
 		close(p.stop)
 		p.stop = nil
@@ -124,7 +124,7 @@ func (p *player) stopTicker() {
 }
 
 // tick runs frames until paused or the window closes.
-func (p *player) tick() {
+func (p *Player) tick() {
 	stop, ctx := p.stop, p.l.Context()
 	go func() {
 		tk := time.NewTicker(frameInterval)
@@ -151,7 +151,7 @@ func (p *player) tick() {
 
 // frame moves the clock by the wall time since the last frame and the
 // views with it.
-func (p *player) frame() {
+func (p *Player) frame() {
 	if !p.clock.Playing() {
 		return
 	}
@@ -181,8 +181,8 @@ func (p *player) frame() {
 	}
 }
 
-// setSpeed changes the speed, playing or not.
-func (p *player) setSpeed(s float64) {
+// SetSpeed changes the speed, playing or not.
+func (p *Player) SetSpeed(s float64) {
 	if p.clock.Speed == s {
 		return
 	}
@@ -191,8 +191,8 @@ func (p *player) setSpeed(s float64) {
 	p.changed()
 }
 
-// setLoop loops over the range (or the bag) or stops at its end.
-func (p *player) setLoop(on bool) {
+// SetLoop loops over the range (or the bag) or stops at its end.
+func (p *Player) SetLoop(on bool) {
 	if p.clock.Loop == on {
 		return
 	}
@@ -200,8 +200,8 @@ func (p *player) setLoop(on bool) {
 	p.changed()
 }
 
-// stepTime moves the current time by delta nanoseconds, inside the bag.
-func (p *player) stepTime(delta int64) {
+// StepTime moves the current time by delta nanoseconds, inside the bag.
+func (p *Player) StepTime(delta int64) {
 	t := p.clock.Time()
 	if c, ok := p.l.Cursor(); ok {
 		t = c
@@ -213,7 +213,7 @@ func (p *player) stepTime(delta int64) {
 // back, play or pause, a second forward, the speed, loop, and the current
 // time.
 type transport struct {
-	p       *player
+	p       *Player
 	content fyne.CanvasObject
 	play    *widgets.TipButton
 	speed   *widget.Select
@@ -230,7 +230,7 @@ func speedLabel(s float64) string {
 	return model.SpeedText(s)
 }
 
-func newTransport(p *player, start int64, status func(string)) *transport {
+func newTransport(p *Player, start int64, status func(string)) *transport {
 	tr := &transport{p: p, start: start}
 	tr.play = widgets.NewTipButton("", theme.MediaPlayIcon(), "Play or pause (Space); plays the selected range, else the whole bag", status, p.Toggle)
 	var opts []string
@@ -240,15 +240,15 @@ func newTransport(p *player, start int64, status func(string)) *transport {
 	tr.speed = widget.NewSelect(opts, func(s string) {
 		for _, v := range model.Speeds {
 			if speedLabel(v) == s {
-				p.setSpeed(v)
+				p.SetSpeed(v)
 			}
 		}
 	})
 	tr.speed.PlaceHolder = "10×" // as wide as the widest speed
 	tr.speed.SetSelected(speedLabel(p.clock.Speed))
-	tr.loop = widgets.NewTipButton("", theme.ViewRefreshIcon(), "Loop over the selected range, else the whole bag (Alt+L)", status, func() { p.setLoop(!p.clock.Loop) })
-	back := widgets.NewTipButton("", theme.MediaFastRewindIcon(), "Back 1 s (Alt+Shift+Left); Alt+Left steps to the previous message", status, func() { p.stepTime(-timeStep) })
-	fwd := widgets.NewTipButton("", theme.MediaFastForwardIcon(), "Forward 1 s (Alt+Shift+Right); Alt+Right steps to the next message", status, func() { p.stepTime(timeStep) })
+	tr.loop = widgets.NewTipButton("", theme.ViewRefreshIcon(), "Loop over the selected range, else the whole bag (Alt+L)", status, func() { p.SetLoop(!p.clock.Loop) })
+	back := widgets.NewTipButton("", theme.MediaFastRewindIcon(), "Back 1 s (Alt+Shift+Left); Alt+Left steps to the previous message", status, func() { p.StepTime(-TimeStep) })
+	fwd := widgets.NewTipButton("", theme.MediaFastForwardIcon(), "Forward 1 s (Alt+Shift+Right); Alt+Right steps to the next message", status, func() { p.StepTime(TimeStep) })
 	tr.time = widgets.NewLineLabel("", fyne.TextStyle{Monospace: true})
 	tr.time.MinText = human.RelTime(p.bagEnd-start) + " " // as wide as the latest time, one more digit spare
 	for _, b := range []*widgets.TipButton{tr.play, tr.loop, back, fwd} {

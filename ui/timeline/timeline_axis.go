@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"image/color"
@@ -12,12 +12,12 @@ import (
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
-// timelineAxis is the time axis under a TimelineView's lanes. It stays in
+// timelineAxis is the time axis under a View's lanes. It stays in
 // view while the lanes scroll; dragging on it selects a range, tapping
 // places the cursor, and scrolling zooms as over the lanes.
 type timelineAxis struct {
 	widget.BaseWidget
-	v *TimelineView
+	v *View
 }
 
 var (
@@ -28,7 +28,7 @@ var (
 	_ desktop.Hoverable   = (*timelineAxis)(nil)
 )
 
-func newTimelineAxis(v *TimelineView) *timelineAxis {
+func newTimelineAxis(v *View) *timelineAxis {
 	a := &timelineAxis{v: v}
 	a.ExtendBaseWidget(a)
 	v.axis = a

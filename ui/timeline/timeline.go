@@ -1,4 +1,9 @@
-package ui
+// Package timeline is the strip above a recording's window's tabs: a
+// chunk lane and one density lane per topic over a time axis, the current
+// time as a red cursor, the selected range, and the player with its
+// transport. A click, a drag of the cursor, a chunk or a playback frame
+// moves the window's time through the link, and every view follows.
+package timeline
 
 import (
 	"fmt"
@@ -41,13 +46,13 @@ const (
 // tlGrab is how near the cursor a drag must start to move it.
 const tlGrab = 5
 
-// TimelineView draws a bag's chunk lane and one density lane per topic.
+// View draws a bag's chunk lane and one density lane per topic.
 // Scroll zooms about the mouse (over the lane titles it scrolls the
 // lanes), dragging pans, shift+drag selects a range, a tap places the
 // cursor and a double tap fits the whole bag (or zooms to the range when
 // inside it). Keys: + and - zoom, 0 and Home fit, arrows pan, Z zooms to
 // the range, Esc clears it. Hovering says what is under the mouse.
-type TimelineView struct {
+type View struct {
 	widget.BaseWidget
 	tl       *model.Timeline
 	t0, t1   int64 // the visible window, nanoseconds
@@ -99,39 +104,39 @@ type TimelineView struct {
 }
 
 var (
-	_ fyne.Scrollable     = (*TimelineView)(nil)
-	_ fyne.Draggable      = (*TimelineView)(nil)
-	_ fyne.Tappable       = (*TimelineView)(nil)
-	_ fyne.DoubleTappable = (*TimelineView)(nil)
-	_ fyne.Focusable      = (*TimelineView)(nil)
-	_ desktop.Hoverable   = (*TimelineView)(nil)
-	_ desktop.Mouseable   = (*TimelineView)(nil)
+	_ fyne.Scrollable     = (*View)(nil)
+	_ fyne.Draggable      = (*View)(nil)
+	_ fyne.Tappable       = (*View)(nil)
+	_ fyne.DoubleTappable = (*View)(nil)
+	_ fyne.Focusable      = (*View)(nil)
+	_ desktop.Hoverable   = (*View)(nil)
+	_ desktop.Mouseable   = (*View)(nil)
 )
 
-// NewTimelineView shows tl, fitted.
-func NewTimelineView(tl *model.Timeline) *TimelineView {
-	v := &TimelineView{tl: tl, t0: tl.Start, t1: tl.End, shown: -1}
+// NewView shows tl, fitted.
+func NewView(tl *model.Timeline) *View {
+	v := &View{tl: tl, t0: tl.Start, t1: tl.End, shown: -1}
 	v.ExtendBaseWidget(v)
 	return v
 }
 
 // plotW is the width of the lanes' drawing area.
-func (v *TimelineView) plotW() float32 { return max(1, v.Size().Width-v.labelW()-tlRight) }
+func (v *View) plotW() float32 { return max(1, v.Size().Width-v.labelW()-tlRight) }
 
-func (v *TimelineView) x(t int64) float32 {
+func (v *View) x(t int64) float32 {
 	return v.labelW() + float32(float64(t-v.t0)/float64(max(1, v.t1-v.t0)))*v.plotW()
 }
 
-func (v *TimelineView) timeAt(x float32) int64 {
+func (v *View) timeAt(x float32) int64 {
 	f := float64(x-v.labelW()) / float64(v.plotW())
 	return v.t0 + int64(math.Round(f*float64(v.t1-v.t0)))
 }
 
 // chunkRows is the number of rows the chunk lane draws.
-func (v *TimelineView) chunkRows() int { return min(tlMaxRows, max(1, v.tl.ChunkRows)) }
+func (v *View) chunkRows() int { return min(tlMaxRows, max(1, v.tl.ChunkRows)) }
 
 // chunkLaneH is the height of the chunk lane.
-func (v *TimelineView) chunkLaneH() float32 {
+func (v *View) chunkLaneH() float32 {
 	if v.chunkRows() == 1 {
 		return tlLaneH
 	}
@@ -140,20 +145,20 @@ func (v *TimelineView) chunkLaneH() float32 {
 
 // lanesTop is where the topic lanes start; the chunk lane above them
 // stays in place while they scroll.
-func (v *TimelineView) lanesTop() float32 { return v.chunkLaneH() + tlGap }
+func (v *View) lanesTop() float32 { return v.chunkLaneH() + tlGap }
 
 // laneY is the top of topic lane i, scrolled.
-func (v *TimelineView) laneY(i int) float32 {
+func (v *View) laneY(i int) float32 {
 	return v.lanesTop() + float32(i)*(v.laneH()+tlGap) - v.yOff
 }
 
 // contentH is the height of all lanes, unscrolled.
-func (v *TimelineView) contentH() float32 {
+func (v *View) contentH() float32 {
 	return v.lanesTop() + float32(len(v.tl.Topics))*(v.laneH()+tlGap)
 }
 
 // scrollLanes scrolls the topic lanes by dy pixels (positive: down).
-func (v *TimelineView) scrollLanes(dy float32) {
+func (v *View) scrollLanes(dy float32) {
 	off := min(max(0, v.yOff+dy), max(0, v.contentH()-v.Size().Height))
 	if off != v.yOff {
 		v.yOff = off
@@ -163,7 +168,7 @@ func (v *TimelineView) scrollLanes(dy float32) {
 
 // lane returns the lane under y: -1 for the chunk lane, i for topic lane
 // i, -2 outside.
-func (v *TimelineView) lane(y float32) int {
+func (v *View) lane(y float32) int {
 	if y < 0 {
 		return -2
 	}
@@ -178,7 +183,7 @@ func (v *TimelineView) lane(y float32) int {
 }
 
 // chunkAt returns the index of the chunk drawn under p, or -1.
-func (v *TimelineView) chunkAt(p fyne.Position) int {
+func (v *View) chunkAt(p fyne.Position) int {
 	if v.lane(p.Y) != -1 || p.X < v.labelW() {
 		return -1
 	}
@@ -203,13 +208,13 @@ func (v *TimelineView) chunkAt(p fyne.Position) int {
 }
 
 // topicShown says whether topic passes the topic selection.
-func (v *TimelineView) topicShown(topic string) bool {
+func (v *View) topicShown(topic string) bool {
 	return v.selected == nil || v.selected[topic]
 }
 
 // SetTopics dims the lanes of the topics not selected (none selected:
 // all are shown).
-func (v *TimelineView) SetTopics(topics []string) {
+func (v *View) SetTopics(topics []string) {
 	v.selected = nil
 	if len(topics) > 0 {
 		v.selected = map[string]bool{}
@@ -221,13 +226,13 @@ func (v *TimelineView) SetTopics(topics []string) {
 }
 
 // SetIndex makes the density lanes exact.
-func (v *TimelineView) SetIndex(x *model.MessageIndex) {
+func (v *View) SetIndex(x *model.MessageIndex) {
 	v.tl.SetIndex(x)
 	v.Refresh()
 }
 
 // SetStats marks each topic's gaps on its lane.
-func (v *TimelineView) SetStats(set *model.StatsSet) {
+func (v *View) SetStats(set *model.StatsSet) {
 	v.gaps = make([][]model.Gap, len(v.tl.Topics))
 	v.stats = make([]*model.TopicStats, len(v.tl.Topics))
 	for i, lane := range v.tl.Topics {
@@ -239,7 +244,7 @@ func (v *TimelineView) SetStats(set *model.StatsSet) {
 }
 
 // gapAt returns the gap of lane i at t, if any.
-func (v *TimelineView) gapAt(i int, t int64) (model.Gap, bool) {
+func (v *View) gapAt(i int, t int64) (model.Gap, bool) {
 	if i >= len(v.gaps) {
 		return model.Gap{}, false
 	}
@@ -253,13 +258,13 @@ func (v *TimelineView) gapAt(i int, t int64) (model.Gap, bool) {
 
 // SetAbsolute switches the axis between wall-clock time and seconds from
 // the start.
-func (v *TimelineView) SetAbsolute(abs bool) {
+func (v *View) SetAbsolute(abs bool) {
 	v.abs = abs
 	v.Refresh()
 }
 
 // SetCursor moves the cursor to t, scrolling the window to show it.
-func (v *TimelineView) SetCursor(t int64) {
+func (v *View) SetCursor(t int64) {
 	v.cursor, v.hasCur = t, true
 	if t < v.t0 || t > v.t1 {
 		w := v.t1 - v.t0
@@ -270,23 +275,23 @@ func (v *TimelineView) SetCursor(t int64) {
 }
 
 // SetRange shows the selected range (ok false: none).
-func (v *TimelineView) SetRange(t0, t1 int64, ok bool) {
+func (v *View) SetRange(t0, t1 int64, ok bool) {
 	v.r0, v.r1, v.hasRange = t0, t1, ok
 	v.Refresh()
 }
 
 // ShowChunk highlights the chunk the chunk view shows.
-func (v *TimelineView) ShowChunk(pos int64) {
+func (v *View) ShowChunk(pos int64) {
 	v.shown = pos
 	v.Refresh()
 }
 
 // Window returns the visible window.
-func (v *TimelineView) Window() (t0, t1 int64) { return v.t0, v.t1 }
+func (v *View) Window() (t0, t1 int64) { return v.t0, v.t1 }
 
 // setWindow shows t0..t1, kept inside the bag and no narrower than a
 // microsecond.
-func (v *TimelineView) setWindow(t0, t1 int64) {
+func (v *View) setWindow(t0, t1 int64) {
 	full := v.tl.End - v.tl.Start
 	w := min(max(t1-t0, tlMinSpan), full)
 	c := t0 + (t1-t0)/2
@@ -302,7 +307,7 @@ func (v *TimelineView) setWindow(t0, t1 int64) {
 	}
 }
 
-func (v *TimelineView) clamp() {
+func (v *View) clamp() {
 	w := v.t1 - v.t0
 	if v.t0 < v.tl.Start {
 		v.t0, v.t1 = v.tl.Start, v.tl.Start+w
@@ -313,7 +318,7 @@ func (v *TimelineView) clamp() {
 }
 
 // Refresh redraws the lanes and the axis.
-func (v *TimelineView) Refresh() {
+func (v *View) Refresh() {
 	v.BaseWidget.Refresh()
 	if v.axis != nil {
 		v.axis.Refresh()
@@ -323,7 +328,7 @@ func (v *TimelineView) Refresh() {
 // Scrolled zooms about the mouse; a sideways scroll pans; over the lane
 // titles it scrolls the topic lanes. (The view scrolls its lanes itself:
 // inside a container.Scroll, a Scrollable widget escapes the clip.)
-func (v *TimelineView) Scrolled(ev *fyne.ScrollEvent) {
+func (v *View) Scrolled(ev *fyne.ScrollEvent) {
 	if ev.Position.X < v.labelW() {
 		v.scrollLanes(-ev.Scrolled.DY)
 		return
@@ -336,7 +341,7 @@ func (v *TimelineView) Scrolled(ev *fyne.ScrollEvent) {
 }
 
 // zoomAt scales the window by f about the time at x.
-func (v *TimelineView) zoomAt(x float32, f float64) {
+func (v *View) zoomAt(x float32, f float64) {
 	at := v.timeAt(min(max(x, v.labelW()), v.labelW()+v.plotW()))
 	full := v.tl.End - v.tl.Start
 	w := min(max(int64(float64(v.t1-v.t0)*f), tlMinSpan), full)
@@ -346,39 +351,39 @@ func (v *TimelineView) zoomAt(x float32, f float64) {
 }
 
 // Zoom scales the window by f about its middle (f < 1 zooms in).
-func (v *TimelineView) Zoom(f float64) { v.zoomAt(v.labelW()+v.plotW()/2, f) }
+func (v *View) Zoom(f float64) { v.zoomAt(v.labelW()+v.plotW()/2, f) }
 
 // Fit shows the whole bag.
-func (v *TimelineView) Fit() { v.setWindow(v.tl.Start, v.tl.End) }
+func (v *View) Fit() { v.setWindow(v.tl.Start, v.tl.End) }
 
 // ZoomToRange shows the selected range.
-func (v *TimelineView) ZoomToRange() {
+func (v *View) ZoomToRange() {
 	if v.hasRange {
 		v.setWindow(v.r0, v.r1)
 	}
 }
 
 // pan moves the window by dx pixels (positive: towards the start).
-func (v *TimelineView) pan(dx float32) {
+func (v *View) pan(dx float32) {
 	dt := int64(float64(dx) / float64(v.plotW()) * float64(v.t1-v.t0))
 	v.setWindow(v.t0-dt, v.t1-dt)
 }
 
 // MouseDown notes whether shift is held, for a range drag, and takes the
 // keyboard focus.
-func (v *TimelineView) MouseDown(ev *desktop.MouseEvent) {
+func (v *View) MouseDown(ev *desktop.MouseEvent) {
 	v.shift = ev.Modifier&fyne.KeyModifierShift != 0
 	v.focus()
 }
 
 // MouseUp does nothing more.
-func (v *TimelineView) MouseUp(*desktop.MouseEvent) {}
+func (v *View) MouseUp(*desktop.MouseEvent) {}
 
 // Dragged pans, or with shift held selects a range.
-func (v *TimelineView) Dragged(ev *fyne.DragEvent) { v.dragged(ev, v.shift) }
+func (v *View) Dragged(ev *fyne.DragEvent) { v.dragged(ev, v.shift) }
 
 // dragged pans or selects; the first event of a drag decides which.
-func (v *TimelineView) dragged(ev *fyne.DragEvent, selecting bool) {
+func (v *View) dragged(ev *fyne.DragEvent, selecting bool) {
 	if v.drag == dragNone {
 		v.drag = dragPan
 		from := ev.Position.X - ev.Dragged.DX
@@ -424,10 +429,10 @@ func (v *TimelineView) dragged(ev *fyne.DragEvent, selecting bool) {
 
 func abs32(f float32) float32 { return max(f, -f) }
 
-func (v *TimelineView) clampTime(t int64) int64 { return min(max(t, v.tl.Start), v.tl.End) }
+func (v *View) clampTime(t int64) int64 { return min(max(t, v.tl.Start), v.tl.End) }
 
 // DragEnd selects the dragged range.
-func (v *TimelineView) DragEnd() {
+func (v *View) DragEnd() {
 	if v.drag == dragSelect {
 		ok := v.x(v.r1)-v.x(v.r0) >= 2 // a click with a jitter selects nothing
 		if !ok {
@@ -442,12 +447,12 @@ func (v *TimelineView) DragEnd() {
 }
 
 // rangeText describes the selected range.
-func (v *TimelineView) rangeText() string {
+func (v *View) rangeText() string {
 	return fmt.Sprintf("%s .. %s (%s s)", v.timeLabel(v.r0), v.timeLabel(v.r1), widgets.RelSeconds(v.r1-v.r0, 3))
 }
 
 // timeLabel is t as the axis shows it, with milliseconds.
-func (v *TimelineView) timeLabel(t int64) string {
+func (v *View) timeLabel(t int64) string {
 	if v.abs {
 		return widgets.TickLabel(t, v.tl.Start, 1e6, true)
 	}
@@ -455,7 +460,7 @@ func (v *TimelineView) timeLabel(t int64) string {
 }
 
 // Tapped places the cursor and says what was tapped.
-func (v *TimelineView) Tapped(ev *fyne.PointEvent) {
+func (v *View) Tapped(ev *fyne.PointEvent) {
 	v.focus()
 	if ev.Position.X < v.labelW() {
 		if l := v.lane(ev.Position.Y); l >= 0 && v.OnTitle != nil {
@@ -480,7 +485,7 @@ func (v *TimelineView) Tapped(ev *fyne.PointEvent) {
 }
 
 // DoubleTapped zooms to the range when inside it, else fits the bag.
-func (v *TimelineView) DoubleTapped(ev *fyne.PointEvent) {
+func (v *View) DoubleTapped(ev *fyne.PointEvent) {
 	if t := v.timeAt(ev.Position.X); v.hasRange && t >= v.r0 && t <= v.r1 {
 		v.ZoomToRange()
 		return
@@ -489,20 +494,20 @@ func (v *TimelineView) DoubleTapped(ev *fyne.PointEvent) {
 }
 
 // focus takes the keyboard focus.
-func (v *TimelineView) focus() {
+func (v *View) focus() {
 	if c := fyne.CurrentApp().Driver().CanvasForObject(v); c != nil && c.Focused() != v {
 		c.Focus(v)
 	}
 }
 
 // FocusGained shows the focus.
-func (v *TimelineView) FocusGained() { v.focused = true; v.Refresh() }
+func (v *View) FocusGained() { v.focused = true; v.Refresh() }
 
 // FocusLost hides the focus.
-func (v *TimelineView) FocusLost() { v.focused = false; v.Refresh() }
+func (v *View) FocusLost() { v.focused = false; v.Refresh() }
 
 // TypedRune zooms: + or = in, - out, 0 fit, z to the range.
-func (v *TimelineView) TypedRune(r rune) {
+func (v *View) TypedRune(r rune) {
 	switch r {
 	case '+', '=':
 		v.Zoom(0.5)
@@ -518,7 +523,7 @@ func (v *TimelineView) TypedRune(r rune) {
 // TypedKey pans with the arrows, goes to the start on Home and to the end
 // on End at the same zoom, clears the range on Esc, and plays or pauses
 // on Space.
-func (v *TimelineView) TypedKey(ev *fyne.KeyEvent) {
+func (v *View) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeyLeft:
 		v.pan(v.plotW() * tlPanShare)
@@ -546,23 +551,23 @@ func (v *TimelineView) TypedKey(ev *fyne.KeyEvent) {
 }
 
 // MouseIn and MouseMoved describe what is under the mouse.
-func (v *TimelineView) MouseIn(ev *desktop.MouseEvent) { v.MouseMoved(ev) }
+func (v *View) MouseIn(ev *desktop.MouseEvent) { v.MouseMoved(ev) }
 
 // MouseMoved describes the chunk or topic density under the mouse, in the
 // status and in a tooltip beside the mouse.
-func (v *TimelineView) MouseMoved(ev *desktop.MouseEvent) {
+func (v *View) MouseMoved(ev *desktop.MouseEvent) {
 	s := v.describe(ev.Position)
 	v.status(s)
 	v.setHover(s, ev.Position)
 }
 
 // MouseOut clears the status and the tooltip.
-func (v *TimelineView) MouseOut() {
+func (v *View) MouseOut() {
 	v.status("")
 	v.setHover("", fyne.Position{})
 }
 
-func (v *TimelineView) setHover(s string, p fyne.Position) {
+func (v *View) setHover(s string, p fyne.Position) {
 	if s == v.hover && p == v.hoverPos {
 		return
 	}
@@ -572,14 +577,14 @@ func (v *TimelineView) setHover(s string, p fyne.Position) {
 	}
 }
 
-func (v *TimelineView) status(s string) {
+func (v *View) status(s string) {
 	if v.OnStatus != nil {
 		v.OnStatus(s)
 	}
 }
 
 // describe says what is at p.
-func (v *TimelineView) describe(p fyne.Position) string {
+func (v *View) describe(p fyne.Position) string {
 	if p.X < v.labelW() {
 		if l := v.lane(p.Y); l >= 0 {
 			return v.tl.Topics[l].Topic + ": click to show only this topic in every view, again to show all"
@@ -623,7 +628,7 @@ func (v *TimelineView) describe(p fyne.Position) string {
 }
 
 // chunkText describes a chunk for the status line and tooltip.
-func (v *TimelineView) chunkText(c model.ChunkSpan) string {
+func (v *View) chunkText(c model.ChunkSpan) string {
 	s := fmt.Sprintf("chunk at %d: %s, %s .. %s, %s", c.Pos, human.Plural(c.Messages, "message"),
 		v.timeLabel(c.T0), v.timeLabel(c.T1), compressionText(c))
 	over := 0
@@ -649,12 +654,12 @@ func compressionText(c model.ChunkSpan) string {
 }
 
 // MinSize fits the chunk lane and one topic lane; more lanes scroll.
-func (v *TimelineView) MinSize() fyne.Size {
+func (v *View) MinSize() fyne.Size {
 	return fyne.NewSize(v.labelW()+200, v.lanesTop()+min(1, float32(len(v.tl.Topics)))*(tlLaneH+tlGap))
 }
 
 // Resize keeps the lanes' scroll inside the new height.
-func (v *TimelineView) Resize(s fyne.Size) {
+func (v *View) Resize(s fyne.Size) {
 	v.BaseWidget.Resize(s)
 	v.scrollLanes(0)
 	if v.axis != nil {
@@ -664,7 +669,7 @@ func (v *TimelineView) Resize(s fyne.Size) {
 
 // addMarks draws the marks the views put on the timeline (link.AddMarks):
 // a Damage mark draws the chunk holding it as damaged.
-func (v *TimelineView) addMarks(marks []link.Mark) {
+func (v *View) addMarks(marks []link.Mark) {
 	for _, m := range marks {
 		if m.Kind == link.Damage {
 			v.tl.MarkDamaged(m.Offset, m.Offset, m.Text)

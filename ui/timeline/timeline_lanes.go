@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"math"
@@ -24,7 +24,7 @@ type laneCache struct {
 
 // laneDrawing is how topic lane i draws the visible window, one column a
 // pixel.
-func (v *TimelineView) laneDrawing(i int) model.LaneDrawing {
+func (v *View) laneDrawing(i int) model.LaneDrawing {
 	cols := max(1, int(v.plotW()))
 	c := &v.laneCache
 	if c.t0 != v.t0 || c.t1 != v.t1 || c.cols != cols || c.h != v.laneH() || c.exact != v.tl.Exact() || len(c.lanes) != len(v.tl.Topics) {
@@ -43,7 +43,7 @@ const tlMaxLaneH = 40
 // laneH is the height of a topic lane: tlLaneH, or taller up to
 // tlMaxLaneH when every lane fits in the pane with room to spare (the
 // user enlarged it, or a big screen).
-func (v *TimelineView) laneH() float32 {
+func (v *View) laneH() float32 {
 	n := float32(max(1, len(v.tl.Topics)))
 	h := (v.Size().Height-v.chunkLaneH()-tlGap)/n - tlGap
 	return min(tlMaxLaneH, max(tlLaneH, float32(math.Floor(float64(h)))))
@@ -63,7 +63,7 @@ func laneScaleLabel(d model.LaneDrawing) string {
 
 // labelW is the width of the lane titles: the longest topic with room for
 // its scale, within a third of the view and no less than tlLabelW.
-func (v *TimelineView) labelW() float32 {
+func (v *View) labelW() float32 {
 	if v.titleW == 0 {
 		v.titleW = 1
 		for _, lane := range v.tl.Topics {
@@ -82,7 +82,7 @@ type titleKey struct {
 
 // fittedTitle is fitLaneTitle(topic, w, 12), remembered: the lanes are
 // drawn every frame while playing.
-func (v *TimelineView) fittedTitle(topic string, w float32) string {
+func (v *View) fittedTitle(topic string, w float32) string {
 	k := titleKey{topic, w}
 	if s, ok := v.titles[k]; ok {
 		return s

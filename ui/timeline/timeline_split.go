@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"fyne.io/fyne/v2"
@@ -7,13 +7,14 @@ import (
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
-// newTimelineSplit puts the timeline above the tabs, split by a divider
+// NewSplit puts the timeline above the tabs, split by a divider
 // the user drags; where it was left is remembered for the next window
-// (RememberSplit). Collapsing the timeline's lanes moves the divider up to
-// its toolbar, and showing them again moves it back.
-func newTimelineSplit(tp *timelinePane, tabs fyne.CanvasObject) *container.Split {
+// (RememberSplit); by default it leaves the lanes the room they need in a
+// window windowH high. Collapsing the timeline's lanes moves the divider
+// up to its toolbar, and showing them again moves it back.
+func NewSplit(tp *Pane, tabs fyne.CanvasObject, windowH float32) *container.Split {
 	split := container.NewVSplit(tp.content, tabs)
-	split.Offset = timelineShare(len(tp.tv.tl.Topics), bagWindowSize.Height)
+	split.Offset = timelineShare(len(tp.tv.tl.Topics), windowH)
 	widgets.RememberSplit(split, "timeline")
 	open := split.Offset
 	tp.onCollapse = func(collapsed bool) {

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"strings"
@@ -12,11 +12,11 @@ import (
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
-func newTestTimeline(t *testing.T, path string) (*TimelineView, *string) {
+func newTestTimeline(t *testing.T, path string) (*View, *string) {
 	t.Helper()
 	test.NewTempApp(t)
 	d := uitest.OpenDoc(t, path)
-	tv := NewTimelineView(model.BuildTimeline(d))
+	tv := NewView(model.BuildTimeline(d))
 	var status string
 	tv.OnStatus = func(s string) { status = s }
 	w := test.NewTempWindow(t, tv)
@@ -27,7 +27,7 @@ func newTestTimeline(t *testing.T, path string) (*TimelineView, *string) {
 // TestTimelineInteraction zooms, pans, places the cursor, fits, and reads
 // what the mouse is over.
 func TestTimelineInteraction(t *testing.T) {
-	tv, status := newTestTimeline(t, "../testdata/lz4-multichunk.bag")
+	tv, status := newTestTimeline(t, "../../testdata/lz4-multichunk.bag")
 	full := tv.t1 - tv.t0
 	mid := fyne.NewPos(tv.labelW()+tv.plotW()/2, tlLaneH/2)
 
@@ -65,7 +65,7 @@ func TestTimelineInteraction(t *testing.T) {
 
 // TestTimelineShowsDamage hovers the salvaged chunk of a cut bag.
 func TestTimelineShowsDamage(t *testing.T) {
-	tv, status := newTestTimeline(t, "../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag")
+	tv, status := newTestTimeline(t, "../../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag")
 	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tv.labelW()+20, tlLaneH/2)}})
 	if !strings.Contains(*status, "DAMAGED") {
 		t.Fatalf("hover over the cut chunk: %q", *status)

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"strings"
@@ -8,43 +8,71 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
-// newTestViews shows the sample bag's linked views in a window, with
-// background work made synchronous, and returns the views, the timeline
-// and the window.
-func newTestViews(t *testing.T) (*docViews, *TimelineView, fyne.Window) {
-	t.Helper()
-	test.NewTempApp(t)
-	return newTestViewsIn(t)
+// testViews are the timeline pane of a test window and its link.
+type testViews struct {
+	link     *link.Hub
+	timeline *Pane
 }
 
-// newTestViewsIn is newTestViews in the test app already running.
-func newTestViewsIn(t *testing.T) (*docViews, *TimelineView, fyne.Window) {
+// newTestViews shows the sample bag's timeline in a window, above tabs
+// standing in for the other views, with its message index built, and
+// returns the pane, its lanes and the window. The Chunk tab's stand-in
+// does what the Chunk view does when a chunk is asked for: shows the tab
+// and tells the link it shows the chunk.
+func newTestViews(t *testing.T) (*testViews, *View, fyne.Window) {
 	t.Helper()
-	link.Background = uitest.SyncRun
-	t.Cleanup(func() { link.Background = func(f func()) { go f() } })
-	d := uitest.OpenSample(t)
+	uitest.NewApp(t)
+	return newTestViewsIn(t, uitest.OpenSample(t))
+}
+
+// newTestViewsIn is newTestViews on d, in the test app already running.
+func newTestViewsIn(t *testing.T, d *model.Document) (*testViews, *View, fyne.Window) {
+	t.Helper()
 	l := link.NewHub(d, uitest.SyncRun)
 	t.Cleanup(l.Close)
-	w := test.NewTempWindow(t, nil)
-	dv := &docViews{link: l}
-	w.SetContent(newViews(d, w, dv))
+	tp := New(d, l)
+	var items []*container.TabItem
+	for _, name := range []string{"Topics", "Message", "Plots", "Chunk", "Records"} {
+		items = append(items, container.NewTabItem(name, widget.NewLabel(name)))
+	}
+	tabs := container.NewAppTabs(items...)
+	l.SetTabs(func(name string) bool {
+		for _, it := range tabs.Items {
+			if it.Text == name {
+				tabs.Select(it)
+				return true
+			}
+		}
+		return false
+	})
+	l.Actions().ShowChunk = func(pos int64) {
+		l.SelectTab("Chunk")
+		l.ChunkShown(pos)
+	}
+	w := test.NewTempWindow(t, NewSplit(tp, tabs, 800))
 	w.Resize(fyne.NewSize(1000, 600))
-	var tv *TimelineView
-	for _, o := range uitest.ShownObjects(w.Content()) {
-		if v, ok := o.(*TimelineView); ok {
-			tv = v
+	l.WithIndex(func(*model.MessageIndex) {})
+	return &testViews{link: l, timeline: tp}, tp.tv, w
+}
+
+// laneOf returns the index of topic's lane.
+func laneOf(t *testing.T, tv *View, topic string) int {
+	t.Helper()
+	for i, lane := range tv.tl.Topics {
+		if lane.Topic == topic {
+			return i
 		}
 	}
-	if tv == nil {
-		t.Fatal("no timeline in the window")
-	}
-	return dv, tv, w
+	t.Fatalf("no lane %s", topic)
+	return -1
 }
 
 // selectedTab returns the title of the selected tab.
@@ -110,25 +138,22 @@ func TestTimelineTapSelectsLatest(t *testing.T) {
 	}
 }
 
-// TestTimelineTapChunk taps a chunk: the Chunk tab shows it and the
-// timeline outlines it; Prev and Next move along.
+// TestTimelineTapChunk taps a chunk: the Chunk view is asked to show it
+// (Actions.ShowChunk) and the timeline outlines the chunk the Chunk view
+// says it shows, as its Prev and Next move along.
 func TestTimelineTapChunk(t *testing.T) {
-	_, tv, w := newTestViews(t)
+	dv, tv, w := newTestViews(t)
 	c := tv.tl.Chunks[1]
 	test.TapAt(tv, fyne.NewPos(tv.x((c.T0+c.T1)/2), 5))
 	if got := selectedTab(w); got != "Chunk" {
 		t.Fatalf("tab %q after tapping a chunk", got)
 	}
-	if !strings.Contains(uitest.Shown(w), "Chunk 2 of 6 at byte ") || tv.shown != c.Pos {
-		t.Fatalf("chunk view does not show chunk 2 (timeline outlines %d)", tv.shown)
+	if tv.shown != c.Pos {
+		t.Fatalf("the timeline outlines the chunk at %d, tapped the one at %d", tv.shown, c.Pos)
 	}
-	test.Tap(uitest.FindShownButton(t, w, "Next"))
-	if !strings.Contains(uitest.Shown(w), "Chunk 3 of 6 at byte ") || tv.shown != tv.tl.Chunks[2].Pos {
-		t.Fatal("Next did not show chunk 3")
-	}
-	test.Tap(uitest.FindShownButton(t, w, "Show in Records"))
-	if got := selectedTab(w); got != "Records" {
-		t.Errorf("tab %q after Show in Records", got)
+	dv.link.ChunkShown(tv.tl.Chunks[2].Pos) // the Chunk view's Next
+	if tv.shown != tv.tl.Chunks[2].Pos {
+		t.Errorf("the timeline outlines the chunk at %d after Next", tv.shown)
 	}
 }
 

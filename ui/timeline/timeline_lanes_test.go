@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // lane can be scrolled into view, by the wheel over the titles and by
 // dragging the bar at the right, and no further than the last lane.
 func TestTimelineLanesReachable(t *testing.T) {
-	tv, _ := newTestTimeline(t, "../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag")
+	tv, _ := newTestTimeline(t, "../../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag")
 	n := len(tv.tl.Topics)
 	if n < 8 {
 		t.Fatalf("%d lanes", n)
@@ -60,8 +60,8 @@ func TestTimelineLanesReachable(t *testing.T) {
 // that holds a scan and its scale is stated beside its title; zoomed to a
 // second, each scan is a tick.
 func TestTimelineLanesDraw(t *testing.T) {
-	tv, _ := newTestTimeline(t, "../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag")
-	x, err := model.BuildMessageIndex(context.Background(), uitest.OpenDoc(t, "../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag").Storage, nil)
+	tv, _ := newTestTimeline(t, "../../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag")
+	x, err := model.BuildMessageIndex(context.Background(), uitest.OpenDoc(t, "../../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag").Storage, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestTimelineLanesDraw(t *testing.T) {
 // by the median interval every pause between bursts is a gap; the lane
 // marks only the pauses longer than 3× the mean interval.
 func TestTimelineBurstGaps(t *testing.T) {
-	const path = "../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag"
+	const path = "../../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag"
 	tv, _ := newTestTimeline(t, path)
 	x, err := model.BuildMessageIndex(context.Background(), uitest.OpenDoc(t, path).Storage, nil)
 	if err != nil {
@@ -151,7 +151,7 @@ func TestFitLaneTitle(t *testing.T) {
 // /imu lane at several zooms: every bar the renderer draws in it has the
 // same height.
 func TestTimelineSteadyLaneDrawsOneHeight(t *testing.T) {
-	const path = "../assets/sample.bag"
+	const path = "../../assets/sample.bag"
 	tv, _ := newTestTimeline(t, path)
 	x, err := model.BuildMessageIndex(context.Background(), uitest.OpenDoc(t, path).Storage, nil)
 	if err != nil {
