@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 // TestChunkDetail checks the chunk view's data against the bag: counts
@@ -74,7 +75,7 @@ func TestChunkDetail(t *testing.T) {
 func TestChunkDetailDamaged(t *testing.T) {
 	d, err := Open(context.Background(), sharedBags+"/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag", nil)
 	if err != nil {
-		skipOrFail(t, err)
+		reftest.SkipOrFail(t, err)
 	}
 	defer d.Close()
 	c := ChunkDetailOf(d, 0)

@@ -12,6 +12,7 @@ import (
 	"github.com/bagscope/bagscope/assets"
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 const sharedBags = "../../shared/bags"
@@ -92,7 +93,7 @@ func compareWithBag(t *testing.T, path string, d *Document) {
 // TestOpenSharedBags opens every bag under shared/bags and checks that the
 // model agrees with package bag: the same counts, or the same error.
 func TestOpenSharedBags(t *testing.T) {
-	paths := sharedBagPaths(t)
+	paths := reftest.SharedBagPaths(t, sharedBags)
 	for _, p := range paths {
 		t.Run(strings.TrimPrefix(p, sharedBags+"/"), func(t *testing.T) {
 			b, berr := ros1.OpenOrScan(p)
@@ -282,21 +283,4 @@ func TestOpenScans(t *testing.T) {
 			compareWithBag(t, tt.path, d)
 		})
 	}
-}
-
-// sharedBagPaths lists every .bag and .bag.active file under the shared
-// bags. Without them the test fails in CI and is skipped elsewhere.
-func sharedBagPaths(t *testing.T) []string {
-	t.Helper()
-	var paths []string
-	filepath.WalkDir(sharedBags, func(p string, e fs.DirEntry, err error) error {
-		if err == nil && !e.IsDir() && (strings.HasSuffix(p, ".bag") || strings.HasSuffix(p, ".bag.active")) {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if len(paths) == 0 {
-		skipOrFail(t, "no bags under "+sharedBags)
-	}
-	return paths
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	_ "github.com/bagscope/bagscope/bag/mcap"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 // topicsMCAP is a chunked MCAP file with 13 messages in one chunk.
@@ -19,7 +20,7 @@ const topicsMCAP = "../../shared/bags/ros2__rosbag2/rosbag2_cpp/test/rosbag2_cpp
 func openStorage(t *testing.T, path string) bag.Storage {
 	t.Helper()
 	if _, err := os.Stat(path); err != nil {
-		skipOrFail(t, err)
+		reftest.SkipOrFail(t, err)
 	}
 	s, err := bag.OpenFile(path)
 	if err != nil {
@@ -226,7 +227,7 @@ func TestInnerRecordsAndBlockDetail(t *testing.T) {
 // damaged record, kept whole, and Err says why.
 func TestFileRecordsDamaged(t *testing.T) {
 	if _, err := os.Stat(topicsMCAP); err != nil {
-		skipOrFail(t, err)
+		reftest.SkipOrFail(t, err)
 	}
 	data, err := os.ReadFile(topicsMCAP)
 	if err != nil {

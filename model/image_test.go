@@ -15,6 +15,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 const headerDef = "\n================================================================================\nMSG: std_msgs/Header\nuint32 seq\ntime stamp\nstring frame_id\n"
@@ -299,8 +300,8 @@ type refImage struct {
 // /camera/image_raw message of the sample bag with the bytes the reference
 // rosbag reads for them.
 func TestImageSampleMatchesRosbag(t *testing.T) {
-	requireRef(t)
-	out, err := exec.Command(refPython, "testdata/image_ref.py", "../assets/sample.bag", "/camera/image_raw", "5").Output()
+	reftest.RequireRef(t)
+	out, err := exec.Command(reftest.Python, "testdata/image_ref.py", "../assets/sample.bag", "/camera/image_raw", "5").Output()
 	if err != nil {
 		t.Fatalf("image_ref.py: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 	"github.com/bagscope/bagscope/model/msgref"
 )
 
@@ -23,7 +24,7 @@ func sharedMCAPs(t *testing.T) []string {
 		return nil
 	})
 	if len(paths) == 0 {
-		skipOrFail(t, "no .mcap under "+sharedBags)
+		reftest.SkipOrFail(t, "no .mcap under "+sharedBags)
 	}
 	return paths
 }

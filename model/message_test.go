@@ -16,6 +16,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 	"github.com/bagscope/bagscope/model/msgref"
 )
 
@@ -24,7 +25,7 @@ func testBags(t *testing.T) map[string]bag.Storage {
 	t.Helper()
 	out := map[string]bag.Storage{}
 	out["sample"] = openSampleDoc(t).Storage
-	for _, p := range sharedBagPaths(t) {
+	for _, p := range reftest.SharedBagPaths(t, sharedBags) {
 		b, err := ros1.OpenOrScan(p)
 		if err != nil {
 			continue // not a bag, or one that cannot be read: TestOpenSharedBags covers those
@@ -252,14 +253,14 @@ type refMessage struct {
 // reference: rosbag's Python reader) decodes, path by path, for the first
 // messages of every topic of the sample bag and a shared bag.
 func TestDecodeMatchesGenpy(t *testing.T) {
-	requireRef(t)
+	reftest.RequireRef(t)
 	for _, path := range []string{"../assets/sample.bag", sharedBags + "/cra-ros-pkg__robot_localization/test/test2.bag"} {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			if _, err := os.Stat(path); err != nil {
-				skipOrFail(t, err)
+				reftest.SkipOrFail(t, err)
 			}
 			const perTopic = 20
-			cmd := exec.Command(refPython, "testdata/msg_ref.py", path, strconv.Itoa(perTopic))
+			cmd := exec.Command(reftest.Python, "testdata/msg_ref.py", path, strconv.Itoa(perTopic))
 			out, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("msg_ref.py: %v", err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 	"github.com/bagscope/bagscope/model/msgref"
 )
 
@@ -14,7 +15,7 @@ import (
 // message iterator, which the bag tests compare with the reference: the
 // same messages per topic, at the same places, in the same order.
 func TestMessageIndexMatchesIterator(t *testing.T) {
-	paths := sharedBagPaths(t)
+	paths := reftest.SharedBagPaths(t, sharedBags)
 	for _, p := range paths {
 		t.Run(strings.TrimPrefix(p, sharedBags+"/"), func(t *testing.T) {
 			b, err := ros1.OpenOrScan(p)

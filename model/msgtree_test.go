@@ -10,36 +10,9 @@ import (
 
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/echo"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
-
-// decodeNth decodes message n (from 0) of topic in the bag at path.
-func decodeNth(t *testing.T, path, topic string, n int) *rosmsg.Node {
-	t.Helper()
-	b, err := ros1.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	s := ros1.NewStore(b)
-	x, err := BuildMessageIndex(context.Background(), s, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tm := x.Topic(topic)
-	if tm == nil || tm.Len() <= n {
-		t.Fatalf("%s has no message %d on %s", path, n, topic)
-	}
-	r := NewMessageReader(s, nil)
-	m, err := r.Read(tm.At(n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, _, err := r.Decode(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
 
 // fieldID returns the ID of the top-level field name.
 func fieldID(t *testing.T, ft *FieldTree, name string) string {
@@ -54,7 +27,7 @@ func fieldID(t *testing.T, ft *FieldTree, name string) string {
 }
 
 func TestFieldTreeGroups(t *testing.T) {
-	root := decodeNth(t, "../testdata/custom-all-types.bag", "/all_types", 1)
+	root := reftest.DecodeNth(t, "../testdata/custom-all-types.bag", "/all_types", 1)
 	tests := []struct {
 		field  string
 		rows   []string // names of the rows under the field
@@ -103,7 +76,7 @@ func TestFieldTreeGroups(t *testing.T) {
 // up to the listed ones, a "more" row, and At landing on the group row
 // whose bytes hold the offset.
 func TestFieldTreeGroupsLong(t *testing.T) {
-	root := decodeNth(t, "../assets/sample.bag", "/camera/image_raw", 0)
+	root := reftest.DecodeNth(t, "../assets/sample.bag", "/camera/image_raw", 0)
 	ft := NewFieldTree(root)
 	ft.Grouped = true
 	id := fieldID(t, ft, "data")
@@ -140,7 +113,7 @@ func TestFieldTreeGroupsLong(t *testing.T) {
 }
 
 func TestFieldTreeCopyText(t *testing.T) {
-	root := decodeNth(t, "../testdata/custom-all-types.bag", "/all_types", 1)
+	root := reftest.DecodeNth(t, "../testdata/custom-all-types.bag", "/all_types", 1)
 	ft := NewFieldTree(root)
 	ft.Grouped = true
 	tests := []struct {
@@ -162,7 +135,7 @@ func TestFieldTreeCopyText(t *testing.T) {
 			}
 		})
 	}
-	if got, want := ft.CopyText(""), Echo(root); got != want {
+	if got, want := ft.CopyText(""), echo.Message(root); got != want {
 		t.Errorf("CopyText of the message is not its echo:\n%s", got)
 	}
 	group := ft.Children(fieldID(t, ft, "u8_dyn"))[0]
@@ -174,8 +147,8 @@ func TestFieldTreeCopyText(t *testing.T) {
 // TestMessageJSON checks the copied JSON is the indented form of cat --json,
 // with lists of scalars on one line.
 func TestMessageJSON(t *testing.T) {
-	root := decodeNth(t, "../testdata/single-message.bag", "/answer", 0)
-	if got, want := MessageJSON(root), "{\n  \"data\": 42\n}"; got != want {
+	root := reftest.DecodeNth(t, "../testdata/single-message.bag", "/answer", 0)
+	if got, want := echo.JSON(root), "{\n  \"data\": 42\n}"; got != want {
 		t.Errorf("MessageJSON = %q, want %q", got, want)
 	}
 	for _, tc := range []struct {
@@ -188,8 +161,8 @@ func TestMessageJSON(t *testing.T) {
 		{"../testdata/custom-all-types.bag", "/all_types", 0, []string{`  "f32_dyn": [],`}},
 	} {
 		t.Run(tc.topic, func(t *testing.T) {
-			root := decodeNth(t, tc.path, tc.topic, tc.n)
-			got := MessageJSON(root)
+			root := reftest.DecodeNth(t, tc.path, tc.topic, tc.n)
+			got := echo.JSON(root)
 			for _, w := range tc.want {
 				if !strings.Contains(got, "\n"+w+"\n") {
 					t.Errorf("no line %q in\n%s", w, got)
@@ -214,7 +187,7 @@ func TestMessageJSON(t *testing.T) {
 func TestFieldTreeKeys(t *testing.T) {
 	joints := sharedBags + "/gt-ros-pkg__hrl/hai_sandbox/gt_strongbot/motions/joints_2010-08-17-19-51-09.bag"
 	if _, err := os.Stat(joints); err != nil {
-		skipOrFail(t, err)
+		reftest.SkipOrFail(t, err)
 	}
 	tests := []struct {
 		name, path, topic string
@@ -228,7 +201,7 @@ func TestFieldTreeKeys(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ft := NewFieldTree(decodeNth(t, tc.path, tc.topic, 0))
+			ft := NewFieldTree(reftest.DecodeNth(t, tc.path, tc.topic, 0))
 			ft.Grouped = true
 			id := fieldID(t, ft, tc.field[0])
 			for _, name := range tc.field[1:] {
@@ -270,7 +243,7 @@ func (s keySink) Value(name []byte, v float64) { s[string(name)] = v }
 func TestFieldTreeKeyPath(t *testing.T) {
 	joints := sharedBags + "/gt-ros-pkg__hrl/hai_sandbox/gt_strongbot/motions/joints_2010-08-17-19-51-09.bag"
 	if _, err := os.Stat(joints); err != nil {
-		skipOrFail(t, err)
+		reftest.SkipOrFail(t, err)
 	}
 	tests := []struct {
 		name, path, topic, index, want string
@@ -356,8 +329,8 @@ func TestQuoteKey(t *testing.T) {
 }
 
 func TestFieldTreeKeepView(t *testing.T) {
-	a := NewFieldTree(decodeNth(t, "../assets/sample.bag", "/camera/image_raw", 0))
-	b := NewFieldTree(decodeNth(t, "../assets/sample.bag", "/camera/image_raw", 1))
+	a := NewFieldTree(reftest.DecodeNth(t, "../assets/sample.bag", "/camera/image_raw", 0))
+	b := NewFieldTree(reftest.DecodeNth(t, "../assets/sample.bag", "/camera/image_raw", 1))
 	a.Grouped, b.Grouped = true, true
 	data := fieldID(t, a, "data")
 	kids := a.Children(data)

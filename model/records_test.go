@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 func TestBuildRecordIndex(t *testing.T) {
@@ -143,7 +144,7 @@ func TestBuildRecordIndexCancel(t *testing.T) {
 // ones marked damaged), where before the list stopped at the first damage.
 func TestRecordIndexPastDamage(t *testing.T) {
 	scanned := 0
-	for _, p := range sharedBagPaths(t) {
+	for _, p := range reftest.SharedBagPaths(t, sharedBags) {
 		b, err := ros1.OpenOrScan(p)
 		if err != nil || b.Scan == nil {
 			if err == nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 	"github.com/bagscope/bagscope/model/msgref"
 )
 
@@ -21,8 +22,8 @@ import (
 // maps.
 func sensorRef(t *testing.T, args ...string) []map[string]any {
 	t.Helper()
-	requireRef(t)
-	cmd := exec.Command(refPython, append([]string{"testdata/sensor_ref.py"}, args...)...)
+	reftest.RequireRef(t)
+	cmd := exec.Command(reftest.Python, append([]string{"testdata/sensor_ref.py"}, args...)...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -86,7 +87,7 @@ func openShared(t *testing.T, rel string) (*Document, string) {
 	t.Helper()
 	path := sharedBags + "/" + rel
 	if _, err := os.Stat(path); err != nil {
-		skipOrFail(t, err)
+		reftest.SkipOrFail(t, err)
 	}
 	d, err := Open(context.Background(), path, nil)
 	if err != nil {

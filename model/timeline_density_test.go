@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 // TestTimelineCountsMatchIterator checks the exact density lanes of every
@@ -14,7 +15,7 @@ import (
 // zoomed-in window, each bin holds exactly the messages whose receive
 // times fall between its edges.
 func TestTimelineCountsMatchIterator(t *testing.T) {
-	paths := append([]string{"../testdata/lz4-multichunk.bag", "../testdata/two-conns-one-topic.bag", "../assets/sample.bag"}, sharedBagPaths(t)...)
+	paths := append([]string{"../testdata/lz4-multichunk.bag", "../testdata/two-conns-one-topic.bag", "../assets/sample.bag"}, reftest.SharedBagPaths(t, sharedBags)...)
 	for _, p := range paths {
 		t.Run(strings.TrimPrefix(p, sharedBags+"/"), func(t *testing.T) {
 			d, err := Open(context.Background(), p, nil)

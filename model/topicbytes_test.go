@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 // refBytesScript sums the payload bytes of every message per topic with the
@@ -23,7 +25,7 @@ print(json.dumps(out))
 // counted by MessageBytes and by the check (CheckReport.Bytes), with what
 // the reference rosbag reads, on real bags.
 func TestMessageBytesMatchesReference(t *testing.T) {
-	requireRef(t)
+	reftest.RequireRef(t)
 	for _, p := range []string{
 		"../assets/sample.bag",
 		sharedBags + "/cra-ros-pkg__robot_localization/test/test2.bag",
@@ -31,9 +33,9 @@ func TestMessageBytesMatchesReference(t *testing.T) {
 	} {
 		t.Run(p, func(t *testing.T) {
 			if _, err := os.Stat(p); err != nil {
-				skipOrFail(t, err)
+				reftest.SkipOrFail(t, err)
 			}
-			out, err := exec.Command(refPython, "-c", refBytesScript, p).Output()
+			out, err := exec.Command(reftest.Python, "-c", refBytesScript, p).Output()
 			if err != nil {
 				t.Fatalf("reference: %v", err)
 			}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 	"github.com/bagscope/bagscope/model/msgref"
 )
 
@@ -47,7 +48,7 @@ type refBag struct {
 // refFreq runs testdata/ref_freq.py on paths, one JSON line per bag.
 func refFreq(t *testing.T, paths []string) map[string]*refBag {
 	t.Helper()
-	out, err := exec.Command(refPython, append([]string{"../testdata/ref_freq.py"}, paths...)...).Output()
+	out, err := exec.Command(reftest.Python, append([]string{"../testdata/ref_freq.py"}, paths...)...).Output()
 	if err != nil {
 		t.Fatalf("ref_freq.py: %v", err)
 	}
@@ -126,8 +127,8 @@ func fmtRate(f *float64) string {
 // the project's fixtures) with the reference's `rosbag info --freq`
 // arithmetic (testdata/ref_freq.py).
 func TestStatsMatchReference(t *testing.T) {
-	requireRef(t)
-	paths := sharedBagPaths(t)
+	reftest.RequireRef(t)
+	paths := reftest.SharedBagPaths(t, sharedBags)
 	fixtures, _ := filepath.Glob("../testdata/*.bag")
 	paths = append(paths, fixtures...)
 	refs := refFreq(t, paths)
@@ -401,7 +402,7 @@ func TestStatsOtherFormats(t *testing.T) {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			d, err := Open(context.Background(), p, nil)
 			if err != nil {
-				skipOrFail(t, err)
+				reftest.SkipOrFail(t, err)
 			}
 			defer d.Close()
 			x, err := BuildMessageIndex(context.Background(), d.Storage, nil)

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/echo"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/timeline"
 	"github.com/bagscope/bagscope/ui/widgets"
@@ -408,8 +409,8 @@ func init() {
 			s    fyne.Shortcut
 			want string
 		}{
-			{&desktop.CustomShortcut{KeyName: fyne.KeyY, Modifier: ctrlShift}, model.Echo(root)},
-			{&desktop.CustomShortcut{KeyName: fyne.KeyJ, Modifier: ctrlShift}, model.MessageJSON(root)},
+			{&desktop.CustomShortcut{KeyName: fyne.KeyY, Modifier: ctrlShift}, echo.Message(root)},
+			{&desktop.CustomShortcut{KeyName: fyne.KeyJ, Modifier: ctrlShift}, echo.JSON(root)},
 		} {
 			clip.SetContent("")
 			uitest.PressShortcut(k.w, tc.s)

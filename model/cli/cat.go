@@ -16,6 +16,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/echo"
 )
 
 func newCat(e *env) *cobra.Command {
@@ -236,7 +237,7 @@ func (p *catPrinter) print(m *bag.Message) {
 	if p.header {
 		fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
 	}
-	p.w.WriteString(model.Echo(node))
+	p.w.WriteString(echo.Message(node))
 	p.w.WriteString("\n---\n")
 }
 

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/echo"
 	"github.com/bagscope/bagscope/model/human"
 )
 
@@ -81,7 +82,7 @@ func (p *messagePanel) copyYAML() {
 	if p.ft == nil || p.msg == nil {
 		return
 	}
-	p.copyText(model.Echo(p.ft.Root()), "the message as YAML (rostopic echo)")
+	p.copyText(echo.Message(p.ft.Root()), "the message as YAML (rostopic echo)")
 }
 
 // copyJSON copies the message as JSON ("bagscope cat --json").
@@ -89,7 +90,7 @@ func (p *messagePanel) copyJSON() {
 	if p.ft == nil || p.msg == nil {
 		return
 	}
-	p.copyText(model.MessageJSON(p.ft.Root()), "the message as JSON")
+	p.copyText(echo.JSON(p.ft.Root()), "the message as JSON")
 }
 
 // copyItems are the copy menu's items for field id ("" for the message).

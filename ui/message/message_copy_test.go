@@ -16,6 +16,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/echo"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/widgets"
@@ -32,7 +33,7 @@ func TestMessageCopyTable(t *testing.T) {
 		want func() string
 	}{
 		{"value of a float", "linear_acceleration.z", &fyne.ShortcutCopy{}, func() string {
-			return model.FieldValue(p.ft.Node(treeID(t, p.ft, "linear_acceleration.z")))
+			return echo.FieldValue(p.ft.Node(treeID(t, p.ft, "linear_acceleration.z")))
 		}},
 		{"value of a string", "header.frame_id", &fyne.ShortcutCopy{}, func() string { return "imu_link" }},
 		{"value of a time", "header.stamp", &fyne.ShortcutCopy{}, func() string {
@@ -50,9 +51,9 @@ func TestMessageCopyTable(t *testing.T) {
 		{"path of a field", "angular_velocity.y", shortcutCopyPath, func() string { return "/imu.angular_velocity.y" }},
 		{"path of a group row", "linear_acceleration_covariance[8:9]", shortcutCopyPath, func() string { return "/imu.linear_acceleration_covariance[8:9]" }},
 		{"path with nothing selected", "", shortcutCopyPath, func() string { return "/imu" }},
-		{"value with nothing selected is the message", "", &fyne.ShortcutCopy{}, func() string { return model.Echo(p.ft.Root()) }},
-		{"YAML", "header", shortcutCopyYAML, func() string { return model.Echo(p.ft.Root()) }},
-		{"JSON", "header", shortcutCopyJSON, func() string { return model.MessageJSON(p.ft.Root()) }},
+		{"value with nothing selected is the message", "", &fyne.ShortcutCopy{}, func() string { return echo.Message(p.ft.Root()) }},
+		{"YAML", "header", shortcutCopyYAML, func() string { return echo.Message(p.ft.Root()) }},
+		{"JSON", "header", shortcutCopyJSON, func() string { return echo.JSON(p.ft.Root()) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -116,9 +117,9 @@ func TestMessageRowMenu(t *testing.T) {
 					want = p.ft.CopyText(p.sel)
 				}
 			case "Copy message as YAML":
-				want = model.Echo(p.ft.Root())
+				want = echo.Message(p.ft.Root())
 			case "Copy message as JSON":
-				want = model.MessageJSON(p.ft.Root())
+				want = echo.JSON(p.ft.Root())
 			}
 			tapItem(tc.item)
 			got := clip.Content()
@@ -220,12 +221,12 @@ func TestMessageTextView(t *testing.T) {
 	if !p.echoScroll.Visible() || p.treeView.Visible() {
 		t.Fatal("Echo does not show the text view")
 	}
-	if got, want := p.echo.Text, model.Echo(p.ft.Root()); got != want {
+	if got, want := p.echo.Text, echo.Message(p.ft.Root()); got != want {
 		t.Errorf("the text view shows\n%s\nwant\n%s", got, want)
 	}
 	// It follows the message.
 	l.SelectMessage(x.Topic("/tf").At(2))
-	if got, want := p.echo.Text, model.Echo(p.ft.Root()); got != want {
+	if got, want := p.echo.Text, echo.Message(p.ft.Root()); got != want {
 		t.Errorf("after a step the text view shows\n%s\nwant\n%s", got, want)
 	}
 	// A new panel opens as the last was left.
@@ -490,7 +491,7 @@ func TestMessageCopyButton(t *testing.T) {
 	p.tree.Select(treeID(t, p.ft, "twist.twist.angular.z"))
 	for _, tc := range []struct{ item, want string }{
 		{"Copy path", "/odom.twist.twist.angular.z"},
-		{"Copy message as JSON", model.MessageJSON(p.ft.Root())},
+		{"Copy message as JSON", echo.JSON(p.ft.Root())},
 	} {
 		t.Run(tc.item, func(t *testing.T) {
 			test.Tap(p.copyBtn)
@@ -519,8 +520,8 @@ func TestMessageCopyKeys(t *testing.T) {
 	}{
 		{&fyne.ShortcutCopy{}, p.ft.CopyText(p.sel)},
 		{shortcutCopyPath, "/odom.pose.pose.position.x"},
-		{shortcutCopyYAML, model.Echo(p.ft.Root())},
-		{shortcutCopyJSON, model.MessageJSON(p.ft.Root())},
+		{shortcutCopyYAML, echo.Message(p.ft.Root())},
+		{shortcutCopyJSON, echo.JSON(p.ft.Root())},
 	} {
 		clip.SetContent("")
 		uitest.PressShortcut(w, tc.s)
@@ -532,7 +533,7 @@ func TestMessageCopyKeys(t *testing.T) {
 	w.Canvas().Focus(p.hex)
 	clip.SetContent("")
 	uitest.PressShortcut(w, shortcutCopyYAML)
-	if got := clip.Content(); got != model.Echo(p.ft.Root()) {
+	if got := clip.Content(); got != echo.Message(p.ft.Root()) {
 		t.Errorf("Ctrl+Shift+Y in the bytes copies %.80q", got)
 	}
 	// With the bytes focused, Ctrl+C copies bytes.

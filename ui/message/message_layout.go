@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/echo"
 	"github.com/bagscope/bagscope/model/human"
 )
 
@@ -124,7 +124,7 @@ func (p *messagePanel) updateEcho() {
 	default:
 		// Long arrays are cut (saying how much is left out), so that a
 		// camera frame shows at once; Copy gives the whole message.
-		p.echo.SetText(echoForView(model.EchoShort(root, echoViewElems)))
+		p.echo.SetText(echoForView(echo.Short(root, echoViewElems)))
 	}
 	if !sameType {
 		p.echoScroll.ScrollToTop() // else it stays on the lines the user reads

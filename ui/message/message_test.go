@@ -12,6 +12,7 @@ import (
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/echo"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
@@ -247,7 +248,7 @@ func TestMessagePanelLongArrays(t *testing.T) {
 	if len(kids) != rows+1 || !model.IsMore(kids[len(kids)-1]) {
 		t.Fatalf("the image data lists %d rows, want %d rows of %d bytes and a more row", len(kids), rows, g)
 	}
-	if v := model.FieldValue(p.ft.Node(id)); !strings.HasPrefix(v, human.Count(uint64(want.Len()))+" bytes: ") {
+	if v := echo.FieldValue(p.ft.Node(id)); !strings.HasPrefix(v, human.Count(uint64(want.Len()))+" bytes: ") {
 		t.Errorf("data value %q", v)
 	}
 	// Tapping a byte past the listed elements lists it.

@@ -1,4 +1,6 @@
-package model
+// Package echo writes decoded messages as text: as `rostopic echo` prints
+// them (with PyYAML's string forms), as JSON, and one field's value on a line.
+package echo
 
 import (
 	"bytes"
@@ -11,7 +13,7 @@ import (
 	"github.com/bagscope/bagscope/model/human"
 )
 
-// Echo returns a decoded message as `rostopic echo` prints it, without
+// Message returns a decoded message as `rostopic echo` prints it, without
 // the "---" that follows each message: genpy's strify_message (str(msg))
 // with its Python 3 forms. Fields are "name: value" lines indented by two
 // spaces per level, a nested message or a time starts on the next line
@@ -25,19 +27,28 @@ import (
 //
 // ROS 2 (CDR) messages print the same way; their builtin_interfaces/Time
 // is a message with sec and nanosec fields.
-func Echo(root *rosmsg.Node) string {
+func Message(root *rosmsg.Node) string {
 	var b echoWriter
 	b.echoMessage(root, "", true)
 	return b.String()
 }
 
-// EchoShort is Echo with at most limit elements of each array: the rest
+// Short is Message with at most limit elements of each array: the rest
 // of an array is left out, and a line (or, in a list of numbers, an item)
 // says how many elements were left out. For showing a big message.
-func EchoShort(root *rosmsg.Node, limit int) string {
+func Short(root *rosmsg.Node, limit int) string {
 	b := echoWriter{limit: limit}
 	b.echoMessage(root, "", true)
 	return b.String()
+}
+
+// Field returns a message or an array as Message prints it as a field's
+// value, without the newline that starts a nested message: what copying
+// a field of a message gives.
+func Field(n *rosmsg.Node) string {
+	var b echoWriter
+	b.echoValue(n, "", false)
+	return strings.TrimPrefix(b.String(), "\n")
 }
 
 // echoWriter writes a message's echo; limit > 0 bounds the elements of an
@@ -294,10 +305,10 @@ func pyBytes(p []byte) string {
 
 const hexDigit = "0123456789abcdef"
 
-// MessageJSON is a decoded message as indented JSON, in the form of
+// JSON is a decoded message as indented JSON, in the form of
 // "bagscope cat --json" (rosmsg.AppendJSON): objects one field per line,
 // lists of numbers, strings or bools on one line.
-func MessageJSON(root *rosmsg.Node) string {
+func JSON(root *rosmsg.Node) string {
 	raw := rosmsg.AppendJSON(nil, root)
 	var out bytes.Buffer
 	if err := json.Indent(&out, raw, "", "  "); err != nil {
