@@ -16,6 +16,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/sensor"
 	"github.com/bagscope/bagscope/ui/link"
 )
 
@@ -39,9 +40,9 @@ type logPanel struct {
 	detail  *widget.Label
 	body    *fyne.Container
 
-	entries []model.LogEntry
+	entries []sensor.LogEntry
 	rows    []int // indexes into entries that pass the filter
-	filter  model.LogFilter
+	filter  sensor.LogFilter
 	start   int64 // the recording's start, for relative times
 	cur     int   // highlighted row, or -1
 	busy    bool  // the panel is selecting a row itself
@@ -96,12 +97,12 @@ const nodeAll = "All nodes"
 func newLogPanel(l link.Link) *logPanel {
 	p := &logPanel{l: l, cur: -1, start: l.Doc().Summary.Start.Nanos()}
 	levels := []string{levelAll}
-	for _, s := range model.Severities[1:] {
+	for _, s := range sensor.Severities[1:] {
 		levels = append(levels, s.String()+" and above")
 	}
 	p.level = widget.NewSelect(levels, func(s string) {
-		p.filter.MinLevel = model.SevUnknown
-		for _, sev := range model.Severities {
+		p.filter.MinLevel = sensor.SevUnknown
+		for _, sev := range sensor.Severities {
 			if s == sev.String()+" and above" {
 				p.filter.MinLevel = sev
 			}
@@ -160,12 +161,12 @@ func newLogPanel(l link.Link) *logPanel {
 	topics := model.LogTopics(l.Doc())
 	var (
 		mu      sync.Mutex
-		entries []model.LogEntry
+		entries []sensor.LogEntry
 		skipped int
 		rerr    error
 	)
 	l.Go(func(ctx context.Context) {
-		e, n, err := model.ReadLog(ctx, l.Doc().Storage, nil, topics)
+		e, n, err := sensor.ReadLog(ctx, l.Doc().Storage, nil, topics)
 		mu.Lock()
 		entries, skipped, rerr = e, n, err
 		mu.Unlock()
@@ -179,9 +180,9 @@ func newLogPanel(l link.Link) *logPanel {
 }
 
 // setEntries shows the log read in the background.
-func (p *logPanel) setEntries(entries []model.LogEntry, skipped int, err error) {
+func (p *logPanel) setEntries(entries []sensor.LogEntry, skipped int, err error) {
 	p.entries = entries
-	p.node.Options = append([]string{nodeAll}, model.LogNodes(entries)...)
+	p.node.Options = append([]string{nodeAll}, sensor.LogNodes(entries)...)
 	p.node.Refresh()
 	if err != nil || skipped > 0 {
 		msg := fmt.Sprintf("%s could not be read", human.Plural(uint64(skipped), "log message"))
@@ -210,7 +211,7 @@ func (p *logPanel) refilter() {
 	if p.count == nil {
 		return // still being built
 	}
-	p.rows = model.FilterLog(p.entries, p.filter)
+	p.rows = sensor.FilterLog(p.entries, p.filter)
 	p.count.SetText(fmt.Sprintf("%s of %s", human.Count(uint64(len(p.rows))), human.Plural(uint64(len(p.entries)), "message")))
 	p.cur = -1
 	p.busy = true
@@ -224,7 +225,7 @@ func (p *logPanel) refilter() {
 
 // followCursor highlights the last row at or before t and scrolls to it.
 func (p *logPanel) followCursor(t int64) {
-	row := model.LogRowAt(p.entries, p.rows, t)
+	row := sensor.LogRowAt(p.entries, p.rows, t)
 	if row == p.cur {
 		return
 	}
@@ -274,13 +275,13 @@ func (p *logPanel) showDetail() {
 
 // levelImportance colours a level: warnings and errors stand out, debug
 // is dim.
-func levelImportance(s model.Severity) widget.Importance {
+func levelImportance(s sensor.Severity) widget.Importance {
 	switch s {
-	case model.SevDebug:
+	case sensor.SevDebug:
 		return widget.LowImportance
-	case model.SevWarn:
+	case sensor.SevWarn:
 		return widget.WarningImportance
-	case model.SevError, model.SevFatal:
+	case sensor.SevError, sensor.SevFatal:
 		return widget.DangerImportance
 	}
 	return widget.MediumImportance
@@ -302,16 +303,16 @@ func (p *logPanel) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		lb.TextStyle.Monospace = true
 	case logColLevel:
 		text = e.Severity.String()
-		if e.Severity == model.SevUnknown {
+		if e.Severity == sensor.SevUnknown {
 			text = fmt.Sprint(e.Level)
 		}
 		lb.Importance = levelImportance(e.Severity)
-		lb.TextStyle.Bold = e.Severity >= model.SevWarn
+		lb.TextStyle.Bold = e.Severity >= sensor.SevWarn
 	case logColNode:
 		text = e.Node
 	case logColMsg:
 		text = strings.ReplaceAll(e.Msg, "\n", " ↵ ")
-		if e.Severity >= model.SevWarn {
+		if e.Severity >= sensor.SevWarn {
 			lb.Importance = levelImportance(e.Severity)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/sensor"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
@@ -38,7 +39,7 @@ func newTestLogPanel(t *testing.T, path string) (*logPanel, *link.Hub, fyne.Wind
 // and selects a clicked row's message.
 func TestLogPanel(t *testing.T) {
 	p, l, w := newTestLogPanel(t, "../../testdata/robot.bag")
-	want, skipped, err := model.ReadLog(context.Background(), l.Doc().Storage, nil, []string{"/rosout"})
+	want, skipped, err := sensor.ReadLog(context.Background(), l.Doc().Storage, nil, []string{"/rosout"})
 	if err != nil || skipped != 0 || len(want) == 0 {
 		t.Fatalf("ReadLog: %d entries, %d skipped, %v", len(want), skipped, err)
 	}
@@ -60,12 +61,12 @@ func TestLogPanel(t *testing.T) {
 			t.Errorf("row %d level %q (%v), want %v", r, cell.Text, cell.Importance, want[r].Severity)
 		}
 	}
-	nodes := model.LogNodes(want)
+	nodes := sensor.LogNodes(want)
 	if len(p.node.Options) != len(nodes)+1 {
 		t.Errorf("node chooser offers %v, the log has %v", p.node.Options, nodes)
 	}
 
-	count := func(f func(e model.LogEntry) bool) int {
+	count := func(f func(e sensor.LogEntry) bool) int {
 		n := 0
 		for _, e := range want {
 			if f(e) {
@@ -80,11 +81,11 @@ func TestLogPanel(t *testing.T) {
 		want    int
 		narrows bool // the filter leaves some rows out, but not all
 	}{
-		{"warn and above", func() { p.level.SetSelected("Warn and above") }, count(func(e model.LogEntry) bool { return e.Severity >= model.SevWarn }), true},
+		{"warn and above", func() { p.level.SetSelected("Warn and above") }, count(func(e sensor.LogEntry) bool { return e.Severity >= sensor.SevWarn }), true},
 		{"all levels again", func() { p.level.SetSelected(levelAll) }, len(want), false},
-		{"one node", func() { p.node.SetSelected(nodes[0]) }, count(func(e model.LogEntry) bool { return e.Node == nodes[0] }), true},
+		{"one node", func() { p.node.SetSelected(nodes[0]) }, count(func(e sensor.LogEntry) bool { return e.Node == nodes[0] }), true},
 		{"all nodes again", func() { p.node.SetSelected(nodeAll) }, len(want), false},
-		{"text", func() { test.Type(p.text, strings.ToUpper(want[0].Msg[:4])) }, count(func(e model.LogEntry) bool {
+		{"text", func() { test.Type(p.text, strings.ToUpper(want[0].Msg[:4])) }, count(func(e sensor.LogEntry) bool {
 			return strings.Contains(strings.ToLower(e.Msg+e.Node+e.File+e.Function), strings.ToLower(want[0].Msg[:4]))
 		}), true},
 		{"text cleared", func() { p.text.SetText("") }, len(want), false},

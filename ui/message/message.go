@@ -24,6 +24,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/model/sensor"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -231,10 +232,10 @@ func (p *messagePanel) read(ref msgref.Ref, gen int) {
 				// Still show the bytes of a message that does not decode.
 				w, e = "Could not decode: "+e.Error(), nil
 			}
-			if m != nil && model.IsImageType(m.Conn.Type) {
+			if m != nil && sensor.IsImageType(m.Conn.Type) {
 				// Decoded here: a camera frame can take milliseconds.
 				mi = &messageImage{}
-				mi.img, mi.info, mi.err = model.MessageImage(m.Conn.Type, r)
+				mi.img, mi.info, mi.err = sensor.MessageImage(m.Conn.Type, r)
 			}
 		}
 		mu.Lock()
@@ -256,7 +257,7 @@ func (p *messagePanel) read(ref msgref.Ref, gen int) {
 // messageImage is the picture of an image message, or why there is none.
 type messageImage struct {
 	img  image.Image
-	info model.ImageInfo
+	info sensor.ImageInfo
 	err  error
 }
 

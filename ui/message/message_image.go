@@ -3,7 +3,7 @@ package message
 import "github.com/bagscope/bagscope/ui/link"
 
 // The Message view shows an image message's picture small, above its
-// tree (message.go, decoded by model.MessageImage, which reads ROS 1 and
+// tree (message.go, decoded by sensor.MessageImage, which reads ROS 1 and
 // ROS 2 image types). The Sensor tab (sensor.go) draws the same message at
 // full size with zoom, pan, a pixel read-out and, for 16-bit and float
 // images, a colour map and range. These are the seams between the two.

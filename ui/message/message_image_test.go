@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/sensor"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
@@ -29,7 +29,7 @@ func TestMessagePanelImage(t *testing.T) {
 	if got, want := p.caption.Text, "Image  ·  64×48 rgb8, 9,216 bytes"; got != want {
 		t.Errorf("caption %q, want %q", got, want)
 	}
-	want, _, err := model.MessageImage("sensor_msgs/Image", decodeRef(t, l.Doc().Bag, ref))
+	want, _, err := sensor.MessageImage("sensor_msgs/Image", decodeRef(t, l.Doc().Bag, ref))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestMessagePanelImage(t *testing.T) {
 func TestMessagePanelImageProblem(t *testing.T) {
 	p, _, _, _ := newTestMessagePanel(t)
 	p.showImage(&messageImage{
-		info: model.ImageInfo{Width: 64, Height: 48, Encoding: "nv21", Bytes: 6144},
+		info: sensor.ImageInfo{Width: 64, Height: 48, Encoding: "nv21", Bytes: 6144},
 		err:  errors.New("nv21: not shown"),
 	})
 	if p.split.Leading != p.treeImage {

@@ -24,6 +24,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	msensor "github.com/bagscope/bagscope/model/sensor"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -32,7 +33,7 @@ import (
 func sensorTopics(d *model.Document) []string {
 	var out []string
 	for _, t := range d.Topics {
-		if model.SensorKindOf(t.Type) != model.SensorNone {
+		if msensor.KindOf(t.Type) != msensor.KindNone {
 			out = append(out, t.Topic)
 		}
 	}
@@ -92,7 +93,7 @@ type sensorPanel struct {
 	pending *msgref.Ref
 
 	// Settings of single-channel images and clouds, kept across frames.
-	cmap   *model.ColorMap
+	cmap   *msensor.ColorMap
 	auto   bool
 	lo, hi float64
 	field  string // cloud colour field; "" picks z or intensity
@@ -106,19 +107,19 @@ type sensorResult struct {
 	ref   msgref.Ref
 	topic string
 	typ   string
-	kind  model.SensorKind
+	kind  msensor.Kind
 	err   error
 
-	frame *model.ImageFrame
+	frame *msensor.ImageFrame
 	pic   image.Image // the frame drawn with the panel's settings
 
-	scan  *model.LaserScan
-	cloud *model.Cloud
+	scan  *msensor.LaserScan
+	cloud *msensor.Cloud
 	set   *pointSet
 }
 
 func newSensorPanel(l link.Link) *sensorPanel {
-	p := &sensorPanel{l: l, reader: model.NewMessageReader(l.Doc().Storage, nil), cmap: model.TurboMap, auto: true}
+	p := &sensorPanel{l: l, reader: model.NewMessageReader(l.Doc().Storage, nil), cmap: msensor.TurboMap, auto: true}
 	topics := sensorTopics(l.Doc())
 	p.topicSel = widget.NewSelect(topics, func(t string) {
 		if p.busy {
@@ -168,7 +169,7 @@ func newSensorPanel(l link.Link) *sensorPanel {
 
 	l.OnMessage(func(ref msgref.Ref) {
 		c := l.Doc().Storage.Connection(ref.Conn)
-		if c == nil || model.SensorKindOf(c.Type) == model.SensorNone {
+		if c == nil || msensor.KindOf(c.Type) == msensor.KindNone {
 			return
 		}
 		p.setTopic(c.Topic)
@@ -176,7 +177,7 @@ func newSensorPanel(l link.Link) *sensorPanel {
 	})
 	l.OnCursor(func(int64) { p.follow() })
 	if ref, ok := l.Message(); ok {
-		if c := l.Doc().Storage.Connection(ref.Conn); c != nil && model.SensorKindOf(c.Type) != model.SensorNone {
+		if c := l.Doc().Storage.Connection(ref.Conn); c != nil && msensor.KindOf(c.Type) != msensor.KindNone {
 			p.setTopic(c.Topic)
 			p.request(ref)
 		}
@@ -286,7 +287,7 @@ func (p *sensorPanel) updatePosition() {
 
 // settings are what the background work needs of the panel's controls.
 type sensorSettings struct {
-	cmap      *model.ColorMap
+	cmap      *msensor.ColorMap
 	auto      bool
 	lo, hi    float64
 	field     string
@@ -335,7 +336,7 @@ func readSensor(rd *model.MessageReader, ref msgref.Ref, set sensorSettings) *se
 		return r
 	}
 	r.topic, r.typ = m.Conn.Topic, m.Conn.Type
-	r.kind = model.SensorKindOf(m.Conn.Type)
+	r.kind = msensor.KindOf(m.Conn.Type)
 	root, _, err := rd.Decode(m)
 	if err != nil {
 		r.err = err
@@ -348,21 +349,21 @@ func readSensor(rd *model.MessageReader, ref msgref.Ref, set sensorSettings) *se
 // fill decodes root into the view's data with settings set.
 func (r *sensorResult) fill(root *rosmsg.Node, set sensorSettings) {
 	switch r.kind {
-	case model.SensorImage:
-		r.frame, r.err = model.DecodeImage(r.typ, root)
+	case msensor.KindImage:
+		r.frame, r.err = msensor.DecodeImage(r.typ, root)
 		if r.err == nil {
 			r.draw(set)
 		}
-	case model.SensorLaser:
-		r.scan, r.err = model.DecodeLaserScan(root)
+	case msensor.KindLaser:
+		r.scan, r.err = msensor.DecodeLaserScan(root)
 		if r.err == nil {
 			r.set = scanPoints(r.scan, set.scanField, set.cmap)
 		}
-	case model.SensorCloud:
-		r.cloud, r.err = model.DecodeCloud(root, set.field, 0)
+	case msensor.KindCloud:
+		r.cloud, r.err = msensor.DecodeCloud(root, set.field, 0)
 		if r.err != nil && set.field != "" && r.cloud != nil {
 			// The chosen field is not in this cloud: its default.
-			r.cloud, r.err = model.DecodeCloud(root, "", 0)
+			r.cloud, r.err = msensor.DecodeCloud(root, "", 0)
 		}
 		if r.err == nil {
 			r.set = cloudPoints(r.cloud, set.cmap)
@@ -397,7 +398,7 @@ const (
 // scanPoints are a laser scan's points with its range_max drawn as a
 // circle, in the theme's primary colour or coloured by range or
 // intensity through cm (over the drawn points' own span).
-func scanPoints(s *model.LaserScan, by string, cm *model.ColorMap) *pointSet {
+func scanPoints(s *msensor.LaserScan, by string, cm *msensor.ColorMap) *pointSet {
 	n := len(s.Points)
 	ps := &pointSet{Rings: true, Origin: true, Limit: s.RangeMax, X: make([]float32, n), Y: make([]float32, n)}
 	for i, pt := range s.Points {
@@ -406,7 +407,7 @@ func scanPoints(s *model.LaserScan, by string, cm *model.ColorMap) *pointSet {
 	if by != scanRange && by != scanIntensity {
 		return ps
 	}
-	val := func(pt model.ScanPoint) float64 {
+	val := func(pt msensor.ScanPoint) float64 {
 		if by == scanRange {
 			return pt.Range
 		}
@@ -430,7 +431,7 @@ func scanPoints(s *model.LaserScan, by string, cm *model.ColorMap) *pointSet {
 
 // scanSpan returns the smallest and largest range or intensity of a
 // scan's drawn points (NaN intensities left out).
-func scanSpan(s *model.LaserScan, by string) (lo, hi float64) {
+func scanSpan(s *msensor.LaserScan, by string) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, pt := range s.Points {
 		v := pt.Range
@@ -446,7 +447,7 @@ func scanSpan(s *model.LaserScan, by string) (lo, hi float64) {
 
 // cloudPoints are a cloud's points coloured by its colour field through
 // cm, or by their own packed colours.
-func cloudPoints(c *model.Cloud, cm *model.ColorMap) *pointSet {
+func cloudPoints(c *msensor.Cloud, cm *msensor.ColorMap) *pointSet {
 	ps := &pointSet{X: c.X, Y: c.Y}
 	if c.RGB != nil {
 		// Packed colours (PCL's rgb): the points' own.
@@ -484,9 +485,9 @@ func (p *sensorPanel) display(r *sensorResult) {
 	title := fmt.Sprintf("%s  ·  %s  ·  %s", r.topic, r.typ, human.RelTime(r.ref.T-start))
 	p.readout.SetText("")
 	switch r.kind {
-	case model.SensorImage:
+	case msensor.KindImage:
 		p.readout.SetText(imageHint)
-	case model.SensorLaser, model.SensorCloud:
+	case msensor.KindLaser, msensor.KindCloud:
 		p.readout.SetText(pointsHint)
 	}
 	p.note.SetText("")
@@ -501,24 +502,24 @@ func (p *sensorPanel) display(r *sensorResult) {
 		return
 	}
 	switch r.kind {
-	case model.SensorImage:
+	case msensor.KindImage:
 		title += "  ·  " + r.frame.Info.Caption()
 		p.img.SetImage(r.pic)
 		p.showScalarUI(r.frame)
 		p.show(p.imgPane)
 		p.updateZoomText()
-	case model.SensorLaser:
+	case msensor.KindLaser:
 		s := r.scan
-		keep := prev != nil && prev.kind == model.SensorLaser && prev.topic == r.topic
+		keep := prev != nil && prev.kind == msensor.KindLaser && prev.topic == r.topic
 		p.pts.SetPoints(r.set, keep)
 		title += fmt.Sprintf("  ·  %s, %.1f° to %.1f°, range %s to %s", human.Plural(uint64(s.Beams), "beam"),
 			s.AngleMin*180/math.Pi, s.AngleMax*180/math.Pi, formatLength(s.RangeMin), formatLength(s.RangeMax))
 		p.note.SetText(scanNote(s))
 		p.showScanUI(s)
 		p.show(p.ptsPane)
-	case model.SensorCloud:
+	case msensor.KindCloud:
 		c := r.cloud
-		keep := prev != nil && prev.kind == model.SensorCloud && prev.topic == r.topic
+		keep := prev != nil && prev.kind == msensor.KindCloud && prev.topic == r.topic
 		p.pts.SetPoints(r.set, keep)
 		title += fmt.Sprintf("  ·  %s (%d×%d), point_step %d", human.Plural(uint64(c.Total), "point"), c.Width, c.Height, c.PointStep)
 		p.note.SetText(cloudNote(c))
@@ -529,7 +530,7 @@ func (p *sensorPanel) display(r *sensorResult) {
 }
 
 // scanNote says how many beams are drawn and why the others are not.
-func scanNote(s *model.LaserScan) string {
+func scanNote(s *msensor.LaserScan) string {
 	text := fmt.Sprintf("%s of %s drawn", human.Count(uint64(len(s.Points))), human.Plural(uint64(s.Beams), "beam"))
 	var why []string
 	for _, c := range []struct {
@@ -547,7 +548,7 @@ func scanNote(s *model.LaserScan) string {
 }
 
 // cloudNote says how many points are drawn: decimation and NaNs.
-func cloudNote(c *model.Cloud) string {
+func cloudNote(c *msensor.Cloud) string {
 	text := fmt.Sprintf("%s drawn", human.Plural(uint64(len(c.X)), "point"))
 	if c.Stride > 1 {
 		text += fmt.Sprintf(", every %s", ordinal(c.Stride))
@@ -599,14 +600,14 @@ func (p *sensorPanel) buildImagePane() {
 	out := widget.NewButtonWithIcon("", theme.ZoomOutIcon(), func() { p.img.ZoomBy(1 / 1.25) })
 	p.zoomText = widget.NewLabel("")
 	var names []string
-	for _, m := range model.ColorMaps {
+	for _, m := range msensor.ColorMaps {
 		names = append(names, m.Name)
 	}
 	p.cmapSel = widget.NewSelect(names, func(name string) {
 		if p.busy {
 			return
 		}
-		p.cmap = model.ColorMapNamed(name)
+		p.cmap = msensor.ColorMapNamed(name)
 		p.redraw()
 	})
 	p.loEntry = widget.NewEntry()
@@ -642,7 +643,7 @@ func (p *sensorPanel) buildPointPane() {
 		if p.busy {
 			return
 		}
-		if r := p.cur; r != nil && r.kind == model.SensorLaser {
+		if r := p.cur; r != nil && r.kind == msensor.KindLaser {
 			p.scanField = f
 		} else {
 			p.field = f
@@ -663,7 +664,7 @@ func (p *sensorPanel) buildPointPane() {
 	p.legendTxt = widget.NewLabel("")
 	p.cloudCmap = widget.NewSelect(func() []string {
 		var n []string
-		for _, m := range model.ColorMaps {
+		for _, m := range msensor.ColorMaps {
 			n = append(n, m.Name)
 		}
 		return n
@@ -671,7 +672,7 @@ func (p *sensorPanel) buildPointPane() {
 		if p.busy {
 			return
 		}
-		p.cmap = model.ColorMapNamed(name)
+		p.cmap = msensor.ColorMapNamed(name)
 		p.redraw()
 	})
 	p.cloudCmap.SetSelected(p.cmap.Name)
@@ -683,7 +684,7 @@ func (p *sensorPanel) buildPointPane() {
 
 // showScalarUI shows the colour map and range controls for a
 // single-channel frame.
-func (p *sensorPanel) showScalarUI(f *model.ImageFrame) {
+func (p *sensorPanel) showScalarUI(f *msensor.ImageFrame) {
 	if !f.Scalar() {
 		p.scalarUI.Hide()
 		return
@@ -701,7 +702,7 @@ func (p *sensorPanel) showScalarUI(f *model.ImageFrame) {
 
 // showScanUI offers to colour a scan by range, or intensity where it
 // has them.
-func (p *sensorPanel) showScanUI(s *model.LaserScan) {
+func (p *sensorPanel) showScanUI(s *msensor.LaserScan) {
 	opts := []string{scanPlain, scanRange}
 	if lo, hi := scanSpan(s, scanIntensity); lo <= hi {
 		opts = append(opts, scanIntensity)
@@ -732,7 +733,7 @@ func (p *sensorPanel) showScanUI(s *model.LaserScan) {
 }
 
 // showCloudUI offers the cloud's fields to colour by.
-func (p *sensorPanel) showCloudUI(c *model.Cloud) {
+func (p *sensorPanel) showCloudUI(c *msensor.Cloud) {
 	p.busy = true
 	p.fieldSel.Options = c.CloudFields()
 	p.fieldSel.SetSelected(c.ColorField)
@@ -781,11 +782,11 @@ func (p *sensorPanel) redraw() {
 	p.l.Go(func(context.Context) {
 		n := *r
 		switch n.kind {
-		case model.SensorImage:
+		case msensor.KindImage:
 			n.draw(set)
-		case model.SensorLaser:
+		case msensor.KindLaser:
 			n.set = scanPoints(n.scan, set.scanField, set.cmap)
-		case model.SensorCloud:
+		case msensor.KindCloud:
 			if set.field != "" && set.field != r.cloud.ColorField {
 				// Another field: decode the message again.
 				n = *readSensor(p.reader, r.ref, set)
@@ -835,7 +836,7 @@ func (p *sensorPanel) hoverMetres(x, y float64, ok bool) {
 	}
 	text := fmt.Sprintf("x %.3f m  y %.3f m", x, y)
 	r := p.cur
-	if r != nil && r.kind == model.SensorLaser {
+	if r != nil && r.kind == msensor.KindLaser {
 		text += fmt.Sprintf("  ·  range %.3f m  angle %.1f°", math.Hypot(x, y), math.Atan2(y, x)*180/math.Pi)
 	}
 	// The point drawn nearest the pointer, if close enough to be the one

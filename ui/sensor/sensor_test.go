@@ -17,6 +17,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	msensor "github.com/bagscope/bagscope/model/sensor"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
@@ -76,7 +77,7 @@ func TestSensorImageZoomPanReadout(t *testing.T) {
 		t.Fatalf("the image was not shown: %+v", p.cur)
 	}
 	typ, root := decodeStored(t, l.Doc(), ref)
-	want, err := model.DecodeImage(typ, root)
+	want, err := msensor.DecodeImage(typ, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func TestSensorLaserScan(t *testing.T) {
 		t.Fatalf("the scan was not shown: %+v", p.cur)
 	}
 	_, root := decodeStored(t, l.Doc(), ref)
-	want, err := model.DecodeLaserScan(root)
+	want, err := msensor.DecodeLaserScan(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,18 +367,18 @@ func TestSensorFollowsCursor(t *testing.T) {
 // colour map: the lowest value gets the map's first colour, the highest
 // its last.
 func TestCloudColouring(t *testing.T) {
-	c := &model.Cloud{X: []float32{0, 1, 2}, Y: []float32{0, 0, 0}, C: []float32{-1, 0, 3}, ColorField: "z", Lo: -1, Hi: 3}
-	s := cloudPoints(c, model.TurboMap)
-	for i, want := range []color.NRGBA{model.TurboMap.At(0), model.TurboMap.At(0.25), model.TurboMap.At(1)} {
+	c := &msensor.Cloud{X: []float32{0, 1, 2}, Y: []float32{0, 0, 0}, C: []float32{-1, 0, 3}, ColorField: "z", Lo: -1, Hi: 3}
+	s := cloudPoints(c, msensor.TurboMap)
+	for i, want := range []color.NRGBA{msensor.TurboMap.At(0), msensor.TurboMap.At(0.25), msensor.TurboMap.At(1)} {
 		if s.C[i] != want {
 			t.Errorf("point %d coloured %v, want %v", i, s.C[i], want)
 		}
 	}
-	packed := cloudPoints(&model.Cloud{X: []float32{1, 2}, Y: []float32{1, 2}, C: []float32{0, 0}, ColorField: "rgb", RGB: []uint32{0x00ff8000, 0xff102030}}, model.TurboMap)
+	packed := cloudPoints(&msensor.Cloud{X: []float32{1, 2}, Y: []float32{1, 2}, C: []float32{0, 0}, ColorField: "rgb", RGB: []uint32{0x00ff8000, 0xff102030}}, msensor.TurboMap)
 	if want := []color.NRGBA{{0xff, 0x80, 0, 255}, {0x10, 0x20, 0x30, 255}}; !slices.Equal(packed.C, want) {
 		t.Errorf("packed rgb drawn %v, want %v", packed.C, want)
 	}
-	if s := cloudPoints(&model.Cloud{X: []float32{1}, Y: []float32{1}}, model.TurboMap); s.C != nil {
+	if s := cloudPoints(&msensor.Cloud{X: []float32{1}, Y: []float32{1}}, msensor.TurboMap); s.C != nil {
 		t.Error("a cloud without a colour field got colours")
 	}
 }
@@ -409,14 +410,14 @@ func TestSensorDepthColourMap(t *testing.T) {
 	ref := x.Topic("/depth/image_raw").At(1)
 	l.SelectMessage(ref)
 	typ, root := decodeStored(t, l.Doc(), ref)
-	f, err := model.DecodeImage(typ, root)
+	f, err := msensor.DecodeImage(typ, root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !p.scalarUI.Visible() || p.cur == nil || p.cur.frame == nil {
 		t.Fatal("no colour map controls for a 16UC1 frame")
 	}
-	same := func(name string, lo, hi float64, cm *model.ColorMap) {
+	same := func(name string, lo, hi float64, cm *msensor.ColorMap) {
 		t.Helper()
 		exp := f.Render(lo, hi, cm)
 		got := p.img.pic
@@ -438,7 +439,7 @@ func TestSensorDepthColourMap(t *testing.T) {
 	if p.loEntry.Text != formatValue(f.Lo) || p.hiEntry.Text != formatValue(f.Hi) || f.Lo == 0 {
 		t.Errorf("range shown %s..%s, the frame's %v..%v (0 is no reading)", p.loEntry.Text, p.hiEntry.Text, f.Lo, f.Hi)
 	}
-	same("auto turbo", f.Lo, f.Hi, model.TurboMap)
+	same("auto turbo", f.Lo, f.Hi, msensor.TurboMap)
 
 	p.loEntry.SetText("1000")
 	p.hiEntry.SetText("2000")
@@ -446,24 +447,24 @@ func TestSensorDepthColourMap(t *testing.T) {
 	if p.auto {
 		t.Error("a typed range left the automatic range on")
 	}
-	same("typed range", 1000, 2000, model.TurboMap)
+	same("typed range", 1000, 2000, msensor.TurboMap)
 
 	p.cmapSel.SetSelected("Grey")
-	same("grey", 1000, 2000, model.GreyMap)
+	same("grey", 1000, 2000, msensor.GreyMap)
 
 	p.hiEntry.SetText("500")
 	p.hiEntry.OnSubmitted(p.hiEntry.Text)
 	if !strings.Contains(p.note.Text, "range needs") {
 		t.Errorf("an empty range was taken: note %q", p.note.Text)
 	}
-	same("still the last good range", 1000, 2000, model.GreyMap)
+	same("still the last good range", 1000, 2000, msensor.GreyMap)
 
 	p.autoBtn.OnTapped()
-	same("auto again", f.Lo, f.Hi, model.GreyMap)
+	same("auto again", f.Lo, f.Hi, msensor.GreyMap)
 
 	// The next frame keeps the map; its own range when automatic.
 	l.SelectMessage(x.Topic("/depth/image_raw").At(2))
-	if p.cmap != model.GreyMap || !p.auto {
+	if p.cmap != msensor.GreyMap || !p.auto {
 		t.Errorf("the next frame changed the settings: %s, auto %v", p.cmap.Name, p.auto)
 	}
 
@@ -498,7 +499,7 @@ func TestSensorCloudField(t *testing.T) {
 			if tt.choose != "" {
 				p.fieldSel.SetSelected(tt.choose)
 			}
-			want, err := model.DecodeCloud(root, tt.field, 0)
+			want, err := msensor.DecodeCloud(root, tt.field, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,7 @@
-package model
+// Package sensor turns decoded sensor messages into what the Sensor and Log
+// views show: images (raw, compressed, depth) with their encodings and
+// colour maps, point clouds, laser scans, and /rosout log entries.
+package sensor
 
 import (
 	"fmt"
@@ -8,16 +11,16 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
-// SensorKind is the kind of picture the Sensor view draws for a message
+// Kind is the kind of picture the Sensor view draws for a message
 // type.
-type SensorKind int
+type Kind int
 
 // The sensor views.
 const (
-	SensorNone  SensorKind = iota
-	SensorImage            // sensor_msgs/Image, sensor_msgs/CompressedImage
-	SensorLaser            // sensor_msgs/LaserScan
-	SensorCloud            // sensor_msgs/PointCloud2
+	KindNone  Kind = iota
+	KindImage      // sensor_msgs/Image, sensor_msgs/CompressedImage
+	KindLaser      // sensor_msgs/LaserScan
+	KindCloud      // sensor_msgs/PointCloud2
 )
 
 // Sensor message types, in their ROS 1 spelling (BaseType maps the ROS 2
@@ -36,28 +39,28 @@ func BaseType(typ string) string {
 	return typ
 }
 
-// SensorKindOf returns the sensor view that draws messages of type typ
-// (ROS 1 or ROS 2 spelling), or SensorNone.
-func SensorKindOf(typ string) SensorKind {
+// KindOf returns the sensor view that draws messages of type typ
+// (ROS 1 or ROS 2 spelling), or KindNone.
+func KindOf(typ string) Kind {
 	switch BaseType(typ) {
 	case ImageType, CompressedImageType:
-		return SensorImage
+		return KindImage
 	case LaserScanType:
-		return SensorLaser
+		return KindLaser
 	case PointCloud2Type:
-		return SensorCloud
+		return KindCloud
 	}
-	return SensorNone
+	return KindNone
 }
 
 // String names the view: "image", "laser scan", "point cloud".
-func (k SensorKind) String() string {
+func (k Kind) String() string {
 	switch k {
-	case SensorImage:
+	case KindImage:
 		return "image"
-	case SensorLaser:
+	case KindLaser:
 		return "laser scan"
-	case SensorCloud:
+	case KindCloud:
 		return "point cloud"
 	}
 	return "none"

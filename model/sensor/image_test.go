@@ -1,8 +1,9 @@
-package model
+package sensor_test
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"image"
@@ -13,9 +14,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bagscope/bagscope/assets"
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/internal/reftest"
+	"github.com/bagscope/bagscope/model/sensor"
 )
 
 const headerDef = "\n================================================================================\nMSG: std_msgs/Header\nuint32 seq\ntime stamp\nstring frame_id\n"
@@ -57,7 +61,7 @@ func rawMessage(t *testing.T, h, w uint32, enc string, big uint8, step uint32, d
 	s.u32(step)
 	s.u32(uint32(len(data)))
 	s.Write(data)
-	return decodeTest(t, ImageType, imageDef, s.Bytes())
+	return decodeTest(t, sensor.ImageType, imageDef, s.Bytes())
 }
 
 // compressedMessage returns a decoded sensor_msgs/CompressedImage.
@@ -67,7 +71,7 @@ func compressedMessage(t *testing.T, format string, data []byte) *rosmsg.Node {
 	s.str(format)
 	s.u32(uint32(len(data)))
 	s.Write(data)
-	return decodeTest(t, CompressedImageType, compressedImageDef, s.Bytes())
+	return decodeTest(t, sensor.CompressedImageType, compressedImageDef, s.Bytes())
 }
 
 // px is an expected pixel.
@@ -148,11 +152,11 @@ func TestImageRawEncodings(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.enc, func(t *testing.T) {
 			root := rawMessage(t, tc.h, tc.w, tc.enc, tc.big, tc.step, tc.data)
-			img, info, err := MessageImage(ImageType, root)
+			img, info, err := sensor.MessageImage(sensor.ImageType, root)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := (ImageInfo{Width: int(tc.w), Height: int(tc.h), Encoding: tc.enc, Bytes: len(tc.data)}); info != want {
+			if want := (sensor.ImageInfo{Width: int(tc.w), Height: int(tc.h), Encoding: tc.enc, Bytes: len(tc.data)}); info != want {
 				t.Errorf("info %+v, want %+v", info, want)
 			}
 			if b := img.Bounds(); b != image.Rect(0, 0, int(tc.w), int(tc.h)) {
@@ -176,32 +180,32 @@ func TestImageErrors(t *testing.T) {
 	}{
 		{"unsupported encoding", func(t *testing.T) *rosmsg.Node {
 			return rawMessage(t, 1, 2, "nv21", 0, 4, make([]byte, 4))
-		}, ImageType, "nv21: not shown"},
+		}, sensor.ImageType, "nv21: not shown"},
 		{"step too small", func(t *testing.T) *rosmsg.Node {
 			return rawMessage(t, 2, 64, "rgb8", 0, 100, make([]byte, 200))
-		}, ImageType, "step 100 is less than width 64 × 3 bytes per pixel = 192"},
+		}, sensor.ImageType, "step 100 is less than width 64 × 3 bytes per pixel = 192"},
 		{"data too short", func(t *testing.T) *rosmsg.Node {
 			return rawMessage(t, 48, 64, "rgb8", 0, 192, make([]byte, 9000))
-		}, ImageType, "data has 9,000 bytes, step 192 × height 48 needs 9,216"},
+		}, sensor.ImageType, "data has 9,000 bytes, step 192 × height 48 needs 9,216"},
 		{"empty", func(t *testing.T) *rosmsg.Node {
 			return rawMessage(t, 0, 64, "rgb8", 0, 192, nil)
-		}, ImageType, "the image is empty (64×0)"},
+		}, sensor.ImageType, "the image is empty (64×0)"},
 		{"too big", func(t *testing.T) *rosmsg.Node {
 			return rawMessage(t, 10000, 10000, "mono8", 0, 10000, nil)
-		}, ImageType, "10000×10000 is 95 megapixels, more than the 64 shown"},
+		}, sensor.ImageType, "10000×10000 is 95 megapixels, more than the 64 shown"},
 		{"unknown format", func(t *testing.T) *rosmsg.Node {
 			return compressedMessage(t, "theora", []byte{1, 2})
-		}, CompressedImageType, "theora: not shown"},
+		}, sensor.CompressedImageType, "theora: not shown"},
 		{"broken jpeg", func(t *testing.T) *rosmsg.Node {
 			return compressedMessage(t, "rgb8; jpeg compressed bgr8", []byte{0xff, 0xd8, 0xff})
-		}, CompressedImageType, "rgb8; jpeg compressed bgr8: "},
+		}, sensor.CompressedImageType, "rgb8; jpeg compressed bgr8: "},
 		{"not an image", func(t *testing.T) *rosmsg.Node {
 			return rawMessage(t, 1, 1, "mono8", 0, 1, []byte{1})
 		}, "sensor_msgs/Imu", "sensor_msgs/Imu is not an image message"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			img, _, err := MessageImage(tc.typ, tc.root(t))
+			img, _, err := sensor.MessageImage(tc.typ, tc.root(t))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one saying %q", err, tc.want)
 			}
@@ -234,7 +238,7 @@ func TestImageCompressed(t *testing.T) {
 	depth.SetGray16(0, 0, color.Gray16{Y: 500})
 	depth.SetGray16(1, 0, color.Gray16{Y: 1500})
 	var depthBuf bytes.Buffer
-	depthBuf.Write(make([]byte, compressedDepthHeader)) // compressed_depth_image_transport's config
+	depthBuf.Write(make([]byte, sensor.CompressedDepthHeader)) // compressed_depth_image_transport's config
 	if err := png.Encode(&depthBuf, depth); err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +256,7 @@ func TestImageCompressed(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.format, func(t *testing.T) {
-			img, info, err := MessageImage(CompressedImageType, compressedMessage(t, tc.format, tc.data))
+			img, info, err := sensor.MessageImage(sensor.CompressedImageType, compressedMessage(t, tc.format, tc.data))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -273,12 +277,12 @@ func TestImageCompressed(t *testing.T) {
 
 func TestImageCaption(t *testing.T) {
 	for _, tc := range []struct {
-		info ImageInfo
+		info sensor.ImageInfo
 		want string
 	}{
-		{ImageInfo{64, 48, "rgb8", 9216}, "64×48 rgb8, 9,216 bytes"},
-		{ImageInfo{0, 0, "theora", 1}, "theora, 1 byte"},
-		{ImageInfo{}, "0 bytes"},
+		{sensor.ImageInfo{64, 48, "rgb8", 9216}, "64×48 rgb8, 9,216 bytes"},
+		{sensor.ImageInfo{0, 0, "theora", 1}, "theora, 1 byte"},
+		{sensor.ImageInfo{}, "0 bytes"},
 	} {
 		if got := tc.info.Caption(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.info, got, tc.want)
@@ -301,7 +305,7 @@ type refImage struct {
 // rosbag reads for them.
 func TestImageSampleMatchesRosbag(t *testing.T) {
 	reftest.RequireRef(t)
-	out, err := exec.Command(reftest.Python, "testdata/image_ref.py", "../assets/sample.bag", "/camera/image_raw", "5").Output()
+	out, err := exec.Command(reftest.Python, "testdata/image_ref.py", "../../assets/sample.bag", "/camera/image_raw", "5").Output()
 	if err != nil {
 		t.Fatalf("image_ref.py: %v", err)
 	}
@@ -319,7 +323,11 @@ func TestImageSampleMatchesRosbag(t *testing.T) {
 		t.Fatal("the reference lists no images")
 	}
 
-	d := openSampleDoc(t)
+	d, err := model.OpenBytes(context.Background(), assets.SampleName, assets.SampleBag, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
 	it := d.Storage.Messages(bag.MessageFilter{Topics: []string{"/camera/image_raw"}})
 	defer it.Close()
 	n, pixels := 0, 0
@@ -342,7 +350,7 @@ func TestImageSampleMatchesRosbag(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		img, info, err := MessageImage(c.Type, root)
+		img, info, err := sensor.MessageImage(c.Type, root)
 		if err != nil {
 			t.Fatal(err)
 		}

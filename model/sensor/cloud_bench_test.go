@@ -1,4 +1,4 @@
-package model
+package sensor_test
 
 import (
 	"encoding/binary"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/sensor"
 )
 
 // benchCloud returns a decoded PointCloud2 of n points (x, y, z,
@@ -20,7 +21,7 @@ func benchCloud(b *testing.B, n int) *rosmsg.Node {
 	for i, name := range []string{"x", "y", "z", "intensity"} {
 		s.str(name)
 		s.u32(uint32(4 * i))
-		s.u8(PointFloat32)
+		s.u8(sensor.PointFloat32)
 		s.u32(1)
 	}
 	s.u8(0)
@@ -36,7 +37,7 @@ func benchCloud(b *testing.B, n int) *rosmsg.Node {
 		s.Write(p)
 	}
 	s.u8(1)
-	plan, err := rosmsg.Compile(PointCloud2Type, def)
+	plan, err := rosmsg.Compile(sensor.PointCloud2Type, def)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func BenchmarkDecodeCloud(b *testing.B) {
 			b.ReportAllocs()
 			var read int
 			for b.Loop() {
-				c, err := DecodeCloud(root, "intensity", bb.max)
+				c, err := sensor.DecodeCloud(root, "intensity", bb.max)
 				if err != nil {
 					b.Fatal(err)
 				}

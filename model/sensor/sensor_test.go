@@ -1,4 +1,4 @@
-package model
+package sensor_test
 
 import (
 	"bufio"
@@ -14,8 +14,10 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/internal/reftest"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/model/sensor"
 )
 
 // sensorRef runs testdata/sensor_ref.py and decodes its JSON lines into
@@ -81,15 +83,18 @@ func refFloats(t *testing.T, v any) []float64 {
 	return out
 }
 
+// sharedBags is the shared bags from this folder.
+const sharedBags = "../../../shared/bags"
+
 // openShared opens a bag under ../../shared/bags, skipping (failing in
 // CI) when it is not there.
-func openShared(t *testing.T, rel string) (*Document, string) {
+func openShared(t *testing.T, rel string) (*model.Document, string) {
 	t.Helper()
 	path := sharedBags + "/" + rel
 	if _, err := os.Stat(path); err != nil {
 		reftest.SkipOrFail(t, err)
 	}
-	d, err := Open(context.Background(), path, nil)
+	d, err := model.Open(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,14 +103,14 @@ func openShared(t *testing.T, rel string) (*Document, string) {
 }
 
 // decodedMessages decodes every message of topic in d, in order.
-func decodedMessages(t *testing.T, d *Document, topic string) (types []string, times []int64, roots []*rosmsg.Node) {
+func decodedMessages(t *testing.T, d *model.Document, topic string) (types []string, times []int64, roots []*rosmsg.Node) {
 	t.Helper()
 	it := d.Storage.Messages(bag.MessageFilter{Topics: []string{topic}})
 	defer it.Close()
 	cache := &rosmsg.Cache{}
 	for it.Next() {
 		m := it.Message()
-		plan, err := planFor(cache, m.Conn)
+		plan, err := model.PlanFor(cache, m.Conn)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +154,7 @@ func TestLaserScanMatchesRosbag(t *testing.T) {
 				if got := times[k]; got != refInt(t, want["t"]) {
 					t.Fatalf("scan %d at %d, the reference's at %v", k, got, want["t"])
 				}
-				s, err := DecodeLaserScan(root)
+				s, err := sensor.DecodeLaserScan(root)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -230,7 +235,7 @@ func TestCloudMatchesRosbag(t *testing.T) {
 					pts = append(pts, [3]float64{v[0], v[1], v[2]})
 				}
 				for _, maxPoints := range []int{len(pts), 1000} {
-					c, err := DecodeCloud(root, tt.field, maxPoints)
+					c, err := sensor.DecodeCloud(root, tt.field, maxPoints)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -244,7 +249,7 @@ func TestCloudMatchesRosbag(t *testing.T) {
 					lo, hi := math.Inf(1), math.Inf(-1)
 					for i := 0; i < len(pts); i += c.Stride {
 						p := pts[i]
-						if !finite(p[0]) || !finite(p[1]) {
+						if !sensor.Finite(p[0]) || !sensor.Finite(p[1]) {
 							nan++
 							continue
 						}
@@ -254,7 +259,7 @@ func TestCloudMatchesRosbag(t *testing.T) {
 						if float64(c.X[j]) != p[0] || float64(c.Y[j]) != p[1] || !sameFloat(float64(c.C[j]), p[2]) {
 							t.Fatalf("stride %d: point %d = (%v, %v, %v), the reference's %v", c.Stride, i, c.X[j], c.Y[j], c.C[j], p)
 						}
-						if finite(p[2]) {
+						if sensor.Finite(p[2]) {
 							lo, hi = min(lo, p[2]), max(hi, p[2])
 						}
 						j++
@@ -296,18 +301,18 @@ func TestLogMatchesRosbag(t *testing.T) {
 				refPath, refTopic = sharedBags+"/"+tt.refBag, tt.refTopic
 			}
 			ref := sensorRef(t, "log", refPath, refTopic)
-			topics := LogTopics(d)
+			topics := model.LogTopics(d)
 			if len(topics) == 0 {
 				t.Fatal("no log topic found")
 			}
-			got, skipped, err := ReadLog(context.Background(), d.Storage, nil, []string{tt.topic})
+			got, skipped, err := sensor.ReadLog(context.Background(), d.Storage, nil, []string{tt.topic})
 			if err != nil || skipped != 0 {
 				t.Fatalf("ReadLog: %d skipped, %v", skipped, err)
 			}
 			if len(got) != len(ref) {
 				t.Fatalf("%d entries, the reference's %d", len(got), len(ref))
 			}
-			ros1Sev := map[int64]Severity{1: SevDebug, 2: SevInfo, 4: SevWarn, 8: SevError, 16: SevFatal}
+			ros1Sev := map[int64]sensor.Severity{1: sensor.SevDebug, 2: sensor.SevInfo, 4: sensor.SevWarn, 8: sensor.SevError, 16: sensor.SevFatal}
 			for k, e := range got {
 				w := ref[k]
 				if e.Ref.T != refInt(t, w["t"]) || e.Stamp != refInt(t, w["stamp"]) {
@@ -331,22 +336,22 @@ func TestLogMatchesRosbag(t *testing.T) {
 // written as MCAP and as .db3: both agree, and the points follow the
 // ranges. (The reference rosbag reads no ROS 2 recording.)
 func TestLaserScanROS2(t *testing.T) {
-	var scans [][]ScanPoint
+	var scans [][]sensor.ScanPoint
 	for _, rel := range []string{
 		"geocamxyz__rosbags-rs/tests/test_bags/test_bag_mcap/test_bag_mcap.mcap",
 		"geocamxyz__rosbags-rs/tests/test_bags/test_bag_sqlite3",
 	} {
 		d, _ := openShared(t, rel)
 		types, _, roots := decodedMessages(t, d, "/test/sensor_msgs/laser_scan")
-		if len(roots) == 0 || SensorKindOf(types[0]) != SensorLaser {
+		if len(roots) == 0 || sensor.KindOf(types[0]) != sensor.KindLaser {
 			t.Fatalf("%s: %d scans of type %v", rel, len(roots), types)
 		}
 		for _, root := range roots {
-			s, err := DecodeLaserScan(root)
+			s, err := sensor.DecodeLaserScan(root)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ranges, _ := float32s(root.Field("ranges"))
+			ranges, _ := sensor.Float32s(root.Field("ranges"))
 			if len(s.Points) != len(ranges) || s.Skipped() != 0 {
 				t.Fatalf("%s: %d points of %d ranges", rel, len(s.Points), len(ranges))
 			}
@@ -404,7 +409,7 @@ func TestLaserScanSkips(t *testing.T) {
 			for _, v := range tt.intens {
 				binary32(&s, v)
 			}
-			sc, err := DecodeLaserScan(decodeTest(t, LaserScanType, def, s.Bytes()))
+			sc, err := sensor.DecodeLaserScan(decodeTest(t, sensor.LaserScanType, def, s.Bytes()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -470,9 +475,9 @@ func TestCloudLayouts(t *testing.T) {
 		s.u32(uint32(len(data)))
 		s.Write(data)
 		s.u8(1)
-		return decodeTest(t, PointCloud2Type, def, s.Bytes())
+		return decodeTest(t, sensor.PointCloud2Type, def, s.Bytes())
 	}
-	xyzF32 := []field{{"x", 0, PointFloat32}, {"y", 4, PointFloat32}, {"z", 8, PointFloat32}}
+	xyzF32 := []field{{"x", 0, sensor.PointFloat32}, {"y", 4, sensor.PointFloat32}, {"z", 8, sensor.PointFloat32}}
 	pts := func(order func([]byte, uint32), step int, vals ...float32) []byte {
 		out := make([]byte, 0)
 		for i := 0; i+3 <= len(vals); i += 3 {
@@ -502,24 +507,24 @@ func TestCloudLayouts(t *testing.T) {
 		{name: "big-endian", node: build(1, 2, xyzF32, true, 12, 24, pts(be, 12, 1, 2, 3, 4, 5, 6)), x: []float32{1, 4}, y: []float32{2, 5}, c: []float32{3, 6}},
 		{name: "padded rows", node: build(2, 1, xyzF32, false, 12, 16, padded), x: []float32{1, 4}, y: []float32{2, 5}, c: []float32{3, 6}},
 		{name: "nan skipped", node: build(1, 3, xyzF32, false, 12, 36, pts(le, 12, 1, 2, 3, nan, 5, 6, 7, 8, nan)), x: []float32{1, 7}, y: []float32{2, 8}, c: []float32{3, nan}, nan: 1},
-		{name: "integer fields", node: build(1, 1, []field{{"x", 0, PointInt8}, {"y", 1, PointUint8}, {"i", 2, PointInt16}}, false, 12, 12, ints), field: "i", x: []float32{1}, y: []float32{255}, c: []float32{512}},
-		{name: "float64 field", node: build(1, 1, []field{{"x", 0, PointInt8}, {"y", 1, PointUint8}, {"d", 4, PointFloat64}}, false, 12, 12, ints), field: "d", x: []float32{1}, y: []float32{255}, c: []float32{1.5}},
-		{name: "packed rgb", node: build(1, 1, []field{{"x", 0, PointFloat32}, {"y", 4, PointFloat32}, {"rgb", 8, PointFloat32}}, false, 12, 12,
+		{name: "integer fields", node: build(1, 1, []field{{"x", 0, sensor.PointInt8}, {"y", 1, sensor.PointUint8}, {"i", 2, sensor.PointInt16}}, false, 12, 12, ints), field: "i", x: []float32{1}, y: []float32{255}, c: []float32{512}},
+		{name: "float64 field", node: build(1, 1, []field{{"x", 0, sensor.PointInt8}, {"y", 1, sensor.PointUint8}, {"d", 4, sensor.PointFloat64}}, false, 12, 12, ints), field: "d", x: []float32{1}, y: []float32{255}, c: []float32{1.5}},
+		{name: "packed rgb", node: build(1, 1, []field{{"x", 0, sensor.PointFloat32}, {"y", 4, sensor.PointFloat32}, {"rgb", 8, sensor.PointFloat32}}, false, 12, 12,
 			append(pts(le, 12, 1, 2, 0)[:8], 0x30, 0x20, 0x10, 0x00)), field: "rgb", x: []float32{1}, y: []float32{2},
 			c: []float32{math.Float32frombits(0x00102030)}, rgb: []uint32{0x00102030}},
-		{name: "packed rgba uint32 big-endian", node: build(1, 1, []field{{"x", 0, PointFloat32}, {"y", 4, PointFloat32}, {"rgba", 8, PointUint32}}, true, 12, 12,
+		{name: "packed rgba uint32 big-endian", node: build(1, 1, []field{{"x", 0, sensor.PointFloat32}, {"y", 4, sensor.PointFloat32}, {"rgba", 8, sensor.PointUint32}}, true, 12, 12,
 			append(pts(be, 12, 1, 2, 0)[:8], 0xff, 0x10, 0x20, 0x30)), field: "rgba", x: []float32{1}, y: []float32{2},
 			c: []float32{float32(0xff102030)}, rgb: []uint32{0xff102030}},
-		{name: "no colour field", node: build(1, 1, []field{{"x", 0, PointFloat32}, {"y", 4, PointFloat32}}, false, 8, 8, pts(le, 12, 1, 2, 3)[:8]), x: []float32{1}, y: []float32{2}},
-		{name: "no y", node: build(1, 1, []field{{"x", 0, PointFloat32}}, false, 4, 4, make([]byte, 4)), wantErr: "no x and y"},
+		{name: "no colour field", node: build(1, 1, []field{{"x", 0, sensor.PointFloat32}, {"y", 4, sensor.PointFloat32}}, false, 8, 8, pts(le, 12, 1, 2, 3)[:8]), x: []float32{1}, y: []float32{2}},
+		{name: "no y", node: build(1, 1, []field{{"x", 0, sensor.PointFloat32}}, false, 4, 4, make([]byte, 4)), wantErr: "no x and y"},
 		{name: "unknown field", node: build(1, 1, xyzF32, false, 12, 12, make([]byte, 12)), field: "rgb", wantErr: "no field rgb"},
 		{name: "field past point_step", node: build(1, 1, xyzF32, false, 8, 8, make([]byte, 8)), wantErr: "does not fit in point_step"},
 		{name: "short data", node: build(1, 2, xyzF32, false, 12, 24, make([]byte, 20)), wantErr: "data has 20 bytes"},
 		{name: "short row_step", node: build(1, 2, xyzF32, false, 12, 12, make([]byte, 24)), wantErr: "row_step 12 is less"},
-		{name: "unknown datatype", node: build(1, 1, []field{{"x", 0, 9}, {"y", 4, PointFloat32}}, false, 12, 12, make([]byte, 12)), wantErr: "unknown datatype 9"},
+		{name: "unknown datatype", node: build(1, 1, []field{{"x", 0, 9}, {"y", 4, sensor.PointFloat32}}, false, 12, 12, make([]byte, 12)), wantErr: "unknown datatype 9"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := DecodeCloud(tt.node, tt.field, 0)
+			c, err := sensor.DecodeCloud(tt.node, tt.field, 0)
 			if tt.wantErr != "" {
 				if err == nil || !bytes.Contains([]byte(err.Error()), []byte(tt.wantErr)) {
 					t.Fatalf("error %v, want %q", err, tt.wantErr)
@@ -555,36 +560,36 @@ func TestLogLevelsAndFilter(t *testing.T) {
 	for _, tt := range []struct {
 		level int64
 		ros2  bool
-		want  Severity
+		want  sensor.Severity
 	}{
-		{1, false, SevDebug}, {2, false, SevInfo}, {4, false, SevWarn}, {8, false, SevError}, {16, false, SevFatal}, {3, false, SevUnknown},
-		{10, true, SevDebug}, {20, true, SevInfo}, {30, true, SevWarn}, {40, true, SevError}, {50, true, SevFatal}, {2, true, SevUnknown},
+		{1, false, sensor.SevDebug}, {2, false, sensor.SevInfo}, {4, false, sensor.SevWarn}, {8, false, sensor.SevError}, {16, false, sensor.SevFatal}, {3, false, sensor.SevUnknown},
+		{10, true, sensor.SevDebug}, {20, true, sensor.SevInfo}, {30, true, sensor.SevWarn}, {40, true, sensor.SevError}, {50, true, sensor.SevFatal}, {2, true, sensor.SevUnknown},
 	} {
-		if got := severityOf(tt.level, tt.ros2); got != tt.want {
+		if got := sensor.SeverityOf(tt.level, tt.ros2); got != tt.want {
 			t.Errorf("level %d (ros2 %v) is %v, want %v", tt.level, tt.ros2, got, tt.want)
 		}
 	}
-	entries := []LogEntry{
-		{Ref: msgref.Ref{T: 10}, Severity: SevDebug, Node: "/a", Msg: "starting"},
-		{Ref: msgref.Ref{T: 20}, Severity: SevInfo, Node: "/b", Msg: "Scan rate: 10Hz"},
-		{Ref: msgref.Ref{T: 30}, Severity: SevWarn, Node: "/a", Msg: "low battery", File: "power.cpp"},
-		{Ref: msgref.Ref{T: 40}, Severity: SevError, Node: "/b", Msg: "lost scan"},
+	entries := []sensor.LogEntry{
+		{Ref: msgref.Ref{T: 10}, Severity: sensor.SevDebug, Node: "/a", Msg: "starting"},
+		{Ref: msgref.Ref{T: 20}, Severity: sensor.SevInfo, Node: "/b", Msg: "Scan rate: 10Hz"},
+		{Ref: msgref.Ref{T: 30}, Severity: sensor.SevWarn, Node: "/a", Msg: "low battery", File: "power.cpp"},
+		{Ref: msgref.Ref{T: 40}, Severity: sensor.SevError, Node: "/b", Msg: "lost scan"},
 	}
 	for _, tt := range []struct {
 		name string
-		f    LogFilter
+		f    sensor.LogFilter
 		want []int
 	}{
-		{"none", LogFilter{}, []int{0, 1, 2, 3}},
-		{"warn and above", LogFilter{MinLevel: SevWarn}, []int{2, 3}},
-		{"node", LogFilter{Node: "/a"}, []int{0, 2}},
-		{"text any case", LogFilter{Text: "SCAN"}, []int{1, 3}},
-		{"text in file", LogFilter{Text: "power"}, []int{2}},
-		{"all three", LogFilter{MinLevel: SevInfo, Node: "/b", Text: "lost"}, []int{3}},
-		{"nothing", LogFilter{Text: "zzz"}, []int{}},
+		{"none", sensor.LogFilter{}, []int{0, 1, 2, 3}},
+		{"warn and above", sensor.LogFilter{MinLevel: sensor.SevWarn}, []int{2, 3}},
+		{"node", sensor.LogFilter{Node: "/a"}, []int{0, 2}},
+		{"text any case", sensor.LogFilter{Text: "SCAN"}, []int{1, 3}},
+		{"text in file", sensor.LogFilter{Text: "power"}, []int{2}},
+		{"all three", sensor.LogFilter{MinLevel: sensor.SevInfo, Node: "/b", Text: "lost"}, []int{3}},
+		{"nothing", sensor.LogFilter{Text: "zzz"}, []int{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := FilterLog(entries, tt.f)
+			got := sensor.FilterLog(entries, tt.f)
 			if len(got) != len(tt.want) {
 				t.Fatalf("%v, want %v", got, tt.want)
 			}
@@ -600,7 +605,7 @@ func TestLogLevelsAndFilter(t *testing.T) {
 		t    int64
 		want int
 	}{{5, -1}, {10, 0}, {29, 0}, {30, 1}, {35, 1}, {40, 2}, {1000, 2}} {
-		if got := LogRowAt(entries, rows, tt.t); got != tt.want {
+		if got := sensor.LogRowAt(entries, rows, tt.t); got != tt.want {
 			t.Errorf("LogRowAt(%d) = %d, want %d", tt.t, got, tt.want)
 		}
 	}
@@ -642,7 +647,7 @@ func TestScalarImages(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			bpp := len(tt.data) / 4
 			root := rawMessage(t, 2, 2, tt.enc, tt.big, uint32(2*bpp), tt.data)
-			f, err := DecodeImage("sensor_msgs/msg/Image", root)
+			f, err := sensor.DecodeImage("sensor_msgs/msg/Image", root)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -681,7 +686,7 @@ func TestScalarImages(t *testing.T) {
 			}
 			// Turbo over a range the user set: values past it clamp to
 			// its ends; NaN is transparent.
-			img := f.Render(tt.lo, tt.hi, TurboMap)
+			img := f.Render(tt.lo, tt.hi, sensor.TurboMap)
 			for i, v := range f.Values {
 				_, _, _, a := img.At(i%2, i/2).RGBA()
 				none := math.IsNaN(float64(v)) || (f.ZeroInvalid && v == 0)
@@ -691,7 +696,7 @@ func TestScalarImages(t *testing.T) {
 			}
 		})
 	}
-	if _, err := DecodeImage("sensor_msgs/Image", rawMessage(t, 1, 1, "yuv422", 0, 2, []byte{1, 2})); err == nil {
+	if _, err := sensor.DecodeImage("sensor_msgs/Image", rawMessage(t, 1, 1, "yuv422", 0, 2, []byte{1, 2})); err == nil {
 		t.Error("yuv422 decoded")
 	}
 }
@@ -700,24 +705,24 @@ func TestScalarImages(t *testing.T) {
 func TestSensorKinds(t *testing.T) {
 	for _, tt := range []struct {
 		typ  string
-		want SensorKind
+		want sensor.Kind
 		log  bool
 	}{
-		{"sensor_msgs/Image", SensorImage, false},
-		{"sensor_msgs/msg/Image", SensorImage, false},
-		{"sensor_msgs/msg/CompressedImage", SensorImage, false},
-		{"sensor_msgs/LaserScan", SensorLaser, false},
-		{"sensor_msgs/msg/LaserScan", SensorLaser, false},
-		{"sensor_msgs/msg/PointCloud2", SensorCloud, false},
-		{"sensor_msgs/PointCloud", SensorNone, false},
-		{"rosgraph_msgs/Log", SensorNone, true},
-		{"rcl_interfaces/msg/Log", SensorNone, true},
-		{"my_msgs/msg/sub/Log", SensorNone, false},
+		{"sensor_msgs/Image", sensor.KindImage, false},
+		{"sensor_msgs/msg/Image", sensor.KindImage, false},
+		{"sensor_msgs/msg/CompressedImage", sensor.KindImage, false},
+		{"sensor_msgs/LaserScan", sensor.KindLaser, false},
+		{"sensor_msgs/msg/LaserScan", sensor.KindLaser, false},
+		{"sensor_msgs/msg/PointCloud2", sensor.KindCloud, false},
+		{"sensor_msgs/PointCloud", sensor.KindNone, false},
+		{"rosgraph_msgs/Log", sensor.KindNone, true},
+		{"rcl_interfaces/msg/Log", sensor.KindNone, true},
+		{"my_msgs/msg/sub/Log", sensor.KindNone, false},
 	} {
-		if got := SensorKindOf(tt.typ); got != tt.want {
+		if got := sensor.KindOf(tt.typ); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.typ, got, tt.want)
 		}
-		if got := IsLogType(tt.typ); got != tt.log {
+		if got := sensor.IsLogType(tt.typ); got != tt.log {
 			t.Errorf("IsLogType(%s) = %v", tt.typ, got)
 		}
 	}
@@ -727,8 +732,8 @@ func TestSensorKinds(t *testing.T) {
 // 16UC1, 32FC1 and big-endian mono16 frames with those the reference
 // rosbag's messages hold.
 func TestDepthImagesMatchRosbag(t *testing.T) {
-	const path = "../testdata/depth.bag"
-	d, err := Open(context.Background(), path, nil)
+	const path = "../../testdata/depth.bag"
+	d, err := model.Open(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -742,7 +747,7 @@ func TestDepthImagesMatchRosbag(t *testing.T) {
 			}
 			n := 0
 			for k, root := range roots {
-				f, err := DecodeImage(types[k], root)
+				f, err := sensor.DecodeImage(types[k], root)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -779,21 +784,21 @@ func TestSensorROS2Twins(t *testing.T) {
 				}
 				for i, root := range roots {
 					var line string
-					switch SensorKindOf(types[i]) {
-					case SensorImage:
-						f, err := DecodeImage(types[i], root)
+					switch sensor.KindOf(types[i]) {
+					case sensor.KindImage:
+						f, err := sensor.DecodeImage(types[i], root)
 						line = fmt.Sprintf("%+v %v", f.Info, err)
 						if err == nil {
 							line += fmt.Sprint(f.Picture().Bounds())
 						}
-					case SensorCloud:
-						c, err := DecodeCloud(root, "", 0)
+					case sensor.KindCloud:
+						c, err := sensor.DecodeCloud(root, "", 0)
 						if err != nil {
 							t.Fatal(err)
 						}
 						line = fmt.Sprintf("%d %v %v %v %v", c.Total, c.Fields, c.X, c.Y, c.C)
-					case SensorLaser:
-						s, err := DecodeLaserScan(root)
+					case sensor.KindLaser:
+						s, err := sensor.DecodeLaserScan(root)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -829,7 +834,7 @@ func TestLogROS2(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d, _ := openShared(t, tt.rel)
-			entries, skipped, err := ReadLog(context.Background(), d.Storage, nil, LogTopics(d))
+			entries, skipped, err := sensor.ReadLog(context.Background(), d.Storage, nil, model.LogTopics(d))
 			if len(entries) != tt.n || skipped != tt.skipped {
 				t.Fatalf("%d entries, %d skipped (%v); want %d, %d", len(entries), skipped, err, tt.n, tt.skipped)
 			}
@@ -837,7 +842,7 @@ func TestLogROS2(t *testing.T) {
 				t.Errorf("error %v, want %q", err, tt.wantErr)
 			}
 			for i, e := range entries {
-				if e.Severity == SevUnknown || e.Level%10 != 0 || e.Node == "" || e.Stamp == 0 {
+				if e.Severity == sensor.SevUnknown || e.Level%10 != 0 || e.Node == "" || e.Stamp == 0 {
 					t.Errorf("entry %d: %+v", i, e)
 				}
 				if i > 0 && e.Ref.T < entries[i-1].Ref.T {

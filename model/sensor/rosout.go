@@ -1,4 +1,4 @@
-package model
+package sensor
 
 import (
 	"cmp"
@@ -152,17 +152,6 @@ func stampOf(root *rosmsg.Node) int64 {
 	return sec.Int()*1e9 + int64(nsec.Uint())
 }
 
-// LogTopics returns the topics of d whose messages are logs.
-func LogTopics(d *Document) []string {
-	var out []string
-	for _, t := range d.Topics {
-		if IsLogType(t.Type) {
-			out = append(out, t.Topic)
-		}
-	}
-	return out
-}
-
 // ReadLog decodes every message of the given log topics of s, in receive
 // time order. Messages that do not decode are counted in skipped (the
 // first error is returned with them); only ctx's cancellation or a read
@@ -203,7 +192,7 @@ func ReadLog(ctx context.Context, s bag.Storage, cache *rosmsg.Cache, topics []s
 }
 
 func decodeLogMessage(cache *rosmsg.Cache, m *bag.Message) (LogEntry, error) {
-	plan, err := planFor(cache, m.Conn)
+	plan, err := cache.GetSchema(m.Conn.SchemaEncoding, m.Conn.Encoding, m.Conn.Type, m.Conn.Definition)
 	if err != nil {
 		return LogEntry{}, fmt.Errorf("definition of %s: %w", m.Conn.Type, err)
 	}
