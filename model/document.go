@@ -12,6 +12,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/model/stats"
 )
 
 // Progress stages reported while opening.
@@ -75,7 +76,7 @@ type Topic struct {
 	QoS string
 	// Stats are the topic's timing statistics once computed from the
 	// message index (see TopicView.SetStats); nil until then.
-	Stats *TopicStats
+	Stats *stats.Topic
 }
 
 // ConnRow is one connection of a topic, for the topics table.
@@ -88,7 +89,7 @@ type ConnRow struct {
 	Bytes                  uint64
 	BytesKnown             bool
 	QoS                    string
-	Stats                  *TopicStats
+	Stats                  *stats.Topic
 }
 
 // Open opens the bag at path, reading its index and chunk headers; a bag

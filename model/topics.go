@@ -3,9 +3,11 @@ package model
 import (
 	"cmp"
 	"fmt"
-	"github.com/bagscope/bagscope/model/human"
 	"slices"
 	"strings"
+
+	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/stats"
 )
 
 // TopicColumn names a column of the topics table.
@@ -244,18 +246,18 @@ func (v *TopicView) SetBytes(perConn map[uint32]uint64) {
 
 // SetStats fills in every topic's and connection's timing statistics once
 // computed; a topic or connection without messages gets empty ones.
-func (v *TopicView) SetStats(set *StatsSet) {
+func (v *TopicView) SetStats(set *stats.Set) {
 	for i := range v.all {
 		t := &v.all[i]
 		t.Stats = set.Topic(t.Topic)
 		if t.Stats == nil {
-			t.Stats = &TopicStats{}
+			t.Stats = &stats.Topic{}
 		}
 		for j := range t.Conns {
 			c := &t.Conns[j]
 			c.Stats = set.Conn(c.ID)
 			if c.Stats == nil {
-				c.Stats = &TopicStats{}
+				c.Stats = &stats.Topic{}
 			}
 		}
 	}
@@ -264,8 +266,8 @@ func (v *TopicView) SetStats(set *StatsSet) {
 
 // compareRates orders by rate: not yet computed first, then no rate,
 // then by rate.
-func compareRates(a, b *TopicStats) int {
-	key := func(s *TopicStats) (int, float64) {
+func compareRates(a, b *stats.Topic) int {
+	key := func(s *stats.Topic) (int, float64) {
 		switch {
 		case s == nil:
 			return 0, 0

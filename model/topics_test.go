@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/bagscope/bagscope/model/stats"
 	"strings"
 	"testing"
 )
@@ -14,7 +15,7 @@ func names(rows []Topic) string {
 	return strings.Join(s, " ")
 }
 
-func rate(hz float64) *TopicStats { return &TopicStats{Messages: 2, Rate: hz, HasRate: true} }
+func rate(hz float64) *stats.Topic { return &stats.Topic{Messages: 2, Rate: hz, HasRate: true} }
 
 func TestTopicView(t *testing.T) {
 	topics := []Topic{
@@ -22,7 +23,7 @@ func TestTopicView(t *testing.T) {
 		{Topic: "/odom", Type: "nav_msgs/Odometry", Messages: 50, Stats: rate(50), Connections: 1},
 		{Topic: "/tf", Type: "tf2_msgs/TFMessage", Messages: 100, Stats: rate(100), Connections: 2},
 		{Topic: "/camera/image_raw", Type: "sensor_msgs/Image", Messages: 10, Stats: rate(10), Connections: 1},
-		{Topic: "/once", Type: "std_msgs/Empty", Messages: 1, Stats: &TopicStats{Messages: 1}, Connections: 1},
+		{Topic: "/once", Type: "std_msgs/Empty", Messages: 1, Stats: &stats.Topic{Messages: 1}, Connections: 1},
 		{Topic: "/later", Type: "std_msgs/Empty", Messages: 5, Connections: 1},
 	}
 	tests := []struct {
@@ -134,8 +135,8 @@ func TestTopicViewSetStats(t *testing.T) {
 	if got := v.Rows()[0].Cell(ColFrequency); got != "…" {
 		t.Errorf("before: %q", got)
 	}
-	s := StatsOfTimes([]int64{0, 1e8, 2e8, 3e8})
-	v.SetStats(&StatsSet{Topics: map[string]*TopicStats{"/tf": s}, Conns: map[uint32]*TopicStats{1: s}})
+	s := stats.OfTimes([]int64{0, 1e8, 2e8, 3e8})
+	v.SetStats(&stats.Set{Topics: map[string]*stats.Topic{"/tf": s}, Conns: map[uint32]*stats.Topic{1: s}})
 	row := v.Rows()[0]
 	if row.Cell(ColFrequency) != "10.0" || row.Conns[0].Cell(ColFrequency) != "10.0" || row.Conns[1].Cell(ColFrequency) != "—" {
 		t.Errorf("after: %q %q %q", row.Cell(ColFrequency), row.Conns[0].Cell(ColFrequency), row.Conns[1].Cell(ColFrequency))

@@ -13,6 +13,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/chunk"
 	"github.com/bagscope/bagscope/ui/findings"
 	"github.com/bagscope/bagscope/ui/link"
@@ -171,7 +172,7 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 	sep := widget.NewSeparator()
 	top = append(top, sep)
 	topBox := container.NewVBox(top...)
-	l.OnReadLoss(func(loss model.ReadLoss) {
+	l.OnReadLoss(func(loss stats.ReadLoss) {
 		show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.SelectTab("Findings") })
 		show.Importance = widget.LowImportance
 		b := container.NewBorder(nil, nil, nil, show, readLossBanner(loss))
@@ -183,7 +184,7 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 
 // readLossBanner says what reading every message skipped: how many bytes
 // in how many ranges, the first offset, and the messages known lost.
-func readLossBanner(loss model.ReadLoss) fyne.CanvasObject {
+func readLossBanner(loss stats.ReadLoss) fyne.CanvasObject {
 	var n int64
 	for _, r := range loss.Skipped {
 		n += r.End - r.Start

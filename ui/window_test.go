@@ -14,6 +14,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
@@ -28,7 +29,7 @@ func TestTopicBytesAtOpen(t *testing.T) {
 			link.Background = uitest.SyncRun
 			t.Cleanup(func() { link.Background = func(f func()) { go f() } })
 			d := uitest.OpenDoc(t, p)
-			perConn, err := model.MessageBytes(context.Background(), d.Storage, nil)
+			perConn, err := stats.MessageBytes(context.Background(), d.Storage, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

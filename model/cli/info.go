@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bagscope/bagscope/bag"
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/stats"
 )
 
 // ros1Format is the Format of a ROS 1 bag.
@@ -87,7 +87,7 @@ func runInfo(path string, asJSON, freq bool, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failJSON(err)
 	}
-	var set *model.StatsSet
+	var set *stats.Set
 	if freq {
 		// From the index records: no message is decompressed.
 		if set, err = computeStats(b); err != nil {
@@ -112,7 +112,7 @@ func runInfo(path string, asJSON, freq bool, stdout, stderr io.Writer) int {
 	return status
 }
 
-func printInfoJSON(w io.Writer, s *bag.Summary, set *model.StatsSet, lost *loss) int {
+func printInfoJSON(w io.Writer, s *bag.Summary, set *stats.Set, lost *loss) int {
 	out := infoJSON{
 		Path: s.Path, Format: s.Format, Version: s.Version, Size: s.Size, Indexed: s.Indexed,
 		Start: toTimeJSON(s.Start), End: toTimeJSON(s.End), Duration: float64(s.End.Nanos()-s.Start.Nanos()) / 1e9,
@@ -140,7 +140,7 @@ func printInfoJSON(w io.Writer, s *bag.Summary, set *model.StatsSet, lost *loss)
 
 // printInfo prints the summary; with set (info --freq), each topic's rate
 // and timing statistics too.
-func printInfo(w io.Writer, b bag.Storage, s *bag.Summary, set *model.StatsSet) {
+func printInfo(w io.Writer, b bag.Storage, s *bag.Summary, set *stats.Set) {
 	fi := b.FileInfo()
 	if s.Format == ros1Format && len(fi.Files) == 0 {
 		printRosbagInfo(w, b, s, set)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosbag2"
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/stats"
 )
 
 // ros2Indent is the width of `ros2 bag info`'s field column.
@@ -22,7 +22,7 @@ const ros2Indent = 19
 // nanoseconds, messages and one "Topic: | Type: | Count: | Serialization
 // Format:" line per topic; then, in the same layout, what bagscope adds:
 // compression, chunks, whether it is indexed and what a scan found.
-func printROS2Info(w io.Writer, b bag.Storage, s *bag.Summary, set *model.StatsSet) {
+func printROS2Info(w io.Writer, b bag.Storage, s *bag.Summary, set *stats.Set) {
 	fi := b.FileInfo()
 	row := func(field, value string) {
 		if field != "" {
@@ -60,7 +60,7 @@ func printROS2Info(w io.Writer, b bag.Storage, s *bag.Summary, set *model.StatsS
 		}
 		line := fmt.Sprintf("Topic: %s | Type: %s | Count: %d | Serialization Format: %s", t.Topic, typ, t.Messages, format)
 		if st := set.Topic(t.Topic); set != nil && st != nil && st.HasRate {
-			line += " | Rate: " + model.RosbagFrequency(st.Rate)
+			line += " | Rate: " + stats.RosbagFrequency(st.Rate)
 		}
 		row(label(i, "Topic information"), line)
 	}

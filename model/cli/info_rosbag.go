@@ -10,7 +10,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/stats"
 )
 
 // rosbagRow is one "field: value" row of `rosbag info`.
@@ -24,7 +24,7 @@ type rosbagRow struct{ field, value string }
 // where rosbag takes the first and last chunk's (the same for bags whose
 // chunks are in time order). A bag read by scanning (rosbag refuses it)
 // gets "indexed: no" and what the scan found after the compression rows.
-func printRosbagInfo(w io.Writer, b bag.Storage, s *bag.Summary, set *model.StatsSet) {
+func printRosbagInfo(w io.Writer, b bag.Storage, s *bag.Summary, set *stats.Set) {
 	var rows []rosbagRow
 	add := func(f, format string, args ...any) { rows = append(rows, rosbagRow{f, fmt.Sprintf(format, args...)}) }
 	add("path", "%s", s.Path)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/stats"
 )
 
 // infoGapLines is how many gaps `info --freq` lists per topic (--json
@@ -44,7 +45,7 @@ type gapJSON struct {
 
 // computeStats reads the message index (index records only: no message
 // is decompressed) and computes every topic's statistics.
-func computeStats(b bag.Storage) (*model.StatsSet, error) {
+func computeStats(b bag.Storage) (*stats.Set, error) {
 	x, err := model.BuildMessageIndex(context.Background(), b, nil)
 	if err != nil {
 		return nil, err
@@ -58,7 +59,7 @@ func secondsPtr(ns int64) *float64 {
 }
 
 // statsJSON is one topic's statistics for `info --json`.
-func statsJSON(st *model.TopicStats) topicStatsJSON {
+func statsJSON(st *stats.Topic) topicStatsJSON {
 	out := topicStatsJSON{Gaps: []gapJSON{}}
 	if st == nil || st.Messages == 0 {
 		return out
@@ -83,20 +84,20 @@ func statsJSON(st *model.TopicStats) topicStatsJSON {
 // rateColumn returns each topic's " @ 50.0 Hz" as `rosbag info --freq`
 // prints it after the message count (blanks of the same width without a
 // rate), or nil without statistics.
-func rateColumn(s *bag.Summary, set *model.StatsSet) map[string]string {
+func rateColumn(s *bag.Summary, set *stats.Set) map[string]string {
 	if set == nil {
 		return nil
 	}
 	width := 0
 	for _, t := range s.Topics {
 		if st := set.Topic(t.Topic); st != nil && st.HasRate {
-			width = max(width, len(model.RosbagFrequency(st.Rate)))
+			width = max(width, len(stats.RosbagFrequency(st.Rate)))
 		}
 	}
 	out := map[string]string{}
 	for _, t := range s.Topics {
 		if st := set.Topic(t.Topic); st != nil && st.HasRate {
-			out[t.Topic] = fmt.Sprintf(" @ %*s", width, model.RosbagFrequency(st.Rate))
+			out[t.Topic] = fmt.Sprintf(" @ %*s", width, stats.RosbagFrequency(st.Rate))
 		} else {
 			out[t.Topic] = fmt.Sprintf("   %*s", width, "")
 		}
@@ -106,7 +107,7 @@ func rateColumn(s *bag.Summary, set *model.StatsSet) map[string]string {
 
 // printStats prints, under the topics, each topic's intervals, jitter,
 // active span and gaps (the first few, times from the bag's start).
-func printStats(w io.Writer, s *bag.Summary, set *model.StatsSet) {
+func printStats(w io.Writer, s *bag.Summary, set *stats.Set) {
 	tw := 0
 	for _, t := range s.Topics {
 		tw = max(tw, len(t.Topic))
@@ -128,9 +129,9 @@ func printStats(w io.Writer, s *bag.Summary, set *model.StatsSet) {
 			continue
 		}
 		fmt.Fprintf(w, "%-13s %-*s min %s, median %s, max %s, jitter %s, active %s .. %s (%s), %s\n", label, tw, t.Topic,
-			model.Interval(st.MinInterval), model.Interval(st.MedianInterval), model.Interval(st.MaxInterval),
-			model.Interval(int64(st.Jitter+0.5)), rel(st.First), rel(st.Last), model.Interval(st.Span()),
-			statsPlural(st.GapCount, fmt.Sprintf("gap > %d× median", model.GapFactor)))
+			stats.Interval(st.MinInterval), stats.Interval(st.MedianInterval), stats.Interval(st.MaxInterval),
+			stats.Interval(int64(st.Jitter+0.5)), rel(st.First), rel(st.Last), stats.Interval(st.Span()),
+			statsPlural(st.GapCount, fmt.Sprintf("gap > %d× median", stats.GapFactor)))
 	}
 	first := true
 	for _, t := range s.Topics {
@@ -147,7 +148,7 @@ func printStats(w io.Writer, s *bag.Summary, set *model.StatsSet) {
 			if first {
 				label, first = "gaps:", false
 			}
-			fmt.Fprintf(w, "%-13s %-*s %s .. %s (%s)\n", label, tw, t.Topic, rel(g.Start), rel(g.End), model.Interval(g.End-g.Start))
+			fmt.Fprintf(w, "%-13s %-*s %s .. %s (%s)\n", label, tw, t.Topic, rel(g.Start), rel(g.End), stats.Interval(g.End-g.Start))
 		}
 	}
 }

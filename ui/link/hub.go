@@ -11,6 +11,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/model/stats"
 )
 
 // Hub is the Link of one recording's window: it keeps the window's views
@@ -35,8 +36,8 @@ type Hub struct {
 	// onReadLoss shows what a background read of every message could
 	// not use (the window's banner); a loss met before it is set waits
 	// in pendingLoss.
-	onReadLoss  func(model.ReadLoss)
-	pendingLoss *model.ReadLoss
+	onReadLoss  func(stats.ReadLoss)
+	pendingLoss *stats.ReadLoss
 
 	msg       msgref.Ref
 	hasMsg    bool
@@ -69,8 +70,8 @@ type Hub struct {
 
 	actions Actions
 
-	stats        *model.StatsSet
-	statsWaiters []func(*model.StatsSet)
+	stats        *stats.Set
+	statsWaiters []func(*stats.Set)
 	computing    bool
 }
 
@@ -402,7 +403,7 @@ func (l *Hub) Index() *model.MessageIndex { return l.index }
 
 // ReportReadLoss shows what a read of every message skipped, now or once
 // the window's banner can show it.
-func (l *Hub) ReportReadLoss(loss model.ReadLoss) {
+func (l *Hub) ReportReadLoss(loss stats.ReadLoss) {
 	if l.onReadLoss == nil {
 		l.pendingLoss = &loss
 		return
@@ -412,7 +413,7 @@ func (l *Hub) ReportReadLoss(loss model.ReadLoss) {
 
 // OnReadLoss sets how the window shows what a read of every message
 // skipped, and shows a loss reported before.
-func (l *Hub) OnReadLoss(f func(model.ReadLoss)) {
+func (l *Hub) OnReadLoss(f func(stats.ReadLoss)) {
 	l.onReadLoss = f
 	if l.pendingLoss != nil {
 		f(*l.pendingLoss)

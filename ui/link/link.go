@@ -17,6 +17,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/model/stats"
 )
 
 // Link is the window as one of its views sees it. Setting a value equal
@@ -82,12 +83,12 @@ type Link interface {
 	Index() *model.MessageIndex
 	// WithStats calls f with the topics' statistics, computed from the
 	// index the first time.
-	WithStats(f func(*model.StatsSet))
+	WithStats(f func(*stats.Set))
 	// TopicName is the topic of a message's connection.
 	TopicName(ref msgref.Ref) string
 	// ReportReadLoss shows what a read of every message skipped (the
 	// window's banner).
-	ReportReadLoss(loss model.ReadLoss)
+	ReportReadLoss(loss stats.ReadLoss)
 
 	// SelectTab shows the tab whose title starts with name.
 	SelectTab(name string) bool

@@ -4,13 +4,14 @@ import (
 	"context"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/stats"
 )
 
 // WithStats calls f on the UI goroutine with the window's topic
 // statistics (for the Topics tab and the timeline's gap marks), computing
 // them in the background from the message index the first time they are
 // asked for.
-func (l *Hub) WithStats(f func(*model.StatsSet)) {
+func (l *Hub) WithStats(f func(*stats.Set)) {
 	if l.stats != nil {
 		f(l.stats)
 		return
@@ -21,7 +22,7 @@ func (l *Hub) WithStats(f func(*model.StatsSet)) {
 	}
 	l.computing = true
 	l.WithIndex(func(x *model.MessageIndex) {
-		var set *model.StatsSet
+		var set *stats.Set
 		l.Go(func(ctx context.Context) {
 			set, _ = model.ComputeStats(ctx, x)
 		}, func() {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -72,8 +73,8 @@ type View struct {
 	// gaps are each topic lane's gaps (intervals longer than GapFactor
 	// times its median), marked under the lane; nil until the topic
 	// statistics are computed.
-	gaps  [][]model.Gap
-	stats []*model.TopicStats
+	gaps  [][]stats.Gap
+	stats []*stats.Topic
 
 	hover    string
 	hoverPos fyne.Position
@@ -232,9 +233,9 @@ func (v *View) SetIndex(x *model.MessageIndex) {
 }
 
 // SetStats marks each topic's gaps on its lane.
-func (v *View) SetStats(set *model.StatsSet) {
-	v.gaps = make([][]model.Gap, len(v.tl.Topics))
-	v.stats = make([]*model.TopicStats, len(v.tl.Topics))
+func (v *View) SetStats(set *stats.Set) {
+	v.gaps = make([][]stats.Gap, len(v.tl.Topics))
+	v.stats = make([]*stats.Topic, len(v.tl.Topics))
 	for i, lane := range v.tl.Topics {
 		if st := set.Topic(lane.Topic); st != nil {
 			v.gaps[i], v.stats[i] = st.Gaps, st
@@ -244,16 +245,16 @@ func (v *View) SetStats(set *model.StatsSet) {
 }
 
 // gapAt returns the gap of lane i at t, if any.
-func (v *View) gapAt(i int, t int64) (model.Gap, bool) {
+func (v *View) gapAt(i int, t int64) (stats.Gap, bool) {
 	if i >= len(v.gaps) {
-		return model.Gap{}, false
+		return stats.Gap{}, false
 	}
 	gs := v.gaps[i]
 	k := sort.Search(len(gs), func(k int) bool { return gs[k].End > t })
 	if k < len(gs) && gs[k].Start < t {
 		return gs[k], true
 	}
-	return model.Gap{}, false
+	return stats.Gap{}, false
 }
 
 // SetAbsolute switches the axis between wall-clock time and seconds from
@@ -613,7 +614,7 @@ func (v *View) describe(p fyne.Position) string {
 		lane := v.tl.Topics[l].Topic
 		if g, ok := v.gapAt(l, t); ok {
 			return fmt.Sprintf("%s: no message for %s, %s .. %s (a gap: more than %d× the median interval, %s)", lane,
-				model.Interval(g.End-g.Start), v.timeLabel(g.Start), v.timeLabel(g.End), model.GapFactor, model.Interval(v.stats[l].MedianInterval))
+				stats.Interval(g.End-g.Start), v.timeLabel(g.Start), v.timeLabel(g.End), stats.GapFactor, stats.Interval(v.stats[l].MedianInterval))
 		}
 		n := len(d.Heights)
 		k := min(n-1, max(0, int((p.X-v.labelW())/v.plotW()*float32(n))))

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -273,7 +273,7 @@ func (v *View) minMarkedGap(i int) int64 {
 		return 0
 	}
 	st := v.stats[i]
-	return int64(model.GapFactor) * st.Span() / int64(st.Messages-1)
+	return int64(stats.GapFactor) * st.Span() / int64(st.Messages-1)
 }
 
 // ticks are the axis ticks whose labels fit side by side.

@@ -19,6 +19,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -152,7 +153,7 @@ func (p *Panel) showDetail() {
 }
 
 // setStats shows every topic's statistics.
-func (p *Panel) setStats(set *model.StatsSet) {
+func (p *Panel) setStats(set *stats.Set) {
 	p.view.SetStats(set)
 	p.measure()
 	p.table.Refresh()
@@ -254,9 +255,9 @@ func (p *Panel) tapped(id widget.TableCellID) {
 // CountBytes adds up every topic's payload bytes in the background.
 func (p *Panel) CountBytes() {
 	var perConn map[uint32]uint64
-	var loss model.ReadLoss
+	var loss stats.ReadLoss
 	p.link.Go(func(ctx context.Context) {
-		perConn, loss, _ = model.CountBytes(ctx, p.link.Doc().Storage, nil)
+		perConn, loss, _ = stats.CountBytes(ctx, p.link.Doc().Storage, nil)
 	}, func() {
 		if perConn != nil {
 			p.SetBytes(perConn)

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
@@ -97,7 +98,7 @@ func TestTopicsFrequencyMCAP(t *testing.T) {
 				times = append(times, r.T)
 			}
 		}
-		if want := model.StatsOfTimes(times).RateText(); f != want || f == "…" {
+		if want := stats.OfTimes(times).RateText(); f != want || f == "…" {
 			t.Errorf("%s: Frequency %q, want %q", topic, f, want)
 		}
 	}

@@ -1,7 +1,9 @@
-package model
+// Package stats computes and describes the timing statistics of topics
+// (rate as `rosbag info --freq` gives it, intervals, jitter, gaps) from their
+// receive times, and counts the bytes of every connection's messages.
+package stats
 
 import (
-	"context"
 	"fmt"
 	"github.com/bagscope/bagscope/model/msgref"
 	"iter"
@@ -17,11 +19,11 @@ const GapFactor = 3
 // all), so that a pathological topic costs no more than this.
 const MaxGaps = 10000
 
-// TopicStats are the timing statistics of one topic's (or one
+// Topic holds the timing statistics of one topic's (or one
 // connection's) messages, from the receive times of the message index (so
 // from the index records alone, no message is decompressed). An interval
 // is the time between two consecutive messages.
-type TopicStats struct {
+type Topic struct {
 	Messages int
 	// First and Last are the first and last receive times, nanoseconds
 	// since the epoch: the active span (see Span).
@@ -53,19 +55,19 @@ type TopicStats struct {
 type Gap struct{ Start, End int64 }
 
 // Span is the active span, first to last message, in nanoseconds.
-func (s *TopicStats) Span() int64 { return s.Last - s.First }
+func (s *Topic) Span() int64 { return s.Last - s.First }
 
-// StatsSet holds the statistics of every topic and connection of a
+// Set holds the statistics of every topic and connection of a
 // message index.
-type StatsSet struct {
-	Topics map[string]*TopicStats
+type Set struct {
+	Topics map[string]*Topic
 	// Conns holds each connection's statistics; a topic with one
 	// connection shares its topic's.
-	Conns map[uint32]*TopicStats
+	Conns map[uint32]*Topic
 }
 
 // Topic returns a topic's statistics, or nil.
-func (s *StatsSet) Topic(name string) *TopicStats {
+func (s *Set) Topic(name string) *Topic {
 	if s == nil {
 		return nil
 	}
@@ -73,54 +75,16 @@ func (s *StatsSet) Topic(name string) *TopicStats {
 }
 
 // Conn returns a connection's statistics, or nil.
-func (s *StatsSet) Conn(id uint32) *TopicStats {
+func (s *Set) Conn(id uint32) *Topic {
 	if s == nil {
 		return nil
 	}
 	return s.Conns[id]
 }
 
-// ComputeStats computes every topic's and connection's statistics from
-// the index's sorted times. Its memory is proportional to the topics (and
-// their gaps), not the messages: each figure comes from passes over the
-// index, the medians from a radix selection over the intervals that keeps
-// only a histogram. It stops with ctx's error.
-func ComputeStats(ctx context.Context, x *MessageIndex) (*StatsSet, error) {
-	set := &StatsSet{Topics: map[string]*TopicStats{}, Conns: map[uint32]*TopicStats{}}
-	sc := newStatsScratch()
-	for _, t := range x.Topics {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		ts := sc.stats(t.All(), false, 0)
-		set.Topics[t.Topic] = ts
-		if t.Len() == 0 {
-			continue
-		}
-		multi := false
-		first := t.At(0).Conn
-		for _, r := range t.All() {
-			if r.Conn != first {
-				multi = true
-				break
-			}
-		}
-		if !multi {
-			set.Conns[first] = ts
-			continue
-		}
-		for _, r := range t.All() {
-			if set.Conns[r.Conn] == nil {
-				set.Conns[r.Conn] = sc.stats(t.All(), true, r.Conn)
-			}
-		}
-	}
-	return set, nil
-}
-
-// StatsOfTimes computes the statistics of receive times in nanoseconds,
+// OfTimes computes the statistics of receive times in nanoseconds,
 // sorted ascending.
-func StatsOfTimes(times []int64) *TopicStats {
+func OfTimes(times []int64) *Topic {
 	refs := func(yield func(int, msgref.Ref) bool) {
 		for i, t := range times {
 			if !yield(i, msgref.Ref{T: t}) {
@@ -128,15 +92,17 @@ func StatsOfTimes(times []int64) *TopicStats {
 			}
 		}
 	}
-	return newStatsScratch().stats(refs, false, 0)
+	return NewComputer().Of(refs, false, 0)
 }
 
-// statsScratch is the histogram the radix selection reuses.
-type statsScratch struct{ counts []int }
+// A Computer computes statistics topic after topic, reusing the histogram
+// of its radix selection.
+type Computer struct{ counts []int }
 
 const radixBits = 16
 
-func newStatsScratch() *statsScratch { return &statsScratch{counts: make([]int, 1<<radixBits)} }
+// NewComputer returns a Computer with its histogram.
+func NewComputer() *Computer { return &Computer{counts: make([]int, 1<<radixBits)} }
 
 // rosSec is a time as the reference's to_sec makes it: float(secs) +
 // float(nsecs) / 1e9.
@@ -148,9 +114,9 @@ func rosSec(ns int64) float64 {
 	return float64(s) + float64(n)/1e9
 }
 
-// stats computes the statistics of refs (sorted by time), of connection
+// Of computes the statistics of refs (sorted by time), of connection
 // conn only when byConn.
-func (sc *statsScratch) stats(refs iter.Seq2[int, msgref.Ref], byConn bool, conn uint32) *TopicStats {
+func (sc *Computer) Of(refs iter.Seq2[int, msgref.Ref], byConn bool, conn uint32) *Topic {
 	// each calls f on every consecutive pair's times.
 	each := func(f func(prev, cur int64)) {
 		first := true
@@ -165,7 +131,7 @@ func (sc *statsScratch) stats(refs iter.Seq2[int, msgref.Ref], byConn bool, conn
 			prev, first = r.T, false
 		}
 	}
-	s := &TopicStats{}
+	s := &Topic{}
 	first := true
 	for _, r := range refs {
 		if byConn && r.Conn != conn {
@@ -232,7 +198,7 @@ func (sc *statsScratch) stats(refs iter.Seq2[int, msgref.Ref], byConn bool, conn
 
 // median returns the two middle values of the n keys each yields (the
 // same one twice when n is odd).
-func (sc *statsScratch) median(n int, each func(func(uint64))) (lo, hi uint64) {
+func (sc *Computer) median(n int, each func(func(uint64))) (lo, hi uint64) {
 	if n%2 == 1 {
 		v := sc.kth(n/2, each)
 		return v, v
@@ -257,7 +223,7 @@ func (sc *statsScratch) median(n int, each func(func(uint64))) (lo, hi uint64) {
 // kth returns the k-th smallest (from 0) of the keys each yields, by a
 // most-significant-digit radix selection: one pass per 16-bit digit,
 // counting only the keys that share the digits chosen so far.
-func (sc *statsScratch) kth(k int, each func(func(uint64))) uint64 {
+func (sc *Computer) kth(k int, each func(func(uint64))) uint64 {
 	var prefix, mask uint64
 	counts := sc.counts
 	for shift := 64 - radixBits; shift >= 0; shift -= radixBits {
@@ -292,7 +258,7 @@ func RosbagFrequency(hz float64) string {
 // RateText is a rate for the topics table's Frequency (Hz) column: as
 // rosbag rounds it (one decimal) from 1 Hz up, three significant digits
 // below; "—" without a rate (fewer than 2 messages, or all at one time).
-func (s *TopicStats) RateText() string {
+func (s *Topic) RateText() string {
 	switch {
 	case s == nil:
 		return "…"
@@ -324,7 +290,7 @@ func Interval(ns int64) string {
 
 // Detail describes the statistics in one line: the rate, the intervals,
 // the jitter, the gaps and the active span.
-func (s *TopicStats) Detail() string {
+func (s *Topic) Detail() string {
 	if s == nil {
 		return "computing the interval statistics…"
 	}

@@ -1,4 +1,4 @@
-package model
+package stats_test
 
 import (
 	"context"
@@ -7,7 +7,9 @@ import (
 	"os/exec"
 	"testing"
 
+	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/internal/reftest"
+	"github.com/bagscope/bagscope/model/stats"
 )
 
 // refBytesScript sums the payload bytes of every message per topic with the
@@ -27,9 +29,9 @@ print(json.dumps(out))
 func TestMessageBytesMatchesReference(t *testing.T) {
 	reftest.RequireRef(t)
 	for _, p := range []string{
-		"../assets/sample.bag",
+		"../../assets/sample.bag",
 		sharedBags + "/cra-ros-pkg__robot_localization/test/test2.bag",
-		"../testdata/two-conns-one-topic.bag",
+		"../../testdata/two-conns-one-topic.bag",
 	} {
 		t.Run(p, func(t *testing.T) {
 			if _, err := os.Stat(p); err != nil {
@@ -43,21 +45,21 @@ func TestMessageBytesMatchesReference(t *testing.T) {
 			if err := json.Unmarshal(out, &want); err != nil {
 				t.Fatal(err)
 			}
-			d, err := Open(context.Background(), p, nil)
+			d, err := model.Open(context.Background(), p, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer d.Close()
-			perConn, err := MessageBytes(context.Background(), d.Storage, nil)
+			perConn, err := stats.MessageBytes(context.Background(), d.Storage, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := CheckDocument(context.Background(), d, nil)
+			rep, err := model.CheckDocument(context.Background(), d, nil)
 			if err != nil || rep.Errors() > 0 {
 				t.Fatalf("check: %v, %d errors", err, rep.Errors())
 			}
 			for name, counted := range map[string]map[uint32]uint64{"MessageBytes": perConn, "check": rep.Bytes} {
-				v := NewTopicView(d.Topics)
+				v := model.NewTopicView(d.Topics)
 				v.SetBytes(counted)
 				for _, row := range v.Rows() {
 					if row.Bytes != want[row.Topic] {
@@ -65,7 +67,7 @@ func TestMessageBytesMatchesReference(t *testing.T) {
 					}
 				}
 			}
-			for _, row := range NewTopicView(d.Topics).Rows() {
+			for _, row := range model.NewTopicView(d.Topics).Rows() {
 				delete(want, row.Topic)
 			}
 			if len(want) > 0 {

@@ -1,4 +1,4 @@
-package model
+package stats_test
 
 import (
 	"bufio"
@@ -15,9 +15,14 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/internal/reftest"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/model/stats"
 )
+
+// sharedBags is the shared bags from this folder.
+const sharedBags = "../../../shared/bags"
 
 // refFigures is one topic's or connection's figures from testdata/ref_freq.py.
 type refFigures struct {
@@ -48,7 +53,7 @@ type refBag struct {
 // refFreq runs testdata/ref_freq.py on paths, one JSON line per bag.
 func refFreq(t *testing.T, paths []string) map[string]*refBag {
 	t.Helper()
-	out, err := exec.Command(reftest.Python, append([]string{"../testdata/ref_freq.py"}, paths...)...).Output()
+	out, err := exec.Command(reftest.Python, append([]string{"../../testdata/ref_freq.py"}, paths...)...).Output()
 	if err != nil {
 		t.Fatalf("ref_freq.py: %v", err)
 	}
@@ -68,7 +73,7 @@ func refFreq(t *testing.T, paths []string) map[string]*refBag {
 // compareFigures checks our statistics against the reference's figures:
 // the rate bit for bit and as `rosbag info --freq` and `--yaml` print it,
 // the intervals and gaps exactly, the jitter to 1e-9.
-func compareFigures(t *testing.T, what string, got *TopicStats, want *refFigures) {
+func compareFigures(t *testing.T, what string, got *stats.Topic, want *refFigures) {
 	t.Helper()
 	if got == nil {
 		if want.Messages != 0 {
@@ -92,8 +97,8 @@ func compareFigures(t *testing.T, what string, got *TopicStats, want *refFigures
 		// with chunks out of time order its intervals go negative and
 		// its rate is not one. Ours is of the sorted times.
 		t.Logf("%s: entries out of time order; the reference's rate %v, ours (sorted) %v", what, fmtRate(want.RefFreq), got.Rate)
-	} else if want.Info != nil && (!got.HasRate || RosbagFrequency(got.Rate) != *want.Info) {
-		t.Errorf("%s: rosbag info --freq prints %q, ours %q", what, *want.Info, RosbagFrequency(got.Rate))
+	} else if want.Info != nil && (!got.HasRate || stats.RosbagFrequency(got.Rate) != *want.Info) {
+		t.Errorf("%s: rosbag info --freq prints %q, ours %q", what, *want.Info, stats.RosbagFrequency(got.Rate))
 	}
 	if !want.Unsorted && want.YAML != nil && (!got.HasRate || fmt.Sprintf("%.4f", got.Rate) != *want.YAML) {
 		t.Errorf("%s: rosbag info --yaml --freq prints %q, ours %.4f", what, *want.YAML, got.Rate)
@@ -129,7 +134,7 @@ func fmtRate(f *float64) string {
 func TestStatsMatchReference(t *testing.T) {
 	reftest.RequireRef(t)
 	paths := reftest.SharedBagPaths(t, sharedBags)
-	fixtures, _ := filepath.Glob("../testdata/*.bag")
+	fixtures, _ := filepath.Glob("../../testdata/*.bag")
 	paths = append(paths, fixtures...)
 	refs := refFreq(t, paths)
 	compared, rates := 0, 0
@@ -143,16 +148,16 @@ func TestStatsMatchReference(t *testing.T) {
 			continue // the reference cannot read it
 		}
 		t.Run(strings.TrimPrefix(p, sharedBags+"/"), func(t *testing.T) {
-			d, err := Open(context.Background(), p, nil)
+			d, err := model.Open(context.Background(), p, nil)
 			if err != nil {
 				t.Fatalf("the reference reads it, bagscope cannot: %v", err)
 			}
 			defer d.Close()
-			x, err := BuildMessageIndex(context.Background(), d.Storage, nil)
+			x, err := model.BuildMessageIndex(context.Background(), d.Storage, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			set, err := ComputeStats(context.Background(), x)
+			set, err := model.ComputeStats(context.Background(), x)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -182,8 +187,8 @@ func TestStatsMatchReference(t *testing.T) {
 }
 
 // naiveStats is the definition, by sorting: what ComputeStats must equal.
-func naiveStats(times []int64) *TopicStats {
-	s := &TopicStats{Messages: len(times)}
+func naiveStats(times []int64) *stats.Topic {
+	s := &stats.Topic{Messages: len(times)}
 	if len(times) == 0 {
 		return s
 	}
@@ -195,7 +200,7 @@ func naiveStats(times []int64) *TopicStats {
 	var periods []float64
 	for i := 1; i < len(times); i++ {
 		iv = append(iv, times[i]-times[i-1])
-		periods = append(periods, rosSec(times[i])-rosSec(times[i-1]))
+		periods = append(periods, stats.RosSec(times[i])-stats.RosSec(times[i-1]))
 	}
 	sorted := slices.Clone(iv)
 	slices.Sort(sorted)
@@ -223,15 +228,15 @@ func naiveStats(times []int64) *TopicStats {
 	}
 	s.Jitter = math.Sqrt(ss / float64(n))
 	for i, d := range iv {
-		if s.MedianInterval > 0 && d > GapFactor*s.MedianInterval {
+		if s.MedianInterval > 0 && d > stats.GapFactor*s.MedianInterval {
 			s.GapCount++
-			s.Gaps = append(s.Gaps, Gap{times[i], times[i+1]})
+			s.Gaps = append(s.Gaps, stats.Gap{times[i], times[i+1]})
 		}
 	}
 	return s
 }
 
-func sameStats(t *testing.T, name string, got, want *TopicStats) {
+func sameStats(t *testing.T, name string, got, want *stats.Topic) {
 	t.Helper()
 	jit := math.Abs(got.Jitter-want.Jitter) <= 1e-6*max(1, want.Jitter)
 	g, w := *got, *want
@@ -276,57 +281,57 @@ func TestStatsSynthetic(t *testing.T) {
 	cases := []struct {
 		name  string
 		times []int64
-		check func(*testing.T, *TopicStats)
+		check func(*testing.T, *stats.Topic)
 	}{
-		{"empty", nil, func(t *testing.T, s *TopicStats) {
+		{"empty", nil, func(t *testing.T, s *stats.Topic) {
 			if s.HasRate || s.Messages != 0 || s.RateText() != "—" {
 				t.Errorf("%+v", s)
 			}
 		}},
-		{"single", []int64{base}, func(t *testing.T, s *TopicStats) {
+		{"single", []int64{base}, func(t *testing.T, s *stats.Topic) {
 			if s.HasRate || s.Messages != 1 || s.Span() != 0 || s.RateText() != "—" || s.MaxInterval != 0 {
 				t.Errorf("%+v", s)
 			}
 		}},
-		{"equal times", []int64{base, base, base, base}, func(t *testing.T, s *TopicStats) {
+		{"equal times", []int64{base, base, base, base}, func(t *testing.T, s *stats.Topic) {
 			if s.HasRate || s.MedianInterval != 0 || s.GapCount != 0 || s.RateText() != "—" {
 				t.Errorf("%+v", s)
 			}
 		}},
-		{"two", []int64{base, base + 250*ms}, func(t *testing.T, s *TopicStats) {
+		{"two", []int64{base, base + 250*ms}, func(t *testing.T, s *stats.Topic) {
 			if !s.HasRate || s.RateText() != "4.0" || s.Jitter != 0 {
 				t.Errorf("%+v %q", s, s.RateText())
 			}
 		}},
-		{"uniform 10 Hz", uniform(77, 100*ms), func(t *testing.T, s *TopicStats) {
-			if RosbagFrequency(s.Rate) != "10.0 Hz" || s.MedianInterval != 100*ms || s.Jitter != 0 || s.GapCount != 0 || s.Span() != 7600*ms {
+		{"uniform 10 Hz", uniform(77, 100*ms), func(t *testing.T, s *stats.Topic) {
+			if stats.RosbagFrequency(s.Rate) != "10.0 Hz" || s.MedianInterval != 100*ms || s.Jitter != 0 || s.GapCount != 0 || s.Span() != 7600*ms {
 				t.Errorf("%+v", s)
 			}
 		}},
-		{"uniform 2 kHz", uniform(1000, ms/2), func(t *testing.T, s *TopicStats) {
+		{"uniform 2 kHz", uniform(1000, ms/2), func(t *testing.T, s *stats.Topic) {
 			// The reference's float seconds hold 1.7e9 s to 238 ns: its
 			// median interval is 499.964 µs, not 500 µs.
-			if RosbagFrequency(s.Rate) != "2.0 kHz" || s.RateText() != "2000.1" || s.MedianInterval != ms/2 {
-				t.Errorf("%+v %s", s, RosbagFrequency(s.Rate))
+			if stats.RosbagFrequency(s.Rate) != "2.0 kHz" || s.RateText() != "2000.1" || s.MedianInterval != ms/2 {
+				t.Errorf("%+v %s", s, stats.RosbagFrequency(s.Rate))
 			}
 		}},
-		{"slow", uniform(4, 40*1000*ms), func(t *testing.T, s *TopicStats) {
-			if s.RateText() != "0.025" || RosbagFrequency(s.Rate) != "0.0 Hz" {
+		{"slow", uniform(4, 40*1000*ms), func(t *testing.T, s *stats.Topic) {
+			if s.RateText() != "0.025" || stats.RosbagFrequency(s.Rate) != "0.0 Hz" {
 				t.Errorf("%+v %q", s, s.RateText())
 			}
 		}},
-		{"bursty", bursty, func(t *testing.T, s *TopicStats) {
+		{"bursty", bursty, func(t *testing.T, s *stats.Topic) {
 			// 80 intervals of 1 ms, 19 of 96 ms: the median is 1 ms, so
 			// each pause between bursts is a gap.
 			if s.MedianInterval != ms || s.MinInterval != ms || s.MaxInterval != 96*ms || s.GapCount != 19 {
 				t.Errorf("%+v", s)
 			}
-			if got := RosbagFrequency(s.Rate); got != "1000.0 Hz" && got != "1.0 kHz" {
+			if got := stats.RosbagFrequency(s.Rate); got != "1000.0 Hz" && got != "1.0 kHz" {
 				t.Errorf("rate %s", got)
 			}
 		}},
-		{"gaps", gaps, func(t *testing.T, s *TopicStats) {
-			want := []Gap{{gaps[19], gaps[20]}, {gaps[39], gaps[40]}}
+		{"gaps", gaps, func(t *testing.T, s *stats.Topic) {
+			want := []stats.Gap{{gaps[19], gaps[20]}, {gaps[39], gaps[40]}}
 			if s.GapCount != 2 || !slices.Equal(s.Gaps, want) || s.MaxInterval != 510*ms {
 				t.Errorf("%+v", s)
 			}
@@ -337,7 +342,7 @@ func TestStatsSynthetic(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := StatsOfTimes(c.times)
+			got := stats.OfTimes(c.times)
 			sameStats(t, c.name, got, naiveStats(c.times))
 			c.check(t, got)
 		})
@@ -357,7 +362,7 @@ func TestStatsRandom(t *testing.T) {
 			times[k] = base + r.Int64N(spread)
 		}
 		slices.Sort(times)
-		sameStats(t, fmt.Sprintf("case %d (%d times)", i, n), StatsOfTimes(times), naiveStats(times))
+		sameStats(t, fmt.Sprintf("case %d (%d times)", i, n), stats.OfTimes(times), naiveStats(times))
 	}
 }
 
@@ -365,15 +370,15 @@ func TestStatsRandom(t *testing.T) {
 // figures, and that a topic with one connection shares its topic's.
 func TestStatsPerConnection(t *testing.T) {
 	const ms = int64(1e6)
-	x := NewMessageIndex(
-		NewTopicMessages("/a", []msgref.Ref{{T: 0}, {T: 10 * ms}, {T: 20 * ms}}),
-		NewTopicMessages("/b", []msgref.Ref{
+	x := model.NewMessageIndex(
+		model.NewTopicMessages("/a", []msgref.Ref{{T: 0}, {T: 10 * ms}, {T: 20 * ms}}),
+		model.NewTopicMessages("/b", []msgref.Ref{
 			{T: 0, Loc: msgref.Loc{Conn: 1}}, {T: 5 * ms, Loc: msgref.Loc{Conn: 2}},
 			{T: 100 * ms, Loc: msgref.Loc{Conn: 1}}, {T: 105 * ms, Loc: msgref.Loc{Conn: 2}},
 			{T: 200 * ms, Loc: msgref.Loc{Conn: 1}}, {T: 205 * ms, Loc: msgref.Loc{Conn: 2}},
 		}),
 	)
-	set, err := ComputeStats(context.Background(), x)
+	set, err := model.ComputeStats(context.Background(), x)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,16 +405,16 @@ func TestStatsOtherFormats(t *testing.T) {
 		sharedBags + "/facontidavide__PlotJuggler/datasamples/rosbag2_test/rosbag2_test_0.db3",
 	} {
 		t.Run(filepath.Base(p), func(t *testing.T) {
-			d, err := Open(context.Background(), p, nil)
+			d, err := model.Open(context.Background(), p, nil)
 			if err != nil {
 				reftest.SkipOrFail(t, err)
 			}
 			defer d.Close()
-			x, err := BuildMessageIndex(context.Background(), d.Storage, nil)
+			x, err := model.BuildMessageIndex(context.Background(), d.Storage, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			set, err := ComputeStats(context.Background(), x)
+			set, err := model.ComputeStats(context.Background(), x)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -451,9 +456,9 @@ func BenchmarkComputeStats(b *testing.B) {
 		t += 10e6 + r.Int64N(1e6)
 		refs[i].T = t
 	}
-	x := NewMessageIndex(NewTopicMessages("/a", refs))
+	x := model.NewMessageIndex(model.NewTopicMessages("/a", refs))
 	b.ReportAllocs()
 	for b.Loop() {
-		ComputeStats(context.Background(), x)
+		model.ComputeStats(context.Background(), x)
 	}
 }

@@ -1,4 +1,4 @@
-package model
+package stats
 
 import (
 	"context"
@@ -13,7 +13,7 @@ const StageBytes = "counting bytes"
 // It reads every chunk, so it runs in the background; progress counts
 // messages out of the bag's total. The counts so far are returned with the
 // error that stopped the read.
-func MessageBytes(ctx context.Context, b bag.Storage, progress ProgressFunc) (map[uint32]uint64, error) {
+func MessageBytes(ctx context.Context, b bag.Storage, progress func(done, total int64, stage string)) (map[uint32]uint64, error) {
 	out, _, err := CountBytes(ctx, b, progress)
 	return out, err
 }
@@ -42,7 +42,7 @@ func LossOf(it bag.MessageIter) ReadLoss {
 }
 
 // CountBytes is MessageBytes that also says what the read skipped.
-func CountBytes(ctx context.Context, b bag.Storage, progress ProgressFunc) (map[uint32]uint64, ReadLoss, error) {
+func CountBytes(ctx context.Context, b bag.Storage, progress func(done, total int64, stage string)) (map[uint32]uint64, ReadLoss, error) {
 	var total int64
 	if sum, _ := b.Summary(); sum != nil {
 		total = int64(sum.Messages)

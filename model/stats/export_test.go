@@ -1,0 +1,4 @@
+package stats
+
+// RosSec is rosSec for the external tests.
+var RosSec = rosSec
