@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/model/series"
 )
 
 // TestTopicRows checks the records kept for a topic against the chunk
@@ -18,7 +19,7 @@ func TestTopicRows(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer d.Close()
-			topics := Topics(d.Storage)
+			topics := series.Topics(d.Storage)
 			if len(topics) < 2 {
 				t.Fatalf("need two topics, have %v", topics)
 			}

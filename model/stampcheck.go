@@ -8,6 +8,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/series"
 )
 
 // Limits of the stamp check.
@@ -38,7 +39,7 @@ type StampCheck struct {
 }
 
 type stampConn struct {
-	paths stampPaths
+	paths series.Stamp
 	mu    sync.Mutex
 	n     int64        // stamps read
 	s     []stampObs   // samples, for the order
@@ -81,7 +82,7 @@ func NewStampCheck(s bag.Storage) *StampCheck {
 		if err != nil {
 			continue
 		}
-		sp, err := compileStamp(plan)
+		sp, err := series.CompileStamp(plan)
 		if err != nil {
 			continue
 		}
@@ -118,7 +119,7 @@ func (c *StampCheck) Visit(m *bag.Message) {
 	if st == nil {
 		return
 	}
-	stamp, err := st.paths.nanos(m.Data)
+	stamp, err := st.paths.Nanos(m.Data)
 	if err != nil {
 		return // the payload check says what is wrong with the data
 	}

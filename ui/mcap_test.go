@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	_ "github.com/bagscope/bagscope/bag/mcap" // the window must work for a format other than ROS 1
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
@@ -101,7 +101,7 @@ func TestNonROS1Window(t *testing.T) {
 	_ = uitest.Shown(w)
 	selectTabNamed(tabs, "Topics")
 	_ = uitest.Shown(w)
-	if n := len(model.Topics(opened.doc.Storage)); n != len(opened.doc.Topics) {
+	if n := len(series.Topics(opened.doc.Storage)); n != len(opened.doc.Topics) {
 		t.Errorf("%d topics in the storage, %d in the table", n, len(opened.doc.Topics))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 )
 
 // refEcho prints a topic's first messages as `rostopic echo -b BAG TOPIC`
@@ -37,7 +38,7 @@ func TestCatTextMatchesRostopicEcho(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			topic = model.Topics(b)[0]
+			topic = series.Topics(b)[0]
 			b.Close()
 		}
 		ref, err := exec.Command(refPython, "-c", refEcho, tc.bag, topic, "3").Output()

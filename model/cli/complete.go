@@ -7,6 +7,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 )
 
 // completeFiles completes a FILE argument: the shell's own file names.
@@ -32,7 +33,7 @@ func completeTopics(cmd *cobra.Command, args []string, toComplete string) ([]cob
 		done, last = toComplete[:i+1], toComplete[i+1:]
 	}
 	var out []cobra.Completion
-	for _, t := range model.Topics(b) {
+	for _, t := range series.Topics(b) {
 		if strings.HasPrefix(t, last) || strings.HasPrefix(t, "/"+last) {
 			out = append(out, done+t)
 		}
@@ -53,5 +54,5 @@ func completeSeries(cmd *cobra.Command, args []string, toComplete string) ([]cob
 	}
 	defer b.Close()
 	var cache rosmsg.Cache
-	return model.CompleteField(b, &cache, toComplete, 200), cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
+	return series.CompleteField(b, &cache, toComplete, 200), cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/plot"
 )
 
@@ -123,7 +124,7 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 		}
 		return status(FullBinary())
 	}
-	tb, err := model.ParseTimeBase(o.base)
+	tb, err := series.ParseTimeBase(o.base)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -134,7 +135,7 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 	}
 	defer b.Close()
 	bagStart, bagEnd := model.TimeRange(b)
-	req := model.SeriesRequest{Base: tb}
+	req := series.Request{Base: tb}
 	rf, err := o.sel.resolve(b)
 	if err != nil {
 		return err
@@ -159,7 +160,7 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 	// One read: the fields given as paths in order, then the leaves of the
 	// functions and XY paths, each once. A leaf names one value, so it
 	// has exactly one series: the leaves' series are the last ones.
-	var leafRefs []model.FieldRef
+	var leafRefs []series.FieldRef
 	leafAt := map[string]int{}
 	for _, a := range pargs {
 		if a.isPath() {
@@ -188,9 +189,9 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 		}
 	}
 	pl := newProgress(stderr, "reading")
-	set, err := model.ExtractSeries(context.Background(), b, &cache, req, func(done, total int64, _ string) { pl.update(done, total) })
+	set, err := series.Extract(context.Background(), b, &cache, req, func(done, total int64, _ string) { pl.update(done, total) })
 	pl.end()
-	if errors.Is(err, model.ErrUnknownField) || errors.Is(err, model.ErrUnknownTopic) {
+	if errors.Is(err, series.ErrUnknownField) || errors.Is(err, series.ErrUnknownTopic) {
 		return usagef("%s: %v", path, err)
 	}
 	if err != nil {
@@ -344,16 +345,16 @@ func segmentCounts(b bag.Storage, cache *rosmsg.Cache, pargs []*plotArg, n int) 
 }
 
 // imagePoints bounds the points an image-only plot keeps of a field
-// (SeriesRequest.MaxPoints): 32,768 buckets, eight or more a pixel at any
+// (series.Request.MaxPoints): 32,768 buckets, eight or more a pixel at any
 // --width up to 4096. A variable for tests.
 var imagePoints = 1 << 17
 
 // plotWindow is the time window shown: the --start/--end bounds on the
 // receive time base, else the data's extent, else the bag's time range.
-func plotWindow(req model.SeriesRequest, tb model.TimeBase, series []plot.Series, bagStart, bagEnd bag.Time) plot.Window {
+func plotWindow(req series.Request, tb series.TimeBase, curves []plot.Series, bagStart, bagEnd bag.Time) plot.Window {
 	w := plot.Window{T0: bagStart.Nanos(), T1: bagEnd.Nanos()}
-	if tb == model.HeaderStamp {
-		if e, ok := plot.Extent(series); ok {
+	if tb == series.HeaderStamp {
+		if e, ok := plot.Extent(curves); ok {
 			w = e
 		}
 		return w
@@ -381,9 +382,9 @@ func writeStats(stdout io.Writer, series []plot.Series, w plot.Window) {
 }
 
 // xLabel names the time axis.
-func xLabel(tb model.TimeBase, absolute bool, bagStart bag.Time) string {
+func xLabel(tb series.TimeBase, absolute bool, bagStart bag.Time) string {
 	what := "receive time"
-	if tb == model.HeaderStamp {
+	if tb == series.HeaderStamp {
 		what = "header.stamp"
 	}
 	if absolute {

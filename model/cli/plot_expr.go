@@ -9,6 +9,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/plot"
 )
 
@@ -17,12 +18,12 @@ import (
 // series), a derived series (plot.Expr), or an XY path "X vs Y".
 type plotArg struct {
 	text string
-	ref  model.FieldRef // a field path
-	expr *plot.Expr     // a derived series
-	x, y *plot.Expr     // an XY path
+	ref  series.FieldRef // a field path
+	expr *plot.Expr      // a derived series
+	x, y *plot.Expr      // an XY path
 	// refs are the fields of the leaves of expr, or of x and y, each once,
 	// in the order of leafPaths.
-	refs []model.FieldRef
+	refs []series.FieldRef
 }
 
 func (a *plotArg) isXY() bool   { return a.x != nil }
@@ -107,7 +108,7 @@ func parsePlotArg(b bag.Storage, cache *rosmsg.Cache, text string) (*plotArg, er
 			return nil, err
 		}
 		if e.IsLeaf() {
-			ref, err := model.ResolveField(b, cache, e.Path)
+			ref, err := series.ResolveField(b, cache, e.Path)
 			if err != nil {
 				return nil, err
 			}
@@ -118,7 +119,7 @@ func parsePlotArg(b bag.Storage, cache *rosmsg.Cache, text string) (*plotArg, er
 	}
 	// Leaves are named by their fields as the recording spells them, so
 	// that "odom.x" and "/odom.x" are one field and names are canonical.
-	resolved := map[string]model.FieldRef{}
+	resolved := map[string]series.FieldRef{}
 	var failed error
 	for _, e := range []*plot.Expr{a.expr, a.x, a.y} {
 		e.Walk(func(l *plot.Expr) {
@@ -128,7 +129,7 @@ func parsePlotArg(b bag.Storage, cache *rosmsg.Cache, text string) (*plotArg, er
 			if _, ok := resolved[l.Path]; ok {
 				return
 			}
-			ref, err := model.ResolveField(b, cache, l.Path)
+			ref, err := series.ResolveField(b, cache, l.Path)
 			if err == nil && !singleValued(b, cache, ref) {
 				err = fmt.Errorf("%s selects several elements, but each path of a derived series or an XY plot must name one value: give an index ([3]) or a key ([NAME], [FIELD=VALUE])", l.Path)
 			}
@@ -158,7 +159,7 @@ func parsePlotArg(b bag.Storage, cache *rosmsg.Cache, text string) (*plotArg, er
 
 // singleValued reports whether ref reads one value per message on every
 // connection of its topic: its path has no [*] and no range.
-func singleValued(b bag.Storage, cache *rosmsg.Cache, ref model.FieldRef) bool {
+func singleValued(b bag.Storage, cache *rosmsg.Cache, ref series.FieldRef) bool {
 	if ref.IsLatency() {
 		return true
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 )
 
 // selection is what a command that reads messages reads: --topics,
@@ -80,7 +81,7 @@ func (s *selection) describe() string {
 // recording are usage errors saying what the recording has.
 func (s *selection) resolve(b bag.Storage) (bag.MessageFilter, error) {
 	var f bag.MessageFilter
-	topics := model.Topics(b)
+	topics := series.Topics(b)
 	chosen := topics
 	if len(s.topics) > 0 {
 		chosen = nil

@@ -11,6 +11,7 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/bag/rosmsg/expr"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 )
 
 // Compiled is an expression compiled for the connections of one recording
@@ -88,7 +89,7 @@ func Compile(s bag.Storage, cache *rosmsg.Cache, text string, f bag.MessageFilte
 	if err != nil {
 		return nil, err
 	}
-	topics := model.Topics(s)
+	topics := series.Topics(s)
 	topic, err := e.Topic(topics)
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/echo"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -183,7 +184,7 @@ func TestMessageKeyedPath(t *testing.T) {
 	if strings.Join(added, ",") != want {
 		t.Errorf("Plot field adds %v, want %s", added, want)
 	}
-	if _, err := model.ResolveField(l.Doc().Storage, &rosmsg.Cache{}, want); err != nil {
+	if _, err := series.ResolveField(l.Doc().Storage, &rosmsg.Cache{}, want); err != nil {
 		t.Errorf("%s does not resolve: %v", want, err)
 	}
 }
@@ -204,7 +205,7 @@ func TestMessagePlotGroup(t *testing.T) {
 	if strings.Join(added, ",") != want {
 		t.Errorf("Plot field adds %v, want %s", added, want)
 	}
-	if _, err := model.ResolveField(l.Doc().Storage, &rosmsg.Cache{}, want); err != nil {
+	if _, err := series.ResolveField(l.Doc().Storage, &rosmsg.Cache{}, want); err != nil {
 		t.Errorf("%s does not resolve: %v", want, err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/bagscope/bagscope/model/echo"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
 )
@@ -293,7 +294,7 @@ func TestMessagePanelPlotField(t *testing.T) {
 		t.Errorf("added series %v", added)
 	}
 	// The path is one the plots resolve.
-	if _, err := model.ResolveField(l.Doc().Storage, &rosmsg.Cache{}, added[0]); err != nil {
+	if _, err := series.ResolveField(l.Doc().Storage, &rosmsg.Cache{}, added[0]); err != nil {
 		t.Errorf("%s does not resolve: %v", added[0], err)
 	}
 }

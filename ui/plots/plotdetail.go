@@ -6,12 +6,12 @@ import (
 	"sync"
 
 	"github.com/bagscope/bagscope/bag"
-	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/plot"
 )
 
-// plotMaxPoints bounds the points a plotted field keeps (model.SeriesRequest
+// plotMaxPoints bounds the points a plotted field keeps (series.Request
 // MaxPoints): a field with more messages than that is kept as a reduced
 // overview of the whole bag (a quarter as many time buckets, each with its
 // first, lowest, highest and last point), and when the window is zoomed
@@ -23,8 +23,8 @@ var plotMaxPoints = 1 << 17
 
 // detailState is a reduced series' read of the window in view.
 type detailState struct {
-	series *model.Series // the points of win, once read
-	win    plot.Window   // the window series holds
+	series *series.Series // the points of win, once read
+	win    plot.Window    // the window series holds
 	// pending is the window being read, cancel stops that read, gen tells
 	// its end whether it is still wanted.
 	pending plot.Window
@@ -45,7 +45,7 @@ func (d *detailState) stop() {
 
 // shown is the extracted series drawn for a field path: its points in the
 // window when they were read for it, else the field's series.
-func (s *plotSeries) shown() *model.Series {
+func (s *plotSeries) shown() *series.Series {
 	if s.detail.use && s.detail.series != nil {
 		return s.detail.series
 	}
@@ -55,7 +55,7 @@ func (s *plotSeries) shown() *model.Series {
 // fine reports whether series m, holding the points of window have (for a
 // reduced one, in buckets of m.Bucket ns), draws window w at perPixel ns a
 // pixel: it covers w and its buckets are no wider than a pixel.
-func fine(m *model.Series, have, w plot.Window, perPixel int64) bool {
+func fine(m *series.Series, have, w plot.Window, perPixel int64) bool {
 	if m == nil || have.T0 > w.T0 || have.T1 < w.T1 {
 		return false
 	}
@@ -88,7 +88,7 @@ func (g *View) useDetail() {
 }
 
 // clipWindow is w within the receive times a reduced series covers.
-func clipWindow(w plot.Window, m *model.Series) plot.Window {
+func clipWindow(w plot.Window, m *series.Series) plot.Window {
 	return plot.Window{T0: max(w.T0, m.From), T1: min(w.T1, m.To)}
 }
 
@@ -139,14 +139,14 @@ func (g *View) readDetail(p *plotPanel, s *plotSeries, w plot.Window) {
 	ctx, cancel := context.WithCancel(g.l.Context())
 	d.cancel, d.pending = cancel, w
 	gen := d.gen
-	req := model.SeriesRequest{Base: g.base, Compact: true, MaxPoints: plotMaxPoints,
-		Fields: []model.FieldRef{s.ms.Ref}, Start: bag.TimeFromNanos(w.T0), End: bag.TimeFromNanos(w.T1)}
+	req := series.Request{Base: g.base, Compact: true, MaxPoints: plotMaxPoints,
+		Fields: []series.FieldRef{s.ms.Ref}, Start: bag.TimeFromNanos(w.T0), End: bag.TimeFromNanos(w.T1)}
 	name := s.ms.Name
 	var mu sync.Mutex
-	var got *model.Series
+	var got *series.Series
 	var err error
 	g.l.Go(func(context.Context) {
-		set, e := model.ExtractSeries(ctx, g.l.Doc().Storage, &g.cache, req, nil)
+		set, e := series.Extract(ctx, g.l.Doc().Storage, &g.cache, req, nil)
 		mu.Lock()
 		defer mu.Unlock()
 		if err = e; e == nil {
@@ -169,7 +169,7 @@ func (g *View) readDetail(p *plotPanel, s *plotSeries, w plot.Window) {
 			return
 		}
 		if got == nil {
-			got = &model.Series{Ref: s.ms.Ref, Name: name}
+			got = &series.Series{Ref: s.ms.Ref, Name: name}
 		}
 		d.series, d.win = got, w
 		g.useDetail()
@@ -181,7 +181,7 @@ func (g *View) readDetail(p *plotPanel, s *plotSeries, w plot.Window) {
 // in which every point counts (CSV): each reduced series read again whole
 // over w. srcs are the plot series behind shown, in the same order.
 func (g *View) exactSeries(ctx context.Context, srcs []*plotSeries, shown []plot.Series, w plot.Window) ([]plot.Series, error) {
-	var refs []model.FieldRef
+	var refs []series.FieldRef
 	var at []int
 	for i, s := range srcs {
 		if s == nil {
@@ -195,8 +195,8 @@ func (g *View) exactSeries(ctx context.Context, srcs []*plotSeries, shown []plot
 	if len(refs) == 0 {
 		return shown, nil
 	}
-	req := model.SeriesRequest{Base: g.base, Compact: true, Fields: refs, Start: bag.TimeFromNanos(w.T0), End: bag.TimeFromNanos(w.T1)}
-	set, err := model.ExtractSeries(ctx, g.l.Doc().Storage, &g.cache, req, nil)
+	req := series.Request{Base: g.base, Compact: true, Fields: refs, Start: bag.TimeFromNanos(w.T0), End: bag.TimeFromNanos(w.T1)}
+	set, err := series.Extract(ctx, g.l.Doc().Storage, &g.cache, req, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +214,7 @@ func (g *View) exactSeries(ctx context.Context, srcs []*plotSeries, shown []plot
 }
 
 // reducedNote explains a reduced series' legend line in its tooltip.
-func reducedNote(m *model.Series) string {
+func reducedNote(m *series.Series) string {
 	b := human.Seconds(m.Bucket, 3)
 	return fmt.Sprintf("Drawn from %s of them: the first, lowest, highest and last point of each %s s, "+
 		"the same line while a pixel spans %s s or more. Zoomed in further, the points in view are read and drawn; "+

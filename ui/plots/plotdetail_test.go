@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/plot"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -78,8 +78,8 @@ func TestPlotReducedSeries(t *testing.T) {
 	if !s.detail.use || s.detail.series == nil {
 		t.Fatal("zoomed in, the plot does not draw the window's points")
 	}
-	whole, err := model.ExtractSeries(context.Background(), g.l.Doc().Storage, &rosmsg.Cache{},
-		model.SeriesRequest{Fields: []model.FieldRef{s.ms.Ref}}, nil)
+	whole, err := series.Extract(context.Background(), g.l.Doc().Storage, &rosmsg.Cache{},
+		series.Request{Fields: []series.FieldRef{s.ms.Ref}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/plot"
 	"github.com/bagscope/bagscope/plot/render"
 )
@@ -103,7 +103,7 @@ func (p *plotPanel) hasData() bool {
 // xLabel names the time axis of an exported image.
 func (p *plotPanel) xLabel() string {
 	what := "receive time"
-	if p.base() == model.HeaderStamp {
+	if p.base() == series.HeaderStamp {
 		what = "header.stamp"
 	}
 	start := time.Unix(0, p.g.origin).UTC()

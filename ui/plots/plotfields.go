@@ -10,7 +10,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -31,9 +31,9 @@ func plottableFields(b bag.Storage, cache *rosmsg.Cache) []topicFields {
 		}
 	}
 	var out []topicFields
-	for _, t := range model.Topics(b) {
+	for _, t := range series.Topics(b) {
 		tf := topicFields{topic: t, typ: types[t]}
-		for _, p := range model.CompleteField(b, cache, t+".", 0) {
+		for _, p := range series.CompleteField(b, cache, t+".", 0) {
 			if strings.HasPrefix(p, t+".") {
 				tf.paths = append(tf.paths, p)
 			}

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -27,7 +27,7 @@ func TestFieldListSample(t *testing.T) {
 	has := map[string]bool{}
 	for _, p := range all {
 		has[p] = true
-		if _, err := model.ResolveField(g.l.Doc().Storage, &g.cache, p); err != nil {
+		if _, err := series.ResolveField(g.l.Doc().Storage, &g.cache, p); err != nil {
 			t.Errorf("listed %s does not resolve: %v", p, err)
 		}
 	}
@@ -36,7 +36,7 @@ func TestFieldListSample(t *testing.T) {
 			t.Errorf("the list lacks %s", want)
 		}
 	}
-	for _, topic := range model.Topics(g.l.Doc().Storage) {
+	for _, topic := range series.Topics(g.l.Doc().Storage) {
 		if has[topic] {
 			t.Errorf("the list offers the bare topic %s", topic)
 		}

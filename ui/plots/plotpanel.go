@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/plot"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -20,13 +20,13 @@ import (
 // The time bases a panel offers.
 var timeBases = []struct {
 	label    string
-	base     model.TimeBase
+	base     series.TimeBase
 	absolute bool
 }{
-	{"Receive time (s)", model.ReceiveTime, false},
-	{"Receive time (UTC)", model.ReceiveTime, true},
-	{"header.stamp (s)", model.HeaderStamp, false},
-	{"header.stamp (UTC)", model.HeaderStamp, true},
+	{"Receive time (s)", series.ReceiveTime, false},
+	{"Receive time (UTC)", series.ReceiveTime, true},
+	{"header.stamp (s)", series.HeaderStamp, false},
+	{"header.stamp (UTC)", series.HeaderStamp, true},
 }
 
 // plotPanel is one plot of the Plots tab: the plot (of time series, or an
@@ -100,7 +100,7 @@ func newPlotPanel(g *View) *plotPanel {
 }
 
 // base is the time base of every panel.
-func (p *plotPanel) base() model.TimeBase { return p.g.base }
+func (p *plotPanel) base() series.TimeBase { return p.g.base }
 
 // setXY turns the panel into an XY plot (equal: with equal axes), or back
 // into a plot of time series.
@@ -171,7 +171,7 @@ func (p *plotPanel) extract(s *plotSeries) {
 
 // finish hands s its extracted series (set's series at the indexes in
 // which), or err, and computes it.
-func (p *plotPanel) finish(s *plotSeries, set []*model.Series, err error) {
+func (p *plotPanel) finish(s *plotSeries, set []*series.Series, err error) {
 	g := p.g
 	s.cancel = nil
 	switch {
@@ -286,7 +286,7 @@ func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
 	default:
 		text := human.Count(uint64(s.points())) + " points"
 		missing := 0
-		for _, ms := range append([]*model.Series{s.ms}, s.leaves...) {
+		for _, ms := range append([]*series.Series{s.ms}, s.leaves...) {
 			if ms != nil {
 				missing = max(missing, ms.Missing)
 			}
@@ -385,13 +385,13 @@ func (p *plotPanel) visibleData() []plot.Series {
 // when they hold the same times (fields of one topic on one time base read
 // the same messages), so each topic's times are kept once. Columns never
 // change once extracted, so sharing is safe.
-func (g *View) shareTimes(ms *model.Series) {
+func (g *View) shareTimes(ms *series.Series) {
 	if ms.C == nil {
 		return
 	}
 	for _, p := range g.panels {
 		for _, o := range p.series {
-			for _, x := range append([]*model.Series{o.ms}, o.leaves...) {
+			for _, x := range append([]*series.Series{o.ms}, o.leaves...) {
 				if x == nil || x == ms || x.C == nil || x.Ref.Topic != ms.Ref.Topic {
 					continue
 				}

@@ -23,6 +23,7 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/plot"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
@@ -58,7 +59,7 @@ type View struct {
 	exportBtn *widget.Button
 	equal     *widget.Check
 	removeBtn *widget.Button
-	base      model.TimeBase
+	base      series.TimeBase
 	absolute  bool
 	// dropZone, below the panels while a field is dragged, makes a new
 	// panel; zoneMark highlights it when the pointer is over it.
@@ -99,7 +100,7 @@ func New(l link.Link) *View {
 	// Once a sample of each topic's messages is read, the Fields list and
 	// the suggestions offer every element and key it holds.
 	l.Go(func(ctx context.Context) {
-		model.SampleFields(ctx, b, &g.cache)
+		series.SampleFields(ctx, b, &g.cache)
 	}, func() {
 		f := g.fields
 		f.all = plottableFields(b, &g.cache)
@@ -178,7 +179,7 @@ func (g *View) complete(s string) []string {
 	if head != "" && frag == "" {
 		return nil
 	}
-	out := model.CompleteField(g.l.Doc().Storage, &g.cache, frag, widgets.CompletionMax)
+	out := series.CompleteField(g.l.Doc().Storage, &g.cache, frag, widgets.CompletionMax)
 	if head == "" {
 		return out
 	}
@@ -362,7 +363,7 @@ func (g *View) parseSeries(text string) (*plotSeries, error) {
 			return nil, err
 		}
 		if e.IsLeaf() {
-			ref, err := model.ResolveField(g.l.Doc().Storage, &g.cache, e.Path)
+			ref, err := series.ResolveField(g.l.Doc().Storage, &g.cache, e.Path)
 			if err != nil {
 				return nil, fmt.Errorf("%w. Type TOPIC.FIELD; suggestions of what this bag has show as you type", err)
 			}
@@ -373,9 +374,9 @@ func (g *View) parseSeries(text string) (*plotSeries, error) {
 	}
 	// Leaves are named by their fields as the bag spells them, so that
 	// "odom.x" and "/odom.x" are one field and names are canonical.
-	resolved := map[string]model.FieldRef{}
+	resolved := map[string]series.FieldRef{}
 	for _, path := range s.leafPaths() {
-		ref, err := model.ResolveField(g.l.Doc().Storage, &g.cache, path)
+		ref, err := series.ResolveField(g.l.Doc().Storage, &g.cache, path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -554,7 +555,7 @@ func (g *View) setCursor(t int64) {
 // derived series or an XY path, the message of a field it is computed from
 // with a point at t); without a point, it moves the cursor to t.
 func (g *View) pick(p *plotPanel, s *plotSeries, i int, t int64) {
-	var ms *model.Series
+	var ms *series.Series
 	ok := false
 	switch {
 	case s == nil:
@@ -583,7 +584,7 @@ func (g *View) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 			p.setError("Could not find the message of that point: " + err.Error())
 			return
 		}
-		if base == model.ReceiveTime {
+		if base == series.ReceiveTime {
 			g.l.SelectMessage(msgref.Ref{T: ms.Time(i), Loc: loc})
 			return
 		}
@@ -613,15 +614,15 @@ func examplePaths(b bag.Storage, cache *rosmsg.Cache, n int) []string {
 		func(p string) bool { return strings.Contains(p, "linear") && strings.HasSuffix(p, ".x") },
 		func(p string) bool { return strings.HasSuffix(p, ".x") && !strings.Contains(p, "orientation") },
 		func(p string) bool {
-			return !strings.Contains(p, ".header.") && !strings.HasSuffix(p, model.LatencyPath) && !strings.Contains(p, "covariance")
+			return !strings.Contains(p, ".header.") && !strings.HasSuffix(p, series.LatencyPath) && !strings.Contains(p, "covariance")
 		},
 	}
 	byRank := make([][]string, len(ranks))
 	latency := map[string]string{} // first example's path -> its topic's latency
-	for _, t := range model.Topics(b) {
-		comps := model.CompleteField(b, cache, t+".", 0)
+	for _, t := range series.Topics(b) {
+		comps := series.CompleteField(b, cache, t+".", 0)
 		lat := ""
-		if len(comps) > 0 && strings.HasSuffix(comps[len(comps)-1], model.LatencyPath) {
+		if len(comps) > 0 && strings.HasSuffix(comps[len(comps)-1], series.LatencyPath) {
 			lat = comps[len(comps)-1]
 		}
 	rank:

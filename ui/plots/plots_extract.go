@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 )
 
 // extractJob is a series waiting for its fields to be read: gen is the
@@ -87,7 +88,7 @@ func (g *View) read(grp []extractJob) {
 	// Compact times: about 12 bytes a point instead of 16 (plot/column).
 	// A field with more messages than plotMaxPoints is kept reduced (see
 	// plotdetail.go); the operands of derived series and XY paths whole.
-	req := model.SeriesRequest{Base: g.base, Compact: true, MaxPoints: plotMaxPoints}
+	req := series.Request{Base: g.base, Compact: true, MaxPoints: plotMaxPoints}
 	from := make([]int, len(grp)+1) // job k's fields are req.Fields[from[k]:from[k+1]]
 	live := len(grp)
 	for k, j := range grp {
@@ -113,10 +114,10 @@ func (g *View) read(grp []extractJob) {
 		})
 	}
 	var mu sync.Mutex
-	var set *model.SeriesSet
+	var set *series.Set
 	var err error
 	g.l.Go(func(context.Context) {
-		r, e := model.ExtractSeries(ctx, g.l.Doc().Storage, &g.cache, req, progress)
+		r, e := series.Extract(ctx, g.l.Doc().Storage, &g.cache, req, progress)
 		mu.Lock()
 		set, err = r, e
 		mu.Unlock()
@@ -128,7 +129,7 @@ func (g *View) read(grp []extractJob) {
 			if !j.current() {
 				continue // removed, cancelled or restarted meanwhile
 			}
-			var mine []*model.Series
+			var mine []*series.Series
 			if err == nil {
 				for i, f := range set.Field {
 					if f >= from[k] && f < from[k+1] {

@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/plot"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/link"
@@ -378,7 +379,7 @@ func TestPlotTimeBase(t *testing.T) {
 	}
 	g.add(p, "/odom.header.seq")
 	g.baseSel.SetSelected(timeBases[3].label)
-	if p.base() != model.HeaderStamp || !p.canvas.absolute {
+	if p.base() != series.HeaderStamp || !p.canvas.absolute {
 		t.Fatal("time base not switched")
 	}
 	for _, s := range p.series {
@@ -400,7 +401,7 @@ func TestPlotExport(t *testing.T) {
 	// Show from the 10th IMU sample to the 5th odometry sample.
 	g.l.SetRange(imu.Time(10), odom.Time(5), true)
 	wantRows := 1
-	for _, s := range []*model.Series{imu, odom} {
+	for _, s := range []*series.Series{imu, odom} {
 		for i := range s.Len() {
 			if tm := s.Time(i); tm >= imu.Time(10) && tm <= odom.Time(5) {
 				wantRows++

@@ -6,7 +6,7 @@ import (
 	"image/color"
 	"sort"
 
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/plot"
 )
 
@@ -23,8 +23,8 @@ import (
 // compute derives the series or path from them anew.
 type plotSeries struct {
 	path   string
-	ref    model.FieldRef
-	ms     *model.Series // nil until extracted
+	ref    series.FieldRef
+	ms     *series.Series // nil until extracted
 	color  color.RGBA
 	hidden bool
 	// dec is the decimation buffer, reused between redraws.
@@ -35,10 +35,10 @@ type plotSeries struct {
 	// Derived series and XY paths.
 	expr         *plot.Expr
 	xExpr, yExpr *plot.Expr
-	refs         []model.FieldRef // the leaves' fields, in expression order
-	leaves       []*model.Series  // their columns, once extracted
-	derived      *plot.Series     // computed from leaves
-	xy           *plot.XY         // computed from leaves
+	refs         []series.FieldRef // the leaves' fields, in expression order
+	leaves       []*series.Series  // their columns, once extracted
+	derived      *plot.Series      // computed from leaves
+	xy           *plot.XY          // computed from leaves
 	decXY        plot.XY
 
 	// Extraction: gen tells a finished job whether it is still wanted;
@@ -160,16 +160,16 @@ func (s *plotSeries) stop() {
 }
 
 // fields is what an extraction of s reads.
-func (s *plotSeries) fields() []model.FieldRef {
+func (s *plotSeries) fields() []series.FieldRef {
 	if s.expr == nil && s.xExpr == nil {
-		return []model.FieldRef{s.ref}
+		return []series.FieldRef{s.ref}
 	}
 	return s.refs
 }
 
 // setLeaves takes the extracted columns of s's leaves (one series per
 // field, in the order of refs) and computes the derived series or path.
-func (s *plotSeries) setLeaves(set []*model.Series) error {
+func (s *plotSeries) setLeaves(set []*series.Series) error {
 	if len(set) != len(s.refs) {
 		return fmt.Errorf("each path of %s must name one value, but one selects %d elements or none: give an index or a key", s.name(), len(set))
 	}
@@ -235,22 +235,22 @@ func (s *plotSeries) leafPaths() []string {
 }
 
 // leafRef is the field a typed leaf path resolved to.
-func (s *plotSeries) leafRef(path string) (model.FieldRef, bool) {
+func (s *plotSeries) leafRef(path string) (series.FieldRef, bool) {
 	for i, p := range s.leafPaths() {
 		if p == path && i < len(s.refs) {
 			return s.refs[i], true
 		}
 	}
-	return model.FieldRef{}, false
+	return series.FieldRef{}, false
 }
 
 // pointOf finds the extracted point behind the drawn point at time t: the
 // series itself for a field path, else the first leaf with a point at
 // exactly t (a derived point or an XY point shares its time with one).
-func (s *plotSeries) pointOf(t int64) (*model.Series, int, bool) {
+func (s *plotSeries) pointOf(t int64) (*series.Series, int, bool) {
 	cands := s.leaves
 	if s.ms != nil {
-		cands = []*model.Series{s.ms}
+		cands = []*series.Series{s.ms}
 	}
 	for _, ms := range cands {
 		n := ms.Len()

@@ -29,6 +29,7 @@ import (
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/series"
 	timecol "github.com/bagscope/bagscope/plot/column"
 )
 
@@ -109,7 +110,7 @@ func main() {
 	check(err)
 	report("model.ComputeStats")
 
-	var series []*model.Series
+	var series []*series.Series
 	if len(plots) > 0 {
 		series = extractPlots(ctx, d, plots, !*plain, *maxPoints)
 		var bytes, points int
@@ -159,8 +160,8 @@ func main() {
 // extractPlots extracts every field as the window does: one extraction a
 // field, all running at once, and a field's compact times shared with an
 // earlier field of its topic when they are equal.
-func extractPlots(ctx context.Context, d *model.Document, plots []string, compact bool, maxPoints int) []*model.Series {
-	var refs []model.FieldRef
+func extractPlots(ctx context.Context, d *model.Document, plots []string, compact bool, maxPoints int) []*series.Series {
+	var refs []series.FieldRef
 	for _, p := range plots {
 		for _, f := range strings.Split(p, ",") {
 			// TOPIC.FIELD, the topic without dots (as the benchmark bags').
@@ -168,21 +169,21 @@ func extractPlots(ctx context.Context, d *model.Document, plots []string, compac
 			if !ok {
 				check(fmt.Errorf("%s: want TOPIC.FIELD", f))
 			}
-			refs = append(refs, model.FieldRef{Topic: "/" + topic, Path: path})
+			refs = append(refs, series.FieldRef{Topic: "/" + topic, Path: path})
 		}
 	}
-	out := make([][]*model.Series, len(refs))
+	out := make([][]*series.Series, len(refs))
 	var wg sync.WaitGroup
 	for i, ref := range refs {
 		wg.Go(func() {
 			var cache rosmsg.Cache
-			set, err := model.ExtractSeries(ctx, d.Storage, &cache, model.SeriesRequest{Fields: []model.FieldRef{ref}, Compact: compact, MaxPoints: maxPoints}, nil)
+			set, err := series.Extract(ctx, d.Storage, &cache, series.Request{Fields: []series.FieldRef{ref}, Compact: compact, MaxPoints: maxPoints}, nil)
 			check(err)
 			out[i] = set.Series
 		})
 	}
 	wg.Wait()
-	var all []*model.Series
+	var all []*series.Series
 	for _, set := range out {
 		for _, s := range set {
 			for _, o := range all {

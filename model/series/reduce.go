@@ -1,4 +1,4 @@
-package model
+package series
 
 import (
 	"math"
@@ -13,7 +13,7 @@ import (
 // point of the bucket, and the first gap), so that a plot of millions of
 // points costs a bounded number of them and draws exactly the same at one
 // bucket a pixel or coarser. Every kept point is a real point of the
-// series, at its own time. SeriesRequest.MaxPoints asks for it; the plots
+// series, at its own time. Request.MaxPoints asks for it; the plots
 // read the points of a narrower window again when zoomed past it.
 
 // pointsPerBucket is how many points a reduced bucket keeps at most (the
@@ -150,7 +150,7 @@ func (r *reducer) flush(s *Series, compact, keep bool) {
 }
 
 // Reduced reports whether the series keeps a reduction of its points
-// (SeriesRequest.MaxPoints) rather than all of them.
+// (Request.MaxPoints) rather than all of them.
 func (s *Series) Reduced() bool { return s.Bucket > 0 }
 
 // add appends one point of the series: stored, or offered to its reducer.

@@ -1,4 +1,4 @@
-package model
+package series
 
 import (
 	"context"
@@ -76,7 +76,7 @@ func (s *Series) find(ctx context.Context, b bag.Storage, f bag.MessageFilter, t
 		}
 		mt := m.Time.Nanos()
 		if sp, ok := s.stamps[m.Conn.ID]; ok {
-			st, err := sp.nanos(m.Data)
+			st, err := sp.Nanos(m.Data)
 			if err != nil {
 				continue
 			}

@@ -1,4 +1,4 @@
-package model
+package series
 
 import (
 	"context"
@@ -24,11 +24,11 @@ func TestExtractSeriesSelectors(t *testing.T) {
 		{"/scan", "ranges[0:3]"},
 	}
 	ctx := context.Background()
-	set, err := ExtractSeries(ctx, b, &cache, SeriesRequest{Fields: refs}, nil)
+	set, err := Extract(ctx, b, &cache, Request{Fields: refs}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	withIdx, err := ExtractSeries(ctx, b, &cache, SeriesRequest{Fields: refs, KeepIndex: true}, nil)
+	withIdx, err := Extract(ctx, b, &cache, Request{Fields: refs, KeepIndex: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,9 @@
-package model
+// Package series extracts plottable fields from a recording's messages as
+// columns of times and values: field references and their completion,
+// extraction on the receive or header time base, reduction to a point
+// budget that keeps every spike, compact times, and finding a point's
+// message again.
+package series
 
 import (
 	"context"
@@ -11,7 +16,7 @@ import (
 	timecol "github.com/bagscope/bagscope/plot/column"
 )
 
-// StageExtract is the progress stage of ExtractSeries.
+// StageExtract is the progress stage of Extract.
 const StageExtract = "extracting series"
 
 // TimeBase is the time a series' points are placed at.
@@ -45,8 +50,8 @@ func ParseTimeBase(s string) (TimeBase, error) {
 	return 0, fmt.Errorf("unknown time base %q: want receive or stamp", s)
 }
 
-// SeriesRequest says which series ExtractSeries reads.
-type SeriesRequest struct {
+// Request says which series Extract reads.
+type Request struct {
 	Fields []FieldRef
 	Base   TimeBase
 	// Start and End bound the receive time, inclusive; zero means no bound.
@@ -62,7 +67,7 @@ type SeriesRequest struct {
 	// the receive time base: a field whose topic has more messages than
 	// that in the range read is reduced to MaxPoints/4 equal time buckets
 	// of at most four real points each (first, lowest, highest, last; see
-	// series_reduce.go), which draw the same line at a bucket a pixel or
+	// reduce.go), which draw the same line at a bucket a pixel or
 	// coarser. Series.Points still counts every point.
 	MaxPoints int
 	// Whole lists fields (by index in Fields) kept whole despite
@@ -72,7 +77,7 @@ type SeriesRequest struct {
 
 // Series is one extracted field in columnar form: 16 bytes per point (an
 // int64 time in nanoseconds, ascending, and a float64 value), or about 12
-// with the times compact in C (SeriesRequest.Compact; T is then nil). Messages are
+// with the times compact in C (Request.Compact; T is then nil). Messages are
 // never kept. A field reference whose path selects several elements
 // ("/joint_states.position[*]") makes one Series per element, named by it
 // ("/joint_states.position[shoulder_pan]"); see rosmsg.Selection.
@@ -105,7 +110,7 @@ type Series struct {
 
 	base   TimeBase
 	paths  connPaths // the requested path's selections, by connection
-	stamps map[uint32]stampPaths
+	stamps map[uint32]Stamp
 	tb     *timecol.Builder // builds C during a compact extraction
 	red    *reducer         // reduces the points during the extraction
 }
@@ -126,8 +131,8 @@ func (s *Series) Time(i int) int64 {
 	return s.T[i]
 }
 
-// SeriesSet is the result of one extraction.
-type SeriesSet struct {
+// Set is the result of one extraction.
+type Set struct {
 	Series []*Series
 	// Field is, for each of Series, the index in the request's Fields of
 	// the field it came from, so that a caller asking for several fields
@@ -167,7 +172,7 @@ type refSink struct {
 	// remaining counts the ref's messages still to read, to size new series.
 	remaining int
 	compact   bool // build compact times
-	whole     bool // never reduced (SeriesRequest.Whole)
+	whole     bool // never reduced (Request.Whole)
 	reduce    *reduction
 	budget    *elementBudget // a path of several elements, until decided
 	proto     Series         // base, paths, stamps of new series
@@ -227,20 +232,20 @@ type slot struct {
 // connSlots is what one connection's messages feed.
 type connSlots struct {
 	slots []slot
-	stamp stampPaths
+	stamp Stamp
 	// needStamp: the stamp is read (stamp time base or a latency series).
 	needStamp bool
 }
 
-// ExtractSeries reads the requested fields in one pass over the messages of
+// Extract reads the requested fields in one pass over the messages of
 // their topics, using the compiled paths, into per-series columns: one
 // series per field, or per element for a path with [*] or a range (in the
 // order the elements first appear), in the order of req.Fields. It reports
 // progress in messages (out of the count the index gives for the selected
 // connections and chunks) and stops with ctx's error when ctx is
 // cancelled. progress may be nil.
-func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req SeriesRequest, progress ProgressFunc) (*SeriesSet, error) {
-	set := &SeriesSet{Base: req.Base}
+func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Request, progress func(done, total int64, stage string)) (*Set, error) {
+	set := &Set{Base: req.Base}
 	set.BagStart, set.BagEnd = timeRange(b)
 	byConn := map[uint32]*connSlots{}
 	var topics []string
@@ -255,7 +260,7 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 		r := &refSink{ref: ref, keep: req.KeepIndex, byName: map[string]*Series{},
 			compact: req.Compact && req.Base != HeaderStamp,
 			whole:   req.MaxPoints <= 0 || req.Base != ReceiveTime || fi < len(req.Whole) && req.Whole[fi],
-			proto:   Series{base: req.Base, paths: paths, stamps: map[uint32]stampPaths{}}}
+			proto:   Series{base: req.Base, paths: paths, stamps: map[uint32]Stamp{}}}
 		fixed := true
 		for _, sel := range paths {
 			if sel != nil && !sel.Fixed() {
@@ -283,7 +288,7 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 				if err != nil {
 					return nil, err
 				}
-				sp, err := compileStamp(plan)
+				sp, err := CompileStamp(plan)
 				if err != nil {
 					return nil, fmt.Errorf("%w: %s (%s) has no header.stamp; use the receive time base", ErrUnknownField, c.Topic, c.Type)
 				}
@@ -341,7 +346,7 @@ func ExtractSeries(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req 
 		t, stamp := recv, int64(0)
 		if cs.needStamp {
 			var err error
-			if stamp, err = cs.stamp.nanos(m.Data); err != nil {
+			if stamp, err = cs.stamp.Nanos(m.Data); err != nil {
 				for _, sl := range cs.slots {
 					sl.r.missing++
 				}
@@ -502,7 +507,7 @@ func containsString(list []string, s string) bool {
 }
 
 // Names returns the series' names, for a legend or a CSV header.
-func (set *SeriesSet) Names() []string {
+func (set *Set) Names() []string {
 	out := make([]string, len(set.Series))
 	for i, s := range set.Series {
 		out[i] = s.Name

@@ -1,4 +1,4 @@
-package model
+package series
 
 import (
 	"context"
@@ -114,7 +114,7 @@ func BenchmarkExtractSelect(b *testing.B) {
 			{"all-3-paths", ""},
 		}},
 		{"mcap-1M", func(b *testing.B) bag.Storage {
-			const p = "../../bench/mixed_ros2_lz4.mcap"
+			const p = "../../../bench/mixed_ros2_lz4.mcap"
 			if _, err := os.Stat(p); err != nil {
 				b.Skip(err)
 			}
@@ -140,7 +140,7 @@ func BenchmarkExtractSelect(b *testing.B) {
 					if tc.ref == "" {
 						refs = []string{"/joint_states.position[*]", "/joint_states.velocity[*]", "/joint_states.effort[*]"}
 					}
-					var req SeriesRequest
+					var req Request
 					for _, r := range refs {
 						ref, err := ResolveField(s, &cache, r)
 						if err != nil {
@@ -152,7 +152,7 @@ func BenchmarkExtractSelect(b *testing.B) {
 					var before, after runtime.MemStats
 					runtime.ReadMemStats(&before)
 					for b.Loop() {
-						set, err := ExtractSeries(context.Background(), s, &cache, req, nil)
+						set, err := Extract(context.Background(), s, &cache, req, nil)
 						if err != nil {
 							b.Fatal(err)
 						}

@@ -1,4 +1,4 @@
-package model
+package series
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func TestExtractSeriesCompact(t *testing.T) {
 		{"fixed fields and latency", multichunk, []FieldRef{{"/imu", "linear_acceleration.x"}, {"/scan", "ranges[5]"}, {"/imu", LatencyPath}, {"/odom", "twist.twist.angular.z"}}, true},
 		{"elements of [*]", multichunk, []FieldRef{{"/scan", "ranges[*]"}}, true},
 		{"elements of [*], no stamp", multichunk, []FieldRef{{"/tf", "transforms[*].transform.translation.x"}}, false},
-		{"two connections, one topic", "../testdata/two-conns-one-topic.bag", []FieldRef{{"/chatter", "data"}}, false},
+		{"two connections, one topic", "../../testdata/two-conns-one-topic.bag", []FieldRef{{"/chatter", "data"}}, false},
 	}
 	ctx := context.Background()
 	for _, tt := range tests {
@@ -33,11 +33,11 @@ func TestExtractSeriesCompact(t *testing.T) {
 				continue
 			}
 			t.Run(tt.name+"/"+base.String(), func(t *testing.T) {
-				plain, err := ExtractSeries(ctx, b, &cache, SeriesRequest{Fields: tt.refs, Base: base, KeepIndex: true}, nil)
+				plain, err := Extract(ctx, b, &cache, Request{Fields: tt.refs, Base: base, KeepIndex: true}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				comp, err := ExtractSeries(ctx, b, &cache, SeriesRequest{Fields: tt.refs, Base: base, Compact: true}, nil)
+				comp, err := Extract(ctx, b, &cache, Request{Fields: tt.refs, Base: base, Compact: true}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package model
+package series
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 func BenchmarkExtractSeries(b *testing.B) {
 	cases := []struct{ name, path, ref string }{
 		{"none-multichunk", multichunk, "/imu.linear_acceleration.x"},
-		{"lz4-multichunk", "../testdata/lz4-multichunk.bag", "/imu.linear_acceleration.x"},
-		{"test2", "../../shared/bags/cra-ros-pkg__robot_localization/test/test2.bag", "/imu/data.linear_acceleration.x"},
+		{"lz4-multichunk", "../../testdata/lz4-multichunk.bag", "/imu.linear_acceleration.x"},
+		{"test2", "../../../shared/bags/cra-ros-pkg__robot_localization/test/test2.bag", "/imu/data.linear_acceleration.x"},
 		{"mixed", "/work/bench/mixed.bag", "/imu.linear_acceleration.x"},
 		{"mixed_lz4", "/work/bench/mixed_lz4.bag", "/imu.linear_acceleration.x"},
 	}
@@ -32,7 +32,7 @@ func BenchmarkExtractSeries(b *testing.B) {
 			var msgs int64
 			b.ReportAllocs()
 			for b.Loop() {
-				set, err := ExtractSeries(context.Background(), bg, &cache, SeriesRequest{Fields: []FieldRef{ref}}, nil)
+				set, err := Extract(context.Background(), bg, &cache, Request{Fields: []FieldRef{ref}}, nil)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package model
+package series
 
 import (
 	"errors"
@@ -144,7 +144,7 @@ func compileConn(cache *rosmsg.Cache, ref FieldRef, c *bag.Connection) (*rosmsg.
 		return nil, fmt.Errorf("%s (%s): %w", ref.Topic, c.Type, err)
 	}
 	if ref.IsLatency() {
-		if _, err := compileStamp(plan); err != nil {
+		if _, err := CompileStamp(plan); err != nil {
 			return nil, fmt.Errorf("%w: %s (%s) has no header.stamp for %s", ErrUnknownField, ref.Topic, c.Type, LatencyPath)
 		}
 		return nil, nil
@@ -168,30 +168,31 @@ func compileConn(cache *rosmsg.Cache, ref FieldRef, c *bag.Connection) (*rosmsg.
 	return p, nil
 }
 
-// stampPaths reads header.stamp exactly, as seconds and nanoseconds.
-type stampPaths struct{ secs, nsecs *rosmsg.Path }
+// Stamp reads a message's header.stamp exactly, as seconds and
+// nanoseconds.
+type Stamp struct{ secs, nsecs *rosmsg.Path }
 
-// compileStamp compiles the header.stamp paths of plan: secs and nsecs
+// CompileStamp compiles the header.stamp paths of plan: secs and nsecs
 // (ROS 1 time), or sec and nanosec (ROS 2 builtin_interfaces/Time).
-func compileStamp(plan *rosmsg.Plan) (stampPaths, error) {
+func CompileStamp(plan *rosmsg.Plan) (Stamp, error) {
 	var first error
 	for _, f := range [][2]string{{"secs", "nsecs"}, {"sec", "nanosec"}} {
 		s, err := rosmsg.CompilePath(plan, "header.stamp."+f[0])
 		if err == nil {
 			var n *rosmsg.Path
 			if n, err = rosmsg.CompilePath(plan, "header.stamp."+f[1]); err == nil {
-				return stampPaths{s, n}, nil
+				return Stamp{s, n}, nil
 			}
 		}
 		if first == nil {
 			first = err
 		}
 	}
-	return stampPaths{}, first
+	return Stamp{}, first
 }
 
-// nanos reads the stamp of one message as nanoseconds since the epoch.
-func (p stampPaths) nanos(data []byte) (int64, error) {
+// Nanos reads the stamp of one message as nanoseconds since the epoch.
+func (p Stamp) Nanos(data []byte) (int64, error) {
 	s, err := p.secs.Float64(data)
 	if err != nil {
 		return 0, err

@@ -1,4 +1,4 @@
-package model
+package series
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // and received at 1600000000.003400962 (as mcap_cat.mjs decodes it; the
 // plot command's tests compare every point with it).
 func TestStampROS2(t *testing.T) {
-	b, err := OpenStorage("../testdata/ros2-mixed.mcap")
+	b, err := OpenStorage("../../testdata/ros2-mixed.mcap")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestStampROS2(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			set, err := ExtractSeries(context.Background(), b, &cache, SeriesRequest{Fields: []FieldRef{ref}, Base: tc.base}, nil)
+			set, err := Extract(context.Background(), b, &cache, Request{Fields: []FieldRef{ref}, Base: tc.base}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package model
+package series
 
 import (
 	"regexp"
@@ -65,7 +65,7 @@ func CompleteField(b bag.Storage, cache *rosmsg.Cache, prefix string, limit int)
 				continue
 			}
 			plans = append(plans, plan)
-			if _, err := compileStamp(plan); err == nil {
+			if _, err := CompileStamp(plan); err == nil {
 				hasHeader = true
 			}
 		}

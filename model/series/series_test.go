@@ -1,4 +1,4 @@
-package model
+package series
 
 import (
 	"context"
@@ -13,18 +13,6 @@ import (
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
-
-const multichunk = "../testdata/none-multichunk.bag"
-
-func openBag(t testing.TB, path string) bag.Storage {
-	t.Helper()
-	b, err := ros1.OpenOrScan(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	return ros1.NewStore(b)
-}
 
 func TestParseFieldRef(t *testing.T) {
 	topics := []string{"/imu", "/imu/data", "/tf", "/scan", "rosout", "/a.b", "/a"}
@@ -121,7 +109,7 @@ func TestExtractSeriesMatchesIterator(t *testing.T) {
 	refs := []FieldRef{{"/imu", "linear_acceleration.x"}, {"/scan", "ranges[5]"}, {"/imu", LatencyPath}, {"/odom", "twist.twist.angular.z"}}
 	for _, base := range []TimeBase{ReceiveTime, HeaderStamp} {
 		t.Run(base.String(), func(t *testing.T) {
-			set, err := ExtractSeries(context.Background(), b, &cache, SeriesRequest{Fields: refs, Base: base}, nil)
+			set, err := Extract(context.Background(), b, &cache, Request{Fields: refs, Base: base}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,9 +193,9 @@ func decodeAll(t *testing.T, b bag.Storage, cache *rosmsg.Cache, ref FieldRef, b
 func TestExtractSeriesProgressAndCancel(t *testing.T) {
 	b := openBag(t, multichunk)
 	var cache rosmsg.Cache
-	req := SeriesRequest{Fields: []FieldRef{{"/imu", "linear_acceleration.x"}}}
+	req := Request{Fields: []FieldRef{{"/imu", "linear_acceleration.x"}}}
 	var last [2]int64
-	set, err := ExtractSeries(context.Background(), b, &cache, req, func(done, total int64, stage string) {
+	set, err := Extract(context.Background(), b, &cache, req, func(done, total int64, stage string) {
 		last = [2]int64{done, total}
 	})
 	if err != nil {
@@ -219,13 +207,13 @@ func TestExtractSeriesProgressAndCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	// The cancel check runs every 1024 messages: use a bag with more.
-	big := "../../shared/bags/cra-ros-pkg__robot_localization/test/test2.bag"
+	big := "../../../shared/bags/cra-ros-pkg__robot_localization/test/test2.bag"
 	bb, err := ros1.OpenOrScan(big)
 	if err != nil {
 		t.Skip(err)
 	}
 	defer bb.Close()
-	_, err = ExtractSeries(ctx, ros1.NewStore(bb), &cache, SeriesRequest{Fields: []FieldRef{{"/imu/data", "linear_acceleration.x"}}}, nil)
+	_, err = Extract(ctx, ros1.NewStore(bb), &cache, Request{Fields: []FieldRef{{"/imu/data", "linear_acceleration.x"}}}, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -234,7 +222,7 @@ func TestExtractSeriesProgressAndCancel(t *testing.T) {
 // TestLocate checks that every point finds its own message again, with and
 // without the kept index, on both time bases, including equal times.
 func TestLocate(t *testing.T) {
-	for _, path := range []string{multichunk, "../testdata/two-conns-one-topic.bag"} {
+	for _, path := range []string{multichunk, "../../testdata/two-conns-one-topic.bag"} {
 		b := openBag(t, path)
 		var cache rosmsg.Cache
 		refs := []FieldRef{{"/imu", "angular_velocity.y"}, {"/tf", "transforms[0].transform.translation.x"}}
@@ -250,11 +238,11 @@ func TestLocate(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("%s/%s", path, base), func(t *testing.T) {
 				ctx := context.Background()
-				withIdx, err := ExtractSeries(ctx, b, &cache, SeriesRequest{Fields: refs, Base: base, KeepIndex: true}, nil)
+				withIdx, err := Extract(ctx, b, &cache, Request{Fields: refs, Base: base, KeepIndex: true}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				without, err := ExtractSeries(ctx, b, &cache, SeriesRequest{Fields: refs, Base: base}, nil)
+				without, err := Extract(ctx, b, &cache, Request{Fields: refs, Base: base}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

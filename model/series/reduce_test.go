@@ -1,4 +1,4 @@
-package model
+package series
 
 import (
 	"context"
@@ -104,7 +104,7 @@ func checkReduced(t *testing.T, red, whole *Series, maxPoints int) {
 // buckets, over the bag and over a window, and checks the reduction point
 // by point against the whole series.
 func TestExtractReduced(t *testing.T) {
-	b := openBag(t, "../testdata/robot.bag")
+	b := openBag(t, "../../testdata/robot.bag")
 	start, end := timeRange(b)
 	mid := bag.TimeFromNanos((start.Nanos() + end.Nanos()) / 2)
 	tests := []struct {
@@ -130,8 +130,8 @@ func TestExtractReduced(t *testing.T) {
 				}
 				refs = append(refs, r)
 			}
-			read := func(maxPoints int, compact bool) *SeriesSet {
-				set, err := ExtractSeries(context.Background(), b, &rosmsg.Cache{}, SeriesRequest{Fields: refs, Start: tc.start, End: tc.end, MaxPoints: maxPoints, Compact: compact}, nil)
+			read := func(maxPoints int, compact bool) *Set {
+				set, err := Extract(context.Background(), b, &rosmsg.Cache{}, Request{Fields: refs, Start: tc.start, End: tc.end, MaxPoints: maxPoints, Compact: compact}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -157,20 +157,20 @@ func TestExtractReduced(t *testing.T) {
 // TestExtractNotReduced: a series with no more points than MaxPoints, on
 // the stamp time base, or listed in Whole is read whole.
 func TestExtractNotReduced(t *testing.T) {
-	b := openBag(t, "../testdata/robot.bag")
+	b := openBag(t, "../../testdata/robot.bag")
 	ref := FieldRef{Topic: "/odom", Path: "pose.pose.position.x"} // 200 messages
 	tests := []struct {
 		name string
-		req  SeriesRequest
+		req  Request
 	}{
-		{"under the bound", SeriesRequest{MaxPoints: 200}},
-		{"stamp time base", SeriesRequest{MaxPoints: 8, Base: HeaderStamp}},
-		{"whole", SeriesRequest{MaxPoints: 8, Whole: []bool{true}}},
+		{"under the bound", Request{MaxPoints: 200}},
+		{"stamp time base", Request{MaxPoints: 8, Base: HeaderStamp}},
+		{"whole", Request{MaxPoints: 8, Whole: []bool{true}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.req.Fields = []FieldRef{ref}
-			set, err := ExtractSeries(context.Background(), b, &rosmsg.Cache{}, tc.req, nil)
+			set, err := Extract(context.Background(), b, &rosmsg.Cache{}, tc.req, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,10 +188,10 @@ func TestExtractNotReduced(t *testing.T) {
 // MaxPoints/32), checked against the whole series; with a bound above all
 // the points, nothing is reduced.
 func TestExtractReducedElements(t *testing.T) {
-	b := openBag(t, "../testdata/robot.bag")
+	b := openBag(t, "../../testdata/robot.bag")
 	ref := FieldRef{Topic: "/scan", Path: "ranges[*]"}
-	read := func(maxPoints int) *SeriesSet {
-		set, err := ExtractSeries(context.Background(), b, &rosmsg.Cache{}, SeriesRequest{Fields: []FieldRef{ref}, MaxPoints: maxPoints, Compact: true}, nil)
+	read := func(maxPoints int) *Set {
+		set, err := Extract(context.Background(), b, &rosmsg.Cache{}, Request{Fields: []FieldRef{ref}, MaxPoints: maxPoints, Compact: true}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package model
+package series
 
 import (
 	"context"
@@ -37,7 +37,7 @@ func TestCompleteFieldSampled(t *testing.T) {
 			{"/imu.orientation_covariance[", []string{"/imu.orientation_covariance[8]"}, []string{"/imu.orientation_covariance[*]"}},
 		}},
 		{"pr2 joint_names", func(t *testing.T) bag.Storage {
-			const p = "../../shared/bags/gt-ros-pkg__hrl/hai_sandbox/gt_strongbot/motions/joints_2010-08-17-19-51-09.bag"
+			const p = "../../../shared/bags/gt-ros-pkg__hrl/hai_sandbox/gt_strongbot/motions/joints_2010-08-17-19-51-09.bag"
 			if _, err := os.Stat(p); err != nil {
 				if os.Getenv("CI") != "" {
 					t.Fatal(err)
@@ -53,7 +53,7 @@ func TestCompleteFieldSampled(t *testing.T) {
 				"l_arm_controller/state.error.velocities[l_wrist_roll_joint]"}, nil},
 		}},
 		{"ros2 mcap tf", func(t *testing.T) bag.Storage {
-			s, err := OpenStorage("../testdata/ros2-mixed.mcap")
+			s, err := OpenStorage("../../testdata/ros2-mixed.mcap")
 			if err != nil {
 				t.Fatal(err)
 			}
