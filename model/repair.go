@@ -8,9 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/mcap"
+	"github.com/bagscope/bagscope/bag/ros1"
 )
 
 // CheckRepairOutput refuses an output path that is the input itself, or
@@ -37,17 +40,20 @@ func CheckRepairOutput(in, out string, force bool) error {
 // out, renamed into place once complete, so a failed repair never leaves a
 // half-written file. chunkSize, when not 0, is the copy's uncompressed chunk
 // size where the format lets it be chosen. src's in-memory index may lose
-// the chunks that cannot be read; open a fresh Storage for it.
+// the chunks that cannot be read; open a fresh Storage for it. src may be
+// a part of a recording (bag.Select): the copy then holds that part, in
+// the format out's name asks for.
 func WriteRepaired(src bag.Storage, out, compression string, chunkSize int) (*bag.RepairReport, error) {
 	r, ok := bag.Underlying(src).(bag.Repairer)
 	if f := bag.FormatFor(out); !ok || f != nil && f.Name != src.FileInfo().Format {
 		// Another format asked for by the output's name (a crashed .db3
-		// saved as .mcap), or a format that cannot repair itself: every
-		// message that can be read, written in the output's format.
+		// saved as .mcap), a format that cannot repair itself, or a part
+		// of a recording: every message that can be read, written in the
+		// output's format.
 		if f == nil || f.Write == nil {
 			return nil, fmt.Errorf("bagscope cannot write a repaired %s file: name the output .mcap or .bag", src.FileInfo().Format)
 		}
-		return WriteConverted(src, out, compression)
+		return writeConverted(src, f, out, compression, chunkSize)
 	}
 	if cs, ok := r.(interface{ SetChunkSize(int) }); ok && chunkSize > 0 {
 		cs.SetChunkSize(chunkSize)
@@ -57,17 +63,44 @@ func WriteRepaired(src bag.Storage, out, compression string, chunkSize int) (*ba
 
 // WriteConverted writes every message of src as a new file at out in the
 // format out's name ends with (.bag, .mcap), through a temporary file as
-// WriteRepaired does.
+// WriteRepaired does. src may be a part of a recording (bag.Select).
 func WriteConverted(src bag.Storage, out, compression string) (*bag.RepairReport, error) {
 	f := bag.FormatFor(out)
 	if f == nil || f.Write == nil {
 		return nil, fmt.Errorf("%s: the output's name must end with the extension of a format bagscope writes (.bag or .mcap)", out)
 	}
-	rep, err := writeAtomically(out, func(w io.WriteSeeker) (*bag.RepairReport, error) { return f.Write(w, src, compression) })
+	return writeConverted(src, f, out, compression, 0)
+}
+
+// writeConverted writes src at out in format f, with chunks of chunkSize
+// uncompressed bytes when not 0.
+func writeConverted(src bag.Storage, f *bag.Format, out, compression string, chunkSize int) (*bag.RepairReport, error) {
+	write := f.Write
+	if chunkSize > 0 {
+		sized, ok := sizedWriters[f.Name]
+		if !ok {
+			return nil, fmt.Errorf("a %s file has no chunks whose size can be chosen", f.Name)
+		}
+		write = func(w io.WriteSeeker, src bag.Storage, compression string) (*bag.RepairReport, error) {
+			return sized(w, src, compression, chunkSize)
+		}
+	}
+	rep, err := writeAtomically(out, func(w io.WriteSeeker) (*bag.RepairReport, error) { return write(w, src, compression) })
 	if rep != nil {
 		addScanLosses(rep, src.FileInfo().Scanned)
 	}
 	return rep, err
+}
+
+// sizedWriters write a format with a chosen chunk size, by format name
+// (as bag.Formats lists it; a test keeps the names registered).
+var sizedWriters = map[string]func(out io.WriteSeeker, src bag.Storage, compression string, chunkSize int) (*bag.RepairReport, error){
+	"ROS 1 bag": func(out io.WriteSeeker, src bag.Storage, compression string, chunkSize int) (*bag.RepairReport, error) {
+		return ros1.WriteFrom(out, src, ros1.WriterOptions{Compression: compression, ChunkThreshold: chunkSize})
+	},
+	"MCAP": func(out io.WriteSeeker, src bag.Storage, compression string, chunkSize int) (*bag.RepairReport, error) {
+		return mcap.Write(out, src, mcap.WriteOptions{Compression: compression, ChunkSize: int64(chunkSize)})
+	},
 }
 
 // addScanLosses adds to rep what reading src without its index could not
@@ -77,6 +110,9 @@ func addScanLosses(rep *bag.RepairReport, scan *bag.ScanInfo) {
 		return
 	}
 	for _, r := range scan.Skipped {
+		if strings.HasPrefix(r.Why, "padding") { // zero padding held nothing
+			continue
+		}
 		if !slices.ContainsFunc(rep.Lost, func(l bag.ByteRange) bool { return l.Start == r.Start && l.End == r.End }) {
 			rep.Lost = append(rep.Lost, r)
 		}

@@ -35,6 +35,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -85,16 +86,36 @@ func msgDirs(cmd *cobra.Command) {
 
 // openRecording opens the recording at path, whatever its format, by
 // scanning it when its index cannot be used. A file that cannot be opened
-// is said on stderr and is ExitUsage (not a recording bagscope can read).
+// is said on stderr and is ExitUsage (not a recording bagscope can read):
+// the error is an *openError.
 func (e *env) openRecording(cmd *cobra.Command, path string) (bag.Storage, error) {
 	msgDirs(cmd)
 	s, err := model.OpenStorage(path)
 	if err != nil {
 		failOpen(e.stderr, path, err)
-		return nil, exitStatus(ExitUsage)
+		return nil, &openError{err}
 	}
 	noteDefinitionSources(e.stderr, path, s)
 	return s, nil
+}
+
+// openError is why a recording could not be opened, once said on stderr;
+// it ends the command with ExitUsage.
+type openError struct{ cause error }
+
+func (e *openError) Error() string { return e.cause.Error() }
+
+// Unwrap gives the exit status the command ends with.
+func (e *openError) Unwrap() error { return exitStatus(ExitUsage) }
+
+// openCause returns why a recording could not be opened, when err is
+// openRecording's, else err.
+func openCause(err error) error {
+	var oe *openError
+	if errors.As(err, &oe) {
+		return oe.cause
+	}
+	return err
 }
 
 // noteDefinitionSources says on stderr, once per type, where the

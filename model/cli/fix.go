@@ -24,51 +24,84 @@ func newFix(e *env) *cobra.Command {
 		Short: "write a repaired, indexed copy of a recording with every message that can be read",
 		Long: `fix writes a new, indexed recording of IN's format (or of OUT's, by its extension) with every
 message that can be read, and reports what was kept and lost. IN is never written; OUT is not
-overwritten without --force. Exit 0 when nothing was lost, 3 when something was (said on stderr
+overwritten without --force. --topics, --exclude and --range copy a part of IN (OUT then names
+its format: .bag or .mcap). Exit 0 when nothing was lost, 3 when something was (said on stderr
 with offsets), 1 when nothing could be recovered.`,
 		Example: `  bagscope fix cut.bag repaired.bag
-  bagscope fix crashed.mcap recovered.mcap --compression zstd`,
+  bagscope fix crashed.mcap recovered.mcap --compression zstd
+  bagscope fix cut.bag imu.bag --topics /imu --range 10:20 --json`,
 		Args:              files("IN", "OUT"),
 		ValidArgsFunction: completeFiles,
 	}
+	sel := addSelection(c)
 	compression := c.Flags().String("compression", "", "compression of the copy's chunks: none, bz2 or lz4 (.bag); none, lz4 or zstd (.mcap); default: the input's")
 	threshold := c.Flags().Int("chunk-threshold", 0, "uncompressed chunk size of the copy, in bytes (0: the format's default)")
 	force := c.Flags().Bool("force", false, "overwrite OUT if it exists (never IN)")
+	asJSON := c.Flags().Bool("json", false, "print one JSON object: what was kept per topic, what was lost, and a verdict")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		in, out := args[0], args[1]
+		if *threshold < 0 {
+			return usagef("--chunk-threshold %d: want a size in bytes, or 0 for the format's default", *threshold)
+		}
 		if err := model.CheckRepairOutput(in, out, *force); err != nil {
 			return usagef("%v", err)
 		}
 		b, err := e.openRecording(cmd, in)
 		if err != nil {
+			if *asJSON {
+				writeJSON(e.stdout, copyFailure(in, out, openCause(err)))
+			}
 			return err
 		}
 		defer b.Close()
-		return status(runFix(b, in, out, *compression, *threshold, e.stdout, e.stderr))
+		f, err := sel.resolve(b)
+		if err != nil {
+			return err
+		}
+		o := copyOptions{in: in, out: out, compression: *compression, json: *asJSON, sel: sel}
+		return status(runFix(bag.Select(b, f), o, *threshold, e.stdout, e.stderr))
 	}
 	return c
 }
 
-func runFix(b bag.Storage, in, out, compression string, threshold int, stdout, stderr io.Writer) int {
+// copyOptions say what fix and convert copy where, and how they report.
+type copyOptions struct {
+	in, out, compression string
+	json                 bool
+	sel                  *selection
+}
+
+func runFix(b bag.Storage, o copyOptions, threshold int, stdout, stderr io.Writer) int {
 	defer removeTempsOnSignal()()
-	rep, err := model.WriteRepaired(b, out, compression, threshold)
+	rep, err := model.WriteRepaired(b, o.out, o.compression, threshold)
 	if err != nil {
-		fail(stderr, in, err)
+		if o.json {
+			writeJSON(stdout, copyFailure(o.in, o.out, err))
+		}
+		fail(stderr, o.in, err)
 		return fixNothing
 	}
-	printRepair(stdout, in, out, b, rep)
+	code := fixComplete
+	switch {
+	case rep.Messages == 0 && !rep.Complete():
+		code = fixNothing
+	case !rep.Complete():
+		code = fixPartial
+	}
+	if o.json {
+		writeJSON(stdout, copyReport(b, o.in, o.out, rep, code))
+	} else {
+		printRepair(stdout, o.in, o.out, b, rep)
+	}
+	if o.sel != nil {
+		o.sel.noteEmpty(stderr, o.in, rep.Messages)
+	}
 	if !rep.Complete() {
 		// Loss is said on stderr too, as every command that reads says it.
 		l := &loss{Ranges: rep.Lost, Messages: rep.LostMessages}
-		l.print(stderr, in)
+		l.print(stderr, o.in)
 	}
-	switch {
-	case rep.Messages == 0 && !rep.Complete():
-		return fixNothing
-	case !rep.Complete():
-		return fixPartial
-	}
-	return fixComplete
+	return code
 }
 
 func printRepair(w io.Writer, in, out string, b bag.Storage, rep *bag.RepairReport) {

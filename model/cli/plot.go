@@ -51,6 +51,7 @@ are given both before and after a function, the paths' series come first.`
 type plotOptions struct {
 	out, csvOut, base, title, axes string
 	stats, absolute, relative      bool
+	json                           bool
 	width, height                  int
 	sel                            *selection
 }
@@ -72,7 +73,7 @@ func newPlot(e *env) *cobra.Command {
 				return usagef("plot: missing FILE and SERIES (bagscope %s)", cmd.Use)
 			case len(args) == 1:
 				return usagef("plot: missing SERIES: name at least one field, such as /imu.linear_acceleration.x (bagscope %s)", cmd.Use)
-			case o.out == "" && o.csvOut == "" && !o.stats:
+			case o.out == "" && o.csvOut == "" && !o.stats && !o.json:
 				return usagef("plot: missing an output: give -o OUT.png (or .svg), --csv OUT.csv or --stats")
 			}
 			return nil
@@ -82,6 +83,7 @@ func newPlot(e *env) *cobra.Command {
 	f.StringVarP(&o.out, "output", "o", "", "image to write: `OUT.png` or OUT.svg (give -o, --csv, --stats or several)")
 	f.StringVar(&o.csvOut, "csv", "", "write the points as CSV to `OUT.csv` (one time column, one column per series; x and y columns per XY path)")
 	f.BoolVar(&o.stats, "stats", false, "print each series' (each XY coordinate's) point count, min, max, mean and sum")
+	f.BoolVar(&o.json, "json", false, "print the statistics (--stats) as one JSON object: the time window, each series' figures, what was lost")
 	f.StringVarP(&o.base, "x", "x", "receive", "time base: receive (the bag's message time) or stamp (header.stamp)")
 	f.IntVar(&o.width, "width", 1600, "image width in pixels")
 	f.IntVar(&o.height, "height", 900, "image height in pixels")
@@ -90,7 +92,18 @@ func newPlot(e *env) *cobra.Command {
 	f.StringVar(&o.title, "title", "", "plot title (default: the file name)")
 	f.StringVar(&o.axes, "axes", "auto", "XY plots: equal (one unit as long on both axes), free, or auto: equal when x and y are sibling fields (position.x vs position.y), as the window does")
 	o.sel = addRange(c)
+	// Each SERIES names its topic, so --topics and --exclude have nothing
+	// to choose: they are refused with the reason, not as unknown flags.
+	f.StringSlice("topics", nil, "")
+	f.StringSlice("exclude", nil, "")
+	f.MarkHidden("topics")
+	f.MarkHidden("exclude")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
+		for _, name := range []string{"topics", "exclude"} {
+			if cmd.Flags().Changed(name) {
+				return usagef("plot takes no --%s: each SERIES names its topic (/imu.linear_acceleration.x); --range selects the time", name)
+			}
+		}
 		msgDirs(cmd)
 		return runPlot(o, args, e.stdout, e.stderr)
 	}
@@ -176,6 +189,9 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 		}
 	}
 	req.Fields = append(req.Fields, leafRefs...)
+	if o.json {
+		*stats = true
+	}
 	if *csvOut == "" && !*stats {
 		// Only an image: a field read as a path keeps at most
 		// imagePoints points, reduced per time bucket as the window's
@@ -292,7 +308,14 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 			return status(fail(stderr, "", err))
 		}
 	}
-	if *stats {
+	if o.sel.active() && !anyPoints(extent, win) {
+		o.sel.noteEmpty(stderr, path, 0)
+	}
+	if o.json {
+		if err := writeJSON(stdout, plotStatsReport(path, tb, extent, win, lost)); err != nil {
+			return status(fail(stderr, "", err))
+		}
+	} else if *stats {
 		writeStats(stdout, extent, win)
 	}
 	if *csvOut != "" {

@@ -330,6 +330,25 @@ func TestPlotStatsMatchesReference(t *testing.T) {
 			if !close(num(6), sum) || !close(num(5), mean) {
 				t.Errorf("sum %s mean %s; the reference has %v and %v", f[6], f[5], sum, mean)
 			}
+			// --json gives the same figures, each the reference's.
+			stdout, stderr, code = run("plot", "--stats", "--json", tc.bag, tc.topic+"."+tc.path)
+			if code != 0 {
+				t.Fatalf("--json: exit %d: %s", code, stderr)
+			}
+			var js plotStatsJSON
+			if err := json.Unmarshal([]byte(stdout), &js); err != nil || len(js.Series) != 1 {
+				t.Fatalf("--json: %v: %s", err, stdout)
+			}
+			s := js.Series[0]
+			if s.Name != f[0] || s.Points != len(want) || s.NonFinite != len(want)-n || !same(float64(s.Min), lo) || !same(float64(s.Max), hi) ||
+				!close(float64(s.Sum), sum) || !close(float64(s.Mean), mean) || !js.OK || js.TimeBase != "receive" {
+				t.Errorf("--json %+v; the reference has %d points, %d non-finite, min %v max %v sum %v mean %v", js, len(want), len(want)-n, lo, hi, sum, mean)
+			}
+			for _, v := range []jsonFloat{s.Min, s.Max, s.Mean, s.Sum} {
+				if float64(v) != float64(v) && !strings.Contains(stdout, `"NaN"`) {
+					t.Errorf("a NaN is not the string \"NaN\": %s", stdout)
+				}
+			}
 		})
 	}
 }
