@@ -1,0 +1,432 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"sync"
+	"time"
+)
+
+// File is an opened remote file: an io.ReaderAt whose reads are served
+// from the client's block cache, fetching what is missing. It is safe for
+// concurrent use.
+type File struct {
+	c       *Client
+	loc     location
+	id      uint64
+	size    int64
+	ver     version
+	tail    []byte
+	tailOff int64
+	opened  time.Time
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu          sync.Mutex
+	loading     map[int64]*load // block -> the load that fetches it
+	streams     [4]stream
+	clock       int64
+	prefetching int
+	broken      error // a sticky failure: the file changed on the server
+	closed      bool
+	onFetch     func(Stats)
+
+	stats counters
+}
+
+// load is one request's worth of blocks being fetched.
+type load struct {
+	first    int64
+	count    int64
+	prefetch bool
+	done     chan struct{}
+	blocks   [][]byte // set with err before done closes
+	err      error
+}
+
+// stream is a run of sequential reads, for read-ahead.
+type stream struct {
+	next   int64 // where the next sequential read starts
+	hits   int   // sequential reads so far
+	window int64 // bytes read ahead
+	used   int64 // clock of the last read
+}
+
+const (
+	// maxRequest bounds the bytes one demanded request asks for; a longer
+	// read is split into requests in flight together.
+	maxRequest = 8 << 20
+	// prefetchPiece is the size of one read-ahead request.
+	prefetchPiece = 2 << 20
+	// maxWindow bounds the read-ahead of one sequential stream.
+	maxWindow = 16 << 20
+	// gapBlocks is how many cached blocks between two missing runs of one
+	// read are fetched again to make one request of the two.
+	gapBlocks = 2
+)
+
+func newFile(c *Client, l location, p *probed) *File {
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &File{
+		c: c, loc: l, id: c.ids.Add(1), size: p.size, ver: p.ver, tail: p.tail, tailOff: p.tailOff,
+		opened: time.Now(), ctx: ctx, cancel: cancel, loading: map[int64]*load{},
+	}
+	f.stats.bytes.Add(int64(len(p.tail)))
+	f.stats.requests.Add(1)
+	return f
+}
+
+// Size returns the file's size in bytes.
+func (f *File) Size() int64 { return f.size }
+
+// Name returns the file's URL, redacted: what may be shown.
+func (f *File) Name() string { return Redact(f.loc.raw) }
+
+// URL returns the file's URL as given, secrets included: never show it
+// (see Name).
+func (f *File) URL() string { return f.loc.raw }
+
+// Client returns the client the file was opened with.
+func (f *File) Client() *Client { return f.c }
+
+// Stats returns what reading this file fetched so far (the opening
+// request included).
+func (f *File) Stats() Stats { return f.stats.snapshot() }
+
+// ETag returns the version the file is pinned to ("" when the server sent
+// no ETag).
+func (f *File) ETag() string { return f.ver.etag }
+
+// SetProgress sets a function called after each request made for this
+// file, with its counters; nil stops it.
+func (f *File) SetProgress(fn func(Stats)) {
+	f.mu.Lock()
+	f.onFetch = fn
+	f.mu.Unlock()
+}
+
+// Stat describes the file as a fs.FileInfo (its base name, its size).
+func (f *File) Stat() (fs.FileInfo, error) { return fileInfo{name: Base(f.loc.raw), size: f.size}, nil }
+
+// Close stops the file's requests in flight and forgets its cached blocks.
+func (f *File) Close() error {
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return nil
+	}
+	f.closed = true
+	f.mu.Unlock()
+	f.cancel()
+	f.c.cache.drop(f.id)
+	return nil
+}
+
+// ReadAt reads len(p) bytes at off, as io.ReaderAt says: fewer only at the
+// file's end, with io.EOF.
+func (f *File) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, &Error{Op: "read", URL: f.Name(), Err: fmt.Errorf("negative offset %d", off)}
+	}
+	if off >= f.size {
+		if len(p) == 0 {
+			return 0, nil
+		}
+		return 0, io.EOF
+	}
+	n := min(int64(len(p)), f.size-off)
+	var err error
+	for try := 0; try < 2; try++ {
+		var retry bool
+		if retry, err = f.read(p[:n], off); err == nil || !retry {
+			break
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	if n < int64(len(p)) {
+		return int(n), io.EOF
+	}
+	return int(n), nil
+}
+
+// source is where one block of a read comes from.
+type source struct {
+	data []byte
+	ld   *load
+	i    int64
+}
+
+// read fills p from off (within the file). retry is set when it failed on
+// a read-ahead's error, which a demanded request may get past.
+func (f *File) read(p []byte, off int64) (retry bool, err error) {
+	end := off + int64(len(p))
+	if off >= f.tailOff && len(f.tail) > 0 {
+		copy(p, f.tail[off-f.tailOff:])
+		f.mu.Lock()
+		ra := f.readahead(off, end)
+		f.mu.Unlock()
+		for _, ld := range ra {
+			go f.run(ld)
+		}
+		return false, nil
+	}
+	bs := f.c.opts.BlockSize
+	first, last := off/bs, (end-1)/bs
+	srcs := make([]source, last-first+1)
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return false, &Error{Op: "read", URL: f.Name(), Err: ErrClosed}
+	}
+	if f.broken != nil {
+		f.mu.Unlock()
+		return false, f.broken
+	}
+	var missing []int64
+	for b := first; b <= last; b++ {
+		s := &srcs[b-first]
+		if d := f.tailBlock(b); d != nil {
+			s.data = d
+		} else if d := f.c.cache.get(blockKey{f.id, b}); d != nil {
+			s.data = d
+		} else if ld := f.loading[b]; ld != nil {
+			s.ld, s.i = ld, b-ld.first
+		} else {
+			missing = append(missing, b)
+		}
+	}
+	var start []*load
+	for _, r := range coalesce(missing, gapBlocks, maxRequest/bs) {
+		ld := f.register(r[0], r[1], false)
+		start = append(start, ld)
+		for b := r[0]; b < r[0]+r[1]; b++ {
+			if b >= first && b <= last && srcs[b-first].data == nil && srcs[b-first].ld == nil {
+				srcs[b-first] = source{ld: ld, i: b - r[0]}
+			}
+		}
+	}
+	start = append(start, f.readahead(off, end)...)
+	f.mu.Unlock()
+	for _, ld := range start {
+		go f.run(ld)
+	}
+	for i := range srcs {
+		s := &srcs[i]
+		if s.ld != nil {
+			<-s.ld.done
+			if s.ld.err != nil {
+				return s.ld.prefetch && !errors.Is(s.ld.err, ErrChanged), s.ld.err
+			}
+			s.data = s.ld.blocks[s.i]
+		}
+	}
+	for i, s := range srcs {
+		bstart := (first + int64(i)) * bs
+		lo := max(off, bstart)
+		hi := min(end, bstart+int64(len(s.data)))
+		if hi > lo {
+			copy(p[lo-off:hi-off], s.data[lo-bstart:hi-bstart])
+		}
+	}
+	return false, nil
+}
+
+// tailBlock returns block b when the opening read holds all of it.
+func (f *File) tailBlock(b int64) []byte {
+	bs := f.c.opts.BlockSize
+	lo, hi := b*bs, min((b+1)*bs, f.size)
+	if len(f.tail) == 0 || lo < f.tailOff || hi > f.tailOff+int64(len(f.tail)) {
+		return nil
+	}
+	return f.tail[lo-f.tailOff : hi-f.tailOff]
+}
+
+// coalesce groups sorted block numbers into runs [first, count], joining
+// runs at most gap blocks apart and cutting runs longer than most.
+func coalesce(blocks []int64, gap, most int64) [][2]int64 {
+	var runs [][2]int64
+	for _, b := range blocks {
+		if n := len(runs); n > 0 {
+			r := &runs[n-1]
+			if next := r[0] + r[1]; b >= next && b-next <= gap && b-r[0] < most {
+				r[1] = b - r[0] + 1
+				continue
+			}
+		}
+		runs = append(runs, [2]int64{b, 1})
+	}
+	return runs
+}
+
+// register makes a load of count blocks from first (under f.mu).
+func (f *File) register(first, count int64, prefetch bool) *load {
+	ld := &load{first: first, count: count, prefetch: prefetch, done: make(chan struct{})}
+	for b := first; b < first+count; b++ {
+		if f.loading[b] == nil {
+			f.loading[b] = ld
+		}
+	}
+	if prefetch {
+		f.prefetching++
+	}
+	return ld
+}
+
+// readahead notes a read of [off, end) and, when it continues a
+// sequential stream, registers loads of the blocks after it that are not
+// there yet: the window doubles with each sequential read up to
+// maxWindow, in pieces fetched in parallel (under f.mu).
+func (f *File) readahead(off, end int64) []*load {
+	bs := f.c.opts.BlockSize
+	f.clock++
+	var s *stream
+	for i := range f.streams {
+		t := &f.streams[i]
+		if t.used > 0 && off >= t.next-bs && off <= t.next+2*bs {
+			s = t
+			break
+		}
+	}
+	if s == nil {
+		s = &f.streams[0]
+		for i := range f.streams {
+			if f.streams[i].used < s.used {
+				s = &f.streams[i]
+			}
+		}
+		*s = stream{next: end, used: f.clock}
+		return nil
+	}
+	s.next, s.used = max(s.next, end), f.clock
+	s.hits++
+	s.window = min(max(4*bs, s.window*2), maxWindow)
+	if f.closed || f.broken != nil {
+		return nil
+	}
+	maxPrefetch := max(1, f.c.opts.MaxInFlight-1)
+	from := (end + bs - 1) / bs
+	to := min((end+s.window+bs-1)/bs, (f.size+bs-1)/bs)
+	var out []*load
+	piece := max(1, prefetchPiece/bs)
+	for b := from; b < to && f.prefetching < maxPrefetch; {
+		if f.loading[b] != nil || f.tailBlock(b) != nil || f.c.cache.has(blockKey{f.id, b}) {
+			b++
+			continue
+		}
+		n := int64(1)
+		for b+n < to && n < piece && f.loading[b+n] == nil && f.tailBlock(b+n) == nil && !f.c.cache.has(blockKey{f.id, b + n}) {
+			n++
+		}
+		out = append(out, f.register(b, n, true))
+		b += n
+	}
+	return out
+}
+
+// run fetches a load's blocks, stores them in the cache and wakes its
+// readers.
+func (f *File) run(ld *load) {
+	bs := f.c.opts.BlockSize
+	off := ld.first * bs
+	end := min((ld.first+ld.count)*bs, f.size)
+	blocks := make([][]byte, ld.count)
+	for i := range blocks {
+		lo := off + int64(i)*bs
+		blocks[i] = make([]byte, min(bs, end-lo))
+	}
+	err := f.fetch(off, end, blocks)
+	if err == nil {
+		for i, b := range blocks {
+			f.c.cache.put(blockKey{f.id, ld.first + int64(i)}, b)
+		}
+	}
+	f.mu.Lock()
+	for b := ld.first; b < ld.first+ld.count; b++ {
+		if f.loading[b] == ld {
+			delete(f.loading, b)
+		}
+	}
+	if ld.prefetch {
+		f.prefetching--
+	}
+	if err != nil && errors.Is(err, ErrChanged) && f.broken == nil {
+		f.broken = err
+	}
+	hook := f.onFetch
+	f.mu.Unlock()
+	ld.blocks, ld.err = blocks, err
+	close(ld.done)
+	if hook != nil {
+		hook(f.stats.snapshot())
+	}
+}
+
+// fetch fills blocks with the bytes [off, end), in requests that resume
+// where a cut answer stopped.
+func (f *File) fetch(off, end int64, blocks [][]byte) error {
+	if f.c.disk != nil && f.c.disk.read(f, off, blocks) {
+		f.stats.diskHits.Add(int64(len(blocks)))
+		f.c.stats.diskHits.Add(int64(len(blocks)))
+		return nil
+	}
+	got := int64(0)
+	err := f.c.attempt(f.ctx, "read", f.loc, &f.stats, func(actx context.Context) error {
+		at := off + got
+		a, err := f.c.backend(f.loc).get(actx, f.loc, at, end-at, &f.ver)
+		if err != nil {
+			return err
+		}
+		defer a.body.Close()
+		if a.size != f.size {
+			return &statusError{status: 206, err: ErrChanged, detail: fmt.Sprintf("the file is now %d bytes, it was %d", a.size, f.size)}
+		}
+		if a.start != at || a.n != end-at {
+			return &statusError{status: 206, err: ErrBadResponse, detail: fmt.Sprintf("asked for bytes %d-%d, got %d-%d", at, end-1, a.start, a.start+a.n-1)}
+		}
+		body := f.c.watch(actx, a.body)
+		for got < end-off {
+			bi := got / f.c.opts.BlockSize
+			bo := got % f.c.opts.BlockSize
+			n, err := io.ReadFull(body, blocks[bi][bo:])
+			got += int64(n)
+			f.stats.bytes.Add(int64(n))
+			f.c.stats.bytes.Add(int64(n))
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					err = io.ErrUnexpectedEOF
+				}
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil && f.c.disk != nil {
+		f.c.disk.write(f, off, blocks)
+	}
+	return err
+}
+
+// fileInfo is a remote file's fs.FileInfo.
+type fileInfo struct {
+	name string
+	size int64
+	dir  bool
+}
+
+func (i fileInfo) Name() string { return i.name }
+func (i fileInfo) Size() int64  { return i.size }
+func (i fileInfo) Mode() fs.FileMode {
+	if i.dir {
+		return fs.ModeDir | 0o555
+	}
+	return 0o444
+}
+func (i fileInfo) ModTime() time.Time { return time.Time{} }
+func (i fileInfo) IsDir() bool        { return i.dir }
+func (i fileInfo) Sys() any           { return nil }
