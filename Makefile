@@ -33,12 +33,14 @@ STATICCHECK := $(HOME)/.cache/bagscope-tools/staticcheck-$(STATICCHECK_VERSION)/
 LINT_FLAGS := -race
 
 # Debian packages: cgo + GL/X11/Wayland headers for Fyne, Xvfb for the window tests,
-# the reference rosbag for the bag tests, and the desktop tools for install.
+# the reference rosbag for the bag tests, nginx for the remote-reading tests (HTTP
+# ranges; the tests start their own), and the desktop tools for install.
 APT_PKGS := gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxrandr-dev \
 	libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
 	xvfb xauth \
 	python3-rosbag python3-sensor-msgs python3-geometry-msgs python3-nav-msgs \
 	python3-tf2-msgs python3-rosgraph-msgs python3-roslz4 \
+	nginx-light \
 	shared-mime-info desktop-file-utils xdg-utils \
 	zsh fish bash-completion
 
@@ -49,11 +51,11 @@ HEADLESS_PKGS := ./bag/... ./model/... $(if $(wildcard plot/*.go plot/*/*.go),./
 
 export BAGSCOPE_ORACLES = $(ORACLE_DIR)/node_modules
 
-.PHONY: oracles deps apt-deps build run test lint unit fuzz bench install package clean screenshots
+.PHONY: oracles remote-servers deps apt-deps build run test lint unit fuzz bench install package clean screenshots
 
 deps: apt-deps
 	go mod download
-	$(MAKE) --no-print-directory oracles
+	$(MAKE) --no-print-directory oracles remote-servers
 	echo "== deps done in $${SECONDS}s"
 
 # The Debian packages alone: what `build` needs on a fresh machine (the
@@ -89,6 +91,26 @@ oracles:
 		cp testdata/oracle/package.json testdata/oracle/package-lock.json "$(ORACLE_DIR)/"
 		(cd "$(ORACLE_DIR)" && npm ci --no-audit --no-fund --loglevel=error)
 	fi
+
+# The servers the remote-reading tests start on 127.0.0.1 (bag/remote/remotetest):
+# an S3-compatible gateway and a fault-injecting TCP proxy, built from the module
+# proxy at pinned versions into the user's cache, never into the repository. The
+# tests build them too when they are missing; building them here keeps that out
+# of the tests' time.
+TOOLS_DIR := $(HOME)/.cache/bagscope-tools
+VERSITYGW_VERSION := v1.8.0
+TOXIPROXY_VERSION := v2.5.0
+remote-servers:
+	build() {
+		local name=$$1 pkg=$$2 version=$$3 dir="$(TOOLS_DIR)/$$1-$$3"
+		[[ -x "$$dir/$$name" ]] && return 0
+		echo "remote-servers: building $$pkg@$$version into $$dir"
+		local tmp; tmp=$$(mktemp -d)
+		(cd "$$tmp" && GOBIN="$$tmp" CGO_ENABLED=0 go install "$$pkg@$$version")
+		mkdir -p "$$dir" && mv "$$tmp/$$(basename "$$pkg")" "$$dir/$$name" && rm -rf "$$tmp"
+	}
+	build versitygw github.com/versity/versitygw/cmd/versitygw $(VERSITYGW_VERSION)
+	build toxiproxy-server github.com/Shopify/toxiproxy/v2/cmd/server $(TOXIPROXY_VERSION)
 
 # Two binaries: bagscope-gui is the whole program (the window and every
 # command; it is what `go build .` and `fyne package` make), bagscope the fast
