@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 )
@@ -35,6 +34,13 @@ type Format struct {
 	// Check runs the doctor on a file without opening it first, so a file
 	// too damaged to open still gets its findings. nil: open, then check.
 	Check func(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64)) (*CheckReport, error)
+	// NeedsScan says, from a few reads (the header, the footer), why Open
+	// would have to read the whole file: no index or summary, a cut one.
+	// nil when the index is there. path is the file's path or URL, to look
+	// beside it (a WAL). A remote file is opened only when this
+	// says nil or the caller allowed the scan (OpenOptions.AllowRemoteScan).
+	// A format without it is taken as indexed.
+	NeedsScan func(r io.ReaderAt, size int64, path string) error
 }
 
 var (
@@ -158,17 +164,21 @@ func CheckReader(ctx context.Context, r io.ReaderAt, size int64, progress func(d
 // Storage closes the file. A folder or a rosbag2 metadata.yaml opens the
 // whole recording, as Open does; a zstd-compressed file (rosbag2's FILE
 // mode) is decompressed into the user's cache folder and the copy opened.
-func OpenFile(path string) (Storage, error) {
-	if filepath.Base(path) == "metadata.yaml" || strings.HasSuffix(strings.ToLower(path), ".zstd") {
-		return Open(path)
+func OpenFile(path string) (Storage, error) { return OpenFileWith(path, OpenOptions{}) }
+
+// OpenFileWith is OpenFile with a context, progress and, for a URL, the
+// consent to read a file without an index whole.
+func OpenFileWith(path string, o OpenOptions) (Storage, error) {
+	if Base(path) == "metadata.yaml" || strings.HasSuffix(strings.ToLower(Base(path)), ".zstd") {
+		return OpenWith(path, o)
 	}
-	s, err := openPlainFile(path)
+	s, err := openPlainFile(path, o)
 	if errors.Is(err, errIsDir) {
-		return Open(path)
+		return OpenWith(path, o)
 	}
 	var uf *UnknownFormatError
 	if errors.As(err, &uf) && IsZstd(uf.Head) {
-		return openZstdFile(path, OpenOptions{})
+		return openZstdFile(path, o)
 	}
 	return s, err
 }
@@ -176,7 +186,10 @@ func OpenFile(path string) (Storage, error) {
 var errIsDir = errors.New("a directory, not a recording file")
 
 // openPlainFile opens one recording file as it is.
-func openPlainFile(path string) (Storage, error) {
+func openPlainFile(path string, o OpenOptions) (Storage, error) {
+	if IsURL(path) {
+		return openRemoteFile(path, o)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -201,7 +214,13 @@ func openPlainFile(path string) (Storage, error) {
 // fileStorage closes its file with the storage.
 type fileStorage struct {
 	Storage
-	f *os.File
+	f File
+}
+
+// RemoteFile returns the remote file read, or nil for a local one.
+func (s *fileStorage) RemoteFile() Remote {
+	r, _ := s.f.(Remote)
+	return r
 }
 
 func (s *fileStorage) Close() error {

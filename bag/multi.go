@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"sync"
 )
@@ -180,7 +179,7 @@ func (m *MultiStorage) mergeConnections() {
 				m.conns = append(m.conns, mc)
 				byKey[k] = append(byKey[k], mc)
 				if t, ok := typesOf[c.Topic]; ok && t != c.Type {
-					m.conflicts = append(m.conflicts, fmt.Errorf("%s: topic %s has type %s here, %s in an earlier file", filepath.Base(m.names[p]), c.Topic, c.Type, t))
+					m.conflicts = append(m.conflicts, fmt.Errorf("%s: topic %s has type %s here, %s in an earlier file", Base(m.names[p]), c.Topic, c.Type, t))
 				} else if !ok {
 					typesOf[c.Topic] = c.Type
 				}
@@ -236,7 +235,7 @@ func (m *MultiStorage) part(p int) (Storage, error) {
 	return m.parts[p], nil
 }
 
-func (m *MultiStorage) base(p int) string { return filepath.Base(m.names[p]) }
+func (m *MultiStorage) base(p int) string { return Base(m.names[p]) }
 
 // FileInfo describes the recording: its files' formats, total size, how
 // they were read, and each file's own FileInfo in Files.

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/bagscope/bagscope/bag/remote"
 )
 
 // Opening a recording by path: Open takes a file, a folder (a rosbag2 bag,
@@ -27,9 +29,16 @@ type OpenOptions struct {
 	// Context stops the open when done; nil is context.Background().
 	Context context.Context
 	// Progress, when set, receives progress: done out of total units
-	// (bytes, files) in the named stage (StageDecompress, StageOpen, each
-	// followed by a file name). It is called from the opening goroutine.
+	// (bytes, files) in the named stage (StageDecompress, StageOpen,
+	// StageFetch, each followed by a file name). It is called from the
+	// opening goroutine, or for StageFetch from the goroutine that
+	// fetched.
 	Progress func(done, total int64, stage string)
+	// AllowRemoteScan lets a remote file that has no usable index or
+	// summary (cut, unindexed, .bag.active, a rosbag2 FILE-mode .zstd) be
+	// read whole to open it. Without it such a file does not open: the
+	// error is a *ScanConsentError that states the file's size.
+	AllowRemoteScan bool
 }
 
 func (o OpenOptions) context() context.Context {
@@ -81,19 +90,21 @@ func claimingFolder(dir, file string) *FolderFormat {
 // as one recording); a rosbag2 metadata.yaml (its folder); or a storage
 // file inside a rosbag2 bag folder (the whole folder). A zstd-compressed
 // file (rosbag2's FILE compression mode) is decompressed into the user's
-// cache folder first.
+// cache folder first. path may be a URL (http://, https://, s3://,
+// gs://; see FSFor): the file is read in place, and a folder is an S3
+// prefix or, over HTTP, the folder of a metadata.yaml.
 func Open(path string) (Storage, error) { return OpenWith(path, OpenOptions{}) }
 
 // OpenWith is Open with a context and progress.
 func OpenWith(path string, o OpenOptions) (Storage, error) {
-	st, err := os.Stat(path)
+	st, err := FSFor(path).Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if st.IsDir() {
 		return openFolder(path, o)
 	}
-	dir, base := filepath.Dir(path), filepath.Base(path)
+	dir, base := Dir(path), Base(path)
 	if base == "metadata.yaml" {
 		return openFolder(dir, o)
 	}
@@ -107,6 +118,9 @@ func OpenWith(path string, o OpenOptions) (Storage, error) {
 // just as OpenFile does: false for a folder, a metadata.yaml, a zstd file
 // and a storage file inside a rosbag2 bag folder. It costs a Stat or two.
 func IsPlainFile(path string) bool {
+	if IsURL(path) {
+		return false // opened through Open, which reads it in place
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return true // let the open say what is wrong
@@ -128,11 +142,14 @@ func openFolder(dir string, o OpenOptions) (Storage, error) {
 		return f.Open(dir, o)
 	}
 	files, err := RecordingFiles(dir)
+	if errors.Is(err, remote.ErrNoListing) {
+		return nil, fmt.Errorf("%s has no metadata.yaml, and an HTTP server cannot list a folder: open the URL of a recording file, or of the folder's metadata.yaml", Shown(dir))
+	}
 	if err != nil {
 		return nil, err
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("%s holds no recording file (.bag, .mcap, .db3) and no metadata.yaml", dir)
+		return nil, fmt.Errorf("%s holds no recording file (.bag, .mcap, .db3) and no metadata.yaml", Shown(dir))
 	}
 	s, err := OpenFilesWith(files, o)
 	if err != nil {
@@ -157,9 +174,11 @@ func IsRecordingName(name string) bool {
 }
 
 // RecordingFiles lists the recording files in dir (not below it), in
-// natural order: name_2 before name_10.
+// natural order: name_2 before name_10. dir may be a URL of a folder that
+// can be listed (an S3 prefix).
 func RecordingFiles(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
+	fsys := FSFor(dir)
+	ents, err := fsys.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +189,7 @@ func RecordingFiles(dir string) ([]string, error) {
 			continue
 		}
 		if !e.Type().IsRegular() {
-			if st, err := os.Stat(filepath.Join(dir, n)); err != nil || !st.Mode().IsRegular() {
+			if st, err := fsys.Stat(Join(dir, n)); err != nil || !st.Mode().IsRegular() {
 				continue
 			}
 		}
@@ -179,7 +198,7 @@ func RecordingFiles(dir string) ([]string, error) {
 	SortNatural(names)
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = filepath.Join(dir, n)
+		out[i] = Join(dir, n)
 	}
 	return out, nil
 }
@@ -228,11 +247,11 @@ func OpenFilesWith(paths []string, o OpenOptions) (Storage, error) {
 	}
 	paths = append([]string(nil), paths...)
 	sort.SliceStable(paths, func(i, j int) bool {
-		di, dj := filepath.Dir(paths[i]), filepath.Dir(paths[j])
+		di, dj := Dir(paths[i]), Dir(paths[j])
 		if di != dj {
 			return di < dj
 		}
-		return naturalLess(filepath.Base(paths[i]), filepath.Base(paths[j]))
+		return naturalLess(Base(paths[i]), Base(paths[j]))
 	})
 	parts, names, lost, err := OpenParts(paths, o)
 	if err != nil {
@@ -253,9 +272,9 @@ func OpenFilesWith(paths []string, o OpenOptions) (Storage, error) {
 			break
 		}
 	}
-	dir := filepath.Dir(paths[0])
+	dir := Dir(paths[0])
 	for _, p := range paths[1:] {
-		if filepath.Dir(p) != dir {
+		if Dir(p) != dir {
 			dir = ""
 			break
 		}
@@ -264,7 +283,11 @@ func OpenFilesWith(paths []string, o OpenOptions) (Storage, error) {
 	if path == "" {
 		path = paths[0]
 	}
-	return Multi(parts, MultiOptions{Path: path, Format: fmt.Sprintf("%s, %d files", format, len(parts)), Names: names, Warnings: warnings, Errors: lost}), nil
+	// Names are shown: a presigned URL's signature stays hidden.
+	for i := range names {
+		names[i] = Shown(names[i])
+	}
+	return Multi(parts, MultiOptions{Path: Shown(path), Format: fmt.Sprintf("%s, %d files", format, len(parts)), Names: names, Warnings: warnings, Errors: lost}), nil
 }
 
 // OpenParts opens each file of a recording of several files, reporting
@@ -279,7 +302,7 @@ func OpenParts(paths []string, o OpenOptions) (parts []Storage, names []string, 
 			return nil, nil, nil, err
 		}
 		if o.Progress != nil {
-			o.Progress(int64(i), int64(len(paths)), StageOpen+" "+filepath.Base(p))
+			o.Progress(int64(i), int64(len(paths)), StageOpen+" "+Base(p))
 		}
 		s, err := openFileWith(p, o)
 		if err != nil {
@@ -288,9 +311,9 @@ func OpenParts(paths []string, o OpenOptions) (parts []Storage, names []string, 
 				return nil, nil, nil, cerr
 			}
 			if firstErr == nil {
-				firstErr = fmt.Errorf("%s: %w", p, err)
+				firstErr = fmt.Errorf("%s: %w", Shown(p), err)
 			}
-			lost = append(lost, fmt.Errorf("%s does not open and is left out: %w", filepath.Base(p), err))
+			lost = append(lost, fmt.Errorf("%s does not open and is left out: %w", Base(p), err))
 			continue
 		}
 		parts = append(parts, s)
@@ -323,9 +346,9 @@ func splitWarnings(paths []string) []error {
 	seen := map[int]bool{}
 	lo, hi := -1, -1
 	for i, p := range paths {
-		m := splitRE.FindStringSubmatch(filepath.Base(p))
+		m := splitRE.FindStringSubmatch(Base(p))
 		if m == nil {
-			return []error{fmt.Errorf("%s is not named as a file of a split recording (name_0, name_1, …): the files are read as one recording all the same", filepath.Base(p))}
+			return []error{fmt.Errorf("%s is not named as a file of a split recording (name_0, name_1, …): the files are read as one recording all the same", Base(p))}
 		}
 		n, err := strconv.Atoi(m[2])
 		if err != nil {
@@ -334,7 +357,7 @@ func splitWarnings(paths []string) []error {
 		if i == 0 {
 			prefix, ext = m[1], m[3]
 		} else if m[1] != prefix || m[3] != ext {
-			return []error{fmt.Errorf("%s and %s are not files of one split recording: the files are read as one recording all the same", filepath.Base(paths[0]), filepath.Base(p))}
+			return []error{fmt.Errorf("%s and %s are not files of one split recording: the files are read as one recording all the same", Base(paths[0]), Base(p))}
 		}
 		seen[n] = true
 		if lo < 0 || n < lo {
@@ -347,7 +370,7 @@ func splitWarnings(paths []string) []error {
 	var missing []string
 	for n := lo; n <= hi && len(missing) < 20; n++ {
 		if !seen[n] {
-			missing = append(missing, fmt.Sprintf("%s_%d%s", filepath.Base(prefix), n, ext))
+			missing = append(missing, fmt.Sprintf("%s_%d%s", Base(prefix), n, ext))
 		}
 	}
 	if len(missing) > 0 {
@@ -362,7 +385,7 @@ func openFileWith(path string, o OpenOptions) (Storage, error) {
 	if strings.HasSuffix(strings.ToLower(path), ".zstd") {
 		return openZstdFile(path, o)
 	}
-	s, err := openPlainFile(path)
+	s, err := openPlainFile(path, o)
 	var uf *UnknownFormatError
 	if errors.As(err, &uf) && IsZstd(uf.Head) {
 		return openZstdFile(path, o)

@@ -11,8 +11,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/bagscope/bagscope/bag/remote"
 )
 
 // rosbag2's FILE compression mode compresses each finished storage file
@@ -39,28 +42,30 @@ func ZstdCacheDir() string {
 
 // DecompressedCopy decompresses the zstd file at path into the user's cache
 // folder, or finds the copy an earlier call made of the same file (same
-// path, size and modification time), and returns the copy's path. lost is
+// path, size and modification time; for a URL, same ETag), and returns the
+// copy's path. lost is
 // non-nil when the stream breaks off (a file cut by a crash): the copy then
 // holds what decompressed before the break and lost says what is missing.
 // progress (may be nil) receives compressed bytes read out of the file's
 // size; it stops with ctx's error when ctx is done.
 func DecompressedCopy(ctx context.Context, path string, progress func(done, total int64)) (copyPath string, lost error, err error) {
-	f, err := os.Open(path)
+	f, err := FSFor(path).Open(path)
 	if err != nil {
 		return "", nil, err
 	}
 	defer f.Close()
+	return decompressedCopy(ctx, f, path, progress)
+}
+
+// decompressedCopy is DecompressedCopy of the opened file f.
+func decompressedCopy(ctx context.Context, f File, path string, progress func(done, total int64)) (copyPath string, lost error, err error) {
 	st, err := f.Stat()
 	if err != nil {
 		return "", nil, err
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
-	}
-	sum := sha256.Sum256([]byte(abs + "\x00" + strconv.FormatInt(st.Size(), 10) + "\x00" + strconv.FormatInt(st.ModTime().UnixNano(), 10)))
+	sum := sha256.Sum256([]byte(copyKey(path, f, st)))
 	dir := filepath.Join(ZstdCacheDir(), hex.EncodeToString(sum[:12]))
-	name := filepath.Base(path)
+	name := Base(path)
 	if n, ok := strings.CutSuffix(name, ".zstd"); ok && n != "" {
 		name = n
 	} else {
@@ -93,7 +98,7 @@ func DecompressedCopy(ctx context.Context, path string, progress func(done, tota
 			os.Remove(tmp.Name())
 		}
 	}()
-	cr := &countReader{r: f, ctx: ctx}
+	cr := &countReader{r: io.NewSectionReader(f, 0, st.Size()), ctx: ctx}
 	dec, err := zstd.NewReader(cr, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<34))
 	if err != nil {
 		return "", nil, err
@@ -121,9 +126,9 @@ func DecompressedCopy(ctx context.Context, path string, progress func(done, tota
 			}
 			at := min(cr.n, st.Size())
 			if written == 0 {
-				lost = fmt.Errorf("offset %d: the zstd stream of %s breaks off (%v) before any of it decompresses: the whole file is lost", at, filepath.Base(path), rerr)
+				lost = fmt.Errorf("offset %d: the zstd stream of %s breaks off (%v) before any of it decompresses: the whole file is lost", at, Base(path), rerr)
 			} else {
-				lost = fmt.Errorf("offset %d: the zstd stream of %s breaks off (%v): the %d bytes decompressed from the %d compressed bytes before it are read, the rest of the file is lost", at, filepath.Base(path), rerr, written, at)
+				lost = fmt.Errorf("offset %d: the zstd stream of %s breaks off (%v): the %d bytes decompressed from the %d compressed bytes before it are read, the rest of the file is lost", at, Base(path), rerr, written, at)
 			}
 			break
 		}
@@ -146,6 +151,30 @@ func DecompressedCopy(ctx context.Context, path string, progress func(done, tota
 		progress(st.Size(), st.Size())
 	}
 	return out, lost, nil
+}
+
+// copyKey names the version of a file whose copy is cached: its absolute
+// path, size and modification time; for a URL (without its query), its
+// size and ETag. A remote file without an ETag is never taken for an
+// earlier copy.
+func copyKey(path string, f File, st os.FileInfo) string {
+	size := strconv.FormatInt(st.Size(), 10)
+	if IsURL(path) {
+		u, _, _ := strings.Cut(path, "?")
+		tag := ""
+		if e, ok := f.(interface{ ETag() string }); ok {
+			tag = e.ETag()
+		}
+		if tag == "" {
+			tag = "no etag " + strconv.FormatInt(time.Now().UnixNano(), 10)
+		}
+		return u + "\x00" + size + "\x00" + tag
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	return abs + "\x00" + size + "\x00" + strconv.FormatInt(st.ModTime().UnixNano(), 10)
 }
 
 // countReader counts the bytes read and stops when ctx is done.
@@ -171,7 +200,30 @@ type zstdFile struct {
 	path, copyPath string
 	size           int64
 	lost           error
+	// fetched is what decompressing a remote file fetched; nil for a
+	// local one.
+	fetched *fetchedFile
 }
+
+// RemoteFile returns what decompressing a remote file fetched, or nil.
+func (s *zstdFile) RemoteFile() Remote {
+	if s.fetched == nil {
+		return nil
+	}
+	return s.fetched
+}
+
+// fetchedFile is a remote file read whole and closed: its counters as
+// they ended.
+type fetchedFile struct {
+	name  string
+	size  int64
+	stats remote.Stats
+}
+
+func (f *fetchedFile) Name() string        { return f.name }
+func (f *fetchedFile) Size() int64         { return f.size }
+func (f *fetchedFile) Stats() remote.Stats { return f.stats }
 
 // Unwrap returns the format's storage of the copy.
 func (s *zstdFile) Unwrap() Storage { return s.Storage }
@@ -218,29 +270,46 @@ func (s *zstdFile) Check(ctx context.Context, progress func(done, total int64)) 
 	return &out, nil
 }
 
-// openZstdFile decompresses the zstd file at path and opens the copy.
+// openZstdFile decompresses the zstd file at path and opens the copy. A
+// remote one is decompressed only with consent: all of it is read.
 func openZstdFile(path string, o OpenOptions) (Storage, error) {
 	ctx := o.context()
+	if IsURL(path) && !o.AllowRemoteScan {
+		st, err := FSFor(path).Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		return nil, &ScanConsentError{Path: Shown(path), Size: st.Size(), Reason: errors.New("the file is compressed whole (rosbag2's FILE compression mode): it decompresses only from its start")}
+	}
 	var prog func(done, total int64)
 	if o.Progress != nil {
-		stage := StageDecompress + " " + filepath.Base(path)
+		stage := StageDecompress + " " + Base(path)
 		prog = func(done, total int64) { o.Progress(done, total, stage) }
 	}
-	cp, lost, err := DecompressedCopy(ctx, path, prog)
+	f, err := FSFor(path).Open(path)
 	if err != nil {
 		return nil, err
 	}
-	s, err := openPlainFile(cp)
+	cp, lost, err := decompressedCopy(ctx, f, path, prog)
+	var fetched *fetchedFile
+	if r, ok := f.(Remote); ok {
+		fetched = &fetchedFile{name: r.Name(), size: r.Size(), stats: r.Stats()}
+	}
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	s, err := openPlainFile(cp, OpenOptions{})
 	if err != nil {
 		if lost != nil {
 			return nil, fmt.Errorf("%w; what decompressed does not open: %v", lost, err)
 		}
-		return nil, fmt.Errorf("%s decompressed to %s, which does not open: %w", path, cp, err)
+		return nil, fmt.Errorf("%s decompressed to %s, which does not open: %w", Shown(path), cp, err)
 	}
-	st, _ := os.Stat(path)
+	st, _ := FSFor(path).Stat(path)
 	var size int64
 	if st != nil {
 		size = st.Size()
 	}
-	return &zstdFile{Storage: s, path: path, copyPath: cp, size: size, lost: lost}, nil
+	return &zstdFile{Storage: s, path: Shown(path), copyPath: cp, size: size, lost: lost, fetched: fetched}, nil
 }

@@ -3,13 +3,17 @@ package db3
 import (
 	"bytes"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 
+	"github.com/bagscope/bagscope/bag"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	"modernc.org/sqlite/vfs"
 )
 
 // walHeaderSize is the size of a WAL file's header; a WAL no longer than
@@ -25,6 +29,9 @@ type sqlOpen struct {
 	// tmpDir is the private copy's folder ("" when the user's file was
 	// opened in place); removed on Close.
 	tmpDir string
+	// vfs reads a file that is not a local path of these bytes (a remote
+	// file, one in memory) through its io.ReaderAt; closed after db.
+	vfs *vfs.FS
 	// sidePath names the hot WAL or journal merged, if any.
 	sidePath, sideKind string
 	warnings           []error
@@ -37,10 +44,17 @@ func sideFiles(path string, h *header) (string, string) {
 	if path == "" {
 		return "", ""
 	}
+	fsys := bag.FSFor(path)
 	if h.walMode() {
-		if st, err := os.Stat(path + "-wal"); err == nil && st.Mode().IsRegular() && st.Size() > walHeaderSize {
-			return path + "-wal", "WAL"
+		w := bag.Sibling(path, "-wal")
+		if st, err := fsys.Stat(w); err == nil && st.Mode().IsRegular() && st.Size() > walHeaderSize {
+			return w, "WAL"
 		}
+	}
+	if bag.IsURL(path) {
+		// A remote recording was uploaded closed: a rollback journal
+		// beside it is not looked for (a request per file opened).
+		return "", ""
 	}
 	j := path + "-journal"
 	if st, err := os.Stat(j); err == nil && st.Mode().IsRegular() && st.Size() >= int64(len(journalMagic)) {
@@ -96,11 +110,13 @@ func fileDSN(path, query string) (string, error) {
 }
 
 // openSQL opens the file through SQLite without writing anything beside
-// it: in place and immutable when there is nothing to merge, else as a
-// private copy with its WAL or journal.
+// it or anywhere else: in place and immutable when there is nothing to
+// merge; through a read-only VFS over r when path is not a local file of
+// these bytes (a remote file is read page by page, no copy); as a private
+// copy with its WAL or journal when one holds rows.
 func openSQL(r io.ReaderAt, size int64, path string, h *header) (*sqlOpen, error) {
 	o := &sqlOpen{}
-	inPlace := path != ""
+	inPlace := path != "" && !bag.IsURL(path)
 	if inPlace {
 		st, err := os.Stat(path)
 		if err != nil || !st.Mode().IsRegular() || st.Size() != size {
@@ -108,17 +124,33 @@ func openSQL(r io.ReaderAt, size int64, path string, h *header) (*sqlOpen, error
 		}
 	}
 	side, kind := "", ""
-	if inPlace {
+	if inPlace || bag.IsURL(path) {
 		side, kind = sideFiles(path, h)
 	}
 	var dsn string
-	if inPlace && side == "" {
+	switch {
+	case inPlace && side == "":
 		d, err := fileDSN(path, "mode=ro&immutable=1")
 		if err != nil {
 			return nil, err
 		}
 		dsn = d
-	} else {
+	case side == "":
+		name, fsys, err := vfs.New(readerFS{r: r, size: size})
+		if err != nil {
+			return nil, fmt.Errorf("reading the file through SQLite: %w", err)
+		}
+		o.vfs = fsys
+		if h.walMode() && bag.IsURL(path) {
+			// sideFiles found no WAL with frames beside it; say so when
+			// it could not tell (a presigned URL names one object only).
+			w := bag.Sibling(path, "-wal")
+			if _, err := bag.FSFor(w).Stat(w); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				o.warnings = append(o.warnings, fmt.Errorf("the file is in WAL mode and its %s could not be looked for (%v): it is read as checkpointed, without rows a WAL may hold", bag.Base(w), err))
+			}
+		}
+		dsn = "file:" + readerFSName + "?vfs=" + name + "&mode=ro&immutable=1"
+	default:
 		dir, err := cacheDir()
 		if err != nil {
 			return nil, fmt.Errorf("private copy: %w", err)
@@ -126,7 +158,7 @@ func openSQL(r io.ReaderAt, size int64, path string, h *header) (*sqlOpen, error
 		o.tmpDir = dir
 		name := "bag.db3"
 		if path != "" {
-			name = filepath.Base(path)
+			name = bag.Base(path)
 		}
 		cp := filepath.Join(dir, name)
 		if err := copyFile(cp, io.NewSectionReader(r, 0, size)); err != nil {
@@ -135,13 +167,16 @@ func openSQL(r io.ReaderAt, size int64, path string, h *header) (*sqlOpen, error
 		}
 		query := "mode=ro&immutable=1"
 		if side != "" {
-			sf, err := os.Open(side)
+			sf, err := bag.FSFor(side).Open(side)
 			if err == nil {
 				suffix := "-wal"
 				if kind == "journal" {
 					suffix = "-journal"
 				}
-				err = copyFile(cp+suffix, sf)
+				var st os.FileInfo
+				if st, err = sf.Stat(); err == nil {
+					err = copyFile(cp+suffix, io.NewSectionReader(sf, 0, st.Size()))
+				}
 				sf.Close()
 			}
 			if err != nil {
@@ -168,7 +203,7 @@ func openSQL(r io.ReaderAt, size int64, path string, h *header) (*sqlOpen, error
 	db.SetMaxOpenConns(4)
 	o.db = db
 	if o.sidePath != "" {
-		o.warnings = append(o.warnings, fmt.Errorf("a hot %s (%s) lay beside the file: a private copy of both was read, so its rows are included", o.sideKind, filepath.Base(o.sidePath)))
+		o.warnings = append(o.warnings, fmt.Errorf("a hot %s (%s) lay beside the file: a private copy of both was read, so its rows are included", o.sideKind, bag.Base(o.sidePath)))
 	}
 	return o, nil
 }
@@ -179,6 +214,12 @@ func (o *sqlOpen) close() error {
 	if o.db != nil {
 		err = o.db.Close()
 		o.db = nil
+	}
+	if o.vfs != nil {
+		if verr := o.vfs.Close(); err == nil {
+			err = verr
+		}
+		o.vfs = nil
 	}
 	if o.tmpDir != "" {
 		if rerr := os.RemoveAll(o.tmpDir); err == nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -31,8 +30,32 @@ func init() {
 		Open: func(r io.ReaderAt, size int64, path string) (bag.Storage, error) {
 			return Open(r, size, path)
 		},
-		Check: CheckReader,
+		Check:     CheckReader,
+		NeedsScan: needsScan,
 	})
+}
+
+// needsScan says why Open would read every page of the file: a damaged or
+// cut file is read from its pages, and a WAL with rows is copied with the
+// file.
+func needsScan(r io.ReaderAt, size int64, path string) error {
+	head := make([]byte, HeaderSize)
+	n, err := r.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil // Open says what is wrong
+	}
+	h := parseHeader(head[:n])
+	if n < HeaderSize || !h.magicOK || h.pageSize == 0 {
+		return &FormatError{Offset: 0, Msg: "the database header is missing or damaged: the rows are read from the pages", Err: ErrMalformed}
+	}
+	s := &Store{r: r, size: size, path: path, hdr: h}
+	if cut := s.cutShort(path); cut != nil {
+		return cut
+	}
+	if side, kind := sideFiles(path, h); side != "" {
+		return fmt.Errorf("a %s with rows lies beside the file: the file and it are read whole", kind)
+	}
+	return nil
 }
 
 // Store is a rosbag2 .db3 file behind the storage seam.
@@ -310,8 +333,8 @@ func soleFileOfFolder(path string) bool {
 	if path == "" {
 		return false
 	}
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(path), "metadata.yaml"))
-	if err != nil || len(b) > 4<<20 {
+	b, err := bag.ReadSmallFile(bag.Join(bag.Dir(path), "metadata.yaml"), 4<<20)
+	if err != nil {
 		return false
 	}
 	var files []string
@@ -339,7 +362,7 @@ func soleFileOfFolder(path string) bool {
 		return false
 	}
 	base := filepath.Base(filepath.FromSlash(files[0]))
-	name := filepath.Base(path)
+	name := bag.Base(path)
 	return base == name || base+".zstd" == name || base == name+".zstd"
 }
 
@@ -533,12 +556,7 @@ func messageCompression(path string) string {
 	if path == "" {
 		return ""
 	}
-	f, err := os.Open(filepath.Join(filepath.Dir(path), "metadata.yaml"))
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, 4<<20))
+	b, err := bag.ReadSmallFile(bag.Join(bag.Dir(path), "metadata.yaml"), 4<<20)
 	if err != nil {
 		return ""
 	}

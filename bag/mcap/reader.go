@@ -26,7 +26,24 @@ func init() {
 		Write: func(out io.WriteSeeker, src bag.Storage, compression string) (*bag.RepairReport, error) {
 			return Write(out, src, WriteOptions{Compression: compression})
 		},
+		NeedsScan: needsScan,
 	})
+}
+
+// needsScan says why NewReader would read the whole file: no footer or
+// summary, a damaged one, or a summary without a chunk index.
+func needsScan(r io.ReaderAt, size int64, _ string) error {
+	x := &Reader{r: r, size: size, schemas: map[uint16]*schema{}, chans: map[uint16]*channel{}}
+	if size < magicLen {
+		return nil // NewReader says what is wrong
+	}
+	if reason := x.readSummary(); reason != nil {
+		return reason
+	}
+	if x.needsDataWalk() {
+		return errors.New("the summary has no chunk index: the messages are found by reading the data section")
+	}
+	return nil
 }
 
 // Reader is an opened MCAP file. It implements bag.Storage,

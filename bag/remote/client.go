@@ -189,6 +189,28 @@ type probed struct {
 	ver     version
 	tail    []byte // the file's last bytes
 	tailOff int64
+	// counted is set once a File has counted the request in its Stats.
+	counted bool
+	// err is a refusal (no such file, access denied) remembered so that
+	// looking beside a file again costs no request.
+	err error
+}
+
+// cachedProbe makes the opening suffix read of a URL, or reuses one made
+// a moment ago, a refusal included.
+func (c *Client) cachedProbe(ctx context.Context, l location) (*probed, error) {
+	if p := c.takeProbe(l.raw); p != nil {
+		return p, p.err
+	}
+	p, err := c.probe(ctx, l)
+	if err != nil {
+		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrForbidden) {
+			c.keepProbe(&probed{raw: l.raw, at: time.Now(), err: err})
+		}
+		return nil, err
+	}
+	c.keepProbe(p)
+	return p, nil
 }
 
 // Info describes a remote file or folder.
@@ -224,7 +246,7 @@ func (c *Client) Stat(ctx context.Context, name string) (Info, error) {
 		}
 		return Info{Dir: true}, nil
 	}
-	p, err := c.probe(ctx, l)
+	p, err := c.cachedProbe(ctx, l)
 	if err != nil {
 		if errors.Is(err, ErrNotFound) && l.isS3() {
 			if ents, lerr := c.List(ctx, name+"/"); lerr == nil && len(ents) > 0 {
@@ -233,7 +255,6 @@ func (c *Client) Stat(ctx context.Context, name string) (Info, error) {
 		}
 		return Info{}, err
 	}
-	c.keepProbe(p)
 	return Info{Size: p.size, ETag: p.ver.etag, LastModified: p.ver.modTime}, nil
 }
 
@@ -246,13 +267,14 @@ func isFolderURL(l location) bool {
 	return strings.HasSuffix(p, "/")
 }
 
-// keepProbe remembers a Stat's answer for a minute, for Open.
+// keepProbe remembers a Stat's or an Open's answer for a moment, for
+// Open.
 func (c *Client) keepProbe(p *probed) {
 	c.probeMu.Lock()
 	defer c.probeMu.Unlock()
 	kept := c.probes[:0]
 	for _, q := range c.probes {
-		if q.raw != p.raw && time.Since(q.at) < time.Minute {
+		if q.raw != p.raw && time.Since(q.at) < probeLife {
 			kept = append(kept, q)
 		}
 	}
@@ -262,17 +284,18 @@ func (c *Client) keepProbe(p *probed) {
 	}
 }
 
-// takeProbe returns and forgets a recent Stat's answer for a URL.
+// probeLife is how long a Stat's answer serves later Opens of its URL:
+// opening a folder stats, then opens, then reads its metadata.yaml again
+// from the format beside it, all within a moment.
+const probeLife = 30 * time.Second
+
+// takeProbe returns a recent Stat's answer for a URL, or nil.
 func (c *Client) takeProbe(raw string) *probed {
 	c.probeMu.Lock()
 	defer c.probeMu.Unlock()
-	for i, q := range c.probes {
-		if q.raw == raw {
-			c.probes = append(c.probes[:i], c.probes[i+1:]...)
-			if time.Since(q.at) < time.Minute {
-				return q
-			}
-			return nil
+	for _, q := range c.probes {
+		if q.raw == raw && time.Since(q.at) < probeLife {
+			return q
 		}
 	}
 	return nil
@@ -294,8 +317,9 @@ func (c *Client) List(ctx context.Context, name string) ([]Entry, error) {
 	return ents, err
 }
 
-// Open opens a remote file: one suffix request (none after a Stat of the
-// same URL) learns its size and version and keeps its last TailBytes.
+// Open opens a remote file: one suffix request (none after a Stat or an
+// Open of the same URL a moment ago) learns its size and version and keeps
+// its last TailBytes.
 func (c *Client) Open(ctx context.Context, name string) (*File, error) {
 	l, err := parseLocation(name)
 	if err != nil {
@@ -304,13 +328,15 @@ func (c *Client) Open(ctx context.Context, name string) (*File, error) {
 	if isFolderURL(l) {
 		return nil, &Error{Op: "open", URL: Redact(name), Err: errors.New("the URL names a folder, not a file")}
 	}
-	p := c.takeProbe(name)
-	if p == nil {
-		if p, err = c.probe(ctx, l); err != nil {
-			return nil, err
-		}
+	p, err := c.cachedProbe(ctx, l)
+	if err != nil {
+		return nil, err
 	}
-	return newFile(c, l, p), nil
+	c.probeMu.Lock()
+	count := !p.counted
+	p.counted = true
+	c.probeMu.Unlock()
+	return newFile(c, l, p, count), nil
 }
 
 // probe makes the opening suffix read.

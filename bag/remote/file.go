@@ -69,14 +69,18 @@ const (
 	gapBlocks = 2
 )
 
-func newFile(c *Client, l location, p *probed) *File {
+// newFile makes the File of a probed URL; count says whether the probe's
+// request is this file's to count (the first File made from it).
+func newFile(c *Client, l location, p *probed, count bool) *File {
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &File{
 		c: c, loc: l, id: c.ids.Add(1), size: p.size, ver: p.ver, tail: p.tail, tailOff: p.tailOff,
 		opened: time.Now(), ctx: ctx, cancel: cancel, loading: map[int64]*load{},
 	}
-	f.stats.bytes.Add(int64(len(p.tail)))
-	f.stats.requests.Add(1)
+	if count {
+		f.stats.bytes.Add(int64(len(p.tail)))
+		f.stats.requests.Add(1)
+	}
 	return f
 }
 

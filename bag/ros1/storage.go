@@ -27,6 +27,13 @@ func init() {
 			b.path = path
 			return NewStore(b), nil
 		},
+		NeedsScan: func(r io.ReaderAt, size int64, _ string) error {
+			// NewReader reads the header and the index section only.
+			if _, err := NewReader(r, size); err != nil && scannable(err) {
+				return err
+			}
+			return nil
+		},
 		Check: func(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64)) (*bag.CheckReport, error) {
 			rep, err := CheckContext(ctx, r, size, progress)
 			if err != nil {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,18 +29,19 @@ func init() {
 // metadata.yaml is claimed when it is a storage file (.db3, .mcap, either
 // zstd-compressed); a ROS 1 .bag is not.
 func Claims(dir, file string) bool {
+	fsys := bag.FSFor(dir)
 	if file != "" {
-		lower := strings.ToLower(strings.TrimSuffix(strings.ToLower(file), ".zstd"))
+		lower := strings.ToLower(strings.TrimSuffix(strings.ToLower(bag.Base(file)), ".zstd"))
 		if !strings.HasSuffix(lower, ".db3") && !strings.HasSuffix(lower, ".mcap") {
 			return false
 		}
-		st, err := os.Stat(filepath.Join(dir, MetadataName))
+		st, err := fsys.Stat(bag.Join(dir, MetadataName))
 		return err == nil && st.Mode().IsRegular()
 	}
-	if st, err := os.Stat(filepath.Join(dir, MetadataName)); err == nil && st.Mode().IsRegular() {
+	if st, err := fsys.Stat(bag.Join(dir, MetadataName)); err == nil && st.Mode().IsRegular() {
 		return true
 	}
-	ents, err := os.ReadDir(dir)
+	ents, err := fsys.ReadDir(dir)
 	if err != nil {
 		return false
 	}
@@ -97,8 +100,9 @@ func OpenFolder(dir string, o bag.OpenOptions) (bag.Storage, error) {
 	var warnings, errs []error
 	warn := func(format string, args ...any) { warnings = append(warnings, fmt.Errorf(format, args...)) }
 	var meta *Metadata
-	mpath := filepath.Join(dir, MetadataName)
-	if _, err := os.Stat(mpath); err == nil {
+	fsys := bag.FSFor(dir)
+	mpath := bag.Join(dir, MetadataName)
+	if _, err := fsys.Stat(mpath); err == nil {
 		meta, err = ReadMetadata(mpath)
 		if err != nil {
 			warn("%s does not parse, the folder is read from its files: %v", MetadataName, err)
@@ -112,13 +116,17 @@ func OpenFolder(dir string, o bag.OpenOptions) (bag.Storage, error) {
 		warn("%s cannot be read, the folder is read from its files: %v", MetadataName, err)
 	}
 	onDisk, err := bag.RecordingFiles(dir)
+	if errors.Is(err, bag.ErrNoListing) && meta != nil {
+		// An HTTP folder: its files are those its metadata lists.
+		onDisk, err = nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	// Keep the storage files: a ROS 1 .bag is no part of a rosbag2 folder.
 	var storageFiles []string
 	for _, p := range onDisk {
-		if isStorageName(filepath.Base(p)) {
+		if isStorageName(bag.Base(p)) {
 			storageFiles = append(storageFiles, p)
 		}
 	}
@@ -141,7 +149,7 @@ func OpenFolder(dir string, o bag.OpenOptions) (bag.Storage, error) {
 		}
 		for _, p := range storageFiles {
 			if !used[p] {
-				warn("%s is in the folder but %s does not list it: it is read too", filepath.Base(p), MetadataName)
+				warn("%s is in the folder but %s does not list it: it is read too", bag.Base(p), MetadataName)
 				paths = append(paths, p)
 			}
 		}
@@ -157,10 +165,10 @@ func OpenFolder(dir string, o bag.OpenOptions) (bag.Storage, error) {
 			m := bag.NewMulti(nil, bag.MultiOptions{Path: dir, Format: FolderName, Version: versionText(meta), Warnings: warnings, Errors: errs})
 			return &Bag{Storage: m, Dir: dir, Metadata: meta, Missing: missing}, nil
 		}
-		return nil, fmt.Errorf("%s has no %s and no storage file (.db3, .mcap)", dir, MetadataName)
+		return nil, fmt.Errorf("%s has no %s and no storage file (.db3, .mcap)", bag.Shown(dir), MetadataName)
 	}
 	if len(paths) > bag.MaxParts {
-		return nil, fmt.Errorf("%s: %d files, at most %d can be read as one recording", dir, len(paths), bag.MaxParts)
+		return nil, fmt.Errorf("%s: %d files, at most %d can be read as one recording", bag.Shown(dir), len(paths), bag.MaxParts)
 	}
 	parts, names, lost, err := bag.OpenParts(paths, o)
 	if err != nil {
@@ -194,15 +202,29 @@ func isStorageName(name string) bool {
 // resolve finds the file a metadata path names in dir: as written, by its
 // base name (old versions prefix the folder's name), with .zstd added or
 // removed (a recorder that crashed before compressing its last file).
-// "" when there is none.
+// "" when there is none. In a remote folder an absolute path (the
+// recording machine's) is looked for by its base name only.
 func resolve(dir, rel string) string {
+	fsys := bag.FSFor(dir)
 	var cands []string
-	if filepath.IsAbs(rel) {
-		cands = append(cands, rel)
-	}
-	rel = filepath.FromSlash(rel)
-	for _, r := range []string{rel, filepath.Base(rel)} {
-		cands = append(cands, filepath.Join(dir, r))
+	if bag.IsURL(dir) {
+		slash := filepath.ToSlash(rel)
+		cands = append(cands, bag.Join(dir, slash))
+		if b := path.Base(slash); b != slash {
+			cands = append(cands, bag.Join(dir, b))
+		}
+		if strings.HasPrefix(slash, "/") {
+			cands = cands[len(cands)-1:]
+		}
+		cands = slices.Compact(cands)
+	} else {
+		if filepath.IsAbs(rel) {
+			cands = append(cands, rel)
+		}
+		rel = filepath.FromSlash(rel)
+		for _, r := range []string{rel, filepath.Base(rel)} {
+			cands = append(cands, filepath.Join(dir, r))
+		}
 	}
 	var alt []string
 	for _, c := range cands {
@@ -213,7 +235,10 @@ func resolve(dir, rel string) string {
 		}
 	}
 	for _, c := range append(cands, alt...) {
-		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+		if st, err := fsys.Stat(c); err == nil && st.Mode().IsRegular() {
+			if bag.IsURL(c) {
+				return c
+			}
 			return filepath.Clean(c)
 		}
 	}
@@ -257,25 +282,25 @@ func compare(meta *Metadata, parts []bag.Storage, names []string, listed map[str
 			continue
 		}
 		if fe := meta.FileEntry(rel); fe != nil && fe.MessageCount != s.Messages {
-			warn("%s says %s holds %d messages; it holds %d", MetadataName, filepath.Base(names[i]), fe.MessageCount, s.Messages)
+			warn("%s says %s holds %d messages; it holds %d", MetadataName, bag.Base(names[i]), fe.MessageCount, s.Messages)
 		}
 		name := strings.ToLower(names[i])
 		zst := strings.HasSuffix(name, ".zstd")
 		switch {
 		case meta.CompressionMode == "FILE" && !zst:
-			warn("%s says the files are compressed whole (%s FILE mode); %s is not", MetadataName, meta.CompressionFormat, filepath.Base(names[i]))
+			warn("%s says the files are compressed whole (%s FILE mode); %s is not", MetadataName, meta.CompressionFormat, bag.Base(names[i]))
 		case meta.CompressionMode != "FILE" && zst:
-			warn("%s is compressed whole, but %s does not say FILE compression mode", filepath.Base(names[i]), MetadataName)
+			warn("%s is compressed whole, but %s does not say FILE compression mode", bag.Base(names[i]), MetadataName)
 		}
 		format := p.FileInfo().Format
 		switch meta.StorageIdentifier {
 		case "sqlite3":
 			if !strings.Contains(format, "SQLite") {
-				warn("%s says the storage is sqlite3; %s is %s", MetadataName, filepath.Base(names[i]), format)
+				warn("%s says the storage is sqlite3; %s is %s", MetadataName, bag.Base(names[i]), format)
 			}
 		case "mcap":
 			if !strings.HasPrefix(format, "MCAP") {
-				warn("%s says the storage is mcap; %s is %s", MetadataName, filepath.Base(names[i]), format)
+				warn("%s says the storage is mcap; %s is %s", MetadataName, bag.Base(names[i]), format)
 			}
 		}
 	}

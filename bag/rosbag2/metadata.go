@@ -3,12 +3,11 @@ package rosbag2
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/bagscope/bagscope/bag"
 	"gopkg.in/yaml.v3"
 )
 
@@ -114,14 +113,10 @@ var (
 	livelinessNames  = []string{"system_default", "automatic", "manual_by_node", "manual_by_topic", "unknown", "best_available"}
 )
 
-// ReadMetadata reads and parses the metadata.yaml at path.
+// ReadMetadata reads and parses the metadata.yaml at path (a local path
+// or a URL).
 func ReadMetadata(path string) (*Metadata, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, 64<<20))
+	b, err := bag.ReadSmallFile(path, 64<<20)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,142 @@
+package bag
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/bagscope/bagscope/bag/remote"
+)
+
+// A remote recording file is opened in place: its format reads the index
+// or summary through the remote reader, a few requests for a recording of
+// any size. Reading a file without one means downloading all of it, so
+// that is done only with the caller's consent.
+
+// StageFetch is the progress stage of fetching a remote file's bytes
+// while it opens; done counts the bytes fetched, total is its size.
+const StageFetch = "fetching"
+
+// ErrRemoteScan means a remote file could be opened only by reading it
+// whole, which the caller did not allow.
+var ErrRemoteScan = errors.New("reading the whole remote file needs consent")
+
+// ScanConsentError says that a remote file has no usable index or summary
+// and would be read whole to open it; it unwraps to ErrRemoteScan.
+type ScanConsentError struct {
+	// Path is the file's URL (redacted).
+	Path string
+	// Size is what would be downloaded.
+	Size int64
+	// Reason is why the file has to be scanned.
+	Reason error
+}
+
+func (e *ScanConsentError) Error() string {
+	return fmt.Sprintf("%s: %v; opening it means reading all %s of it: allow that with --allow-remote-scan (in the window: confirm the scan)", e.Path, e.Reason, humanBytes(e.Size))
+}
+
+// Unwrap returns ErrRemoteScan.
+func (e *ScanConsentError) Unwrap() error { return ErrRemoteScan }
+
+// humanBytes writes a size as "1.2 GB".
+func humanBytes(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
+}
+
+// openRemoteFile opens a recording file at a URL in place.
+func openRemoteFile(path string, o OpenOptions) (Storage, error) {
+	ctx := o.context()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rf, err := remote.Default().Open(ctx, path)
+	if err != nil {
+		return nil, pathErr("open", path, err)
+	}
+	size := rf.Size()
+	if o.Progress != nil {
+		stage := StageFetch + " " + Base(path)
+		rf.SetProgress(func(s remote.Stats) { o.Progress(s.Bytes, size, stage) })
+		defer rf.SetProgress(nil)
+	}
+	// Cancelling the open closes the file, which ends its requests.
+	stop := context.AfterFunc(ctx, func() { rf.Close() })
+	defer stop()
+	fail := func(err error) (Storage, error) {
+		rf.Close()
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
+		return nil, err
+	}
+	shown := Shown(path)
+	if !o.AllowRemoteScan {
+		if reason := needsScan(rf, size, path); reason != nil {
+			return fail(&ScanConsentError{Path: shown, Size: size, Reason: reason})
+		}
+	}
+	s, err := NewStorage(rf, size, shown)
+	if err != nil {
+		return fail(err)
+	}
+	return &fileStorage{Storage: s, f: rf}, nil
+}
+
+// needsScan asks the file's format whether opening it would read it whole.
+func needsScan(r io.ReaderAt, size int64, path string) error {
+	head := make([]byte, 16)
+	n, err := r.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil // the open says what is wrong
+	}
+	f := Sniff(head[:n])
+	if f == nil {
+		f = FormatFor(Base(path))
+	}
+	if f == nil || f.NeedsScan == nil {
+		return nil
+	}
+	return f.NeedsScan(r, size, path)
+}
+
+// Transfer is what reading a recording fetched from remote storage.
+type Transfer struct {
+	// Remote is false for a recording of local files only.
+	Remote bool
+	// Bytes and Requests count what its remote files fetched so far.
+	Bytes, Requests int64
+}
+
+// TransferOf adds up what the remote files of an opened recording fetched
+// so far (a folder's files each; its metadata.yaml and listing are the
+// client's, see remote.Client.Stats).
+func TransferOf(s Storage) Transfer {
+	t := Transfer{Remote: IsURL(s.FileInfo().Path)}
+	add := func(s Storage) {
+		if r := RemoteOf(s); r != nil {
+			st := r.Stats()
+			t.Remote = true
+			t.Bytes += st.Bytes
+			t.Requests += st.Requests
+		}
+	}
+	if m := AsMulti(s); m != nil {
+		for _, p := range m.Parts() {
+			add(p)
+		}
+		return t
+	}
+	add(s)
+	return t
+}
