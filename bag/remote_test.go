@@ -114,7 +114,6 @@ func TestRemoteRecordingsReadAsLocal(t *testing.T) {
 	s3 := remotetest.Versity(t, "bags")
 	s3.Env(t, false)
 	s3.Upload(t, "bags", "", sharedBags)
-	remote.SetDefault(remote.NewClient(remote.Options{Endpoint: s3.Endpoint}))
 	defer remote.SetDefault(nil)
 
 	for _, rel := range sharedRecordings(t) {
@@ -131,6 +130,9 @@ func TestRemoteRecordingsReadAsLocal(t *testing.T) {
 					// An HTTP folder is its metadata.yaml's (listed too).
 					continue
 				}
+				// A client of its own: nothing fetched for an earlier
+				// open is reused, so the open's requests are its own.
+				remote.SetDefault(remote.NewClient(remote.Options{Endpoint: s3.Endpoint}))
 				rs, rerr := bag.OpenWith(u, bag.OpenOptions{AllowRemoteScan: true})
 				if (lerr == nil) != (rerr == nil) {
 					t.Fatalf("%s: local open %v, remote open %v", u, lerr, rerr)
@@ -289,6 +291,7 @@ func TestRemoteSecretsStayHidden(t *testing.T) {
 	// Refused: the errors name the URL, redacted.
 	for _, code := range []int{403, 404, 500} {
 		faults.Status(func(int, *http.Request) int { return code })
+		remote.SetDefault(remote.NewClient(remote.Options{Backoff: time.Millisecond}))
 		_, err := bag.OpenWith(faults.URL+someRecordings[0]+query, bag.OpenOptions{})
 		if err == nil {
 			t.Fatalf("a %d opened", code)
@@ -297,6 +300,7 @@ func TestRemoteSecretsStayHidden(t *testing.T) {
 	}
 	// An expired presigned URL says so.
 	faults.Status(func(int, *http.Request) int { return 403 })
+	remote.SetDefault(remote.NewClient(remote.Options{Backoff: time.Millisecond}))
 	expired := strings.Replace(query, "20300101T000000Z", "20200101T000000Z", 1)
 	_, err := bag.OpenWith(faults.URL+someRecordings[0]+expired, bag.OpenOptions{})
 	if !errors.Is(err, remote.ErrExpired) || !strings.Contains(err.Error(), "expired") {
