@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -118,17 +116,14 @@ func OpenWith(path string, o OpenOptions) (Storage, error) {
 // just as OpenFile does: false for a folder, a metadata.yaml, a zstd file
 // and a storage file inside a rosbag2 bag folder. It costs a Stat or two.
 func IsPlainFile(path string) bool {
-	if IsURL(path) {
-		return false // opened through Open, which reads it in place
-	}
-	st, err := os.Stat(path)
+	st, err := FSFor(path).Stat(path)
 	if err != nil {
 		return true // let the open say what is wrong
 	}
 	if st.IsDir() {
 		return false
 	}
-	dir, base := filepath.Dir(path), filepath.Base(path)
+	dir, base := Dir(path), Base(path)
 	if base == "metadata.yaml" || strings.HasSuffix(strings.ToLower(base), ".zstd") {
 		return false
 	}

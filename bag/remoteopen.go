@@ -62,6 +62,10 @@ func openRemoteFile(path string, o OpenOptions) (Storage, error) {
 	}
 	rf, err := remote.Default().Open(ctx, path)
 	if err != nil {
+		// A folder: an S3 prefix, with or without its final "/".
+		if st, serr := FSFor(path).Stat(path); serr == nil && st.IsDir() {
+			return nil, fmt.Errorf("%s is %w", Shown(path), errIsDir)
+		}
 		return nil, pathErr("open", path, err)
 	}
 	size := rf.Size()

@@ -99,6 +99,50 @@ func Redact(name string) string {
 	return scheme + "://" + auth + p + "?" + strings.Join(parts, "&")
 }
 
+// Secrets returns the secrets a URL carries, as written and unescaped:
+// its password and the values of its signature, credential and token
+// parameters. A program that names the URL can hide exactly these in what
+// it prints.
+func Secrets(name string) []string {
+	if !IsURL(name) {
+		return nil
+	}
+	var out []string
+	add := func(v string) {
+		if len(v) < 4 {
+			return // too short to hide without hiding other text
+		}
+		out = append(out, v)
+		if u, err := url.QueryUnescape(v); err == nil && u != v {
+			out = append(out, u)
+		}
+	}
+	_, rest, _ := strings.Cut(name, "://")
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	if at := strings.LastIndex(rest[:end], "@"); at >= 0 {
+		if _, pw, ok := strings.Cut(rest[:at], ":"); ok {
+			add(pw)
+		}
+	}
+	q := strings.SplitN(name, "#", 2)[0]
+	if _, q, ok := strings.Cut(q, "?"); ok {
+		for _, kv := range strings.Split(q, "&") {
+			k, v, _ := strings.Cut(kv, "=")
+			key, err := url.QueryUnescape(k)
+			if err != nil {
+				key = k
+			}
+			if secretKeys[strings.ToLower(key)] {
+				add(v)
+			}
+		}
+	}
+	return out
+}
+
 var (
 	secretParamRE = regexp.MustCompile(`(?i)\b(x-amz-signature|x-amz-credential|x-amz-security-token|awsaccesskeyid|signature|x-goog-signature|x-goog-credential|googleaccessid|sig|token|access_token|x-auth-token|api_key|apikey|password|secret)(=|%3D)[^&\s"'<>]*`)
 	userinfoRE    = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@"']*):[^@/\s"']*@`)
@@ -151,13 +195,6 @@ func parseLocation(name string) (location, error) {
 }
 
 func (l location) isS3() bool { return l.scheme == "s3" || l.scheme == "gs" }
-
-// hasQuery reports whether an HTTP URL carries a query (a presigned URL):
-// its signature covers this one object, so nothing beside it can be named.
-func hasQuery(name string) bool {
-	_, q, ok := strings.Cut(strings.SplitN(name, "#", 2)[0], "?")
-	return ok && q != ""
-}
 
 // Dir returns the folder of a URL, ending with "/": the URL without its
 // last path element, query and fragment. A URL ending with "/" is its own

@@ -39,8 +39,7 @@ func TestRedact(t *testing.T) {
 func TestRedactText(t *testing.T) {
 	// net/http quotes the URL it failed on.
 	u := "https://user:pw@h/x.mcap?X-Amz-Credential=AKIA&X-Amz-Signature=s3cr3t"
-	_, err := url.Parse("https://h/%zz")
-	msg := fmt.Sprintf("Get %q: dial tcp: connection refused (%v)", u, err)
+	msg := fmt.Sprintf("Get %q: dial tcp: connection refused (%v)", u, &url.Error{Op: "Get", URL: u, Err: errors.New("EOF")})
 	got := RedactText(msg)
 	for _, secret := range []string{"s3cr3t", "AKIA", ":pw@"} {
 		if strings.Contains(got, secret) {
@@ -105,5 +104,21 @@ func TestExpiry(t *testing.T) {
 	se := classify(403, "AccessDenied", "Request has expired", u)
 	if !errors.Is(se, ErrExpired) {
 		t.Errorf("a 403 past the expiry is %v, want ErrExpired", se)
+	}
+}
+
+func TestSecrets(t *testing.T) {
+	got := Secrets("https://user:hunter22@h/x?X-Amz-Signature=abcd%2Fef&X-Amz-Date=20300101T000000Z&token=tokn")
+	want := map[string]bool{"hunter22": true, "abcd%2Fef": true, "abcd/ef": true, "tokn": true}
+	if len(got) != len(want) {
+		t.Fatalf("Secrets = %q, want %v", got, want)
+	}
+	for _, s := range got {
+		if !want[s] {
+			t.Errorf("Secrets gave %q", s)
+		}
+	}
+	if s := Secrets("/local/x.bag"); s != nil {
+		t.Errorf("a path has secrets %q", s)
 	}
 }

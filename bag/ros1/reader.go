@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"sync"
+
+	"github.com/bagscope/bagscope/bag"
 )
 
 // Limits on lengths read from the file. A length above a limit is reported
@@ -69,7 +70,7 @@ func Open(path string) (*Bag, error) { return openFile(path, NewReader) }
 func OpenRaw(path string) (*Bag, error) { return openFile(path, NewRawReader) }
 
 func openFile(path string, open func(io.ReaderAt, int64) (*Bag, error)) (*Bag, error) {
-	f, err := os.Open(path)
+	f, err := bag.FSFor(path).Open(path) // a local path, or a URL read in place
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +85,7 @@ func openFile(path string, open func(io.ReaderAt, int64) (*Bag, error)) (*Bag, e
 		return nil, err
 	}
 	b.closer = f
-	b.path = path
+	b.path = bag.Shown(path)
 	return b, nil
 }
 
