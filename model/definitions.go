@@ -53,8 +53,12 @@ func FillDefinitions(s bag.Storage) (missing int) {
 
 // OpenStorage opens the recording at path through the seam and fills in the
 // definitions it lacks (FillDefinitions).
-func OpenStorage(path string) (bag.Storage, error) {
-	s, err := bag.OpenFile(path)
+func OpenStorage(path string) (bag.Storage, error) { return OpenStorageWith(path, bag.OpenOptions{}) }
+
+// OpenStorageWith is OpenStorage with the options of bag.OpenFileWith (the
+// consent to read a remote file without an index whole).
+func OpenStorageWith(path string, o bag.OpenOptions) (bag.Storage, error) {
+	s, err := bag.OpenFileWith(path, o)
 	if err != nil {
 		return nil, err
 	}

@@ -99,7 +99,8 @@ type ConnRow struct {
 // zstd-compressed file open the whole recording through bag.OpenWith.
 // It stops with ctx's error when ctx is cancelled. progress may be nil.
 func Open(ctx context.Context, path string, progress ProgressFunc) (*Document, error) {
-	if !bag.IsPlainFile(path) {
+	if bag.IsURL(path) || !bag.IsPlainFile(path) {
+		// A URL is read in place through the seam, whatever it names.
 		return openRecording(ctx, path, progress)
 	}
 	f, err := os.Open(path)

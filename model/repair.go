@@ -20,6 +20,9 @@ import (
 // an existing file unless force is set. in may be "" for a bag held in
 // memory.
 func CheckRepairOutput(in, out string, force bool) error {
+	if bag.IsURL(out) {
+		return fmt.Errorf("%s is a URL: copies are written to a local file; name one (the input may be a URL)", bag.Shown(out))
+	}
 	ost, err := os.Stat(out)
 	if err != nil {
 		return nil

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"strings"
 
@@ -78,7 +77,7 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 	unreadable := func(err error) int {
 		if asJSON {
 			json.NewEncoder(stdout).Encode(checkJSON{
-				Path: path, Verdict: "unreadable", Errors: 1,
+				Path: bag.Shown(path), Verdict: "unreadable", Errors: 1,
 				Findings: []findingJSON{{"error", errOffset(err), "", err.Error()}},
 				Error:    err.Error(),
 			})
@@ -86,18 +85,24 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 		fail(stderr, path, err)
 		return checkUnreadable
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return unreadable(err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
+	// check reads all of a recording: a remote one is read whole, by
+	// consent of the command itself (no --allow-remote-scan needed).
+	open := bag.OpenOptions{AllowRemoteScan: true}
+	fsys := bag.FSFor(path)
+	st, err := fsys.Stat(path)
 	if err != nil {
 		return unreadable(err)
 	}
 	// A folder, a metadata.yaml or a compressed file is a recording the
 	// seam opens as a whole, then checks file by file.
 	recording := st.IsDir() || !bag.IsPlainFile(path)
+	var f bag.File
+	if !recording {
+		if f, err = fsys.Open(path); err != nil {
+			return unreadable(err)
+		}
+		defer f.Close()
+	}
 	ctx := context.Background()
 	if quick {
 		ctx = bag.WithQuickCheck(ctx)
@@ -107,7 +112,7 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 	var s bag.Storage // the opened recording, when it opens
 	readable := uint64(0)
 	if recording {
-		rs, oerr := model.OpenStorage(path)
+		rs, oerr := model.OpenStorageWith(path, open)
 		if oerr != nil {
 			pl.end()
 			return unreadable(oerr)
@@ -123,7 +128,7 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 		var pc *model.PayloadCheck
 		var sc *model.StampCheck
 		if !quick {
-			if o, oerr := model.OpenStorage(path); oerr == nil {
+			if o, oerr := model.OpenStorageWith(path, open); oerr == nil {
 				s = o
 				defer s.Close()
 				if !checksPayloads(s) {
@@ -158,7 +163,7 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 		}
 	}
 	if asJSON {
-		out := checkJSON{Path: path, OK: rep.Errors() == 0, Verdict: "ok", Messages: readable, MessagesInChunks: rep.Messages,
+		out := checkJSON{Path: bag.Shown(path), OK: rep.Errors() == 0, Verdict: "ok", Messages: readable, MessagesInChunks: rep.Messages,
 			Errors: rep.Errors(), Findings: []findingJSON{}}
 		if !out.OK {
 			out.Verdict = "errors"

@@ -90,7 +90,7 @@ func msgDirs(cmd *cobra.Command) {
 // the error is an *openError.
 func (e *env) openRecording(cmd *cobra.Command, path string) (bag.Storage, error) {
 	msgDirs(cmd)
-	s, err := model.OpenStorage(path)
+	s, err := model.OpenStorageWith(path, e.openOptions())
 	if err != nil {
 		failOpen(e.stderr, path, err)
 		return nil, &openError{err}
@@ -135,6 +135,7 @@ func noteDefinitionSources(stderr io.Writer, path string, s bag.Storage) {
 
 // fail prints an error for file path and returns ExitProblems.
 func fail(stderr io.Writer, path string, err error) int {
+	path = bag.Shown(path)
 	msg := err.Error()
 	if path != "" && !strings.Contains(msg, path) {
 		msg = path + ": " + msg

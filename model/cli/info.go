@@ -34,6 +34,9 @@ type infoJSON struct {
 	Error string `json:"error,omitempty"`
 	// Lost is what a scan of a damaged file could not read.
 	Lost *lossJSON `json:"lost,omitempty"`
+	// Fetched is what reading a remote recording fetched (absent for a
+	// local one).
+	Fetched *fetchedJSON `json:"fetched,omitempty"`
 }
 
 type topicInfoJSON struct {
@@ -65,19 +68,19 @@ found is listed; what could not be read is said on stderr with its byte offset (
 	freq := c.Flags().Bool("freq", false, "print each topic's rate as rosbag info --freq does, with its intervals, jitter, gaps and active span")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		msgDirs(cmd)
-		return status(runInfo(args[0], *asJSON, *freq, e.stdout, e.stderr))
+		return status(runInfo(args[0], *asJSON, *freq, e.openOptions(), e.stdout, e.stderr))
 	}
 	return c
 }
 
-func runInfo(path string, asJSON, freq bool, stdout, stderr io.Writer) int {
+func runInfo(path string, asJSON, freq bool, o bag.OpenOptions, stdout, stderr io.Writer) int {
 	failJSON := func(err error) int {
 		if asJSON {
-			json.NewEncoder(stdout).Encode(infoJSON{Path: path, Compression: map[string]int{}, Topics: []topicInfoJSON{}, Error: err.Error()})
+			json.NewEncoder(stdout).Encode(infoJSON{Path: bag.Shown(path), Compression: map[string]int{}, Topics: []topicInfoJSON{}, Error: err.Error(), Fetched: fetchedObject()})
 		}
 		return fail(stderr, path, err)
 	}
-	b, err := bag.OpenFile(path)
+	b, err := bag.OpenFileWith(path, o)
 	if err != nil {
 		failJSON(err)
 		return ExitUsage
@@ -123,6 +126,7 @@ func printInfoJSON(w io.Writer, s *bag.Summary, set *stats.Set, lost *loss) int 
 		lj := lost.json()
 		out.Lost = &lj
 	}
+	out.Fetched = fetchedObject()
 	for _, t := range s.Topics {
 		tj := topicInfoJSON{Topic: t.Topic, Type: t.Type, MD5Sum: t.MD5Sum, Messages: t.Messages, Connections: len(t.Connections)}
 		if set != nil {
@@ -183,6 +187,9 @@ func printInfo(w io.Writer, b bag.Storage, s *bag.Summary, set *stats.Set) {
 	}
 	line("chunks", "%d", s.Chunks)
 	line("indexed", "%s", yesNo(s.Indexed))
+	if st, ok := fetched(); ok {
+		line("fetched", "%s", fetchedText(st))
+	}
 	if r := fi.Scanned; r != nil {
 		printScan(w, r, s.Size)
 	}

@@ -54,6 +54,7 @@ type plotOptions struct {
 	json                           bool
 	width, height                  int
 	sel                            *selection
+	open                           bag.OpenOptions
 }
 
 func newPlot(e *env) *cobra.Command {
@@ -105,6 +106,7 @@ func newPlot(e *env) *cobra.Command {
 			}
 		}
 		msgDirs(cmd)
+		o.open = e.openOptions()
 		return runPlot(o, args, e.stdout, e.stderr)
 	}
 	return c
@@ -142,7 +144,7 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 		return usagef("%v", err)
 	}
 	path := pos[0]
-	b, err := model.OpenStorage(path)
+	b, err := model.OpenStorageWith(path, o.open)
 	if err != nil {
 		return status(failOpen(stderr, path, err))
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"unicode"
@@ -41,14 +40,14 @@ lengths and its header fields decoded by type (ROS 1), or each field with its va
 	asJSON := c.Flags().Bool("json", false, "print one JSON object per record")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		msgDirs(cmd)
-		return status(runRecords(args[0], *asJSON, e.stdout, e.stderr))
+		return status(runRecords(args[0], *asJSON, e.openOptions(), e.stdout, e.stderr))
 	}
 	return c
 }
 
-func runRecords(path string, asJSON bool, stdout, stderr io.Writer) int {
+func runRecords(path string, asJSON bool, o bag.OpenOptions, stdout, stderr io.Writer) int {
 	if !isROS1(path) {
-		return listRecords(path, asJSON, stdout, stderr)
+		return listRecords(path, asJSON, o, stdout, stderr)
 	}
 	b, err := ros1.OpenRaw(path)
 	if err != nil {
@@ -119,13 +118,15 @@ func fieldText(f ros1.Field) string {
 // isROS1 reports whether the file at path starts as a ROS 1 bag does: those
 // are listed from their own record headers, even when too damaged to open.
 func isROS1(path string) bool {
-	f, err := os.Open(path)
+	f, err := bag.FSFor(path).Open(path)
 	if err != nil {
-		return true // the ROS 1 path reports the error
+		// The ROS 1 path reports a local file's error; the seam a URL's
+		// (a folder URL is not a file).
+		return !bag.IsURL(path)
 	}
 	defer f.Close()
 	head := make([]byte, len(ros1.Magic))
-	n, _ := io.ReadFull(f, head)
+	n, _ := f.ReadAt(head, 0)
 	return string(head[:n]) == ros1.Magic
 }
 
@@ -149,8 +150,8 @@ type recordFieldJSON struct {
 
 // listRecords lists the records of a file of any format that can list them
 // (bag.RecordLister), in byte order.
-func listRecords(path string, asJSON bool, stdout, stderr io.Writer) int {
-	s, err := bag.OpenFile(path)
+func listRecords(path string, asJSON bool, o bag.OpenOptions, stdout, stderr io.Writer) int {
+	s, err := bag.OpenFileWith(path, o)
 	if err != nil {
 		return failOpen(stderr, path, err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/bagscope/bagscope/bag"
 )
 
 // Options are what Execute needs besides the arguments.
@@ -29,6 +31,8 @@ type env struct {
 	stdout, stderr io.Writer
 	window         func(args []string) int
 	getenv         func(string) string
+	// allowScan is --allow-remote-scan (see setupRemote).
+	allowScan bool
 }
 
 // Main runs bagscope with the process's arguments and returns the exit
@@ -57,6 +61,11 @@ func Run(args []string, stdout, stderr io.Writer) int {
 // returns the exit status (see the Exit constants).
 func Execute(args []string, o Options) int {
 	e := &env{stdout: o.Stdout, stderr: o.Stderr, window: o.Window, getenv: o.Getenv}
+	// A presigned URL's signature named here never reaches the output.
+	if secrets := secretsOf(args); len(secrets) > 0 {
+		e.stdout = secretWriter{e.stdout, secrets}
+		e.stderr = secretWriter{e.stderr, secrets}
+	}
 	if e.getenv == nil {
 		e.getenv = os.Getenv
 	}
@@ -111,6 +120,8 @@ display. The commands run headless and print text, or JSON with --json.`,
 	root.SetVersionTemplate("bagscope {{.Version}}\n")
 	root.PersistentFlags().StringArray("msgs", nil, "also look in `DIR` for the ROS 2 message definitions a recording lacks (repeatable)")
 	root.MarkPersistentFlagDirname("msgs")
+	addRemoteFlags(root.PersistentFlags())
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return e.setupRemote(cmd) }
 	addWindowFlags(root.Flags())
 	for _, c := range commands {
 		root.AddCommand(c(e))
@@ -134,6 +145,9 @@ func addWindowFlags(fs *pflag.FlagSet) {
 // mistyped command.
 func (e *env) windowArgs(cmd *cobra.Command, args []string) error {
 	for i, a := range args {
+		if bag.IsURL(a) {
+			continue // the window opens it in place
+		}
 		if _, err := os.Stat(a); err == nil {
 			continue
 		}

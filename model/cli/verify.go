@@ -79,18 +79,18 @@ as "lost").`,
 	asJSON := c.Flags().Bool("json", false, "print one JSON object")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		msgDirs(cmd)
-		return runVerify(args[0], sel, *asJSON, e.stdout, e.stderr)
+		return runVerify(args[0], sel, *asJSON, e.openOptions(), e.stdout, e.stderr)
 	}
 	return c
 }
 
-func runVerify(path string, sel *selection, asJSON bool, stdout, stderr io.Writer) error {
+func runVerify(path string, sel *selection, asJSON bool, o bag.OpenOptions, stdout, stderr io.Writer) error {
 	// Like the other commands, verify reads an unindexed, cut or damaged
 	// bag by scanning it (and says so), instead of refusing it.
-	b, err := bag.OpenFile(path)
+	b, err := bag.OpenFileWith(path, o)
 	if err != nil {
 		if asJSON {
-			json.NewEncoder(stdout).Encode(verifyJSON{Path: path, Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: (&loss{}).json(), Error: err.Error()})
+			json.NewEncoder(stdout).Encode(verifyJSON{Path: bag.Shown(path), Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: (&loss{}).json(), Error: err.Error()})
 		}
 		return status(failOpen(stderr, path, err))
 	}
@@ -110,7 +110,7 @@ func runVerify(path string, sel *selection, asJSON bool, stdout, stderr io.Write
 	}
 	sel.noteEmpty(stderr, path, res.messages)
 	if asJSON {
-		out := verifyJSON{Path: path, Messages: res.messages, Bytes: res.bytes, IndexEntries: res.indexEntries,
+		out := verifyJSON{Path: bag.Shown(path), Messages: res.messages, Bytes: res.bytes, IndexEntries: res.indexEntries,
 			Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: res.lost.json(), OK: len(res.problems) == 0 && !res.lost.any()}
 		for _, t := range res.topics {
 			out.Topics = append(out.Topics, topicVerifyJSON{t.topic, t.messages, t.bytes, fmt.Sprintf("%08x", t.crc)})
