@@ -114,6 +114,22 @@ func needsScan(r io.ReaderAt, size int64, path string) error {
 	return f.NeedsScan(r, size, path)
 }
 
+// Prefetch tells the file behind r that reads of n bytes at each of offs
+// are coming (a ROS 1 bag's chunk headers), so that a remote file fetches
+// them together: a few requests instead of one per read. For a local file
+// it does nothing.
+func Prefetch(r io.ReaderAt, offs []int64, n int64) {
+	p, ok := r.(interface{ Prefetch([]remote.Range) error })
+	if !ok || len(offs) == 0 {
+		return
+	}
+	rs := make([]remote.Range, len(offs))
+	for i, off := range offs {
+		rs[i] = remote.Range{Off: off, Len: n}
+	}
+	p.Prefetch(rs) // a read that still misses fetches on its own
+}
+
 // Transfer is what reading a recording fetched from remote storage.
 type Transfer struct {
 	// Remote is false for a recording of local files only.

@@ -114,7 +114,12 @@ type Client struct {
 	cache *blockCache
 	disk  *diskCache
 	sem   chan struct{}
-	stats counters
+	// smallSem bounds Prefetch's small requests, apart from sem.
+	smallSem chan struct{}
+	stats    counters
+	// noMultiRange is set once a server answered a multi-range request
+	// with the whole file: Prefetch then makes one request per range.
+	noMultiRange atomic.Bool
 
 	ids atomic.Uint64
 
@@ -142,6 +147,8 @@ func NewClient(o Options) *Client {
 		gs:    &s3Backend{stall: o.Stall, endpoint: "", region: o.Region, gcs: true},
 		cache: newBlockCache(o.CacheBytes),
 		sem:   make(chan struct{}, o.MaxInFlight),
+
+		smallSem: make(chan struct{}, smallInFlight),
 	}
 	if o.DiskCache != "" {
 		c.disk = newDiskCache(o.DiskCache, o.DiskCacheBytes)
@@ -372,6 +379,16 @@ func (c *Client) probe(ctx context.Context, l location) (*probed, error) {
 // tried MaxAttempts times, waiting between attempts; each attempt is
 // counted. The error is an *Error.
 func (c *Client) attempt(ctx context.Context, op string, l location, fc *counters, req func(context.Context) error) error {
+	return c.attemptWith(ctx, c.sem, op, l, fc, req)
+}
+
+// attemptSmall is attempt for Prefetch's small requests, which have slots
+// of their own.
+func (c *Client) attemptSmall(ctx context.Context, op string, l location, fc *counters, req func(context.Context) error) error {
+	return c.attemptWith(ctx, c.smallSem, op, l, fc, req)
+}
+
+func (c *Client) attemptWith(ctx context.Context, sem chan struct{}, op string, l location, fc *counters, req func(context.Context) error) error {
 	var err error
 	n := 0
 	for {
@@ -379,7 +396,7 @@ func (c *Client) attempt(ctx context.Context, op string, l location, fc *counter
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
-		err = c.oneRequest(ctx, req)
+		err = c.oneRequest(ctx, sem, req)
 		c.stats.requests.Add(1)
 		if fc != nil {
 			fc.requests.Add(1)
@@ -418,13 +435,13 @@ func (c *Client) attempt(ctx context.Context, op string, l location, fc *counter
 // request's context is cancelled when Stall passes without a byte (see
 // watch): a dropped connection that never closes is retried instead of
 // hanging.
-func (c *Client) oneRequest(ctx context.Context, req func(context.Context) error) error {
+func (c *Client) oneRequest(ctx context.Context, sem chan struct{}, req func(context.Context) error) error {
 	select {
-	case c.sem <- struct{}{}:
+	case sem <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	defer func() { <-c.sem }()
+	defer func() { <-sem }()
 	actx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sw := &stallWatch{d: c.opts.Stall}

@@ -34,6 +34,9 @@ type File struct {
 	broken      error // a sticky failure: the file changed on the server
 	closed      bool
 	onFetch     func(Stats)
+	// extents are the bytes Prefetch fetched, sorted by offset.
+	extents     []extent
+	extentBytes int64
 
 	stats counters
 }
@@ -191,6 +194,11 @@ func (f *File) read(p []byte, off int64) (retry bool, err error) {
 	if f.broken != nil {
 		f.mu.Unlock()
 		return false, f.broken
+	}
+	if d := f.extentAt(off, end); d != nil {
+		copy(p, d)
+		f.mu.Unlock()
+		return false, nil
 	}
 	var missing []int64
 	for b := first; b <= last; b++ {

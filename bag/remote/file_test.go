@@ -442,3 +442,57 @@ func TestDiskCache(t *testing.T) {
 		t.Errorf("a changed file was served %d blocks from the disk cache", third.DiskHits)
 	}
 }
+
+func TestPrefetch(t *testing.T) {
+	data := randomBytes(40<<20, 61)
+	// 400 small ranges spread over the file, as a bag's chunk headers.
+	var rs []Range
+	for i := int64(0); i < 400; i++ {
+		rs = append(rs, Range{Off: i * 100_000, Len: 128})
+	}
+	for _, tc := range []struct {
+		name       string
+		multi      bool // the server answers multi-range requests in parts
+		maxFetches int64
+	}{{"multi-range", true, 4}, {"single ranges", false, 404}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var requests atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				requests.Add(1)
+				if !tc.multi && strings.Contains(r.Header.Get("Range"), ",") {
+					w.Header().Set("ETag", `"e"`)
+					w.Write(data) // as a server without multi-range support
+					return
+				}
+				w.Header().Set("ETag", `"e"`)
+				http.ServeContent(w, r, "f", time.Time{}, bytes.NewReader(data))
+			}))
+			defer srv.Close()
+			c := testClient(Options{})
+			f, err := c.Open(context.Background(), srv.URL+"/f")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := f.Prefetch(rs); err != nil {
+				t.Fatal(err)
+			}
+			fetched := requests.Load()
+			if fetched-1 > tc.maxFetches {
+				t.Errorf("prefetching %d ranges made %d requests, want at most %d", len(rs), fetched-1, tc.maxFetches)
+			}
+			for _, r := range rs {
+				p := make([]byte, r.Len)
+				if _, err := f.ReadAt(p, r.Off); err != nil || !bytes.Equal(p, data[r.Off:r.Off+r.Len]) {
+					t.Fatalf("reading prefetched bytes at %d: %v", r.Off, err)
+				}
+			}
+			if n := requests.Load(); n != fetched {
+				t.Errorf("reading the prefetched ranges made %d more requests", n-fetched)
+			}
+			if st := f.Stats(); st.Bytes > 2<<20+int64(len(rs))*(128+mergeGap) {
+				t.Errorf("prefetching 400 ranges of 128 bytes fetched %d bytes", st.Bytes)
+			}
+		})
+	}
+}

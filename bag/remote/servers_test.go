@@ -64,6 +64,31 @@ func TestNginx(t *testing.T) {
 		t.Errorf("nginx logged %d requests, the client counted %d", n, c.Stats().Requests)
 	}
 
+	t.Run("prefetch in multi-range requests", func(t *testing.T) {
+		c := testClient(Options{})
+		g, err := c.Open(context.Background(), srv.URL+"f.bin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer g.Close()
+		var rs []Range
+		for off := int64(0); off < int64(len(data))-300<<10; off += 17_000 {
+			rs = append(rs, Range{Off: off, Len: 100})
+		}
+		if err := g.Prefetch(rs); err != nil {
+			t.Fatal(err)
+		}
+		before := c.Stats().Requests
+		for _, r := range rs {
+			p := make([]byte, r.Len)
+			if _, err := g.ReadAt(p, r.Off); err != nil || !bytes.Equal(p, data[r.Off:r.Off+r.Len]) {
+				t.Fatalf("at %d: %v", r.Off, err)
+			}
+		}
+		if after := c.Stats().Requests; before > 1+int64(len(rs)+99)/100 || after != before {
+			t.Errorf("%d ranges: %d requests to prefetch, %d more to read them; want nginx to answer %d per request", len(rs), before-1, after-before, 100)
+		}
+	})
 	t.Run("missing", func(t *testing.T) {
 		_, err := c.Open(context.Background(), srv.URL+"nothing.bin")
 		if !errors.Is(err, ErrNotFound) {

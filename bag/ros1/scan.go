@@ -89,6 +89,12 @@ func scannable(err error) bool {
 
 // checkChunkHeaders reads every chunk record header the index points at.
 func (b *Bag) checkChunkHeaders() error {
+	// A remote bag fetches them together, not one request each.
+	offs := make([]int64, len(b.ChunkInfos))
+	for i, ci := range b.ChunkInfos {
+		offs[i] = ci.ChunkPos
+	}
+	bag.Prefetch(b.r, offs, recordLookahead)
 	for _, ci := range b.ChunkInfos {
 		if ci.ChunkPos >= b.Header.IndexPos {
 			return errAt(ci.Offset, OpChunkInfo, ErrMalformed, "chunk info points at %d, inside the index section at %d", ci.ChunkPos, b.Header.IndexPos)

@@ -1,0 +1,341 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Prefetching many small ranges: a ROS 1 bag's chunk headers lie one at
+// the start of each chunk, all over the file. Read one by one they would
+// cost a request (and a block) each; Prefetch fetches just their bytes,
+// over HTTP in a few multi-range requests (Range: bytes=a-b,c-d,…, which
+// nginx, Apache and most CDNs answer with multipart/byteranges), from S3
+// (which answers one range per request) in parallel requests. The bytes
+// are kept with the file until it closes.
+
+// Range is a byte range of a file: Len bytes at Off.
+type Range struct {
+	Off, Len int64
+}
+
+const (
+	// extentBudget bounds the bytes a file keeps from Prefetch.
+	extentBudget = 16 << 20
+	// mergeGap joins ranges this close into one.
+	mergeGap = 4 << 10
+	// rangesPerRequest bounds a multi-range request: servers answer at
+	// most so many ranges in parts (Apache's MaxRanges and Go's default
+	// are 200; beyond, the whole file) and take a Range header of a few kB.
+	rangesPerRequest = 100
+	// smallInFlight is how many single-range requests Prefetch keeps in
+	// flight (each small: a server takes many).
+	smallInFlight = 16
+)
+
+// extent is prefetched bytes at off.
+type extent struct {
+	off  int64
+	data []byte
+}
+
+// Prefetch fetches the given ranges (clipped to the file) ahead of reads
+// that will need them, together, and keeps their bytes. Ranges already
+// cached are skipped. An error leaves the reads to fetch what is missing.
+func (f *File) Prefetch(ranges []Range) error {
+	want := f.missingRanges(ranges)
+	if len(want) == 0 {
+		return nil
+	}
+	var err error
+	if !f.loc.isS3() && !f.c.noMultiRange.Load() {
+		var parts []extent
+		parts, err = f.fetchMultiRange(want)
+		f.keep(parts)
+		if errors.Is(err, errNoMultiRange) {
+			f.c.noMultiRange.Store(true)
+			err = nil
+		}
+		want = f.missingRanges(want)
+	}
+	if len(want) > 0 && err == nil {
+		var parts []extent
+		parts, err = f.fetchSingles(want)
+		f.keep(parts)
+	}
+	f.mu.Lock()
+	hook := f.onFetch
+	f.mu.Unlock()
+	if hook != nil {
+		hook(f.stats.snapshot())
+	}
+	return err
+}
+
+// keep adds prefetched bytes to the file's.
+func (f *File) keep(parts []extent) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, p := range parts {
+		f.addExtent(p)
+	}
+}
+
+// missingRanges clips, sorts and merges ranges, dropping what the file
+// already holds and what is beyond the budget.
+func (f *File) missingRanges(ranges []Range) []Range {
+	var rs []Range
+	for _, r := range ranges {
+		if r.Off < 0 || r.Off >= f.size || r.Len <= 0 {
+			continue
+		}
+		r.Len = min(r.Len, f.size-r.Off)
+		if f.holds(r.Off, r.Off+r.Len) {
+			continue
+		}
+		rs = append(rs, r)
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].Off < rs[j].Off })
+	var out []Range
+	var total int64
+	for _, r := range rs {
+		if n := len(out); n > 0 && r.Off <= out[n-1].Off+out[n-1].Len+mergeGap {
+			last := &out[n-1]
+			end := max(last.Off+last.Len, r.Off+r.Len)
+			total += end - (last.Off + last.Len)
+			last.Len = end - last.Off
+		} else {
+			out = append(out, r)
+			total += r.Len
+		}
+		if total > extentBudget {
+			break
+		}
+	}
+	return out
+}
+
+// holds reports whether the file can serve [off, end) without a request.
+func (f *File) holds(off, end int64) bool {
+	if len(f.tail) > 0 && off >= f.tailOff {
+		return true
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.extentAt(off, end) != nil {
+		return true
+	}
+	bs := f.c.opts.BlockSize
+	for b := off / bs; b <= (end-1)/bs; b++ {
+		if f.tailBlock(b) == nil && !f.c.cache.has(blockKey{f.id, b}) {
+			return false
+		}
+	}
+	return true
+}
+
+// extentAt returns the prefetched bytes [off, end), or nil (under f.mu).
+func (f *File) extentAt(off, end int64) []byte {
+	i := sort.Search(len(f.extents), func(i int) bool { return f.extents[i].off > off }) - 1
+	if i < 0 {
+		return nil
+	}
+	e := f.extents[i]
+	if end > e.off+int64(len(e.data)) {
+		return nil
+	}
+	return e.data[off-e.off : end-e.off]
+}
+
+// addExtent keeps prefetched bytes, in order (under f.mu).
+func (f *File) addExtent(e extent) {
+	if f.extentBytes+int64(len(e.data)) > extentBudget {
+		return
+	}
+	i := sort.Search(len(f.extents), func(i int) bool { return f.extents[i].off >= e.off })
+	f.extents = append(f.extents, extent{})
+	copy(f.extents[i+1:], f.extents[i:])
+	f.extents[i] = e
+	f.extentBytes += int64(len(e.data))
+}
+
+// errNoMultiRange: the server does not answer multi-range requests in
+// parts.
+var errNoMultiRange = errors.New("the server does not answer multi-range requests")
+
+// fetchMultiRange fetches ranges in multi-range requests, several in
+// flight.
+func (f *File) fetchMultiRange(rs []Range) ([]extent, error) {
+	var batches [][]Range
+	for len(rs) > 0 {
+		n := min(len(rs), rangesPerRequest)
+		batches = append(batches, rs[:n])
+		rs = rs[n:]
+	}
+	out := make([][]extent, len(batches))
+	errs := make([]error, len(batches))
+	var wg sync.WaitGroup
+	for i, b := range batches {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i], errs[i] = f.multiRange(b)
+		}()
+	}
+	wg.Wait()
+	var all []extent
+	for _, o := range out {
+		all = append(all, o...)
+	}
+	return all, errors.Join(errs...)
+}
+
+// multiRange makes one multi-range request (retried as any request).
+func (f *File) multiRange(rs []Range) ([]extent, error) {
+	var spec []string
+	for _, r := range rs {
+		spec = append(spec, fmt.Sprintf("%d-%d", r.Off, r.Off+r.Len-1))
+	}
+	header := "bytes=" + strings.Join(spec, ",")
+	var parts []extent
+	err := f.c.attempt(f.ctx, "read", f.loc, &f.stats, func(actx context.Context) error {
+		parts = parts[:0]
+		req, err := http.NewRequestWithContext(actx, http.MethodGet, f.loc.raw, nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Range", header)
+		req.Header.Set("Accept-Encoding", "identity")
+		if f.ver.strongETag() {
+			req.Header.Set("If-Match", f.ver.etag)
+		}
+		resp, err := f.c.http.client.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		got := version{etag: resp.Header.Get("ETag"), modTime: resp.Header.Get("Last-Modified")}
+		if resp.StatusCode == http.StatusPartialContent && !f.ver.matches(got) {
+			return &statusError{status: resp.StatusCode, err: ErrChanged}
+		}
+		switch resp.StatusCode {
+		case http.StatusPartialContent:
+		case http.StatusOK:
+			return errNoMultiRange
+		default:
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<10))
+			code, msg := xmlDetail(body)
+			return classify(resp.StatusCode, code, msg, f.loc.raw)
+		}
+		body := f.c.watch(actx, resp.Body)
+		mt, params, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		if err != nil || !strings.HasPrefix(mt, "multipart/") {
+			// One range back: the server merged them (or there was one).
+			start, end, total, ok := contentRange(resp.Header.Get("Content-Range"))
+			if !ok || total != f.size || end-start+1 > extentBudget {
+				return errNoMultiRange
+			}
+			data := make([]byte, end-start+1)
+			n, err := io.ReadFull(body, data)
+			f.count(n)
+			if err != nil {
+				return err
+			}
+			parts = append(parts, extent{start, data})
+			return nil
+		}
+		mr := multipart.NewReader(body, params["boundary"])
+		for {
+			p, err := mr.NextPart()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			start, end, total, ok := contentRange(p.Header.Get("Content-Range"))
+			if !ok || total != f.size || end-start+1 > extentBudget {
+				return &statusError{status: 206, err: ErrBadResponse, detail: "a part's Content-Range " + p.Header.Get("Content-Range")}
+			}
+			data := make([]byte, end-start+1)
+			n, err := io.ReadFull(p, data)
+			f.count(n)
+			if err != nil {
+				return err
+			}
+			parts = append(parts, extent{start, data})
+		}
+	})
+	return parts, err
+}
+
+// count adds n bytes received to the file's and the client's counters.
+func (f *File) count(n int) {
+	f.stats.bytes.Add(int64(n))
+	f.c.stats.bytes.Add(int64(n))
+}
+
+// fetchSingles fetches ranges one request each, several in flight.
+func (f *File) fetchSingles(rs []Range) ([]extent, error) {
+	out := make([]extent, len(rs))
+	errs := make([]error, len(rs))
+	sem := make(chan struct{}, smallInFlight)
+	var wg sync.WaitGroup
+	for i, r := range rs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			blocks := [][]byte{make([]byte, r.Len)}
+			// One block of the range's own length: fetch fills it.
+			if err := f.fetchExact(r.Off, blocks[0]); err != nil {
+				errs[i] = err
+				return
+			}
+			out[i] = extent{r.Off, blocks[0]}
+		}()
+	}
+	wg.Wait()
+	var got []extent
+	for i, e := range out {
+		if errs[i] == nil {
+			got = append(got, e)
+		}
+	}
+	return got, errors.Join(errs...)
+}
+
+// fetchExact fills buf from off in one request (retried and resumed).
+func (f *File) fetchExact(off int64, buf []byte) error {
+	got := int64(0)
+	end := off + int64(len(buf))
+	return f.c.attemptSmall(f.ctx, "read", f.loc, &f.stats, func(actx context.Context) error {
+		at := off + got
+		a, err := f.c.backend(f.loc).get(actx, f.loc, at, end-at, &f.ver)
+		if err != nil {
+			return err
+		}
+		defer a.body.Close()
+		if a.size != f.size {
+			return &statusError{status: 206, err: ErrChanged, detail: fmt.Sprintf("the file is now %d bytes, it was %d", a.size, f.size)}
+		}
+		if a.start != at || a.n != end-at {
+			return &statusError{status: 206, err: ErrBadResponse, detail: fmt.Sprintf("asked for bytes %d-%d, got %d-%d", at, end-1, a.start, a.start+a.n-1)}
+		}
+		n, err := io.ReadFull(f.c.watch(actx, a.body), buf[got:])
+		got += int64(n)
+		f.count(n)
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	})
+}
