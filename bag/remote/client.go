@@ -196,7 +196,11 @@ type probed struct {
 	ver     version
 	tail    []byte // the file's last bytes
 	tailOff int64
-	// counted is set once a File has counted the request in its Stats.
+	// head is the file's first block, fetched beside the suffix (nil
+	// when not), in headRequests requests.
+	head         []byte
+	headRequests int64
+	// counted is set once a File has counted the requests in its Stats.
 	counted bool
 	// err is a refusal (no such file, access denied) remembered so that
 	// looking beside a file again costs no request.
@@ -346,9 +350,63 @@ func (c *Client) Open(ctx context.Context, name string) (*File, error) {
 	return newFile(c, l, p, count), nil
 }
 
-// probe makes the opening suffix read.
+// smallFileName reports whether a URL names a file that is small by its
+// kind (a metadata.yaml): its suffix read holds all of it, so its head is
+// not asked for apart.
+func smallFileName(l location) bool {
+	name := strings.ToLower(Base(l.raw))
+	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".json")
+}
+
+// probe makes the opening suffix read, and the read of the first block
+// beside it.
 func (c *Client) probe(ctx context.Context, l location) (*probed, error) {
+	// Every format reads a file's first bytes (its magic, its header)
+	// right after: ask for them at once, in parallel with the suffix, so
+	// opening costs one round trip, not two.
+	type headResult struct {
+		data     []byte
+		ver      version
+		requests int64
+	}
+	headc := make(chan headResult, 1)
+	if !smallFileName(l) {
+		go func() {
+			var h headResult
+			c.attempt(ctx, "open", l, nil, func(actx context.Context) error {
+				h.requests++
+				a, err := c.backend(l).get(actx, l, 0, c.opts.BlockSize, nil)
+				if err != nil {
+					return err
+				}
+				defer a.body.Close()
+				if a.start != 0 || a.n > c.opts.BlockSize {
+					return nil // not what was asked: the reads will fetch it
+				}
+				buf := make([]byte, a.n)
+				n, err := io.ReadFull(c.watch(actx, a.body), buf)
+				c.stats.bytes.Add(int64(n))
+				if err == nil {
+					h.data, h.ver = buf, a.ver
+				}
+				return err
+			})
+			headc <- h
+		}()
+	} else {
+		close(headc)
+	}
 	var p *probed
+	defer func() {
+		h := <-headc
+		if p == nil {
+			return
+		}
+		p.headRequests = h.requests
+		if h.data != nil && p.ver.matches(h.ver) && (int64(len(h.data)) == c.opts.BlockSize || int64(len(h.data)) == p.size) {
+			p.head = h.data
+		}
+	}()
 	err := c.attempt(ctx, "open", l, nil, func(actx context.Context) error {
 		a, err := c.backend(l).get(actx, l, 0, -c.opts.TailBytes, nil)
 		if err != nil {

@@ -54,7 +54,7 @@ type load struct {
 // stream is a run of sequential reads, for read-ahead.
 type stream struct {
 	next   int64 // where the next sequential read starts
-	hits   int   // sequential reads so far
+	run    int64 // bytes read in sequence so far
 	window int64 // bytes read ahead
 	used   int64 // clock of the last read
 }
@@ -70,6 +70,9 @@ const (
 	// gapBlocks is how many cached blocks between two missing runs of one
 	// read are fetched again to make one request of the two.
 	gapBlocks = 2
+	// minRun is how much a stream reads in sequence before it is read
+	// ahead: a header's few small reads in a row are not a stream.
+	minRun = 256 << 10
 )
 
 // newFile makes the File of a probed URL; count says whether the probe's
@@ -81,8 +84,11 @@ func newFile(c *Client, l location, p *probed, count bool) *File {
 		opened: time.Now(), ctx: ctx, cancel: cancel, loading: map[int64]*load{},
 	}
 	if count {
-		f.stats.bytes.Add(int64(len(p.tail)))
-		f.stats.requests.Add(1)
+		f.stats.bytes.Add(int64(len(p.tail) + len(p.head)))
+		f.stats.requests.Add(1 + p.headRequests)
+	}
+	if p.head != nil && p.tailOff > 0 {
+		c.cache.put(blockKey{f.id, 0}, p.head)
 	}
 	return f
 }
@@ -291,9 +297,10 @@ func (f *File) register(first, count int64, prefetch bool) *load {
 }
 
 // readahead notes a read of [off, end) and, when it continues a
-// sequential stream, registers loads of the blocks after it that are not
-// there yet: the window doubles with each sequential read up to
-// maxWindow, in pieces fetched in parallel (under f.mu).
+// sequential stream that has read minRun already, registers loads of the
+// blocks after it that are not there yet: the window doubles with each
+// sequential read up to maxWindow, in pieces fetched in parallel (under
+// f.mu).
 func (f *File) readahead(off, end int64) []*load {
 	bs := f.c.opts.BlockSize
 	f.clock++
@@ -312,11 +319,14 @@ func (f *File) readahead(off, end int64) []*load {
 				s = &f.streams[i]
 			}
 		}
-		*s = stream{next: end, used: f.clock}
+		*s = stream{next: end, run: end - off, used: f.clock}
 		return nil
 	}
+	s.run += max(0, end-max(off, s.next))
 	s.next, s.used = max(s.next, end), f.clock
-	s.hits++
+	if s.run < minRun {
+		return nil
+	}
 	s.window = min(max(4*bs, s.window*2), maxWindow)
 	if f.closed || f.broken != nil {
 		return nil
