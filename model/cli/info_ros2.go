@@ -76,6 +76,9 @@ func printROS2Info(w io.Writer, b bag.Storage, s *bag.Summary, set *stats.Set) {
 	}
 	row("Chunks", fmt.Sprint(s.Chunks))
 	row("Indexed", yesNo(s.Indexed))
+	if st, ok := fetched(); ok {
+		row("Fetched", fetchedText(st))
+	}
 	if sc := fi.Scanned; sc != nil {
 		for i, r := range scanRows(sc, s.Size) {
 			row(label(i, "Scanned"), r.value)

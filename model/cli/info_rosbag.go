@@ -45,6 +45,10 @@ func printRosbagInfo(w io.Writer, b bag.Storage, s *bag.Summary, set *stats.Set)
 		add("indexed", "no")
 		rows = append(rows, scanRows(sc, s.Size)...)
 	}
+	if st, ok := fetched(); ok {
+		// A remote bag: what reading it fetched (rosbag has no such row).
+		add("fetched", "%s", fetchedText(st))
+	}
 	// Types: each type once (its first connection's md5sum), sorted.
 	var types []bag.TypeSummary
 	seen := map[string]bool{}
