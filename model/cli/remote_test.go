@@ -51,17 +51,25 @@ func remoteRecordings(t *testing.T) []string {
 // servers serves the shared recordings over HTTP (nginx) and S3
 // (versitygw, bucket "bags"), for the rest of the test.
 type servers struct {
-	web *remotetest.HTTPServer
-	s3  *remotetest.S3Server
+	web  *remotetest.HTTPServer
+	s3   *remotetest.S3Server
+	root string // the folder nginx serves: a private copy of sharedBags
 }
 
+// startServers serves a private copy of the shared recordings, so that
+// what the commands do to the served folder is told apart from what
+// other tests running at the same time do to ../shared/bags.
 func startServers(t *testing.T) servers {
 	t.Helper()
-	web := remotetest.Nginx(t, sharedBags)
+	root := filepath.Join(t.TempDir(), "bags")
+	if err := os.CopyFS(root, os.DirFS(sharedBags)); err != nil {
+		t.Fatalf("copying %s to serve it: %v", sharedBags, err)
+	}
+	web := remotetest.Nginx(t, root)
 	s3 := remotetest.Versity(t, "bags")
 	s3.Env(t, false)
-	s3.Upload(t, "bags", "", sharedBags)
-	return servers{web, s3}
+	s3.Upload(t, "bags", "", root)
+	return servers{web, s3, root}
 }
 
 // urls returns the URLs of a recording with the flags they need.
@@ -89,13 +97,35 @@ func tree(t *testing.T, root string) string {
 	return strings.Join(lines, "\n")
 }
 
+// treeDiff lists the lines of one tree listing missing from the other.
+func treeDiff(before, after string) string {
+	was := map[string]bool{}
+	for _, l := range strings.Split(before, "\n") {
+		was[l] = true
+	}
+	is := map[string]bool{}
+	var out []string
+	for _, l := range strings.Split(after, "\n") {
+		is[l] = true
+		if !was[l] {
+			out = append(out, "+ "+l)
+		}
+	}
+	for _, l := range strings.Split(before, "\n") {
+		if !is[l] {
+			out = append(out, "- "+l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 func TestRemoteCatEqualsLocal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts nginx and versitygw and cats every shared recording three times")
 	}
-	before := tree(t, sharedBags)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	srv := startServers(t)
+	before := tree(t, srv.root)
 	for _, rel := range remoteRecordings(t) {
 		t.Run(rel, func(t *testing.T) {
 			local := filepath.Join(sharedBags, filepath.FromSlash(rel))
@@ -109,8 +139,8 @@ func TestRemoteCatEqualsLocal(t *testing.T) {
 			}
 		})
 	}
-	if tree(t, sharedBags) != before {
-		t.Error("the commands changed the folder nginx serves")
+	if after := tree(t, srv.root); after != before {
+		t.Errorf("the commands changed the folder nginx serves:\n%s", treeDiff(before, after))
 	}
 }
 
