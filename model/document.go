@@ -158,7 +158,7 @@ func openRecording(ctx context.Context, path string, progress ProgressFunc) (*Do
 	}
 	s.Path = path
 	d := &Document{
-		Path: path, Name: filepath.Base(path), Size: info.Size,
+		Path: path, Name: bag.Base(path), Size: info.Size, // a URL's name without its query
 		Storage: st, Info: info, Summary: s, Warnings: info.Warnings,
 	}
 	if rs, ok := bag.Underlying(st).(*ros1.Store); ok {

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/ui/link"
 )
@@ -83,7 +84,9 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 		v.show(newErrorPanel(v, err))
 	default:
 		if v.src.path != "" {
-			v.c.recent.Add(v.src.path)
+			// A URL is kept redacted: a presigned URL's signature never
+			// reaches the preferences (reopening it says it expired).
+			v.c.recent.Add(bag.Shown(v.src.path))
 			v.c.refreshMenus()
 		}
 		content, dv := newDocumentPanel(doc, v.win)

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -29,7 +30,7 @@ func newErrorPanel(v *bagView, err error) fyne.CanvasObject {
 		items = append(items, h)
 	}
 	if v.src.path != "" {
-		items = append(items, widgets.DimWrapped(v.src.path, fyne.TextAlignLeading))
+		items = append(items, widgets.DimWrapped(bag.Shown(v.src.path), fyne.TextAlignLeading))
 	}
 	open := widget.NewButtonWithIcon("Open another bag…", theme.FolderOpenIcon(), func() { v.c.showOpenDialog(v.win) })
 	open.Importance = widget.HighImportance

@@ -82,6 +82,14 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 			closeOverlays(k.w)
 		}
 	},
+	"Ctrl+L": func(t *testing.T, k *keysWindow) {
+		uitest.PressShortcut(k.w, shortcutOpenURL)
+		top := k.w.Canvas().Overlays().Top()
+		if top == nil || !uitest.ContainsText(uitest.ShownObjects(top), "Open URL") {
+			t.Error("Ctrl+L showed no Open URL dialog")
+		}
+		closeOverlays(k.w)
+	},
 	"Ctrl+W / Ctrl+Q": func(t *testing.T, k *keysWindow) {
 		other := openKeysWindow(t, k.c, "../testdata/single-message.bag")
 		n := len(k.c.views)

@@ -1,14 +1,14 @@
 package ui
 
 import (
-	"path/filepath"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/bag"
 )
 
 var (
@@ -25,6 +25,8 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	open.Shortcut = shortcutOpen
 	openFolder := fyne.NewMenuItem("Open Folder…", func() { c.showFolderDialog(w) })
 	openFolder.Shortcut = shortcutOpenFolder
+	openURL := fyne.NewMenuItem("Open URL…", func() { c.showOpenURLDialog(w) })
+	openURL.Shortcut = shortcutOpenURL
 	defs := fyne.NewMenuItem("Add Message Definition Folder…", func() { c.addDefinitionFolder(w) })
 	recent := fyne.NewMenuItem("Open Recent", nil)
 	recent.ChildMenu = c.recentMenu(w)
@@ -36,7 +38,7 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", func() { c.quit() })
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, openFolder, recent, sample, fyne.NewMenuItemSeparator(), repaired, defs, fyne.NewMenuItemSeparator(), closeItem, quit)
+	file := fyne.NewMenu("File", open, openFolder, openURL, recent, sample, fyne.NewMenuItemSeparator(), repaired, defs, fyne.NewMenuItemSeparator(), closeItem, quit)
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard and mouse", func() { showKeys(w) }), fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
 	return fyne.NewMainMenu(file, c.viewMenu(w), help)
 }
@@ -50,7 +52,7 @@ func (c *controller) recentMenu(w fyne.Window) *fyne.Menu {
 	}
 	items := make([]*fyne.MenuItem, 0, len(paths)+2)
 	for _, p := range paths {
-		items = append(items, fyne.NewMenuItem(filepath.Base(p)+"  —  "+filepath.Dir(p), func() { c.openPath(p, w) }))
+		items = append(items, fyne.NewMenuItem(bag.Base(p)+"  —  "+bag.Shown(bag.Dir(p)), func() { c.openPath(p, w) }))
 	}
 	items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Clear Recent", func() {
 		c.recent.Clear()
@@ -75,6 +77,7 @@ func (c *controller) refreshMenus() {
 func (c *controller) addShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutOpen, func(fyne.Shortcut) { c.showOpenDialog(w) })
 	w.Canvas().AddShortcut(shortcutOpenFolder, func(fyne.Shortcut) { c.showFolderDialog(w) })
+	w.Canvas().AddShortcut(shortcutOpenURL, func(fyne.Shortcut) { c.showOpenURLDialog(w) })
 	w.Canvas().AddShortcut(shortcutClose, func(fyne.Shortcut) { w.Close() })
 	w.Canvas().AddShortcut(shortcutQuit, func(fyne.Shortcut) { c.quit() })
 	w.Canvas().AddShortcut(shortcutPrevMessage, func(fyne.Shortcut) { c.stepMessage(w, -1) })

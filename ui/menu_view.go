@@ -78,6 +78,7 @@ type keyHelpRow struct {
 // keyHelp is what Help > Keyboard and mouse lists.
 var keyHelp = []keyHelpRow{
 	{Keys: "Ctrl+O / Ctrl+Shift+O", What: "open a recording file (.bag, .mcap, .db3, metadata.yaml), open a recording folder"},
+	{Keys: "Ctrl+L", What: "open a recording by URL (http://, https://, s3://, gs://), read in place"},
 	{Keys: "Ctrl+W / Ctrl+Q", What: "close the window, quit"},
 	{Keys: "Ctrl+1 … Ctrl+6", What: "Topics, Message, Plots, Chunk, Records, Findings"},
 	{Keys: "Alt+Left / Alt+Right", What: "previous, next message in time of the selected topics (or of the message's topic), from any view"},

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"image/color"
-	"path/filepath"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -52,9 +52,9 @@ func newStartPage(c *controller, w fyne.Window) fyne.CanvasObject {
 func newRecentRow(path string, open func()) fyne.CanvasObject {
 	b := widget.NewButton("", open)
 	b.Importance = widget.LowImportance
-	name := widget.NewLabelWithStyle(filepath.Base(path), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	dir := widgets.DimClip(filepath.Dir(path), theme.SizeNameText, fyne.TextAlignLeading)
-	dir.Tip = path
+	name := widget.NewLabelWithStyle(bag.Base(path), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	dir := widgets.DimClip(bag.Shown(bag.Dir(path)), theme.SizeNameText, fyne.TextAlignLeading)
+	dir.Tip = bag.Shown(path)
 	indent := canvas.NewRectangle(color.Transparent) // the icon where a button's would be
 	indent.SetMinSize(fyne.NewSize(theme.InnerPadding()-theme.Padding(), 0))
 	lead := container.NewHBox(indent, widget.NewIcon(theme.DocumentIcon()), name)

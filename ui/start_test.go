@@ -65,23 +65,24 @@ func TestStartPageOpensSample(t *testing.T) {
 
 func TestMenus(t *testing.T) {
 	c := newTestController(t)
-	c.recent.Load("/data/a.bag")
+	c.recent.Load("/data/a.bag\nhttps://store.example/run42/b.mcap?X-Amz-Signature=…")
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	m := c.mainMenu(w)
 	var labels []string
 	for _, it := range m.Items[0].Items {
 		labels = append(labels, it.Label)
 	}
-	if got := strings.Join(labels, "|"); got != "Open…|Open Folder…|Open Recent|Open Sample Bag||Save Repaired Copy…|Add Message Definition Folder…||Close|Quit" {
+	if got := strings.Join(labels, "|"); got != "Open…|Open Folder…|Open URL…|Open Recent|Open Sample Bag||Save Repaired Copy…|Add Message Definition Folder…||Close|Quit" {
 		t.Errorf("File menu = %q", got)
 	}
-	if sub := m.Items[0].Items[2].ChildMenu; sub == nil || !strings.HasPrefix(sub.Items[0].Label, "a.bag") {
+	if sub := m.Items[0].Items[3].ChildMenu; sub == nil || !strings.HasPrefix(sub.Items[0].Label, "a.bag") ||
+		sub.Items[1].Label != "b.mcap  —  https://store.example/run42/" {
 		t.Errorf("Open Recent submenu = %+v", sub)
 	}
 	if m.Items[2].Label != "Help" || m.Items[2].Items[1].Label != "About bagscope" {
 		t.Errorf("Help menu = %+v", m.Items[2])
 	}
-	for _, s := range []fyne.Shortcut{shortcutOpen, shortcutOpenFolder, shortcutClose, shortcutQuit} {
+	for _, s := range []fyne.Shortcut{shortcutOpen, shortcutOpenFolder, shortcutOpenURL, shortcutClose, shortcutQuit} {
 		if s.ShortcutName() == "" {
 			t.Errorf("shortcut %v has no name", s)
 		}

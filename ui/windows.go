@@ -9,6 +9,7 @@ import (
 	fynetooltip "github.com/dweymouth/fyne-tooltip"
 
 	"github.com/bagscope/bagscope/assets"
+	"github.com/bagscope/bagscope/bag"
 )
 
 // Default window sizes.
@@ -61,6 +62,11 @@ func (c *controller) targetWindow(from fyne.Window) fyne.Window {
 
 // openPath opens the bag at path in a window.
 func (c *controller) openPath(path string, from fyne.Window) {
+	if bag.IsURL(path) {
+		// Read in place; the title names the file, never its query.
+		c.openSource(source{path: path, name: bag.Base(path)}, c.targetWindow(from))
+		return
+	}
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
