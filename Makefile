@@ -165,7 +165,7 @@ unit:
 		xvfb=(xvfb-run -a -s "-screen 0 1400x900x24")
 	fi
 	echo "== go test -race $${xvfb[*]:+(under xvfb-run)}"
-	CI="$${CI:-}" "$${xvfb[@]}" go test -race -timeout 25m ./...
+	CI="$${CI:-}" "$${xvfb[@]}" go test -race -timeout 50m ./...
 	echo "== benchmarks once each, so they keep compiling and working ($${SECONDS}s)"
 	BAGSCOPE_BENCH_DIR=/nonexistent go test -race -run '^$$' -bench . -benchtime=1x $(HEADLESS_PKGS) >/dev/null
 	echo "== tests done in $${SECONDS}s"
