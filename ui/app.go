@@ -21,7 +21,8 @@ import (
 // AppID is the application ID, as in FyneApp.toml.
 const AppID = "io.github.bagscope.bagscope"
 
-// Version is shown in the About dialog.
+// Version is shown in the About dialog; TestVersionAndIDAgree keeps it
+// equal to cli.Version and FyneApp.toml's.
 const Version = "0.1.0"
 
 const prefRecent = "recent"

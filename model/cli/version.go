@@ -6,8 +6,8 @@ import (
 	"runtime/debug"
 )
 
-// Version is bagscope's version (the window's About shows ui.Version, kept
-// equal by a test).
+// Version is bagscope's version (the window's About shows ui.Version;
+// ui's TestVersionAndIDAgree keeps both equal to FyneApp.toml's).
 const Version = "0.1.0"
 
 // commit is the commit bagscope was built from, set by the Makefile with
