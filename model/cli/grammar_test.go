@@ -232,20 +232,32 @@ func TestJSONEverywhere(t *testing.T) {
 func TestDynamicCompletion(t *testing.T) {
 	tests := []struct {
 		args []string
+		// line is the whole command line, as the completion scripts hand
+		// it over (compLineEnv); the shells give args only up to the cursor.
+		line string
 		want []string
 	}{
-		{[]string{"cat", robotBag, "--topics", "/ro"}, []string{"/rosout"}},
-		{[]string{"cat", robotBag, "--topics", "ro"}, []string{"/rosout"}},
-		{[]string{"verify", robotBag, "--topics", "/tf,/sc"}, []string{"/tf,/scan"}},
-		{[]string{"plot", robotBag, "/odom.pose.pose.posi"}, []string{"/odom.pose.pose.position.x", "/odom.pose.pose.position.y"}},
-		{[]string{"inf"}, []string{"info"}},
+		{[]string{"cat", robotBag, "--topics", "/ro"}, "", []string{"/rosout"}},
+		{[]string{"cat", robotBag, "--topics", "ro"}, "", []string{"/rosout"}},
+		{[]string{"verify", robotBag, "--topics", "/tf,/sc"}, "", []string{"/tf,/scan"}},
+		{[]string{"plot", robotBag, "/odom.pose.pose.posi"}, "", []string{"/odom.pose.pose.position.x", "/odom.pose.pose.position.y"}},
+		{[]string{"inf"}, "", []string{"info"}},
+		// The file after the flag being completed.
+		{[]string{"cat", "--topics", "/ro"}, "bagscope cat --topics /ro " + robotBag, []string{"/rosout"}},
+		{[]string{"fix", "--exclude", "/j"}, "bagscope fix --exclude /j --msgs " + testdata + " '" + robotBag + "' out.bag", []string{"/joint_states"}},
+		{[]string{"convert", "--topics", "/ro"}, "bagscope --msgs " + testdata + " convert --topics /ro " + robotBag + " x.mcap", []string{"/rosout"}},
+		{[]string{"cat", "--topics", "/ro"}, "bagscope cat --topics /ro nosuch.bag", nil},
 	}
 	for _, tc := range tests {
+		t.Setenv(compLineEnv, tc.line)
 		out, stderr, code := run(append([]string{"__complete"}, tc.args...)...)
 		if code != 0 {
 			t.Errorf("%v: exit %d: %s", tc.args, code, stderr)
 		}
 		lines := strings.Split(out, "\n")
+		if tc.want == nil && strings.Contains(out, "/rosout") {
+			t.Errorf("%v (line %q): completes topics of no file:\n%s", tc.args, tc.line, out)
+		}
 		for _, w := range tc.want {
 			found := false
 			for _, l := range lines {
@@ -269,6 +281,11 @@ func TestCompletionScripts(t *testing.T) {
 			out, stderr, code := run("completion", sh)
 			if code != 0 || !strings.Contains(out, "bagscope") {
 				t.Fatalf("completion %s: exit %d: %s", sh, code, stderr)
+			}
+			// The script hands the whole line to the request, so that a
+			// file after --topics is seen (TestDynamicCompletion).
+			if !strings.Contains(out, compLinePatches[sh][1]) {
+				t.Errorf("completion %s does not hand %s to the request", sh, compLineEnv)
 			}
 			if _, err := exec.LookPath(sh); err != nil {
 				if os.Getenv("CI") != "" {

@@ -126,6 +126,7 @@ display. The commands run headless and print text, or JSON with --json.`,
 	for _, c := range commands {
 		root.AddCommand(c(e))
 	}
+	passCompletionLine(root)
 	return root
 }
 
