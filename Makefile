@@ -5,6 +5,7 @@
 #                 installs the missing Debian packages first (make apt-deps)
 #   make run      open the sample bag in the window (or print its info without a display)
 #   make test     gofmt, go vet, staticcheck, import check, go test -race (under Xvfb if no display)
+#   make test-long  the command-line sweeps over every shared recording (make test reads a fixed sample)
 #   make fuzz     run every fuzz target for FUZZTIME each (default 10m) and print its executions
 #   make bench    Go benchmarks once, then the commands vs the peers: C++/Python rosbag, mcap, sqlite3 (BENCHMARKS.md)
 #   make install  install the binaries, man pages, shell completions, icon, desktop entry and MIME type (PREFIX=/usr/local)
@@ -51,7 +52,7 @@ HEADLESS_PKGS := ./bag/... ./model/... $(if $(wildcard plot/*.go plot/*/*.go),./
 
 export BAGSCOPE_ORACLES = $(ORACLE_DIR)/node_modules
 
-.PHONY: oracles remote-servers deps apt-deps build run test lint unit fuzz bench install package clean screenshots
+.PHONY: oracles remote-servers deps apt-deps build run test test-long lint unit fuzz bench install package clean screenshots
 
 deps: apt-deps
 	go mod download
@@ -157,6 +158,16 @@ lint:
 		echo "./model/cli/bagscope must not import gonum/plot (plot/render): its initialisers slow every command; see model/cli/render_hook.go"; exit 1
 	fi
 	echo "== lint done in $${SECONDS}s"
+
+# The sweeps of model/cli that read the shared recordings: without -long
+# they read a fixed sample of them (sampleShared in helpers_test.go), with
+# it every one. Each compares with the reference or an npm oracle.
+LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo
+
+test-long: deps
+	echo "== go test -race -long (every shared recording)"
+	CI="$${CI:-}" go test -race -timeout 60m -run '^($(LONG_SWEEPS))$$' ./model/cli/ -long
+	echo "== long sweeps done in $${SECONDS}s"
 
 # The window tests need an X display: use Xvfb when there is none.
 unit:

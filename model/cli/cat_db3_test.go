@@ -111,7 +111,8 @@ func requireDB3Oracles(t testing.TB) {
 }
 
 // sharedDB3Cases lists the shared .db3 and .db3.zstd files, and the
-// folders whose metadata.yaml describes a .db3 recording.
+// folders whose metadata.yaml describes a .db3 recording (a sample of them
+// without -long; see sampleShared).
 func sharedDB3Cases() []db3Case {
 	var cases []db3Case
 	filepath.Walk(sharedBags, func(p string, info os.FileInfo, err error) error {
@@ -127,6 +128,19 @@ func sharedDB3Cases() []db3Case {
 		return nil
 	})
 	sort.Slice(cases, func(i, j int) bool { return cases[i].path < cases[j].path })
+	if *long {
+		return cases
+	}
+	paths := make([]string, len(cases))
+	byPath := map[string]db3Case{}
+	for i, c := range cases {
+		paths[i] = c.path
+		byPath[c.path] = c
+	}
+	cases = cases[:0]
+	for _, p := range sampleShared(paths) {
+		cases = append(cases, byPath[p])
+	}
 	return cases
 }
 

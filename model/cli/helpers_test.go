@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -27,7 +29,45 @@ func requireRef(t testing.TB) {
 	}
 }
 
-// allBags lists the shared bags and the project's fixtures.
+// long makes the sweeps over the shared recordings read every one of them
+// (make test-long); without it they read a fixed sample (sampleShared).
+var long = flag.Bool("long", false, "sweep every shared recording (make test-long), not a fixed sample of them")
+
+// sampleEvery is how sparse the sample of shared recordings is without
+// -long: one in so many, in path order.
+const sampleEvery = 4
+
+// damagedName matches the names of shared recordings that are damaged on
+// purpose: the sample always keeps them.
+var damagedName = regexp.MustCompile(`(?i)trunc|unindex|empty|corrupt|broken|bad|cut|active|invalid|crash|damag`)
+
+// sampleShared returns paths (sorted) itself with -long. Without it, it
+// keeps the project's own fixtures, every shared recording whose name says
+// it is damaged, and one in sampleEvery of the others: the same sample on
+// every run, so a failure repeats, and every format the shared folder has
+// is in it (the sample is taken per extension).
+func sampleShared(paths []string) []string {
+	if *long {
+		return paths
+	}
+	var out []string
+	seen := map[string]int{}
+	for _, p := range paths {
+		if !strings.HasPrefix(p, sharedBags) || damagedName.MatchString(filepath.Base(p)) {
+			out = append(out, p)
+			continue
+		}
+		ext := filepath.Ext(p)
+		if seen[ext]%sampleEvery == 0 {
+			out = append(out, p)
+		}
+		seen[ext]++
+	}
+	return out
+}
+
+// allBags lists the shared bags (a sample of them without -long; see
+// sampleShared) and the project's fixtures.
 func allBags(t testing.TB) []string {
 	t.Helper()
 	if _, err := os.Stat(sharedBags); err != nil {
@@ -46,7 +86,7 @@ func allBags(t testing.TB) []string {
 		})
 	}
 	sort.Strings(out)
-	return out
+	return sampleShared(out)
 }
 
 // run runs a command in-process and returns stdout, stderr and the status.

@@ -7,15 +7,53 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// buildFront builds this command into dir and returns its path.
+// built is this command, built once for every test (frontOnce).
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// TestMain removes the build that the tests share.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// buildFront puts this command, built once for all the tests, into dir
+// (whose layout some tests arrange around it) and returns its path.
 func buildFront(t *testing.T, dir string) string {
 	t.Helper()
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "bagscope-front-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "bagscope")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	data, err := os.ReadFile(built.bin)
+	if err != nil {
+		t.Fatal(err)
+	}
 	bin := filepath.Join(dir, "bagscope")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -135,7 +173,8 @@ func TestNoWindowWithoutDisplay(t *testing.T) {
 
 // TestBashCompletion runs bash's completion function of the generated
 // script, as bash does on Tab: it completes command names and, after
-// --topics, the topics of the file on the line (asked of this binary).
+// --topics, the topics of the file on the line, before the flag or after
+// it (asked of this binary).
 func TestBashCompletion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
@@ -161,22 +200,22 @@ func TestBashCompletion(t *testing.T) {
 	for _, tc := range []struct{ line, want string }{
 		{"bagscope in", "[info]"},
 		{"bagscope cat " + abs + " --topics /ro", "[/rosout]"},
-		{"bagscope verify --topics /j " + abs, ""},
+		{"bagscope verify --topics /j " + abs, "[/joint_states]"},
 	} {
 		words := strings.Fields(tc.line)
 		cword := len(words) - 1
-		if tc.want == "" { // completing in the middle: the flag's value before the file
-			cword = 3
+		if !strings.HasSuffix(tc.line, "/ro") && !strings.HasSuffix(tc.line, " in") {
+			cword = 3 // completing in the middle: the flag's value before the file
 		}
 		sh := "source " + lib + "; source " + sf + "; COMP_WORDS=(" + strings.Join(words, " ") + "); COMP_CWORD=" + fmt.Sprint(cword) +
-			"; COMP_LINE='" + tc.line + "'; COMP_POINT=${#COMP_LINE}; __start_bagscope 2>/dev/null; printf '[%s]' \"${COMPREPLY[@]}\""
+			"; COMP_LINE='" + tc.line + "'; COMP_POINT=" + fmt.Sprint(len(strings.Join(words[:cword+1], " "))) + "; __start_bagscope 2>/dev/null; printf '[%s]' \"${COMPREPLY[@]}\""
 		cmd := exec.Command("bash", "-c", sh)
 		cmd.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"))
 		out, err := cmd.Output()
 		if err != nil {
 			t.Errorf("%q: %v", tc.line, err)
 		}
-		if tc.want != "" && string(out) != tc.want {
+		if string(out) != tc.want {
 			t.Errorf("%q completes to %s, want %s", tc.line, out, tc.want)
 		}
 	}
