@@ -42,8 +42,10 @@ done
 mkdir -p "$build"
 (cd "$repo" && make --no-print-directory remote-servers)
 toxi=$HOME/.cache/bagscope-tools/toxiproxy-server-v2.5.0/toxiproxy-server
-echo "== building bagscope and remotebench into $build" >&2
-(cd "$repo" && go build -o "$build/bagscope" ./model/cli/bagscope && go build -o "$build/remotebench" ./testdata/bench/remotebench)
+echo "== building bagscope, bagscope-gui and remotebench into $build" >&2
+# plot renders its image through bagscope-gui, which the front runs from beside it.
+(cd "$repo" && go build -o "$build/bagscope" ./model/cli/bagscope && go build -tags no_emoji -o "$build/bagscope-gui" . &&
+	go build -o "$build/remotebench" ./testdata/bench/remotebench)
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() { for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 never opened" >&2; exit 1; }
