@@ -162,7 +162,7 @@ lint:
 # The sweeps of model/cli that read the shared recordings: without -long
 # they read a fixed sample of them (sampleShared in helpers_test.go), with
 # it every one. Each compares with the reference or an npm oracle.
-LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo
+LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo|TestRemoteCatEqualsLocal
 
 test-long: deps
 	echo "== go test -race -long (every shared recording)"

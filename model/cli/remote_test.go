@@ -20,7 +20,8 @@ import (
 // S3 server reads as the local file does, and the commands that write
 // write locally.
 
-// remoteRecordings lists the shared recordings (paths below sharedBags):
+// remoteRecordings lists the shared recordings (paths below sharedBags; a
+// sample of them without -long, see sampleShared):
 // every recording file of INDEX.tsv and each folder with a metadata.yaml,
 // as its metadata.yaml and (for S3) as its folder.
 func remoteRecordings(t *testing.T) []string {
@@ -44,6 +45,16 @@ func remoteRecordings(t *testing.T) []string {
 		case bag.IsRecordingName(rel):
 			out = append(out, rel)
 		}
+	}
+	// make test reads the fixed sample the other sweeps read; make
+	// test-long (-long) every recording.
+	full := make([]string, len(out))
+	for i, rel := range out {
+		full[i] = sharedBags + "/" + rel
+	}
+	out = out[:0]
+	for _, p := range sampleShared(full) {
+		out = append(out, strings.TrimPrefix(p, sharedBags+"/"))
 	}
 	return out
 }
