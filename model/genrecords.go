@@ -17,8 +17,9 @@ import (
 )
 
 // This file is the Records and Chunk views' model for every format whose
-// storage lists its own records (bag.RecordLister: MCAP, and the formats
-// to come); ROS 1 bags keep their own (records.go, chunkview.go).
+// storage lists its own records (bag.RecordLister: MCAP, .db3, ROS 1). The
+// window still shows ROS 1 bags in views of their own (records.go,
+// ui/records/records.go, ui/chunk/chunkview.go) until those go.
 
 // Lister returns the bag.RecordLister behind s, or nil when its format does
 // not list its records.
