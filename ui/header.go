@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/ui/widgets"
@@ -40,7 +41,13 @@ func newHeader(d *model.Document) fyne.CanvasObject {
 		fact("Compression", human.Compression(s)),
 		fact("Duration", duration),
 	)
-	span := widgets.DimText(fmt.Sprintf("%s  to  %s UTC      %s", start, end, indexed), theme.SizeNameText, fyne.TextAlignTrailing)
+	spanText := fmt.Sprintf("%s  to  %s UTC      %s", start, end, indexed)
+	if t := bag.TransferOf(d.Storage); t.Remote {
+		// What reading the URL had fetched when the window showed it
+		// (issue 25), as info prints it; not updated as views read more.
+		spanText = fmt.Sprintf("fetched %s in %s      %s", human.Size(t.Bytes), plural(t.Requests, "request"), spanText)
+	}
+	span := widgets.DimText(spanText, theme.SizeNameText, fyne.TextAlignTrailing)
 	span.Truncation = fyne.TextTruncateOff
 	title := container.NewBorder(nil, nil, name, span, path)
 	return container.NewVBox(title, facts)
@@ -70,4 +77,12 @@ func fact(caption, value string) fyne.CanvasObject {
 	c := widgets.DimText(caption, theme.SizeNameCaptionText, fyne.TextAlignLeading)
 	v := widgets.NewClipLabel(value, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	return container.New(&widgets.TightVBox{Pull: widgets.CaptionPull}, c, v)
+}
+
+// plural is "1 request" or "n requests".
+func plural(n int64, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

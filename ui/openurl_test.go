@@ -59,8 +59,12 @@ func TestOpenURL(t *testing.T) {
 			if !strings.Contains(title, tt.shows) || strings.Contains(title, secret) {
 				t.Errorf("window title %q", title)
 			}
-			if shown := uitest.Shown(opened.win); strings.Contains(shown, secret) {
+			shown := uitest.Shown(opened.win)
+			if strings.Contains(shown, secret) {
 				t.Error("the window shows the URL's signature")
+			}
+			if !strings.Contains(shown, "fetched ") || !strings.Contains(shown, " request") {
+				t.Error("the header does not say what opening the URL fetched")
 			}
 			if !strings.HasPrefix(saved, web.URL+tt.rel) || strings.Contains(saved, secret) || !strings.Contains(saved, "X-Amz-Signature=") {
 				t.Errorf("recent files saved as %q, want the URL with its signature hidden", saved)
