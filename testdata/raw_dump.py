@@ -15,8 +15,11 @@ One JSON line per connection first, then one per message in the reader's order:
 """
 import base64
 import json
+import os
+import shutil
 import sqlite3
 import sys
+import tempfile
 
 
 def dump_bag(path):
@@ -32,7 +35,26 @@ def dump_bag(path):
         print(json.dumps({"topic": topic, "t": t.secs * 10**9 + t.nsecs, "data": base64.b64encode(raw[1]).decode()}))
 
 
+def private_copy(path):
+    """A copy of the .db3 with its -wal and -journal in a temporary folder. SQLite writes a -shm
+    beside a WAL-mode file even when opened read-only, and a recording is never written."""
+    d = tempfile.mkdtemp(prefix="raw_dump")
+    dst = os.path.join(d, os.path.basename(path))
+    for side in ("", "-wal", "-journal"):
+        if os.path.exists(path + side):
+            shutil.copyfile(path + side, dst + side)
+    return d, dst
+
+
 def dump_db3(path):
+    tmp, path = private_copy(path)
+    try:
+        dump_db3_file(path)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def dump_db3_file(path):
     db = sqlite3.connect("file:" + path + "?mode=ro", uri=True)
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     defs = {}
