@@ -145,8 +145,14 @@ func (s *scanner) note(off int64, op Op, format string, args ...any) {
 }
 
 func (s *scanner) skip(start, end int64, why string) {
+	s.skipLost(start, end, bag.UnitRecord, bag.Count{}, why)
+}
+
+// skipLost records a lost range with what it was and the messages it
+// held, as far as the file says.
+func (s *scanner) skipLost(start, end int64, unit bag.Unit, lost bag.Count, why string) {
 	if end > start {
-		s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: start, End: end, Why: why})
+		s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: start, End: end, Why: why, Unit: unit, Messages: lost})
 	}
 }
 
@@ -163,7 +169,7 @@ func (s *scanner) run() error {
 		s.note(off, OpBagHeader, "the bag header record cannot be read; scanning for records after it")
 		if off >= b.size {
 			// Nothing to skip, but the recording is gone: say so.
-			s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: off, End: off, Why: "the file ends after its version line: the bag header and everything after it are missing"})
+			s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: off, End: off, Unit: bag.UnitRecord, Why: "the file ends after its version line: the bag header and everything after it are missing"})
 		}
 	}
 	for off < b.size {
@@ -224,7 +230,14 @@ func (s *scanner) run() error {
 		if n := len(s.rep.Skipped); n == 0 || s.rep.Skipped[n-1].End < b.size {
 			// The file ends on a record boundary, before the index the
 			// bag header promises: what was after it is missing.
-			s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: b.size, End: b.size, Why: fmt.Sprintf("the file ends at %d, but the bag header puts the index section at %d: the file was cut, what followed is missing", b.size, h.IndexPos)})
+			// Every chunk the header counts that is not here held a
+			// message at least.
+			found := uint32(s.rep.ClosedChunks)
+			if s.rep.Open != nil {
+				found++
+			}
+			s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: b.size, End: h.IndexPos, Unit: bag.UnitChunk, Messages: bag.AtLeast(uint64(satSub32(h.ChunkCount, found))),
+				Why: fmt.Sprintf("the file ends at %d, but the bag header puts the index section at %d and counts %d chunks (%d here): the file was cut, what followed is missing", b.size, h.IndexPos, h.ChunkCount, found)})
 		}
 	}
 	return nil
@@ -240,7 +253,7 @@ func (s *scanner) orphanIndex(rec Record) {
 		}
 	}
 	s.rep.LostMessages += uint64(n)
-	s.skip(rec.Offset, rec.End(), fmt.Sprintf("index data record of %d messages after no readable chunk: the messages are lost", n))
+	s.skipLost(rec.Offset, rec.End(), bag.UnitRecord, bag.Exactly(uint64(n)), fmt.Sprintf("index data record of %d messages after no readable chunk: the messages are lost", n))
 }
 
 // onlyCutRecordLeft reports whether the truncated record at off is the last
@@ -290,7 +303,7 @@ func (s *scanner) chunk(rec Record) int64 {
 	b := s.b
 	ch, err := ParseChunk(rec)
 	if err != nil {
-		s.skip(rec.Offset, rec.End(), "chunk header cannot be read: "+err.Error())
+		s.skipLost(rec.Offset, rec.End(), bag.UnitChunk, bag.Count{}, "chunk header cannot be read: "+err.Error())
 		return rec.End()
 	}
 	if ch.Size == 0 && ch.DataLen == 0 {
@@ -354,7 +367,7 @@ func (s *scanner) chunk(rec Record) int64 {
 				lost += uint64(x.Count)
 			}
 			s.rep.LostMessages += lost
-			s.skip(ch.Offset, ch.End(), fmt.Sprintf("chunk cannot be read (%d indexed messages lost): %v", lost, err))
+			s.skipLost(ch.Offset, ch.End(), bag.UnitChunk, bag.AtLeast(lost), fmt.Sprintf("chunk cannot be read (%d indexed messages lost): %v", lost, err))
 			delete(b.chunks, ch.Offset)
 			s.rep.ClosedChunks--
 			return off
@@ -486,7 +499,7 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 		n := min(avail, MaxChunkSize)
 		data = make([]byte, n)
 		if err := b.readAt(data, ch.DataOffset, OpChunk, "open chunk"); err != nil {
-			s.skip(ch.DataOffset, b.size, "open chunk cannot be read: "+err.Error())
+			s.skipLost(ch.DataOffset, b.size, bag.UnitChunk, bag.Count{}, "open chunk cannot be read: "+err.Error())
 			return b.size
 		}
 	} else {
@@ -495,7 +508,7 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 		}
 		raw := make([]byte, avail)
 		if err := b.readAt(raw, ch.DataOffset, OpChunk, "open chunk"); err != nil {
-			s.skip(ch.DataOffset, b.size, "open chunk cannot be read: "+err.Error())
+			s.skipLost(ch.DataOffset, b.size, bag.UnitChunk, bag.Count{}, "open chunk cannot be read: "+err.Error())
 			return b.size
 		}
 		data, derr = DecompressPrefix(ch.Compression, raw, MaxChunkSize)
@@ -519,7 +532,8 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 			if werr != nil && !errors.Is(werr, ErrTruncated) {
 				why = "the rest of the open chunk: " + werr.Error()
 			}
-			s.skip(next, b.size, why)
+			s.skipLost(next, b.size, bag.UnitChunk, bag.Count{}, why)
+			s.rep.Skipped[len(s.rep.Skipped)-1].Recovered = uint64(oc.Messages)
 			next = b.size
 		}
 	} else {
@@ -533,7 +547,8 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 			if derr != nil {
 				why += "; then " + derr.Error()
 			}
-			s.skip(ch.DataOffset, b.size, why)
+			s.skipLost(ch.DataOffset, b.size, bag.UnitChunk, bag.Count{}, why)
+			s.rep.Skipped[len(s.rep.Skipped)-1].Recovered = uint64(oc.Messages)
 		}
 	}
 	b.chunks[ch.Offset] = &salvaged
@@ -645,4 +660,11 @@ func plausibleRecord(p []byte, rem int64) bool {
 		_, err = rec.u64("chunk_pos")
 	}
 	return err == nil
+}
+
+func satSub32(a, b uint32) uint32 {
+	if b > a {
+		return 0
+	}
+	return a - b
 }

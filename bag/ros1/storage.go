@@ -221,6 +221,7 @@ func (i *storeIter) Next() bool {
 	i.msg = bag.Message{
 		Conn: i.s.byID[m.Conn.ID], Time: m.Time, PublishTime: m.Time, Data: m.Data,
 		Loc: bag.Loc{Block: m.ChunkPos, Offset: m.Offset}, DataOffset: int64(m.DataOffset),
+		Suspect: m.Suspect,
 	}
 	return true
 }
@@ -235,6 +236,9 @@ func (i *storeIter) Skipped() []bag.ByteRange { return i.it.Skipped() }
 // LostMessages counts the selected messages the index knows of that could
 // not be read so far.
 func (i *storeIter) LostMessages() uint64 { return i.it.LostMessages() }
+
+// Suspects counts the suspect messages given so far.
+func (i *storeIter) Suspects() uint64 { return i.it.Suspects() }
 
 // Iter returns the bag's own iterator behind a seam iterator made by Store,
 // for callers that need what only ROS 1 gives (OnChunk), or nil.
