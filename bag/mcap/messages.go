@@ -56,6 +56,9 @@ type result struct {
 	base     int64 // chunk offset, or the segment's file offset
 	loose    bool
 	bufRaw   bool // buf belongs to the raw pool
+	// suspect says why the chunk's messages are not to be trusted ("" for
+	// a sound chunk).
+	suspect string
 }
 
 // MessageIter iterates over an MCAP file's messages in log-time order. It
@@ -88,6 +91,8 @@ type MessageIter struct {
 	zstd    bool
 	skipped []bag.ByteRange
 	err     error
+	// suspects counts the suspect messages given.
+	suspects uint64
 }
 
 // Messages iterates over the messages that f selects, in log-time order
@@ -305,7 +310,7 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 		}
 	}
 	r.data = l.data
-	_, werr := walkRecords(l.data, func(op Op, off int, content []byte) bool {
+	walked, werr := walkRecords(l.data, func(op Op, off int, content []byte) bool {
 		if op != OpMessage {
 			return true
 		}
@@ -327,7 +332,17 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 		l.err = inChunk(werr, c.Offset)
 	}
 	if l.err != nil {
-		r.skipped = append(r.skipped, bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: fmt.Sprintf("%v (%d messages read before the damage)", l.err, len(r.ents))})
+		r.suspect = l.suspect
+		br := bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: fmt.Sprintf("%v (%d messages read before the damage)", l.err, len(r.ents)),
+			Unit: bag.UnitChunk, Recovered: uint64(len(r.ents)), First: bag.TimeFromUnixNanos(c.Start), Last: bag.TimeFromUnixNanos(c.End)}
+		if l.suspect != "" {
+			br.Why = fmt.Sprintf("%v (%d messages read, every one suspect)", l.err, len(r.ents))
+		}
+		br.Messages, br.Topics = x.chunkLoss(c, r.ents, it.selected, l, walked)
+		if it.sel != nil && !br.Messages.Exact() {
+			br.Messages.Min = 0 // what is lost may not be selected
+		}
+		r.skipped = append(r.skipped, br)
 	}
 	sortEnts(r.ents)
 	return r
@@ -450,6 +465,9 @@ func (it *MessageIter) Next() bool {
 	r := it.h[0]
 	e := &r.ents[it.pos[0]]
 	it.x.fill(&it.msg, r, e)
+	if r.suspect != "" {
+		it.suspects++
+	}
 	it.seq, it.zstd = e.seq, e.zstd
 	it.pos[0]++
 	if it.pos[0] == len(r.ents) {
@@ -468,6 +486,7 @@ func (it *MessageIter) Next() bool {
 // fill makes m the message of entry e of a loaded job.
 func (x *Reader) fill(m *bag.Message, r *result, e *ent) {
 	m.Conn = x.connTab[e.ch]
+	m.Suspect = r.suspect
 	m.Time = bag.TimeFromUnixNanos(e.time)
 	m.PublishTime = bag.TimeFromUnixNanos(e.pub)
 	m.Data = r.data[e.data : e.data+e.n : e.data+e.n]
@@ -583,6 +602,9 @@ func (it *MessageIter) Err() error { return it.err }
 // Skipped lists the byte ranges (chunks) whose messages could not all be
 // read, so far, in the order met.
 func (it *MessageIter) Skipped() []bag.ByteRange { return it.skipped }
+
+// Suspects counts the suspect messages given so far.
+func (it *MessageIter) Suspects() uint64 { return it.suspects }
 
 // Close stops the reading ahead.
 func (it *MessageIter) Close() {
