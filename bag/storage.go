@@ -258,12 +258,18 @@ type RepairReport struct {
 	Lost []ByteRange
 	// LostMessages counts messages known to be lost.
 	LostMessages uint64
+	// Suspect counts the messages read that were suspect (see
+	// Message.Suspect) and left out: a repaired copy holds only messages
+	// that can be trusted.
+	Suspect uint64
 	// Compression is the output's compression.
 	Compression string
 }
 
 // Complete reports whether nothing was lost.
-func (r *RepairReport) Complete() bool { return len(r.Lost) == 0 && r.LostMessages == 0 }
+func (r *RepairReport) Complete() bool {
+	return len(r.Lost) == 0 && r.LostMessages == 0 && r.Suspect == 0
+}
 
 // String describes the range.
 func (r ByteRange) String() string {

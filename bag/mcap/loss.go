@@ -16,17 +16,19 @@ const minMessageRecord = recHeaderLen + messageHeaderLen
 // index records when they can be read; otherwise from its declared
 // uncompressed size, which the records after walked fill (each message
 // taking minMessageRecord bytes at least); not at all when it says none.
+// read counts the messages read per channel (uncounted: they were read but
+// not counted per channel).
 // It also names the topics of the lost messages when the index does.
-func (x *Reader) chunkLoss(c *chunk, read []ent, sel func(uint16) bool, l chunkLoad, walked int) (bag.Count, []string) {
-	if idx, err := x.messageIndex(c); err == nil && !c.scanned {
+func (x *Reader) chunkLoss(c *chunk, read map[uint16]int, uncounted bool, sel func(uint16) bool, l chunkLoad, walked int) (bag.Count, []string) {
+	if idx, err := x.messageIndex(c); err == nil && !c.scanned && !uncounted {
 		want := map[uint16]int{}
 		for _, e := range idx {
 			if ch := uint16(e.Conn); sel(ch) {
 				want[ch]++
 			}
 		}
-		for _, e := range read {
-			want[e.ch]--
+		for ch, n := range read {
+			want[ch] -= n
 		}
 		var lost uint64
 		var topics []string

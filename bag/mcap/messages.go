@@ -59,6 +59,8 @@ type result struct {
 	// suspect says why the chunk's messages are not to be trusted ("" for
 	// a sound chunk).
 	suspect string
+	// visited counts the messages handed to a visit.
+	visited int
 }
 
 // MessageIter iterates over an MCAP file's messages in log-time order. It
@@ -310,6 +312,11 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 		}
 	}
 	r.data = l.data
+	r.suspect = l.suspect
+	var visited map[uint16]int // per channel, for a damaged chunk's loss
+	if visit != nil && l.err != nil {
+		visited = map[uint16]int{}
+	}
 	walked, werr := walkRecords(l.data, func(op Op, off int, content []byte) bool {
 		if op != OpMessage {
 			return true
@@ -321,6 +328,10 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 		}
 		if visit != nil {
 			visit(r, off, content)
+			r.visited++
+			if visited != nil {
+				visited[ch]++
+			}
 			return true
 		}
 		r.ents = append(r.ents, ent{time: t, pub: binary.LittleEndian.Uint64(content[14:]), rec: uint32(off),
@@ -332,13 +343,19 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 		l.err = inChunk(werr, c.Offset)
 	}
 	if l.err != nil {
-		r.suspect = l.suspect
-		br := bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: fmt.Sprintf("%v (%d messages read before the damage)", l.err, len(r.ents)),
-			Unit: bag.UnitChunk, Recovered: uint64(len(r.ents)), First: bag.TimeFromUnixNanos(c.Start), Last: bag.TimeFromUnixNanos(c.End)}
+		n := len(r.ents) + r.visited
+		br := bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: fmt.Sprintf("%v (%d messages read before the damage)", l.err, n),
+			Unit: bag.UnitChunk, Recovered: uint64(n), First: bag.TimeFromUnixNanos(c.Start), Last: bag.TimeFromUnixNanos(c.End)}
 		if l.suspect != "" {
-			br.Why = fmt.Sprintf("%v (%d messages read, every one suspect)", l.err, len(r.ents))
+			br.Why = fmt.Sprintf("%v (%d messages read, every one suspect)", l.err, n)
 		}
-		br.Messages, br.Topics = x.chunkLoss(c, r.ents, it.selected, l, walked)
+		if visited == nil {
+			visited = map[uint16]int{}
+			for _, e := range r.ents {
+				visited[e.ch]++
+			}
+		}
+		br.Messages, br.Topics = x.chunkLoss(c, visited, visit != nil && r.visited > 0 && len(visited) == 0, it.selected, l, walked)
 		if it.sel != nil && !br.Messages.Exact() {
 			br.Messages.Min = 0 // what is lost may not be selected
 		}
@@ -540,6 +557,7 @@ func (x *Reader) VisitMessagesSkipped(ctx context.Context, f bag.MessageFilter, 
 				m.Data = content[messageHeaderLen:len(content):len(content)]
 				m.Loc = bag.Loc{Block: r.base, Offset: uint32(off)}
 				m.DataOffset = int64(off + recHeaderLen + messageHeaderLen)
+				m.Suspect = r.suspect
 				fn(&m)
 			}
 			for {
