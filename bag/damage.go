@@ -96,12 +96,19 @@ func satSub(a, b uint64) uint64 {
 // messages and topics) in one of the recording's files.
 type LostRange struct {
 	// File is the file as the user knows it; Part its index among the
-	// recording's files (0 for a recording of one file). Offsets are the
-	// file's own.
+	// recording's files (0 for a recording of one file, -1 for a file that
+	// is missing). Offsets are the file's own.
 	File string
 	Part int
 	ByteRange
+	// Past counts the range's bytes that lie past the end of its file: a
+	// cut file's, whose structure says they were there.
+	Past int64
 }
+
+// Unreadable returns the bytes of the range that are in its file but
+// yielded nothing.
+func (r LostRange) Unreadable() int64 { return r.Gone() - r.Past }
 
 // Gone returns the bytes of the range that are lost: all of it but what
 // messages were recovered from (0 for a range that only names a place,
@@ -166,6 +173,29 @@ func (d *Damage) Topics() []string {
 	return out
 }
 
+// Unverifier is a Storage that can say which of its bytes no checksum
+// covers: an MCAP chunk with CRC 0 and no compression, a ROS 1 chunk
+// without compression, every page of a SQLite file.
+type Unverifier interface {
+	// Unverified lists those byte ranges, each with why.
+	Unverified() []ByteRange
+}
+
+// unverifiedOf returns what s says no checksum covers.
+func unverifiedOf(s Storage) []ByteRange {
+	for x := s; x != nil; {
+		if u, ok := x.(Unverifier); ok {
+			return u.Unverified()
+		}
+		w, ok := x.(interface{ Unwrap() Storage })
+		if !ok {
+			break
+		}
+		x = w.Unwrap()
+	}
+	return nil
+}
+
 // DamageReporter is a Storage that reports its own damage. Formats that
 // do not implement it are reported from FileInfo().Scanned.
 type DamageReporter interface {
@@ -210,13 +240,24 @@ func FileDamage(s Storage, read []ByteRange) *Damage {
 		d.Read = sum.Messages
 	}
 	for _, r := range ranges {
-		d.Ranges = append(d.Ranges, LostRange{File: fi.Path, ByteRange: r})
+		d.Ranges = append(d.Ranges, LostRange{File: fi.Path, ByteRange: r, Past: past(r, fi.Size)})
 	}
 	if !countsUnknown(ranges) {
 		floor = 0 // the ranges count for themselves
 	}
+	for _, r := range unverifiedOf(s) {
+		d.Unverified = append(d.Unverified, LostRange{File: fi.Path, ByteRange: r})
+	}
 	d.settle(nil, floor, fi.Path)
 	return d
+}
+
+// past returns the bytes of r past the end of a file of size bytes (not
+// counting those messages were read from).
+func past(r ByteRange, size int64) int64 {
+	p := r.End - max(r.Start, size)
+	gone := max(r.End-r.Start-max(r.Readable, 0), 0)
+	return min(max(p, 0), gone)
 }
 
 // countsUnknown reports whether no range says its messages.
@@ -389,6 +430,24 @@ func DamageAfter(s Storage, it MessageIter) *Damage {
 		d.Suspect = max(d.Suspect, suspectsOf(it))
 	}
 	return d
+}
+
+// DamageRead is DamageAfter given the ranges a read skipped, as an
+// iterator's Skipped lists them (for a recording of several files, whose
+// ranges do not say their file, they are taken for the first file's when
+// they do not fall in a range already known).
+func DamageRead(s Storage, read []ByteRange) *Damage {
+	if m := AsMulti(s); m != nil {
+		var lr []LostRange
+		for _, r := range read {
+			lr = append(lr, LostRange{File: m.names[0], Part: 0, ByteRange: r})
+		}
+		if len(m.names) == 0 {
+			lr = nil
+		}
+		return m.damage(lr)
+	}
+	return FileDamage(s, read)
 }
 
 func underlyingReporter(s Storage) (DamageReporter, bool) {

@@ -85,10 +85,11 @@ func claimingFolder(dir, file string) *FolderFormat {
 	return nil
 }
 
-// Open opens the recording at path: a recording file; a folder (a rosbag2
-// bag folder, a folder of ROS 1 bags split by `rosbag record --split`, read
-// as one recording); a rosbag2 metadata.yaml (its folder); or a storage
-// file inside a rosbag2 bag folder (the whole folder). A zstd-compressed
+// Open opens the recording at path: a recording file (a storage file
+// inside a rosbag2 bag folder too, alone: FolderOf names its folder); a
+// folder (a rosbag2 bag folder, a folder of ROS 1 bags split by `rosbag
+// record --split`, read as one recording); or a rosbag2 metadata.yaml (its
+// folder). A zstd-compressed
 // file (rosbag2's FILE compression mode) is decompressed into the user's
 // cache folder first. path may be a URL (http://, https://, s3://,
 // gs://; see FSFor): the file is read in place, and a folder is an S3
@@ -108,15 +109,31 @@ func OpenWith(path string, o OpenOptions) (Storage, error) {
 	if base == "metadata.yaml" {
 		return openFolder(dir, o)
 	}
-	if f := claimingFolder(dir, path); f != nil {
-		return f.Open(dir, o)
-	}
+	// A storage file of a rosbag2 folder opens alone, as the commands
+	// open it; FolderOf names the whole recording.
 	return openFileWith(path, o)
 }
 
+// FolderOf returns the folder whose recording the file at path is one
+// file of (a rosbag2 bag folder, whose metadata.yaml is beside it), or ""
+// when the file is a recording of its own. Open reads such a file alone:
+// callers say that the folder is the whole recording.
+func FolderOf(path string) string {
+	st, err := FSFor(path).Stat(path)
+	if err != nil || st.IsDir() || Base(path) == "metadata.yaml" {
+		return ""
+	}
+	dir := Dir(path)
+	if claimingFolder(dir, path) == nil {
+		return ""
+	}
+	return dir
+}
+
 // IsPlainFile reports whether Open reads path as one file on its own,
-// just as OpenFile does: false for a folder, a metadata.yaml, a zstd file
-// and a storage file inside a rosbag2 bag folder. It costs a Stat or two.
+// just as OpenFile does: false for a folder, a metadata.yaml and a zstd
+// file (a storage file inside a rosbag2 bag folder is read alone: see
+// FolderOf). It costs a Stat.
 func IsPlainFile(path string) bool {
 	st, err := FSFor(path).Stat(path)
 	if err != nil {
@@ -125,11 +142,8 @@ func IsPlainFile(path string) bool {
 	if st.IsDir() {
 		return false
 	}
-	dir, base := Dir(path), Base(path)
-	if base == "metadata.yaml" || strings.HasSuffix(strings.ToLower(base), ".zstd") {
-		return false
-	}
-	return claimingFolder(dir, path) == nil
+	base := Base(path)
+	return base != "metadata.yaml" && !strings.HasSuffix(strings.ToLower(base), ".zstd")
 }
 
 // openFolder opens a folder: through the layout that claims it, else as
