@@ -678,7 +678,16 @@ type gap struct {
 // the readable records that had to be skipped.
 func (c *chunkCursor) record(ch *Chunk, gaps []gap, idx []*IndexData, derr error) {
 	found := uint64(len(c.entries))
+	if idx == nil {
+		idx = c.q.b.resyncIndex(c.ci)
+	}
 	want := c.selectedCount(idx)
+	// Of the records found, those its index data records list are the
+	// chunk's own; one a resync found elsewhere may be garbage.
+	genuine := found
+	if idx != nil {
+		genuine = c.indexed(idx)
+	}
 	var lost, skippedRecs uint64
 	if want > found {
 		lost = want - found
@@ -690,11 +699,27 @@ func (c *chunkCursor) record(ch *Chunk, gaps []gap, idx []*IndexData, derr error
 	}
 	lost = max(lost, skippedRecs)
 	c.lost += lost
-	// The chunk info (or its index data records) counts the chunk's
-	// messages: what was not found of them is lost, exactly.
-	count := bag.Exactly(lost)
-	if idx == nil && len(c.ci.Conns) == 0 {
+	// The chunk's index data records (or its chunk info) count the
+	// chunk's messages: what was not found of them is lost, exactly.
+	// A message found right before or after a gap may hold damaged
+	// bytes in its data, read as they are: it may be one lost too.
+	var atRisk uint64
+	for _, e := range c.entries {
+		for _, g := range gaps {
+			if int(e.dataOff+e.dataLen) == g.start || int(e.off) == g.end {
+				atRisk++
+				break
+			}
+		}
+	}
+	count := bag.Between(satSub64(want, genuine), satSub64(want, genuine)+atRisk)
+	switch {
+	case idx == nil && len(c.ci.Conns) == 0:
 		count = bag.AtLeast(lost)
+	case idx == nil:
+		// Counted from the chunk info, whose messages the records found
+		// may not all be.
+		count = bag.Between(lost, want)
 	}
 	topics := c.topics(idx, c.entries)
 	resynced := false
@@ -739,6 +764,35 @@ func (c *chunkCursor) record(ch *Chunk, gaps []gap, idx []*IndexData, derr error
 		c.skipped = append(c.skipped, ByteRange{Start: ch.Offset, End: ch.End(), Why: why,
 			Unit: bag.UnitChunk, Messages: count, Topics: topics, Recovered: found, First: c.ci.Start, Last: c.ci.End})
 	}
+}
+
+// indexed counts the entries found that the chunk's index data records
+// list (same connection, offset and time).
+func (c *chunkCursor) indexed(idx []*IndexData) uint64 {
+	type key struct {
+		conn, off uint32
+		t         uint64
+	}
+	listed := map[key]bool{}
+	for _, x := range idx {
+		for _, e := range x.Entries {
+			listed[key{x.Conn, e.Offset, e.Time.Key()}] = true
+		}
+	}
+	var n uint64
+	for _, e := range c.entries {
+		if listed[key{e.conn, e.off, e.t}] {
+			n++
+		}
+	}
+	return n
+}
+
+func satSub64(a, b uint64) uint64 {
+	if b > a {
+		return 0
+	}
+	return a - b
 }
 
 // topics returns the topics of the chunk's selected messages that were

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -138,6 +139,64 @@ type scanner struct {
 	rep       *ScanReport
 	buf       ChunkBuffer
 	resyncBuf []byte
+	// pending are damaged chunks whose index data records name
+	// connections not defined yet; infos the chunk info records met (an
+	// index section that is still there).
+	pending []unresolvedChunk
+	infos   []*ChunkInfo
+}
+
+// unresolvedChunk is a chunk kept for its index data records, once their
+// connections are known.
+type unresolvedChunk struct {
+	ci  *ChunkInfo
+	idx []*IndexData
+}
+
+// finish keeps the pending chunks whose connections are now known, and
+// counts the messages of unreadable ranges from the chunk info records
+// of the index section, when it is there: a range holding the chunks
+// they place in it lost their messages, which the index data records
+// found after it (orphans) count again.
+func (s *scanner) finish() {
+	b := s.b
+	for _, p := range s.pending {
+		if knownConns(b, p.idx) {
+			fillFromIndex(p.ci, p.idx)
+			if len(p.ci.Conns) > 0 {
+				b.ChunkInfos = append(b.ChunkInfos, p.ci)
+			}
+		}
+	}
+	sk := s.rep.Skipped
+	counted := -1 // the last range whose chunks the index counts
+	for i := range sk {
+		r := &sk[i]
+		if counted >= 0 && r.Start == sk[i-1].End && strings.HasPrefix(r.Why, "index data record of") {
+			// Counted with the chunk before it.
+			r.Messages = bag.Exactly(0)
+			r.Why += " (counted with the chunk before it, from the index section)"
+			counted = i
+			continue
+		}
+		counted = -1
+		if r.Messages != (bag.Count{}) {
+			continue
+		}
+		var n uint64
+		found := false
+		for _, ci := range s.infos {
+			if ci.ChunkPos >= r.Start && ci.ChunkPos < r.End {
+				n += ci.Messages()
+				found = true
+			}
+		}
+		if found {
+			r.Messages, r.Unit = bag.Exactly(n), bag.UnitChunk
+			r.Why += fmt.Sprintf(" (the index section's chunk info records count %d messages in it)", n)
+			counted = i
+		}
+	}
 }
 
 func (s *scanner) note(off int64, op Op, format string, args ...any) {
@@ -214,6 +273,11 @@ func (s *scanner) run() error {
 			s.orphanIndex(rec)
 			off = rec.End()
 		case OpChunkInfo:
+			if data, err := b.ReadData(&rec); err == nil {
+				if ci, err := ParseChunkInfo(rec, data); err == nil {
+					s.infos = append(s.infos, ci)
+				}
+			}
 			off = rec.End()
 		case OpBagHeader:
 			s.note(rec.Offset, rec.Op, "a second bag header record; ignored")
@@ -226,6 +290,7 @@ func (s *scanner) run() error {
 	if s.rep.ParsedTo < off {
 		s.rep.ParsedTo = off
 	}
+	s.finish()
 	if h := b.Header; h != nil && h.IndexPos > b.size {
 		if n := len(s.rep.Skipped); n == 0 || s.rep.Skipped[n-1].End < b.size {
 			// The file ends on a record boundary, before the index the
@@ -341,6 +406,8 @@ func (s *scanner) chunk(rec Record) int64 {
 			trusted = false
 		}
 	}
+	// complete: every index data record of the chunk is here.
+	complete := trusted
 	for _, x := range idx {
 		if b.connByID[x.Conn] == nil {
 			trusted = false // decompress to find its connection record
@@ -359,6 +426,11 @@ func (s *scanner) chunk(rec Record) int64 {
 			// the index data records, and reports what it cannot.
 			if len(idx) > 0 && knownConns(b, idx) {
 				fillFromIndex(ci, idx)
+			} else if len(idx) > 0 {
+				// Its connections may be defined later (in the index
+				// section, when the chunk that defined them is lost):
+				// decided once the whole file is scanned.
+				s.pending = append(s.pending, unresolvedChunk{ci, idx})
 			}
 			s.note(ch.Offset, OpChunk, "chunk is damaged (%v); its messages are read up to the damage and, after it, where its index data records locate them", err)
 		} else if err != nil {
@@ -367,7 +439,13 @@ func (s *scanner) chunk(rec Record) int64 {
 				lost += uint64(x.Count)
 			}
 			s.rep.LostMessages += lost
-			s.skipLost(ch.Offset, ch.End(), bag.UnitChunk, bag.AtLeast(lost), fmt.Sprintf("chunk cannot be read (%d indexed messages lost): %v", lost, err))
+			count := bag.AtLeast(lost)
+			if complete {
+				// Its index data records, followed by a whole record,
+				// count its messages.
+				count = bag.Exactly(lost)
+			}
+			s.skipLost(ch.Offset, ch.End(), bag.UnitChunk, count, fmt.Sprintf("chunk cannot be read (%d indexed messages lost): %v", lost, err))
 			delete(b.chunks, ch.Offset)
 			s.rep.ClosedChunks--
 			return off
@@ -532,7 +610,7 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 			if werr != nil && !errors.Is(werr, ErrTruncated) {
 				why = "the rest of the open chunk: " + werr.Error()
 			}
-			s.skipLost(next, b.size, bag.UnitChunk, bag.Count{}, why)
+			s.skipLost(next, b.size, bag.UnitRecord, bag.Count{}, why)
 			s.rep.Skipped[len(s.rep.Skipped)-1].Recovered = uint64(oc.Messages)
 			next = b.size
 		}

@@ -344,3 +344,22 @@ func (s *Store) SetChunkSize(n int) { s.ChunkSize = n }
 
 // Close closes the bag.
 func (s *Store) Close() error { return s.Bag.Close() }
+
+// Unverified lists the chunks no checksum covers: the format keeps none,
+// so an uncompressed chunk's records are read as they are (bz2 and lz4
+// frames check their own data).
+func (s *Store) Unverified() []bag.ByteRange {
+	var out []bag.ByteRange
+	for _, ci := range s.Bag.ChunkInfos {
+		ch, err := s.Bag.ChunkHeader(ci)
+		if err != nil || ch.Compression != CompressionNone {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].End == ch.Offset {
+			out[n-1].End = ch.End()
+			continue
+		}
+		out = append(out, bag.ByteRange{Start: ch.Offset, End: ch.End(), Why: "uncompressed chunks: the ROS 1 bag format keeps no checksum"})
+	}
+	return out
+}
