@@ -710,3 +710,25 @@ func (s *Store) Close() error {
 	}
 	return nil
 }
+
+// Where says which row holds the message at loc, and the offset of its
+// page when the file was read page by page.
+func (s *Store) Where(loc bag.Loc) string {
+	if r := s.swap.Load(); r != nil {
+		return r.Where(loc)
+	}
+	id := RowID(loc)
+	if s.rescue != nil {
+		if i, ok := s.rescue.byRow[id]; ok {
+			m := s.rescue.msgs[i]
+			return fmt.Sprintf("offset %d, row %d on page %d", s.rescue.pm.p.offset(m.page)+int64(m.off), id, m.page)
+		}
+	}
+	return fmt.Sprintf("row %d", id)
+}
+
+// Unverified says that no checksum covers any page: SQLite keeps none, so
+// damage inside a row's data cannot be seen.
+func (s *Store) Unverified() []bag.ByteRange {
+	return []bag.ByteRange{{Start: 0, End: s.size, Why: "SQLite keeps no checksum of its pages: damage inside a row's data cannot be seen"}}
+}

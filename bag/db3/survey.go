@@ -41,3 +41,7 @@ func (s *Store) survey(path string) error {
 	}
 	return &FormatError{Offset: p.off, Page: p.page, Msg: fmt.Sprintf("%s%s: the pages show damage SQLite would read through", p.why, more), Err: ErrMalformed}
 }
+
+// SurveyedOnOpen reports that opening checked every page (see survey):
+// bag.Survey runs no doctor (SQLite's integrity check) on the file.
+func (s *Store) SurveyedOnOpen() bool { return s.sq == nil || s.sq.sidePath == "" }

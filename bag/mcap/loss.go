@@ -90,3 +90,31 @@ func le64(b []byte) uint64 {
 	}
 	return v
 }
+
+// chunkCRCAt is the offset of a chunk record's uncompressed_crc field:
+// after its op, length and three u64 fields.
+const chunkCRCAt = recHeaderLen + 24
+
+// Unverified lists the chunks no checksum covers: uncompressed, with an
+// uncompressed_crc of 0 (rosbag2's writer often leaves it so), and the
+// message records outside chunks.
+func (x *Reader) Unverified() []bag.ByteRange {
+	var out []bag.ByteRange
+	var b [4]byte
+	for _, c := range x.chunks {
+		if c.Compression != "" {
+			continue
+		}
+		if _, err := x.r.ReadAt(b[:], c.Offset+chunkCRCAt); err != nil {
+			continue
+		}
+		if b[0]|b[1]|b[2]|b[3] == 0 {
+			out = append(out, bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: "uncompressed chunk with uncompressed_crc 0: no checksum covers its records"})
+		}
+	}
+	if len(x.loose) > 0 {
+		first, last := x.loose[0], x.loose[len(x.loose)-1]
+		out = append(out, bag.ByteRange{Start: first.Offset, End: last.Offset + last.Len, Why: "message records outside chunks: no checksum of their own (only a data_section_crc, where the writer set one, covers the whole data section)"})
+	}
+	return out
+}
