@@ -13,6 +13,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // maxProblems is how many index problems verify prints; the rest are counted.
@@ -90,11 +91,12 @@ func runVerify(path string, sel *selection, asJSON bool, o bag.OpenOptions, stdo
 	b, err := bag.OpenFileWith(path, o)
 	if err != nil {
 		if asJSON {
-			json.NewEncoder(stdout).Encode(verifyJSON{Path: bag.Shown(path), Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: (&loss{}).json(), Error: err.Error()})
+			json.NewEncoder(stdout).Encode(verifyJSON{Path: bag.Shown(path), Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: noLoss(), Error: err.Error()})
 		}
 		return status(failOpen(stderr, path, err))
 	}
 	defer b.Close()
+	notePartOf(stderr, path)
 	f, err := sel.resolve(b)
 	if err != nil {
 		return err
@@ -157,7 +159,7 @@ func printVerify(w io.Writer, path string, res *verifyResult) {
 	}
 	fmt.Fprintf(w, "index: %d entries checked, %s\n", res.indexEntries, status)
 	if l := res.lost; l.any() {
-		fmt.Fprintf(w, "lost: %d messages known to the index, %d bytes in %d ranges (listed on stderr)\n", l.Messages, l.bytes(), len(l.Ranges))
+		fmt.Fprintf(w, "lost: %s (listed on stderr)\n", human.DamageHeadline(l.d))
 	}
 }
 
@@ -267,8 +269,7 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 	if err := it.Err(); err != nil {
 		return nil, err
 	}
-	res.lost = fileLoss(b)
-	res.lost.addIter(it)
+	res.lost = readLoss(b, it)
 
 	for _, s := range res.topics {
 		res.messages += s.messages
