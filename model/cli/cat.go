@@ -81,7 +81,7 @@ type catOptions struct {
 func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, o catOptions, stdout, stderr io.Writer) int {
 	w := bufio.NewWriterSize(stdout, 256<<10)
 	defer w.Flush()
-	p := &catPrinter{w: w, stderr: stderr, json: o.json, noSuspect: o.noSuspect, header: o.header, fields: o.fields, warned: map[uint32]bool{}, b: b, path: path}
+	p := &catPrinter{w: w, stderr: stderr, json: o.json, noSuspect: o.noSuspect, header: o.header, fields: o.fields, warned: map[uint32]bool{}, exact: map[uint32]bool{}, b: b, path: path}
 	it := b.Messages(f)
 	defer it.Close()
 	var n uint64
@@ -179,9 +179,12 @@ type catPrinter struct {
 	noSuspect bool
 	plans     rosmsg.Cache
 	warned    map[uint32]bool
-	b         bag.Storage
-	path      string
-	failed    int
+	// exact holds the connections one of whose messages decoded
+	// exactly.
+	exact  map[uint32]bool
+	b      bag.Storage
+	path   string
+	failed int
 	// firstFailed is where the first message not decoded is.
 	firstFailed bag.Loc
 	// suspects counts the suspect messages met, firstSuspect where the
@@ -257,16 +260,26 @@ func (p *catPrinter) print(m *bag.Message) {
 	}
 	suspect := m.Suspect
 	node, err := plan.Decode(m.Data)
+	if err == nil {
+		p.exact[c.ID] = true
+	}
 	if err != nil {
 		// A message that does not decode exactly against its definition
 		// is suspect: its bytes are not what was recorded.
 		where := bag.Where(p.b, m.Loc)
 		trailing := node != nil && errors.Is(err, rosmsg.ErrTrailingBytes)
-		if trailing && c.DefinitionSource != "" {
+		switch {
+		case trailing && c.DefinitionSource != "":
 			// A definition from outside the recording that does not fit
 			// its messages says nothing of damage.
 			p.warnOnce(c, "%v (the definition is %s's)", err, c.DefinitionSource)
-		} else {
+		case trailing && !p.exact[c.ID]:
+			// Bytes left over by every message of the connection so far:
+			// the definition does not fit them, which says nothing of
+			// damage. Once one has decoded exactly, the others are
+			// suspect.
+			p.warnOnce(c, "%v (the definition does not fit the connection's messages)", err)
+		default:
 			suspect = joinWhy(suspect, fmt.Sprintf("%s: does not decode exactly against %s: %v", where, c.Type, err))
 		}
 		if !trailing {

@@ -86,7 +86,7 @@ func runFilter(src bag.Storage, in, out string, opt query.FilterOptions, stdout,
 		code = ExitProblems
 	}
 	if !rep.Complete() {
-		l := rangesLoss(src, rep.Lost, false)
+		l := rangesLoss(src, rep.Lost, true)
 		l.print(stderr, in)
 		code = ExitPartial
 	}

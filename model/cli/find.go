@@ -147,7 +147,7 @@ func runFind(b bag.Storage, path, src string, f bag.MessageFilter, mode string, 
 			path, bag.Where(b, first.Loc), res.Failed, first.Topic, first.Time, first.Err)
 		code = ExitProblems
 	}
-	l := rangesLoss(b, res.Skipped, false)
+	l := rangesLoss(b, res.Skipped, true)
 	l.print(stderr, path)
 	if l.any() {
 		code = ExitProblems

@@ -270,6 +270,9 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 		return nil, err
 	}
 	res.lost = readLoss(b, it)
+	// A block whose index cannot be read because the block is lost is
+	// one of the lost ranges already: said once, there.
+	problems = slices.DeleteFunc(problems, func(p error) bool { return lostAt(res.lost.d, errOffset(p)) })
 
 	for _, s := range res.topics {
 		res.messages += s.messages
@@ -329,6 +332,20 @@ func (t *connTable) get(id uint32) *connStats {
 }
 
 // problemKey orders problems by where they are in the file.
+// lostAt reports whether a lost range of d starts at or holds offset off
+// (0, no offset, is never held).
+func lostAt(d *bag.Damage, off int64) bool {
+	if off <= 0 || d.Files > 1 {
+		return false
+	}
+	for _, r := range d.Ranges {
+		if off == r.Start || off > r.Start && off < r.End {
+			return true
+		}
+	}
+	return false
+}
+
 func problemKey(err error) [2]int64 {
 	if fe, ok := err.(*ros1.FormatError); ok {
 		if fe.Chunk >= 0 {
