@@ -152,9 +152,22 @@ type Damage struct {
 	Files, MissingFiles int
 }
 
-// Lost reports whether anything recorded was lost.
+// Lost reports whether anything recorded was lost: a message, or a range
+// whose messages are not known to be none (a range that lost no message,
+// such as an index a killed recorder never wrote, is a note).
 func (d *Damage) Lost() bool {
-	return d != nil && (len(d.Ranges) > 0 || d.Messages.Min > 0)
+	if d == nil {
+		return false
+	}
+	if d.Messages.Min > 0 || d.MissingFiles > 0 {
+		return true
+	}
+	for _, r := range d.Ranges {
+		if !r.Messages.None() {
+			return true
+		}
+	}
+	return false
 }
 
 // Topics returns the topics the lost ranges name, sorted.
