@@ -702,6 +702,7 @@ func (m *MultiStorage) Check(ctx context.Context, progress func(done, total int6
 		}
 		for _, f := range r.Findings {
 			f.Message = m.base(p) + ": " + f.Message
+			f.File, f.Part = m.names[p], p
 			out.Findings = append(out.Findings, f)
 		}
 		out.Indexed = out.Indexed && r.Indexed
