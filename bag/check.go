@@ -31,11 +31,6 @@ type Finding struct {
 	// Op is the record's op code in its format; 0 for a byte range.
 	Op      uint8
 	Message string
-	// File names the file of a recording of several files that Offset is
-	// in, and Part its index among them; "" for a recording of one file
-	// or a finding about the whole recording.
-	File string
-	Part int
 }
 
 // CheckReport is the doctor's result.

@@ -17,7 +17,6 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/echo"
-	"github.com/bagscope/bagscope/model/human"
 )
 
 func newCat(e *env) *cobra.Command {
@@ -40,10 +39,9 @@ is listed on stderr with offsets (exit 1).`,
 		ValidArgsFunction: completeFiles,
 	}
 	sel := addSelection(c)
-	asJSON := c.Flags().Bool("json", false, `print one JSON object per message (a suspect one with "suspect": why, with its offset)`)
+	asJSON := c.Flags().Bool("json", false, "print one JSON object per message")
 	limit := c.Flags().IntP("count", "n", 0, "print at most `N` messages (0: all)")
 	fields := c.Flags().StringSlice("fields", nil, "print only the fields `F` of each message (comma-separated paths such as header.stamp,pose.pose.position)")
-	noSuspect := c.Flags().Bool("no-suspect", false, "leave out the suspect messages: those read from a damaged chunk or page, or that do not decode exactly against their definition")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		b, err := e.openRecording(cmd, args[0])
 		if err != nil {
@@ -57,7 +55,7 @@ is listed on stderr with offsets (exit 1).`,
 		if *limit < 0 {
 			return usagef("-n %d: want a count of messages, or 0 for all", *limit)
 		}
-		o := catOptions{json: *asJSON, noSuspect: *noSuspect, limit: *limit, fields: *fields,
+		o := catOptions{json: *asJSON, limit: *limit, fields: *fields,
 			header: len(f.Topics) != 1}
 		return status(runCat(b, args[0], f, sel, o, e.stdout, e.stderr))
 	}
@@ -67,8 +65,6 @@ is listed on stderr with offsets (exit 1).`,
 // catOptions are how cat prints.
 type catOptions struct {
 	json bool
-	// noSuspect leaves the suspect messages out (--no-suspect).
-	noSuspect bool
 	// limit is -n (0: no limit).
 	limit int
 	// fields are --fields' paths.
@@ -81,7 +77,7 @@ type catOptions struct {
 func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, o catOptions, stdout, stderr io.Writer) int {
 	w := bufio.NewWriterSize(stdout, 256<<10)
 	defer w.Flush()
-	p := &catPrinter{w: w, stderr: stderr, json: o.json, noSuspect: o.noSuspect, header: o.header, fields: o.fields, warned: map[uint32]bool{}, exact: map[uint32]bool{}, b: b, path: path}
+	p := &catPrinter{w: w, stderr: stderr, json: o.json, header: o.header, fields: o.fields, warned: map[uint32]bool{}}
 	it := b.Messages(f)
 	defer it.Close()
 	var n uint64
@@ -99,22 +95,15 @@ func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, o c
 	w.Flush()
 	sel.noteEmpty(stderr, path, n)
 	// What could not be read goes to stderr, in text and --json alike.
-	l := readLoss(b, it)
-	l.d.Suspect = max(l.d.Suspect, p.suspects)
+	l := fileLoss(b)
+	l.addIter(it)
 	l.print(stderr, path)
 	status := 0
 	if l.any() {
 		status = 1
 	}
-	if p.suspects > 0 {
-		what := "marked"
-		if o.noSuspect {
-			what = "left out (--no-suspect)"
-		}
-		fmt.Fprintf(stderr, "bagscope: %s: %s: %s %s, the first here: read from a damaged chunk or page, or not decoding exactly against its definition\n", path, bag.Where(b, p.firstSuspect), human.Plural(p.suspects, "suspect message"), what)
-	}
 	if p.failed > 0 {
-		fmt.Fprintf(stderr, "bagscope: %s: %s: %s could not be decoded, the first here\n", path, bag.Where(b, p.firstFailed), human.Plural(uint64(p.failed), "message"))
+		fmt.Fprintf(stderr, "bagscope: %s: offset %d: %d messages could not be decoded (the first in the chunk or record at that offset)\n", path, p.firstFailed, p.failed)
 		status = 1
 	}
 	return status
@@ -149,19 +138,12 @@ func (p *catPrinter) printUndecoded(m *bag.Message) {
 			b = base64.StdEncoding.AppendEncode(b, m.Data)
 			b = append(b, '"')
 		}
-		if m.Suspect != "" {
-			b = append(b, `, "suspect": `...)
-			b = appendJSONString(b, m.Suspect)
-		}
 		b = append(b, "}\n"...)
 		p.w.Write(b)
 		p.buf = b
 		return
 	}
 	fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
-	if m.Suspect != "" {
-		fmt.Fprintf(p.w, "# suspect: %s\n", m.Suspect)
-	}
 	if c.Encoding == "json" && utf8.Valid(m.Data) {
 		fmt.Fprintf(p.w, "%s\n", bytes.TrimSpace(m.Data))
 	} else {
@@ -175,50 +157,22 @@ type catPrinter struct {
 	w      *bufio.Writer
 	stderr io.Writer
 	json   bool
-	// noSuspect leaves the suspect messages out.
-	noSuspect bool
-	plans     rosmsg.Cache
-	warned    map[uint32]bool
-	// exact holds the connections one of whose messages decoded
-	// exactly.
-	exact  map[uint32]bool
-	b      bag.Storage
-	path   string
+	header bool
+	fields []string
+	plans  rosmsg.Cache
+	warned map[uint32]bool
 	failed int
-	// firstFailed is where the first message not decoded is.
-	firstFailed bag.Loc
-	// suspects counts the suspect messages met, firstSuspect where the
-	// first is.
-	suspects     uint64
-	firstSuspect bag.Loc
-	buf          []byte
-	header       bool
-	fields       []string
+	// firstFailed is the offset of the first message not decoded.
+	firstFailed int64
+	buf         []byte
 }
 
-// noteFailed counts a message that does not decode.
+// noteFailed counts a message that is not printed.
 func (p *catPrinter) noteFailed(m *bag.Message) {
 	if p.failed == 0 {
-		p.firstFailed = m.Loc
+		p.firstFailed = m.Loc.Block
 	}
 	p.failed++
-}
-
-// noteSuspect counts a suspect message and reports whether to print it.
-func (p *catPrinter) noteSuspect(m *bag.Message) bool {
-	if p.suspects == 0 {
-		p.firstSuspect = m.Loc
-	}
-	p.suspects++
-	return !p.noSuspect
-}
-
-// joinWhy adds a reason to a message's suspect reason.
-func joinWhy(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }
 
 // appendJSONString appends s as a JSON string.
@@ -244,9 +198,6 @@ func (p *catPrinter) print(m *bag.Message) {
 		} else {
 			p.warnOnce(c, "messages of encoding %q are printed as they are: bagscope decodes ros1 and cdr", encodingName(c))
 		}
-		if m.Suspect != "" && !p.noteSuspect(m) {
-			return
-		}
 		p.printUndecoded(m)
 		return
 	}
@@ -258,43 +209,14 @@ func (p *catPrinter) print(m *bag.Message) {
 	if err := plan.CheckMD5(c.MD5Sum); err != nil {
 		p.warnOnce(c, "%v", err)
 	}
-	suspect := m.Suspect
 	node, err := plan.Decode(m.Data)
-	if err == nil {
-		p.exact[c.ID] = true
-	}
 	if err != nil {
-		// A message that does not decode exactly against its definition
-		// is suspect: its bytes are not what was recorded.
-		where := bag.Where(p.b, m.Loc)
-		trailing := node != nil && errors.Is(err, rosmsg.ErrTrailingBytes)
-		switch {
-		case trailing && c.DefinitionSource != "":
-			// A definition from outside the recording that does not fit
-			// its messages says nothing of damage.
-			p.warnOnce(c, "%v (the definition is %s's)", err, c.DefinitionSource)
-		case trailing && !p.exact[c.ID]:
-			// Bytes left over by every message of the connection so far:
-			// the definition does not fit them, which says nothing of
-			// damage. Once one has decoded exactly, the others are
-			// suspect.
-			p.warnOnce(c, "%v (the definition does not fit the connection's messages)", err)
-		default:
-			suspect = joinWhy(suspect, fmt.Sprintf("%s: does not decode exactly against %s: %v", where, c.Type, err))
-		}
-		if !trailing {
+		if node == nil || !errors.Is(err, rosmsg.ErrTrailingBytes) {
 			p.noteFailed(m)
-			fmt.Fprintf(p.stderr, "bagscope: %s: %s: message at %s on %s: %v\n", p.path, where, m.Time, c.Topic, err)
-			if p.noteSuspect(m) {
-				mm := *m
-				mm.Suspect = suspect
-				p.printUndecoded(&mm)
-			}
+			fmt.Fprintf(p.stderr, "bagscope: offset %d: message at %s on %s (chunk at %d, record at %d of its data): %v\n", m.Loc.Block, m.Time, c.Topic, m.Loc.Block, m.Loc.Offset, err)
 			return
 		}
-	}
-	if suspect != "" && !p.noteSuspect(m) {
-		return
+		p.warnOnce(c, "%v", err)
 	}
 	if len(p.fields) > 0 {
 		node = selectFields(node, p.fields)
@@ -307,10 +229,6 @@ func (p *catPrinter) print(m *bag.Message) {
 		b = appendJSONString(b, c.Type)
 		b = append(b, `, "msg": `...)
 		b = rosmsg.AppendJSON(b, node)
-		if suspect != "" {
-			b = append(b, `, "suspect": `...)
-			b = appendJSONString(b, suspect)
-		}
 		b = append(b, "}\n"...)
 		p.w.Write(b)
 		p.buf = b
@@ -318,9 +236,6 @@ func (p *catPrinter) print(m *bag.Message) {
 	}
 	if p.header {
 		fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
-	}
-	if suspect != "" {
-		fmt.Fprintf(p.w, "# suspect: %s\n", suspect)
 	}
 	p.w.WriteString(echo.Message(node))
 	p.w.WriteString("\n---\n")

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -14,7 +13,6 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
-	"github.com/bagscope/bagscope/model/human"
 )
 
 // Exit statuses of check, from the table every command shares.
@@ -39,20 +37,8 @@ type checkJSON struct {
 	Errors           int           `json:"errors"`
 	Warnings         int           `json:"warnings"`
 	Findings         []findingJSON `json:"findings"`
-	// Lost is what the recording lost, as every command reports it.
-	Lost lossJSON `json:"lost"`
-	// Unverified lists the byte ranges no checksum covers: read, but
-	// damage inside them could go unseen.
-	Unverified []unverifiedJSON `json:"unverified"`
 	// Error is why the file could not be checked at all.
 	Error string `json:"error,omitempty"`
-}
-
-type unverifiedJSON struct {
-	File string `json:"file"`
-	From int64  `json:"from"`
-	To   int64  `json:"to"`
-	Why  string `json:"why"`
 }
 
 type findingJSON struct {
@@ -93,8 +79,7 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 			json.NewEncoder(stdout).Encode(checkJSON{
 				Path: bag.Shown(path), Verdict: "unreadable", Errors: 1,
 				Findings: []findingJSON{{"error", errOffset(err), "", err.Error()}},
-				Lost:     noLoss(), Unverified: []unverifiedJSON{},
-				Error: err.Error(),
+				Error:    err.Error(),
 			})
 		}
 		fail(stderr, path, err)
@@ -134,8 +119,7 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 		}
 		rep, err = model.CheckStorage(ctx, rs, pl.update)
 		readable = summaryMessages(rs)
-		s = rs
-		defer rs.Close()
+		rs.Close()
 	} else {
 		// The format's doctor reads the raw file; the messages are
 		// decoded against the opened recording's definitions, when it
@@ -178,29 +162,11 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 			readable = summaryMessages(s)
 		}
 	}
-	// What the recording lost, as every command says it: from reading
-	// every message (--quick: from opening it).
-	lost := &loss{d: &bag.Damage{Messages: bag.Exactly(0)}}
-	if s != nil {
-		notePartOf(stderr, path)
-		if quick {
-			lost = fileLoss(s)
-		} else {
-			d, _, serr := bag.SurveyWithReport(context.Background(), s, rep, nil)
-			if serr != nil {
-				return unreadable(serr)
-			}
-			lost = &loss{d: d}
-		}
-	}
 	if asJSON {
-		out := checkJSON{Path: bag.Shown(path), OK: rep.Errors() == 0 && !lost.any(), Verdict: "ok", Messages: readable, MessagesInChunks: rep.Messages,
-			Errors: rep.Errors(), Findings: []findingJSON{}, Lost: lost.json(), Unverified: []unverifiedJSON{}}
+		out := checkJSON{Path: bag.Shown(path), OK: rep.Errors() == 0, Verdict: "ok", Messages: readable, MessagesInChunks: rep.Messages,
+			Errors: rep.Errors(), Findings: []findingJSON{}}
 		if !out.OK {
 			out.Verdict = "errors"
-		}
-		for _, r := range lost.d.Unverified {
-			out.Unverified = append(out.Unverified, unverifiedJSON{r.File, r.Start, r.End, r.Why})
 		}
 		for _, f := range rep.Findings {
 			op := strings.ReplaceAll(f.Record, " ", "_")
@@ -219,29 +185,12 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "%-7s offset %d%s: %s\n", f.Severity, f.Offset, op, f.Message)
 		}
-		printUnverified(stdout, lost.d)
 		fmt.Fprintf(stdout, "%s: %d messages (%d in complete chunks); %d errors, %d findings in all\n", path, readable, rep.Messages, rep.Errors(), len(rep.Findings))
 	}
-	lost.print(stderr, path)
-	if rep.Errors() > 0 || lost.any() {
+	if rep.Errors() > 0 {
 		return checkErrors
 	}
 	return checkClean
-}
-
-// printUnverified says which byte ranges no checksum covers (the first
-// few, then how many more and their bytes).
-func printUnverified(w io.Writer, d *bag.Damage) {
-	var total int64
-	for i, r := range d.Unverified {
-		total += r.End - r.Start
-		if i < maxLossLines {
-			fmt.Fprintf(w, "info    offset %d: bytes %d..%d of %s cannot be verified: %s\n", r.Start, r.Start, r.End, filepath.Base(r.File), r.Why)
-		}
-	}
-	if n := len(d.Unverified); n > maxLossLines {
-		fmt.Fprintf(w, "info    offset %d: ... and %d more ranges no checksum covers (%s in all)\n", d.Unverified[maxLossLines].Start, n-maxLossLines, human.Size(total))
-	}
 }
 
 // errOffset returns the byte offset an error names: the Offset field of

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bagscope/bagscope/bag"
-	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/stats"
 )
 
@@ -34,7 +32,7 @@ type infoJSON struct {
 	Topics      []topicInfoJSON `json:"topics"`
 	// Error is why the file could not be read.
 	Error string `json:"error,omitempty"`
-	// Lost is what could not be read (every command's "lost").
+	// Lost is what a scan of a damaged file could not read.
 	Lost *lossJSON `json:"lost,omitempty"`
 	// Fetched is what reading a remote recording fetched (absent for a
 	// local one).
@@ -42,14 +40,11 @@ type infoJSON struct {
 }
 
 type topicInfoJSON struct {
-	Topic    string `json:"topic"`
-	Type     string `json:"type"`
-	MD5Sum   string `json:"md5sum"`
-	Messages uint64 `json:"messages"`
-	// Claimed is what the recording's index or summary counts, when it
-	// is not what was read.
-	Claimed     *uint64 `json:"claimed,omitempty"`
-	Connections int     `json:"connections"`
+	Topic       string `json:"topic"`
+	Type        string `json:"type"`
+	MD5Sum      string `json:"md5sum"`
+	Messages    uint64 `json:"messages"`
+	Connections int    `json:"connections"`
 	// The topic's rate and timing statistics, from the message index,
 	// with --freq only.
 	*topicStatsJSON
@@ -91,20 +86,10 @@ func runInfo(path string, asJSON, freq bool, o bag.OpenOptions, stdout, stderr i
 		return ExitUsage
 	}
 	defer b.Close()
-	notePartOf(stderr, path)
 	s, err := b.Summary()
 	if err != nil {
 		return failJSON(err)
 	}
-	// Every message is read, so the counts are what was read and any
-	// damage inside a chunk or page is found, as cat and verify find it.
-	pl := newProgress(stderr, "reading")
-	d, read, err := bag.Survey(context.Background(), b, pl.update)
-	pl.end()
-	if err != nil {
-		return failJSON(err)
-	}
-	claimed := readCounts(s, read)
 	var set *stats.Set
 	if freq {
 		// From the index records: no message is decompressed.
@@ -113,16 +98,16 @@ func runInfo(path string, asJSON, freq bool, o bag.OpenOptions, stdout, stderr i
 		}
 	}
 	// A damaged file's summary counts what could be read; what could not
-	// is said on stderr too, and the exit status is 1, as every command
-	// reports it.
-	lost := &loss{d: d}
+	// is said on stderr too, and the exit status is 1, as cat and check
+	// report it.
+	lost := fileLoss(b)
+	lost.sort()
 	status := 0
 	if asJSON {
-		status = printInfoJSON(stdout, s, set, lost, claimed)
+		status = printInfoJSON(stdout, s, set, lost)
 	} else {
 		printInfo(stdout, b, s, set)
 	}
-	printClaims(stderr, path, s, claimed)
 	if lost.any() {
 		lost.print(stderr, path)
 		status = 1
@@ -130,54 +115,20 @@ func runInfo(path string, asJSON, freq bool, o bag.OpenOptions, stdout, stderr i
 	return status
 }
 
-// readCounts makes the summary's message counts those read, and returns
-// what the index or summary claimed for each topic where it claimed
-// another number.
-func readCounts(s *bag.Summary, read map[uint32]uint64) map[string]uint64 {
-	claimed := map[string]uint64{}
-	var total uint64
-	for i := range s.Topics {
-		t := &s.Topics[i]
-		var n uint64
-		for _, c := range t.Connections {
-			n += read[c.ID]
-		}
-		if n != t.Messages {
-			claimed[t.Topic] = t.Messages
-			t.Messages = n
-		}
-		total += n
-	}
-	s.Messages = total
-	s.ConnMessages = read
-	return claimed
-}
-
-// printClaims says, for each topic whose count read differs from what the
-// recording claims, both numbers.
-func printClaims(stderr io.Writer, path string, s *bag.Summary, claimed map[string]uint64) {
-	for _, t := range s.Topics {
-		if c, ok := claimed[t.Topic]; ok {
-			fmt.Fprintf(stderr, "bagscope: %s: offset 0: %s: %s read; the recording's index or summary counts %s\n", path, t.Topic, human.Plural(t.Messages, "message"), human.Count(c))
-		}
-	}
-}
-
-func printInfoJSON(w io.Writer, s *bag.Summary, set *stats.Set, lost *loss, claimed map[string]uint64) int {
+func printInfoJSON(w io.Writer, s *bag.Summary, set *stats.Set, lost *loss) int {
 	out := infoJSON{
 		Path: s.Path, Format: s.Format, Version: s.Version, Size: s.Size, Indexed: s.Indexed,
 		Start: toTimeJSON(s.Start), End: toTimeJSON(s.End), Duration: float64(s.End.Nanos()-s.Start.Nanos()) / 1e9,
 		Messages: s.Messages, Chunks: s.Chunks, Compression: s.Compression,
 		Topics: []topicInfoJSON{},
 	}
-	lj := lost.json()
-	out.Lost = &lj
+	if lost.any() {
+		lj := lost.json()
+		out.Lost = &lj
+	}
 	out.Fetched = fetchedObject()
 	for _, t := range s.Topics {
 		tj := topicInfoJSON{Topic: t.Topic, Type: t.Type, MD5Sum: t.MD5Sum, Messages: t.Messages, Connections: len(t.Connections)}
-		if c, ok := claimed[t.Topic]; ok {
-			tj.Claimed = &c
-		}
 		if set != nil {
 			st := statsJSON(set.Topic(t.Topic))
 			tj.topicStatsJSON = &st

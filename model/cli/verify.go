@@ -13,7 +13,6 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
-	"github.com/bagscope/bagscope/model/human"
 )
 
 // maxProblems is how many index problems verify prints; the rest are counted.
@@ -91,12 +90,11 @@ func runVerify(path string, sel *selection, asJSON bool, o bag.OpenOptions, stdo
 	b, err := bag.OpenFileWith(path, o)
 	if err != nil {
 		if asJSON {
-			json.NewEncoder(stdout).Encode(verifyJSON{Path: bag.Shown(path), Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: noLoss(), Error: err.Error()})
+			json.NewEncoder(stdout).Encode(verifyJSON{Path: bag.Shown(path), Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: (&loss{}).json(), Error: err.Error()})
 		}
 		return status(failOpen(stderr, path, err))
 	}
 	defer b.Close()
-	notePartOf(stderr, path)
 	f, err := sel.resolve(b)
 	if err != nil {
 		return err
@@ -159,7 +157,7 @@ func printVerify(w io.Writer, path string, res *verifyResult) {
 	}
 	fmt.Fprintf(w, "index: %d entries checked, %s\n", res.indexEntries, status)
 	if l := res.lost; l.any() {
-		fmt.Fprintf(w, "lost: %s (listed on stderr)\n", human.DamageHeadline(l.d))
+		fmt.Fprintf(w, "lost: %d messages known to the index, %d bytes in %d ranges (listed on stderr)\n", l.Messages, l.bytes(), len(l.Ranges))
 	}
 }
 
@@ -269,10 +267,8 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 	if err := it.Err(); err != nil {
 		return nil, err
 	}
-	res.lost = readLoss(b, it)
-	// A block whose index cannot be read because the block is lost is
-	// one of the lost ranges already: said once, there.
-	problems = slices.DeleteFunc(problems, func(p error) bool { return lostAt(res.lost.d, errOffset(p)) })
+	res.lost = fileLoss(b)
+	res.lost.addIter(it)
 
 	for _, s := range res.topics {
 		res.messages += s.messages
@@ -332,20 +328,6 @@ func (t *connTable) get(id uint32) *connStats {
 }
 
 // problemKey orders problems by where they are in the file.
-// lostAt reports whether a lost range of d starts at or holds offset off
-// (0, no offset, is never held).
-func lostAt(d *bag.Damage, off int64) bool {
-	if off <= 0 || d.Files > 1 {
-		return false
-	}
-	for _, r := range d.Ranges {
-		if off == r.Start || off > r.Start && off < r.End {
-			return true
-		}
-	}
-	return false
-}
-
 func problemKey(err error) [2]int64 {
 	if fe, ok := err.(*ros1.FormatError); ok {
 		if fe.Chunk >= 0 {

@@ -24,18 +24,11 @@ type Mark struct {
 }
 
 // FindingMarks are the marks of a check's findings: a Damage mark for
-// each error that has a place in a file.
+// each error.
 func FindingMarks(fs []bag.Finding) []Mark {
 	var marks []Mark
 	for _, f := range fs {
-		switch {
-		case f.Severity != bag.Error:
-		case f.File != "":
-			// In its own file's chunks.
-			marks = append(marks, Mark{Kind: Damage, Offset: bag.JoinPart(f.Part, f.Offset), Text: f.Message})
-		case f.Offset == 0 && f.Record == "":
-			// About the whole recording (a file missing): no chunk holds it.
-		default:
+		if f.Severity == bag.Error {
 			marks = append(marks, Mark{Kind: Damage, Offset: f.Offset, Text: f.Message})
 		}
 	}
