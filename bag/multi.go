@@ -724,7 +724,7 @@ func (m *MultiStorage) Close() error {
 	return err
 }
 
-var _ RecordLister = (*MultiStorage)(nil)
+var _ BlockIndexLister = (*MultiStorage)(nil)
 
 // lister returns part p's RecordLister.
 func (m *MultiStorage) lister(p int) (RecordLister, error) {
@@ -780,6 +780,26 @@ func (m *MultiStorage) BlockRecords(block int64) ([]*Record, []byte, error) {
 		return nil, nil, err
 	}
 	return rl.BlockRecords(own)
+}
+
+// IndexRecords returns the recording's offsets of the records that index
+// the block at the recording's offset block, as its file's format says.
+func (m *MultiStorage) IndexRecords(block int64) ([]int64, bool) {
+	p, own := SplitPart(block)
+	rl, err := m.lister(p)
+	if err != nil {
+		return nil, false
+	}
+	il, ok := rl.(BlockIndexLister)
+	if !ok {
+		return nil, false
+	}
+	offs, ok := il.IndexRecords(own)
+	out := make([]int64, len(offs))
+	for i, o := range offs {
+		out[i] = JoinPart(p, o)
+	}
+	return out, ok
 }
 
 // ReadRange reads bytes [off, off+n) of the file that the recording's

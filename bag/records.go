@@ -44,8 +44,27 @@ type Record struct {
 type RecordField struct {
 	Name  string
 	Value string
+	// Type is the field's type as the format writes it ("uint32",
+	// "time", "string"), or "" when the format does not say.
+	Type string
 	// Start and End are byte offsets relative to the record's Offset.
 	Start, End int64
+	// Prefix is how many of the field's first bytes hold its length (a
+	// ROS 1 header field's, a length-prefixed string's), or 0.
+	Prefix int64
+}
+
+// BlockIndexLister is a RecordLister that knows which of its records
+// index each block (a ROS 1 chunk info, an MCAP chunk index), so that the
+// Chunk view can show them beside the block's own record.
+type BlockIndexLister interface {
+	RecordLister
+	// IndexRecords returns the file offsets of the records that index the
+	// block at file offset block, in file order: none when the file holds
+	// none for it (a block that a scan of the file rebuilt). ok is false
+	// when the format does not say (a part of a recording of several
+	// files whose format does not).
+	IndexRecords(block int64) (offsets []int64, ok bool)
 }
 
 // Line is the record's summary on one line, and its damage.

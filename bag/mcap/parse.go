@@ -41,9 +41,12 @@ func (d *dec) need(name string, n int) bool {
 	return true
 }
 
-func (d *dec) add(name string, start int, value func() string) {
+// add lists the field read from start to here: its type as the MCAP
+// specification names it, and how many of its first bytes are its length.
+func (d *dec) add(name, typ string, prefix, start int, value func() string) {
 	if d.fields != nil {
-		*d.fields = append(*d.fields, bag.RecordField{Name: name, Value: value(), Start: int64(start + recHeaderLen), End: int64(d.p + recHeaderLen)})
+		*d.fields = append(*d.fields, bag.RecordField{Name: name, Value: value(), Type: typ,
+			Start: int64(start + recHeaderLen), End: int64(d.p + recHeaderLen), Prefix: int64(prefix)})
 	}
 }
 
@@ -53,7 +56,7 @@ func (d *dec) u8(name string) uint8 {
 	}
 	v := d.b[d.p]
 	d.p++
-	d.add(name, d.p-1, func() string { return strconv.Itoa(int(v)) })
+	d.add(name, "uint8", 0, d.p-1, func() string { return strconv.Itoa(int(v)) })
 	return v
 }
 
@@ -63,7 +66,7 @@ func (d *dec) u16(name string) uint16 {
 	}
 	v := binary.LittleEndian.Uint16(d.b[d.p:])
 	d.p += 2
-	d.add(name, d.p-2, func() string { return strconv.Itoa(int(v)) })
+	d.add(name, "uint16", 0, d.p-2, func() string { return strconv.Itoa(int(v)) })
 	return v
 }
 
@@ -73,7 +76,7 @@ func (d *dec) u32(name string) uint32 {
 	}
 	v := binary.LittleEndian.Uint32(d.b[d.p:])
 	d.p += 4
-	d.add(name, d.p-4, func() string { return strconv.FormatUint(uint64(v), 10) })
+	d.add(name, "uint32", 0, d.p-4, func() string { return strconv.FormatUint(uint64(v), 10) })
 	return v
 }
 
@@ -83,7 +86,7 @@ func (d *dec) u64(name string) uint64 {
 	}
 	v := binary.LittleEndian.Uint64(d.b[d.p:])
 	d.p += 8
-	d.add(name, d.p-8, func() string { return strconv.FormatUint(v, 10) })
+	d.add(name, "uint64", 0, d.p-8, func() string { return strconv.FormatUint(v, 10) })
 	return v
 }
 
@@ -94,7 +97,7 @@ func (d *dec) time(name string) uint64 {
 	}
 	v := binary.LittleEndian.Uint64(d.b[d.p:])
 	d.p += 8
-	d.add(name, d.p-8, func() string { return strconv.FormatUint(v, 10) + " (" + bag.TimeFromUnixNanos(v).String() + ")" })
+	d.add(name, "timestamp", 0, d.p-8, func() string { return strconv.FormatUint(v, 10) + " (" + bag.TimeFromUnixNanos(v).String() + ")" })
 	return v
 }
 
@@ -121,7 +124,7 @@ func (d *dec) str(name string) string {
 		return ""
 	}
 	s := string(v)
-	d.add(name, start, func() string { return strconv.Quote(s) })
+	d.add(name, "string", 4, start, func() string { return strconv.Quote(s) })
 	return s
 }
 
@@ -131,7 +134,7 @@ func (d *dec) bytes32(name string) []byte {
 	if d.err != nil {
 		return nil
 	}
-	d.add(name, start, func() string { return showBytes(v) })
+	d.add(name, "bytes", 4, start, func() string { return showBytes(v) })
 	return v
 }
 
@@ -149,7 +152,7 @@ func (d *dec) bytes64(name string) []byte {
 	d.p += 8
 	v := d.b[d.p : d.p+int(n)]
 	d.p += int(n)
-	d.add(name, start, func() string { return showBytes(v) })
+	d.add(name, "bytes", 8, start, func() string { return showBytes(v) })
 	return v
 }
 
@@ -161,7 +164,7 @@ func (d *dec) rest(name string) []byte {
 	start := d.p
 	v := d.b[d.p:]
 	d.p = len(d.b)
-	d.add(name, start, func() string { return showBytes(v) })
+	d.add(name, "bytes", 0, start, func() string { return showBytes(v) })
 	return v
 }
 
@@ -183,7 +186,7 @@ func (d *dec) strMap(name string) map[string]string {
 		d.err = fmt.Errorf("field %s: %v", name, in.err)
 		return m
 	}
-	d.add(name, start, func() string { return showMap(m) })
+	d.add(name, "map<string, string>", 4, start, func() string { return showMap(m) })
 	return m
 }
 
@@ -200,7 +203,7 @@ func (d *dec) idMap(name string) map[uint16]uint64 {
 	for i := 0; i+10 <= len(v); i += 10 {
 		m[binary.LittleEndian.Uint16(v[i:])] = binary.LittleEndian.Uint64(v[i+2:])
 	}
-	d.add(name, start, func() string { return showIDMap(m) })
+	d.add(name, "map<uint16, uint64>", 4, start, func() string { return showIDMap(m) })
 	return m
 }
 

@@ -90,6 +90,7 @@ type chunk struct {
 	MsgIdxLen      uint64
 	counts         map[uint16]uint64 // nil until known
 	Err            error             // damage found by the scan
+	IndexAt        int64             // file offset of its chunk index record, 0 when none
 	scanned        bool
 	lost           bool // nothing could be read from it
 }
@@ -265,7 +266,7 @@ func (x *Reader) readSummary() error {
 				}
 				chunks = append(chunks, &chunk{Offset: int64(ci.Offset), Length: int64(ci.Length), DeclaredLen: ci.Length - recHeaderLen,
 					Start: ci.Start, End: ci.End, Compression: ci.Compression, CSize: ci.CSize, USize: ci.USize,
-					MsgIdx: ci.MsgIndexOffsets, MsgIdxLen: ci.MsgIndexLength})
+					MsgIdx: ci.MsgIndexOffsets, MsgIdxLen: ci.MsgIndexLength, IndexAt: off})
 			}
 		case OpAttachmentIndex:
 			a := parseAttachmentIndex(d)
@@ -670,6 +671,18 @@ func (x *Reader) chunkAt(off int64) *chunk {
 		return x.chunks[i]
 	}
 	return nil
+}
+
+var _ bag.BlockIndexLister = (*Reader)(nil)
+
+// IndexRecords returns the file offset of the chunk index record of the
+// chunk at file offset block: none when the summary has none for it (a
+// file read by a scan).
+func (x *Reader) IndexRecords(block int64) ([]int64, bool) {
+	if c := x.chunkAt(block); c != nil && c.IndexAt > 0 {
+		return []int64{c.IndexAt}, true
+	}
+	return nil, true
 }
 
 // BlockIndex lists a chunk's messages from its message index records, or

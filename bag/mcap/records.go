@@ -116,8 +116,8 @@ func (x *Reader) Records(ctx context.Context, from int64, fn func(*bag.Record) b
 // record's n bytes of content only.
 func describe(off int64, op Op, n uint64, content []byte, conns map[uint16]string) *bag.Record {
 	r := &bag.Record{Offset: off, Len: recHeaderLen + int64(n), Op: uint8(op), Kind: op.String()}
-	r.Fields = append(r.Fields, bag.RecordField{Name: "op", Value: fmt.Sprintf("0x%02x (%s)", uint8(op), op), Start: 0, End: 1},
-		bag.RecordField{Name: "length", Value: strconv.FormatUint(n, 10), Start: 1, End: recHeaderLen})
+	r.Fields = append(r.Fields, bag.RecordField{Name: "op", Value: fmt.Sprintf("0x%02x (%s)", uint8(op), op), Type: "opcode", Start: 0, End: 1},
+		bag.RecordField{Name: "length", Value: strconv.FormatUint(n, 10), Type: "uint64", Start: 1, End: recHeaderLen})
 	d := newDec(content)
 	d.fields = &r.Fields
 	partial := uint64(len(content)) < n

@@ -54,6 +54,23 @@ func (f Field) Kind() FieldKind {
 	return KindBytes
 }
 
+// String names the kind as the Records view shows a field's type.
+func (k FieldKind) String() string {
+	switch k {
+	case KindOp:
+		return "op"
+	case KindUint32:
+		return "uint32"
+	case KindUint64:
+		return "uint64"
+	case KindTime:
+		return "time"
+	case KindString:
+		return "string"
+	}
+	return "bytes"
+}
+
 // Decoded returns the field's value as an Op, uint32, uint64, Time, string
 // or []byte, following Kind.
 func (f Field) Decoded() any {

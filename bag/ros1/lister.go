@@ -10,7 +10,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 )
 
-var _ bag.RecordLister = (*Store)(nil)
+var _ bag.BlockIndexLister = (*Store)(nil)
 
 // maxListedEntries bounds the entries of an index data or chunk info
 // record listed as fields; the rest are one field.
@@ -163,13 +163,10 @@ func (s *Store) listed(rec *Record) *bag.Record {
 func (s *Store) listedData(rec *Record, data []byte) *bag.Record {
 	r := &bag.Record{Offset: rec.Offset, Len: rec.Size(), Op: uint8(rec.Op), Kind: rec.Op.String(), Summary: s.summary(rec)}
 	at := func(abs int64) int64 { return abs - rec.Offset }
-	r.Fields = append(r.Fields, bag.RecordField{Name: "header_len", Value: fmt.Sprint(rec.HeaderLen), Start: 0, End: 4})
-	for _, f := range rec.Header {
-		start := at(rec.HeaderOffset + int64(f.Offset))
-		r.Fields = append(r.Fields, bag.RecordField{Name: f.Name, Value: f.Text(), Start: start, End: start + 4 + int64(len(f.Name)+1+len(f.Value))})
-	}
+	r.Fields = append(r.Fields, bag.RecordField{Name: "header_len", Value: fmt.Sprint(rec.HeaderLen), Type: "uint32", Start: 0, End: 4})
+	r.Fields = append(r.Fields, headerFields(rec.Header, at(rec.HeaderOffset), "")...)
 	hend := at(rec.HeaderOffset + int64(rec.HeaderLen))
-	r.Fields = append(r.Fields, bag.RecordField{Name: "data_len", Value: fmt.Sprint(rec.DataLen), Start: hend, End: hend + 4})
+	r.Fields = append(r.Fields, bag.RecordField{Name: "data_len", Value: fmt.Sprint(rec.DataLen), Type: "uint32", Start: hend, End: hend + 4})
 	r.Fields = append(r.Fields, dataFields(rec, data, at(rec.DataOffset))...)
 	return r
 }
@@ -195,11 +192,7 @@ func dataFields(rec *Record, data []byte, start int64) []bag.RecordField {
 		if err != nil {
 			return []bag.RecordField{whole}
 		}
-		for _, f := range h {
-			s := start + int64(f.Offset)
-			out = append(out, bag.RecordField{Name: "connection " + f.Name, Value: f.Text(), Start: s, End: s + 4 + int64(len(f.Name)+1+len(f.Value))})
-		}
-		return out
+		return headerFields(h, start, "connection ")
 	case OpIndexData, OpChunkInfo:
 		size, name := int64(12), "entry"
 		if rec.Op == OpChunkInfo {
@@ -223,6 +216,29 @@ func dataFields(rec *Record, data []byte, start int64) []bag.RecordField {
 		return out
 	}
 	return []bag.RecordField{whole}
+}
+
+// headerFields lists a header's fields, each from its 4-byte length
+// prefix to the end of its value, the header starting at start (relative
+// to the record); prefix goes before each name.
+func headerFields(h Header, start int64, prefix string) []bag.RecordField {
+	out := make([]bag.RecordField, 0, len(h))
+	for _, f := range h {
+		s := start + int64(f.Offset)
+		out = append(out, bag.RecordField{Name: prefix + f.Name, Value: f.Text(), Type: f.Kind().String(),
+			Start: s, End: s + 4 + int64(len(f.Name)+1+len(f.Value)), Prefix: 4})
+	}
+	return out
+}
+
+// IndexRecords returns the file offset of the chunk info record of the
+// chunk at file offset block: none when a scan of the file rebuilt it.
+func (s *Store) IndexRecords(block int64) ([]int64, bool) {
+	ci := s.chunkInfo(block)
+	if ci == nil || ci.Offset < 0 {
+		return nil, true
+	}
+	return []int64{ci.Offset}, true
 }
 
 // summary is a short line about rec's key fields, as `records` shows it.
@@ -263,7 +279,7 @@ func (s *Store) summary(rec *Record) string {
 		}
 		return line
 	case OpChunkInfo:
-		return "chunk_pos " + val("chunk_pos") + "  ·  " + val("start_time") + " .. " + val("end_time") + "  ·  conns " + val("count")
+		return "ver " + val("ver") + "  ·  chunk_pos " + val("chunk_pos") + "  ·  " + val("start_time") + " .. " + val("end_time") + "  ·  conns " + val("count")
 	case OpIndexData:
 		return "conn " + val("conn") + "  ·  count " + val("count")
 	}

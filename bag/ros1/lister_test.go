@@ -239,3 +239,161 @@ func TestStoreRecordsDamaged(t *testing.T) {
 		})
 	}
 }
+
+// TestStoreRecordsFieldTypes checks the header fields as listed: each
+// names its type as the ROS 1 views did (op, uint32, time, string) and
+// starts with its 4-byte length prefix, the length the bytes hold.
+func TestStoreRecordsFieldTypes(t *testing.T) {
+	s := openStore(t, "../../assets/sample.bag")
+	data, err := os.ReadFile("../../assets/sample.bag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"header_len": "uint32", "data_len": "uint32", "op": "op", "index_pos": "uint64",
+		"conn": "uint32", "topic": "string", "start_time": "time", "compression": "string", "connection md5sum": "string"}
+	seen := map[string]bool{}
+	for _, r := range listAll(t, s, VersionLineLen) {
+		for _, f := range r.Fields {
+			if w, ok := want[f.Name]; ok {
+				seen[f.Name] = true
+				if f.Type != w {
+					t.Errorf("%s at %d: field %s has type %q, want %q", r.Kind, r.Offset, f.Name, f.Type, w)
+				}
+			}
+			if f.Prefix == 0 {
+				continue
+			}
+			at := r.Offset + f.Start
+			if n := int64(le32(data[at:])); f.Prefix != 4 || at+4+n != r.Offset+f.End {
+				t.Errorf("%s at %d: field %s: prefix %d says %d bytes, the field has %d", r.Kind, r.Offset, f.Name, f.Prefix, n, f.End-f.Start-4)
+			}
+		}
+	}
+	for name := range want {
+		if !seen[name] {
+			t.Errorf("no field %s listed", name)
+		}
+	}
+}
+
+// TestStoreIndexRecords checks that each chunk's index record is its
+// chunk info, as the bag's index lists it.
+func TestStoreIndexRecords(t *testing.T) {
+	s := openStore(t, "../../testdata/lz4-multichunk.bag")
+	kinds := map[int64]string{}
+	for _, r := range listAll(t, s, 0) {
+		kinds[r.Offset] = r.Kind
+	}
+	for _, ci := range s.Bag.ChunkInfos {
+		offs, ok := s.IndexRecords(ci.ChunkPos)
+		if !ok || len(offs) != 1 || offs[0] != ci.Offset || kinds[offs[0]] != "chunk info" {
+			t.Errorf("chunk at %d: index records %v (%v), want the chunk info at %d", ci.ChunkPos, offs, ok, ci.Offset)
+		}
+	}
+}
+
+// TestStoreRecordsPastDamage lists every shared bag that must be scanned:
+// every chunk the scan found is listed (a salvaged one marked damaged),
+// records come in byte order, and each reads again as listed.
+func TestStoreRecordsPastDamage(t *testing.T) {
+	scanned := 0
+	for _, p := range ros1Bags(t) {
+		b, err := OpenOrScan(p)
+		if err != nil || b.Scan == nil {
+			if err == nil {
+				b.Close()
+			}
+			continue
+		}
+		b.Close()
+		scanned++
+		t.Run(p, func(t *testing.T) {
+			s := openStore(t, p)
+			recs := listAll(t, s, 0)
+			at := map[int64]*bag.Record{}
+			for i, r := range recs {
+				at[r.Offset] = r
+				if i > 0 && r.Offset <= recs[i-1].Offset {
+					t.Fatalf("record %d at %d is not after record %d at %d", i, r.Offset, i-1, recs[i-1].Offset)
+				}
+				if r.Damaged {
+					continue
+				}
+				again := listFirst(t, s, r.Offset)
+				if again == nil || again.Offset != r.Offset || again.Kind != r.Kind {
+					t.Errorf("record %d, a %s at %d, reads again as %+v", i, r.Kind, r.Offset, again)
+				}
+			}
+			for _, ci := range s.Bag.ChunkInfos {
+				r := at[ci.ChunkPos]
+				if r == nil || r.Kind != "chunk" {
+					t.Errorf("the chunk at %d, which the scan read, is listed as %+v", ci.ChunkPos, r)
+				}
+			}
+			if o := s.Bag.Scan.Open; o != nil {
+				if r := at[o.Pos]; r == nil || !r.Damaged {
+					t.Errorf("the open chunk at %d should be listed as damaged: %+v", o.Pos, r)
+				}
+			}
+		})
+	}
+	if scanned == 0 {
+		t.Fatal("no shared bag needed scanning: the test checks nothing")
+	}
+}
+
+// listFirst lists the one record at from.
+func listFirst(t *testing.T, s *Store, from int64) *bag.Record {
+	t.Helper()
+	var got *bag.Record
+	if err := s.Records(context.Background(), from, func(r *bag.Record) bool { got = r; return false }); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestStoreRecordsPastDamagedChunk breaks the header of a chunk in the
+// middle of an indexed bag: the list holds the records before it, marks
+// the bytes up to the next chunk the index knows damaged, and lists every
+// later record.
+func TestStoreRecordsPastDamagedChunk(t *testing.T) {
+	src := "../../testdata/none-multichunk.bag"
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	intact := openStore(t, src)
+	want := listAll(t, intact, 0)
+	cis := intact.Bag.ChunkInfos
+	if len(cis) < 3 {
+		t.Fatalf("fixture has %d chunks, want at least 3", len(cis))
+	}
+	bad, next := cis[1].ChunkPos, cis[2].ChunkPos
+	// A header length running past the end of the file.
+	copy(data[bad:], []byte{0xff, 0xff, 0xff, 0x7f})
+	path := filepath.Join(t.TempDir(), "damaged.bag")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := listAll(t, openStore(t, path), 0)
+	checkCover(t, got, 0, int64(len(data)))
+	listed := map[int64]bool{}
+	damaged := 0
+	for _, r := range got {
+		listed[r.Offset] = true
+		if r.Damaged {
+			damaged++
+			if r.Offset != bad || r.Err == nil {
+				t.Errorf("damaged %s at %d (%v), want the bytes from %d", r.Kind, r.Offset, r.Err, bad)
+			}
+		}
+	}
+	if damaged != 1 {
+		t.Errorf("%d damaged records, want 1", damaged)
+	}
+	for _, r := range want {
+		if (r.Offset < bad || r.Offset >= next) && !listed[r.Offset] {
+			t.Errorf("the %s at %d, outside the damaged chunk, is not listed", r.Kind, r.Offset)
+		}
+	}
+}

@@ -155,13 +155,19 @@ func (s *Store) Blocks() []*bag.Block {
 				blk.Compression = ch.Compression
 				blk.CompressedSize = uint64(ch.DataLen)
 				blk.UncompressedSize = uint64(ch.Size)
-				blk.Damaged = ch.Open
+				if ch.Open {
+					blk.Damaged, blk.Err = true, errOpenChunk
+				}
 			}
 			s.blocks = append(s.blocks, blk)
 		}
 	})
 	return s.blocks
 }
+
+// errOpenChunk is why a chunk that a scan salvaged is damaged: the
+// recorder never closed it, so its end and message count are a guess.
+var errOpenChunk = errors.New("salvaged from a chunk that was never closed")
 
 // chunkInfo returns the chunk info of the chunk at pos.
 func (s *Store) chunkInfo(pos int64) *ChunkInfo {
