@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,9 +18,9 @@ import (
 )
 
 // This file is the Records and Chunk views' model for every format whose
-// storage lists its own records (bag.RecordLister: MCAP, .db3, ROS 1). The
-// window still shows ROS 1 bags in views of their own (records.go,
-// ui/records/records.go, ui/chunk/chunkview.go) until those go.
+// storage lists its own records (bag.RecordLister: ROS 1, MCAP, .db3):
+// what a format decodes of its records comes as their fields, so that one
+// view shows every format.
 
 // Lister returns the bag.RecordLister behind s, or nil when its format does
 // not list its records.
@@ -254,6 +255,14 @@ type InnerRecords struct {
 	// Messages are the block's messages by the offset of their record in
 	// Data, from the block's index (empty when it cannot be read).
 	Messages map[uint32]bag.IndexEntry
+	// Own is the block's own record as the storage lists it (a ROS 1
+	// chunk record's header fields), nil when it cannot be read.
+	Own *bag.Record
+	// Index are the records that index the block (a ROS 1 chunk info, an
+	// MCAP chunk index), when the storage says (IndexKnown): none then
+	// means the file holds none for it.
+	Index      []*bag.Record
+	IndexKnown bool
 }
 
 var _ ListedRecords = (*InnerRecords)(nil)
@@ -275,6 +284,16 @@ func ReadInnerRecords(ctx context.Context, s bag.Storage, block int64) (*InnerRe
 		return nil, cerr
 	}
 	x := &InnerRecords{Block: block, Recs: recs, Data: data, Err: err, Messages: map[uint32]bag.IndexEntry{}}
+	x.Own = recordAt(ctx, l, block)
+	if il, ok := l.(bag.BlockIndexLister); ok {
+		var offs []int64
+		offs, x.IndexKnown = il.IndexRecords(block)
+		for _, off := range offs {
+			if r := recordAt(ctx, l, off); r != nil {
+				x.Index = append(x.Index, r)
+			}
+		}
+	}
 	for _, b := range s.Blocks() {
 		if b.Offset == block {
 			x.Info = b
@@ -288,6 +307,20 @@ func ReadInnerRecords(ctx context.Context, s bag.Storage, block int64) (*InnerRe
 		}
 	}
 	return x, nil
+}
+
+// recordAt reads the top-level record at file offset off, or returns nil
+// when none starts there.
+func recordAt(ctx context.Context, l bag.RecordLister, off int64) *bag.Record {
+	var got *bag.Record
+	_ = l.Records(ctx, off, func(r *bag.Record) bool {
+		got = r
+		return false
+	})
+	if got == nil || got.Offset != off {
+		return nil
+	}
+	return got
 }
 
 // Len returns the number of records.
@@ -325,20 +358,30 @@ func (x *InnerRecords) Message(i int) (bag.IndexEntry, bool) {
 	return e, ok
 }
 
-// TopicRows returns the indices of the records of the messages of the
-// given topics, in order; no topics means no filter: nil.
+// TopicRows returns the indices of the records that belong to the given
+// topics, in order: their messages' records, and the records that declare
+// them (a ROS 1 connection record, an MCAP channel: a field "topic" naming
+// one). No topics means no filter: nil.
 func (x *InnerRecords) TopicRows(s bag.Storage, topics []string) []int {
 	if len(topics) == 0 {
 		return nil
 	}
 	rows := []int{}
-	for i := range x.Recs {
-		e, ok := x.Message(i)
-		if !ok {
+	for i, r := range x.Recs {
+		if e, ok := x.Message(i); ok {
+			if c := s.Connection(e.Conn); c != nil && slices.Contains(topics, c.Topic) {
+				rows = append(rows, i)
+			}
 			continue
 		}
-		if c := s.Connection(e.Conn); c != nil && slices.Contains(topics, c.Topic) {
-			rows = append(rows, i)
+		for _, f := range r.Fields {
+			if f.Name != "topic" {
+				continue
+			}
+			if t, err := strconv.Unquote(f.Value); err == nil && slices.Contains(topics, t) {
+				rows = append(rows, i)
+			}
+			break
 		}
 	}
 	return rows
@@ -386,13 +429,18 @@ func FieldSpans(r *bag.Record) []Span {
 		}
 		s := Span{Name: spanName(f), Kind: SpanField, Start: r.Offset + start, End: r.Offset + stop}
 		switch strings.ToLower(f.Name) {
-		case "op", "opcode", "length", "magic":
+		case "op", "opcode", "length", "magic", "header_len", "data_len":
 			s.Kind = SpanLength
-		case "data", "records", "content", "payload", "compressed records":
+		case "data", "records", "content", "payload", "compressed records", "padding":
 			s.Kind = SpanData
 		default:
 			s.Field = n
 			n++
+		}
+		if p := f.Prefix; p > 0 && start == f.Start && start+p < stop {
+			// The field's length prefix is tinted as framing.
+			spans = append(spans, Span{Name: f.Name + " length", Kind: SpanFieldLength, Start: s.Start, End: s.Start + p, Field: s.Field})
+			s.Start += p
 		}
 		spans = append(spans, s)
 		end = stop
@@ -413,6 +461,9 @@ func spanName(f bag.RecordField) string {
 	return f.Name + " = " + v
 }
 
+// Field is one labelled value of the Chunk view.
+type Field struct{ Name, Value string }
+
 // BlockDetail is what the Chunk view shows about one block of a storage:
 // the block as the storage lists it and its messages per connection.
 type BlockDetail struct {
@@ -423,6 +474,9 @@ type BlockDetail struct {
 	// Conns are the block's per-connection counts, with topic and type,
 	// in connection order.
 	Conns []BlockConn
+	// skipped is why a range the storage's scan skipped overlaps the
+	// block, or "".
+	skipped string
 }
 
 // BlockConn is one connection's message count in a block.
@@ -451,6 +505,14 @@ func BlockDetailOf(s bag.Storage, i int) *BlockDetail {
 	}
 	b := blocks[i]
 	d := &BlockDetail{Index: i, N: len(blocks), Block: b}
+	if sc := s.FileInfo().Scanned; sc != nil {
+		for _, sk := range sc.Skipped {
+			if sk.Start < b.Offset+max(b.Len, 1) && sk.End > b.Offset {
+				d.skipped = sk.Why
+				break
+			}
+		}
+	}
 	for id, n := range b.Counts {
 		c := BlockConn{Conn: id, Count: n, Topic: "?"}
 		if conn := s.Connection(id); conn != nil {
@@ -508,13 +570,14 @@ func (d *BlockDetail) Fields(start int64) []Field {
 	}
 }
 
-// Damage says why the block is damaged, or "".
+// Damage says why the block is damaged, or "": the storage's reason, or
+// that of a range its scan skipped over the block's bytes.
 func (d *BlockDetail) Damage() string {
 	switch {
-	case !d.Block.Damaged:
-		return ""
-	case d.Block.Err != nil:
+	case d.Block.Damaged && d.Block.Err != nil:
 		return d.Block.Err.Error()
+	case d.Block.Damaged:
+		return "the block cannot be read whole"
 	}
-	return "the block cannot be read whole"
+	return d.skipped
 }

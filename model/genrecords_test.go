@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,6 +131,14 @@ func TestFieldSpans(t *testing.T) {
 			}
 		}
 	}
+	// A field's length prefix is a span of its own, tinted as framing;
+	// a ROS 1 record's header_len and data_len are framing too.
+	r0 := &bag.Record{Offset: 10, Len: 20, Fields: []bag.RecordField{{Name: "header_len", Start: 0, End: 4},
+		{Name: "topic", Value: `"/a"`, Start: 4, End: 16, Prefix: 4}, {Name: "data_len", Start: 16, End: 20}}}
+	if got := FieldSpans(r0); len(got) != 4 || got[0].Kind != SpanLength || got[1].Kind != SpanFieldLength || got[1].End != 18 ||
+		got[2].Kind != SpanField || got[2].Start != 18 || got[2].Name != `topic = "/a"` || got[3].Kind != SpanLength {
+		t.Errorf("prefixed field: %+v", got)
+	}
 	// Overlapping fields are cut; a damaged record without fields is one
 	// span saying why.
 	r := &bag.Record{Offset: 100, Len: 10, Fields: []bag.RecordField{{Name: "b", Start: 4, End: 10}, {Name: "a", Value: "1", Start: 0, End: 6}}}
@@ -157,6 +166,13 @@ func TestInnerRecordsAndBlockDetail(t *testing.T) {
 	if x.Info != b || x.Len() == 0 || x.Size() != int64(b.UncompressedSize) {
 		t.Fatalf("%d records in %d bytes of block %+v", x.Len(), x.Size(), x.Info)
 	}
+	// The block's own record and its chunk index, through the lister.
+	if x.Own == nil || x.Own.Kind != "chunk" || x.Own.Offset != b.Offset {
+		t.Errorf("own record %+v", x.Own)
+	}
+	if !x.IndexKnown || len(x.Index) != 1 || x.Index[0].Kind != "chunk index" || !strings.HasPrefix(x.Index[0].Summary, fmt.Sprintf("chunk at %d ", b.Offset)) {
+		t.Errorf("index records %+v (known %v)", x.Index, x.IndexKnown)
+	}
 	// Every message the block's index lists has its record.
 	idx, err := s.BlockIndex(b)
 	if err != nil || uint64(len(idx)) != b.Messages() || len(x.Messages) != len(idx) {
@@ -180,10 +196,22 @@ func TestInnerRecordsAndBlockDetail(t *testing.T) {
 	if _, err := x.ReaderAt().ReadAt(buf, x.Offset(0)); err != nil || buf[0] != x.Record(0).Op {
 		t.Errorf("data starts %x (%v), record 0 has op %x", buf, err, x.Record(0).Op)
 	}
+	// A topic's rows are its messages' records and its channel record.
 	for topic, n := range topics {
 		rows := x.TopicRows(s, []string{topic})
-		if len(rows) != n {
-			t.Errorf("%s: %d rows, %d messages", topic, len(rows), n)
+		channels := 0
+		for _, i := range rows {
+			if r := x.Record(i); r.Kind == "channel" {
+				channels++
+				if !strings.Contains(r.Summary, topic) {
+					t.Errorf("%s: the channel record at %d is %q", topic, r.Offset, r.Summary)
+				}
+			} else if _, ok := x.Message(i); !ok {
+				t.Errorf("%s: row of a %s record", topic, r.Kind)
+			}
+		}
+		if len(rows) != n+1 || channels != 1 {
+			t.Errorf("%s: %d rows, %d messages and %d channel records", topic, len(rows), n, channels)
 		}
 	}
 	if x.TopicRows(s, nil) != nil || len(x.TopicRows(s, []string{"/nowhere"})) != 0 {
@@ -263,5 +291,91 @@ func TestListerOfROS1(t *testing.T) {
 	}
 	if Lister(nil) != nil {
 		t.Error("nil storage")
+	}
+}
+
+// TestBlockDetailOfROS1 checks a ROS 1 chunk as the Chunk view reads it
+// through the seam against the bag itself: its counts per connection add up
+// to the chunk info's and to the message records inside it, its own record
+// is the chunk record with its header fields, and its index record is the
+// chunk info, with the fields the ROS 1 views decoded.
+func TestBlockDetailOfROS1(t *testing.T) {
+	for _, p := range []string{"../testdata/lz4-multichunk.bag", "../testdata/bz2-multichunk.bag", "../testdata/none-multichunk.bag", "../assets/sample.bag"} {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			d, err := Open(context.Background(), p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			blocks := d.Storage.Blocks()
+			if len(blocks) != len(d.Bag.ChunkInfos) || len(blocks) == 0 {
+				t.Fatalf("%d blocks, %d chunk infos", len(blocks), len(d.Bag.ChunkInfos))
+			}
+			for i, ci := range d.Bag.ChunkInfos {
+				c := BlockDetailAt(d.Storage, ci.ChunkPos)
+				if c == nil || c.Index != i || c.N != len(blocks) || c.Damage() != "" {
+					t.Fatalf("chunk at %d: %+v", ci.ChunkPos, c)
+				}
+				in, err := ReadInnerRecords(context.Background(), d.Storage, ci.ChunkPos)
+				if err != nil || in.Err != nil {
+					t.Fatal(err, in.Err)
+				}
+				if in.Size() != int64(c.Block.UncompressedSize) {
+					t.Errorf("chunk %d: %d bytes uncompressed, the data has %d", i, c.Block.UncompressedSize, in.Size())
+				}
+				perConn := map[uint32]uint64{}
+				for k := range in.Len() {
+					if e, ok := in.Message(k); ok {
+						if in.Record(k).Kind != "message data" {
+							t.Fatalf("chunk %d: message %+v at a %s record", i, e, in.Record(k).Kind)
+						}
+						perConn[e.Conn]++
+					}
+				}
+				for _, cc := range c.Conns {
+					if perConn[cc.Conn] != cc.Count || cc.Topic == "?" {
+						t.Errorf("chunk %d conn %d (%s): info says %d, records %d", i, cc.Conn, cc.Topic, cc.Count, perConn[cc.Conn])
+					}
+				}
+				own := map[string]string{}
+				if in.Own != nil {
+					for _, f := range in.Own.Fields {
+						own[f.Name] = f.Value
+					}
+				}
+				if in.Own == nil || in.Own.Kind != "chunk" || own["size"] != fmt.Sprint(c.Block.UncompressedSize) || own["compression"] != fmt.Sprintf("%q", c.Block.Compression) {
+					t.Errorf("chunk %d: own record %+v", i, in.Own)
+				}
+				if !in.IndexKnown || len(in.Index) != 1 || in.Index[0].Offset != ci.Offset || in.Index[0].Kind != "chunk info" {
+					t.Fatalf("chunk %d: index records %+v (known %v), want the chunk info at %d", i, in.Index, in.IndexKnown, ci.Offset)
+				}
+				ver := ""
+				for _, f := range in.Index[0].Fields {
+					if f.Name == "ver" {
+						ver = f.Value
+					}
+				}
+				if ver != fmt.Sprint(ci.Ver) {
+					t.Errorf("chunk %d: chunk info ver %q, want %d", i, ver, ci.Ver)
+				}
+			}
+		})
+	}
+}
+
+// TestBlockDetailOfROS1Damaged shows why the salvaged chunk of a cut bag
+// is damaged, and that a scan rebuilt its chunk info.
+func TestBlockDetailOfROS1Damaged(t *testing.T) {
+	s := openStorage(t, sharedBags+"/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag")
+	c := BlockDetailOf(s, 0)
+	if c == nil || !strings.Contains(c.Damage(), "never closed") {
+		t.Fatalf("cut chunk not damaged: %+v", c)
+	}
+	in, err := ReadInnerRecords(context.Background(), s, c.Block.Offset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !in.IndexKnown || len(in.Index) != 0 {
+		t.Errorf("index records %+v (known %v): the scan rebuilt the chunk info", in.Index, in.IndexKnown)
 	}
 }

@@ -51,7 +51,7 @@ func TestNonROS1Window(t *testing.T) {
 		t.Fatal("no tabs")
 	}
 	// The Records and Chunk tabs read the file's own records through the
-	// storage (records_lister_test.go tests them closely).
+	// storage (ui/records/records_test.go tests them closely).
 	selectTabNamed(tabs, "Records")
 	if got := uitest.Shown(w); strings.Contains(got, "not available") || !strings.Contains(got, "magic record at byte 0 (0x0)") {
 		t.Errorf("the Records tab does not list the records; the window shows:\n%.4000s", got)

@@ -150,7 +150,7 @@ func TestEveryViewFollowsTheTime(t *testing.T) {
 				t.Errorf("the Message tab does not say %q", s)
 			}
 			l.SelectTab("Records")
-			if s := fmt.Sprintf("chunk record at %d:", m.ChunkPos); !strings.Contains(strings.ToLower(uitest.Shown(w)), s) {
+			if s := fmt.Sprintf("chunk record at byte %s:", model.OffsetText(m.ChunkPos)); !strings.Contains(strings.ToLower(uitest.Shown(w)), s) {
 				t.Errorf("the Records tab does not show %q", s)
 			}
 			tabs.SelectIndex(0)
@@ -179,7 +179,7 @@ func TestRecordsShowTheMessageWhenFirstShown(t *testing.T) {
 	m := l.Index().Topic("/imu").At(100)
 	l.SelectMessage(m)
 	l.SelectTab("Records")
-	if s := fmt.Sprintf("chunk record at %d:", m.ChunkPos); !strings.Contains(strings.ToLower(uitest.Shown(w)), s) {
+	if s := fmt.Sprintf("chunk record at byte %s:", model.OffsetText(m.ChunkPos)); !strings.Contains(strings.ToLower(uitest.Shown(w)), s) {
 		t.Errorf("the Records tab does not show %q", s)
 	}
 	if got, _ := l.Message(); got != m {

@@ -103,14 +103,14 @@ func TestFindingShowsRecord(t *testing.T) {
 		t.Fatal("no findings listed")
 	}
 	list.Select(0) // the bag header: index_pos 0
-	if got := uitest.Shown(w); strings.Contains(got, "bag header record at 13") {
+	if got := uitest.Shown(w); strings.Contains(got, "bag header record at byte 13 ") {
 		t.Fatal("the Records tab shows before the button is tapped")
 	}
 	test.Tap(uitest.FindButton(t, w.Content(), "Show in Records"))
 	if tabs.Selected().Text != "Records" {
 		t.Fatalf("selected tab %q", tabs.Selected().Text)
 	}
-	if got := uitest.Shown(w); !strings.Contains(got, "bag header record at 13: header 69 bytes") {
+	if got := uitest.Shown(w); !strings.Contains(got, "bag header record at byte 13 (0xd): 4,104 bytes") {
 		t.Fatalf("the bag header record is not selected; the window shows:\n%.3000s", got)
 	}
 }

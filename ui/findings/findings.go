@@ -83,7 +83,7 @@ func New(ctx context.Context, d *model.Document, w fyne.Window, showRecord func(
 		}
 	})
 	p.showBtn.Disable()
-	if d.Bag == nil && model.Lister(d.Storage) == nil {
+	if model.Lister(d.Storage) == nil {
 		p.showBtn.Hide() // the Records view does not read this format yet
 	}
 	p.selected = -1

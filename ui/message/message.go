@@ -107,7 +107,7 @@ func newMessageView(l link.Link) *messagePanel {
 	p.next = widget.NewButtonWithIcon("Next", theme.NavigateNextIcon(), func() { p.step(+1) })
 	p.next.IconPlacement = widget.ButtonIconTrailingText
 	p.records = widget.NewButtonWithIcon("Show in Records", theme.ListIcon(), p.showInRecords)
-	if l.Doc().Bag == nil && model.Lister(l.Doc().Storage) == nil {
+	if model.Lister(l.Doc().Storage) == nil {
 		p.records.Hide() // the Records view does not read this format yet
 	}
 	p.plot = widget.NewButtonWithIcon("Plot", theme.GridIcon(), p.plotField)

@@ -98,7 +98,7 @@ func metadataYAML(b []byte) ([]byte, error) {
 // saveRecordPayload asks where to save the selected record's payload and
 // writes it there: an attachment's data as it is, a metadata record's
 // map (as the record stores it: each key's and value's length and bytes).
-func (p *listedRecordsPanel) saveRecordPayload() {
+func (p *recordsPanel) saveRecordPayload() {
 	rec := p.rec
 	start, end, name, ok := savable(rec)
 	c := fyne.CurrentApp().Driver().CanvasForObject(p.content)

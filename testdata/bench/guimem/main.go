@@ -1,9 +1,9 @@
 // Command guimem measures the memory the window's model needs for a bag:
 // it opens the bag as the window does (model.Open), builds what the tabs
-// build (the record index of the Records tab, the timeline, the message
+// build (the record list of the Records tab, the timeline, the message
 // index the linked views use), then "scrolls" the Records tab: reads the
-// header of every record and opens one chunk in ten as the hex view does
-// (model.ReadChunkRecords). With --plot it first extracts each plot's
+// fields of every record and opens one chunk in ten as the hex view does
+// (model.ReadInnerRecords). With --plot it first extracts each plot's
 // fields as the window does (one extraction a field, all at once, compact
 // times shared by the fields of a topic; --plain keeps 8-byte times as
 // before) and prints the bytes a point. It prints the peak RSS (VmHWM) and
@@ -26,7 +26,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/series"
@@ -88,13 +87,13 @@ func main() {
 	tl := model.BuildTimeline(d)
 	report("model.BuildTimeline")
 
-	// The Records tab's index and chunk reads are the ROS 1 bag's; other
-	// formats measure the message index only.
-	var ri *model.RecordIndex
-	if d.Bag != nil {
-		ri, err = model.BuildRecordIndex(ctx, d.Bag, nil)
+	// The Records tab's list and chunk reads, for every format that
+	// lists its records.
+	var ri *model.FileRecords
+	if l := model.Lister(d.Storage); l != nil {
+		ri, err = model.BuildFileRecords(ctx, l, d.Size, nil)
 		check(err)
-		report(fmt.Sprintf("model.BuildRecordIndex (%d)", ri.Len()))
+		report(fmt.Sprintf("model.BuildFileRecords (%d)", ri.Len()))
 	}
 
 	mi, err := model.BuildMessageIndex(ctx, d.Storage, nil)
@@ -133,18 +132,16 @@ func main() {
 
 	chunks, seen := 0, 0
 	for i := 0; ri != nil && i < ri.Len(); i++ {
-		rec, err := ri.Record(i)
-		check(err)
-		if rec.Op == ros1.OpChunk && seen%10 == 0 {
-			cr, err := model.ReadChunkRecords(ctx, d.Bag, rec.Offset)
+		rec := ri.Record(i)
+		if rec.Kind == "chunk" && seen%10 == 0 {
+			in, err := model.ReadInnerRecords(ctx, d.Storage, rec.Offset)
 			check(err)
-			if cr.Len() > 0 {
-				_, err = cr.Record(cr.Len() - 1)
-				check(err)
+			if in.Len() > 0 {
+				_ = in.Record(in.Len() - 1)
 			}
 			chunks++
 		}
-		if rec.Op == ros1.OpChunk {
+		if rec.Kind == "chunk" {
 			seen++
 		}
 	}

@@ -1,3 +1,11 @@
+// Package chunk is the Chunk tab of a recording's window: one chunk (or
+// block) at a time, its facts, the fields of its own record and of the
+// records that index it, its messages per connection and the records
+// inside it, following the selected message and the topic selection. It
+// shows what the format's storage lists (bag.RecordLister), so one view
+// serves every format. A chunk is chosen on the timeline's chunk lane
+// (through link.Actions.ShowChunk), with Prev/Next, or by selecting a
+// message.
 package chunk
 
 import (
@@ -11,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
@@ -18,14 +27,12 @@ import (
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
-// listedChunkPanel is the Chunk tab of a recording whose storage lists its
-// own records (bag.RecordLister): one block (chunk) of the storage, its
-// facts from the storage's block list, its messages per connection and the
-// records inside it. The ROS 1 bag has its own panel (chunkview.go). A
-// block is chosen on the timeline's chunk lane (through Actions.ShowChunk), with
-// Prev/Next, or by selecting a message elsewhere; selecting a message's
-// record inside selects that message in every view.
-type listedChunkPanel struct {
+// chunkPanel is the Chunk tab: one block (chunk) of the storage, its facts
+// from the storage's block list, its own record and its index records as
+// the storage lists them, its messages per connection and the records
+// inside it. Selecting a message's record inside selects that message in
+// every view.
+type chunkPanel struct {
 	l       link.Link
 	d       *model.Document
 	content *fyne.Container // the empty state or the block
@@ -43,6 +50,8 @@ type listedChunkPanel struct {
 	toRecord *widget.Button
 	damage   *fyne.Container
 	fields   *fyne.Container
+	recInfo  *fyne.Container // the block's length, own and index records (once read)
+	length   []model.Field   // the block's length, the first row of recInfo
 	conns    *widget.List
 	recs     *widget.List
 	recState *widget.Label
@@ -52,14 +61,29 @@ type listedChunkPanel struct {
 	empty    fyne.CanvasObject
 }
 
-// Column widths of the listed chunk's records: offset, kind; the key
-// fields take the rest.
-var listedChunkRecWidths = []float32{-84, 120}
+// Column widths of the connection list (conn, messages, topic; the type
+// takes the rest) and of the chunk's records (offset, kind; the key
+// fields take the rest).
+var (
+	chunkConnWidths = []float32{-56, -80, 220}
+	chunkRecWidths  = []float32{-84, 120}
+)
 
-// makeListedChunkPanel builds the chunk panel of a RecordLister storage and
+// New is the Chunk tab's content in a recording's window; for a format
+// whose storage does not list its records, an empty state saying so.
+func New(l link.Link) fyne.CanvasObject {
+	if model.Lister(l.Doc().Storage) == nil {
+		// No Actions.ShowChunk: the timeline's chunk lane does not lead
+		// here.
+		return container.NewStack(widgets.NotForFormat(l.Doc(), "Chunk"))
+	}
+	return makeChunkPanel(l).content
+}
+
+// makeChunkPanel builds the chunk panel of a RecordLister storage and
 // links it: it offers Actions.ShowChunk and follows the selected message.
-func makeListedChunkPanel(l link.Link) *listedChunkPanel {
-	p := &listedChunkPanel{l: l, d: l.Doc(), pending: -1, selRow: -1}
+func makeChunkPanel(l link.Link) *chunkPanel {
+	p := &chunkPanel{l: l, d: l.Doc(), pending: -1, selRow: -1}
 	p.build()
 	l.Actions().ShowChunk = func(pos int64) {
 		l.SelectTab("Chunk")
@@ -73,7 +97,7 @@ func makeListedChunkPanel(l link.Link) *listedChunkPanel {
 	return p
 }
 
-func (p *listedChunkPanel) build() {
+func (p *chunkPanel) build() {
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.title.Truncation = fyne.TextTruncateEllipsis
 	p.prev = widget.NewButtonWithIcon("Prev", theme.NavigateBackIcon(), func() { p.step(-1) })
@@ -89,7 +113,8 @@ func (p *listedChunkPanel) build() {
 	}
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(p.prev, p.next, p.toRecord), p.title)
 	p.damage = container.NewVBox()
-	p.fields = container.NewStack()
+	p.fields = container.NewGridWithColumns(2)
+	p.recInfo = container.NewStack()
 
 	var connHead fyne.CanvasObject
 	p.conns, connHead = widgets.CompactList(chunkConnWidths, []string{"Conn", "Messages", "Topic", "Type"},
@@ -110,9 +135,9 @@ func (p *listedChunkPanel) build() {
 		}
 	}
 	titles := []string{"Offset", "Kind", "Key fields"}
-	p.recs, _ = widgets.CompactList(listedChunkRecWidths, titles, p.recLen, p.recCells)
+	p.recs, _ = widgets.CompactList(chunkRecWidths, titles, p.recLen, p.recCells)
 	p.recs.OnSelected = p.selectRecord
-	_, recHead := widgets.CompactList(listedChunkRecWidths, titles, func() int { return 0 }, nil)
+	_, recHead := widgets.CompactList(chunkRecWidths, titles, func() int { return 0 }, nil)
 	p.recState = widget.NewLabel("")
 	p.recState.Truncation = fyne.TextTruncateEllipsis
 	p.showAll = widget.NewButtonWithIcon("Show all", theme.ContentClearIcon(), func() { p.l.SetTopics(nil) })
@@ -121,12 +146,13 @@ func (p *listedChunkPanel) build() {
 	p.loading = widget.NewProgressBarInfinite()
 	p.loading.Hide()
 
-	left := container.NewBorder(container.NewVBox(p.fields, widget.NewSeparator(), connHead), nil, nil, nil, p.conns)
+	// The long lines scroll sideways rather than run under the records.
+	left := container.NewBorder(container.NewVBox(p.fields, container.NewHScroll(p.recInfo), widget.NewSeparator(), connHead), nil, nil, nil, p.conns)
 	state := container.NewBorder(nil, nil, nil, p.showAll, container.NewStack(p.recState, p.loading))
 	right := container.NewBorder(container.NewVBox(state, recHead), nil, nil, nil, p.recs)
 	split := container.NewHSplit(left, right)
-	split.Offset = 0.5
-	widgets.RememberSplit(split, "chunk.listed")
+	split.Offset = 0.55
+	widgets.RememberSplit(split, "chunk")
 	p.view = container.NewBorder(container.NewVBox(top, p.damage), nil, nil, nil, split)
 
 	if blocks := p.d.Storage.Blocks(); len(blocks) == 0 {
@@ -145,7 +171,7 @@ func (p *listedChunkPanel) build() {
 
 // followMessage shows the block holding a message selected elsewhere and
 // selects its record.
-func (p *listedChunkPanel) followMessage(m msgref.Ref) {
+func (p *chunkPanel) followMessage(m msgref.Ref) {
 	if p.detail != nil && p.detail.Block.Offset == m.ChunkPos {
 		p.selectOffset(int64(m.Offset))
 		return
@@ -154,7 +180,7 @@ func (p *listedChunkPanel) followMessage(m msgref.Ref) {
 }
 
 // step shows the previous (-1) or next (+1) block.
-func (p *listedChunkPanel) step(d int) {
+func (p *chunkPanel) step(d int) {
 	if p.detail == nil {
 		return
 	}
@@ -166,7 +192,7 @@ func (p *listedChunkPanel) step(d int) {
 // show shows the block whose record is at pos and reads its records in
 // the background; sel, when not -1, is a record to select once read. A
 // pos that is no block (a message outside any chunk) shows nothing new.
-func (p *listedChunkPanel) show(pos, sel int64) {
+func (p *chunkPanel) show(pos, sel int64) {
 	c := model.BlockDetailAt(p.d.Storage, pos)
 	if c == nil {
 		return
@@ -194,8 +220,24 @@ func (p *listedChunkPanel) show(pos, sel int64) {
 		p.damage.Objects = []fyne.CanvasObject{widgets.Banner(theme.WarningIcon(), "**This chunk is damaged**", why)}
 	}
 	p.damage.Refresh()
-	p.fields.Objects = []fyne.CanvasObject{widgets.FieldGrid(c.Fields(p.d.Summary.Start.Nanos()), 124)}
+	// Where and when on the left, its compression on the right, and the
+	// long lines (its length, its records) across both.
+	var where, comp []model.Field
+	p.length = nil
+	for _, f := range c.Fields(p.d.Summary.Start.Nanos()) {
+		switch f.Name {
+		case "Length":
+			p.length = append(p.length, f)
+		case "Compression", "Compressed size", "Uncompressed size", "Ratio":
+			comp = append(comp, f)
+		default:
+			where = append(where, f)
+		}
+	}
+	p.fields.Objects = []fyne.CanvasObject{widgets.FieldGrid(where, 80), widgets.FieldGrid(comp, 124)}
 	p.fields.Refresh()
+	p.recInfo.Objects = []fyne.CanvasObject{widgets.FieldGrid(p.length, 104)}
+	p.recInfo.Refresh()
 	p.conns.UnselectAll()
 	p.conns.Refresh()
 	p.conns.ScrollToTop()
@@ -210,7 +252,7 @@ func (p *listedChunkPanel) show(pos, sel int64) {
 
 // loadRecords reads the records inside the block in the background,
 // showing progress meanwhile.
-func (p *listedChunkPanel) loadRecords(c *model.BlockDetail) {
+func (p *chunkPanel) loadRecords(c *model.BlockDetail) {
 	comp := c.Block.Compression
 	if comp == "" {
 		comp = "none"
@@ -234,6 +276,8 @@ func (p *listedChunkPanel) loadRecords(c *model.BlockDetail) {
 			return
 		}
 		p.records = recs
+		p.recInfo.Objects = []fyne.CanvasObject{widgets.FieldGrid(append(slices.Clip(p.length), recordFacts(recs)...), 104)}
+		p.recInfo.Refresh()
 		p.filter()
 		if p.pending >= 0 {
 			p.selectOffset(p.pending)
@@ -244,7 +288,7 @@ func (p *listedChunkPanel) loadRecords(c *model.BlockDetail) {
 
 // filter lists the records of the selected topics' messages (all records
 // when no topic is selected) and says so above the list.
-func (p *listedChunkPanel) filter() {
+func (p *chunkPanel) filter() {
 	if p.records == nil {
 		return
 	}
@@ -254,7 +298,7 @@ func (p *listedChunkPanel) filter() {
 	state := fmt.Sprintf("%s in %s of uncompressed data (offsets into it)", human.Plural(uint64(recs.Len()), "record"), human.Size(recs.Size()))
 	p.showAll.Hide()
 	if p.rows != nil {
-		state = fmt.Sprintf("%s of %s records: the messages of %s (the topic selection)", human.Count(uint64(len(p.rows))), human.Count(uint64(recs.Len())), strings.Join(topics, ", "))
+		state = fmt.Sprintf("%s of %s records: those of %s (the topic selection)", human.Count(uint64(len(p.rows))), human.Count(uint64(recs.Len())), strings.Join(topics, ", "))
 		p.showAll.Show()
 	}
 	if recs.Err != nil {
@@ -267,14 +311,14 @@ func (p *listedChunkPanel) filter() {
 }
 
 // record returns the index in p.records of list row i.
-func (p *listedChunkPanel) record(i int) int {
+func (p *chunkPanel) record(i int) int {
 	if p.rows == nil {
 		return i
 	}
 	return p.rows[i]
 }
 
-func (p *listedChunkPanel) recLen() int {
+func (p *chunkPanel) recLen() int {
 	switch {
 	case p.records == nil:
 		return 0
@@ -284,7 +328,7 @@ func (p *listedChunkPanel) recLen() int {
 	return p.records.Len()
 }
 
-func (p *listedChunkPanel) recCells(i int) []string {
+func (p *chunkPanel) recCells(i int) []string {
 	k := p.record(i)
 	r := p.records.Record(k)
 	if e, ok := p.records.Message(k); ok {
@@ -293,13 +337,13 @@ func (p *listedChunkPanel) recCells(i int) []string {
 			topic = c.Topic
 		}
 		start := p.d.Summary.Start.Nanos()
-		return []string{fmt.Sprint(r.Offset), r.Kind, fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, widgets.RelSeconds(e.Time.Nanos()-start, 6), widgets.TickLabel(e.Time.Nanos(), 0, 1e6, true), human.Size(r.Len))}
+		return []string{fmt.Sprint(r.Offset), r.Kind, fmt.Sprintf("%s  ·  +%s s  ·  %s  ·  %s", topic, widgets.RelSeconds(e.Time.Nanos()-start, 6), widgets.TickLabel(e.Time.Nanos(), 0, 1e6, true), human.Size(dataLen(r)))}
 	}
 	return []string{fmt.Sprint(r.Offset), r.Kind, r.Line()}
 }
 
 // selectOffset selects the record at off in the block's data, once read.
-func (p *listedChunkPanel) selectOffset(off int64) {
+func (p *chunkPanel) selectOffset(off int64) {
 	if p.records == nil {
 		p.pending = off
 		return
@@ -321,7 +365,7 @@ func (p *listedChunkPanel) selectOffset(off int64) {
 }
 
 // selectRecord selects the message of a message's record everywhere.
-func (p *listedChunkPanel) selectRecord(i widget.ListItemID) {
+func (p *chunkPanel) selectRecord(i widget.ListItemID) {
 	p.selRow = i
 	if p.records == nil || p.detail == nil {
 		return
@@ -331,4 +375,51 @@ func (p *listedChunkPanel) selectRecord(i widget.ListItemID) {
 		return
 	}
 	p.l.SelectMessage(msgref.Ref{T: e.Time.Nanos(), Loc: msgref.Loc{ChunkPos: e.Loc.Block, Offset: e.Loc.Offset, Conn: e.Conn}})
+}
+
+// recordFacts says where the block's own record keeps its fields and its
+// data, and where the records that index it are, as the storage lists
+// them: a ROS 1 chunk's header and data, and its chunk info.
+func recordFacts(in *model.InnerRecords) []model.Field {
+	var out []model.Field
+	if r := in.Own; r != nil {
+		data := r.Len
+		for _, sp := range model.FieldSpans(r) {
+			if sp.Kind == model.SpanData {
+				data = sp.Start - r.Offset
+				break
+			}
+		}
+		v := fmt.Sprintf("fields at bytes %d..%d", r.Offset, r.Offset+data-1)
+		if data < r.Len {
+			v += fmt.Sprintf(", data at bytes %d..%d", r.Offset+data, r.Offset+r.Len-1)
+		}
+		out = append(out, model.Field{Name: upperFirst(r.Kind) + " record", Value: v})
+	}
+	for _, r := range in.Index {
+		out = append(out, model.Field{Name: upperFirst(r.Kind) + " at", Value: fmt.Sprintf("byte %d: %s", r.Offset, r.Line())})
+	}
+	if in.IndexKnown && len(in.Index) == 0 {
+		out = append(out, model.Field{Name: "Index record", Value: "none in the file (rebuilt by a scan)"})
+	}
+	return out
+}
+
+// upperFirst capitalises s's first letter.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// dataLen is the length of a record's data field (a message's payload), or
+// of the whole record when it has none.
+func dataLen(r *bag.Record) int64 {
+	for _, f := range r.Fields {
+		if f.Name == "data" {
+			return f.End - f.Start
+		}
+	}
+	return r.Len
 }
