@@ -122,7 +122,7 @@ func newRecordsPanel(d *model.Document, l bag.RecordLister, async func(func())) 
 			o.(*widget.Label).SetText([]string{"Field", "Type", "Value", "Bytes"}[id.Col])
 		}
 	}
-	for i, w := range []float32{150, 72, 320, 170} {
+	for i, w := range []float32{140, 64, 300, 200} {
 		p.table.SetColumnWidth(i, w)
 	}
 	p.table.OnSelected = func(id widget.TableCellID) {
@@ -143,7 +143,7 @@ func newRecordsPanel(d *model.Document, l bag.RecordLister, async func(func())) 
 
 	hexPane := container.NewBorder(nil, hexLegend(), nil, nil, p.hex)
 	vs := container.NewVSplit(p.table, hexPane)
-	vs.Offset = 0.42
+	vs.Offset = 0.36 // the fields above, the bytes below, which want the room
 	widgets.RememberSplit(vs, "records.listed.detail")
 	right := container.NewBorder(container.NewBorder(nil, nil, nil, container.NewHBox(p.saveBtn, p.openBtn), p.title), nil, nil, nil, vs)
 	hs := container.NewHSplit(left, right)
@@ -403,6 +403,13 @@ func (p *recordsPanel) selectRow(i widget.ListItemID) {
 		where += fmt.Sprintf(" of the data of the %s at %d", p.level().kind, in.Block)
 	}
 	title := fmt.Sprintf("%s record at %s: %s", r.Kind, where, human.Plural(uint64(r.Len), "byte"))
+	for _, sp := range p.spans {
+		if sp.Kind == model.SpanData {
+			// What of it is data, as the ROS 1 view said ("data 321 bytes").
+			title += fmt.Sprintf(", data %s", human.Plural(uint64(sp.End-sp.Start), "byte"))
+			break
+		}
+	}
 	if r.Damaged {
 		title = fmt.Sprintf("Damaged bytes at %s: %s", where, human.Plural(uint64(r.Len), "byte"))
 	}
