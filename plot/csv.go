@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // CSVOptions say how WriteCSV writes times.
@@ -20,7 +21,18 @@ type CSVOptions struct {
 	// TimeHeader names the time column; default "time" (absolute) or
 	// "time_s" (relative).
 	TimeHeader string
+	// Stamps adds, after the time column, each row's absolute time twice:
+	// as integer nanoseconds since the epoch ("time_ns") and in ISO 8601,
+	// UTC, to the nanosecond ("time_utc", 2023-11-14T22:13:20.123456789Z),
+	// so that a spreadsheet or pandas can join the rows with other data.
+	Stamps bool
 }
+
+// CSV headers of the Stamps columns.
+const (
+	CSVNanosHeader = "time_ns"
+	CSVUTCHeader   = "time_utc"
+)
 
 // WriteCSV writes the points of series inside window w as CSV: a header
 // row, then one row per distinct time (ascending), one time column and one
@@ -39,6 +51,9 @@ func WriteCSV(out io.Writer, series []Series, w Window, opt CSVOptions) error {
 		}
 	}
 	line := appendCSVField(nil, head)
+	if opt.Stamps {
+		line = append(line, ","+CSVNanosHeader+","+CSVUTCHeader...)
+	}
 	for _, s := range series {
 		line = append(line, ',')
 		line = appendCSVField(line, s.Name)
@@ -78,7 +93,7 @@ func WriteCSV(out io.Writer, series []Series, w Window, opt CSVOptions) error {
 		}
 		var wg sync.WaitGroup
 		for i := range n {
-			wg.Go(func() { blocks[i].format(series, origin) })
+			wg.Go(func() { blocks[i].format(series, origin, opt.Stamps) })
 		}
 		wg.Wait()
 		for i := range n {
@@ -134,8 +149,9 @@ func (b *csvBlock) take(series []Series, pos, end []int) bool {
 
 // format writes the block's rows: one per distinct time (a series with
 // several samples at one time gets as many rows), with times relative to
-// origin.
-func (b *csvBlock) format(series []Series, origin int64) {
+// origin, then (with stamps) the absolute time in nanoseconds and in
+// ISO 8601.
+func (b *csvBlock) format(series []Series, origin int64, stamps bool) {
 	out := b.out[:0]
 	pos := b.lo
 	for {
@@ -150,6 +166,12 @@ func (b *csvBlock) format(series []Series, origin int64) {
 			break
 		}
 		out = appendNanos(out, t-origin)
+		if stamps {
+			out = append(out, ',')
+			out = strconv.AppendInt(out, t, 10)
+			out = append(out, ',')
+			out = time.Unix(0, t).UTC().AppendFormat(out, isoNanos)
+		}
 		for k, s := range series {
 			out = append(out, ',')
 			if pos[k] < b.hi[k] && s.T[pos[k]] == t {
@@ -161,6 +183,9 @@ func (b *csvBlock) format(series []Series, origin int64) {
 	}
 	b.out = out
 }
+
+// isoNanos is ISO 8601 in UTC with nine decimals.
+const isoNanos = "2006-01-02T15:04:05.000000000Z"
 
 // appendNanos appends ns as seconds with nine decimals, exactly.
 func appendNanos(b []byte, ns int64) []byte {

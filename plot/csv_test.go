@@ -51,6 +51,25 @@ func TestWriteCSV(t *testing.T) {
 		{
 			name: "no series", w: Window{0, 1}, want: "time_s\n",
 		},
+		{
+			name:   "absolute stamps beside relative time",
+			series: []Series{a, b},
+			w:      Window{t0, t0 + 3_000_000_001},
+			opt:    CSVOptions{Origin: t0, Stamps: true},
+			want: "time_s,time_ns,time_utc,/a.x,\"/b.\"\"q\"\",y\"\n" +
+				"0.000000000,1700000000000000000,2023-11-14T22:13:20.000000000Z,,-7\n" +
+				"1.000000000,1700000001000000000,2023-11-14T22:13:21.000000000Z,1.5,\n" +
+				"2.000000000,1700000002000000000,2023-11-14T22:13:22.000000000Z,NaN,+Inf\n" +
+				"2.000000000,1700000002000000000,2023-11-14T22:13:22.000000000Z,3,\n" +
+				"3.000000001,1700000003000000001,2023-11-14T22:13:23.000000001Z,,1e-300\n",
+		},
+		{
+			name:   "stamps before 1970",
+			series: []Series{{Name: "s", T: []int64{-1_500_000_000}, V: []float64{2}}},
+			w:      Window{-2e9, 0},
+			opt:    CSVOptions{Stamps: true},
+			want:   "time_s,time_ns,time_utc,s\n-1.500000000,-1500000000,1969-12-31T23:59:58.500000000Z,2\n",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -312,6 +312,31 @@ def write_robot(path):
             bag.write(topic, msg, stamp(t))
 
 
+# ---------------------------------------------------------------- a 7-DoF arm
+
+ARM7_JOINTS = ['panda_joint%d' % (k + 1) for k in range(7)]
+
+
+def write_arm7(path):
+    """arm7.bag: a 7-DoF arm (Franka Panda joint names) for the plots' colours and legend (issue 23).
+
+    10 s of /joint_states at 100 Hz, seven named joints whose positions overlap on purpose (sines of
+    close amplitude and frequency about 0), as a real arm's do, so a plot of position[*] shows
+    whether each joint can be told apart; velocity and effort too. lz4 chunks.
+    """
+    rng = random.Random(23)
+    with rosbag.Bag(path, 'w', compression='lz4', chunk_threshold=64 * 1024) as bag:
+        for i in range(1000):
+            t = T0 + i * 10 * MS
+            sec = i * 0.01
+            pos = [0.4 * math.sin(sec * (0.5 + 0.15 * k) + 0.9 * k) + 0.1 * (k - 3) for k in range(7)]
+            vel = [0.4 * (0.5 + 0.15 * k) * math.cos(sec * (0.5 + 0.15 * k) + 0.9 * k) for k in range(7)]
+            eff = [rng.gauss(0, 0.2) + 10.0 - 1.2 * k for k in range(7)]
+            js = JointState(header=Header(seq=i, stamp=stamp(t), frame_id=''), name=list(ARM7_JOINTS),
+                            position=pos, velocity=vel, effort=eff)
+            bag.write('/joint_states', js, stamp(t))
+
+
 FIXTURES = {
     'none-multichunk.bag': lambda p: write_multichunk(p, 'none'),
     'bz2-multichunk.bag': lambda p: write_multichunk(p, 'bz2'),
@@ -321,6 +346,7 @@ FIXTURES = {
     'empty.bag': write_empty,
     'single-message.bag': write_single,
     'robot.bag': write_robot,
+    'arm7.bag': write_arm7,
 }
 
 

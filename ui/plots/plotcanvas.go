@@ -31,10 +31,10 @@ const (
 
 // plotCanvas draws a plot's series over the shared time window: decimated
 // per pixel column and rasterised into one image, with axes, grid, the
-// link's cursor and a crosshair drawn as canvas objects. Scrolling zooms
+// link's cursor and a crosshair drawn as canvas objects. Ctrl+wheel zooms
 // the time axis about the mouse, dragging pans, Shift+drag (or Ctrl+drag)
 // zooms to a rectangle, a double tap fits and a tap picks the point under
-// the mouse.
+// the mouse; the wheel alone scrolls the plots.
 type plotCanvas struct {
 	widget.BaseWidget
 	// series are the panel's series; hidden and loading ones are skipped.
@@ -101,8 +101,12 @@ func (c *plotCanvas) setCursor(t int64) {
 // MinSize leaves room for the axes and a readable plot.
 func (c *plotCanvas) MinSize() fyne.Size { return fyne.NewSize(pcLeft+pcRight+160, pcTop+pcBottom+90) }
 
-// Scrolled zooms the time axis about the mouse.
+// Scrolled zooms the time axis about the mouse with Ctrl held; without,
+// it scrolls the plots.
 func (c *plotCanvas) Scrolled(ev *fyne.ScrollEvent) {
+	if !c.wheelZooms(ev) {
+		return
+	}
 	c.selected()
 	c.view.ZoomAt(float64(ev.Position.X), math.Pow(1/0.85, float64(ev.Scrolled.DY)/10))
 	c.changed(true)

@@ -54,11 +54,11 @@ func TestPlotReducedSeries(t *testing.T) {
 	}
 	note := ""
 	for _, o := range test.LaidOutObjects(p.legend) {
-		if c, ok := o.(*widgets.ClipRich); ok && c.Note() != "" {
+		if c, ok := o.(*widgets.ClipLabel); ok && strings.Contains(c.Tip(), "Drawn from") {
 			note = c.ToolTip()
 		}
 	}
-	if !strings.HasPrefix(note, "200 points\nDrawn from ") || !strings.Contains(note, "CSV export has every point") {
+	if !strings.Contains(note, "\n200 points\nDrawn from ") || !strings.Contains(note, "CSV export has every point") {
 		t.Errorf("the legend's tooltip for the reduced series is %q", note)
 	}
 	if gotAll != wantAll {

@@ -52,7 +52,7 @@ type exportJob func(ctx context.Context, out io.Writer) error
 func (p *plotPanel) exporter(kind exportKind) (exportJob, error) {
 	g := p.g
 	w := g.win
-	csvOpt := plot.CSVOptions{Origin: g.origin, Absolute: g.absolute}
+	csvOpt := g.csvOptions()
 	if p.xy != nil {
 		paths := p.xy.visibleData()
 		if len(paths) == 0 {
@@ -194,7 +194,15 @@ func (g *View) allCSVExporter() (exportJob, error) {
 	if len(series) == 0 {
 		return nil, fmt.Errorf("nothing to export: no plot shows a series")
 	}
-	return g.csvJob(srcs, series, g.win, plot.CSVOptions{Origin: g.origin, Absolute: g.absolute}), nil
+	return g.csvJob(srcs, series, g.win, g.csvOptions()), nil
+}
+
+// csvOptions is how the CSV exports write times, whatever the axis shows:
+// seconds from the bag's start, then the absolute time in nanoseconds and
+// in ISO 8601 (UTC), so the rows can be read alone and joined with other
+// data.
+func (g *View) csvOptions() plot.CSVOptions {
+	return plot.CSVOptions{Origin: g.origin, Stamps: true}
 }
 
 // csvJob writes the CSV of series (shown for srcs) over window w, each

@@ -3,7 +3,7 @@ package plots
 import (
 	"fmt"
 	"image/color"
-	"strings"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -38,10 +38,14 @@ type plotPanel struct {
 
 	canvas *plotCanvas
 	// xy, when set, is the XY plot shown instead of canvas.
-	xy        *xyCanvas
-	plotArea  *fyne.Container
-	errText   *widget.Label
+	xy       *xyCanvas
+	plotArea *fyne.Container
+	errText  *widget.Label
+	// legend holds the legend's lines, in legendBox, beside or under
+	// plotArea in body.
 	legend    *fyne.Container
+	legendBox *container.Scroll
+	body      *fyne.Container
 	empty     fyne.CanvasObject
 	progress  *widget.ProgressBar
 	progLabel *widget.Label
@@ -61,6 +65,7 @@ func newPlotPanel(g *View) *plotPanel {
 	p.canvas.onWindow = g.setWindow
 	p.canvas.onFit = g.fit
 	p.canvas.onSelect = func() { g.selectPanel(p) }
+	p.canvas.onScroll = g.scrollPlots
 	p.canvas.onTap = func(s *plotSeries, i int, t int64) {
 		g.selectPanel(p)
 		g.pick(p, s, i, t)
@@ -80,14 +85,14 @@ func newPlotPanel(g *View) *plotPanel {
 	p.progRow = container.NewBorder(nil, nil, p.progLabel, cancel, p.progress)
 	p.progRow.Hide()
 
-	p.legend = container.NewVBox()
-	legend := container.NewVScroll(p.legend)
-	legend.SetMinSize(fyne.NewSize(280, 0))
+	p.legend = container.New(widgets.TightVBox{})
+	p.legendBox = container.NewVScroll(p.legend)
 	p.empty = p.emptyState()
 	p.plotArea = container.NewStack(p.canvas, p.empty)
-	body := container.NewBorder(nil, nil, nil, legend, p.plotArea)
+	p.body = container.NewStack()
+	p.placeLegend()
 	top := container.NewVBox(p.errText, p.progRow)
-	p.content = container.NewBorder(top, nil, nil, nil, body)
+	p.content = container.NewBorder(top, nil, nil, nil, p.body)
 	p.mark = dropMark()
 	p.selMark = canvas.NewRectangle(color.Transparent)
 	p.selMark.StrokeColor = theme.Color(theme.ColorNamePrimary)
@@ -113,6 +118,7 @@ func (p *plotPanel) setXY(on, equal bool) {
 		p.xy.view.Equal = equal
 		p.xy.onFit = p.g.fit
 		p.xy.onSelect = func() { p.g.selectPanel(p) }
+		p.xy.onScroll = p.g.scrollPlots
 		p.xy.onTap = func(s *plotSeries, t int64) {
 			p.g.selectPanel(p)
 			p.g.pick(p, s, -1, t)
@@ -184,10 +190,24 @@ func (p *plotPanel) finish(s *plotSeries, set []*series.Series, err error) {
 	default:
 		// A path with [*] or a range gives a series per element: each
 		// becomes a series of the panel, named by its element's path.
+		// The elements follow s in the legend, in their order, whatever
+		// was added while s was read.
+		typed := s.key()
 		s.ms, s.ref, s.path = set[0], set[0].Ref, set[0].Ref.String()
-		for _, ms := range set[1:] {
-			p.series = append(p.series, &plotSeries{path: ms.Ref.String(), ref: ms.Ref, ms: ms, color: g.nextColor()})
+		if typed != s.key() {
+			delete(g.hues, typed)
+			s.color = g.colorFor(p, s.key())
 		}
+		var elems []*plotSeries
+		for _, ms := range set[1:] {
+			e := &plotSeries{path: ms.Ref.String(), ref: ms.Ref, ms: ms}
+			elems = append(elems, e)
+			p.series = append(p.series, e) // counted by colorFor from now
+			e.color = g.colorFor(p, e.key())
+		}
+		p.series = p.series[:len(p.series)-len(elems)]
+		at := slices.Index(p.series, s) + 1
+		p.series = slices.Insert(p.series, at, elems...)
 		for _, ms := range set {
 			g.shareTimes(ms)
 		}
@@ -238,113 +258,10 @@ func (p *plotPanel) seriesChanged() {
 		p.empty.Hide()
 		shown.Show()
 	}
-	p.legend.Objects = nil
-	for _, s := range p.series {
-		p.legend.Add(p.legendRow(s))
-	}
-	p.legend.Refresh()
+	p.fillLegend()
 	p.showProgress()
 	p.g.dataChanged()
 	shown.Refresh()
-}
-
-// legendRow is a series' colour, name, state, a check box to hide it and
-// a button to remove it.
-func (p *plotPanel) legendRow(s *plotSeries) fyne.CanvasObject {
-	check := widget.NewCheck("", func(on bool) {
-		s.hidden = !on
-		p.canvas.Refresh()
-		if p.xy != nil {
-			p.xy.Refresh()
-		}
-	})
-	check.Checked = !s.hidden
-	swatch := canvas.NewRectangle(s.color)
-	swatch.SetMinSize(fyne.NewSize(14, 14))
-	swatch.CornerRadius = 3
-	// The name in lines (the topic, then the field or each coordinate),
-	// each cut with an ellipsis when the legend is narrow; the whole name
-	// is the first line's tooltip.
-	var lines []fyne.CanvasObject
-	for i, text := range legendLines(s) {
-		l := widgets.NewClipLabel(text, fyne.TextAlignLeading, fyne.TextStyle{})
-		if i == 0 {
-			l.SetTip(s.name())
-		}
-		lines = append(lines, l)
-	}
-	var state fyne.CanvasObject
-	switch {
-	case s.err != nil:
-		l := widget.NewLabel(s.err.Error())
-		l.Importance = widget.DangerImportance
-		l.Wrapping = fyne.TextWrapWord
-		l.SizeName = theme.SizeNameCaptionText
-		state = l
-	case s.loading():
-		state = widgets.DimText("extracting…", theme.SizeNameCaptionText, fyne.TextAlignLeading)
-	default:
-		text := human.Count(uint64(s.points())) + " points"
-		missing := 0
-		for _, ms := range append([]*series.Series{s.ms}, s.leaves...) {
-			if ms != nil {
-				missing = max(missing, ms.Missing)
-			}
-		}
-		if missing > 0 {
-			text += ", " + human.Count(uint64(missing)) + " messages lack a field"
-		}
-		st := widgets.DimClip(text, theme.SizeNameCaptionText, fyne.TextAlignLeading)
-		if s.ms != nil && s.ms.Reduced() {
-			st.SetNote(reducedNote(s.ms))
-		}
-		state = st
-	}
-	del := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { p.remove(s) })
-	del.Importance = widget.LowImportance
-	left := container.NewHBox(check, container.NewCenter(swatch))
-	lines = append(lines, state)
-	return container.NewBorder(nil, nil, left, del, container.New(&widgets.TightVBox{Pull: widgets.CaptionPull}, lines...))
-}
-
-// legendLines splits a series' name for the legend: the topic its fields
-// share on a line of its own, then the field path, the expression without
-// the topic, or an XY path's "x:" and "y:" coordinates.
-func legendLines(s *plotSeries) []string {
-	refs := s.refs
-	if !s.isXY() && !s.isDerived() {
-		ref := s.ref
-		if s.ms != nil {
-			ref = s.ms.Ref
-		}
-		if ref.IsLatency() {
-			return []string{ref.Topic, "latency (stamp − receive, s)"}
-		}
-		return []string{ref.Topic, ref.Path}
-	}
-	topic := ""
-	for i, r := range refs {
-		if i == 0 {
-			topic = r.Topic
-		} else if r.Topic != topic {
-			topic = ""
-			break
-		}
-	}
-	strip := func(e string) string {
-		if topic == "" {
-			return e
-		}
-		return strings.ReplaceAll(e, topic+".", "")
-	}
-	var out []string
-	if topic != "" {
-		out = append(out, topic)
-	}
-	if s.isXY() {
-		return append(out, "x: "+strip(s.xExpr.String()), "y: "+strip(s.yExpr.String()))
-	}
-	return append(out, strip(s.expr.String()))
 }
 
 // showProgress shows the extraction progress of the panel's running

@@ -34,6 +34,31 @@ type plotPointer struct {
 	onFit func()
 	// onSelect is told that the user pointed at the plot (to select it).
 	onSelect func()
+	// onScroll is handed the wheel turned without Ctrl (it scrolls the
+	// plots).
+	onScroll func(ev *fyne.ScrollEvent)
+}
+
+// keyModifiers are the modifier keys held now (none where the driver
+// cannot tell; tests set them).
+var keyModifiers = func() fyne.KeyModifier {
+	if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok {
+		return d.CurrentKeyModifiers()
+	}
+	return 0
+}
+
+// wheelZooms tells whether a turn of the wheel zooms the plot: with Ctrl
+// (or Cmd) held, as in browsers and PlotJuggler. Without, the turn is
+// handed on to scroll the plots, and wheelZooms reports false.
+func (p *plotPointer) wheelZooms(ev *fyne.ScrollEvent) bool {
+	if keyModifiers()&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0 {
+		return true
+	}
+	if p.onScroll != nil {
+		p.onScroll(ev)
+	}
+	return false
 }
 
 // selected tells the panel the user pointed at it.

@@ -43,13 +43,15 @@ type View struct {
 	bagWin plot.Window // the bag's time range
 	win    plot.Window // the shared visible window
 	// fitted: the window follows the data's extent as series arrive.
-	fitted   bool
-	panels   []*plotPanel
-	current  *plotPanel // the selected panel: where Actions.AddSeries adds
-	stack    *fyne.Container
-	scroll   *container.Scroll
-	content  fyne.CanvasObject
-	colors   int
+	fitted  bool
+	panels  []*plotPanel
+	current *plotPanel // the selected panel: where Actions.AddSeries adds
+	stack   *fyne.Container
+	scroll  *container.Scroll
+	content fyne.CanvasObject
+	// hues maps a series' key to its palette index, so that a series has
+	// one colour in every plot (and again when removed and added back).
+	hues     map[string]int
 	examples []string
 	fields   *fieldList
 	// The shared toolbar.
@@ -59,8 +61,10 @@ type View struct {
 	exportBtn *widget.Button
 	equal     *widget.Check
 	removeBtn *widget.Button
+	legendSel *widget.Select
 	base      series.TimeBase
 	absolute  bool
+	legendAt  legendPlace
 	// dropZone, below the panels while a field is dragged, makes a new
 	// panel; zoneMark highlights it when the pointer is over it.
 	dropZone *fyne.Container
@@ -148,16 +152,31 @@ func (g *View) newToolbar() fyne.CanvasObject {
 		}
 	})
 	g.equal.Disable()
+	g.legendSel = widget.NewSelect(legendPlaces, func(s string) {
+		for i, l := range legendPlaces {
+			if l == s {
+				g.setLegendPlace(legendPlace(i))
+			}
+		}
+	})
+	g.legendSel.SetSelectedIndex(int(g.legendAt))
 	newPlot := widget.NewButtonWithIcon("Add plot", theme.ContentAddIcon(), func() { g.selectPanel(g.addPanel()) })
 	g.removeBtn = widget.NewButtonWithIcon("Remove plot", theme.DeleteIcon(), func() { g.removePanel(g.current) })
 	baseBox := container.New(layout.NewGridWrapLayout(fyne.NewSize(170, g.baseSel.MinSize().Height)), g.baseSel)
+	legendBox := container.New(layout.NewGridWrapLayout(fyne.NewSize(190, g.legendSel.MinSize().Height)), g.legendSel)
 	row1 := container.NewBorder(nil, nil, nil, container.NewHBox(g.addBtn, baseBox, g.exportBtn), g.entry)
 	// The gestures, cut with an ellipsis on a narrow window (Help lists
 	// them too).
-	hint := widgets.DimText("Wheel: zoom · drag: pan · Shift+drag: zoom to a box · double-click: fit · click a point: select its message · "+
+	hint := widgets.DimText("Wheel: scroll the plots · Ctrl+wheel: zoom · drag: pan · Shift+drag: zoom to a box · double-click: fit · click a point: select its message · "+
 		"the toolbar acts on the framed plot (click one to select it)", theme.SizeNameCaptionText, fyne.TextAlignLeading)
-	row2 := container.NewBorder(nil, nil, container.NewHBox(g.equal, newPlot, g.removeBtn), nil, hint)
+	row2 := container.NewBorder(nil, nil, container.NewHBox(g.equal, newPlot, g.removeBtn, legendBox), nil, hint)
 	return container.NewVBox(row1, row2)
+}
+
+// scrollPlots scrolls the stack of plots: the wheel over a plot scrolls
+// them as over any list (Ctrl+wheel zooms the plot).
+func (g *View) scrollPlots(ev *fyne.ScrollEvent) {
+	g.scroll.Scrolled(ev)
 }
 
 // complete offers field paths for the path being typed at the end of s:
@@ -301,6 +320,8 @@ func (g *View) restack() {
 	}
 	g.stack.Objects = objs
 	g.stack.Refresh()
+	// The scroll sizes its content to the stack's new least height.
+	g.scroll.Refresh()
 	g.showSelection()
 }
 
@@ -336,7 +357,7 @@ func (g *View) add(p *plotPanel, text string) bool {
 		p.setXY(false, false)
 	}
 	g.selectPanel(p)
-	s.color = g.nextColor()
+	s.color = g.colorFor(p, s.key())
 	p.series = append(p.series, s)
 	p.extract(s)
 	p.seriesChanged()
@@ -456,11 +477,38 @@ func under(o fyne.CanvasObject, pos fyne.Position) bool {
 	return pos.X >= at.X && pos.Y >= at.Y && pos.X < at.X+size.Width && pos.Y < at.Y+size.Height
 }
 
-// nextColor hands out the palette in turn across panels.
-func (g *View) nextColor() color.RGBA {
-	c := plot.PaletteColor(g.colors)
-	g.colors++
-	return c
+// colorFor is the colour of the series with key, added to panel in: the
+// one it had before (a series has one colour in every plot), or the
+// palette colour fewest of in's series use, then fewest of all plotted
+// series (the first such), so that a new series differs from every other
+// of its plot, and from every series shown while the palette lasts.
+func (g *View) colorFor(in *plotPanel, key string) color.RGBA {
+	if i, ok := g.hues[key]; ok {
+		return plot.PaletteColor(i)
+	}
+	if g.hues == nil {
+		g.hues = map[string]int{}
+	}
+	here := make([]int, plot.PaletteSize)
+	all := make([]int, plot.PaletteSize)
+	for _, p := range g.panels {
+		for _, s := range p.series {
+			if i, ok := g.hues[s.key()]; ok {
+				all[i%plot.PaletteSize]++
+				if p == in {
+					here[i%plot.PaletteSize]++
+				}
+			}
+		}
+	}
+	best := 0
+	for i := range all {
+		if here[i] < here[best] || here[i] == here[best] && all[i] < all[best] {
+			best = i
+		}
+	}
+	g.hues[key] = best
+	return plot.PaletteColor(best)
 }
 
 // full is the extent to fit: the bag's time range and every series'

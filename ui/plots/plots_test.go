@@ -3,6 +3,7 @@ package plots
 import (
 	"bytes"
 	"context"
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -202,7 +203,9 @@ func TestPlotZoomPanFit(t *testing.T) {
 		}
 	}
 
+	holdKeys(t, fyne.KeyModifierControl)
 	a.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: mid}, Scrolled: fyne.Delta{DY: 40}})
+	holdKeys(t, 0)
 	if d := g.win.Duration(); d >= full.Duration()*3/4 {
 		t.Fatalf("wheel: window %d ns of %d", d, full.Duration())
 	}
@@ -338,29 +341,26 @@ func TestPlotLegendAndCrosshair(t *testing.T) {
 		t.Error("crosshair stays after the mouse left")
 	}
 
-	var checks []*widget.Check
+	var swatches []*swatchToggle
+	var removes []*iconTap
 	for _, o := range test.LaidOutObjects(p.legend) {
-		if ch, ok := o.(*widget.Check); ok {
-			checks = append(checks, ch)
+		switch o := o.(type) {
+		case *swatchToggle:
+			swatches = append(swatches, o)
+		case *iconTap:
+			removes = append(removes, o)
 		}
 	}
-	if len(checks) != 2 {
-		t.Fatalf("%d legend check boxes, want 2", len(checks))
+	if len(swatches) != 2 || len(removes) != 2 {
+		t.Fatalf("%d legend swatches and %d ×, want 2 of each", len(swatches), len(removes))
 	}
-	tapCheck := func(c *widget.Check) { test.TapAt(c, fyne.NewPos(8, c.Size().Height/2)) }
-	tapCheck(checks[0])
-	if !p.series[0].hidden || len(c.visible()) != 1 {
-		t.Fatal("unchecking does not hide the series")
+	test.Tap(swatches[0])
+	if !p.series[0].hidden || len(c.visible()) != 1 || swatches[0].rect.FillColor != color.Transparent {
+		t.Fatal("clicking the swatch does not hide the series, or the swatch stays filled")
 	}
-	tapCheck(checks[0])
-	if p.series[0].hidden {
-		t.Fatal("checking does not show the series again")
-	}
-	var removes []*widget.Button
-	for _, o := range test.LaidOutObjects(p.legend) {
-		if b, ok := o.(*widget.Button); ok && b.Text == "" {
-			removes = append(removes, b)
-		}
+	test.Tap(swatches[0])
+	if p.series[0].hidden || swatches[0].rect.FillColor != p.series[0].color {
+		t.Fatal("clicking the swatch again does not show the series again")
 	}
 	test.Tap(removes[0])
 	if len(p.series) != 1 || p.series[0].ref.Topic != "/odom" || strings.Contains(legendTexts(p), "/imu.linear_acceleration.x") {
@@ -414,7 +414,7 @@ func TestPlotExport(t *testing.T) {
 	}{
 		{exportCSV, func(t *testing.T, out []byte) {
 			lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-			if lines[0] != "time_s,/imu.linear_acceleration.x,/odom.twist.twist.linear.x" {
+			if lines[0] != "time_s,time_ns,time_utc,/imu.linear_acceleration.x,/odom.twist.twist.linear.x" {
 				t.Errorf("header %q", lines[0])
 			}
 			if len(lines) != wantRows {

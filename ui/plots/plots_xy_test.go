@@ -117,7 +117,7 @@ func TestPlotDerivedSeries(t *testing.T) {
 			if strings.Contains(head, ",") {
 				head = `"` + head + `"`
 			}
-			if err := p.export(exportCSV, &buf); err != nil || !strings.HasPrefix(buf.String(), "time_s,"+head+"\n") {
+			if err := p.export(exportCSV, &buf); err != nil || !strings.HasPrefix(buf.String(), "time_s,time_ns,time_utc,"+head+"\n") {
 				t.Errorf("CSV export: %v %.80q", err, buf.String())
 			}
 		})
@@ -200,7 +200,7 @@ func TestPlotXY(t *testing.T) {
 		t.Error("unticking Equal axes leaves them equal")
 	}
 	var csv, img bytes.Buffer
-	if err := p.export(exportCSV, &csv); err != nil || !strings.HasPrefix(csv.String(), "time_s,/odom.pose.pose.position.x,/odom.pose.pose.position.y\n") ||
+	if err := p.export(exportCSV, &csv); err != nil || !strings.HasPrefix(csv.String(), "time_s,time_ns,time_utc,/odom.pose.pose.position.x,/odom.pose.pose.position.y\n") ||
 		strings.Count(csv.String(), "\n") != len(ref.T)+1 {
 		t.Errorf("CSV: %v %.120q", err, csv.String())
 	}
@@ -243,7 +243,7 @@ func TestPlotXY(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := strings.SplitN(all.String(), "\n", 2)[0]
-	if head != "time_s,/odom.pose.pose.position.x,/odom.pose.pose.position.y,/imu.linear_acceleration.x,/odom.twist.twist.linear.x (nearest in time)" {
+	if head != "time_s,time_ns,time_utc,/odom.pose.pose.position.x,/odom.pose.pose.position.y,/imu.linear_acceleration.x,/odom.twist.twist.linear.x (nearest in time)" {
 		t.Errorf("CSV of every plot: header %q", head)
 	}
 	if rows := strings.Count(all.String(), "\n") - 1; rows != len(ref.ImuT)+len(ref.T) {
@@ -286,7 +286,7 @@ func TestPlotCompletionInExpressions(t *testing.T) {
 	}
 }
 
-// TestPlotXYGestures zooms an XY plot with the wheel about the pointer,
+// TestPlotXYGestures zooms an XY plot with Ctrl+wheel about the pointer,
 // pans it and fits it again with a double click.
 func TestPlotXYGestures(t *testing.T) {
 	g, _ := newTestPlots(t, plotBag)
@@ -297,6 +297,11 @@ func TestPlotXYGestures(t *testing.T) {
 	f := c.view.Frame
 	at := fyne.NewPos(200, 150)
 	vx, vy := f.ValueX(200), f.ValueY(150)
+	c.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: at}, Scrolled: fyne.Delta{DY: 10}})
+	if c.view.Fixed || c.view.Frame.B != f.B {
+		t.Fatalf("the wheel without Ctrl zoomed the XY plot: %+v then %+v", f.B, c.view.Frame.B)
+	}
+	holdKeys(t, fyne.KeyModifierControl)
 	c.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: at}, Scrolled: fyne.Delta{DY: 10}})
 	f2 := c.view.Frame
 	if !c.view.Fixed || f2.B.X1-f2.B.X0 >= f.B.X1-f.B.X0 {

@@ -98,8 +98,12 @@ func (c *xyCanvas) overlay() {
 // MinSize leaves room for the axes and a readable plot.
 func (c *xyCanvas) MinSize() fyne.Size { return fyne.NewSize(pcLeft+pcRight+120, pcTop+pcBottom+90) }
 
-// Scrolled zooms both axes about the mouse.
+// Scrolled zooms both axes about the mouse with Ctrl held; without, it
+// scrolls the plots.
 func (c *xyCanvas) Scrolled(ev *fyne.ScrollEvent) {
+	if !c.wheelZooms(ev) {
+		return
+	}
 	c.selected()
 	c.view.ZoomAt(float64(ev.Position.X), float64(ev.Position.Y), math.Pow(1/0.85, float64(ev.Scrolled.DY)/10))
 	c.Refresh()
