@@ -86,6 +86,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
 	dv.timeline, dv.plots = tp, plotsView
+	l.ShowFollowed() // the Message tab opens on the message at the start
 	return timeline.NewSplit(tp, tabs, bagWindowSize.Height)
 }
 

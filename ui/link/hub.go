@@ -353,6 +353,34 @@ func (l *Hub) SetTopics(topics []string) {
 	for _, f := range l.onTopics {
 		f(l.topics)
 	}
+	// A topic ticked while no message is selected shows its message at
+	// the current time, never "No message selected". A message already
+	// selected stays (stepping from it then keeps to its topic).
+	if len(l.topics) > 0 && !l.hasMsg {
+		l.ShowFollowed()
+	}
+}
+
+// ShowFollowed selects the message the current time shows on the followed
+// topics (at the recording's start before the time has moved), without
+// moving the time: the latest at or before it, else the first after it.
+// The window calls it once its views are built, so that the Message view
+// opens on a message rather than on "No message selected".
+func (l *Hub) ShowFollowed() {
+	t := l.d.Summary.Start.Nanos()
+	if l.hasCursor {
+		t = l.cursor
+	}
+	l.followGen++
+	gen := l.followGen
+	l.WithIndex(func(x *model.MessageIndex) {
+		if gen != l.followGen {
+			return
+		}
+		if ref, ok := model.LatestAt(x, l.FollowTopics(), t); ok {
+			l.showMessage(ref)
+		}
+	})
 }
 
 // Topics returns the selected topics; empty means all.

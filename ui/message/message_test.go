@@ -228,12 +228,22 @@ func TestMessagePanelSteps(t *testing.T) {
 	}
 }
 
+// TestMessagePanelFirstMessage: Next on the empty panel selects the
+// first topic's first message; a topic ticked shows its first message at once (the
+// panel is never empty while a topic is ticked).
 func TestMessagePanelFirstMessage(t *testing.T) {
 	_, l, x, w := newTestMessagePanel(t)
-	l.SetTopics([]string{"/odom"})
 	test.Tap(uitest.FindButton(t, w.Content(), "Next"))
+	if got, ok := l.Message(); !ok || got != x.Topics[0].At(0) {
+		t.Fatalf("Next on the empty panel selects %+v, want the first topic's first message %+v", got, x.Topics[0].At(0))
+	}
+	_, l, x, w = newTestMessagePanel(t)
+	l.SetTopics([]string{"/odom"})
 	if got, _ := l.Message(); got != x.Topic("/odom").At(0) {
-		t.Fatalf("Next on the empty panel selects %+v", got)
+		t.Fatalf("ticking /odom on the empty panel selects %+v", got)
+	}
+	if strings.Contains(uitest.Shown(w), "No message selected") {
+		t.Error("the panel is empty while /odom is ticked")
 	}
 }
 
