@@ -2,6 +2,7 @@ package ui
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,7 +55,7 @@ func TestBagViewStates(t *testing.T) {
 }
 
 // TestDamagedWithoutMessages opens recordings none of whose messages can
-// be read: they still get the Records and Findings tabs, Ctrl+6 and
+// be read: they still get the Records and Findings tabs, Ctrl+8 and
 // View › Findings show the findings, and the body says what the banner
 // says.
 func TestDamagedWithoutMessages(t *testing.T) {
@@ -88,9 +89,9 @@ func TestDamagedWithoutMessages(t *testing.T) {
 				t.Error("the body says nothing was written, the banner that the file is damaged")
 			}
 			tabs := appTabs(t, w)
-			uitest.PressShortcut(w, viewShortcut(5))
+			uitest.PressShortcut(w, viewShortcut(slices.Index(viewNames, "Findings")))
 			if got := tabs.Selected().Text; got != "Findings" {
-				t.Errorf("Ctrl+6 shows %q", got)
+				t.Errorf("Ctrl+8 shows %q", got)
 			}
 			tabs.SelectIndex(0)
 			c.showView(w, "Records")

@@ -104,7 +104,17 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 			t.Error("Ctrl+Q did not quit")
 		}
 	},
-	"Ctrl+1 … Ctrl+6": func(t *testing.T, k *keysWindow) {
+	"Ctrl+1 … Ctrl+8": func(t *testing.T, k *keysWindow) {
+		// Every tab of the window has a key, in tab order (the sample
+		// has them all: it has an image topic and /rosout).
+		if len(k.tabs.Items) != len(viewNames) {
+			t.Fatalf("%d tabs, want %d: %v", len(k.tabs.Items), len(viewNames), viewNames)
+		}
+		for i, it := range k.tabs.Items {
+			if !strings.HasPrefix(it.Text, viewNames[i]) {
+				t.Errorf("tab %d is %q, but Ctrl+%d shows %s", i+1, it.Text, i+1, viewNames[i])
+			}
+		}
 		for i := len(viewNames) - 1; i >= 0; i-- {
 			uitest.PressShortcut(k.w, viewShortcut(i))
 			if got := k.tabs.Selected().Text; !strings.HasPrefix(got, viewNames[i]) {
