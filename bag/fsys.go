@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/bagscope/bagscope/bag/remote"
 )
@@ -171,7 +170,7 @@ func (r remoteFS) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, pathErr("stat", name, err)
 	}
-	return remoteInfo{name: remote.Base(name), size: info.Size, dir: info.Dir}, nil
+	return remote.NewFileInfo(remote.Base(name), info.Size, info.Dir), nil
 }
 
 func (r remoteFS) ReadDir(name string) ([]fs.DirEntry, error) {
@@ -181,7 +180,7 @@ func (r remoteFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	out := make([]fs.DirEntry, len(ents))
 	for i, e := range ents {
-		out[i] = fs.FileInfoToDirEntry(remoteInfo{name: e.Name, size: e.Size, dir: e.Dir})
+		out[i] = fs.FileInfoToDirEntry(remote.NewFileInfo(e.Name, e.Size, e.Dir))
 	}
 	return out, nil
 }
@@ -210,22 +209,3 @@ type notExist struct{ err error }
 func (n notExist) Error() string        { return n.err.Error() }
 func (n notExist) Unwrap() []error      { return []error{n.err, fs.ErrNotExist} }
 func (n notExist) Is(target error) bool { return target == fs.ErrNotExist }
-
-// remoteInfo is a remote file's or folder's fs.FileInfo.
-type remoteInfo struct {
-	name string
-	size int64
-	dir  bool
-}
-
-func (i remoteInfo) Name() string { return i.name }
-func (i remoteInfo) Size() int64  { return i.size }
-func (i remoteInfo) Mode() fs.FileMode {
-	if i.dir {
-		return fs.ModeDir | 0o555
-	}
-	return 0o444
-}
-func (i remoteInfo) ModTime() time.Time { return time.Time{} }
-func (i remoteInfo) IsDir() bool        { return i.dir }
-func (i remoteInfo) Sys() any           { return nil }

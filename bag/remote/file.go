@@ -123,7 +123,7 @@ func (f *File) SetProgress(fn func(Stats)) {
 }
 
 // Stat describes the file as a fs.FileInfo (its base name, its size).
-func (f *File) Stat() (fs.FileInfo, error) { return fileInfo{name: Base(f.loc.raw), size: f.size}, nil }
+func (f *File) Stat() (fs.FileInfo, error) { return NewFileInfo(Base(f.loc.raw), f.size, false), nil }
 
 // Close stops the file's requests in flight and forgets its cached blocks.
 func (f *File) Close() error {
@@ -432,6 +432,12 @@ func (f *File) fetch(off, end int64, blocks [][]byte) error {
 		f.c.disk.write(f, off, blocks)
 	}
 	return err
+}
+
+// NewFileInfo is the fs.FileInfo of a remote file or folder: its name, its
+// size, read-only, no modification time.
+func NewFileInfo(name string, size int64, dir bool) fs.FileInfo {
+	return fileInfo{name: name, size: size, dir: dir}
 }
 
 // fileInfo is a remote file's fs.FileInfo.
