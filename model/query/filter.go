@@ -95,7 +95,7 @@ func Filter(ctx context.Context, src bag.Storage, out string, opt FilterOptions)
 	if err != nil {
 		return nil, err
 	}
-	fs := &filtered{Storage: src, ctx: ctx, filter: opt.Filter, progress: opt.Progress}
+	fs := &filtered{ctx: ctx, progress: opt.Progress}
 	rep := &FilterReport{Format: format.Name}
 	var keep map[uint32]bool
 	if opt.Where != "" {
@@ -119,6 +119,7 @@ func Filter(ctx context.Context, src bag.Storage, out string, opt FilterOptions)
 			keep[id] = true
 		}
 	}
+	var ids []uint32
 	for _, c := range src.Connections() {
 		if len(opt.Filter.Topics) > 0 && !slices.Contains(opt.Filter.Topics, c.Topic) {
 			continue
@@ -126,14 +127,15 @@ func Filter(ctx context.Context, src bag.Storage, out string, opt FilterOptions)
 		if keep != nil && !keep[c.ID] {
 			continue
 		}
-		fs.conns = append(fs.conns, c)
-		fs.ids = append(fs.ids, c.ID)
+		ids = append(ids, c.ID)
 	}
-	if len(fs.conns) == 0 {
+	if len(ids) == 0 {
 		return nil, errors.New("the selection leaves no topic to write")
 	}
-	rep.Connections = len(fs.conns)
-	fs.total = selectedCount(src, bag.MessageFilter{Conns: fs.ids, Start: opt.Filter.Start, End: opt.Filter.End})
+	rep.Connections = len(ids)
+	sel := bag.MessageFilter{Conns: ids, Start: opt.Filter.Start, End: opt.Filter.End}
+	fs.Storage = bag.Select(src, sel)
+	fs.total = selectedCount(src, sel)
 	r, err := model.WriteAtomically(out, func(w io.WriteSeeker) (*bag.RepairReport, error) {
 		return format.Write(w, fs, opt.Compression)
 	})
@@ -154,15 +156,13 @@ func Filter(ctx context.Context, src bag.Storage, out string, opt FilterOptions)
 	return rep, err
 }
 
-// filtered is a recording seen through a selection: its connections are
-// the selected ones, and its messages those in range that the
-// expression holds for. The writers read it as any other recording.
+// filtered is a recording seen through a selection: bag.Select's view of
+// the selected connections and time range, whose messages are further
+// those the expression holds for. The writers read it as any other
+// recording.
 type filtered struct {
 	bag.Storage
 	ctx      context.Context
-	filter   bag.MessageFilter
-	conns    []*bag.Connection
-	ids      []uint32
 	match    *Matcher
 	rep      *FilterReport
 	progress func(done, total int64)
@@ -171,38 +171,9 @@ type filtered struct {
 	err      error
 }
 
-// Connections returns the selected connections.
-func (f *filtered) Connections() []*bag.Connection { return f.conns }
-
-// Connection returns a selected connection.
-func (f *filtered) Connection(id uint32) *bag.Connection {
-	for _, c := range f.conns {
-		if c.ID == id {
-			return c
-		}
-	}
-	return nil
-}
-
 // Messages iterates over the selected messages; mf narrows them further.
 func (f *filtered) Messages(mf bag.MessageFilter) bag.MessageIter {
-	inner := bag.MessageFilter{Conns: f.ids, Start: f.filter.Start, End: f.filter.End}
-	if len(mf.Topics) > 0 || len(mf.Conns) > 0 {
-		var ids []uint32
-		for _, c := range f.conns {
-			if slices.Contains(mf.Topics, c.Topic) || slices.Contains(mf.Conns, c.ID) {
-				ids = append(ids, c.ID)
-			}
-		}
-		inner.Conns = ids
-	}
-	if mf.Start.Key() > inner.Start.Key() {
-		inner.Start = mf.Start
-	}
-	if !mf.End.IsZero() && (inner.End.IsZero() || mf.End.Before(inner.End)) {
-		inner.End = mf.End
-	}
-	it := &filterIter{f: f, it: f.Storage.Messages(inner)}
+	it := &filterIter{f: f, it: f.Storage.Messages(mf)}
 	if _, ok := it.it.(interface{ Sequence() uint32 }); ok {
 		return seqIter{it}
 	}
