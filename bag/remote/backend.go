@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -112,17 +113,21 @@ func classify(status int, code, detail, rawURL string) *statusError {
 	return e
 }
 
+// The error-body regexps are compiled on first use, not in every
+// command's start-up: their bounded repeats compile to programs of
+// hundreds of instructions (most of the 347 KB the package allocated
+// before main).
 var (
-	codeRE    = regexp.MustCompile(`<Code>([^<]{1,200})</Code>`)
-	messageRE = regexp.MustCompile(`<Message>([^<]{1,500})</Message>`)
+	codeRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<Code>([^<]{1,200})</Code>`) })
+	messageRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<Message>([^<]{1,500})</Message>`) })
 )
 
 // xmlDetail pulls an S3-style error's code and message out of a body.
 func xmlDetail(body []byte) (code, msg string) {
-	if m := codeRE.FindSubmatch(body); m != nil {
+	if m := codeRE().FindSubmatch(body); m != nil {
 		code = string(m[1])
 	}
-	if m := messageRE.FindSubmatch(body); m != nil {
+	if m := messageRE().FindSubmatch(body); m != nil {
 		msg = string(m[1])
 	}
 	return code, msg

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -143,16 +144,22 @@ func Secrets(name string) []string {
 	return out
 }
 
+// The redaction regexps are compiled on first use (an error to print),
+// not in every command's start-up.
 var (
-	secretParamRE = regexp.MustCompile(`(?i)\b(x-amz-signature|x-amz-credential|x-amz-security-token|awsaccesskeyid|signature|x-goog-signature|x-goog-credential|googleaccessid|sig|token|access_token|x-auth-token|api_key|apikey|password|secret)(=|%3D)[^&\s"'<>]*`)
-	userinfoRE    = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@"']*):[^@/\s"']*@`)
+	secretParamRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(x-amz-signature|x-amz-credential|x-amz-security-token|awsaccesskeyid|signature|x-goog-signature|x-goog-credential|googleaccessid|sig|token|access_token|x-auth-token|api_key|apikey|password|secret)(=|%3D)[^&\s"'<>]*`)
+	})
+	userinfoRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@"']*):[^@/\s"']*@`)
+	})
 )
 
 // RedactText hides the secrets of every URL in a free text (an error
 // message from a library that quotes the URL it fetched).
 func RedactText(s string) string {
-	s = secretParamRE.ReplaceAllString(s, "${1}=…")
-	return userinfoRE.ReplaceAllString(s, "${1}:…@")
+	s = secretParamRE().ReplaceAllString(s, "${1}=…")
+	return userinfoRE().ReplaceAllString(s, "${1}:…@")
 }
 
 // location is a parsed URL: an HTTP URL as given, or a bucket and key of an
