@@ -34,13 +34,14 @@ STATICCHECK := $(HOME)/.cache/bagscope-tools/staticcheck-$(STATICCHECK_VERSION)/
 LINT_FLAGS := -race
 
 # Debian packages: cgo + GL/X11/Wayland headers for Fyne, Xvfb for the window tests,
-# the reference rosbag for the bag tests, nginx for the remote-reading tests (HTTP
-# ranges; the tests start their own), and the desktop tools for install.
+# the reference rosbag for the bag tests, PyYAML for the `ros2 topic echo` oracle,
+# nginx for the remote-reading tests (HTTP ranges; the tests start their own), and
+# the desktop tools for install.
 APT_PKGS := gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxrandr-dev \
 	libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
 	xvfb xauth \
 	python3-rosbag python3-sensor-msgs python3-geometry-msgs python3-nav-msgs \
-	python3-tf2-msgs python3-rosgraph-msgs python3-roslz4 \
+	python3-tf2-msgs python3-rosgraph-msgs python3-roslz4 python3-yaml \
 	nginx-light \
 	shared-mime-info desktop-file-utils xdg-utils \
 	zsh fish bash-completion

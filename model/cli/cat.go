@@ -24,7 +24,9 @@ func newCat(e *env) *cobra.Command {
 		Use:   "cat [flags] FILE",
 		Short: "print messages decoded, as text or one JSON object per line",
 		Long: `cat prints the messages of a recording in receive-time order, decoded from the definitions in the
-recording (or --msgs folders): the text rostopic echo prints (genpy's), each message followed by
+recording (or --msgs folders): for ROS 1 the text rostopic echo prints (genpy's), for ROS 2 the
+text ros2 topic echo prints (rosidl_runtime_py's YAML: strings and arrays longer than
+--truncate-length, 128 by default, cut with "...", unless --full-length), each message followed by
 "---" and, when more than one topic is printed, preceded by a "# TOPIC  TIME  TYPE" line; or with
 --json one JSON object per line: {"topic", "time": {"secs", "nsecs", "ns"}, "type", "msg"}. -n stops
 after N messages; --fields prints only the fields named. In --json a uint8[] or char[] field is a base64 string, as
@@ -42,6 +44,8 @@ is listed on stderr with offsets (exit 1).`,
 	asJSON := c.Flags().Bool("json", false, "print one JSON object per message")
 	limit := c.Flags().IntP("count", "n", 0, "print at most `N` messages (0: all)")
 	fields := c.Flags().StringSlice("fields", nil, "print only the fields `F` of each message (comma-separated paths such as header.stamp,pose.pose.position)")
+	truncate := c.Flags().IntP("truncate-length", "l", echo.ROS2TruncateLength, "ROS 2 text: cut strings and arrays longer than `N` (characters, elements) with \"...\", as ros2 topic echo does")
+	full := c.Flags().BoolP("full-length", "f", false, "ROS 2 text: print strings and arrays whole (ros2 topic echo's --full-length)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		b, err := e.openRecording(cmd, args[0])
 		if err != nil {
@@ -55,8 +59,14 @@ is listed on stderr with offsets (exit 1).`,
 		if *limit < 0 {
 			return usagef("-n %d: want a count of messages, or 0 for all", *limit)
 		}
+		if *truncate < 0 {
+			return usagef("--truncate-length %d: want a length of 0 or more", *truncate)
+		}
 		o := catOptions{json: *asJSON, limit: *limit, fields: *fields,
-			header: len(f.Topics) != 1}
+			header: len(f.Topics) != 1, truncate: *truncate}
+		if *full {
+			o.truncate = -1
+		}
 		return status(runCat(b, args[0], f, sel, o, e.stdout, e.stderr))
 	}
 	return c
@@ -72,12 +82,14 @@ type catOptions struct {
 	// header prints "# TOPIC  TIME  TYPE" before each message in text:
 	// when more than one topic is printed.
 	header bool
+	// truncate is the ROS 2 text's --truncate-length (-1: --full-length).
+	truncate int
 }
 
 func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, o catOptions, stdout, stderr io.Writer) int {
 	w := bufio.NewWriterSize(stdout, 256<<10)
 	defer w.Flush()
-	p := &catPrinter{w: w, stderr: stderr, json: o.json, header: o.header, fields: o.fields, warned: map[uint32]bool{}}
+	p := &catPrinter{w: w, stderr: stderr, json: o.json, header: o.header, fields: o.fields, truncate: o.truncate, warned: map[uint32]bool{}}
 	it := b.Messages(f)
 	defer it.Close()
 	var n uint64
@@ -159,9 +171,11 @@ type catPrinter struct {
 	json   bool
 	header bool
 	fields []string
-	plans  rosmsg.Cache
-	warned map[uint32]bool
-	failed int
+	// truncate is ROS2Message's truncate.
+	truncate int
+	plans    rosmsg.Cache
+	warned   map[uint32]bool
+	failed   int
 	// firstFailed is the offset of the first message not decoded.
 	firstFailed int64
 	buf         []byte
@@ -236,6 +250,11 @@ func (p *catPrinter) print(m *bag.Message) {
 	}
 	if p.header {
 		fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
+	}
+	if c.Encoding == "cdr" {
+		p.w.WriteString(echo.ROS2Message(node, p.truncate))
+		p.w.WriteString("---\n")
+		return
 	}
 	p.w.WriteString(echo.Message(node))
 	p.w.WriteString("\n---\n")

@@ -27,7 +27,7 @@ func TestMissingDefinitions(t *testing.T) {
 	out, stderr, code := run("cat", std)
 	// Where the definition came from is said on stderr (issue 28 point 10).
 	note := "note: std_msgs/msg/String (/chatter) has no definition in the recording: decoded with bagscope's standard definitions"
-	if code != 0 || !strings.Contains(out, `data: "Hello World: 31"`) || !strings.Contains(stderr, note) || strings.Count(stderr, "\n") != 1 {
+	if code != 0 || !strings.Contains(out, `data: 'Hello World: 31'`) || !strings.Contains(stderr, note) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("standard type: exit %d, stderr %q, output %.200q", code, stderr, out)
 	}
 

@@ -10,8 +10,10 @@ import (
 // This file writes strings as PyYAML 6's yaml.dump does with its defaults
 // (best_width 80, best_indent 2, allow_unicode off), which is how genpy's
 // strify_message, and so `rostopic echo`, prints string fields and lists
-// of strings. It is a port of the parts of yaml/emitter.py that a string
-// scalar takes: analyze_scalar, choose_scalar_style, write_plain,
+// of strings; and with allow_unicode on and no line width, which is how
+// rosidl_runtime_py's message_to_yaml, and so `ros2 topic echo`, prints
+// them (ros2.go). It is a port of the parts of yaml/emitter.py that a
+// string scalar takes: analyze_scalar, choose_scalar_style, write_plain,
 // write_single_quoted and write_double_quoted, with their line folding.
 
 const (
@@ -21,11 +23,34 @@ const (
 
 // yamlEmitter is the part of PyYAML's Emitter state a scalar writer uses.
 type yamlEmitter struct {
+	// width is best_width: 0 is PyYAML's default (80), -1 no folding
+	// (width=sys.maxsize).
+	width int
+	// unicode is allow_unicode: printable non-ASCII characters are
+	// written as they are.
+	unicode    bool
 	b          strings.Builder
 	column     int
 	indent     int
 	whitespace bool
 	indention  bool
+}
+
+// over says whether column is past the line width.
+func (e *yamlEmitter) over(column int) bool {
+	switch e.width {
+	case 0:
+		return column > yamlWidth
+	case -1:
+		return false
+	}
+	return column > e.width
+}
+
+// printable is the part of PyYAML's printable range beyond ASCII that
+// allow_unicode lets through unescaped in a double-quoted scalar.
+func (e *yamlEmitter) printable(ch rune) bool {
+	return ch >= 0x20 && ch <= 0x7e || e.unicode && (ch >= 0xa0 && ch <= 0xd7ff || ch >= 0xe000 && ch <= 0xfffd)
 }
 
 func (e *yamlEmitter) write(s string) {
@@ -82,7 +107,7 @@ func yamlStringList(items []string) string {
 		e.writeIndicator("-", true, false, true)
 		e.indent = yamlIndent
 		r := []rune(s)
-		switch yamlStyle(r) {
+		switch yamlStyle(r, false) {
 		case '"':
 			e.writeDoubleQuoted(r, true)
 		case '\'':
@@ -103,9 +128,10 @@ func isSpaceOrEnd(r []rune, i int) bool {
 	return strings.ContainsRune("\x00 \t\r\n\u0085\u2028\u2029", r[i])
 }
 
-// yamlStyle chooses the style of a string item of a block sequence: 0 for
-// plain, or the quote character, as choose_scalar_style does after analyze_scalar.
-func yamlStyle(s []rune) rune {
+// yamlStyle chooses the style of a string scalar in block context: 0 for
+// plain, or the quote character, as choose_scalar_style does after
+// analyze_scalar; unicode is allow_unicode.
+func yamlStyle(s []rune, unicode bool) rune {
 	if len(s) == 0 {
 		return '\'' // plain "" would read as null
 	}
@@ -141,7 +167,11 @@ func yamlStyle(s []rune) rune {
 			lineBreaks = true
 		}
 		if !(ch == '\n' || ch >= 0x20 && ch <= 0x7e) {
-			special = true // allow_unicode is off: every other character is escaped
+			// Printable non-ASCII characters are special only when
+			// allow_unicode is off; others always are.
+			if !unicode || !(ch == 0x85 || ch >= 0xa0 && ch <= 0xd7ff || ch >= 0xe000 && ch <= 0xfffd || ch >= 0x10000 && ch < 0x10ffff) || ch == 0xfeff {
+				special = true
+			}
 		}
 		switch {
 		case ch == ' ':
@@ -241,7 +271,7 @@ func (e *yamlEmitter) writeDoubleQuoted(text []rune, split bool) {
 		if end < len(text) {
 			ch = text[end]
 		}
-		if ch == -1 || strings.ContainsRune("\"\\\u0085\u2028\u2029\ufeff", ch) || !(ch >= 0x20 && ch <= 0x7e) {
+		if ch == -1 || strings.ContainsRune("\"\\\u0085\u2028\u2029\ufeff", ch) || !e.printable(ch) {
 			if start < end {
 				e.write(pyslice(text, start, end))
 				start = end
@@ -261,7 +291,7 @@ func (e *yamlEmitter) writeDoubleQuoted(text []rune, split bool) {
 				start = end + 1
 			}
 		}
-		if 0 < end && end < len(text)-1 && (ch == ' ' || start >= end) && e.column+(end-start) > yamlWidth && split {
+		if 0 < end && end < len(text)-1 && (ch == ' ' || start >= end) && e.over(e.column+(end-start)) && split {
 			data := pyslice(text, start, end) + `\`
 			if start < end {
 				start = end
@@ -290,7 +320,7 @@ func (e *yamlEmitter) writeSingleQuoted(text []rune, split bool) {
 		switch {
 		case spaces:
 			if ch != ' ' {
-				if start+1 == end && e.column > yamlWidth && split && start != 0 && end != len(text) {
+				if start+1 == end && e.over(e.column) && split && start != 0 && end != len(text) {
 					e.writeIndent()
 				} else {
 					e.write(pyslice(text, start, end))
@@ -342,7 +372,7 @@ func (e *yamlEmitter) writePlain(text []rune, split bool) {
 		switch {
 		case spaces:
 			if ch != ' ' {
-				if start+1 == end && e.column > yamlWidth && split {
+				if start+1 == end && e.over(e.column) && split {
 					e.writeIndent()
 					e.whitespace, e.indention = false, false
 				} else {

@@ -43,7 +43,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { require, definitionsByName, jsonMessage, jsonString, jsonTime } from "./lib.mjs";
+import { require, definitionsByName, jsonMessage, jsonString, jsonTime, markByteFields, markJazzyByteFields, typedMessage } from "./lib.mjs";
 
 const { SqliteSqljs } = require("@foxglove/rosbag2-web");
 const { parse } = require("@foxglove/rosmsg");
@@ -57,9 +57,12 @@ function fail(code, msg) {
   process.exit(code);
 }
 
-const args = process.argv.slice(2);
+// --typed writes "msg" with each value's ROS type (lib.mjs typedMessage),
+// for the `ros2 topic echo` oracle (ros2_echo.py).
+const typed = process.argv.includes("--typed");
+const args = process.argv.slice(2).filter((a) => a !== "--typed");
 if (args.length !== 1 || args[0].startsWith("-")) {
-  fail(2, "usage: node db3_cat.mjs FILE.db3|FILE.db3.zstd|FOLDER|FOLDER/metadata.yaml");
+  fail(2, "usage: node db3_cat.mjs [--typed] FILE.db3|FILE.db3.zstd|FOLDER|FOLDER/metadata.yaml");
 }
 
 // ---- Which files, in which order.
@@ -119,6 +122,7 @@ function recording(arg) {
 // copy (bag/rosmsg/ros2defs) leaves out.
 const jazzy = Object.fromEntries(Object.entries(ros2jazzy).filter(([name]) => !name.startsWith("test_msgs/")));
 const jazzyDefs = Object.values(jazzy);
+markJazzyByteFields(jazzyDefs);
 const sep = "\n" + "=".repeat(80) + "\n";
 
 // The event type rosbag2 records for a service (service_msgs/msg/ServiceEventInfo
@@ -149,13 +153,16 @@ function makeDecoder(type, stored) {
       const s = stored.get(`${ev[1]}/srv/${ev[2]}`);
       if (!s || !s.text) return { skip: `no stored .srv definition for ${type}` };
       if (s.encoding !== "ros2msg") return { skip: `stored ${ev[1]}/srv/${ev[2]} is ${s.encoding}, not ros2msg` };
-      defs = parse(serviceEventText(ev[1], ev[2], s.text), { ros2: true });
+      const text = serviceEventText(ev[1], ev[2], s.text);
+      defs = parse(text, { ros2: true });
+      markByteFields(defs, text);
       source = "the .srv text in message_definitions";
     } else {
       const s = stored.get(type) ?? stored.get(shortName(type)) ?? stored.get(type.replace(/^([^/]+)\/([^/]+)$/, "$1/msg/$2"));
       if (s && s.text) {
         if (s.encoding !== "ros2msg") return { skip: `stored definition of ${type} is ${s.encoding}, not ros2msg` };
         defs = parse(s.text, { ros2: true });
+        markByteFields(defs, s.text);
         source = "message_definitions";
       } else {
         const root = jazzy[shortName(type)];
@@ -173,7 +180,7 @@ function makeDecoder(type, stored) {
     let warned = false;
     return {
       decode: (bytes) => {
-        const json = jsonMessage(root, reader.readMessage(bytes), byName, 2);
+        const json = (typed ? typedMessage : jsonMessage)(root, reader.readMessage(bytes), byName, 2);
         if (!warned && reader.lastReadByteLength() + 3 < bytes.byteLength) {
           warned = true;
           process.stderr.write(`db3_cat: ${type} (${source}) leaves ${bytes.byteLength - reader.lastReadByteLength()} of ${bytes.byteLength} bytes unread\n`);

@@ -135,3 +135,95 @@ function jsonValue(f, v, byName, ros) {
 export function jsonTime(logTime) {
   return `{"secs": ${logTime / 1000000000n}, "nsecs": ${logTime % 1000000000n}}`;
 }
+
+// ---- Typed values for the `ros2 topic echo` oracle (ros2_echo.py).
+//
+// @foxglove/rosmsg's ROS 2 parser reads `byte` as uint8, but rclpy gives a
+// byte (IDL octet) as a bytes object, which `ros2 topic echo` prints as a
+// character, not a number. markByteFields finds the fields declared `byte`
+// in a definition's text (each section: the root, then "MSG: pkg/Type"
+// after a line of '=') and marks them (f.rosByte) in the parsed definitions.
+
+const shortTypeName = (name) => String(name ?? "").replace(/^([^/]+)\/msg\/([^/]+)$/, "$1/$2");
+
+export function markByteFields(defs, text) {
+  const byteFields = new Map(); // short type name ("" for the root) -> Set of field names
+  const sections = text.split(/^=+\s*$/m);
+  sections.forEach((sec, i) => {
+    let name = "";
+    const names = new Set();
+    for (const raw of sec.split("\n")) {
+      const line = raw.replace(/#.*/, "").trim();
+      const m = /^MSG:\s*(\S+)/.exec(line);
+      if (m) {
+        name = shortTypeName(m[1]);
+        continue;
+      }
+      const f = /^byte(\[[^\]]*\])?\s+([A-Za-z_]\w*)(\s|$)/.exec(line);
+      if (f && !/^byte(\[[^\]]*\])?\s+\w+\s*=/.test(line)) names.add(f[2]);
+    }
+    if (i === 0) name = "";
+    byteFields.set(name, names);
+  });
+  for (const d of defs) {
+    const names = byteFields.get(d.name === undefined ? "" : shortTypeName(d.name));
+    for (const f of d.definitions) if (names?.has(f.name) && !f.isConstant) f.rosByte = true;
+  }
+}
+
+// The fields of the ROS 2 Jazzy standard messages declared `byte` (read
+// from their .msg files), for definitions that come from
+// @foxglove/rosmsg-msgs-common, which has no text.
+const jazzyByteFields = {
+  "std_msgs/Byte": ["data"],
+  "std_msgs/ByteMultiArray": ["data"],
+  "rcl_interfaces/ParameterValue": ["byte_array_value"],
+  "diagnostic_msgs/DiagnosticStatus": ["level"],
+};
+
+export function markJazzyByteFields(defs) {
+  for (const d of defs) {
+    const names = jazzyByteFields[shortTypeName(d.name)];
+    for (const f of d.definitions) if (names?.includes(f.name) && !f.isConstant) f.rosByte = true;
+  }
+}
+
+// typedMessage writes msg along its definition with each value's ROS type:
+// a message {"m": [[name, V], ...]}, an array {"a": [V, ...]}, a bool
+// {"b": true}, an integer {"i": "123"}, a float {"f": "0.1"} (JavaScript's
+// shortest round-trip digits, NaN, Infinity, -Infinity, -0.0), a string
+// {"s": "..."}, a byte {"y": 7}; Time and Duration are messages of sec and
+// nanosec.
+export function typedMessage(definition, msg, byName) {
+  const parts = [];
+  for (const f of definition) {
+    if (f.isConstant) continue;
+    const v = msg[f.name];
+    if (v === undefined) throw new Error(`field ${f.name} missing`);
+    parts.push(`[${jsonString(f.name)}, ${f.isArray ? `{"a": [${Array.from(v, (e) => typedValue(f, e, byName)).join(", ")}]}` : typedValue(f, v, byName)}]`);
+  }
+  return `{"m": [${parts.join(", ")}]}`;
+}
+
+function typedValue(f, v, byName) {
+  if (f.isComplex) {
+    const def = byName.get(f.type);
+    if (!def) throw new Error(`unknown type ${f.type}`);
+    return typedMessage(def, v, byName);
+  }
+  switch (f.type) {
+    case "bool":
+      return `{"b": ${v ? "true" : "false"}}`;
+    case "float32":
+    case "float64":
+      return `{"f": "${Object.is(v, -0) ? "-0.0" : String(v)}"}`;
+    case "string":
+    case "wstring":
+      return `{"s": ${jsonString(v)}}`;
+    case "time":
+    case "duration":
+      return `{"m": [["sec", {"i": "${v.sec}"}], ["nanosec", {"i": "${v.nanosec}"}]]}`;
+  }
+  if (f.rosByte) return `{"y": ${v}}`;
+  return `{"i": "${jsonInt(v)}"}`;
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // mcap_cat.mjs: an independent `bagscope cat --json` for MCAP files.
 //
-//   node testdata/oracle/mcap_cat.mjs [--reader=auto|indexed|stream] FILE
+//   node testdata/oracle/mcap_cat.mjs [--reader=auto|indexed|stream] [--typed] FILE
 //
 // Reads FILE with @mcap/core and prints one JSON line per message, in log
 // time order (ties in file order):
@@ -19,6 +19,9 @@
 //   {"topic": T, "time": ..., "type": ..., "skip": REASON}         (a schema or message the oracle cannot decode)
 //   {"topic": T, "time": ..., "type": ..., "undecoded": true, "encoding": E}  (not cdr+ros2msg: ros1, json, protobuf, ...)
 //
+// --typed writes "msg" with each value's ROS type (lib.mjs typedMessage),
+// for the `ros2 topic echo` oracle (ros2_echo.py).
+//
 // Readers: "indexed" is McapIndexedReader (needs the summary); "stream" is
 // McapStreamReader over the whole file, sorted by log time (stable). "auto"
 // (the default) uses the indexed reader when the file has chunk and message
@@ -31,7 +34,7 @@
 // disagree.
 
 import fs from "node:fs";
-import { require, decompressHandlers, definitionsByName, jsonMessage, jsonString, jsonTime } from "./lib.mjs";
+import { require, decompressHandlers, definitionsByName, jsonMessage, jsonString, jsonTime, markByteFields, typedMessage } from "./lib.mjs";
 
 const { McapIndexedReader, McapStreamReader } = require("@mcap/core");
 const { parse } = require("@foxglove/rosmsg");
@@ -43,9 +46,11 @@ function usage(msg) {
 }
 
 let mode = "auto";
+let typed = false;
 const files = [];
 for (const a of process.argv.slice(2)) {
   if (a.startsWith("--reader=")) mode = a.slice("--reader=".length);
+  else if (a === "--typed") typed = true;
   else if (a.startsWith("-")) usage(`unknown flag ${a}`);
   else files.push(a);
 }
@@ -122,10 +127,11 @@ function makeDecoder(channel, schema) {
   try {
     const text = new TextDecoder().decode(schema.data);
     const defs = parse(text, { ros2: true });
+    markByteFields(defs, text);
     const { root, byName } = definitionsByName(defs);
     const reader = new MessageReader(defs);
     return {
-      decode: (bytes) => jsonMessage(root, reader.readMessage(bytes), byName, 2),
+      decode: (bytes) => (typed ? typedMessage : jsonMessage)(root, reader.readMessage(bytes), byName, 2),
     };
   } catch (e) {
     return { skip: `oracle cannot parse the ${schema.name} schema: ${e.message}` };

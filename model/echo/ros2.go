@@ -1,0 +1,207 @@
+package echo
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/bagscope/bagscope/bag/rosmsg"
+)
+
+// ROS2TruncateLength is `ros2 topic echo`'s default --truncate-length.
+const ROS2TruncateLength = 128
+
+// ROS2Message returns a decoded ROS 2 (CDR) message as `ros2 topic echo`
+// prints it, ending in a newline and without the "---" line that follows
+// each message: rosidl_runtime_py's message_to_yaml, which is PyYAML's
+// yaml.dump of the message as an ordered mapping (allow_unicode, no line
+// width, block style) after rclpy has turned the fields into Python values.
+//
+// Fields are "name: value" lines, nested messages indented by two spaces
+// under "name:", arrays as "- item" lines at the field's own indent ("[]"
+// when empty, "{}" for a message without fields); numbers as Python's repr
+// with YAML's forms (1.0e-05, .nan, .inf, -.inf), bools true/false;
+// strings plain or quoted as PyYAML chooses (”; '1'; "\0"), cut at their
+// first NUL as rclpy reads them; a byte (octet) field, which rclpy gives as
+// bytes, as the one character of that code point; uint8 and char arrays as
+// lists of numbers. builtin_interfaces/Time and Duration are messages (sec,
+// nanosec).
+//
+// truncate is --truncate-length: strings and arrays longer than it are cut
+// to that many characters or elements followed by "..." (strings) or a
+// "- '...'" item (arrays), as message_to_ordereddict does; truncate < 0
+// prints everything (--full-length).
+func ROS2Message(root *rosmsg.Node, truncate int) string {
+	w := ros2Writer{truncate: truncate}
+	w.e = yamlEmitter{width: -1, unicode: true, whitespace: true, indention: true}
+	w.message(root, -1)
+	// The document ends with a line break (expect_document_end's indent).
+	w.e.indent = 0
+	w.e.writeIndent()
+	return w.e.b.String()
+}
+
+// ros2Writer writes one message as PyYAML's emitter would the events of
+// the message's ordered dict: the emitter state (column, indent,
+// whitespace, indention) is yamlEmitter's.
+type ros2Writer struct {
+	e        yamlEmitter
+	truncate int
+}
+
+// message writes a message node's fields as a block mapping inside a
+// container whose indent is indent (-1: the document root), or "{}" when
+// it has none.
+func (w *ros2Writer) message(n *rosmsg.Node, indent int) {
+	if len(n.Children) == 0 {
+		w.e.writeIndicator("{", true, true, false)
+		w.e.writeIndicator("}", false, false, false)
+		return
+	}
+	own := indent + 2
+	if indent < 0 {
+		own = 0
+	}
+	for i := range n.Children {
+		c := &n.Children[i]
+		w.e.indent = own
+		w.e.writeIndent()
+		w.scalar(c.Name, yamlStyle([]rune(c.Name), true), own, false)
+		w.e.writeIndicator(":", false, false, false)
+		w.value(c, own)
+	}
+}
+
+// value writes a field's value as the value of a mapping whose indent is
+// indent.
+func (w *ros2Writer) value(n *rosmsg.Node, indent int) {
+	if n.Array {
+		w.array(n, indent)
+		return
+	}
+	w.item(n, indent)
+}
+
+// item writes a non-array value (a field's, or an array element's) inside
+// a container whose indent is indent.
+func (w *ros2Writer) item(n *rosmsg.Node, indent int) {
+	switch n.Kind {
+	case rosmsg.KindMessage:
+		w.message(n, indent)
+	case rosmsg.KindString, rosmsg.KindWString:
+		w.str(ros2Text(n), indent)
+	case rosmsg.KindUint8:
+		if ros2Byte(n.Type) {
+			w.str(string(rune(n.Uint())), indent)
+			return
+		}
+		w.plain(strconv.FormatUint(n.Uint(), 10), indent)
+	default:
+		w.plain(yamlScalar(n), indent)
+	}
+}
+
+// array writes an array as a block sequence under a mapping key: PyYAML
+// writes it "indentless", its "- " items at the key's indent.
+func (w *ros2Writer) array(n *rosmsg.Node, indent int) {
+	cnt := n.Len()
+	if cnt == 0 {
+		w.e.writeIndicator("[", true, true, false)
+		w.e.writeIndicator("]", false, false, false)
+		return
+	}
+	shown := cnt
+	if w.truncate >= 0 && cnt > w.truncate {
+		shown = w.truncate
+	}
+	for i := range shown {
+		w.e.indent = indent
+		w.e.writeIndent()
+		w.e.writeIndicator("-", true, false, true)
+		e, _ := n.Elem(i)
+		w.item(&e, indent)
+	}
+	if shown < cnt {
+		w.e.indent = indent
+		w.e.writeIndent()
+		w.e.writeIndicator("-", true, false, true)
+		w.scalar("...", '\'', indent, true)
+	}
+}
+
+// str writes a string value, cut to the truncate length.
+func (w *ros2Writer) str(s string, indent int) {
+	if w.truncate >= 0 && len(s) > w.truncate {
+		if r := []rune(s); len(r) > w.truncate {
+			s = string(r[:w.truncate]) + "..."
+		}
+	}
+	w.scalar(s, yamlStyle([]rune(s), true), indent, true)
+}
+
+// plain writes a number or bool, which PyYAML always writes plain.
+func (w *ros2Writer) plain(s string, indent int) {
+	w.scalar(s, 0, indent, true)
+}
+
+// scalar writes a scalar in a style inside a container whose indent is
+// indent: expect_scalar raises the indent by two while it writes.
+func (w *ros2Writer) scalar(s string, style rune, indent int, split bool) {
+	w.e.indent = max(indent, 0) + yamlIndent
+	r := []rune(s)
+	switch style {
+	case '"':
+		w.e.writeDoubleQuoted(r, split)
+	case '\'':
+		w.e.writeSingleQuoted(r, split)
+	default:
+		w.e.writePlain(r, split)
+	}
+}
+
+// ros2Byte says whether a field or element type is ROS 2's byte (IDL
+// octet), which rclpy gives as a bytes object, not a number.
+func ros2Byte(typ string) bool {
+	return typ == "byte" || strings.HasPrefix(typ, "byte[")
+}
+
+// ros2Text is a string as rclpy reads it: up to its first NUL (strlen).
+func ros2Text(n *rosmsg.Node) string {
+	s := n.Text()
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// yamlScalar is a number or bool as PyYAML's representer writes it: bools
+// true/false, integers as str, floats as repr (lower case, ".0" before an
+// exponent of a number without a point, .nan, .inf, -.inf).
+func yamlScalar(n *rosmsg.Node) string {
+	switch n.Kind {
+	case rosmsg.KindBool:
+		if n.Bool() {
+			return "true"
+		}
+		return "false"
+	case rosmsg.KindFloat32, rosmsg.KindFloat64:
+		return yamlFloat(n.Float())
+	}
+	return PyScalar(n)
+}
+
+// yamlFloat is PyYAML's represent_float.
+func yamlFloat(f float64) string {
+	s := PyFloat(f)
+	switch s {
+	case "nan":
+		return ".nan"
+	case "inf":
+		return ".inf"
+	case "-inf":
+		return "-.inf"
+	}
+	if !strings.Contains(s, ".") && strings.Contains(s, "e") {
+		s = strings.Replace(s, "e", ".0e", 1)
+	}
+	return s
+}
