@@ -113,6 +113,9 @@ func classify(status int, code, detail, rawURL string) *statusError {
 	return e
 }
 
+// errEmptyRange is S3's InvalidRange: the object has no bytes.
+var errEmptyRange = errors.New("the range is outside the object")
+
 // The error-body regexps are compiled on first use, not in every
 // command's start-up: their bounded repeats compile to programs of
 // hundreds of instructions (most of the 347 KB the package allocated

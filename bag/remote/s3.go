@@ -1,3 +1,5 @@
+//go:build !bagscope_front
+
 package remote
 
 import (
@@ -15,6 +17,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
 )
+
+// S3Linked says whether this build reads s3:// and gs:// URLs itself. The
+// command-line front is built with the tag bagscope_front, without the AWS
+// SDK, whose package initialisers (endpoint tables, schemas: 665 KB
+// allocated before main) every command would pay; it hands a command line
+// naming such a URL to the full binary (model/cli's FullBinary).
+const S3Linked = true
 
 // s3Backend reads s3:// URLs (and gs:// through GCS's S3-compatible XML
 // API) with the AWS SDK: the standard credential chain (environment,
@@ -156,9 +165,6 @@ func (b *s3Backend) fail(err error, l location) error {
 	}
 	return classify(status, code, detail, "")
 }
-
-// errEmptyRange is S3's InvalidRange: the object has no bytes.
-var errEmptyRange = errors.New("the range is outside the object")
 
 func (b *s3Backend) list(ctx context.Context, l location) ([]Entry, error) {
 	c, err := b.s3(ctx)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/remote"
 )
 
 // Options are what Execute needs besides the arguments.
@@ -48,7 +49,26 @@ func Main(window func(args []string) int) (code int) {
 			code = ExitProblems
 		}
 	}()
+	if !remote.S3Linked && FullBinary != nil && namesBucketURL(os.Args[1:]) {
+		// The front does not link the AWS SDK (bag/remote/s3_front.go).
+		return FullBinary()
+	}
 	return Execute(os.Args[1:], Options{Stdout: os.Stdout, Stderr: os.Stderr, Window: window})
+}
+
+// namesBucketURL says whether a command line names an s3:// or gs:// URL,
+// as an argument or a flag's value.
+func namesBucketURL(args []string) bool {
+	for _, a := range args {
+		if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "-") {
+			a = v
+		}
+		l := strings.ToLower(a)
+		if strings.HasPrefix(l, "s3://") || strings.HasPrefix(l, "gs://") {
+			return true
+		}
+	}
+	return false
 }
 
 // Run runs bagscope's command line args (without the program name) with
