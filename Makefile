@@ -222,7 +222,8 @@ BENCH_PKGS := hyperfine time g++ librosbag-storage-dev libsensor-msgs-dev plugin
 # Go benchmarks once each, then the commands users run against the peers,
 # side by side in one run each (BENCHMARKS.md): ROS 1 against the C++ and
 # Python rosbag (testdata/bench/run.sh), ROS 2 MCAP against the mcap Go
-# library (run_ros2.sh), .db3 against the sqlite3 shell (run_db3.sh).
+# library (run_ros2.sh), .db3 against the sqlite3 shell (run_db3.sh), start-up
+# against a bare Go binary (startup.sh).
 bench: deps
 	$(MAKE) --no-print-directory APT_PKGS="$(BENCH_PKGS)" apt-deps
 	echo "== go test -bench"
@@ -240,6 +241,8 @@ bench: deps
 	testdata/bench/run_ros2.sh "$(BENCH_DIR)"
 	echo "== ROS 2 .db3: bagscope against the sqlite3 shell"
 	testdata/bench/run_db3.sh "$(BENCH_DIR)"
+	echo "== start-up: the headless front against a bare Go binary"
+	testdata/bench/startup.sh
 	echo "== uptime: $$(uptime)"
 
 install: build
