@@ -71,7 +71,7 @@ func TestTopicCell(t *testing.T) {
 		}
 	}
 	row.Bytes, row.BytesKnown = 3<<20, true
-	if got := row.Cell(ColBytes); got != "3.0 MB" {
+	if got := row.Cell(ColBytes); got != "3.0 MiB" {
 		t.Errorf("bytes = %q", got)
 	}
 	conn := ConnRow{ID: 4, CallerID: "/talker", Type: "std_msgs/String", MD5Sum: "992ce8a1687cec8c8bd883ec73ca41d1", Latching: true, Messages: 7, Stats: rate(0.5), QoS: "latched"}

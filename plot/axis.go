@@ -27,13 +27,13 @@ func ValueTicks(lo, hi float64, n int) []AxisTick {
 	return out
 }
 
-// TimeTicks returns about n labelled ticks within window w: seconds from
-// origin at round steps, or, when absolute, round UTC clock times, as
-// Render labels its time axis.
+// TimeTicks returns about n labelled ticks within window w: the time from
+// origin at round steps, with its unit ("2.5 s", "15 min", "1 d 6 h"), or,
+// when absolute, round UTC clock times.
 func TimeTicks(w Window, origin int64, absolute bool, n int) []TimeTick {
 	lo, hi := float64(w.T0-origin)/1e9, float64(w.T1-origin)/1e9
 	var out []TimeTick
-	ticks := (decimalTicks{N: n}).Ticks(lo, hi)
+	ticks := (relativeTicks{N: n}).Ticks(lo, hi)
 	if absolute {
 		ticks = (absoluteTicks{origin: origin, N: n}).Ticks(lo, hi)
 	}

@@ -31,7 +31,9 @@ func TestTimeTicks(t *testing.T) {
 		absolute bool
 		want     []TimeTick
 	}{
-		{"relative seconds", Window{t0 - 1e8, t0 + 2.1e9}, false, []TimeTick{{t0, "0"}, {t0 + 5e8, "0.5"}, {t0 + 1e9, "1.0"}, {t0 + 15e8, "1.5"}, {t0 + 2e9, "2.0"}}},
+		{"relative seconds", Window{t0 - 1e8, t0 + 2.1e9}, false, []TimeTick{{t0, "0 s"}, {t0 + 5e8, "0.5 s"}, {t0 + 1e9, "1.0 s"}, {t0 + 15e8, "1.5 s"}, {t0 + 2e9, "2.0 s"}}},
+		{"relative hours", Window{t0, t0 + 10*3600e9}, false, []TimeTick{{t0, "0 s"}, {t0 + 3*3600e9, "3 h"}, {t0 + 6*3600e9, "6 h"}, {t0 + 9*3600e9, "9 h"}}},
+		{"six days in days, not 43200 s", Window{t0, t0 + 6*86400e9}, false, []TimeTick{{t0, "0 s"}, {t0 + 2*86400e9, "2 d"}, {t0 + 4*86400e9, "4 d"}, {t0 + 6*86400e9, "6 d"}}},
 		{"clock times", Window{t0 + 5e8, t0 + 2.5e9}, true, []TimeTick{{t0 + 5e8, "22:13:20.5"}, {t0 + 1e9, "22:13:21.0"}, {t0 + 15e8, "22:13:21.5"}, {t0 + 2e9, "22:13:22.0"}, {t0 + 25e8, "22:13:22.5"}}},
 	}
 	for _, tc := range tests {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // niceStep returns a step of 1, 2 or 5 times a power of ten close to
@@ -80,6 +82,36 @@ func max0(n int) int {
 		return 0
 	}
 	return n
+}
+
+// spanSteps are the tick steps, in seconds, of a relative time axis once
+// its step is a minute or more: minutes, hours and days a reader counts in.
+var spanSteps = []float64{60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400}
+
+// relativeTicks labels a time axis of seconds from the start: in seconds
+// ("2.5 s") while the step is under a minute, then in minutes, hours and
+// days ("1 d 12 h") at steps of spanSteps, as human.Span writes them.
+type relativeTicks struct{ N int }
+
+func (r relativeTicks) Ticks(lo, hi float64) []AxisTick {
+	span := hi - lo
+	if step := niceStep(span, r.N); step < 60 {
+		ticks := decimalTicks(r).Ticks(lo, hi)
+		for i := range ticks {
+			if ticks[i].Label != "" {
+				ticks[i].Label += " s"
+			}
+		}
+		return ticks
+	}
+	step := spanSteps[len(spanSteps)-1]
+	for _, s := range spanSteps {
+		if s >= span/float64(max(r.N, 1))*0.75 {
+			step = s
+			break
+		}
+	}
+	return ticksAt(lo, hi, step, func(v float64) string { return human.Span(int64(math.Round(v)) * 1e9) })
 }
 
 // clockSteps are the tick steps, in seconds, of an absolute time axis at one

@@ -64,7 +64,7 @@ func TestDamagedWithoutMessages(t *testing.T) {
 		banner string // in the banner
 		body   string // in the body
 	}{
-		{"testdata/invalid.bag", "Read without its index: parsed to byte 7,034 of 7,034, 0 closed chunks, 2.8 KB unreadable.", "No message could be read"},
+		{"testdata/invalid.bag", "Read without its index: parsed to byte 7,034 of 7,034, 0 closed chunks, 2.8 KiB unreadable.", "No message could be read"},
 		{"testdata/invalid.mcap", "Read without its index: parsed to byte 61 of 2,069", "No message could be read"},
 		{"testdata/no-messages.db3", "This bag has connections but no messages", "/chatter"},
 	}

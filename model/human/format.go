@@ -1,5 +1,5 @@
 // Package human writes counts, byte sizes, times, durations and summaries
-// as people read them: "12,345", "1.4 MB", "+4.989 s", "3 closed chunks".
+// as people read them: "12,345", "1.4 MiB", "+4.989 s", "3 closed chunks".
 package human
 
 import (
@@ -12,17 +12,20 @@ import (
 	"github.com/bagscope/bagscope/bag/ros1"
 )
 
-// Size formats a byte count for people: "1.4 MB".
+// Size formats a byte count for people, in binary units named as such
+// (IEC): "1.4 MiB" is 1.4 × 1024² bytes. The window and the commands say
+// every size with it; only the outputs that mimic rosbag's and ros2 bag's
+// own (rosbag info's "KB" of 1024 bytes) keep their tool's units.
 func Size(n int64) string {
 	const unit = 1024
-	if n < unit {
+	if n < unit && n > -unit {
 		return fmt.Sprintf("%d B", n)
 	}
 	f := float64(n)
-	for _, u := range []string{"KB", "MB", "GB", "TB"} {
+	for _, u := range []string{"KiB", "MiB", "GiB", "TiB"} {
 		f /= unit
-		if f < unit || u == "TB" {
-			if f < 10 {
+		if math.Abs(f) < unit-0.5 || u == "TiB" { // 1023.7 KiB is 1.0 MiB
+			if math.Abs(f) < 9.95 {
 				return fmt.Sprintf("%.1f %s", f, u)
 			}
 			return fmt.Sprintf("%.0f %s", f, u)
@@ -69,6 +72,41 @@ func Duration(sec float64) string {
 		return fmt.Sprintf("%dhr %d:%02ds (%ds)", h, m, s, total)
 	}
 	return fmt.Sprintf("%d:%02ds (%ds)", m, s, total)
+}
+
+// Span formats a length of time in days, hours, minutes and seconds,
+// leaving out the parts that are zero: "45 min", "2 h 30 min", "1 d 6 h",
+// "1 min 30 s"; a negative one starts with "-", zero is "0 s". Axes label
+// their ticks with it once the step is a minute or more, so a 6-day
+// recording is read in days and hours, not in tens of thousands of
+// seconds. Fractions of a second show as far as they go ("1 min 1.5 s").
+func Span(ns int64) string {
+	if ns == 0 {
+		return "0 s"
+	}
+	sign := ""
+	if ns < 0 {
+		sign, ns = "-", -ns
+	}
+	const sec, mn, hr, day = int64(1e9), 60 * int64(1e9), 3600 * int64(1e9), 86400 * int64(1e9)
+	var parts []string
+	if d := ns / day; d > 0 {
+		parts = append(parts, strconv.FormatInt(d, 10)+" d")
+	}
+	if h := ns % day / hr; h > 0 {
+		parts = append(parts, strconv.FormatInt(h, 10)+" h")
+	}
+	if m := ns % hr / mn; m > 0 {
+		parts = append(parts, strconv.FormatInt(m, 10)+" min")
+	}
+	if rest := ns % mn; rest > 0 {
+		if rest%sec == 0 {
+			parts = append(parts, strconv.FormatInt(rest/sec, 10)+" s")
+		} else {
+			parts = append(parts, strings.TrimRight(strings.TrimRight(Seconds(rest, 9), "0"), ".")+" s")
+		}
+	}
+	return sign + strings.Join(parts, " ")
 }
 
 // Seconds formats ns as seconds with d decimals, truncated toward zero as

@@ -285,11 +285,7 @@ func (r *plotCanvasRenderer) build(size fyne.Size) {
 	for _, tk := range plot.TimeTicks(w, c.origin, c.absolute, max(2, int(data.Dx()/110))) {
 		x := float32(f.X(tk.T))
 		line(x, float32(data.Y0), 1, float32(data.Dy()))
-		label := tk.Label
-		if !c.absolute {
-			label += " s"
-		}
-		text(label, x, float32(data.Y1)+3, fyne.TextAlignCenter)
+		text(tk.Label, x, float32(data.Y1)+3, fyne.TextAlignCenter)
 	}
 	if c.absolute {
 		text("UTC", float32(data.X0)-4, float32(data.Y1)+3, fyne.TextAlignTrailing)

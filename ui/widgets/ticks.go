@@ -20,7 +20,7 @@ var tickSteps = func() []int64 {
 	for p := int64(1); p <= 1e9; p *= 10 {
 		s = append(s, p, 2*p, 5*p)
 	}
-	for _, sec := range []int64{10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400} {
+	for _, sec := range []int64{10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400} {
 		s = append(s, sec*1e9)
 	}
 	return s
@@ -77,9 +77,17 @@ func decimals(step int64) int {
 func TickLabel(t, start, step int64, abs bool) string {
 	d := decimals(step)
 	if !abs {
+		if step >= 60e9 {
+			// Minutes, hours and days, as the span asks: "1 d 12 h",
+			// not "129600 s".
+			return human.Span(t - start)
+		}
 		return RelSeconds(t-start, d) + " s"
 	}
 	tm := time.Unix(0, t).UTC()
+	if step >= 86400e9 && step%86400e9 == 0 {
+		return tm.Format("Jan 2")
+	}
 	if step%60e9 == 0 {
 		return tm.Format("15:04")
 	}

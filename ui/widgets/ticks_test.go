@@ -21,6 +21,10 @@ func TestAxisTicks(t *testing.T) {
 		{"milliseconds, absolute", start + 1_000_000_000, start + 1_004_000_000, true, 5, "06:13:21.251 06:13:21.252 06:13:21.253 06:13:21.254 06:13:21.255"},
 		{"microseconds", start, start + 4000, false, 5, "0.000000 s 0.000001 s 0.000002 s 0.000003 s 0.000004 s"},
 		{"an hour, absolute", start, start + 3600e9, true, 5, "06:15 06:30 06:45 07:00"},
+		{"an hour, relative: minutes", start, start + 3600e9, false, 5, "0 s 15 min 30 min 45 min 1 h"},
+		{"36 hours, relative: hours", start, start + 36*3600e9, false, 8, "0 s 6 h 12 h 18 h 1 d 1 d 6 h 1 d 12 h"},
+		{"six days, relative: days, not 43200 s", start, start + 6*86400e9, false, 8, "0 s 1 d 2 d 3 d 4 d 5 d 6 d"},
+		{"six days, absolute: dates", start, start + 6*86400e9, true, 8, "Jun 11 Jun 12 Jun 13 Jun 14 Jun 15 Jun 16"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
