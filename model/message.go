@@ -47,6 +47,7 @@ type MessageReader struct {
 	mu     sync.Mutex
 	chunks [2]cachedChunk // most recently used first
 	listed [2]listedBlock // the same, for formats that list their records
+	enums  map[*rosmsg.Plan]Enums
 }
 
 type cachedChunk struct {

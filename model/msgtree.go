@@ -45,6 +45,8 @@ type FieldTree struct {
 	// Grouped lists the elements of arrays of numbers and bools several
 	// to a row.
 	Grouped bool
+	// enums name integer values by their type's constants (SetEnums).
+	enums Enums
 }
 
 // NewFieldTree returns the tree of a decoded message.

@@ -40,8 +40,10 @@ import (
 // one per row named by their keys. Prev and Next step through the
 // message's topic, keeping the view as the user left it.
 type messagePanel struct {
-	l       link.Link
-	reader  *model.MessageReader
+	l      link.Link
+	reader *model.MessageReader
+	// enums name the read message's integer values by its constants.
+	enums   model.Enums
 	content fyne.CanvasObject
 	body    *fyne.Container // the empty state or the view
 
@@ -214,20 +216,25 @@ func (p *messagePanel) show(ref msgref.Ref) {
 func (p *messagePanel) read(ref msgref.Ref, gen int) {
 	p.reading = true
 	var (
-		mu   sync.Mutex
-		msg  *model.Message
-		root *rosmsg.Node
-		pic  *messageImage
-		warn string
-		err  error
+		mu    sync.Mutex
+		msg   *model.Message
+		root  *rosmsg.Node
+		pic   *messageImage
+		warn  string
+		err   error
+		enums model.Enums
 	)
 	p.l.Go(func(context.Context) {
 		m, e := p.reader.Read(ref)
 		var r *rosmsg.Node
 		var w string
 		var mi *messageImage
+		var en model.Enums
 		if e == nil {
 			r, w, e = p.reader.Decode(m)
+			if r != nil {
+				en = p.reader.Enums(m)
+			}
 			if r == nil && m != nil && e != nil {
 				// Still show the bytes of a message that does not decode.
 				w, e = "Could not decode: "+e.Error(), nil
@@ -239,7 +246,7 @@ func (p *messagePanel) read(ref msgref.Ref, gen int) {
 			}
 		}
 		mu.Lock()
-		msg, root, pic, warn, err = m, r, mi, w, e
+		msg, root, pic, warn, err, enums = m, r, mi, w, e, en
 		mu.Unlock()
 	}, func() {
 		p.reading = false
@@ -249,6 +256,7 @@ func (p *messagePanel) read(ref msgref.Ref, gen int) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
+		p.enums = enums
 		p.display(msg, root, warn, err)
 		p.showImage(pic)
 	})
@@ -326,6 +334,7 @@ func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string,
 	if root != nil {
 		p.ft = model.NewFieldTree(root)
 		p.ft.Grouped = true
+		p.ft.SetEnums(p.enums)
 	}
 	title := fmt.Sprintf("%s  ·  %s", m.Conn.Topic, m.Conn.Type)
 	if src := m.Conn.DefinitionSource; src != "" {

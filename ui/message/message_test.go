@@ -2,6 +2,7 @@ package message
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -366,5 +367,27 @@ func TestMessagePanelReadsOneAtATime(t *testing.T) {
 	}
 	if len(queue) != 2 || p.reading {
 		t.Errorf("%d reads, reading %v after the newest was shown", len(queue), p.reading)
+	}
+}
+
+// TestMessagePanelNamesEnums selects each /rosout message: its level shows
+// with the constant of rosgraph_msgs/Log that names it, "16 (FATAL)", in
+// the tree and in the selected field's line.
+func TestMessagePanelNamesEnums(t *testing.T) {
+	p, l, x, w := newTestMessagePanel(t)
+	names := map[int64]string{1: "DEBUG", 2: "INFO", 4: "WARN", 8: "ERROR", 16: "FATAL"} // rosgraph_msgs/Log's constants
+	rosout := x.Topic("/rosout")
+	for i := range rosout.Len() {
+		l.SelectMessage(rosout.At(i))
+		id := treeID(t, p.ft, "level")
+		level := p.ft.Node(id).Int()
+		want := fmt.Sprintf("%d (%s)", level, names[level])
+		if got := uitest.ShownLines(w); !strings.Contains(got, want) {
+			t.Errorf("message %d: the tree does not show level %q", i, want)
+		}
+		p.tree.Select(id)
+		if !strings.Contains(p.detail.Text, want) {
+			t.Errorf("message %d: the field line %q lacks %q", i, p.detail.Text, want)
+		}
 	}
 }

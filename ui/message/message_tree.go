@@ -248,7 +248,7 @@ func (p *messagePanel) updateRow(id string, _ bool, o fyne.CanvasObject) {
 		if model.Groupable(n) && n.Len() >= widgets.SparkMin {
 			r.spark.SetValues(n)
 		}
-		r.set(p.ft.RowName(id), echo.FieldValue(n), n.Type)
+		r.set(p.ft.RowName(id), model.EnumText(echo.FieldValue(n), p.ft.EnumNames(id)), n.Type)
 	}
 }
 
@@ -284,7 +284,7 @@ func (p *messagePanel) selectField(id string) {
 	}
 	typ, value := "", ""
 	if n := p.ft.Node(id); n != nil {
-		typ, value = n.Type, echo.FieldValue(n)
+		typ, value = n.Type, model.EnumText(echo.FieldValue(n), p.ft.EnumNames(id))
 	} else if arr, _, _, ok := p.ft.Group(id); ok {
 		typ, value = arr.Type, p.ft.GroupValue(id)
 	}
