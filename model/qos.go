@@ -79,12 +79,13 @@ func containsStr(list []string, s string) bool {
 	return false
 }
 
-// The rmw enums as rosbag2 stores them up to metadata version 8.
+// The rmw enums as rosbag2 stores them up to metadata version 8 (0 is the
+// system default, and the unknown value follows the last policy).
 var (
-	qosReliability = map[string]string{"1": "reliable", "2": "best effort", "4": "best available"}
-	qosDurability  = map[string]string{"1": "transient local", "2": "volatile", "4": "best available"}
-	qosHistory     = map[string]string{"1": "keep last", "2": "keep all"}
-	qosLiveliness  = map[string]string{"1": "automatic", "3": "manual by topic"}
+	qosReliability = map[string]string{"0": "system default", "1": "reliable", "2": "best effort", "3": "unknown", "4": "best available"}
+	qosDurability  = map[string]string{"0": "system default", "1": "transient local", "2": "volatile", "3": "unknown", "4": "best available"}
+	qosHistory     = map[string]string{"0": "system default", "1": "keep last", "2": "keep all", "3": "unknown"}
+	qosLiveliness  = map[string]string{"0": "system default", "1": "automatic", "2": "manual by node", "3": "manual by topic", "4": "unknown", "5": "best available"}
 )
 
 // enumText names an enum value given as a number or (version 9) a name.
@@ -92,16 +93,14 @@ func enumText(v string, names map[string]string) string {
 	if n, ok := names[v]; ok {
 		return n
 	}
-	if _, err := strconv.Atoi(v); err == nil {
-		return "" // system default or unknown
-	}
-	switch v = strings.ReplaceAll(v, "_", " "); v {
-	case "system default", "unknown":
-		return ""
-	}
-	return v
+	return strings.ReplaceAll(v, "_", " ")
 }
 
+// profileText is one profile in full, every policy the recorder stored:
+// "reliable, volatile, keep last 10, deadline ∞, lifespan ∞, liveliness
+// automatic, lease ∞". A policy left to the system default or unknown is
+// named with its policy ("history system default, depth 10"); a duration
+// of zero or rosbag2's "infinite" is ∞.
 func profileText(p map[string]string) string {
 	var parts []string
 	add := func(s string) {
@@ -109,36 +108,64 @@ func profileText(p map[string]string) string {
 			parts = append(parts, s)
 		}
 	}
-	add(enumText(p["reliability"], qosReliability))
-	add(enumText(p["durability"], qosDurability))
-	switch h := enumText(p["history"], qosHistory); h {
-	case "keep last":
-		if d := p["depth"]; d != "" && d != "0" {
-			add("keep last " + d)
-		} else {
-			add("keep last")
+	policy := func(key string, names map[string]string) string {
+		v, ok := p[key]
+		if !ok {
+			return ""
 		}
-	default:
+		t := enumText(v, names)
+		if t == "system default" || t == "unknown" {
+			return key + " " + t
+		}
+		return t
+	}
+	add(policy("reliability", qosReliability))
+	add(policy("durability", qosDurability))
+	h := policy("history", qosHistory)
+	depth, hasDepth := p["depth"]
+	switch {
+	case h == "keep last" && hasDepth:
+		add("keep last " + depth)
+	case h == "keep all" || !hasDepth:
 		add(h)
+	case h == "":
+		add("depth " + depth)
+	default:
+		add(h + ", depth " + depth)
 	}
 	for _, name := range []string{"deadline", "lifespan"} {
-		if d, ok := qosDuration(p[name+".sec"], p[name+".nsec"]); ok {
+		if d, ok := qosDuration(p, name); ok {
 			add(name + " " + d)
 		}
 	}
-	if l := enumText(p["liveliness"], qosLiveliness); l != "" && l != "automatic" {
-		add("liveliness " + l)
+	if v, ok := p["liveliness"]; ok {
+		add("liveliness " + enumText(v, qosLiveliness))
+	}
+	if d, ok := qosDuration(p, "liveliness_lease_duration"); ok {
+		add("lease " + d)
+	}
+	if p["avoid_ros_namespace_conventions"] == "true" {
+		add("avoid ROS namespace conventions")
 	}
 	return strings.Join(parts, ", ")
 }
 
-// qosDuration formats a QoS duration, or reports false for none: zero, or
-// one of the two sentinels rosbag2 writes for "infinite".
-func qosDuration(sec, nsec string) (string, bool) {
+// qosDuration formats the QoS duration name of p: "0.1 s", or ∞ for zero
+// and for the two sentinels rosbag2 writes for "infinite"; false when p
+// has none.
+func qosDuration(p map[string]string, name string) (string, bool) {
+	sec, ok1 := p[name+".sec"]
+	nsec, ok2 := p[name+".nsec"]
+	if !ok1 && !ok2 {
+		return "", false
+	}
 	s, err1 := strconv.ParseInt(sec, 10, 64)
 	n, err2 := strconv.ParseInt(nsec, 10, 64)
-	if err1 != nil || err2 != nil || s == 0 && n == 0 || s >= 2147483647 {
-		return "", false
+	if err1 != nil || err2 != nil {
+		return strings.TrimSpace(sec + " s " + nsec + " ns"), true
+	}
+	if s == 0 && n == 0 || s >= 2147483647 {
+		return "∞", true
 	}
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.9f", float64(s)+float64(n)*1e-9), "0"), ".") + " s", true
 }
