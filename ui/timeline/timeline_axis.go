@@ -114,7 +114,7 @@ func (r *axisRenderer) build() {
 		fill(x0, 0, max(1, x1-x0), tlAxisH, col.sel)
 	}
 	fill(v.labelW(), 0, pw, 1, col.dim)
-	unit := "seconds from the start"
+	unit := "time from the start" // the ticks carry their unit: s, min, h, d
 	if v.abs {
 		unit = time.Unix(0, v.t0).UTC().Format("2006-01-02") + " UTC"
 	}

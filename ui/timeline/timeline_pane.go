@@ -95,7 +95,7 @@ func newTimelineBar(tv *View) *timelineBar {
 	in := widgets.NewTipButton("", theme.ZoomInIcon(), "Zoom in (+, or scroll up over the lanes)", tip, func() { tv.Zoom(0.5) })
 	out := widgets.NewTipButton("", theme.ZoomOutIcon(), "Zoom out (-, or scroll down over the lanes)", tip, func() { tv.Zoom(2) })
 	fit := widgets.NewTipButton("", theme.ZoomFitIcon(), "Fit the whole bag (0, Home, or double-click)", tip, tv.Fit)
-	b.axisMode = widgets.NewTipButton("Rel", nil, "Axis: seconds from the start (Rel) or UTC wall-clock time (Abs)", tip, b.toggleAxis)
+	b.axisMode = widgets.NewTipButton("Rel", nil, "Axis: time from the start (Rel) or UTC wall-clock time (Abs)", tip, b.toggleAxis)
 	b.zoomRange = widgets.NewTipButton("Zoom to range", theme.ZoomFitIcon(), "Zoom to the selected range (Z, or double-click inside it)", tip, tv.ZoomToRange)
 	b.clearRange = widgets.NewTipButton("", theme.CancelIcon(), "Clear the range (Esc)", tip, func() { tv.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
 	for _, bt := range []*widgets.TipButton{in, out, fit, b.axisMode, b.zoomRange, b.clearRange} {
