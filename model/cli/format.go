@@ -5,32 +5,18 @@ import (
 	"time"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/human"
 )
 
-// humanSize formats n bytes as rosbag does (1024-based, one decimal).
-func humanSize(n float64) string {
-	units := []string{"B", "KB", "MB", "GB", "TB"}
-	i := 0
-	for n >= 1024 && i < len(units)-1 {
-		n /= 1024
-		i++
-	}
-	return fmt.Sprintf("%.1f %s", n, units[i])
-}
+// humanSize is human.Size, in KiB, MiB and GiB: the window says every
+// size the same way (rosbag info's own output keeps rosbag's units, see
+// rosbagSize).
+func humanSize(n float64) string { return human.Size(int64(n)) }
 
-// humanDuration formats seconds as rosbag info does: "9.6s", "1:01s (61s)",
-// "1:02:03s (3723s)".
-func humanDuration(s float64) string {
-	if s < 60 && s > -60 {
-		return fmt.Sprintf("%.1fs", s)
-	}
-	total := int64(s + 0.5)
-	h, m, sec := total/3600, (total%3600)/60, total%60
-	if h > 0 {
-		return fmt.Sprintf("%d:%02d:%02ds (%ds)", h, m, sec, total)
-	}
-	return fmt.Sprintf("%d:%02ds (%ds)", m, sec, total)
-}
+// humanDuration is human.Duration, as rosbag info writes durations: "9.6s",
+// "1:01s (61s)", "1hr 2:03s (3723s)", the seconds truncated as its %d
+// does. The window's header says the same.
+func humanDuration(s float64) string { return human.Duration(s) }
 
 // humanTime formats a ROS time as a date and as seconds.
 func humanTime(t bag.Time) string {
