@@ -31,6 +31,11 @@ type Finding struct {
 	// Op is the record's op code in its format; 0 for a byte range.
 	Op      uint8
 	Message string
+	// File names the file of a recording of several files that Offset is
+	// in, and Part its index among them; "" for a recording of one file
+	// or a finding about the whole recording.
+	File string
+	Part int
 }
 
 // CheckReport is the doctor's result.
@@ -45,6 +50,9 @@ type CheckReport struct {
 	// Visited says every message the doctor could read was handed to the
 	// context's message visitor (WithMessageVisitor).
 	Visited bool
+	// Undecoded counts the messages that do not decode against their
+	// definitions: each is suspect, so a loss.
+	Undecoded uint64
 }
 
 // Errors counts the findings of severity Error.

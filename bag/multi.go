@@ -59,6 +59,14 @@ type MultiOptions struct {
 	Errors []error
 	// OnClose, when set, is called by Close after the parts are closed.
 	OnClose func() error
+	// Missing lists the files the recording names but lacks (see
+	// Damage); files that do not open are LeftOutErrors in Errors.
+	Missing []MissingFile
+	// Claim is what the recording says it holds (its metadata.yaml),
+	// PartClaims what it says each part holds (nil where it does not
+	// say), by part.
+	Claim      *Claim
+	PartClaims []*Claim
 }
 
 // MultiStorage is a recording of several files read as one. It implements
@@ -694,9 +702,11 @@ func (m *MultiStorage) Check(ctx context.Context, progress func(done, total int6
 		}
 		for _, f := range r.Findings {
 			f.Message = m.base(p) + ": " + f.Message
+			f.File, f.Part = m.names[p], p
 			out.Findings = append(out.Findings, f)
 		}
 		out.Indexed = out.Indexed && r.Indexed
+		out.Undecoded += r.Undecoded
 		out.Messages += r.Messages
 		for id, n := range r.Bytes {
 			if rid, ok := m.fromPart[p][id]; ok {

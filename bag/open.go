@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -83,10 +85,11 @@ func claimingFolder(dir, file string) *FolderFormat {
 	return nil
 }
 
-// Open opens the recording at path: a recording file; a folder (a rosbag2
-// bag folder, a folder of ROS 1 bags split by `rosbag record --split`, read
-// as one recording); a rosbag2 metadata.yaml (its folder); or a storage
-// file inside a rosbag2 bag folder (the whole folder). A zstd-compressed
+// Open opens the recording at path: a recording file (a storage file
+// inside a rosbag2 bag folder too, alone: FolderOf names its folder); a
+// folder (a rosbag2 bag folder, a folder of ROS 1 bags split by `rosbag
+// record --split`, read as one recording); or a rosbag2 metadata.yaml (its
+// folder). A zstd-compressed
 // file (rosbag2's FILE compression mode) is decompressed into the user's
 // cache folder first. path may be a URL (http://, https://, s3://,
 // gs://; see FSFor): the file is read in place, and a folder is an S3
@@ -106,15 +109,31 @@ func OpenWith(path string, o OpenOptions) (Storage, error) {
 	if base == "metadata.yaml" {
 		return openFolder(dir, o)
 	}
-	if f := claimingFolder(dir, path); f != nil {
-		return f.Open(dir, o)
-	}
+	// A storage file of a rosbag2 folder opens alone, as the commands
+	// open it; FolderOf names the whole recording.
 	return openFileWith(path, o)
 }
 
+// FolderOf returns the folder whose recording the file at path is one
+// file of (a rosbag2 bag folder, whose metadata.yaml is beside it), or ""
+// when the file is a recording of its own. Open reads such a file alone:
+// callers say that the folder is the whole recording.
+func FolderOf(path string) string {
+	st, err := FSFor(path).Stat(path)
+	if err != nil || st.IsDir() || Base(path) == "metadata.yaml" {
+		return ""
+	}
+	dir := Dir(path)
+	if claimingFolder(dir, path) == nil {
+		return ""
+	}
+	return dir
+}
+
 // IsPlainFile reports whether Open reads path as one file on its own,
-// just as OpenFile does: false for a folder, a metadata.yaml, a zstd file
-// and a storage file inside a rosbag2 bag folder. It costs a Stat or two.
+// just as OpenFile does: false for a folder, a metadata.yaml and a zstd
+// file (a storage file inside a rosbag2 bag folder is read alone: see
+// FolderOf). It costs a Stat.
 func IsPlainFile(path string) bool {
 	st, err := FSFor(path).Stat(path)
 	if err != nil {
@@ -123,11 +142,8 @@ func IsPlainFile(path string) bool {
 	if st.IsDir() {
 		return false
 	}
-	dir, base := Dir(path), Base(path)
-	if base == "metadata.yaml" || strings.HasSuffix(strings.ToLower(base), ".zstd") {
-		return false
-	}
-	return claimingFolder(dir, path) == nil
+	base := Base(path)
+	return base != "metadata.yaml" && !strings.HasSuffix(strings.ToLower(base), ".zstd")
 }
 
 // openFolder opens a folder: through the layout that claims it, else as
@@ -253,7 +269,8 @@ func OpenFilesWith(paths []string, o OpenOptions) (Storage, error) {
 		return nil, err
 	}
 	var warnings []error
-	for _, w := range splitWarnings(paths) {
+	splitWarns, missing := splitWarnings(paths)
+	for _, w := range splitWarns {
 		if errors.Is(w, errSplitGap) {
 			lost = append([]error{w}, lost...)
 		} else {
@@ -282,7 +299,15 @@ func OpenFilesWith(paths []string, o OpenOptions) (Storage, error) {
 	for i := range names {
 		names[i] = Shown(names[i])
 	}
-	return Multi(parts, MultiOptions{Path: Shown(path), Format: fmt.Sprintf("%s, %d files", format, len(parts)), Names: names, Warnings: warnings, Errors: lost}), nil
+	for i := range missing {
+		missing[i].After = 0
+		for _, n := range names {
+			if naturalLess(filepath.Base(n), filepath.Base(missing[i].Name)) {
+				missing[i].After++
+			}
+		}
+	}
+	return Multi(parts, MultiOptions{Path: Shown(path), Format: fmt.Sprintf("%s, %d files", format, len(parts)), Names: names, Warnings: warnings, Errors: lost, Missing: missing}), nil
 }
 
 // OpenParts opens each file of a recording of several files, reporting
@@ -308,7 +333,11 @@ func OpenParts(paths []string, o OpenOptions) (parts []Storage, names []string, 
 			if firstErr == nil {
 				firstErr = fmt.Errorf("%s: %w", Shown(p), err)
 			}
-			lost = append(lost, fmt.Errorf("%s does not open and is left out: %w", Base(p), err))
+			var size int64
+			if st, serr := os.Stat(p); serr == nil {
+				size = st.Size()
+			}
+			lost = append(lost, &LeftOutError{Path: Shown(p), Size: size, Err: err})
 			continue
 		}
 		parts = append(parts, s)
@@ -335,24 +364,26 @@ var errSplitGap = errors.New("files of the split recording are missing")
 var splitRE = regexp.MustCompile(`^(.*)_(\d+)(\.[^_]*)$`)
 
 // splitWarnings says when files are not the numbered files of one split
-// recording (name_0.bag, name_1.bag, …), or when numbers are missing.
-func splitWarnings(paths []string) []error {
+// recording (name_0.bag, name_1.bag, …), or when numbers are missing:
+// those files are missing too, each with at least one message (a split
+// file is begun for a message).
+func splitWarnings(paths []string) ([]error, []MissingFile) {
 	prefix, ext := "", ""
 	seen := map[int]bool{}
 	lo, hi := -1, -1
 	for i, p := range paths {
 		m := splitRE.FindStringSubmatch(Base(p))
 		if m == nil {
-			return []error{fmt.Errorf("%s is not named as a file of a split recording (name_0, name_1, …): the files are read as one recording all the same", Base(p))}
+			return []error{fmt.Errorf("%s is not named as a file of a split recording (name_0, name_1, …): the files are read as one recording all the same", Base(p))}, nil
 		}
 		n, err := strconv.Atoi(m[2])
 		if err != nil {
-			return nil
+			return nil, nil
 		}
 		if i == 0 {
 			prefix, ext = m[1], m[3]
 		} else if m[1] != prefix || m[3] != ext {
-			return []error{fmt.Errorf("%s and %s are not files of one split recording: the files are read as one recording all the same", Base(paths[0]), Base(p))}
+			return []error{fmt.Errorf("%s and %s are not files of one split recording: the files are read as one recording all the same", Base(paths[0]), Base(p))}, nil
 		}
 		seen[n] = true
 		if lo < 0 || n < lo {
@@ -363,15 +394,24 @@ func splitWarnings(paths []string) []error {
 		}
 	}
 	var missing []string
-	for n := lo; n <= hi && len(missing) < 20; n++ {
+	var files []MissingFile
+	for n := lo; n <= hi && len(files) < MaxParts; n++ {
 		if !seen[n] {
-			missing = append(missing, fmt.Sprintf("%s_%d%s", Base(prefix), n, ext))
+			name := fmt.Sprintf("%s_%d%s", Base(prefix), n, ext)
+			if len(missing) < 20 {
+				missing = append(missing, name)
+			}
+			files = append(files, MissingFile{Name: filepath.Join(filepath.Dir(paths[0]), name), Messages: AtLeast(1),
+				Why: fmt.Sprintf("%s is missing from the numbered files of the split recording", name)})
 		}
 	}
 	if len(missing) > 0 {
-		return []error{fmt.Errorf("the split recording lacks %s: %w", strings.Join(missing, ", "), errSplitGap)}
+		if len(files) > len(missing) {
+			missing = append(missing, fmt.Sprintf("and %d more", len(files)-len(missing)))
+		}
+		return []error{fmt.Errorf("the split recording lacks %s: %w", strings.Join(missing, ", "), errSplitGap)}, files
 	}
-	return nil
+	return nil, nil
 }
 
 // openFileWith opens one recording file; a zstd file is decompressed into

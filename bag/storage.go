@@ -61,6 +61,9 @@ type FileInfo struct {
 	Scanned *ScanInfo
 	// Warnings are problems met while opening that did not stop it.
 	Warnings []error
+	// Claim is what the file says it holds (its statistics, its
+	// metadata), when that may differ from what was found; nil otherwise.
+	Claim *Claim
 	// Files describes each file of a recording of several files (a
 	// rosbag2 folder, a split ROS 1 recording; see Multi), in file order,
 	// Path being the file as the user knows it. Empty for one file.
@@ -75,8 +78,12 @@ type ScanInfo struct {
 	ParsedTo int64
 	// Skipped lists the byte ranges that could not be read.
 	Skipped []ByteRange
-	// LostMessages counts messages known to exist that cannot be read.
+	// LostMessages counts messages known to exist that cannot be read
+	// (at least; the ranges may count them more closely).
 	LostMessages uint64
+	// Suspect counts the messages found in units that show damage:
+	// reads give them with a reason (Message.Suspect).
+	Suspect uint64
 	// Notes are what the scan noticed that is not damage.
 	Notes []string
 }
@@ -139,6 +146,10 @@ type Message struct {
 	// DataOffset is the offset of Data in the block's uncompressed data
 	// (or in the file, for a message outside any chunk).
 	DataOffset int64
+	// Suspect, when not "", says why the message is not to be trusted:
+	// it was read from a unit that shows damage (a CRC mismatch, a
+	// resynced chunk, a page that fails its checks), with the offset.
+	Suspect string
 }
 
 // MessageFilter selects messages. The zero value selects every message.
@@ -205,9 +216,28 @@ type IndexEntry struct {
 }
 
 // ByteRange is a range of file offsets [Start, End) and why it matters.
+// A range that was lost (ScanInfo.Skipped, an iterator's Skipped) also
+// says what it was and what it held, where the format knows: see Damage.
+// End may lie past the end of a cut file, for content the file's own
+// structure says was there.
 type ByteRange struct {
 	Start, End int64
 	Why        string
+	// Unit is what was lost ("" when the format does not say).
+	Unit Unit
+	// Messages counts the messages lost in the range (the zero Count
+	// when nothing is known).
+	Messages Count
+	// Topics lists the topics of those messages, when known.
+	Topics []string
+	// Recovered counts the messages read from the unit the range is part
+	// of (a chunk read up to its damage); Readable is how many of the
+	// range's bytes they were read from, which are not lost.
+	Recovered uint64
+	Readable  int64
+	// First and Last are the receive times the lost messages lie
+	// between, when known.
+	First, Last Time
 }
 
 // Repairer is a Storage that can write a repaired copy of itself in its own
@@ -228,12 +258,18 @@ type RepairReport struct {
 	Lost []ByteRange
 	// LostMessages counts messages known to be lost.
 	LostMessages uint64
+	// Suspect counts the messages read that were suspect (see
+	// Message.Suspect) and left out: a repaired copy holds only messages
+	// that can be trusted.
+	Suspect uint64
 	// Compression is the output's compression.
 	Compression string
 }
 
 // Complete reports whether nothing was lost.
-func (r *RepairReport) Complete() bool { return len(r.Lost) == 0 && r.LostMessages == 0 }
+func (r *RepairReport) Complete() bool {
+	return len(r.Lost) == 0 && r.LostMessages == 0 && r.Suspect == 0
+}
 
 // String describes the range.
 func (r ByteRange) String() string {

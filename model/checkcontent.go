@@ -28,6 +28,7 @@ func AddContentFindings(ctx context.Context, rep *bag.CheckReport, s bag.Storage
 		}
 	}
 	rep.Findings = append(rep.Findings, pc.Findings()...)
+	rep.Undecoded += pc.Undecoded()
 	rep.Findings = append(rep.Findings, sc.Findings()...)
 	sort.SliceStable(rep.Findings, func(i, j int) bool { return rep.Findings[i].Offset < rep.Findings[j].Offset })
 	return rep, nil

@@ -89,6 +89,7 @@ func CheckPayloads(ctx context.Context, s bag.Storage) ([]bag.Finding, error) {
 // they are handed to Visit, from any number of goroutines, and lists what
 // did not decode (see CheckPayloads).
 type PayloadCheck struct {
+	s     bag.Storage
 	conns map[uint32]*payloadConn
 	// byID holds the states by connection ID when the IDs are small (a
 	// map lookup per message costs more than its decoding's 5%).
@@ -129,7 +130,7 @@ func earliest(b []badMsg) []badMsg {
 // NewPayloadCheck compiles the definitions of s's connections.
 func NewPayloadCheck(s bag.Storage) *PayloadCheck {
 	var cache rosmsg.Cache
-	p := &PayloadCheck{conns: map[uint32]*payloadConn{}, list: s.Connections()}
+	p := &PayloadCheck{s: s, conns: map[uint32]*payloadConn{}, list: s.Connections()}
 	for _, c := range p.list {
 		st := &payloadConn{}
 		p.conns[c.ID] = st
@@ -178,6 +179,19 @@ func (p *PayloadCheck) Visit(m *bag.Message) {
 	}
 }
 
+// Undecoded counts the messages visited that did not decode.
+func (p *PayloadCheck) Undecoded() uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var n uint64
+	for _, c := range p.list {
+		if st := p.conns[c.ID]; st != nil {
+			n += uint64(st.bad)
+		}
+	}
+	return n
+}
+
 // Findings lists the definitions that do not compile and the messages
 // visited that did not decode.
 func (p *PayloadCheck) Findings() []bag.Finding {
@@ -187,8 +201,13 @@ func (p *PayloadCheck) Findings() []bag.Finding {
 	for _, c := range p.list {
 		st := p.conns[c.ID]
 		for _, b := range earliest(st.first) {
-			out = append(out, bag.Finding{Severity: bag.Error, Offset: b.loc.Block, Record: "message",
-				Message: fmt.Sprintf("message on %s at %s (record at %d in the chunk or record at %d) does not decode as %s: %v", b.topic, b.t, b.loc.Offset, b.loc.Block, b.typ, b.err)})
+			off := b.loc.Block
+			if p.s != nil && bag.AsMulti(p.s) != nil {
+				_, own := bag.SplitPart(off)
+				off = own
+			}
+			out = append(out, bag.Finding{Severity: bag.Error, Offset: off, Record: "message",
+				Message: fmt.Sprintf("message on %s at %s (%s) does not decode as %s: %v", b.topic, b.t, bag.Where(p.s, b.loc), b.typ, b.err)})
 		}
 		if st.bad > maxPayloadFindings {
 			out = append(out, bag.Finding{Severity: bag.Error, Offset: c.Offset, Record: "connection",

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -64,6 +65,21 @@ func OpenStorageWith(path string, o bag.OpenOptions) (bag.Storage, error) {
 	}
 	FillDefinitions(s)
 	return s, nil
+}
+
+// PartOfNote says that the file at path, read alone, is one file of the
+// recording in the folder dir (see bag.FolderOf), and how to read all of
+// it.
+func PartOfNote(path, dir string) string {
+	n := 0
+	if files, err := bag.RecordingFiles(dir); err == nil {
+		n = len(files)
+	}
+	what := "the recording"
+	if n > 1 {
+		what = fmt.Sprintf("the recording of %d files", n)
+	}
+	return fmt.Sprintf("%s is read alone: it is one file of %s in %s; open that folder to read the whole recording", filepath.Base(path), what, dir)
 }
 
 // MissingDefinitionHint says what to do about a connection whose messages

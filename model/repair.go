@@ -179,12 +179,14 @@ func SaveRepaired(d *Document, out string) (*bag.RepairReport, error) {
 }
 
 // saveRepairedRecording repairs a document opened through bag.OpenWith (a
-// folder, a zstd file): the one file it reads, opened afresh.
+// folder, a zstd file), opened afresh: the one file it reads, or a
+// recording of several files (a rosbag2 folder, a split set) whole, every
+// message that can be read written into one file, as `bagscope fix` does.
 func saveRepairedRecording(d *Document, out string) (*bag.RepairReport, error) {
-	if m := bag.AsMulti(d.Storage); m != nil && len(m.Parts()) != 1 {
-		return nil, errors.New("a recording of several files is repaired file by file: open the file to repair on its own")
-	}
 	p := bag.Underlying(d.Storage).FileInfo().Path
+	if m := bag.AsMulti(d.Storage); m != nil && len(m.Parts()) != 1 {
+		p = d.Path
+	}
 	if p == "" {
 		return nil, errors.New("the recording has no file to repair")
 	}
@@ -196,7 +198,42 @@ func saveRepairedRecording(d *Document, out string) (*bag.RepairReport, error) {
 		return nil, err
 	}
 	defer src.Close()
+	FillDefinitions(src)
 	return WriteRepaired(src, out, "", 0)
+}
+
+// Repairable reports whether a repaired copy of d can be written: by its
+// format's own repair (ROS 1, MCAP), or, as `bagscope fix` does, by writing
+// every message that can be read into a new file of the format of its
+// files (a .db3, a rosbag2 folder or split set).
+func Repairable(d *Document) bool {
+	if _, ok := bag.Underlying(d.Storage).(bag.Repairer); ok {
+		return true
+	}
+	f := bag.FormatFor(RepairedName(d))
+	return f != nil && f.Write != nil
+}
+
+// RepairedName is the suggested name of d's repaired copy, beside it:
+// "x.bag" (or "x.bag.active") gives "x-repaired.bag", "x.mcap"
+// "x-repaired.mcap", a folder of .db3 files "folder-repaired.db3".
+func RepairedName(d *Document) string {
+	name := strings.TrimSuffix(d.Name, ".active")
+	ext := filepath.Ext(name)
+	if m := bag.AsMulti(d.Storage); m != nil && len(m.Names()) > 0 {
+		ext = filepath.Ext(strings.TrimSuffix(m.Names()[0], ".zstd"))
+		if st, err := os.Stat(d.Path); err == nil && st.IsDir() || filepath.Base(d.Path) == "metadata.yaml" {
+			name = filepath.Base(strings.TrimSuffix(d.Path, "/metadata.yaml")) + ext
+		}
+	}
+	if ext == ".zstd" {
+		name = strings.TrimSuffix(name, ext)
+		ext = filepath.Ext(name)
+	}
+	if ext == "" {
+		ext = ".bag"
+	}
+	return strings.TrimSuffix(name, ext) + "-repaired" + ext
 }
 
 // StageCheck is the progress stage of CheckDocument.

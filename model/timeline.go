@@ -1,7 +1,11 @@
 package model
 
 import (
+	"fmt"
+	"path/filepath"
 	"sort"
+
+	"github.com/bagscope/bagscope/bag"
 )
 
 // Timeline is what the timeline view draws: the chunks over time and, per
@@ -33,6 +37,10 @@ type ChunkSpan struct {
 	Ratio float64
 	// Damaged says why the chunk is marked as damaged, or "".
 	Damaged string
+	// Place says where the chunk is, for people: "chunk at 4096", with
+	// its file for a recording of several ("wbag_1.db3: chunk at 4096"),
+	// never a location's internal bits.
+	Place string
 	// Row is the chunk lane row the chunk sits on: 0 unless it overlaps in
 	// time a chunk before it in file order.
 	Row int
@@ -105,10 +113,25 @@ func BuildTimeline(d *Document) *Timeline {
 		}
 	}
 	tl.ChunkRows = layoutChunkRows(tl.Chunks)
-	if r := d.Info.Scanned; r != nil {
-		for _, sk := range r.Skipped {
-			tl.MarkDamaged(sk.Start, sk.End, sk.Why)
+	m := bag.AsMulti(b)
+	for i := range tl.Chunks {
+		c := &tl.Chunks[i]
+		c.Place = fmt.Sprintf("chunk at %d", c.Pos)
+		if p, own := bag.SplitPart(c.Pos); m != nil && p < len(m.Names()) {
+			c.Place = fmt.Sprintf("%s: chunk at %d", filepath.Base(m.Names()[p]), own)
 		}
+	}
+	// What opening found lost, each range in its own file's chunks: a
+	// missing file marks none (its gap between its neighbours shows).
+	for _, r := range bag.DamageOf(b).Ranges {
+		if r.Part < 0 || r.Unit == bag.UnitFile {
+			continue
+		}
+		start, end := r.Start, r.End
+		if m != nil {
+			start, end = bag.JoinPart(r.Part, start), bag.JoinPart(r.Part, end)
+		}
+		tl.MarkDamaged(start, end, r.Why)
 	}
 	return tl
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
-	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/chunk"
 	"github.com/bagscope/bagscope/ui/findings"
@@ -154,92 +153,16 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 	if d.Summary.Messages == 0 && len(d.Topics) > 0 {
 		top = append(top, widgets.Banner(theme.InfoIcon(), "This bag has connections but no messages: every topic below has 0 messages."))
 	}
-	if scan := scanBanner(d); scan != nil {
-		// The window's own actions for a damaged file: its findings, and
-		// a repaired copy where the format can write one.
-		show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.SelectTab("Findings") })
-		show.Importance = widget.LowImportance
-		actions := container.NewVBox(show)
-		if findings.Repairable(d) {
-			save := widget.NewButtonWithIcon("Save repaired copy…", theme.DocumentSaveIcon(), func() { l.Actions().SaveRepaired() })
-			save.Importance = widget.LowImportance
-			actions.Add(save)
-		}
-		top = append(top, container.NewBorder(nil, nil, nil, actions, scan))
-	}
-	for _, w := range d.Warnings {
-		top = append(top, widgets.Banner(theme.WarningIcon(), w.Error()))
-	}
+	// One banner says what the recording lost, with its actions; its
+	// details stay collapsed until asked for.
+	db := newDamageBanner(d, l)
+	top = append(top, db.root)
 	sep := widget.NewSeparator()
 	top = append(top, sep)
 	topBox := container.NewVBox(top...)
-	l.OnReadLoss(func(loss stats.ReadLoss) {
-		show := widget.NewButtonWithIcon("Show findings", theme.NavigateNextIcon(), func() { l.SelectTab("Findings") })
-		show.Importance = widget.LowImportance
-		b := container.NewBorder(nil, nil, nil, show, readLossBanner(loss))
-		topBox.Objects = append(topBox.Objects[:len(topBox.Objects)-1], b, sep)
-		topBox.Refresh()
-	})
+	l.OnReadLoss(func(loss stats.ReadLoss) { db.readLoss(loss.Skipped) })
 	return container.NewBorder(container.NewPadded(topBox), nil, nil, nil, body), dv
-}
-
-// readLossBanner says what reading every message skipped: how many bytes
-// in how many ranges, the first offset, and the messages known lost.
-func readLossBanner(loss stats.ReadLoss) fyne.CanvasObject {
-	var n int64
-	for _, r := range loss.Skipped {
-		n += r.End - r.Start
-	}
-	text := "Reading every message skipped damaged data"
-	if len(loss.Skipped) > 0 {
-		text = fmt.Sprintf("Reading every message skipped %s in %s, the first at offset %s",
-			human.Size(n), human.Plural(uint64(len(loss.Skipped)), "damaged range"), human.Count(uint64(loss.Skipped[0].Start)))
-	}
-	if loss.LostMessages > 0 {
-		text += fmt.Sprintf("; %s lost", human.Plural(loss.LostMessages, "message"))
-	}
-	detail := "The rest was read. Findings lists each damaged record with its offset."
-	if len(loss.Skipped) > 0 {
-		detail = loss.Skipped[0].Why + ". " + detail
-	}
-	return widgets.Banner(theme.WarningIcon(), text+".", detail)
 }
 
 // repairHint is the scan banner's pointer to the window's own repair.
 const repairHint = "Save repaired copy… writes an indexed copy with every message that could be read."
-
-// scanBanner says how a file that could not be read through its index
-// was read instead, or is nil for a file read through its index.
-func scanBanner(d *model.Document) fyne.CanvasObject {
-	switch {
-	case d.Scan != nil:
-		detail := []string{d.Scan.Reason.Error()}
-		if findings.Repairable(d) {
-			detail = append(detail, repairHint)
-		}
-		return widgets.Banner(theme.WarningIcon(), human.ScanSummary(d.Scan), detail...)
-	case d.Info != nil && d.Info.Scanned != nil:
-		r := d.Info.Scanned
-		text := fmt.Sprintf("Read without its index: parsed to byte %s of %s", human.Count(uint64(r.ParsedTo)), human.Count(uint64(d.Size)))
-		var skipped int64
-		for _, b := range r.Skipped {
-			skipped += b.End - b.Start
-		}
-		if skipped > 0 {
-			text += fmt.Sprintf(", %s unreadable", human.Size(skipped))
-		}
-		if r.LostMessages > 0 {
-			text += fmt.Sprintf(", %s lost", human.Plural(r.LostMessages, "message"))
-		}
-		reason := "The file's index could not be used."
-		if r.Reason != nil {
-			reason = r.Reason.Error()
-		}
-		detail := []string{reason}
-		if findings.Repairable(d) {
-			detail = append(detail, repairHint)
-		}
-		return widgets.Banner(theme.WarningIcon(), text+".", detail...)
-	}
-	return nil
-}

@@ -98,7 +98,7 @@ func (s *Store) Check(ctx context.Context, progress func(done, total int64)) (*b
 			add(bag.Error, r.Start, "page", "%s (bytes %d..%d)", r.Why, r.Start, r.End)
 		}
 		if sc.LostMessages > 0 {
-			add(bag.Error, 0, "table messages", "at least %d messages are lost (row ids missing)", sc.LostMessages)
+			add(bag.Error, 0, "table messages", "at least %d messages are lost (see the lost pages)", sc.LostMessages)
 		}
 	}
 	if ctx.Err() != nil {

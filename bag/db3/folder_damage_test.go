@@ -160,10 +160,9 @@ func TestDamagedInFolder(t *testing.T) {
 }
 
 // TestInteriorDamageFoundOnOpen: garbage on an interior page of the
-// messages table is found when the folder opens (treesSound), and the
-// rows are counted then, as for a lone file: SQLite refuses, so the file
-// is rescued on open and the loss shows before any message is read. A
-// healthy folder is not counted.
+// messages table or its index is found when the folder opens (the survey
+// of the pages), so the file is rescued on open and the loss shows before
+// any message is read. A healthy folder is not counted.
 func TestInteriorDamageFoundOnOpen(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "h.db3")
 	makeBag(t, p, 3000)
@@ -181,8 +180,9 @@ func TestInteriorDamageFoundOnOpen(t *testing.T) {
 	}{
 		{"healthy", nil, false, false},
 		{"table interior page", pages[pageTableInterior][len(pages[pageTableInterior])-1:], true, true},
-		// Not walked: the count does not need the index (see treesSound).
-		{"index interior page", pages[pageIndexInterior][:1], false, false},
+		// The survey of the pages finds it too (SQLite would read through
+		// it): the file is read page by page, losing no row.
+		{"index interior page", pages[pageIndexInterior][:1], true, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

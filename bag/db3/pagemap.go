@@ -20,6 +20,10 @@ const (
 	kindPastTheEnd = 0xf5 // page count says it exists; the file ends first
 )
 
+// pendingByte is the offset of SQLite's lock bytes: the page that holds
+// it is never used.
+const pendingByte = 0x40000000
+
 // pageInfo is what the map knows of one page.
 type pageInfo struct {
 	kind byte
@@ -64,7 +68,36 @@ type pageMap struct {
 	// cutOff counts, by root page, the pages a tree points to that lie
 	// in the part of the file that was cut off.
 	cutOff map[uint32]int
+	// unsound holds, by page, why a b-tree page that could be read fails
+	// its structural checks (see pageProblem): its rows are suspect.
+	unsound map[uint32]string
+	// bounds holds the key range of each table page, as its parent gives
+	// it.
+	bounds map[uint32]keyRange
+	// lostKeys lists, by root page, the key ranges of table pages whose
+	// rows could not be reached (a page that is not a b-tree page, cut
+	// off, or an interior page with unreadable cells).
+	lostKeys map[uint32][]lostKeys
+	// indexOf names the index whose entries (timestamp, row id) are
+	// collected into entries while walking; treeDamaged marks each tree
+	// that met damage (so its entries are not all there).
+	indexOf     uint32
+	entries     []indexEntry
+	treeDamaged map[uint32]bool
 }
+
+// lostKeys is a run of row ids whose page could not be read.
+type lostKeys struct {
+	page uint32
+	keys keyRange
+	// off and end are the bytes of the page (past the file's end for a
+	// page cut off).
+	off, end int64
+	why      string
+}
+
+// indexEntry is one entry of a timestamp index: the row it points to.
+type indexEntry struct{ ts, rowid int64 }
 
 // guessPageSize finds the page size that makes most page starts look like
 // b-tree pages, preferring the smallest of those that do about as well as
@@ -149,7 +182,8 @@ func buildPageMap(r io.ReaderAt, size int64, h *header, leaf func(tree uint32, p
 // when the header is unreadable.
 func newPageMap(r io.ReaderAt, size int64, h *header) *pageMap {
 	ps := h.pageSize
-	m := &pageMap{hdr: h, roots: map[uint32]string{1: "sqlite_master"}, maxKey: map[uint32]int64{}, cutOff: map[uint32]int{}}
+	m := &pageMap{hdr: h, roots: map[uint32]string{1: "sqlite_master"}, maxKey: map[uint32]int64{}, cutOff: map[uint32]int{},
+		unsound: map[uint32]string{}, bounds: map[uint32]keyRange{}, lostKeys: map[uint32][]lostKeys{}, treeDamaged: map[uint32]bool{}}
 	if !h.magicOK || ps == 0 {
 		ps = guessPageSize(r, size)
 		m.guessed = true
@@ -195,6 +229,15 @@ func (m *pageMap) build(leaf func(tree uint32, pg []byte, n uint32, c cell, chai
 		}
 	}
 	sort.Slice(roots, func(i, j int) bool { return roots[i] < roots[j] })
+	for _, row := range m.schema {
+		if row.typ == "index" && strings.EqualFold(row.table, "messages") && m.indexOf == 0 && row.root > 1 {
+			m.indexOf = row.root
+		}
+	}
+	if lock := uint32(pendingByte/int64(m.p.pageSize)) + 1; m.info(lock) != nil && m.p.pageSize > 0 {
+		// SQLite never uses the page holding the lock bytes.
+		m.info(lock).kind = kindFreeLeaf
+	}
 	for _, root := range roots {
 		var fn leafFunc
 		if leaf != nil {
@@ -227,24 +270,40 @@ type leafFunc func(pg []byte, n uint32, c cell, chainErr error)
 
 // walk marks the pages of the tree rooted at root, following child
 // pointers and overflow chains, and calls fn for each leaf cell when fn is
-// not nil. It never visits a page twice.
+// not nil. It never visits a page twice. Each page is checked (see
+// pageProblem); a table tree's key ranges that cannot be reached are
+// listed in lostKeys, and the entries of the index indexOf collected.
 func (m *pageMap) walk(root uint32, fn leafFunc) {
-	stack := []uint32{root}
+	type item struct {
+		n    uint32
+		keys keyRange
+	}
+	stack := []item{{n: root}}
 	var buf []byte
+	lose := func(n uint32, keys keyRange, why string) {
+		m.treeDamaged[root] = true
+		off := m.p.offset(max(n, 1))
+		m.lostKeys[root] = append(m.lostKeys[root], lostKeys{page: n, keys: keys, off: off, end: off + int64(m.p.pageSize), why: why})
+	}
 	for len(stack) > 0 {
-		n := stack[len(stack)-1]
+		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		n := it.n
 		pi := m.info(n)
 		if pi == nil {
 			if n > m.p.pages && n <= m.p.pages+m.claimed {
 				m.cutOff[root]++ // reported with the cut-off pages
+				lose(n, it.keys, fmt.Sprintf("page %d of tree %s is cut off with the end of the file", n, m.roots[root]))
 			} else {
 				m.damaged = append(m.damaged, damage{page: n, off: m.p.offset(max(n, 1)), end: m.p.offset(max(n, 1)), why: fmt.Sprintf("tree %s points to page %d, which does not exist", m.roots[root], n)})
+				lose(n, it.keys, fmt.Sprintf("tree %s points to page %d, which does not exist", m.roots[root], n))
+				m.lostKeys[root][len(m.lostKeys[root])-1].end = m.lostKeys[root][len(m.lostKeys[root])-1].off
 			}
 			continue
 		}
 		if pi.kind != kindUnread {
 			m.addDamage(n, fmt.Sprintf("page %d is reached twice (from tree %s)", n, m.roots[root]))
+			lose(n, it.keys, fmt.Sprintf("page %d is reached twice (from tree %s)", n, m.roots[root]))
 			continue
 		}
 		pi.tree = root
@@ -264,11 +323,22 @@ func (m *pageMap) walk(root uint32, fn leafFunc) {
 				why += fmt.Sprintf(" (type byte 0x%02x)", pg[hoff])
 			}
 			m.addDamage(n, why)
+			lose(n, it.keys, why)
 			continue
 		}
 		pi.kind = h.typ
+		table := h.typ == pageTableInterior || h.typ == pageTableLeaf
+		if table {
+			m.bounds[n] = it.keys
+		}
+		if why := m.p.pageProblem(pg, n, hoff, h, it.keys); why != "" {
+			m.unsound[n] = why
+			m.treeDamaged[root] = true
+		}
 		interior := h.typ == pageTableInterior || h.typ == pageIndexInterior
 		bad := 0
+		var prev int64
+		hasPrev := false
 		for _, off := range cellPointers(pg, hoff, h) {
 			c, err := m.p.parseCell(pg, h.typ, off)
 			if err != nil {
@@ -276,7 +346,12 @@ func (m *pageMap) walk(root uint32, fn leafFunc) {
 				continue
 			}
 			if interior {
-				stack = append(stack, c.Child)
+				keys := it.keys
+				if h.typ == pageTableInterior {
+					keys = it.keys.child(prev, hasPrev, c.RowID)
+					prev, hasPrev = c.RowID, true
+				}
+				stack = append(stack, item{c.Child, keys})
 				if h.typ == pageTableInterior {
 					m.maxKey[root] = max(m.maxKey[root], c.RowID)
 					continue
@@ -284,6 +359,9 @@ func (m *pageMap) walk(root uint32, fn leafFunc) {
 			}
 			if h.typ == pageTableLeaf {
 				m.maxKey[root] = max(m.maxKey[root], c.RowID)
+			}
+			if root == m.indexOf && m.indexOf != 0 && (h.typ == pageIndexLeaf || h.typ == pageIndexInterior) {
+				m.addEntry(pg, c)
 			}
 			var cerr error
 			if c.Overflow != 0 {
@@ -305,11 +383,39 @@ func (m *pageMap) walk(root uint32, fn leafFunc) {
 			}
 		}
 		if interior {
-			stack = append(stack, h.rightChild)
+			keys := it.keys
+			if h.typ == pageTableInterior && hasPrev {
+				keys = keyRange{lo: prev, hasLo: true, hi: it.keys.hi, hasHi: it.keys.hasHi}
+			}
+			stack = append(stack, item{h.rightChild, keys})
 		}
 		if bad > 0 {
 			m.addDamage(n, fmt.Sprintf("%d of %d cells of page %d are unreadable", bad, h.cells, n))
+			m.treeDamaged[root] = true
+			if interior {
+				// The children of the unreadable cells are not reached:
+				// their keys lie somewhere in the page's own range.
+				lose(n, it.keys, fmt.Sprintf("%d of %d cells of interior page %d of tree %s are unreadable: the pages below them are not reached", bad, h.cells, n, m.roots[root]))
+			}
 		}
+	}
+}
+
+// addEntry collects an index cell's entry: a record of (timestamp, row
+// id), read from the part of it on the page.
+func (m *pageMap) addEntry(pg []byte, c cell) {
+	if c.PayloadOff+c.Local > len(pg) {
+		return
+	}
+	local := pg[c.PayloadOff : c.PayloadOff+c.Local]
+	cols, err := parseRecordPrefix(local, c.PayloadSize)
+	if err != nil || len(cols) != 2 || cols[1].End > len(local) || cols[0].End > len(local) {
+		return
+	}
+	ts, ok1 := intValue(local, cols[0])
+	id, ok2 := intValue(local, cols[1])
+	if ok1 && ok2 {
+		m.entries = append(m.entries, indexEntry{ts: ts, rowid: id})
 	}
 }
 

@@ -14,6 +14,9 @@ type rescued struct {
 	// msgs are the complete messages rows, by timestamp then row id.
 	msgs  []rrow
 	byRow map[int64]int
+	// lostTopics holds the topic ids whose topics rows are lost: their
+	// messages are read under a made-up name and no type, so suspect.
+	lostTopics map[int64]bool
 }
 
 // rrow is a messages row found on a page.
@@ -21,6 +24,9 @@ type rrow struct {
 	rowid, ts, topic int64
 	page             uint32
 	off              uint32 // the cell's offset in the page
+	// suspect is set for a row read from a page that shows damage (see
+	// suspectWhy).
+	suspect bool
 }
 
 // Rows are recognised by their shape when no tree reaches their page.
@@ -66,7 +72,8 @@ func (s *Store) loadRescue(reason error) error {
 	var topics []topicRow
 	topicSeen := map[int64]bool{}
 	defs := map[string][2]string{}
-	var lostRows []damage
+	var lostRows, rowLost []damage
+	badPages := map[uint32]bool{}
 	var roots struct{ messages, topics, defs, schema, metadata uint32 }
 	var pbuf []byte
 	var pm *pageMap
@@ -83,7 +90,9 @@ func (s *Store) loadRescue(reason error) error {
 		local := pg[c.PayloadOff : c.PayloadOff+c.Local]
 		cols, err := parseRecordPrefix(local, c.PayloadSize)
 		if err != nil {
-			if tree != 0 {
+			if tree != 0 && tree == roots.messages {
+				badPages[n] = true
+			} else if tree != 0 {
 				lostRows = append(lostRows, damage{page: n, off: pm.p.offset(n) + int64(c.Off), end: pm.p.offset(n) + int64(c.Off+c.Len), why: fmt.Sprintf("row %d of %s on page %d: %v", c.RowID, pm.roots[tree], n, err)})
 			}
 			return
@@ -130,7 +139,9 @@ func (s *Store) loadRescue(reason error) error {
 			return
 		}
 		if shape == shapeNone {
-			if tree != 0 {
+			if tree != 0 && tree == roots.messages {
+				badPages[n] = true
+			} else if tree != 0 {
 				lostRows = append(lostRows, damage{page: n, off: pm.p.offset(n) + int64(c.Off), end: pm.p.offset(n) + int64(c.Off+c.Len), why: fmt.Sprintf("row %d on page %d does not have the columns of table %s", c.RowID, n, pm.roots[tree])})
 			}
 			return
@@ -139,7 +150,7 @@ func (s *Store) loadRescue(reason error) error {
 			if tree != 0 || shape != shapeMessage {
 				return // the walk reported it
 			}
-			lostRows = append(lostRows, damage{page: n, off: pm.p.offset(n) + int64(c.Off), end: pm.p.offset(n) + int64(c.Off+c.Len), why: fmt.Sprintf("row %d on page %d: %v", c.RowID, n, cerr)})
+			rowLost = append(rowLost, damage{page: n, off: pm.p.offset(n) + int64(c.Off), end: pm.p.offset(n) + int64(c.Off+c.Len), why: fmt.Sprintf("row %d on page %d: %v", c.RowID, n, cerr)})
 			return
 		}
 		switch shape {
@@ -185,12 +196,12 @@ func (s *Store) loadRescue(reason error) error {
 	pm.build(leaf)
 	rs.pm = pm
 	s.mapOnce.Do(func() { s.pmap = pm })
-	return s.finishRescue(rs, reason, topics, defs, lostRows)
+	return s.finishRescue(rs, reason, topics, defs, lostRows, &lossEvidence{pm: pm, badPages: badPages, rows: rowLost})
 }
 
 // finishRescue turns the rows found into the store's connections, counts
 // and scan report.
-func (s *Store) finishRescue(rs *rescued, reason error, topics []topicRow, defs map[string][2]string, lostRows []damage) error {
+func (s *Store) finishRescue(rs *rescued, reason error, topics []topicRow, defs map[string][2]string, lostRows []damage, ev *lossEvidence) error {
 	pm := rs.pm
 	if len(topics) == 0 && len(rs.msgs) == 0 && pm.root("messages") == 0 && pm.root("topics") == 0 {
 		return &FormatError{Msg: fmt.Sprintf("no rosbag2 table or row found in the file's pages (%v)", reason), Err: ErrNotRosbag2}
@@ -228,8 +239,9 @@ func (s *Store) finishRescue(rs *rescued, reason error, topics []topicRow, defs 
 		for _, id := range ids {
 			s.addTopic(topicRow{id: id, name: fmt.Sprintf("/lost_topic_%d", id), format: "cdr"}, nil)
 		}
-		s.warnings = append(s.warnings, fmt.Errorf("the topics rows of topic ids %v are lost: their messages are listed under /lost_topic_<id> with no type", ids))
+		s.warnings = append(s.warnings, fmt.Errorf("the topics rows of topic ids %v are lost: their messages are listed under /lost_topic_<id> with no type, marked suspect", ids))
 	}
+	rs.lostTopics = lostTopics
 	sort.Slice(rs.msgs, func(i, j int) bool {
 		a, b := rs.msgs[i], rs.msgs[j]
 		if a.ts != b.ts {
@@ -238,17 +250,48 @@ func (s *Store) finishRescue(rs *rescued, reason error, topics []topicRow, defs 
 		return a.rowid < b.rowid
 	})
 	s.counts = map[uint32]uint64{}
-	var maxRow int64
 	for i, m := range rs.msgs {
 		rs.byRow[m.rowid] = i
 		s.addCount(m.topic, 1, m.ts, m.ts)
-		maxRow = max(maxRow, m.rowid)
 	}
 
 	si := &bag.ScanInfo{Reason: reason, ParsedTo: s.size}
-	var dmg []damage
-	dmg = append(dmg, pm.damaged...)
+	si.Suspect = rs.markSuspects(ev)
+	// Pages of the messages table whose loss the key ranges count are in
+	// rescueLoss's ranges; other damage loses no message (a damaged index
+	// or topics page: the rows are read all the same), except a page of
+	// the messages table damaged where no key range says what it held (a
+	// page cut short): its rows are not known, nor are those of the pages
+	// it may point to.
+	counted := map[uint32]bool{}
+	msgRoot := pm.root("messages")
+	for _, k := range pm.lostKeys[msgRoot] {
+		counted[k.page] = true
+	}
+	for n := range ev.badPages {
+		counted[n] = true
+	}
+	var dmg, msgDmg []damage
+	for _, d := range pm.damaged {
+		ofMessages := msgRoot != 0 && pm.info(d.page) != nil && pm.info(d.page).tree == msgRoot
+		rowOfMessages := d.end-d.off < int64(pm.p.pageSize) && ofMessages
+		switch {
+		case counted[d.page] || rowOfMessages:
+		case ofMessages:
+			msgDmg = append(msgDmg, d)
+			ev.msgTreeBroken = true
+		default:
+			dmg = append(dmg, d)
+		}
+	}
+	lost := s.rescueLoss(rs, ev)
+	for _, d := range msgDmg {
+		lost = append(lost, bag.ByteRange{Start: d.off, End: d.end, Unit: bag.UnitPage, Messages: bag.AtLeast(0), Why: d.why + ": the rows of table messages on it are not known"})
+	}
 	dmg = append(dmg, lostRows...)
+	if !pm.hdr.magicOK || pm.guessed {
+		dmg = append(dmg, damage{page: 1, off: 0, end: HeaderSize, why: "the database header is damaged (SQLite: file is not a database)"})
+	}
 	// Pages nothing explains: garbage, or overflow pages of lost rows.
 	for i := 0; i < len(pm.pages); {
 		if pm.pages[i].kind != kindUnknown {
@@ -267,25 +310,16 @@ func (s *Store) finishRescue(rs *rescued, reason error, topics []topicRow, defs 
 		dmg = append(dmg, damage{page: uint32(i + 1), off: off, end: end, why: why})
 		i = j
 	}
-	if pm.claimed > 0 {
-		first := pm.p.pages + 1
-		why := fmt.Sprintf("the header counts %d pages, the file holds %d: pages %d..%d are cut off", pm.hdr.pageCount, pm.p.pages, first, pm.hdr.pageCount)
-		if k := pm.cutOff[pm.root("messages")]; k > 0 {
-			why += fmt.Sprintf(", %d of them pages of table messages", k)
-		}
-		dmg = append(dmg, damage{page: first, off: s.size, end: pm.p.offset(first) + int64(pm.claimed)*int64(pm.p.pageSize), why: why})
-	}
-	sort.SliceStable(dmg, func(i, j int) bool { return dmg[i].off < dmg[j].off })
 	for _, d := range dmg {
-		si.Skipped = append(si.Skipped, bag.ByteRange{Start: d.off, End: d.end, Why: d.why})
+		lost = append(lost, bag.ByteRange{Start: d.off, End: d.end, Unit: bag.UnitPage, Messages: bag.Exactly(0), Why: d.why})
 	}
-	msgRoot := pm.root("messages")
-	if msgRoot != 0 {
-		maxRow = max(maxRow, pm.maxKey[msgRoot])
+	sort.SliceStable(lost, func(i, j int) bool { return lost[i].Start < lost[j].Start })
+	si.Skipped = lost
+	total := bag.Exactly(0)
+	for _, r := range lost {
+		total = total.Plus(r.Messages)
 	}
-	if maxRow > 0 && maxRow >= int64(len(rs.msgs)) {
-		si.LostMessages = uint64(maxRow - int64(len(rs.msgs)))
-	}
+	si.LostMessages = total.Min
 	si.Notes = append(si.Notes, fmt.Sprintf("%d messages rows and %d topics rows read from %d pages of %d bytes", len(rs.msgs), len(topics), pm.p.pages, pm.p.pageSize))
 	if pm.guessed {
 		si.Notes = append(si.Notes, fmt.Sprintf("the page size %d was found by looking at the pages: the database header is unreadable", pm.p.pageSize))
@@ -293,10 +327,11 @@ func (s *Store) finishRescue(rs *rescued, reason error, topics []topicRow, defs 
 	if pm.schemaErr != nil || msgRoot == 0 {
 		si.Notes = append(si.Notes, "the schema (sqlite_master) is damaged: rows were recognised by their columns")
 	}
-	if si.LostMessages > 0 {
-		si.Notes = append(si.Notes, fmt.Sprintf("row ids run up to %d: at least %d messages are lost", maxRow, si.LostMessages))
+	if si.Suspect > 0 {
+		si.Notes = append(si.Notes, fmt.Sprintf("%d messages were read from pages that show damage: they are marked suspect", si.Suspect))
 	}
 	s.scanned = si
+	s.claim = fileClaim(s.metadata, s.path)
 	return nil
 }
 
@@ -346,7 +381,7 @@ func (i *rescueIter) Next() bool {
 		}
 		i.buf = data
 		t := bag.TimeFromNanos(m.ts)
-		i.msg = bag.Message{Conn: c, Time: t, PublishTime: t, Data: data, Loc: LocOf(m.rowid), DataOffset: 0}
+		i.msg = bag.Message{Conn: c, Time: t, PublishTime: t, Data: data, Loc: LocOf(m.rowid), DataOffset: 0, Suspect: i.s.suspectWhy(m)}
 		return true
 	}
 	i.done = true
@@ -407,5 +442,5 @@ func (s *Store) rescueRead(id int64) (*bag.Message, error) {
 		return nil, err
 	}
 	t := bag.TimeFromNanos(m.ts)
-	return &bag.Message{Conn: c, Time: t, PublishTime: t, Data: data, Loc: LocOf(m.rowid)}, nil
+	return &bag.Message{Conn: c, Time: t, PublishTime: t, Data: data, Loc: LocOf(m.rowid), Suspect: s.suspectWhy(m)}, nil
 }

@@ -87,6 +87,9 @@ type Store struct {
 
 	warnings []error
 	scanned  *bag.ScanInfo
+	// claim is what the file's metadata table says it holds, for a
+	// rescued file.
+	claim *bag.Claim
 
 	zmu  sync.Mutex
 	zdec *zstdDecoder
@@ -137,6 +140,9 @@ func Open(r io.ReaderAt, size int64, path string) (*Store, error) {
 	} else if cut := s.cutShort(path); cut != nil {
 		// SQLite would read the missing bytes as zeros, without a word.
 		reason = cut
+	} else if bad := s.survey(path); bad != nil {
+		// So would it read a damaged page, more often than not.
+		reason = bad
 	} else {
 		sq, err := openSQL(r, size, path, s.hdr)
 		if err != nil {
@@ -161,6 +167,7 @@ func Open(r io.ReaderAt, size int64, path string) (*Store, error) {
 		s.conns, s.byID = nil, map[uint32]*bag.Connection{}
 		// The rescue counts the rows; the count's failure is the reason.
 		s.counts, s.countErr, s.unknown, s.total, s.hasTimes = nil, nil, nil, 0, false
+		s.deferred, s.preset = false, nil
 	}
 	if err := s.loadRescue(reason); err != nil {
 		return nil, err
@@ -591,7 +598,7 @@ func (s *Store) FileInfo() *bag.FileInfo {
 	return &bag.FileInfo{
 		Format: FormatName, Version: s.version(), Profile: "ros2",
 		Path: s.path, Size: s.size, Indexed: s.rescue == nil, Scanned: s.scanned,
-		Warnings: s.warnings,
+		Warnings: s.warnings, Claim: s.claim,
 	}
 }
 
@@ -702,4 +709,26 @@ func (s *Store) Close() error {
 		return s.sq.close()
 	}
 	return nil
+}
+
+// Where says which row holds the message at loc, and the offset of its
+// page when the file was read page by page.
+func (s *Store) Where(loc bag.Loc) string {
+	if r := s.swap.Load(); r != nil {
+		return r.Where(loc)
+	}
+	id := RowID(loc)
+	if s.rescue != nil {
+		if i, ok := s.rescue.byRow[id]; ok {
+			m := s.rescue.msgs[i]
+			return fmt.Sprintf("offset %d, row %d on page %d", s.rescue.pm.p.offset(m.page)+int64(m.off), id, m.page)
+		}
+	}
+	return fmt.Sprintf("row %d", id)
+}
+
+// Unverified says that no checksum covers any page: SQLite keeps none, so
+// damage inside a row's data cannot be seen.
+func (s *Store) Unverified() []bag.ByteRange {
+	return []bag.ByteRange{{Start: 0, End: s.size, Why: "SQLite keeps no checksum of its pages: damage inside a row's data cannot be seen"}}
 }

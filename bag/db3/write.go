@@ -74,6 +74,10 @@ func Write(out io.WriteSeeker, src bag.Storage) (*bag.RepairReport, error) {
 	defer it.Close()
 	for it.Next() {
 		m := it.Message()
+		if m.Suspect != "" {
+			rep.Suspect++
+			continue
+		}
 		if _, err := ins.Exec(m.Conn.ID, m.Time.Nanos(), m.Data); err != nil {
 			return rep, err
 		}

@@ -155,10 +155,14 @@ type chunkLoad struct {
 	hdr  chunkHeader
 	data []byte // the uncompressed records, or the prefix that could be read
 	// err is the damage met (nil for a sound chunk): data then holds what
-	// could be decompressed before it (nothing for a CRC mismatch).
+	// could be decompressed before it (the records that make sense, for a
+	// CRC mismatch, with suspect set).
 	err error
 	// cut is set when the record runs past the end of the file.
 	cut bool
+	// suspect says why the records in data are not to be trusted (a CRC
+	// mismatch: they are kept, marked); "" when they are.
+	suspect string
 }
 
 // loadChunk parses the chunk record raw (its 9-byte header included,
@@ -203,9 +207,11 @@ func (d *decoders) loadChunk(raw []byte, off int64, declaredLen uint64, dst []by
 		// past them.
 	case err != nil:
 		if errors.Is(err, zstd.ErrCRCMismatch) || errors.Is(err, lz4.ErrInvalidFrameChecksum) || errors.Is(err, lz4.ErrInvalidBlockChecksum) {
-			// The damage is somewhere in what was decompressed.
-			l.data = nil
+			// The damage is somewhere in what was decompressed: the
+			// records that make sense are kept, every one suspect.
+			l.data = trustedPrefix(data, l.hdr)
 			l.err = errAt(off, OpChunk, ErrCRC, "%s data: %v", compressionName(l.hdr.Compression), err)
+			l.suspect = fmt.Sprintf("offset %d: read from the chunk at %d, whose %s checksum does not match its data", off, off, compressionName(l.hdr.Compression))
 			break
 		}
 		l.data = trustedPrefix(data, l.hdr)
@@ -214,8 +220,10 @@ func (d *decoders) loadChunk(raw []byte, off int64, declaredLen uint64, dst []by
 		l.err = errAt(off, OpChunk, ErrMalformed, "records are %d bytes, uncompressed_size says %d", len(data), l.hdr.USize)
 	case l.hdr.CRC != 0:
 		if c := crc32.ChecksumIEEE(data); c != l.hdr.CRC {
-			l.data = nil
+			// The records that make sense are kept, every one suspect.
+			l.data = trustedPrefix(data, l.hdr)
 			l.err = errAt(off, OpChunk, ErrCRC, "uncompressed records have CRC %08x, uncompressed_crc says %08x", c, l.hdr.CRC)
+			l.suspect = fmt.Sprintf("offset %d: read from the chunk at %d, whose records fail their CRC (%08x, uncompressed_crc says %08x)", off, off, c, l.hdr.CRC)
 		}
 	}
 	return l

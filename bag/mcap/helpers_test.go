@@ -43,6 +43,8 @@ type rec struct {
 	Topic     string
 	CRC       uint32
 	Len       int
+	// Suspect is set for a message read with a reason not to trust it.
+	Suspect bool
 }
 
 func sortRecs(r []rec) {
@@ -100,7 +102,7 @@ func ourRecs(t testing.TB, s bag.Storage, f bag.MessageFilter) ([]rec, []bag.Byt
 			t.Fatalf("message %d at %d comes after one at %d", len(out), ts, last)
 		}
 		last = ts
-		out = append(out, rec{Time: ts, Pub: uint64(m.PublishTime.Nanos()), Topic: m.Conn.Topic, CRC: crc32.ChecksumIEEE(m.Data), Len: len(m.Data)})
+		out = append(out, rec{Time: ts, Pub: uint64(m.PublishTime.Nanos()), Topic: m.Conn.Topic, CRC: crc32.ChecksumIEEE(m.Data), Len: len(m.Data), Suspect: m.Suspect != ""})
 	}
 	if err := it.Err(); err != nil {
 		t.Fatalf("Err: %v", err)

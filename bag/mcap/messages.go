@@ -56,6 +56,11 @@ type result struct {
 	base     int64 // chunk offset, or the segment's file offset
 	loose    bool
 	bufRaw   bool // buf belongs to the raw pool
+	// suspect says why the chunk's messages are not to be trusted ("" for
+	// a sound chunk).
+	suspect string
+	// visited counts the messages handed to a visit.
+	visited int
 }
 
 // MessageIter iterates over an MCAP file's messages in log-time order. It
@@ -88,6 +93,8 @@ type MessageIter struct {
 	zstd    bool
 	skipped []bag.ByteRange
 	err     error
+	// suspects counts the suspect messages given.
+	suspects uint64
 }
 
 // Messages iterates over the messages that f selects, in log-time order
@@ -305,7 +312,12 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 		}
 	}
 	r.data = l.data
-	_, werr := walkRecords(l.data, func(op Op, off int, content []byte) bool {
+	r.suspect = l.suspect
+	var visited map[uint16]int // per channel, for a damaged chunk's loss
+	if visit != nil && l.err != nil {
+		visited = map[uint16]int{}
+	}
+	walked, werr := walkRecords(l.data, func(op Op, off int, content []byte) bool {
 		if op != OpMessage {
 			return true
 		}
@@ -316,6 +328,10 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 		}
 		if visit != nil {
 			visit(r, off, content)
+			r.visited++
+			if visited != nil {
+				visited[ch]++
+			}
 			return true
 		}
 		r.ents = append(r.ents, ent{time: t, pub: binary.LittleEndian.Uint64(content[14:]), rec: uint32(off),
@@ -327,7 +343,40 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 		l.err = inChunk(werr, c.Offset)
 	}
 	if l.err != nil {
-		r.skipped = append(r.skipped, bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: fmt.Sprintf("%v (%d messages read before the damage)", l.err, len(r.ents))})
+		n := len(r.ents) + r.visited
+		br := bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: fmt.Sprintf("%v (%d messages read before the damage)", l.err, n),
+			Unit: bag.UnitChunk, Recovered: uint64(n), First: bag.TimeFromUnixNanos(c.Start), Last: bag.TimeFromUnixNanos(c.End)}
+		if l.suspect != "" {
+			br.Why = fmt.Sprintf("%v (%d messages read, every one suspect)", l.err, n)
+		}
+		switch {
+		case visited != nil:
+		case visit != nil:
+			// The damage was met by the walk itself: count what it
+			// visited before it, per channel, so the chunk's index can
+			// say exactly what was lost (kept out of the walk above,
+			// which is the fast path).
+			visited = map[uint16]int{}
+			walkRecords(l.data[:walked], func(op Op, _ int, content []byte) bool {
+				if op == OpMessage {
+					ch := binary.LittleEndian.Uint16(content)
+					if t := binary.LittleEndian.Uint64(content[6:]); t >= it.start && t <= it.end && it.selected(ch) {
+						visited[ch]++
+					}
+				}
+				return true
+			})
+		default:
+			visited = map[uint16]int{}
+			for _, e := range r.ents {
+				visited[e.ch]++
+			}
+		}
+		br.Messages, br.Topics = x.chunkLoss(c, visited, visit != nil && r.visited > 0 && len(visited) == 0, it.selected, l, walked)
+		if it.sel != nil && !br.Messages.Exact() {
+			br.Messages.Min = 0 // what is lost may not be selected
+		}
+		r.skipped = append(r.skipped, br)
 	}
 	sortEnts(r.ents)
 	return r
@@ -450,6 +499,9 @@ func (it *MessageIter) Next() bool {
 	r := it.h[0]
 	e := &r.ents[it.pos[0]]
 	it.x.fill(&it.msg, r, e)
+	if r.suspect != "" {
+		it.suspects++
+	}
 	it.seq, it.zstd = e.seq, e.zstd
 	it.pos[0]++
 	if it.pos[0] == len(r.ents) {
@@ -468,6 +520,7 @@ func (it *MessageIter) Next() bool {
 // fill makes m the message of entry e of a loaded job.
 func (x *Reader) fill(m *bag.Message, r *result, e *ent) {
 	m.Conn = x.connTab[e.ch]
+	m.Suspect = r.suspect
 	m.Time = bag.TimeFromUnixNanos(e.time)
 	m.PublishTime = bag.TimeFromUnixNanos(e.pub)
 	m.Data = r.data[e.data : e.data+e.n : e.data+e.n]
@@ -521,6 +574,7 @@ func (x *Reader) VisitMessagesSkipped(ctx context.Context, f bag.MessageFilter, 
 				m.Data = content[messageHeaderLen:len(content):len(content)]
 				m.Loc = bag.Loc{Block: r.base, Offset: uint32(off)}
 				m.DataOffset = int64(off + recHeaderLen + messageHeaderLen)
+				m.Suspect = r.suspect
 				fn(&m)
 			}
 			for {
@@ -583,6 +637,9 @@ func (it *MessageIter) Err() error { return it.err }
 // Skipped lists the byte ranges (chunks) whose messages could not all be
 // read, so far, in the order met.
 func (it *MessageIter) Skipped() []bag.ByteRange { return it.skipped }
+
+// Suspects counts the suspect messages given so far.
+func (it *MessageIter) Suspects() uint64 { return it.suspects }
 
 // Close stops the reading ahead.
 func (it *MessageIter) Close() {

@@ -730,6 +730,7 @@ func (x *Reader) ReadMessage(conn uint32, loc bag.Loc) (*bag.Message, error) {
 		if m.Conn == nil || m.Conn.ID != conn {
 			return nil, errInChunk(c.Offset, int64(p), OpMessage, ErrMalformed, "the message here is on channel %d, not %d", binary.LittleEndian.Uint16(l.data[p+recHeaderLen:]), conn)
 		}
+		m.Suspect = l.suspect
 		return m, nil
 	}
 	hdr, err := x.readAt(loc.Block, recHeaderLen)

@@ -72,13 +72,19 @@ type scanner struct {
 	last     *chunk // the chunk the message index records that follow belong to
 	lastIdx  uint64 // messages its message index records list
 	salvaged uint64 // messages read from it
+	// lastRange is the index in si.Skipped of the last chunk's range (-1
+	// for none); lastBound bounds what it lost from its declared size,
+	// lastReadable counts its bytes read.
+	lastRange    int
+	lastBound    bag.Count
+	lastReadable int64
 }
 
 // scan reads the whole file record by record.
 func (x *Reader) scan(reason error) error {
 	x.chunks, x.loose, x.attachments, x.metas, x.stats = nil, nil, nil, nil, nil
 	x.info.Indexed = false
-	s := &scanner{x: x, end: x.size, full: true, cut: x.foot == nil}
+	s := &scanner{x: x, end: x.size, full: true, cut: x.foot == nil, lastRange: -1}
 	s.si.Reason = reason
 	if err := s.run(); err != nil {
 		return err
@@ -106,7 +112,7 @@ func (x *Reader) scan(reason error) error {
 // walkData walks the data section of a file whose summary is sound but
 // does not index its messages.
 func (x *Reader) walkData() error {
-	s := &scanner{x: x, end: x.dataEnd}
+	s := &scanner{x: x, end: x.dataEnd, lastRange: -1}
 	if err := s.run(); err != nil {
 		return err
 	}
@@ -122,7 +128,16 @@ func (s *scanner) skip(start, end int64, why string, args ...any) {
 		s.si.Skipped[n-1].End = end
 		return
 	}
-	s.si.Skipped = append(s.si.Skipped, bag.ByteRange{Start: start, End: end, Why: fmt.Sprintf(why, args...)})
+	s.si.Skipped = append(s.si.Skipped, bag.ByteRange{Start: start, End: end, Why: fmt.Sprintf(why, args...), Unit: bag.UnitRecord})
+}
+
+// skipChunk records the range of a damaged chunk, its messages bounded
+// by its declared size until its message index records say more (see
+// closeChunk).
+func (s *scanner) skipChunk(start, end int64, why string, args ...any) {
+	s.si.Skipped = append(s.si.Skipped, bag.ByteRange{Start: start, End: end, Why: fmt.Sprintf(why, args...), Unit: bag.UnitChunk,
+		Messages: s.lastBound, Recovered: s.salvaged, Readable: s.lastReadable})
+	s.lastRange = len(s.si.Skipped) - 1
 }
 
 func (s *scanner) note(format string, args ...any) {
@@ -133,7 +148,19 @@ func (s *scanner) closeChunk() {
 	if s.last != nil && s.lastIdx > s.salvaged && s.last.Err != nil {
 		s.si.LostMessages += s.lastIdx - s.salvaged
 	}
-	s.last, s.lastIdx, s.salvaged = nil, 0, 0
+	if s.last != nil && s.last.Err != nil && s.lastRange >= 0 && s.lastIdx > 0 {
+		// Its message index records count its messages.
+		s.si.Skipped[s.lastRange].Messages = bag.Exactly(satSub(s.lastIdx, s.salvaged))
+	}
+	s.last, s.lastIdx, s.salvaged, s.lastRange = nil, 0, 0, -1
+	s.lastBound, s.lastReadable = bag.Count{}, 0
+}
+
+func satSub(a, b uint64) uint64 {
+	if b > a {
+		return 0
+	}
+	return a - b
 }
 
 func (s *scanner) run() error {
@@ -175,8 +202,14 @@ func (s *scanner) run() error {
 		}
 		if n > avail {
 			if s.cut && op == OpChunk {
+				s.closeChunk()
 				s.chunk(pos, n)
-				s.skip(pos, s.end, "chunk record cut by the end of the file")
+				declared := pos + recHeaderLen + int64(n)
+				s.skipChunk(pos, declared, "chunk record cut by the end of the file after %d of its %d bytes", s.end-pos, declared-pos)
+				// What followed it (its message index records, later
+				// records, the summary) is gone, its messages unknown.
+				s.si.Skipped = append(s.si.Skipped, bag.ByteRange{Start: declared, End: declared, Unit: bag.UnitRecord,
+					Why: "the records after the cut chunk (its message index, any later chunk, the summary) are missing"})
 				s.si.ParsedTo = pos
 				break
 			}
@@ -359,7 +392,7 @@ func (s *scanner) chunk(pos int64, n uint64) bool {
 		CSize: l.hdr.RecordsLen, USize: l.hdr.USize, counts: map[uint16]uint64{}, scanned: true}
 	first := true
 	var count uint64
-	_, werr := walkRecords(l.data, func(op Op, off int, content []byte) bool {
+	walked, werr := walkRecords(l.data, func(op Op, off int, content []byte) bool {
 		d := newDec(content)
 		switch op {
 		case OpSchema:
@@ -395,8 +428,15 @@ func (s *scanner) chunk(pos int64, n uint64) bool {
 	if l.err != nil {
 		c.Err = l.err
 		c.lost = count == 0
+		s.lastBound = cutBound(l, walked, true)
+		s.salvaged = count
+		if l.cut {
+			// The bytes read are those of the records before the cut
+			// (a compressed chunk's stream up to where it decoded).
+			s.lastReadable = int64(have) + recHeaderLen - int64(len(l.data)-walked)
+		}
 		if !l.cut {
-			s.skip(pos, pos+recHeaderLen+int64(have), "chunk: %v (%d messages salvaged before the damage)", errors.Unwrap(l.err), count)
+			s.skipChunk(pos, pos+recHeaderLen+int64(have), "chunk: %v (%d messages salvaged before the damage)", errors.Unwrap(l.err), count)
 		}
 	}
 	if first {

@@ -112,6 +112,10 @@ func Write(out io.Writer, src bag.Storage, opts WriteOptions) (*bag.RepairReport
 		if m.Conn == nil {
 			continue
 		}
+		if m.Suspect != "" {
+			rep.Suspect++
+			continue
+		}
 		lm.ChannelID = ids[m.Conn.ID]
 		lm.LogTime = uint64(m.Time.Nanos())
 		lm.PublishTime = uint64(m.PublishTime.Nanos())

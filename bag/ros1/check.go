@@ -46,6 +46,9 @@ type CheckReport struct {
 	Messages uint64
 	// Bytes adds up the payload bytes of those messages per connection ID.
 	Bytes map[uint32]uint64
+	// Undecoded counts the messages that do not decode against their
+	// definitions.
+	Undecoded uint64
 }
 
 // Errors counts the findings of severity Error.
@@ -248,6 +251,7 @@ func (c *checker) chunks() error {
 		if err := w.Err(); err != nil && !ch.Open && l.err == nil {
 			c.addErr(err, Error, "", "")
 		}
+		c.rep.Undecoded += uint64(len(l.bad) + l.moreBad)
 		for _, bm := range l.bad {
 			if badPerConn[bm.conn]++; badPerConn[bm.conn] <= maxBadPerConn {
 				where := ""

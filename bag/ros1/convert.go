@@ -38,6 +38,10 @@ func WriteFrom(out io.WriteSeeker, src bag.Storage, opt WriterOptions) (*bag.Rep
 	defer it.Close()
 	for it.Next() {
 		m := it.Message()
+		if m.Suspect != "" {
+			rep.Suspect++
+			continue
+		}
 		if err := w.WriteMessage(m.Conn.ID, m.Time, m.Data); err != nil {
 			return rep, err
 		}

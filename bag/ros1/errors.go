@@ -25,6 +25,10 @@ var (
 	ErrTooLarge = errors.New("too large")
 	// ErrMalformed means a record or field does not follow the format.
 	ErrMalformed = errors.New("malformed")
+	// ErrRecordChanged means a message data record disagrees with its
+	// index entry and the record, not the index, is out of line with its
+	// chunk info: the record was changed, so its message is suspect.
+	ErrRecordChanged = errors.New("record changed")
 )
 
 // FormatError reports a problem with the bag's bytes: where it is (byte

@@ -22,8 +22,13 @@ func CheckChunkIndex(lc *LoadedChunk, idx []*IndexData, want func(conn uint32) b
 			errs = append(errs, errAt(x.Offset, OpIndexData, ErrMalformed, "index data for connection %d after the chunk at %d has %d entries, the chunk info counts %d messages", x.Conn, lc.Info.ChunkPos, len(x.Entries), n))
 		}
 		for i, e := range x.Entries {
-			if what := checkEntry(data, e, x.Conn); what != "" {
-				errs = append(errs, &FormatError{Offset: int64(e.Offset), Chunk: lc.Info.ChunkPos, Op: OpIndexData, Err: ErrMalformed,
+			if what, changed := checkEntry(data, e, x.Conn, lc.Info); what != "" {
+				kind := ErrMalformed
+				if changed {
+					kind = ErrRecordChanged
+					what += ", outside the chunk's times: the record was changed, its message is suspect"
+				}
+				errs = append(errs, &FormatError{Offset: int64(e.Offset), Chunk: lc.Info.ChunkPos, Op: OpIndexData, Err: kind,
 					Msg: fmt.Sprintf("index entry %d of connection %d (index data record at %d, time %v) %s", i, x.Conn, x.Offset, e.Time, what)})
 			}
 		}
@@ -32,30 +37,32 @@ func CheckChunkIndex(lc *LoadedChunk, idx []*IndexData, want func(conn uint32) b
 }
 
 // checkEntry says what is wrong with index entry e of connection conn in
-// chunk data, or returns "".
-func checkEntry(data []byte, e IndexEntry, conn uint32) string {
+// chunk data, or returns "". changed says the record is the one at fault:
+// its time lies outside the chunk info's span where the entry's lies inside.
+func checkEntry(data []byte, e IndexEntry, conn uint32, ci *ChunkInfo) (what string, changed bool) {
 	off := int64(e.Offset)
 	if off+8 > int64(len(data)) {
-		return fmt.Sprintf("points past the end of the chunk's %d bytes", len(data))
+		return fmt.Sprintf("points past the end of the chunk's %d bytes", len(data)), false
 	}
 	hlen := int64(le32(data[off:]))
 	if hlen+8 > int64(len(data))-off {
-		return fmt.Sprintf("points at a record whose header length %d runs past the chunk's end", hlen)
+		return fmt.Sprintf("points at a record whose header length %d runs past the chunk's end", hlen), false
 	}
 	op, c, t, hasConn, hasTime, ok := scanHeader(data[off+4 : off+4+hlen])
 	switch {
 	case !ok:
-		return "points at a record with a malformed header"
+		return "points at a record with a malformed header", false
 	case op != OpMessageData:
-		return fmt.Sprintf("points at a %s record, not a message data record", op)
+		return fmt.Sprintf("points at a %s record, not a message data record", op), false
 	case !hasConn || !hasTime:
-		return "points at a message data record without conn or time"
+		return "points at a message data record without conn or time", false
 	case c != conn:
-		return fmt.Sprintf("points at a message of connection %d", c)
+		return fmt.Sprintf("points at a message of connection %d", c), false
 	case t != e.Time:
-		return fmt.Sprintf("points at a message with time %v", t)
+		inside := func(x Time) bool { return ci != nil && !x.Before(ci.Start) && !ci.End.Before(x) }
+		return fmt.Sprintf("points at a message with time %v", t), inside(e.Time) && !inside(t)
 	}
-	return ""
+	return "", false
 }
 
 // chunkInfoCount returns the number of messages of conn the chunk info lists.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/bagscope/bagscope/bag"
 )
 
 // MessageFilter selects messages. The zero value selects every message.
@@ -36,6 +38,9 @@ type Message struct {
 	Offset uint32
 	// DataOffset is the offset of Data in the chunk's uncompressed data.
 	DataOffset uint32
+	// Suspect, when not "", says why the message is not to be trusted
+	// (see bag.Message).
+	Suspect string
 }
 
 // entry is one selected message inside a loaded chunk.
@@ -63,6 +68,9 @@ type chunkCursor struct {
 	// skipped and lost are what the load could not read of the chunk.
 	skipped []ByteRange
 	lost    uint64
+	// suspect says why the chunk's messages are not to be trusted ("" when
+	// the chunk is sound).
+	suspect string
 }
 
 func (c *chunkCursor) cur() *entry { return &c.entries[c.i] }
@@ -117,6 +125,8 @@ type MessageIter struct {
 	held    *int64
 	skipped []ByteRange
 	lost    uint64
+	// suspects counts the suspect messages given.
+	suspects uint64
 }
 
 // query is what the workers need to load a chunk; it does not change once
@@ -314,6 +324,10 @@ func (it *MessageIter) Next() bool {
 		ChunkPos:   c.ci.ChunkPos,
 		Offset:     e.off,
 		DataOffset: e.dataOff,
+		Suspect:    c.suspect,
+	}
+	if c.suspect != "" {
+		it.suspects++
 	}
 	// Advance the cursor now; the data stays valid because a cursor is only
 	// reused by a later call to Next.
@@ -346,6 +360,9 @@ func (it *MessageIter) Skipped() []ByteRange {
 // LostMessages counts the selected messages known to exist (from the
 // index) that could not be read so far.
 func (it *MessageIter) LostMessages() uint64 { return it.lost }
+
+// Suspects counts the suspect messages given so far.
+func (it *MessageIter) Suspects() uint64 { return it.suspects }
 
 // Close stops the iterator's workers. Next returns false afterwards. An
 // iteration that runs to the end closes itself; Close is only needed to stop
@@ -448,6 +465,7 @@ func (c *chunkCursor) load() error {
 	c.entries = c.entries[:0]
 	c.skipped = c.skipped[:0]
 	c.lost = 0
+	c.suspect = ""
 	b := c.q.b
 	ch, err := b.ChunkHeader(c.ci)
 	if err != nil {
@@ -456,7 +474,8 @@ func (c *chunkCursor) load() error {
 		}
 		n := c.selectedCount(nil)
 		c.lost += n
-		r := ByteRange{Start: c.ci.ChunkPos, End: b.chunkExtent(c.ci.ChunkPos), Why: fmt.Sprintf("chunk record cannot be read (%d messages lost): %v", n, err)}
+		r := ByteRange{Start: c.ci.ChunkPos, End: b.chunkExtent(c.ci.ChunkPos), Why: fmt.Sprintf("chunk record cannot be read (%d messages lost): %v", n, err),
+			Unit: bag.UnitChunk, Messages: bag.Exactly(n), Topics: c.topics(nil, nil), First: c.ci.Start, Last: c.ci.End}
 		if r.Start < 0 || r.Start >= b.size {
 			// Nothing of it is in the file: name the chunk info instead.
 			r = ByteRange{Start: c.ci.Offset, End: c.ci.Pos.End(), Why: fmt.Sprintf("chunk info points at %d, outside the file: its chunk's %d messages are lost", c.ci.ChunkPos, n)}
@@ -659,7 +678,16 @@ type gap struct {
 // the readable records that had to be skipped.
 func (c *chunkCursor) record(ch *Chunk, gaps []gap, idx []*IndexData, derr error) {
 	found := uint64(len(c.entries))
+	if idx == nil {
+		idx = c.q.b.resyncIndex(c.ci)
+	}
 	want := c.selectedCount(idx)
+	// Of the records found, those its index data records list are the
+	// chunk's own; one a resync found elsewhere may be garbage.
+	genuine := found
+	if idx != nil {
+		genuine = c.indexed(idx)
+	}
 	var lost, skippedRecs uint64
 	if want > found {
 		lost = want - found
@@ -671,18 +699,59 @@ func (c *chunkCursor) record(ch *Chunk, gaps []gap, idx []*IndexData, derr error
 	}
 	lost = max(lost, skippedRecs)
 	c.lost += lost
+	// The chunk's index data records (or its chunk info) count the
+	// chunk's messages: what was not found of them is lost, exactly.
+	// A message found right before or after a gap may hold damaged
+	// bytes in its data, read as they are: it may be one lost too.
+	var atRisk uint64
+	for _, e := range c.entries {
+		for _, g := range gaps {
+			if int(e.dataOff+e.dataLen) == g.start || int(e.off) == g.end {
+				atRisk++
+				break
+			}
+		}
+	}
+	count := bag.Between(satSub64(want, genuine), satSub64(want, genuine)+atRisk)
+	switch {
+	case idx == nil && len(c.ci.Conns) == 0:
+		count = bag.AtLeast(lost)
+	case idx == nil:
+		// Counted from the chunk info, whose messages the records found
+		// may not all be.
+		count = bag.Between(lost, want)
+	}
+	topics := c.topics(idx, c.entries)
+	resynced := false
+	for _, e := range c.entries {
+		if int(e.off) >= gaps[0].end && gaps[0].end > gaps[0].start {
+			resynced = true
+			break
+		}
+	}
+	switch {
+	case resynced:
+		// Every message of a chunk that had to be resynced is suspect:
+		// the damage may reach into the records that still parse.
+		c.suspect = fmt.Sprintf("offset %d: read from the chunk at %d, which is damaged at byte %d of its data and was resynced", ch.Offset, ch.Offset, gaps[0].start)
+	case len(c.entries) > 0 && derr != nil && !errors.Is(derr, ErrTruncated) && !ch.Open:
+		c.suspect = fmt.Sprintf("offset %d: read from the %s chunk at %d, whose data does not decompress whole: %v", ch.Offset, ch.Compression, ch.Offset, derr)
+	}
 	switch {
 	case len(c.data) == 0 && derr != nil:
 		c.skipped = append(c.skipped, ByteRange{Start: ch.Offset, End: ch.End(),
-			Why: fmt.Sprintf("%s chunk cannot be read (%d messages lost): %v", ch.Compression, lost, derr)})
+			Why:  fmt.Sprintf("%s chunk cannot be read (%d messages lost): %v", ch.Compression, lost, derr),
+			Unit: bag.UnitChunk, Messages: count, Topics: topics, First: c.ci.Start, Last: c.ci.End})
 	case ch.Compression == CompressionNone:
 		// The chunk's data is the file's: every gap has its file offsets.
 		first := len(c.skipped)
 		for _, g := range gaps {
 			c.skipped = append(c.skipped, ByteRange{Start: ch.DataOffset + int64(g.start), End: ch.DataOffset + int64(g.end),
-				Why: fmt.Sprintf("in the chunk at %d: %v", ch.Offset, g.err)})
+				Why: fmt.Sprintf("in the chunk at %d: %v", ch.Offset, g.err), Unit: bag.UnitRecord, Messages: bag.Exactly(0)})
 		}
 		c.skipped[first].Why += fmt.Sprintf(" (%d messages of the chunk lost, %d read)", lost, found)
+		c.skipped[first].Messages, c.skipped[first].Topics, c.skipped[first].Recovered = count, topics, found
+		c.skipped[first].First, c.skipped[first].Last = c.ci.Start, c.ci.End
 	default:
 		parts := make([]string, 0, len(gaps))
 		for _, g := range gaps {
@@ -692,8 +761,72 @@ func (c *chunkCursor) record(ch *Chunk, gaps []gap, idx []*IndexData, derr error
 		if derr != nil && gaps[0].err != derr {
 			why += "; decompression stopped after " + fmt.Sprint(len(c.data)) + " bytes: " + derr.Error()
 		}
-		c.skipped = append(c.skipped, ByteRange{Start: ch.Offset, End: ch.End(), Why: why})
+		c.skipped = append(c.skipped, ByteRange{Start: ch.Offset, End: ch.End(), Why: why,
+			Unit: bag.UnitChunk, Messages: count, Topics: topics, Recovered: found, First: c.ci.Start, Last: c.ci.End})
 	}
+}
+
+// indexed counts the entries found that the chunk's index data records
+// list (same connection, offset and time).
+func (c *chunkCursor) indexed(idx []*IndexData) uint64 {
+	type key struct {
+		conn, off uint32
+		t         uint64
+	}
+	listed := map[key]bool{}
+	for _, x := range idx {
+		for _, e := range x.Entries {
+			listed[key{x.Conn, e.Offset, e.Time.Key()}] = true
+		}
+	}
+	var n uint64
+	for _, e := range c.entries {
+		if listed[key{e.conn, e.off, e.t}] {
+			n++
+		}
+	}
+	return n
+}
+
+func satSub64(a, b uint64) uint64 {
+	if b > a {
+		return 0
+	}
+	return a - b
+}
+
+// topics returns the topics of the chunk's selected messages that were
+// not found: from its index data records (idx) when given, else from its
+// chunk info's counts, less those in found.
+func (c *chunkCursor) topics(idx []*IndexData, found []entry) []string {
+	want := map[uint32]int{}
+	if idx != nil {
+		for _, x := range idx {
+			if c.q.sel.has(x.Conn) {
+				want[x.Conn] += len(x.Entries)
+			}
+		}
+	} else {
+		for _, cc := range c.ci.Conns {
+			if c.q.sel.has(cc.Conn) {
+				want[cc.Conn] += int(cc.Count)
+			}
+		}
+	}
+	for _, e := range found {
+		want[e.conn]--
+	}
+	var out []string
+	for id, n := range want {
+		if n <= 0 {
+			continue
+		}
+		if conn := c.q.b.connByID[id]; conn != nil && !slices.Contains(out, conn.Topic) {
+			out = append(out, conn.Topic)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // readableMessage reports whether a whole message data record with conn

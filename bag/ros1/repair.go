@@ -45,6 +45,10 @@ func Repair(b *Bag, out io.WriteSeeker, compression string, chunkThreshold int) 
 	defer it.Close()
 	for it.Next() {
 		m := it.Message()
+		if m.Suspect != "" {
+			rep.Suspect++
+			continue
+		}
 		if err := w.WriteMessage(m.Conn.ID, m.Time, m.Data); err != nil {
 			return rep, err
 		}

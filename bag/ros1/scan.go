@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -138,6 +139,64 @@ type scanner struct {
 	rep       *ScanReport
 	buf       ChunkBuffer
 	resyncBuf []byte
+	// pending are damaged chunks whose index data records name
+	// connections not defined yet; infos the chunk info records met (an
+	// index section that is still there).
+	pending []unresolvedChunk
+	infos   []*ChunkInfo
+}
+
+// unresolvedChunk is a chunk kept for its index data records, once their
+// connections are known.
+type unresolvedChunk struct {
+	ci  *ChunkInfo
+	idx []*IndexData
+}
+
+// finish keeps the pending chunks whose connections are now known, and
+// counts the messages of unreadable ranges from the chunk info records
+// of the index section, when it is there: a range holding the chunks
+// they place in it lost their messages, which the index data records
+// found after it (orphans) count again.
+func (s *scanner) finish() {
+	b := s.b
+	for _, p := range s.pending {
+		if knownConns(b, p.idx) {
+			fillFromIndex(p.ci, p.idx)
+			if len(p.ci.Conns) > 0 {
+				b.ChunkInfos = append(b.ChunkInfos, p.ci)
+			}
+		}
+	}
+	sk := s.rep.Skipped
+	counted := -1 // the last range whose chunks the index counts
+	for i := range sk {
+		r := &sk[i]
+		if counted >= 0 && r.Start == sk[i-1].End && strings.HasPrefix(r.Why, "index data record of") {
+			// Counted with the chunk before it.
+			r.Messages = bag.Exactly(0)
+			r.Why += " (counted with the chunk before it, from the index section)"
+			counted = i
+			continue
+		}
+		counted = -1
+		if r.Messages != (bag.Count{}) {
+			continue
+		}
+		var n uint64
+		found := false
+		for _, ci := range s.infos {
+			if ci.ChunkPos >= r.Start && ci.ChunkPos < r.End {
+				n += ci.Messages()
+				found = true
+			}
+		}
+		if found {
+			r.Messages, r.Unit = bag.Exactly(n), bag.UnitChunk
+			r.Why += fmt.Sprintf(" (the index section's chunk info records count %d messages in it)", n)
+			counted = i
+		}
+	}
 }
 
 func (s *scanner) note(off int64, op Op, format string, args ...any) {
@@ -145,8 +204,14 @@ func (s *scanner) note(off int64, op Op, format string, args ...any) {
 }
 
 func (s *scanner) skip(start, end int64, why string) {
+	s.skipLost(start, end, bag.UnitRecord, bag.Count{}, why)
+}
+
+// skipLost records a lost range with what it was and the messages it
+// held, as far as the file says.
+func (s *scanner) skipLost(start, end int64, unit bag.Unit, lost bag.Count, why string) {
 	if end > start {
-		s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: start, End: end, Why: why})
+		s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: start, End: end, Why: why, Unit: unit, Messages: lost})
 	}
 }
 
@@ -163,7 +228,7 @@ func (s *scanner) run() error {
 		s.note(off, OpBagHeader, "the bag header record cannot be read; scanning for records after it")
 		if off >= b.size {
 			// Nothing to skip, but the recording is gone: say so.
-			s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: off, End: off, Why: "the file ends after its version line: the bag header and everything after it are missing"})
+			s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: off, End: off, Unit: bag.UnitRecord, Why: "the file ends after its version line: the bag header and everything after it are missing"})
 		}
 	}
 	for off < b.size {
@@ -208,6 +273,11 @@ func (s *scanner) run() error {
 			s.orphanIndex(rec)
 			off = rec.End()
 		case OpChunkInfo:
+			if data, err := b.ReadData(&rec); err == nil {
+				if ci, err := ParseChunkInfo(rec, data); err == nil {
+					s.infos = append(s.infos, ci)
+				}
+			}
 			off = rec.End()
 		case OpBagHeader:
 			s.note(rec.Offset, rec.Op, "a second bag header record; ignored")
@@ -220,11 +290,19 @@ func (s *scanner) run() error {
 	if s.rep.ParsedTo < off {
 		s.rep.ParsedTo = off
 	}
+	s.finish()
 	if h := b.Header; h != nil && h.IndexPos > b.size {
 		if n := len(s.rep.Skipped); n == 0 || s.rep.Skipped[n-1].End < b.size {
 			// The file ends on a record boundary, before the index the
 			// bag header promises: what was after it is missing.
-			s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: b.size, End: b.size, Why: fmt.Sprintf("the file ends at %d, but the bag header puts the index section at %d: the file was cut, what followed is missing", b.size, h.IndexPos)})
+			// Every chunk the header counts that is not here held a
+			// message at least.
+			found := uint32(s.rep.ClosedChunks)
+			if s.rep.Open != nil {
+				found++
+			}
+			s.rep.Skipped = append(s.rep.Skipped, ByteRange{Start: b.size, End: h.IndexPos, Unit: bag.UnitChunk, Messages: bag.AtLeast(uint64(satSub32(h.ChunkCount, found))),
+				Why: fmt.Sprintf("the file ends at %d, but the bag header puts the index section at %d and counts %d chunks (%d here): the file was cut, what followed is missing", b.size, h.IndexPos, h.ChunkCount, found)})
 		}
 	}
 	return nil
@@ -240,7 +318,7 @@ func (s *scanner) orphanIndex(rec Record) {
 		}
 	}
 	s.rep.LostMessages += uint64(n)
-	s.skip(rec.Offset, rec.End(), fmt.Sprintf("index data record of %d messages after no readable chunk: the messages are lost", n))
+	s.skipLost(rec.Offset, rec.End(), bag.UnitRecord, bag.Exactly(uint64(n)), fmt.Sprintf("index data record of %d messages after no readable chunk: the messages are lost", n))
 }
 
 // onlyCutRecordLeft reports whether the truncated record at off is the last
@@ -290,7 +368,7 @@ func (s *scanner) chunk(rec Record) int64 {
 	b := s.b
 	ch, err := ParseChunk(rec)
 	if err != nil {
-		s.skip(rec.Offset, rec.End(), "chunk header cannot be read: "+err.Error())
+		s.skipLost(rec.Offset, rec.End(), bag.UnitChunk, bag.Count{}, "chunk header cannot be read: "+err.Error())
 		return rec.End()
 	}
 	if ch.Size == 0 && ch.DataLen == 0 {
@@ -328,6 +406,8 @@ func (s *scanner) chunk(rec Record) int64 {
 			trusted = false
 		}
 	}
+	// complete: every index data record of the chunk is here.
+	complete := trusted
 	for _, x := range idx {
 		if b.connByID[x.Conn] == nil {
 			trusted = false // decompress to find its connection record
@@ -346,6 +426,11 @@ func (s *scanner) chunk(rec Record) int64 {
 			// the index data records, and reports what it cannot.
 			if len(idx) > 0 && knownConns(b, idx) {
 				fillFromIndex(ci, idx)
+			} else if len(idx) > 0 {
+				// Its connections may be defined later (in the index
+				// section, when the chunk that defined them is lost):
+				// decided once the whole file is scanned.
+				s.pending = append(s.pending, unresolvedChunk{ci, idx})
 			}
 			s.note(ch.Offset, OpChunk, "chunk is damaged (%v); its messages are read up to the damage and, after it, where its index data records locate them", err)
 		} else if err != nil {
@@ -354,7 +439,13 @@ func (s *scanner) chunk(rec Record) int64 {
 				lost += uint64(x.Count)
 			}
 			s.rep.LostMessages += lost
-			s.skip(ch.Offset, ch.End(), fmt.Sprintf("chunk cannot be read (%d indexed messages lost): %v", lost, err))
+			count := bag.AtLeast(lost)
+			if complete {
+				// Its index data records, followed by a whole record,
+				// count its messages.
+				count = bag.Exactly(lost)
+			}
+			s.skipLost(ch.Offset, ch.End(), bag.UnitChunk, count, fmt.Sprintf("chunk cannot be read (%d indexed messages lost): %v", lost, err))
 			delete(b.chunks, ch.Offset)
 			s.rep.ClosedChunks--
 			return off
@@ -486,7 +577,7 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 		n := min(avail, MaxChunkSize)
 		data = make([]byte, n)
 		if err := b.readAt(data, ch.DataOffset, OpChunk, "open chunk"); err != nil {
-			s.skip(ch.DataOffset, b.size, "open chunk cannot be read: "+err.Error())
+			s.skipLost(ch.DataOffset, b.size, bag.UnitChunk, bag.Count{}, "open chunk cannot be read: "+err.Error())
 			return b.size
 		}
 	} else {
@@ -495,7 +586,7 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 		}
 		raw := make([]byte, avail)
 		if err := b.readAt(raw, ch.DataOffset, OpChunk, "open chunk"); err != nil {
-			s.skip(ch.DataOffset, b.size, "open chunk cannot be read: "+err.Error())
+			s.skipLost(ch.DataOffset, b.size, bag.UnitChunk, bag.Count{}, "open chunk cannot be read: "+err.Error())
 			return b.size
 		}
 		data, derr = DecompressPrefix(ch.Compression, raw, MaxChunkSize)
@@ -519,7 +610,8 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 			if werr != nil && !errors.Is(werr, ErrTruncated) {
 				why = "the rest of the open chunk: " + werr.Error()
 			}
-			s.skip(next, b.size, why)
+			s.skipLost(next, b.size, bag.UnitRecord, bag.Count{}, why)
+			s.rep.Skipped[len(s.rep.Skipped)-1].Recovered = uint64(oc.Messages)
 			next = b.size
 		}
 	} else {
@@ -533,7 +625,8 @@ func (s *scanner) openChunk(ch *Chunk) int64 {
 			if derr != nil {
 				why += "; then " + derr.Error()
 			}
-			s.skip(ch.DataOffset, b.size, why)
+			s.skipLost(ch.DataOffset, b.size, bag.UnitChunk, bag.Count{}, why)
+			s.rep.Skipped[len(s.rep.Skipped)-1].Recovered = uint64(oc.Messages)
 		}
 	}
 	b.chunks[ch.Offset] = &salvaged
@@ -645,4 +738,11 @@ func plausibleRecord(p []byte, rem int64) bool {
 		_, err = rec.u64("chunk_pos")
 	}
 	return err == nil
+}
+
+func satSub32(a, b uint32) uint32 {
+	if b > a {
+		return 0
+	}
+	return a - b
 }

@@ -227,6 +227,7 @@ func (i *storeIter) Next() bool {
 	i.msg = bag.Message{
 		Conn: i.s.byID[m.Conn.ID], Time: m.Time, PublishTime: m.Time, Data: m.Data,
 		Loc: bag.Loc{Block: m.ChunkPos, Offset: m.Offset}, DataOffset: int64(m.DataOffset),
+		Suspect: m.Suspect,
 	}
 	return true
 }
@@ -241,6 +242,9 @@ func (i *storeIter) Skipped() []bag.ByteRange { return i.it.Skipped() }
 // LostMessages counts the selected messages the index knows of that could
 // not be read so far.
 func (i *storeIter) LostMessages() uint64 { return i.it.LostMessages() }
+
+// Suspects counts the suspect messages given so far.
+func (i *storeIter) Suspects() uint64 { return i.it.Suspects() }
 
 // Iter returns the bag's own iterator behind a seam iterator made by Store,
 // for callers that need what only ROS 1 gives (OnChunk), or nil.
@@ -320,7 +324,7 @@ func (s *Store) Check(ctx context.Context, progress func(done, total int64)) (*b
 
 // SeamReport puts a ROS 1 check report in the seam's terms.
 func SeamReport(r *CheckReport) *bag.CheckReport {
-	out := &bag.CheckReport{Indexed: r.Indexed, Messages: r.Messages, Bytes: r.Bytes}
+	out := &bag.CheckReport{Indexed: r.Indexed, Messages: r.Messages, Bytes: r.Bytes, Undecoded: r.Undecoded}
 	for _, f := range r.Findings {
 		rec := ""
 		if f.Op != 0 {
@@ -346,3 +350,22 @@ func (s *Store) SetChunkSize(n int) { s.ChunkSize = n }
 
 // Close closes the bag.
 func (s *Store) Close() error { return s.Bag.Close() }
+
+// Unverified lists the chunks no checksum covers: the format keeps none,
+// so an uncompressed chunk's records are read as they are (bz2 and lz4
+// frames check their own data).
+func (s *Store) Unverified() []bag.ByteRange {
+	var out []bag.ByteRange
+	for _, ci := range s.Bag.ChunkInfos {
+		ch, err := s.Bag.ChunkHeader(ci)
+		if err != nil || ch.Compression != CompressionNone {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].End == ch.Offset {
+			out[n-1].End = ch.End()
+			continue
+		}
+		out = append(out, bag.ByteRange{Start: ch.Offset, End: ch.End(), Why: "uncompressed chunks: the ROS 1 bag format keeps no checksum"})
+	}
+	return out
+}

@@ -162,7 +162,8 @@ func OpenFolder(dir string, o bag.OpenOptions) (bag.Storage, error) {
 	if len(paths) == 0 {
 		if meta != nil {
 			// Nothing to read: an empty recording that says why.
-			m := bag.NewMulti(nil, bag.MultiOptions{Path: dir, Format: FolderName, Version: versionText(meta), Warnings: warnings, Errors: errs})
+			m := bag.NewMulti(nil, bag.MultiOptions{Path: dir, Format: FolderName, Version: versionText(meta), Warnings: warnings, Errors: errs,
+				Missing: missingFiles(dir, meta, missing, nil), Claim: metadataClaim(meta)})
 			return &Bag{Storage: m, Dir: dir, Metadata: meta, Missing: missing}, nil
 		}
 		return nil, fmt.Errorf("%s has no %s and no storage file (.db3, .mcap)", bag.Shown(dir), MetadataName)
@@ -182,8 +183,65 @@ func OpenFolder(dir string, o bag.OpenOptions) (bag.Storage, error) {
 	if meta != nil && meta.StorageIdentifier != "" {
 		format += " (" + meta.StorageIdentifier + ")"
 	}
-	m := bag.Multi(parts, bag.MultiOptions{Path: dir, Format: format, Version: versionText(meta), Names: names, Warnings: warnings, Errors: append(errs, lost...)})
+	opts := bag.MultiOptions{Path: dir, Format: format, Version: versionText(meta), Names: names, Warnings: warnings, Errors: append(errs, lost...)}
+	if meta != nil {
+		opts.Missing = missingFiles(dir, meta, missing, names)
+		opts.Claim = metadataClaim(meta)
+		for _, n := range names {
+			var c *bag.Claim
+			if rel, ok := listed[n]; ok {
+				if fe := meta.FileEntry(rel); fe != nil {
+					c = &bag.Claim{Messages: fe.MessageCount, By: MetadataName}
+				}
+			}
+			opts.PartClaims = append(opts.PartClaims, c)
+		}
+	}
+	m := bag.Multi(parts, opts)
 	return &Bag{Storage: m, Dir: dir, Metadata: meta, Files: names, Missing: missing}, nil
+}
+
+// metadataClaim is what metadata.yaml says the recording holds.
+func metadataClaim(meta *Metadata) *bag.Claim {
+	c := &bag.Claim{Messages: meta.MessageCount, By: MetadataName, Topics: map[string]uint64{}}
+	for _, t := range meta.Topics {
+		c.Topics[t.Name] += t.MessageCount
+	}
+	return c
+}
+
+// missingFiles describes the files metadata.yaml lists that are not in
+// the folder: each with its count and times where the metadata gives
+// them (version 5 on), placed after the files read (names) that the
+// metadata lists before it.
+func missingFiles(dir string, meta *Metadata, missing, names []string) []bag.MissingFile {
+	var out []bag.MissingFile
+	read := map[string]bool{}
+	for _, n := range names {
+		read[filepath.Clean(n)] = true
+	}
+	after := 0
+	for _, rel := range meta.FilePaths() {
+		if p := resolve(dir, rel); p != "" {
+			if read[p] {
+				after++
+			}
+			continue
+		}
+		if !slices.Contains(missing, rel) {
+			continue
+		}
+		mf := bag.MissingFile{Name: filepath.Join(dir, filepath.Base(filepath.FromSlash(rel))), After: after,
+			Why: fmt.Sprintf("%s lists %s, which is not in the folder", MetadataName, filepath.Base(filepath.FromSlash(rel)))}
+		if fe := meta.FileEntry(rel); fe != nil {
+			mf.Messages = bag.Exactly(fe.MessageCount)
+			if fe.MessageCount > 0 {
+				mf.First, mf.Last = bag.TimeFromNanos(fe.StartingTime), bag.TimeFromNanos(fe.StartingTime+fe.Duration)
+			}
+		}
+		out = append(out, mf)
+	}
+	return out
 }
 
 func versionText(m *Metadata) string {

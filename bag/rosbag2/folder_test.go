@@ -194,44 +194,49 @@ func TestSharedFolders(t *testing.T) {
 	}
 }
 
-// TestOpenWays opens a folder through its metadata.yaml and through a
-// storage file inside it: the whole recording each time.
+// TestOpenWays opens a folder through its metadata.yaml (the whole
+// recording) and a storage file inside it: alone, in Open as in OpenFile,
+// as the window and every command read the same path, with FolderOf
+// naming the folder that is the whole recording.
 func TestOpenWays(t *testing.T) {
 	dir := need(t, r2+"rosbag2_py/test/resources/mcap/wbag")
-	for _, p := range []string{dir, filepath.Join(dir, "metadata.yaml"), filepath.Join(dir, "wbag_3.mcap")} {
+	one := filepath.Join(dir, "wbag_3.mcap")
+	for _, p := range []string{dir, filepath.Join(dir, "metadata.yaml")} {
 		if bag.IsPlainFile(p) {
 			t.Fatalf("%s: IsPlainFile", p)
 		}
-		s, err := bag.Open(p)
+		if f := bag.FolderOf(p); f != "" {
+			t.Fatalf("FolderOf(%s) = %q, want \"\"", p, f)
+		}
+		for _, open := range []func(string) (bag.Storage, error){bag.Open, bag.OpenFile} {
+			s, err := open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, _ := s.Summary()
+			n := len(s.FileInfo().Files)
+			s.Close()
+			if sum.Messages != 6074 || n != 5 {
+				t.Fatalf("%s: %d messages in %d files", p, sum.Messages, n)
+			}
+		}
+	}
+	if !bag.IsPlainFile(one) {
+		t.Fatalf("%s: not IsPlainFile", one)
+	}
+	if f := bag.FolderOf(one); f != dir {
+		t.Fatalf("FolderOf(%s) = %q, want %q", one, f, dir)
+	}
+	for _, open := range []func(string) (bag.Storage, error){bag.Open, bag.OpenFile} {
+		s, err := open(one)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum, _ := s.Summary()
-		if sum.Messages != 6074 || len(s.FileInfo().Files) != 5 {
-			t.Fatalf("%s: %d messages in %d files", p, sum.Messages, len(s.FileInfo().Files))
-		}
+		fi := s.FileInfo()
 		s.Close()
-	}
-	// The CLI's OpenFile takes the folder and metadata.yaml, and a storage
-	// file on its own.
-	for p, want := range map[string]uint64{dir: 6074, filepath.Join(dir, "metadata.yaml"): 6074} {
-		s, err := bag.OpenFile(p)
-		if err != nil {
-			t.Fatal(err)
+		if len(fi.Files) != 0 || fi.Format != "MCAP" {
+			t.Fatalf("%s alone: %s with %d files", one, fi.Format, len(fi.Files))
 		}
-		sum, _ := s.Summary()
-		s.Close()
-		if sum.Messages != want {
-			t.Fatalf("OpenFile(%s): %d messages", p, sum.Messages)
-		}
-	}
-	s, err := bag.OpenFile(filepath.Join(dir, "wbag_3.mcap"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if fi := s.FileInfo(); len(fi.Files) != 0 || fi.Format != "MCAP" {
-		t.Fatalf("OpenFile of one file: %s with %d files", fi.Format, len(fi.Files))
 	}
 }
 

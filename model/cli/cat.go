@@ -17,6 +17,7 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/echo"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 func newCat(e *env) *cobra.Command {
@@ -41,11 +42,12 @@ is listed on stderr with offsets (exit 1).`,
 		ValidArgsFunction: completeFiles,
 	}
 	sel := addSelection(c)
-	asJSON := c.Flags().Bool("json", false, "print one JSON object per message")
+	asJSON := c.Flags().Bool("json", false, `print one JSON object per message (a suspect one with "suspect": why, with its offset)`)
 	limit := c.Flags().IntP("count", "n", 0, "print at most `N` messages (0: all)")
 	fields := c.Flags().StringSlice("fields", nil, "print only the fields `F` of each message (comma-separated paths such as header.stamp,pose.pose.position)")
 	truncate := c.Flags().IntP("truncate-length", "l", echo.ROS2TruncateLength, "ROS 2 text: cut strings and arrays longer than `N` (characters, elements) with \"...\", as ros2 topic echo does")
 	full := c.Flags().BoolP("full-length", "f", false, "ROS 2 text: print strings and arrays whole (ros2 topic echo's --full-length)")
+	noSuspect := c.Flags().Bool("no-suspect", false, "leave out the suspect messages: those read from a damaged chunk or page, or that do not decode exactly against their definition")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		b, err := e.openRecording(cmd, args[0])
 		if err != nil {
@@ -62,7 +64,7 @@ is listed on stderr with offsets (exit 1).`,
 		if *truncate < 0 {
 			return usagef("--truncate-length %d: want a length of 0 or more", *truncate)
 		}
-		o := catOptions{json: *asJSON, limit: *limit, fields: *fields,
+		o := catOptions{json: *asJSON, noSuspect: *noSuspect, limit: *limit, fields: *fields,
 			header: len(f.Topics) != 1, truncate: *truncate}
 		if *full {
 			o.truncate = -1
@@ -75,6 +77,8 @@ is listed on stderr with offsets (exit 1).`,
 // catOptions are how cat prints.
 type catOptions struct {
 	json bool
+	// noSuspect leaves the suspect messages out (--no-suspect).
+	noSuspect bool
 	// limit is -n (0: no limit).
 	limit int
 	// fields are --fields' paths.
@@ -89,7 +93,8 @@ type catOptions struct {
 func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, o catOptions, stdout, stderr io.Writer) int {
 	w := bufio.NewWriterSize(stdout, 256<<10)
 	defer w.Flush()
-	p := &catPrinter{w: w, stderr: stderr, json: o.json, header: o.header, fields: o.fields, truncate: o.truncate, warned: map[uint32]bool{}}
+	p := &catPrinter{w: w, stderr: stderr, json: o.json, noSuspect: o.noSuspect, header: o.header, fields: o.fields, truncate: o.truncate,
+		warned: map[uint32]bool{}, exact: map[uint32]bool{}, b: b, path: path}
 	it := b.Messages(f)
 	defer it.Close()
 	var n uint64
@@ -107,15 +112,22 @@ func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, o c
 	w.Flush()
 	sel.noteEmpty(stderr, path, n)
 	// What could not be read goes to stderr, in text and --json alike.
-	l := fileLoss(b)
-	l.addIter(it)
+	l := readLoss(b, it)
+	l.d.NoteSuspects(p.suspects)
 	l.print(stderr, path)
 	status := 0
 	if l.any() {
 		status = 1
 	}
+	if p.suspects > 0 {
+		what := "marked"
+		if o.noSuspect {
+			what = "left out (--no-suspect)"
+		}
+		fmt.Fprintf(stderr, "bagscope: %s: %s: %s %s, the first here: read from a damaged chunk or page, or not decoding exactly against its definition\n", path, bag.Where(b, p.firstSuspect), human.Plural(p.suspects, "suspect message"), what)
+	}
 	if p.failed > 0 {
-		fmt.Fprintf(stderr, "bagscope: %s: offset %d: %d messages could not be decoded (the first in the chunk or record at that offset)\n", path, p.firstFailed, p.failed)
+		fmt.Fprintf(stderr, "bagscope: %s: %s: %s could not be decoded, the first here\n", path, bag.Where(b, p.firstFailed), human.Plural(uint64(p.failed), "message"))
 		status = 1
 	}
 	return status
@@ -150,12 +162,19 @@ func (p *catPrinter) printUndecoded(m *bag.Message) {
 			b = base64.StdEncoding.AppendEncode(b, m.Data)
 			b = append(b, '"')
 		}
+		if m.Suspect != "" {
+			b = append(b, `, "suspect": `...)
+			b = appendJSONString(b, m.Suspect)
+		}
 		b = append(b, "}\n"...)
 		p.w.Write(b)
 		p.buf = b
 		return
 	}
 	fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
+	if m.Suspect != "" {
+		fmt.Fprintf(p.w, "# suspect: %s\n", m.Suspect)
+	}
 	if c.Encoding == "json" && utf8.Valid(m.Data) {
 		fmt.Fprintf(p.w, "%s\n", bytes.TrimSpace(m.Data))
 	} else {
@@ -169,24 +188,52 @@ type catPrinter struct {
 	w      *bufio.Writer
 	stderr io.Writer
 	json   bool
-	header bool
-	fields []string
+	// noSuspect leaves the suspect messages out.
+	noSuspect bool
+	header    bool
+	fields    []string
 	// truncate is ROS2Message's truncate.
 	truncate int
 	plans    rosmsg.Cache
 	warned   map[uint32]bool
-	failed   int
-	// firstFailed is the offset of the first message not decoded.
-	firstFailed int64
-	buf         []byte
+	// exact holds the connections one of whose messages decoded
+	// exactly.
+	exact  map[uint32]bool
+	b      bag.Storage
+	path   string
+	failed int
+	// firstFailed is where the first message not decoded is.
+	firstFailed bag.Loc
+	// suspects counts the suspect messages met, firstSuspect where the
+	// first is.
+	suspects     uint64
+	firstSuspect bag.Loc
+	buf          []byte
 }
 
-// noteFailed counts a message that is not printed.
+// noteFailed counts a message that does not decode.
 func (p *catPrinter) noteFailed(m *bag.Message) {
 	if p.failed == 0 {
-		p.firstFailed = m.Loc.Block
+		p.firstFailed = m.Loc
 	}
 	p.failed++
+}
+
+// noteSuspect counts a suspect message and reports whether to print it.
+func (p *catPrinter) noteSuspect(m *bag.Message) bool {
+	if p.suspects == 0 {
+		p.firstSuspect = m.Loc
+	}
+	p.suspects++
+	return !p.noSuspect
+}
+
+// joinWhy adds a reason to a message's suspect reason.
+func joinWhy(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // appendJSONString appends s as a JSON string.
@@ -212,6 +259,9 @@ func (p *catPrinter) print(m *bag.Message) {
 		} else {
 			p.warnOnce(c, "messages of encoding %q are printed as they are: bagscope decodes ros1 and cdr", encodingName(c))
 		}
+		if m.Suspect != "" && !p.noteSuspect(m) {
+			return
+		}
 		p.printUndecoded(m)
 		return
 	}
@@ -223,14 +273,43 @@ func (p *catPrinter) print(m *bag.Message) {
 	if err := plan.CheckMD5(c.MD5Sum); err != nil {
 		p.warnOnce(c, "%v", err)
 	}
+	suspect := m.Suspect
 	node, err := plan.Decode(m.Data)
+	if err == nil {
+		p.exact[c.ID] = true
+	}
 	if err != nil {
-		if node == nil || !errors.Is(err, rosmsg.ErrTrailingBytes) {
+		// A message that does not decode exactly against its definition
+		// is suspect: its bytes are not what was recorded.
+		where := bag.Where(p.b, m.Loc)
+		trailing := node != nil && errors.Is(err, rosmsg.ErrTrailingBytes)
+		switch {
+		case trailing && c.DefinitionSource != "":
+			// A definition from outside the recording that does not fit
+			// its messages says nothing of damage.
+			p.warnOnce(c, "%v (the definition is %s's)", err, c.DefinitionSource)
+		case trailing && !p.exact[c.ID]:
+			// Bytes left over by every message of the connection so far:
+			// the definition does not fit them, which says nothing of
+			// damage. Once one has decoded exactly, the others are
+			// suspect.
+			p.warnOnce(c, "%v (the definition does not fit the connection's messages)", err)
+		default:
+			suspect = joinWhy(suspect, fmt.Sprintf("%s: does not decode exactly against %s: %v", where, c.Type, err))
+		}
+		if !trailing {
 			p.noteFailed(m)
-			fmt.Fprintf(p.stderr, "bagscope: offset %d: message at %s on %s (chunk at %d, record at %d of its data): %v\n", m.Loc.Block, m.Time, c.Topic, m.Loc.Block, m.Loc.Offset, err)
+			fmt.Fprintf(p.stderr, "bagscope: %s: %s: message at %s on %s: %v\n", p.path, where, m.Time, c.Topic, err)
+			if p.noteSuspect(m) {
+				mm := *m
+				mm.Suspect = suspect
+				p.printUndecoded(&mm)
+			}
 			return
 		}
-		p.warnOnce(c, "%v", err)
+	}
+	if suspect != "" && !p.noteSuspect(m) {
+		return
 	}
 	if len(p.fields) > 0 {
 		node = selectFields(node, p.fields)
@@ -243,6 +322,10 @@ func (p *catPrinter) print(m *bag.Message) {
 		b = appendJSONString(b, c.Type)
 		b = append(b, `, "msg": `...)
 		b = rosmsg.AppendJSON(b, node)
+		if suspect != "" {
+			b = append(b, `, "suspect": `...)
+			b = appendJSONString(b, suspect)
+		}
 		b = append(b, "}\n"...)
 		p.w.Write(b)
 		p.buf = b
@@ -250,6 +333,9 @@ func (p *catPrinter) print(m *bag.Message) {
 	}
 	if p.header {
 		fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
+	}
+	if suspect != "" {
+		fmt.Fprintf(p.w, "# suspect: %s\n", suspect)
 	}
 	if c.Encoding == "cdr" {
 		p.w.WriteString(echo.ROS2Message(node, p.truncate))

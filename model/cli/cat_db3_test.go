@@ -245,7 +245,9 @@ func checkCatDB3(t *testing.T, c db3Case, st *db3Stats) {
 	}
 	var diffs []string
 	if complete {
-		if code != 0 && skipped == 0 {
+		// A folder whose metadata.yaml names files it lacks lost them:
+		// the oracle reads what is there "whole", bagscope says so.
+		if code != 0 && skipped == 0 && !strings.Contains(errb.String(), "files missing") {
 			t.Errorf("cat --json exit %d on a recording the oracle reads whole: %s", code, stderrHead)
 		}
 		diffs = diffLines("oracle", oursK, oracleK, -1, 8)

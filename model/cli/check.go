@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // Exit statuses of check, from the table every command shares.
@@ -37,8 +39,20 @@ type checkJSON struct {
 	Errors           int           `json:"errors"`
 	Warnings         int           `json:"warnings"`
 	Findings         []findingJSON `json:"findings"`
+	// Lost is what the recording lost, as every command reports it.
+	Lost lossJSON `json:"lost"`
+	// Unverified lists the byte ranges no checksum covers: read, but
+	// damage inside them could go unseen.
+	Unverified []unverifiedJSON `json:"unverified"`
 	// Error is why the file could not be checked at all.
 	Error string `json:"error,omitempty"`
+}
+
+type unverifiedJSON struct {
+	File string `json:"file"`
+	From int64  `json:"from"`
+	To   int64  `json:"to"`
+	Why  string `json:"why"`
 }
 
 type findingJSON struct {
@@ -55,8 +69,10 @@ func newCheck(e *env) *cobra.Command {
 		Long: `check is the doctor: header against index, chunk infos against chunks, index entries against
 message records, chunk sizes and checksums, connections, md5sums against definitions, every message
 decoded against its definition and every header.stamp looked at (in 1970, after its receive time
-or now, going backwards) (--quick skips both), time order, overlaps, padding, junk and truncation. Each finding has a severity and a byte offset. Exit 0 without errors, 1 with, 2 when
-the file is not a recording (--json then holds one error finding and "error").`,
+or now, going backwards) (--quick skips both), time order, overlaps, padding, junk and truncation. Each finding has a severity and a byte offset. Exit 1 when anything recorded was lost (or a message
+is suspect), 0 when nothing was: damage that lost no message (an index or summary rebuilt from the
+records, a free page) is then a warning. Exit 2 when the file is not a recording (--json then holds one
+error finding and "error").`,
 		Example: `  bagscope check x.bag
   bagscope check --quick --json crashed_0.db3`,
 		Args:              files("FILE"),
@@ -79,7 +95,8 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 			json.NewEncoder(stdout).Encode(checkJSON{
 				Path: bag.Shown(path), Verdict: "unreadable", Errors: 1,
 				Findings: []findingJSON{{"error", errOffset(err), "", err.Error()}},
-				Error:    err.Error(),
+				Lost:     noLoss(), Unverified: []unverifiedJSON{},
+				Error: err.Error(),
 			})
 		}
 		fail(stderr, path, err)
@@ -119,7 +136,8 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 		}
 		rep, err = model.CheckStorage(ctx, rs, pl.update)
 		readable = summaryMessages(rs)
-		rs.Close()
+		s = rs
+		defer rs.Close()
 	} else {
 		// The format's doctor reads the raw file; the messages are
 		// decoded against the opened recording's definitions, when it
@@ -162,11 +180,32 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 			readable = summaryMessages(s)
 		}
 	}
+	// What the recording lost, as every command says it: from reading
+	// every message (--quick: from opening it).
+	lost := &loss{d: &bag.Damage{Messages: bag.Exactly(0)}}
+	if s != nil {
+		notePartOf(stderr, path)
+		if quick {
+			lost = fileLoss(s)
+		} else {
+			d, _, serr := bag.SurveyWithReport(context.Background(), s, rep, nil)
+			if serr != nil {
+				return unreadable(serr)
+			}
+			lost = &loss{d: d}
+		}
+	}
+	if s != nil {
+		settleSeverities(rep, lost)
+	}
 	if asJSON {
-		out := checkJSON{Path: bag.Shown(path), OK: rep.Errors() == 0, Verdict: "ok", Messages: readable, MessagesInChunks: rep.Messages,
-			Errors: rep.Errors(), Findings: []findingJSON{}}
+		out := checkJSON{Path: bag.Shown(path), OK: rep.Errors() == 0 && !lost.any(), Verdict: "ok", Messages: readable, MessagesInChunks: rep.Messages,
+			Errors: rep.Errors(), Findings: []findingJSON{}, Lost: lost.json(), Unverified: []unverifiedJSON{}}
 		if !out.OK {
 			out.Verdict = "errors"
+		}
+		for _, r := range lost.d.Unverified {
+			out.Unverified = append(out.Unverified, unverifiedJSON{r.File, r.Start, r.End, r.Why})
 		}
 		for _, f := range rep.Findings {
 			op := strings.ReplaceAll(f.Record, " ", "_")
@@ -185,12 +224,47 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "%-7s offset %d%s: %s\n", f.Severity, f.Offset, op, f.Message)
 		}
+		printUnverified(stdout, lost.d)
 		fmt.Fprintf(stdout, "%s: %d messages (%d in complete chunks); %d errors, %d findings in all\n", path, readable, rep.Messages, rep.Errors(), len(rep.Findings))
 	}
-	if rep.Errors() > 0 {
+	lost.print(stderr, path)
+	if rep.Errors() > 0 || lost.any() {
 		return checkErrors
 	}
 	return checkClean
+}
+
+// settleSeverities makes check's exit status say what every command's
+// says (issue 22): 1 when anything recorded was lost, 0 when nothing was.
+// A message that does not decode against its definition is suspect, so a
+// loss (l.Undecoded, from the doctor's count). When the recording lost nothing, what the doctor
+// calls an error (an index, a summary or a header that had to be rebuilt
+// from the records) damaged no message: it is a warning.
+func settleSeverities(rep *bag.CheckReport, l *loss) {
+	l.Undecoded += int(rep.Undecoded)
+	if l.any() {
+		return
+	}
+	for i := range rep.Findings {
+		if rep.Findings[i].Severity == bag.Error {
+			rep.Findings[i].Severity = bag.Warning
+		}
+	}
+}
+
+// printUnverified says which byte ranges no checksum covers (the first
+// few, then how many more and their bytes).
+func printUnverified(w io.Writer, d *bag.Damage) {
+	var total int64
+	for i, r := range d.Unverified {
+		total += r.End - r.Start
+		if i < maxLossLines {
+			fmt.Fprintf(w, "info    offset %d: bytes %d..%d of %s cannot be verified: %s\n", r.Start, r.Start, r.End, filepath.Base(r.File), r.Why)
+		}
+	}
+	if n := len(d.Unverified); n > maxLossLines {
+		fmt.Fprintf(w, "info    offset %d: ... and %d more ranges no checksum covers (%s in all)\n", d.Unverified[maxLossLines].Start, n-maxLossLines, human.Size(total))
+	}
 }
 
 // errOffset returns the byte offset an error names: the Offset field of

@@ -13,12 +13,15 @@ func TestCheckCommand(t *testing.T) {
 		file  string
 		code  int
 		first string // a finding expected in the JSON output, "" for none
+		// warn is a warning expected (damage that lost no message).
+		warn string
 	}{
-		{"clean", testdata + "/two-conns-one-topic.bag", 0, ""},
-		{"unindexed", sharedBags + "/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_unindexed.bag", 1, "the index cannot be used"},
-		{"truncated", sharedBags + "/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag", 1, "the file is truncated"},
-		{"empty file", sharedBags + "/cruise-automation__rosbag.js/fixtures/empty-file.bag", 2, ""},
-		{"not a bag", "check_test.go", 2, ""},
+		{"clean", testdata + "/two-conns-one-topic.bag", 0, "", ""},
+		// An index never written loses no message: a warning, exit 0.
+		{"unindexed", sharedBags + "/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_unindexed.bag", 0, "", "the index cannot be used"},
+		{"truncated", sharedBags + "/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag", 1, "the file is truncated", ""},
+		{"empty file", sharedBags + "/cruise-automation__rosbag.js/fixtures/empty-file.bag", 2, "", ""},
+		{"not a bag", "check_test.go", 2, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,10 +47,15 @@ func TestCheckCommand(t *testing.T) {
 				t.Fatalf("not JSON: %v\n%s", err, out)
 			}
 			if tc.first == "" {
+				warned := tc.warn == ""
 				for _, f := range got.Findings {
 					if f.Severity == "error" {
 						t.Fatalf("unexpected error finding %+v", f)
 					}
+					warned = warned || f.Severity == "warning" && strings.Contains(f.Message, tc.warn) && f.Offset > 0
+				}
+				if !warned {
+					t.Fatalf("no warning containing %q in %s", tc.warn, out)
 				}
 				return
 			}

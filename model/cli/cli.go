@@ -95,6 +95,7 @@ func (e *env) openRecording(cmd *cobra.Command, path string) (bag.Storage, error
 		failOpen(e.stderr, path, err)
 		return nil, &openError{err}
 	}
+	notePartOf(e.stderr, path)
 	noteDefinitionSources(e.stderr, path, s)
 	return s, nil
 }
@@ -116,6 +117,15 @@ func openCause(err error) error {
 		return oe.cause
 	}
 	return err
+}
+
+// notePartOf says, for a storage file of a rosbag2 folder (which every
+// command and the window read alone), that the folder is the whole
+// recording.
+func notePartOf(stderr io.Writer, path string) {
+	if dir := bag.FolderOf(path); dir != "" {
+		fmt.Fprintf(stderr, "bagscope: %s: offset 0: %s\n", path, model.PartOfNote(path, dir))
+	}
 }
 
 // noteDefinitionSources says on stderr, once per type, where the

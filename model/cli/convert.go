@@ -74,7 +74,7 @@ func runConvert(src bag.Storage, o copyOptions, stdout, stderr io.Writer) int {
 	}
 	// What could not be converted is said on stderr, as every command
 	// that reads says it.
-	l := &loss{Ranges: rep.Lost, Messages: rep.LostMessages}
+	l := rangesLoss(src, rep.Lost, true)
 	l.print(stderr, o.in)
 	return code
 }

@@ -345,12 +345,12 @@ func TestCopyJSON(t *testing.T) {
 			if sum != got.Messages || got.Messages == 0 {
 				t.Errorf("the topics hold %d messages, the total says %d", sum, got.Messages)
 			}
-			if (tc.verdict == "partial") != (len(got.Lost.Ranges) > 0 || got.Lost.Messages > 0) {
+			if (tc.verdict == "partial") != (len(got.Lost.Ranges) > 0 || got.Lost.Messages().Min > 0) {
 				t.Errorf("verdict %s with loss %+v", got.Verdict, got.Lost)
 			}
 			for _, r := range got.Lost.Ranges {
-				if !strings.Contains(stderr, "offset "+strconv.FormatInt(r.Offset, 10)) {
-					t.Errorf("lost range at %d is not on stderr:\n%s", r.Offset, stderr)
+				if !strings.Contains(stderr, "offset "+strconv.FormatInt(r.From, 10)) {
+					t.Errorf("lost range at %d is not on stderr:\n%s", r.From, stderr)
 				}
 			}
 			// The copy holds what the report says.

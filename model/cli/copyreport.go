@@ -37,7 +37,7 @@ type copyJSON struct {
 func copyReport(src bag.Storage, in, out string, rep *bag.RepairReport, code int) copyJSON {
 	j := copyJSON{Path: in, Output: out, Format: outputFormat(src, out), Compression: rep.Compression, Notes: []string{},
 		Messages: rep.Messages, Connections: len(src.Connections()), Topics: []topicCountJSON{},
-		Lost: (&loss{Ranges: rep.Lost, Messages: rep.LostMessages}).json(), OK: rep.Complete(), Verdict: "ok"}
+		Lost: rangesLoss(src, rep.Lost, true).json(), OK: rep.Complete(), Verdict: "ok"}
 	if scan := src.FileInfo().Scanned; scan != nil {
 		if scan.Reason != nil {
 			j.Scanned = scan.Reason.Error()
@@ -60,7 +60,7 @@ func copyReport(src bag.Storage, in, out string, rep *bag.RepairReport, code int
 
 // copyFailure is the --json object of a copy that could not be written.
 func copyFailure(in, out string, err error) copyJSON {
-	return copyJSON{Path: in, Output: out, Notes: []string{}, Topics: []topicCountJSON{}, Lost: (&loss{}).json(),
+	return copyJSON{Path: in, Output: out, Notes: []string{}, Topics: []topicCountJSON{}, Lost: noLoss(),
 		Verdict: "failed", Error: err.Error()}
 }
 

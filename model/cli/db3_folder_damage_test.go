@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,7 +65,8 @@ var summaryLine = regexp.MustCompile(`(?m)^.*: (\d+) messages \((\d+) in complet
 // are random bytes, not CDR) and info on each damaged variant of a .db3,
 // alone and in a bag folder whose metadata.yaml describes the healthy
 // file (so the folder opens without counting the rows). check must exit
-// 1 on both with the same findings, each naming its offset; info must
+// the same on both with the same findings, each naming its offset: 1 when
+// the copy lost messages (or cannot tell), 0 when it lost none; info must
 // show the rescue and the loss when the damage is found without reading
 // the rows (a cut file, a damaged header), as it does for the lone file.
 func TestCheckDamagedDB3Folder(t *testing.T) {
@@ -115,8 +117,23 @@ func TestCheckDamagedDB3Folder(t *testing.T) {
 					t.Errorf("check %s: exit %d\n%s%s\nthe lone file: exit %d\n%s%s", p, code, out, stderr, lcode, lout, lerr)
 				}
 			}
-			if lcode == 0 {
-				t.Fatalf("check of the damaged file: exit 0\n%s", lout)
+			// The truth, from the healthy file's 3000 messages: a copy
+			// that reads fewer lost some, and every command exits 1; one
+			// that reads them all exits 0 unless the report cannot tell
+			// (a range that may hold rows, suspect rows). A damaged header
+			// or index page, or a free page, loses nothing.
+			ij, _, _ := run("info", "--json", "--read-all", lone)
+			var info infoJSON
+			json.Unmarshal([]byte(ij), &info)
+			wantLoss := info.Messages < 3000
+			if l := info.Lost; l != nil {
+				if wantLoss && len(l.Ranges) == 0 && l.Messages().Min == 0 {
+					t.Errorf("%d of 3000 messages read, and the loss is not said: %s", info.Messages, ij)
+				}
+				wantLoss = wantLoss || len(l.Ranges) > 0 || l.Messages().Min > 0 || l.Suspect > 0
+			}
+			if lout != "" && (lcode == 1) != wantLoss {
+				t.Fatalf("check of the damaged file: exit %d, %d of 3000 messages read, %s\n%s", lcode, info.Messages, ij, lout)
 			}
 			for _, l := range strings.Split(strings.TrimSpace(lout), "\n") {
 				if !strings.HasPrefix(l, "error") && !strings.HasPrefix(l, "warning") && !strings.HasPrefix(l, "info") && !summaryLine.MatchString(l+"\n") {
@@ -139,8 +156,11 @@ func TestCheckDamagedDB3Folder(t *testing.T) {
 			if lc == 1 && !offsetLine.MatchString(le) {
 				t.Errorf("info: exit 1 without a loss at an offset on stderr: %q", le)
 			}
-			if lost := strings.Contains(lo, "skipped bytes"); lo != "" && lost != (lc == 1) {
-				t.Errorf("info: exit %d, skipped bytes listed %v\n%s", lc, lost, lo)
+			if lo != "" && (lc == 1) != wantLoss {
+				t.Errorf("info: exit %d, %d of 3000 messages read\n%s", lc, info.Messages, lo)
+			}
+			if wantLoss && lo != "" && !strings.Contains(lo, "skipped bytes") {
+				t.Errorf("info: a loss, and no skipped bytes listed\n%s", lo)
 			}
 			if !found || lo == "" {
 				return // not found at open, or the file cannot be read at all

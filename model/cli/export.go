@@ -88,7 +88,7 @@ func runExport(b bag.Storage, in, dir string, opt export.Options, stdout, stderr
 			code = ExitProblems
 		}
 	}
-	l := &loss{Ranges: rep.Lost, Messages: rep.LostMessages}
+	l := rangesLoss(b, rep.Lost, true)
 	l.print(stderr, in)
 	if l.any() {
 		code = ExitProblems

@@ -81,12 +81,12 @@ func runFilter(src bag.Storage, in, out string, opt query.FilterOptions, stdout,
 	code := ExitOK
 	if rep.Failed > 0 {
 		first := rep.First[0]
-		fmt.Fprintf(stderr, "bagscope: %s: offset %d: %d messages left out that the expression could not be evaluated on (the first on %s at %s: %v)\n",
-			in, first.Loc.Block, rep.Failed, first.Topic, first.Time, first.Err)
+		fmt.Fprintf(stderr, "bagscope: %s: %s: %d messages left out that the expression could not be evaluated on (the first on %s at %s: %v)\n",
+			in, bag.Where(src, first.Loc), rep.Failed, first.Topic, first.Time, first.Err)
 		code = ExitProblems
 	}
 	if !rep.Complete() {
-		l := &loss{Ranges: rep.Lost, Messages: rep.LostMessages}
+		l := rangesLoss(src, rep.Lost, true)
 		l.print(stderr, in)
 		code = ExitPartial
 	}

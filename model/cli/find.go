@@ -143,11 +143,11 @@ func runFind(b bag.Storage, path, src string, f bag.MessageFilter, mode string, 
 	code := ExitOK
 	if res.Failed > 0 {
 		first := res.First[0]
-		fmt.Fprintf(stderr, "bagscope: %s: offset %d: %d messages could not be evaluated (the first on %s at %s, in the chunk or record at that offset: %v)\n",
-			path, first.Loc.Block, res.Failed, first.Topic, first.Time, first.Err)
+		fmt.Fprintf(stderr, "bagscope: %s: %s: %d messages could not be evaluated (the first on %s at %s: %v)\n",
+			path, bag.Where(b, first.Loc), res.Failed, first.Topic, first.Time, first.Err)
 		code = ExitProblems
 	}
-	l := &loss{Ranges: res.Skipped, Messages: res.LostMessages}
+	l := rangesLoss(b, res.Skipped, true)
 	l.print(stderr, path)
 	if l.any() {
 		code = ExitProblems

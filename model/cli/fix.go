@@ -9,6 +9,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // Exit statuses of fix, from the table every command shares.
@@ -81,6 +82,10 @@ func runFix(b bag.Storage, o copyOptions, threshold int, stdout, stderr io.Write
 		fail(stderr, o.in, err)
 		return fixNothing
 	}
+	// What the source lost, with what the repair's read met: the same
+	// report every command prints.
+	l := rangesLoss(b, rep.Lost, true)
+	l.d.NoteSuspects(rep.Suspect)
 	code := fixComplete
 	switch {
 	case rep.Messages == 0 && !rep.Complete():
@@ -91,20 +96,19 @@ func runFix(b bag.Storage, o copyOptions, threshold int, stdout, stderr io.Write
 	if o.json {
 		writeJSON(stdout, copyReport(b, o.in, o.out, rep, code))
 	} else {
-		printRepair(stdout, o.in, o.out, b, rep)
+		printRepair(stdout, o.in, o.out, b, rep, l.d)
 	}
 	if o.sel != nil {
 		o.sel.noteEmpty(stderr, o.in, rep.Messages)
 	}
 	if !rep.Complete() {
 		// Loss is said on stderr too, as every command that reads says it.
-		l := &loss{Ranges: rep.Lost, Messages: rep.LostMessages}
 		l.print(stderr, o.in)
 	}
 	return code
 }
 
-func printRepair(w io.Writer, in, out string, b bag.Storage, rep *bag.RepairReport) {
+func printRepair(w io.Writer, in, out string, b bag.Storage, rep *bag.RepairReport, d *bag.Damage) {
 	fmt.Fprintf(w, "read %s", in)
 	scan := b.FileInfo().Scanned
 	if scan != nil {
@@ -128,10 +132,13 @@ func printRepair(w io.Writer, in, out string, b bag.Storage, rep *bag.RepairRepo
 		fmt.Fprintln(w, "nothing was lost")
 		return
 	}
-	if rep.LostMessages > 0 {
-		fmt.Fprintf(w, "lost %d indexed messages in unreadable chunks\n", rep.LostMessages)
+	if h := human.DamageHeadline(d); h != "" {
+		fmt.Fprintf(w, "lost: %s\n", h)
 	}
-	for _, r := range rep.Lost {
-		fmt.Fprintf(w, "lost %s\n", r)
+	if rep.Suspect > 0 {
+		fmt.Fprintf(w, "left out %s: read from damaged units, they cannot be trusted\n", human.Plural(rep.Suspect, "suspect message"))
+	}
+	for _, r := range d.Ranges {
+		fmt.Fprintf(w, "lost %s\n", human.LostRange(r))
 	}
 }

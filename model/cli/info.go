@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/stats"
 )
 
@@ -25,14 +27,19 @@ type infoJSON struct {
 	Start   timeJSON `json:"start"`
 	End     timeJSON `json:"end"`
 	// Duration is End - Start in seconds.
-	Duration    float64         `json:"duration"`
-	Messages    uint64          `json:"messages"`
+	Duration float64 `json:"duration"`
+	Messages uint64  `json:"messages"`
+	// Counted says where the counts come from: "index" (the recording's
+	// index or summary, trusted because opening found no damage) or
+	// "read" (every message was read: the recording is unindexed, cut or
+	// damaged, or --read-all asked).
+	Counted     string          `json:"counted,omitempty"`
 	Chunks      int             `json:"chunks"`
 	Compression map[string]int  `json:"compression"`
 	Topics      []topicInfoJSON `json:"topics"`
 	// Error is why the file could not be read.
 	Error string `json:"error,omitempty"`
-	// Lost is what a scan of a damaged file could not read.
+	// Lost is what could not be read (every command's "lost").
 	Lost *lossJSON `json:"lost,omitempty"`
 	// Fetched is what reading a remote recording fetched (absent for a
 	// local one).
@@ -40,11 +47,14 @@ type infoJSON struct {
 }
 
 type topicInfoJSON struct {
-	Topic       string `json:"topic"`
-	Type        string `json:"type"`
-	MD5Sum      string `json:"md5sum"`
-	Messages    uint64 `json:"messages"`
-	Connections int    `json:"connections"`
+	Topic    string `json:"topic"`
+	Type     string `json:"type"`
+	MD5Sum   string `json:"md5sum"`
+	Messages uint64 `json:"messages"`
+	// Claimed is what the recording's index or summary counts, when it
+	// is not what was read.
+	Claimed     *uint64 `json:"claimed,omitempty"`
+	Connections int     `json:"connections"`
 	// The topic's rate and timing statistics, from the message index,
 	// with --freq only.
 	*topicStatsJSON
@@ -66,14 +76,36 @@ found is listed; what could not be read is said on stderr with its byte offset (
 	}
 	asJSON := c.Flags().Bool("json", false, "print one JSON object (with each topic's rate and timing statistics)")
 	freq := c.Flags().Bool("freq", false, "print each topic's rate as rosbag info --freq does, with its intervals, jitter, gaps and active span")
+	readAll := c.Flags().Bool("read-all", false, "read every message, so the counts are what was read and damage inside a chunk or page is found (info trusts an intact index otherwise; an unindexed, cut or damaged recording is always read)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		msgDirs(cmd)
-		return status(runInfo(args[0], *asJSON, *freq, e.openOptions(), e.stdout, e.stderr))
+		return status(runInfo(args[0], *asJSON, *freq, *readAll, e.openOptions(), e.stdout, e.stderr))
 	}
 	return c
 }
 
-func runInfo(path string, asJSON, freq bool, o bag.OpenOptions, stdout, stderr io.Writer) int {
+// Where info's counts come from (infoJSON.Counted).
+const (
+	countedIndex = "index"
+	countedRead  = "read"
+)
+
+// mustSurvey reports whether info reads every message of b rather than
+// trust its index or summary: when opening found it unindexed, cut or
+// damaged (d, what opening found, holds a lost range or a claim it could
+// not meet). A remote recording is read whole only with the user's
+// consent (--allow-remote-scan).
+func mustSurvey(b bag.Storage, d *bag.Damage, path string, o bag.OpenOptions) bool {
+	if bag.IsURL(path) && !o.AllowRemoteScan {
+		return false
+	}
+	if b.FileInfo().Scanned != nil || d.MissingFiles > 0 || len(d.Ranges) > 0 || d.Suspect > 0 {
+		return true
+	}
+	return d.Claim != nil && d.Claim.Messages != d.Read
+}
+
+func runInfo(path string, asJSON, freq, readAll bool, o bag.OpenOptions, stdout, stderr io.Writer) int {
 	failJSON := func(err error) int {
 		if asJSON {
 			json.NewEncoder(stdout).Encode(infoJSON{Path: bag.Shown(path), Compression: map[string]int{}, Topics: []topicInfoJSON{}, Error: err.Error(), Fetched: fetchedObject()})
@@ -86,9 +118,30 @@ func runInfo(path string, asJSON, freq bool, o bag.OpenOptions, stdout, stderr i
 		return ExitUsage
 	}
 	defer b.Close()
+	notePartOf(stderr, path)
 	s, err := b.Summary()
 	if err != nil {
 		return failJSON(err)
+	}
+	// The counts come from the index or summary when the recording's
+	// opening trusts it: reading every message costs seconds on a large
+	// recording and the whole file over a URL. A recording that opening
+	// found unindexed, cut or damaged (or --read-all) is read message by
+	// message, so its counts are what was read and damage inside a chunk
+	// or page is found, as cat and verify find it.
+	d := bag.DamageOf(b)
+	counted := countedIndex
+	claimed := map[string]uint64{}
+	if readAll || mustSurvey(b, d, path, o) {
+		pl := newProgress(stderr, "reading")
+		var read map[uint32]uint64
+		d, read, err = bag.Survey(context.Background(), b, pl.update)
+		pl.end()
+		if err != nil {
+			return failJSON(err)
+		}
+		claimed = readCounts(s, read)
+		counted = countedRead
 	}
 	var set *stats.Set
 	if freq {
@@ -98,16 +151,16 @@ func runInfo(path string, asJSON, freq bool, o bag.OpenOptions, stdout, stderr i
 		}
 	}
 	// A damaged file's summary counts what could be read; what could not
-	// is said on stderr too, and the exit status is 1, as cat and check
-	// report it.
-	lost := fileLoss(b)
-	lost.sort()
+	// is said on stderr too, and the exit status is 1, as every command
+	// reports it.
+	lost := &loss{d: d}
 	status := 0
 	if asJSON {
-		status = printInfoJSON(stdout, s, set, lost)
+		status = printInfoJSON(stdout, s, set, lost, claimed, counted)
 	} else {
 		printInfo(stdout, b, s, set)
 	}
+	printClaims(stderr, path, s, claimed)
 	if lost.any() {
 		lost.print(stderr, path)
 		status = 1
@@ -115,20 +168,54 @@ func runInfo(path string, asJSON, freq bool, o bag.OpenOptions, stdout, stderr i
 	return status
 }
 
-func printInfoJSON(w io.Writer, s *bag.Summary, set *stats.Set, lost *loss) int {
+// readCounts makes the summary's message counts those read, and returns
+// what the index or summary claimed for each topic where it claimed
+// another number.
+func readCounts(s *bag.Summary, read map[uint32]uint64) map[string]uint64 {
+	claimed := map[string]uint64{}
+	var total uint64
+	for i := range s.Topics {
+		t := &s.Topics[i]
+		var n uint64
+		for _, c := range t.Connections {
+			n += read[c.ID]
+		}
+		if n != t.Messages {
+			claimed[t.Topic] = t.Messages
+			t.Messages = n
+		}
+		total += n
+	}
+	s.Messages = total
+	s.ConnMessages = read
+	return claimed
+}
+
+// printClaims says, for each topic whose count read differs from what the
+// recording claims, both numbers.
+func printClaims(stderr io.Writer, path string, s *bag.Summary, claimed map[string]uint64) {
+	for _, t := range s.Topics {
+		if c, ok := claimed[t.Topic]; ok {
+			fmt.Fprintf(stderr, "bagscope: %s: offset 0: %s: %s read; the recording's index or summary counts %s\n", path, t.Topic, human.Plural(t.Messages, "message"), human.Count(c))
+		}
+	}
+}
+
+func printInfoJSON(w io.Writer, s *bag.Summary, set *stats.Set, lost *loss, claimed map[string]uint64, counted string) int {
 	out := infoJSON{
-		Path: s.Path, Format: s.Format, Version: s.Version, Size: s.Size, Indexed: s.Indexed,
+		Path: s.Path, Format: s.Format, Version: s.Version, Size: s.Size, Indexed: s.Indexed, Counted: counted,
 		Start: toTimeJSON(s.Start), End: toTimeJSON(s.End), Duration: float64(s.End.Nanos()-s.Start.Nanos()) / 1e9,
 		Messages: s.Messages, Chunks: s.Chunks, Compression: s.Compression,
 		Topics: []topicInfoJSON{},
 	}
-	if lost.any() {
-		lj := lost.json()
-		out.Lost = &lj
-	}
+	lj := lost.json()
+	out.Lost = &lj
 	out.Fetched = fetchedObject()
 	for _, t := range s.Topics {
 		tj := topicInfoJSON{Topic: t.Topic, Type: t.Type, MD5Sum: t.MD5Sum, Messages: t.Messages, Connections: len(t.Connections)}
+		if c, ok := claimed[t.Topic]; ok {
+			tj.Claimed = &c
+		}
 		if set != nil {
 			st := statsJSON(set.Topic(t.Topic))
 			tj.topicStatsJSON = &st

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -27,17 +28,35 @@ func TestInfoJSONMatchesReference(t *testing.T) {
 			out, stderr, code := run("info", "--json", p)
 			if refErr, ok := want["error"]; ok {
 				if strings.Contains(fmt.Sprint(refErr), "Unindexed") {
-					// bagscope scans what the reference refuses (compared
-					// with rosbag reindex in bag's scan tests).
-					// Exit 1 when the scan lost part of the file (a
-					// truncated recording), with the loss in the JSON
-					// and each lost range's offset on stderr.
-					lost := strings.Contains(out, `"lost":{`)
-					if !strings.Contains(out, `"indexed":false`) || lost != (code == 1) || !lost && code != 0 {
+					// bagscope scans what the reference refuses. Exit 1
+					// only when the scan lost part of the file (a cut
+					// recording), with the loss in the JSON and each
+					// lost range's offset on stderr; a bag whose index
+					// was never written loses nothing (exit 0), and its
+					// counts are those of the reference's own reindexed
+					// copy.
+					var got infoJSON
+					if err := json.Unmarshal([]byte(out), &got); err != nil || got.Lost == nil {
+						t.Fatalf("unindexed bag: exit %d, %v: %s", code, err, out)
+					}
+					lost := len(got.Lost.Ranges) > 0 || got.Lost.Messages().Min > 0 || got.Lost.Suspect > 0
+					if got.Indexed || lost != (code == 1) || !lost && code != 0 {
 						t.Fatalf("unindexed bag: exit %d, %s %s", code, out, stderr)
 					}
 					if lost && !strings.Contains(stderr, "lost") || lost && !strings.Contains(stderr, "offset") {
 						t.Fatalf("unindexed bag with a loss: stderr %q", stderr)
+					}
+					if lost {
+						return
+					}
+					ref := refReindexed(t, p)
+					if got.Messages != ref.Messages || len(got.Topics) != len(ref.Topics) {
+						t.Fatalf("unindexed bag: %d messages in %d topics, the reindexed reference %d in %d", got.Messages, len(got.Topics), ref.Messages, len(ref.Topics))
+					}
+					for i, tp := range ref.Topics {
+						if g := got.Topics[i]; g.Topic != tp.Topic || g.Messages != tp.Messages || g.Type != tp.Type {
+							t.Errorf("topic %d: %+v, the reindexed reference %+v", i, g, tp)
+						}
 					}
 					return
 				}
@@ -66,6 +85,16 @@ func TestInfoJSONMatchesReference(t *testing.T) {
 				t.Errorf("format %v, want ROS 1 bag", got["format"])
 			}
 			delete(got, "format") // the reference reads only ROS 1 bags
+			// The reference says nothing of loss: these recordings lost none.
+			if l, ok := got["lost"].(map[string]any); !ok || l["messages"] != float64(0) || len(l["ranges"].([]any)) != 0 {
+				t.Errorf("lost %v, want none", got["lost"])
+			}
+			delete(got, "lost")
+			// An intact indexed bag's counts are its index's.
+			if got["counted"] != "index" {
+				t.Errorf("counted %v, want index", got["counted"])
+			}
+			delete(got, "counted")
 			for k := range got {
 				if _, ok := want[k]; !ok {
 					t.Errorf("unexpected key %q", k)
@@ -100,7 +129,7 @@ func TestInfoText(t *testing.T) {
 // reported on stderr with their offset and make the exit status 1.
 func TestInfoScansUnindexed(t *testing.T) {
 	out, stderr, code := run("info", sharedBags+"/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag")
-	if code != 1 || !strings.Contains(stderr, "offset 5892: lost 100 bytes (5892..5992)") {
+	if code != 1 || !strings.Contains(stderr, "offset 5892: ") || !strings.Contains(stderr, "recovered 3 messages") || !strings.Contains(stderr, "100 B unreadable") {
 		t.Fatalf("exit %d, stderr %q; want 1 and the lost 100 bytes at 5892", code, stderr)
 	}
 	for _, want := range []string{
@@ -142,4 +171,28 @@ func TestCommandErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// refReindexed is the reference's info of a copy of the unindexed bag p
+// that the reference reindexed (what `rosbag reindex` does).
+func refReindexed(t *testing.T, p string) infoJSON {
+	t.Helper()
+	cp := filepath.Join(t.TempDir(), filepath.Base(p))
+	script := `import rosbag, shutil, sys
+shutil.copy(sys.argv[1], sys.argv[2])
+with rosbag.Bag(sys.argv[2], 'a', allow_unindexed=True) as b:
+    for _ in b.reindex():
+        pass`
+	if out, err := exec.Command(refPython, "-c", script, p, cp).CombinedOutput(); err != nil {
+		t.Fatalf("rosbag reindex: %v: %s", err, out)
+	}
+	ref, err := exec.Command(refPython, testdata+"/ref_info.py", cp).Output()
+	if err != nil {
+		t.Fatalf("ref_info.py: %v", err)
+	}
+	var v infoJSON
+	if err := json.Unmarshal(ref, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

@@ -1,117 +1,247 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"path/filepath"
 	"strings"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/human"
 )
 
-// loss is what a read could not use: the ranges a scan of the file skipped
-// and those the message iterator skipped, and the messages known to be in
-// them. Every command that reads messages reports it, so loss is never
-// silent.
+// loss is what a command could not read of a recording: the recording's
+// one damage report (bag.Damage: what opening found and what the read
+// met, each lost range with its file, offsets, unit and messages). Every
+// command prints it the same way on stderr and in --json, so loss is
+// never silent and never said two ways.
 type loss struct {
-	Ranges   []bag.ByteRange
-	Messages uint64 // messages known lost (from the index)
+	d *bag.Damage
 	// Undecoded counts messages read but not decoded (cat).
 	Undecoded int
 }
 
-// lossJSON is a loss in a command's --json output.
-type lossJSON struct {
-	Messages uint64          `json:"messages"`
-	Bytes    int64           `json:"bytes"`
-	Ranges   []rangeLossJSON `json:"ranges"`
+// fileLoss is what opening the recording found lost.
+func fileLoss(s bag.Storage) *loss { return &loss{d: bag.DamageOf(s)} }
+
+// readLoss is what the recording lost, with what a read through it (which
+// may be nil) met and what the doctor finds, as info and check report it.
+func readLoss(s bag.Storage, it bag.MessageIter) *loss {
+	l := &loss{d: bag.DamageAfter(s, it)}
+	bag.AddDoctorFindings(context.Background(), s, l.d)
+	return l
 }
 
-type rangeLossJSON struct {
-	Offset int64  `json:"offset"`
-	Size   int64  `json:"size"`
-	Why    string `json:"why"`
-}
-
-// fileLoss is what opening the file found lost: the skipped ranges of a
-// scan (not zero padding, which holds nothing) and the messages of the
-// chunks it could not read. A scan's ranges are the whole file's, so they
-// count whatever the command selects.
-func fileLoss(s bag.Storage) *loss {
-	l := &loss{}
-	if sc := s.FileInfo().Scanned; sc != nil {
-		for _, r := range sc.Skipped {
-			if !strings.HasPrefix(r.Why, "padding") {
-				l.Ranges = append(l.Ranges, r)
-			}
-		}
-		l.Messages += sc.LostMessages
+// rangesLoss is what the recording lost, with the ranges a read skipped
+// (and, checked, what the doctor finds).
+func rangesLoss(s bag.Storage, skipped []bag.ByteRange, checked bool) *loss {
+	l := &loss{d: bag.DamageRead(s, skipped)}
+	if checked {
+		bag.AddDoctorFindings(context.Background(), s, l.d)
 	}
 	return l
 }
 
-// addIter adds what a message iterator skipped, if it says (MCAP, ROS 1
-// and the wrappers around them do).
-func (l *loss) addIter(it bag.MessageIter) {
-	if sk, ok := it.(interface{ Skipped() []bag.ByteRange }); ok {
-		l.Ranges = append(l.Ranges, sk.Skipped()...)
-	}
-	for x := it; x != nil; {
-		if lm, ok := x.(interface{ LostMessages() uint64 }); ok {
-			l.Messages += lm.LostMessages()
-			break
-		}
-		u, ok := x.(interface{ Unwrap() bag.MessageIter })
-		if !ok {
-			break
-		}
-		x = u.Unwrap()
-	}
-	l.sort()
-}
-
-func (l *loss) sort() {
-	sort.SliceStable(l.Ranges, func(i, j int) bool { return l.Ranges[i].Start < l.Ranges[j].Start })
-}
-
 // any reports whether anything was lost.
-func (l *loss) any() bool { return len(l.Ranges) > 0 || l.Messages > 0 || l.Undecoded > 0 }
-
-// bytes adds up the lost ranges.
-func (l *loss) bytes() int64 {
-	var n int64
-	for _, r := range l.Ranges {
-		n += r.End - r.Start
-	}
-	return n
-}
+func (l *loss) any() bool { return l.d.Lost() || l.Undecoded > 0 }
 
 // maxLossLines is how many lost ranges a command prints; the rest are
 // counted.
 const maxLossLines = 20
 
-// print says what was lost on w (stderr), one line per range with its
-// offset and size, after a line with the totals.
+// print says what was lost on w (stderr): a line with the totals (and what
+// the recording claims beside what was read), then one line per range
+// with its file, offset, unit, messages and why. Every line names an
+// offset.
 func (l *loss) print(w io.Writer, path string) {
-	if len(l.Ranges) > 0 {
-		fmt.Fprintf(w, "bagscope: %s: offset %d: lost %d messages known to the index, %d bytes in %d ranges that could not be read, the first at offset %d\n", path, l.Ranges[0].Start, l.Messages, l.bytes(), len(l.Ranges), l.Ranges[0].Start)
-	} else if l.Messages > 0 {
-		fmt.Fprintf(w, "bagscope: %s: offset 0: lost %d messages known to the index\n", path, l.Messages)
+	d := l.d
+	if !d.Lost() {
+		return
 	}
-	for i, r := range l.Ranges {
+	first := int64(0)
+	if len(d.Ranges) > 0 {
+		first = d.Ranges[0].Start
+	}
+	line := fmt.Sprintf("bagscope: %s: offset %d: %s", path, first, human.DamageHeadline(d))
+	var notes []string
+	if len(d.Ranges) > 1 {
+		notes = append(notes, fmt.Sprintf("%d lost ranges", len(d.Ranges)))
+	}
+	if c := human.ClaimNote(d); c != "" {
+		notes = append(notes, c)
+	}
+	if len(notes) > 0 {
+		line += " (" + strings.Join(notes, "; ") + ")"
+	}
+	fmt.Fprintln(w, line)
+	many := d.Files > 1
+	for i, r := range d.Ranges {
 		if i == maxLossLines {
-			fmt.Fprintf(w, "bagscope: %s: ... and %d more lost ranges\n", path, len(l.Ranges)-i)
+			fmt.Fprintf(w, "bagscope: %s: offset %d: ... and %d more lost ranges\n", path, r.Start, len(d.Ranges)-i)
 			break
 		}
-		fmt.Fprintf(w, "bagscope: %s: offset %d: lost %d bytes (%d..%d): %s\n", path, r.Start, r.End-r.Start, r.Start, r.End, r.Why)
+		file := ""
+		if many && r.Unit != bag.UnitFile {
+			file = filepath.Base(r.File) + ": "
+		}
+		fmt.Fprintf(w, "bagscope: %s: %soffset %d: %s\n", path, file, r.Start, human.LostRange(r))
 	}
 }
 
+// lossJSON is a loss in a command's --json output: "messages" when the
+// count is exact, else "messages_min" and "messages_max" (null when
+// nothing bounds it); the bytes gone; the ranges, each with its file,
+// byte range, unit and messages; what was read and what the recording
+// claims.
+type lossJSON struct {
+	countJSON
+	Bytes   int64      `json:"bytes"`
+	Read    uint64     `json:"read"`
+	Claimed *claimJSON `json:"claimed,omitempty"`
+	Suspect uint64     `json:"suspect"`
+	// Ranges are the ranges that may have held messages; Notes those that
+	// provably held none (an index, a free page, a header rebuilt from
+	// the pages): they are damage, not loss.
+	Ranges []rangeLossJSON `json:"ranges"`
+	Notes  []rangeLossJSON `json:"notes"`
+}
+
+type claimJSON struct {
+	Messages uint64 `json:"messages"`
+	By       string `json:"by"`
+}
+
+type rangeLossJSON struct {
+	File string `json:"file"`
+	From int64  `json:"from"`
+	To   int64  `json:"to"`
+	Unit string `json:"unit"`
+	countJSON
+	Topics    []string `json:"topics"`
+	Recovered uint64   `json:"recovered"`
+	Why       string   `json:"why"`
+}
+
+// countJSON is a bag.Count as JSON fields (see lossJSON).
+type countJSON struct{ c bag.Count }
+
+// MarshalJSON is never called for the embedded value; the fields are
+// written by the containing types' MarshalJSON.
+func (c countJSON) fields() map[string]any {
+	if c.c.Exact() {
+		return map[string]any{"messages": c.c.Min}
+	}
+	var hi any
+	if c.c.Bounded {
+		hi = c.c.Max
+	}
+	return map[string]any{"messages_min": c.c.Min, "messages_max": hi}
+}
+
+// MarshalJSON writes the loss with its count's fields.
+func (l lossJSON) MarshalJSON() ([]byte, error) {
+	type plain lossJSON
+	return mergeJSON(plain(l), l.countJSON)
+}
+
+// MarshalJSON writes the range with its count's fields.
+func (r rangeLossJSON) MarshalJSON() ([]byte, error) {
+	type plain rangeLossJSON
+	return mergeJSON(plain(r), r.countJSON)
+}
+
+// UnmarshalJSON reads a loss back (tests).
+func (l *lossJSON) UnmarshalJSON(b []byte) error {
+	type plain lossJSON
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*l = lossJSON(p)
+	return unmarshalCount(b, &l.countJSON)
+}
+
+// UnmarshalJSON reads a range back (tests).
+func (r *rangeLossJSON) UnmarshalJSON(b []byte) error {
+	type plain rangeLossJSON
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*r = rangeLossJSON(p)
+	return unmarshalCount(b, &r.countJSON)
+}
+
+func unmarshalCount(b []byte, c *countJSON) error {
+	var f struct {
+		Messages *uint64 `json:"messages"`
+		Min      *uint64 `json:"messages_min"`
+		Max      *uint64 `json:"messages_max"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	switch {
+	case f.Messages != nil:
+		c.c = bag.Exactly(*f.Messages)
+	case f.Max != nil:
+		c.c = bag.Between(*f.Min, *f.Max)
+	case f.Min != nil:
+		c.c = bag.AtLeast(*f.Min)
+	}
+	return nil
+}
+
+// mergeJSON writes v's fields and a count's as one object.
+func mergeJSON(v any, c countJSON) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]json.RawMessage{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, x := range c.fields() {
+		raw, err := json.Marshal(x)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = raw
+	}
+	return json.Marshal(m)
+}
+
+// Messages returns the count (tests).
+func (c countJSON) Messages() bag.Count { return c.c }
+
 // json returns the loss for a --json output.
 func (l *loss) json() lossJSON {
-	out := lossJSON{Messages: l.Messages, Bytes: l.bytes(), Ranges: []rangeLossJSON{}}
-	for _, r := range l.Ranges {
-		out.Ranges = append(out.Ranges, rangeLossJSON{r.Start, r.End - r.Start, r.Why})
+	d := l.d
+	out := lossJSON{countJSON: countJSON{d.Messages}, Bytes: d.Bytes, Read: d.Read, Suspect: d.Suspect, Ranges: []rangeLossJSON{}, Notes: []rangeLossJSON{}}
+	if d.Claim != nil {
+		out.Claimed = &claimJSON{d.Claim.Messages, d.Claim.By}
+	}
+	for _, r := range d.Ranges {
+		topics := r.Topics
+		if topics == nil {
+			topics = []string{}
+		}
+		rj := rangeLossJSON{File: r.File, From: r.Start, To: r.End, Unit: string(r.Unit),
+			countJSON: countJSON{r.Messages}, Topics: topics, Recovered: r.Recovered, Why: r.Why}
+		if r.Messages.None() {
+			out.Notes = append(out.Notes, rj)
+		} else {
+			out.Ranges = append(out.Ranges, rj)
+		}
 	}
 	return out
+}
+
+// noLoss is the loss of a recording that could not be read at all (for a
+// --json output that must still say "lost").
+func noLoss() lossJSON {
+	return (&loss{d: &bag.Damage{Messages: bag.Exactly(0)}}).json()
 }

@@ -134,7 +134,8 @@ func TestCatAndFixSalvageTheSame(t *testing.T) {
 		"len ffffffff":        ros1Testdata + "/len-ffffffff-none.bag",
 	} {
 		t.Run(name, func(t *testing.T) {
-			want, _, _ := run("cat", "--json", in)
+			// A repaired copy holds the messages that can be trusted.
+			want, _, _ := run("cat", "--json", "--no-suspect", in)
 			out := filepath.Join(t.TempDir(), "fixed.bag")
 			stdout, stderr, code := run("fix", in, out)
 			if code != 0 && code != 3 {

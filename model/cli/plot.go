@@ -217,10 +217,7 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 	}
 	// What could not be read is said, and makes the exit status 1 once the
 	// outputs are written.
-	lost := fileLoss(b)
-	lost.Ranges = append(lost.Ranges, set.Skipped...)
-	lost.Messages += set.LostMessages
-	lost.sort()
+	lost := rangesLoss(b, set.Skipped, true)
 	lost.print(stderr, path)
 	code := ExitOK
 	if lost.any() {

@@ -112,8 +112,10 @@ func sweepCommands(t *testing.T, what, p string, full int, withChecks, cut bool)
 	if err := json.Unmarshal([]byte(out), &c); err != nil {
 		t.Fatalf("%s: check --json printed no JSON: %v: %q", what, err, out)
 	}
-	if code == 0 && cut {
-		t.Fatalf("%s: check is clean on a cut file", what)
+	// A cut that lost messages is never clean; one that lost only what
+	// follows the last message (the index) lost nothing: exit 0.
+	if code == 0 && cut && len(got) != full {
+		t.Fatalf("%s: check is clean on a cut file that lost %d of %d messages", what, full-len(got), full)
 	}
 	if code == 2 && (len(c.Findings) == 0 || c.Error == "") {
 		t.Fatalf("%s: check exit 2 without an error finding: %s", what, out)
@@ -210,8 +212,15 @@ func TestSweepCutAndCorrupt(t *testing.T) {
 				continue
 			}
 			out, _, _ := run("cat", "--json", fixed)
-			if out != strings.Join(got, "\n")+strings.Repeat("\n", min(1, len(got))) {
-				t.Fatalf("%s: the repaired copy holds %d messages, cat read %d", what, strings.Count(out, "\n"), len(got))
+			// The copy leaves out what cat marks suspect.
+			var trusted []string
+			for _, l := range got {
+				if !strings.Contains(l, `"suspect": `) {
+					trusted = append(trusted, l)
+				}
+			}
+			if out != strings.Join(trusted, "\n")+strings.Repeat("\n", min(1, len(trusted))) {
+				t.Fatalf("%s: the repaired copy holds %d messages, cat read %d unmarked", what, strings.Count(out, "\n"), len(trusted))
 			}
 			os.Remove(fixed)
 		}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/model/human"
 )
 
 // maxProblems is how many index problems verify prints; the rest are counted.
@@ -68,8 +70,8 @@ func newVerify(e *env) *cobra.Command {
 		Short: "read every message, check the index, print per-topic counts, bytes and CRC-32C",
 		Long: `verify reads every message, checks each index entry against its record, and prints per topic the
 count, payload bytes and a CRC-32C of the payloads, so an original and its repaired or converted
-copy can be compared. Exit 1 with index problems or anything lost (listed on stderr, and in --json
-as "lost").`,
+copy can be compared. Exit 1 when anything recorded was lost (listed on stderr, and in --json as
+"lost"); index problems that lost no message are listed but exit 0.`,
 		Example: `  bagscope verify x.bag
   bagscope verify repaired.bag --topics /imu --json`,
 		Args:              files("FILE"),
@@ -90,11 +92,12 @@ func runVerify(path string, sel *selection, asJSON bool, o bag.OpenOptions, stdo
 	b, err := bag.OpenFileWith(path, o)
 	if err != nil {
 		if asJSON {
-			json.NewEncoder(stdout).Encode(verifyJSON{Path: bag.Shown(path), Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: (&loss{}).json(), Error: err.Error()})
+			json.NewEncoder(stdout).Encode(verifyJSON{Path: bag.Shown(path), Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: noLoss(), Error: err.Error()})
 		}
 		return status(failOpen(stderr, path, err))
 	}
 	defer b.Close()
+	notePartOf(stderr, path)
 	f, err := sel.resolve(b)
 	if err != nil {
 		return err
@@ -111,7 +114,7 @@ func runVerify(path string, sel *selection, asJSON bool, o bag.OpenOptions, stdo
 	sel.noteEmpty(stderr, path, res.messages)
 	if asJSON {
 		out := verifyJSON{Path: bag.Shown(path), Messages: res.messages, Bytes: res.bytes, IndexEntries: res.indexEntries,
-			Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: res.lost.json(), OK: len(res.problems) == 0 && !res.lost.any()}
+			Topics: []topicVerifyJSON{}, Problems: []string{}, Lost: res.lost.json(), OK: !res.lost.any()}
 		for _, t := range res.topics {
 			out.Topics = append(out.Topics, topicVerifyJSON{t.topic, t.messages, t.bytes, fmt.Sprintf("%08x", t.crc)})
 		}
@@ -134,7 +137,9 @@ func runVerify(path string, sel *selection, asJSON bool, o bag.OpenOptions, stdo
 		fmt.Fprintf(stderr, "bagscope: %s: ... and %d more index problems\n", path, res.moreProblems)
 	}
 	res.lost.print(stderr, path)
-	if len(res.problems) > 0 || res.lost.any() {
+	// Index problems that lost no message are said, but only a loss
+	// makes the exit status 1, as in every command.
+	if res.lost.any() {
 		return status(ExitProblems)
 	}
 	return nil
@@ -157,7 +162,7 @@ func printVerify(w io.Writer, path string, res *verifyResult) {
 	}
 	fmt.Fprintf(w, "index: %d entries checked, %s\n", res.indexEntries, status)
 	if l := res.lost; l.any() {
-		fmt.Fprintf(w, "lost: %d messages known to the index, %d bytes in %d ranges (listed on stderr)\n", l.Messages, l.bytes(), len(l.Ranges))
+		fmt.Fprintf(w, "lost: %s (listed on stderr)\n", human.DamageHeadline(l.d))
 	}
 }
 
@@ -267,8 +272,20 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 	if err := it.Err(); err != nil {
 		return nil, err
 	}
-	res.lost = fileLoss(b)
-	res.lost.addIter(it)
+	res.lost = readLoss(b, it)
+	// A block whose index cannot be read because the block is lost is
+	// one of the lost ranges already: said once, there.
+	problems = slices.DeleteFunc(problems, func(p error) bool { return lostAt(res.lost.d, errOffset(p)) })
+	// A record the index shows was changed (its time out of its chunk's
+	// span, where the index entry's is inside) holds a suspect message: a
+	// loss, unlike an index entry that was damaged.
+	var changed uint64
+	for _, p := range problems {
+		if errors.Is(p, ros1.ErrRecordChanged) {
+			changed++
+		}
+	}
+	res.lost.d.NoteSuspects(res.lost.d.Suspect + changed)
 
 	for _, s := range res.topics {
 		res.messages += s.messages
@@ -328,6 +345,20 @@ func (t *connTable) get(id uint32) *connStats {
 }
 
 // problemKey orders problems by where they are in the file.
+// lostAt reports whether a lost range of d starts at or holds offset off
+// (0, no offset, is never held).
+func lostAt(d *bag.Damage, off int64) bool {
+	if off <= 0 || d.Files > 1 {
+		return false
+	}
+	for _, r := range d.Ranges {
+		if off == r.Start || off > r.Start && off < r.End {
+			return true
+		}
+	}
+	return false
+}
+
 func problemKey(err error) [2]int64 {
 	if fe, ok := err.(*ros1.FormatError); ok {
 		if fe.Chunk >= 0 {

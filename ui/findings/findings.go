@@ -129,7 +129,7 @@ func New(ctx context.Context, d *model.Document, w fyne.Window, showRecord func(
 		if p.SelectRecord != nil {
 			p.SelectRecord(f.Offset) // ready in the Records tab
 		}
-		p.detail.SetText(fmt.Sprintf("%s at byte offset %d%s:\n%s", strings.ToUpper(f.Severity.String()[:1])+f.Severity.String()[1:], f.Offset, recordSuffix(f.Record), f.Message))
+		p.detail.SetText(fmt.Sprintf("%s %s:\n%s", strings.ToUpper(f.Severity.String()[:1])+f.Severity.String()[1:], findingWhere(f), f.Message))
 	}
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(p.checkBtn, p.saveBtn), p.status),
@@ -202,7 +202,7 @@ func (p *Panel) showReport(rep *bag.CheckReport, err error) {
 		p.status.SetText(fmt.Sprintf("No findings: every record of the %s checks out.", human.Plural(rep.Messages, "message")))
 	case counts[bag.Error] == 0:
 		p.status.SetText(fmt.Sprintf("No errors; %s and %s. Select one to read it whole.", human.Plural(uint64(counts[bag.Warning]), "warning"), human.Plural(uint64(counts[bag.Info]), "note")))
-	case !Repairable(p.d):
+	case !p.canSave():
 		p.status.SetText(fmt.Sprintf("%s, %s, %s. Select one to read it whole.", human.Plural(uint64(counts[bag.Error]), "error"), human.Plural(uint64(counts[bag.Warning]), "warning"), human.Plural(uint64(counts[bag.Info]), "note")))
 	default:
 		p.status.SetText(fmt.Sprintf("%s, %s, %s. \"Save repaired copy…\" writes a new, indexed copy with every message that can be read.", human.Plural(uint64(counts[bag.Error]), "error"), human.Plural(uint64(counts[bag.Warning]), "warning"), human.Plural(uint64(counts[bag.Info]), "note")))
@@ -218,11 +218,15 @@ func (p *Panel) showReport(rep *bag.CheckReport, err error) {
 	p.list.Refresh()
 }
 
-// canSave says whether "Save repaired copy…" has something to repair:
-// the format can write a repaired copy, and the recording was read
-// without its index or the last check found something.
+// canSave says whether "Save repaired copy…" has something to repair and
+// something to keep: the recording can be repaired, it lost something, was
+// read without its index, or the last check found something, and it has
+// messages to keep.
 func (p *Panel) canSave() bool {
-	return Repairable(p.d) && (Scanned(p.d) || len(p.findings) > 0)
+	if !Repairable(p.d) || p.d.Summary == nil || p.d.Summary.Messages == 0 && !Scanned(p.d) {
+		return false
+	}
+	return Scanned(p.d) || len(p.findings) > 0 || bag.DamageOf(p.d.Storage).Lost()
 }
 
 // updateSave enables "Save repaired copy…" when there is something to
@@ -267,11 +271,11 @@ func (p *Panel) SaveRepaired() {
 					dialog.ShowError(fmt.Errorf("the repaired copy could not be written: %w", err), p.win)
 					return
 				}
-				dialog.ShowInformation("Repaired copy saved", repairText(out, rep), p.win)
+				dialog.ShowInformation("Repaired copy saved", repairText(out, rep, bag.DamageRead(p.d.Storage, rep.Lost)), p.win)
 			})
 		})
 	}, p.win)
-	save.SetFileName(repairedName(p.d.Name))
+	save.SetFileName(model.RepairedName(p.d))
 	if p.d.Path != "" {
 		// Beside the recording, where users look for it.
 		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(p.d.Path))); err == nil {
@@ -281,26 +285,13 @@ func (p *Panel) SaveRepaired() {
 	save.Show()
 }
 
-// Repairable reports whether the document's format can write a repaired
-// copy of itself.
-func Repairable(d *model.Document) bool {
-	_, ok := bag.Underlying(d.Storage).(bag.Repairer)
-	return ok
-}
+// Repairable reports whether a repaired copy of the document can be
+// written (see model.Repairable): every format `bagscope fix` repairs.
+func Repairable(d *model.Document) bool { return model.Repairable(d) }
 
-// repairedName is the suggested name of a repaired copy: "x.bag" (or
-// "x.bag.active") gives "x-repaired.bag", "x.mcap" "x-repaired.mcap".
-func repairedName(name string) string {
-	name = strings.TrimSuffix(name, ".active")
-	ext := filepath.Ext(name)
-	if ext == "" {
-		ext = ".bag"
-	}
-	return strings.TrimSuffix(name, ext) + "-repaired" + ext
-}
-
-// repairText says what a repair kept and lost.
-func repairText(out string, rep *bag.RepairReport) string {
+// repairText says what a repair kept and lost, in the words every command
+// uses for the recording's damage d.
+func repairText(out string, rep *bag.RepairReport, d *bag.Damage) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Wrote %s: %s, %s compression.\n", out, human.Plural(rep.Messages, "message"), rep.Compression)
 	topics := make([]string, 0, len(rep.Kept))
@@ -311,15 +302,22 @@ func repairText(out string, rep *bag.RepairReport) string {
 	for _, t := range topics {
 		fmt.Fprintf(&b, "  %s: %s\n", t, human.Count(rep.Kept[t]))
 	}
-	if rep.Complete() {
+	if rep.Suspect > 0 {
+		fmt.Fprintf(&b, "Left out %s: read from damaged units, they cannot be trusted.\n", human.Plural(rep.Suspect, "suspect message"))
+	}
+	if rep.Complete() && !d.Lost() {
 		b.WriteString("Nothing was lost.")
 		return b.String()
 	}
-	if rep.LostMessages > 0 {
-		fmt.Fprintf(&b, "Lost %s in unreadable chunks.\n", human.Plural(rep.LostMessages, "indexed message"))
+	if h := human.DamageHeadline(d); h != "" {
+		fmt.Fprintf(&b, "Lost: %s.\n", h)
 	}
-	for _, r := range rep.Lost {
-		fmt.Fprintf(&b, "Lost %s\n", r)
+	for i, r := range d.Ranges {
+		if i == 8 {
+			fmt.Fprintf(&b, "… and %d more lost ranges (Findings lists them).\n", len(d.Ranges)-i)
+			break
+		}
+		fmt.Fprintf(&b, "%s: offset %s: %s\n", filepath.Base(r.File), human.Count(uint64(r.Start)), human.LostRange(r))
 	}
 	return b.String()
 }
@@ -334,9 +332,32 @@ func severityIcon(s bag.Severity) fyne.Resource {
 	return theme.InfoIcon()
 }
 
-// findingPlace is the finding's location column: "offset 4117 chunk".
+// findingPlace is the finding's location column: "4117 chunk", with the
+// file of a recording of several ("wbag_1.db3 4117 page"), or "recording"
+// for a finding about the whole recording (a file missing), never "0
+// bytes".
 func findingPlace(f bag.Finding) string {
-	return fmt.Sprintf("%10d %-11s", f.Offset, recordName(f.Record))
+	if f.File == "" && f.Offset == 0 && f.Record == "" {
+		return fmt.Sprintf("%10s %-11s", "", "recording")
+	}
+	place := fmt.Sprintf("%10d %-11s", f.Offset, recordName(f.Record))
+	if f.File != "" {
+		place = filepath.Base(f.File) + " " + place
+	}
+	return place
+}
+
+// findingWhere says where a finding is, for its detail: "at byte offset
+// 4117 of wbag_1.db3 (chunk record)", or "about the whole recording".
+func findingWhere(f bag.Finding) string {
+	if f.File == "" && f.Offset == 0 && f.Record == "" {
+		return "about the whole recording"
+	}
+	s := fmt.Sprintf("at byte offset %d", f.Offset)
+	if f.File != "" {
+		s += " of " + filepath.Base(f.File)
+	}
+	return s + recordSuffix(f.Record)
 }
 
 // recordName names a finding's record kind; "bytes" for a byte range.

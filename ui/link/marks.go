@@ -24,11 +24,18 @@ type Mark struct {
 }
 
 // FindingMarks are the marks of a check's findings: a Damage mark for
-// each error.
+// each error that has a place in a file.
 func FindingMarks(fs []bag.Finding) []Mark {
 	var marks []Mark
 	for _, f := range fs {
-		if f.Severity == bag.Error {
+		switch {
+		case f.Severity != bag.Error:
+		case f.File != "":
+			// In its own file's chunks.
+			marks = append(marks, Mark{Kind: Damage, Offset: bag.JoinPart(f.Part, f.Offset), Text: f.Message})
+		case f.Offset == 0 && f.Record == "":
+			// About the whole recording (a file missing): no chunk holds it.
+		default:
 			marks = append(marks, Mark{Kind: Damage, Offset: f.Offset, Text: f.Message})
 		}
 	}

@@ -630,7 +630,11 @@ func (v *View) describe(p fyne.Position) string {
 
 // chunkText describes a chunk for the status line and tooltip.
 func (v *View) chunkText(c model.ChunkSpan) string {
-	s := fmt.Sprintf("chunk at %d: %s, %s .. %s, %s", c.Pos, human.Plural(c.Messages, "message"),
+	place := c.Place
+	if place == "" {
+		place = fmt.Sprintf("chunk at %d", c.Pos)
+	}
+	s := fmt.Sprintf("%s: %s, %s .. %s, %s", place, human.Plural(c.Messages, "message"),
 		v.timeLabel(c.T0), v.timeLabel(c.T1), compressionText(c))
 	over := 0
 	for _, o := range v.tl.Chunks {
