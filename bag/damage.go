@@ -2,6 +2,7 @@ package bag
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -498,17 +499,21 @@ func DamageAfter(s Storage, it MessageIter) *Damage {
 }
 
 // DamageRead is DamageAfter given the ranges a read skipped, as an
-// iterator's Skipped lists them (for a recording of several files, whose
-// ranges do not say their file, they are taken for the first file's when
-// they do not fall in a range already known).
+// iterator's Skipped lists them. In a recording of several files each
+// range goes to the file it names (ByteRange.InFile); one that names none
+// is taken for the first file's.
 func DamageRead(s Storage, read []ByteRange) *Damage {
 	if m := AsMulti(s); m != nil {
+		if len(m.names) == 0 {
+			return m.damage(nil)
+		}
 		var lr []LostRange
 		for _, r := range read {
-			lr = append(lr, LostRange{File: m.names[0], Part: 0, ByteRange: r})
-		}
-		if len(m.names) == 0 {
-			lr = nil
+			p := max(slices.Index(m.names, r.InFile), 0)
+			if r.InFile != "" {
+				r.Why = strings.TrimPrefix(r.Why, m.base(p)+": ")
+			}
+			lr = append(lr, LostRange{File: m.names[p], Part: p, ByteRange: r})
 		}
 		return m.damage(lr)
 	}

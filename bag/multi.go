@@ -639,7 +639,8 @@ func (it *multiIter) Close() {
 }
 
 // Skipped lists what the files' reads could not use, each range's Why
-// prefixed with the file's name; its offsets are the file's own.
+// prefixed with the file's name and InFile naming it; its offsets are the
+// file's own.
 func (it *multiIter) Skipped() []ByteRange {
 	var out []ByteRange
 	for _, src := range it.opened {
@@ -649,6 +650,7 @@ func (it *multiIter) Skipped() []ByteRange {
 		}
 		for _, r := range sk.Skipped() {
 			r.Why = it.m.base(src.part) + ": " + r.Why
+			r.InFile = it.m.names[src.part]
 			out = append(out, r)
 		}
 	}

@@ -543,3 +543,52 @@ func zstdCompressBlocks(t *testing.T, data []byte) []byte {
 	enc.Close()
 	return buf.Bytes()
 }
+
+// TestDamageReadNamesItsFile: what a read of a split set skipped goes to
+// the file it was skipped in, never to the first file (the third file
+// of five with bytes inside a chunk zeroed, found by the read).
+func TestDamageReadNamesItsFile(t *testing.T) {
+	dir := t.TempDir()
+	var parts []bag.Storage
+	for i, p := range wbagFiles(t, "mcap", "mcap") {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 2 {
+			clear(b[3000:3100])
+		}
+		cp := filepath.Join(dir, filepath.Base(p))
+		if err := os.WriteFile(cp, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := bag.OpenFile(cp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, s)
+	}
+	m := bag.NewMulti(parts, bag.MultiOptions{})
+	defer m.Close()
+	it := m.Messages(bag.MessageFilter{})
+	for it.Next() {
+	}
+	skipped := it.(interface{ Skipped() []bag.ByteRange }).Skipped()
+	it.Close()
+	if len(skipped) == 0 {
+		t.Fatal("the cut file's read skipped nothing")
+	}
+	d := bag.DamageRead(m, skipped)
+	read := 0
+	for _, r := range d.Ranges {
+		if r.Part != 2 || filepath.Base(r.File) != "wbag_2.mcap" || strings.HasPrefix(r.Why, "wbag_2.mcap: ") {
+			t.Errorf("range %+v: want wbag_2.mcap's (part 2), its reason without the file's name", r)
+		}
+		if r.Start != r.End {
+			read++
+		}
+	}
+	if read == 0 {
+		t.Errorf("no lost range with bytes: %+v", d.Ranges)
+	}
+}

@@ -223,6 +223,10 @@ type IndexEntry struct {
 type ByteRange struct {
 	Start, End int64
 	Why        string
+	// InFile names the file of a recording of several files that the
+	// range lies in (its offsets are that file's own); "" in a
+	// recording of one file.
+	InFile string
 	// Unit is what was lost ("" when the format does not say).
 	Unit Unit
 	// Messages counts the messages lost in the range (the zero Count
