@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bagscope/bagscope/bag"
@@ -122,6 +123,12 @@ func Open(ctx context.Context, path string, progress ProgressFunc) (*Document, e
 		return nil, err
 	}
 	d.closer = f
+	if dir := bag.FolderOf(path); dir != "" {
+		// A storage file of a rosbag2 folder is read alone, as every
+		// command reads it; the window says, as they do, that the folder
+		// is the whole recording.
+		d.Warnings = append(slices.Clip(d.Warnings), errors.New(PartOfNote(path, dir)))
+	}
 	return d, nil
 }
 

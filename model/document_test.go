@@ -284,3 +284,43 @@ func TestOpenScans(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenStorageFileOfFolder: a .db3 of a split rosbag2 folder opens
+// alone in the window, as in every command, and the document says, as the
+// commands do, that the folder is the whole recording; a lone .db3 says
+// nothing of the kind.
+func TestOpenStorageFileOfFolder(t *testing.T) {
+	part := sharedBags + "/ros2__rosbag2/rosbag2_py/test/resources/sqlite3/wbag/wbag_1.db3"
+	if _, err := os.Stat(part); err != nil {
+		t.Skipf("shared recording missing: %v", err)
+	}
+	lone := filepath.Join(t.TempDir(), "wbag_1.db3")
+	b, err := os.ReadFile(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lone, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path string
+		note bool
+	}{{part, true}, {lone, false}} {
+		d, err := Open(context.Background(), tc.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := PartOfNote(tc.path, filepath.Dir(part))
+		said := false
+		for _, w := range d.Warnings {
+			said = said || w.Error() == want
+		}
+		if said != tc.note || len(d.Info.Files) > 1 {
+			t.Errorf("%s: the note %q said %v, want %v (warnings %v)", tc.path, want, said, tc.note, d.Warnings)
+		}
+		if !strings.Contains(want, "recording of 5 files") {
+			t.Errorf("note %q does not count the folder's files", want)
+		}
+		d.Close()
+	}
+}
