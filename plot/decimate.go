@@ -16,7 +16,8 @@ import (
 // point on each side outside w is kept too, so lines run to the edges.
 //
 // The result is appended to dst's slices (reset to length 0), which lets a
-// caller reuse buffers between redraws; dst.Name and Color are copied from s.
+// caller reuse buffers between redraws; dst.Name and Color are copied from s,
+// and the suspect points inside w are kept (see Series.SuspectT).
 // The result always has its times in T, even when s keeps them compact.
 func Decimate(dst Series, s Series, w Window, cols int) Series {
 	d := decimator{out: Series{Name: s.Name, Color: s.Color, T: dst.T[:0], V: dst.V[:0]}, s: s}
@@ -36,6 +37,12 @@ func Decimate(dst Series, s Series, w Window, cols int) Series {
 	}
 	if i1 < s.Len() {
 		d.raw(i1)
+	}
+	// The suspect points in the window are kept, all of them: each is
+	// drawn as a hollow point, whatever the decimation kept of the line.
+	if j0, j1 := s.Suspects(w); j1 > j0 {
+		d.out.SuspectT = append(dst.SuspectT[:0], s.SuspectT[j0:j1]...)
+		d.out.SuspectV = append(dst.SuspectV[:0], s.SuspectV[j0:j1]...)
 	}
 	return d.out
 }

@@ -18,7 +18,8 @@ type Line struct {
 // from Decimate) breaks the line, and a point alone between gaps is drawn as
 // a dot. Each segment becomes one vertical span per pixel column it
 // crosses, lw pixels wide, so the cost is the number of points plus the
-// columns, whatever the zoom.
+// columns, whatever the zoom. A suspect point (Series.SuspectT) is drawn
+// hollow, on top.
 func Rasterize(img *image.RGBA, f Frame, lines []Line, lw int) {
 	clear(img.Pix)
 	if !f.Valid() {
@@ -31,6 +32,38 @@ func Rasterize(img *image.RGBA, f Frame, lines []Line, lw int) {
 			v := l.S.V[i]
 			return f.X(l.S.T[i]), f.Y(v), finite(v)
 		})
+	}
+	// Suspect points on top of every line: hollow, so they show as
+	// marked where the lines run through them.
+	for _, l := range lines {
+		r.c = l.C
+		for i, t := range l.S.SuspectT {
+			if v := l.S.SuspectV[i]; finite(v) {
+				r.ring(f.X(t), f.Y(v))
+			}
+		}
+	}
+}
+
+// ring draws a hollow point at (x, y): a ring in the line's colour around
+// a transparent hole, so the background shows through it.
+func (r *rasterizer) ring(x, y float64) {
+	outer := float64(r.lw) + 3
+	inner := outer - 1.6
+	x0, x1 := max(int(math.Floor(x-outer)), 0), min(int(math.Ceil(x+outer)), r.w-1)
+	y0, y1 := max(int(math.Floor(y-outer)), 0), min(int(math.Ceil(y+outer)), r.h-1)
+	pix, stride := r.img.Pix, r.img.Stride
+	for py := y0; py <= y1; py++ {
+		for px := x0; px <= x1; px++ {
+			d := math.Hypot(float64(px)+0.5-x, float64(py)+0.5-y)
+			off := py*stride + px*4
+			switch {
+			case d <= inner:
+				pix[off], pix[off+1], pix[off+2], pix[off+3] = 0, 0, 0, 0
+			case d <= outer:
+				pix[off], pix[off+1], pix[off+2], pix[off+3] = r.c.R, r.c.G, r.c.B, r.c.A
+			}
+		}
 	}
 }
 

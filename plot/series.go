@@ -20,6 +20,20 @@ type Series struct {
 	C    *timecol.Times
 	// Color is the series' colour; nil picks PaletteColor of its position.
 	Color color.Color
+	// SuspectT and SuspectV are the points read from suspect messages
+	// (from a damaged chunk or page: they may not be what was recorded),
+	// in time order. They are points of the series too; they are drawn
+	// hollow.
+	SuspectT []int64
+	SuspectV []float64
+}
+
+// Suspects returns the index range [i, j) of the suspect points whose
+// times lie in w.
+func (s Series) Suspects(w Window) (i, j int) {
+	i = sort.Search(len(s.SuspectT), func(k int) bool { return s.SuspectT[k] >= w.T0 })
+	j = i + sort.Search(len(s.SuspectT)-i, func(k int) bool { return s.SuspectT[i+k] > w.T1 })
+	return i, j
 }
 
 // Len returns the number of points.

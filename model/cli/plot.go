@@ -233,7 +233,7 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 			return status(fail(stderr, path, fmt.Errorf("internal error: the series of %s are not where expected", ref)))
 		}
 		s := set.Series[nPlain+i]
-		leaves[ref.String()] = plot.Series{Name: s.Name, T: s.T, V: s.V}
+		leaves[ref.String()] = plot.Series{Name: s.Name, T: s.T, V: s.V, SuspectT: s.SuspectT, SuspectV: s.SuspectV}
 	}
 	for _, s := range set.Series {
 		if s.Missing > 0 {

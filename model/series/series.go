@@ -107,6 +107,12 @@ type Series struct {
 	// Loc is where each point's message lives, when the request asked for
 	// KeepIndex; nil otherwise.
 	Loc []msgref.Loc
+	// SuspectT and SuspectV are the points read from suspect messages
+	// (bag.Message.Suspect: from a damaged chunk or page), in time order,
+	// all of them even when the series is reduced (at most maxSuspect):
+	// the plots draw them hollow.
+	SuspectT []int64
+	SuspectV []float64
 
 	base   TimeBase
 	paths  connPaths // the requested path's selections, by connection
@@ -166,9 +172,10 @@ type refSink struct {
 	last   []*Series // the series of the previous message's values, in order
 	pos    int       // values of the current message so far
 	// The current message.
-	t    int64
-	loc  msgref.Loc
-	keep bool
+	t       int64
+	loc     msgref.Loc
+	suspect bool
+	keep    bool
 	// remaining counts the ref's messages still to read, to size new series.
 	remaining int
 	compact   bool // build compact times
@@ -198,7 +205,15 @@ func (r *refSink) Value(name []byte, v float64) {
 	}
 	r.pos++
 	s.add(r.t, v, r.loc, r.compact, r.keep)
+	if r.suspect && len(s.SuspectT) < maxSuspect {
+		s.SuspectT = append(s.SuspectT, r.t)
+		s.SuspectV = append(s.SuspectV, v)
+	}
 }
+
+// maxSuspect bounds the suspect points a series keeps (a damaged chunk of
+// a long recording may hold many).
+const maxSuspect = 1 << 16
 
 // newSeries starts the series of an element seen for the first time.
 func (r *refSink) newSeries(name string) *Series {
@@ -359,7 +374,7 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 		loc := msgref.Loc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}
 		for _, sl := range cs.slots {
 			r := sl.r
-			r.t, r.loc, r.pos = t, loc, 0
+			r.t, r.loc, r.pos, r.suspect = t, loc, 0, m.Suspect != ""
 			r.remaining--
 			if sl.sel == nil {
 				r.Value(nil, float64(stamp-recv)/1e9)
@@ -413,6 +428,7 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 		}
 		if req.Base == HeaderStamp {
 			s.sortByTime()
+			sortSuspects(s)
 		}
 		switch {
 		case s.tb != nil:
@@ -482,6 +498,20 @@ func (s *Series) sortByTime() {
 		return
 	}
 	sort.Stable(byTime{s})
+}
+
+// sortSuspects orders the suspect points by time.
+func sortSuspects(s *Series) {
+	idx := make([]int, len(s.SuspectT))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return s.SuspectT[idx[a]] < s.SuspectT[idx[b]] })
+	t, v := make([]int64, len(idx)), make([]float64, len(idx))
+	for k, i := range idx {
+		t[k], v[k] = s.SuspectT[i], s.SuspectV[i]
+	}
+	s.SuspectT, s.SuspectV = t, v
 }
 
 type byTime struct{ s *Series }

@@ -11,7 +11,8 @@ import (
 )
 
 // linePlotter draws a decimated series as polylines broken at NaN points; an
-// isolated point between two gaps is drawn as a dot.
+// isolated point between two gaps is drawn as a dot, a suspect point as a
+// ring.
 type linePlotter struct {
 	s      plot.Series
 	origin int64
@@ -57,6 +58,17 @@ func (l *linePlotter) Plot(c draw.Canvas, p *gplot.Plot) {
 	for _, d := range dots {
 		if c.Contains(d) {
 			c.DrawGlyph(glyph, d)
+		}
+	}
+	// A point read from a suspect message is drawn hollow.
+	ring := draw.GlyphStyle{Color: l.style.Color, Radius: l.style.Width*1.2 + vg.Points(2.5), Shape: draw.RingGlyph{}}
+	for i, t := range l.s.SuspectT {
+		v := l.s.SuspectV[i]
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		if pt := (vg.Point{X: tx(float64(t-l.origin) / 1e9), Y: ty(v)}); c.Contains(pt) {
+			c.DrawGlyph(ring, pt)
 		}
 	}
 }

@@ -134,7 +134,7 @@ func (s *plotSeries) data() plot.Series {
 		return d
 	case s.ms != nil:
 		m := s.shown()
-		return plot.Series{Name: s.ms.Name, T: m.T, C: m.C, V: m.V, Color: s.color}
+		return plot.Series{Name: s.ms.Name, T: m.T, C: m.C, V: m.V, Color: s.color, SuspectT: m.SuspectT, SuspectV: m.SuspectV}
 	}
 	return plot.Series{Name: s.name(), Color: s.color}
 }
