@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"maps"
+	"slices"
 	"sort"
 
 	"github.com/bagscope/bagscope/bag"
@@ -743,7 +744,8 @@ func (d *doctor) closeChunk() {
 			d.add(bag.Info, c.off, OpChunk, "the chunk has no message index records: indexed readers cannot find its messages without decompressing it")
 		}
 	} else {
-		for ch := range c.channels {
+		// In channel order, so that two checks of one file say the same.
+		for _, ch := range slices.Sorted(maps.Keys(c.channels)) {
 			if _, ok := c.msgIdx[ch]; !ok {
 				d.add(bag.Warning, c.off, OpChunk, "no message index record for channel %d after the chunk", ch)
 			}
@@ -946,7 +948,7 @@ func (d *doctor) checkChunkIndexes() {
 				bad("message_index_length is %d, the message index records are %d bytes", ci.MsgIndexLength, c.msgIdxEnd-(c.off+c.length))
 			}
 		}
-		for ch := range c.channels {
+		for _, ch := range slices.Sorted(maps.Keys(c.channels)) {
 			if !d.sumChans[ch] {
 				d.add(bag.Error, off, OpChunk, "the indexed chunk holds messages on channel %d, which the summary section does not repeat", ch)
 			} else if cc := d.chans[ch]; cc != nil && cc.SchemaID != 0 && !d.sumSchemas[cc.SchemaID] {
@@ -988,7 +990,7 @@ func (d *doctor) checkStatistics() {
 	for id := range s.ChannelCounts {
 		ids[id] = true
 	}
-	for id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(ids)) {
 		if s.ChannelCounts[id] != d.chanCounts[id] {
 			bad("channel_message_counts says %d messages on channel %d, the file holds %d", s.ChannelCounts[id], id, d.chanCounts[id])
 		}
