@@ -174,9 +174,15 @@ lint:
 # it every one. Each compares with the reference or an npm oracle.
 LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo|TestRemoteCatEqualsLocal
 
+# They take about 6 minutes on a quiet 2-core machine (over 25 at load 15).
+# The timeout is well above that, yet short enough that a hang fails inside
+# CI's 90 minutes and names the test that hung (.ci/gotest prints the tests
+# still running).
+LONG_TIMEOUT ?= 35m
+
 test-long: deps
 	echo "== go test -race -long (every shared recording)"
-	CI="$${CI:-}" go test -race -timeout 60m -run '^($(LONG_SWEEPS))$$' ./model/cli/ -long
+	CI="$${CI:-}" .ci/gotest -race -timeout $(LONG_TIMEOUT) -run '^($(LONG_SWEEPS))$$' ./model/cli/ -long
 	echo "== long sweeps done in $${SECONDS}s"
 
 # The window tests need an X display: use Xvfb when there is none.
@@ -186,7 +192,7 @@ unit:
 		xvfb=(xvfb-run -a -s "-screen 0 1400x900x24")
 	fi
 	echo "== go test -race $${xvfb[*]:+(under xvfb-run)}"
-	CI="$${CI:-}" "$${xvfb[@]}" go test -race -timeout 50m ./...
+	CI="$${CI:-}" "$${xvfb[@]}" .ci/gotest -race -timeout 50m ./...
 	echo "== benchmarks once each, so they keep compiling and working ($${SECONDS}s)"
 	BAGSCOPE_BENCH_DIR=/nonexistent go test -race -run '^$$' -bench . -benchtime=1x $(HEADLESS_PKGS) >/dev/null
 	echo "== tests done in $${SECONDS}s"

@@ -52,7 +52,10 @@ func runOracle(t *testing.T, stdin string, args ...string) []map[string]any {
 			missing("@foxglove/" + pkg + " not in " + oracleDir())
 		}
 	}
-	cmd := exec.Command(node, append([]string{"testdata/cdr_oracle.mjs"}, args...)...)
+	// --no-concurrent-recompilation: see NodeFlags in model/internal/reftest
+	// (node 20 can deadlock between the main thread and a background
+	// Turbofan job).
+	cmd := exec.Command(node, append([]string{"--no-concurrent-recompilation", "testdata/cdr_oracle.mjs"}, args...)...)
 	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oracleDir())
 	cmd.Stdin = strings.NewReader(stdin)
 	var stderr bytes.Buffer

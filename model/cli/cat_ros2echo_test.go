@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 // The `ros2 topic echo` oracle: a recording's messages decoded by
@@ -59,11 +61,11 @@ func ros2Echo(t *testing.T, path string, args ...string) (string, bool) {
 	return out.String(), true
 }
 
-// oracleHang bounds one run of a node oracle. node has been seen to hang
+// oracleHang bounds one run of a node oracle. node 20 has been seen to hang
 // for good, idle in a futex wait, once in some tens of runs on a loaded
-// machine (in both scripts, on recordings it reads in about a second
-// otherwise): a run that has not ended by then is killed and run again,
-// once. This bounds a hang; it times nothing the test checks.
+// machine: a V8 deadlock that reftest.NodeFlags now avoids. Should another
+// hang come, a run that has not ended by then is killed and run again, once.
+// This bounds a hang; it times nothing the test checks.
 const oracleHang = 3 * time.Minute
 
 // typedOracle runs `node SCRIPT --typed path` and returns its stdout.
@@ -71,7 +73,7 @@ func typedOracle(t *testing.T, script, path string) string {
 	t.Helper()
 	for try := 1; ; try++ {
 		ctx, cancel := context.WithTimeout(context.Background(), oracleHang)
-		cmd := exec.CommandContext(ctx, "node", oracleScripts+"/"+script, "--typed", path)
+		cmd := exec.CommandContext(ctx, "node", append(reftest.NodeFlags, oracleScripts+"/"+script, "--typed", path)...)
 		cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oraclesDir())
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 // The npm oracles (testdata/oracle/*.mjs): `make oracles` installs their
@@ -58,7 +60,7 @@ func requireNodeOracles(t testing.TB) {
 // nodeOracle runs `node testdata/oracle/SCRIPT ARGS...` and returns its
 // stdout, stderr and exit status; err is set only when node could not run.
 func nodeOracle(script string, args ...string) (stdout, stderr string, code int, err error) {
-	cmd := exec.Command("node", append([]string{oracleScripts + "/" + script}, args...)...)
+	cmd := reftest.NodeCommand(oracleScripts+"/"+script, args...)
 	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oraclesDir())
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

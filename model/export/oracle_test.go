@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 const testdata = "../../testdata"
@@ -74,7 +76,7 @@ type result struct {
 func duckdb(t *testing.T, sql ...string) []result {
 	t.Helper()
 	requireNode(t, "@duckdb/node-api")
-	cmd := exec.Command("node", append([]string{testdata + "/oracle/duckdb_query.mjs"}, sql...)...)
+	cmd := reftest.NodeCommand(testdata+"/oracle/duckdb_query.mjs", sql...)
 	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oraclesDir())
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -113,7 +115,7 @@ func reference(t *testing.T, file string) map[string][]map[string]any {
 		cmd = exec.Command("/usr/bin/python3", testdata+"/genpy_dump.py", file)
 	} else {
 		requireNode(t, "@mcap/core", "@foxglove/rosmsg2-serialization")
-		cmd = exec.Command("node", testdata+"/oracle/mcap_cat.mjs", file)
+		cmd = reftest.NodeCommand(testdata+"/oracle/mcap_cat.mjs", file)
 		cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oraclesDir())
 	}
 	var out, errb bytes.Buffer

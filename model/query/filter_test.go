@@ -16,6 +16,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 // rawMsg is one message as a reference reader reads it, payload untouched.
@@ -43,7 +44,7 @@ func rawDump(t *testing.T, file string) ([]rawConn, []rawMsg) {
 		if _, err := os.Stat(filepath.Join(oracles(), "@mcap/core")); err != nil {
 			requireRef(t, "the npm oracles (make oracles)", err)
 		}
-		cmd = exec.Command("node", testdata+"/oracle/mcap_raw.mjs", file)
+		cmd = reftest.NodeCommand(testdata+"/oracle/mcap_raw.mjs", file)
 		cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oracles())
 	} else {
 		if _, err := os.Stat("/usr/bin/python3"); err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg/expr"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 const testdata = "../../testdata"
@@ -70,7 +71,7 @@ func refMessages(t *testing.T, file, topic string) []refMsg {
 		if _, err := os.Stat(filepath.Join(oracles(), "@mcap/core")); err != nil {
 			requireRef(t, "the npm oracles (make oracles)", err)
 		}
-		cmd = exec.Command("node", testdata+"/oracle/mcap_cat.mjs", file)
+		cmd = reftest.NodeCommand(testdata+"/oracle/mcap_cat.mjs", file)
 		cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oracles())
 	}
 	var out, errb bytes.Buffer

@@ -88,3 +88,17 @@ func DecodeNth(t *testing.T, path, topic string, n int) *rosmsg.Node {
 	t.Fatalf("%s has no message %d on %s", path, n, topic)
 	return nil
 }
+
+// NodeFlags go before the script in every run of a node oracle.
+// --no-concurrent-recompilation: node 20 (Debian's) deadlocks, idle for good,
+// once in some tens of runs on a loaded machine. Its main thread waits in
+// NodePlatform::DrainTasks for a background Turbofan job, and that job waits
+// for the main thread to collect garbage (CollectionBarrier::
+// AwaitCollectionBackground). Compiling on the main thread removes the
+// background job; the oracles' output is the same.
+var NodeFlags = []string{"--no-concurrent-recompilation"}
+
+// NodeCommand is `node NodeFlags... script args...`.
+func NodeCommand(script string, args ...string) *exec.Cmd {
+	return exec.Command("node", append(append(append([]string(nil), NodeFlags...), script), args...)...)
+}
