@@ -83,6 +83,12 @@ func (s *Store) makeFastPlan() *fastPlan {
 	return &fastPlan{p: newPager(s.r, s.size, s.hdr.pageSize, s.hdr.reserved), table: table, index: index, ok: true}
 }
 
+// errPageDamage marks a page that fails its checks (pageProblem) met by
+// a read: the store's pages are then surveyed (see survey.go).
+var errPageDamage = errors.New("a page read fails its checks")
+
+func pageDamage(why string) error { return fmt.Errorf("%w: %s", errPageDamage, why) }
+
 // errUnexpected marks what makes the fast path hand over to SQL.
 var errUnexpected = errors.New("unexpected")
 
@@ -123,6 +129,12 @@ type fastIter struct {
 	scratch  []byte
 	leafH    btreeHeader
 	pay      []byte // a payload assembled from overflow pages
+	// check is set while the file's pages have not been surveyed: each
+	// index and table page read is checked (pageProblem), and one that
+	// fails ends the iteration with errPageDamage.
+	check bool
+	// checkedPages has a bit per page checked already.
+	checkedPages []uint64
 
 	last    [2]int64 // (timestamp, row id) of the last message given
 	given   bool
@@ -138,7 +150,7 @@ type fastIter struct {
 func (s *Store) fastMessages(ids map[uint32]bool, all bool, f bag.MessageFilter, fp *fastPlan) bag.MessageIter {
 	p := *fp.p
 	p.ra = &readAhead{r: s.r, size: s.size}
-	it := &fastIter{s: s, fp: fp, p: &p, ids: ids, all: all, f: f, interior: map[uint32][]byte{}}
+	it := &fastIter{s: s, fp: fp, p: &p, ids: ids, all: all, f: f, interior: map[uint32][]byte{}, check: s.surveyPending()}
 	if !f.Start.IsZero() {
 		it.start = f.Start.Nanos()
 	} else {
@@ -176,6 +188,11 @@ func (it *fastIter) push(n uint32) error {
 	}
 	if hoff+h.size+2*h.cells > len(pg) {
 		return unexpected("index page %d cut", n)
+	}
+	if it.mustCheck(n) {
+		if why := it.p.pageProblem(pg, n, hoff, h, keyRange{}); why != "" {
+			return pageDamage(why)
+		}
 	}
 	fr := &frame{pg: pg, h: h, hoff: hoff}
 	if !it.started {
@@ -292,6 +309,7 @@ func (it *fastIter) row(id int64) ([]byte, cell, error) {
 		}
 	}
 	n := it.fp.table
+	var keys keyRange // the row ids page n may hold, as its parents say
 	for depth := 0; depth < 40; depth++ {
 		pg := it.interior[n]
 		if pg == nil {
@@ -305,6 +323,11 @@ func (it *fastIter) row(id int64) ([]byte, cell, error) {
 			h, ok := parseBtreeHeader(pg, hoff, p.usable)
 			if !ok || (h.typ != pageTableLeaf && h.typ != pageTableInterior) {
 				return nil, cell{}, unexpected("table page %d is not a table b-tree page", n)
+			}
+			if it.mustCheck(n) {
+				if why := p.pageProblem(pg, n, hoff, h, keys); why != "" {
+					return nil, cell{}, pageDamage(why)
+				}
 			}
 			if h.typ == pageTableLeaf {
 				it.scratch, it.leaf = it.leaf, pg
@@ -324,33 +347,119 @@ func (it *fastIter) row(id int64) ([]byte, cell, error) {
 			pg = append([]byte(nil), pg...)
 			it.interior[n] = pg
 		}
-		hoff := headerOffset(n)
-		h, _ := parseBtreeHeader(pg, hoff, p.usable)
-		// The first cell whose key is >= id leads to the row.
-		lo, hi := 0, h.cells
-		for lo < hi {
-			m := (lo + hi) / 2
-			c, err := p.parseCell(pg, pageTableInterior, int(binary.BigEndian.Uint16(pg[hoff+h.size+2*m:])))
-			if err != nil {
-				return nil, cell{}, unexpected("table interior cell: %v", err)
-			}
-			if c.RowID >= id {
-				hi = m
-			} else {
-				lo = m + 1
-			}
+		next, k, err := p.tableChild(pg, n, id, keys)
+		if err != nil {
+			return nil, cell{}, err
 		}
-		next := h.rightChild
-		if lo < h.cells {
-			c, _ := p.parseCell(pg, pageTableInterior, int(binary.BigEndian.Uint16(pg[hoff+h.size+2*lo:])))
-			next = c.Child
-		}
-		if next == 0 {
-			return nil, cell{}, unexpected("table interior page %d without a child", n)
-		}
-		n = next
+		n, keys = next, k
 	}
 	return nil, cell{}, unexpected("table deeper than 40 pages")
+}
+
+// mustCheck reports whether page n is to be checked: the iteration checks
+// pages and has not checked n yet (a leaf is read again and again when
+// the rows' order in time is not their order in the table).
+func (it *fastIter) mustCheck(n uint32) bool {
+	if !it.check {
+		return false
+	}
+	if it.checkedPages == nil {
+		it.checkedPages = make([]uint64, it.p.pages/64+1)
+	}
+	if n > it.p.pages || it.checkedPages[n/64]&(1<<(n%64)) != 0 {
+		return false
+	}
+	it.checkedPages[n/64] |= 1 << (n % 64)
+	return true
+}
+
+// tableChild returns the child of interior table page n (its bytes pg,
+// holding the row ids keys) that leads to row id, and the row ids the
+// child holds.
+func (p *pager) tableChild(pg []byte, n uint32, id int64, keys keyRange) (uint32, keyRange, error) {
+	hoff := headerOffset(n)
+	h, _ := parseBtreeHeader(pg, hoff, p.usable)
+	key := func(m int) (cell, error) {
+		c, err := p.parseCell(pg, pageTableInterior, int(binary.BigEndian.Uint16(pg[hoff+h.size+2*m:])))
+		if err != nil {
+			return c, unexpected("table interior cell: %v", err)
+		}
+		return c, nil
+	}
+	// The first cell whose key is >= id leads to the row.
+	lo, hi := 0, h.cells
+	for lo < hi {
+		m := (lo + hi) / 2
+		c, err := key(m)
+		if err != nil {
+			return 0, keys, err
+		}
+		if c.RowID >= id {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	var prev int64
+	if lo > 0 {
+		c, err := key(lo - 1)
+		if err != nil {
+			return 0, keys, err
+		}
+		prev = c.RowID
+	}
+	next := h.rightChild
+	out := keyRange{lo: prev, hasLo: lo > 0, hi: keys.hi, hasHi: keys.hasHi}
+	if lo == 0 {
+		out.lo, out.hasLo = keys.lo, keys.hasLo
+	}
+	if lo < h.cells {
+		c, err := key(lo)
+		if err != nil {
+			return 0, keys, err
+		}
+		next = c.Child
+		out = keys.child(prev, lo > 0, c.RowID)
+	}
+	if next == 0 {
+		return 0, keys, unexpected("table interior page %d without a child", n)
+	}
+	return next, out, nil
+}
+
+// rowPathProblem checks the pages on the way from the messages table's
+// root to the leaf of row id (pageProblem), and returns what is wrong
+// with the first that fails, or "" when none does or the way is not a
+// table b-tree's (SQL then says what it finds).
+func (fp *fastPlan) rowPathProblem(id int64) string {
+	p := fp.p
+	n := fp.table
+	var keys keyRange
+	var buf []byte
+	for depth := 0; depth < 40; depth++ {
+		pg, err := p.page(n, buf)
+		if err != nil {
+			return ""
+		}
+		buf = pg
+		hoff := headerOffset(n)
+		h, ok := parseBtreeHeader(pg, hoff, p.usable)
+		if !ok || (h.typ != pageTableLeaf && h.typ != pageTableInterior) {
+			return ""
+		}
+		if why := p.pageProblem(pg, n, hoff, h, keys); why != "" {
+			return why
+		}
+		if h.typ == pageTableLeaf {
+			return ""
+		}
+		next, k, err := p.tableChild(pg, n, id, keys)
+		if err != nil {
+			return ""
+		}
+		n, keys = next, k
+	}
+	return ""
 }
 
 // inLeaf looks for row id in the cached table leaf.

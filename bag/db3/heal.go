@@ -2,7 +2,6 @@ package db3
 
 import (
 	"encoding/binary"
-	"fmt"
 	"sort"
 
 	"github.com/bagscope/bagscope/bag"
@@ -14,26 +13,32 @@ import (
 // met goes unseen. Two things make up for it:
 //
 //   - on open, treesSound walks the interior pages of the messages table
-//     (167 pages for a million rows, about 0.2 ms) and, when one is not
-//     what it should be, the rows are counted at once, as for a lone
-//     file, so a file SQLite refuses is rescued from its pages on open;
+//     and of its timestamp index (167 pages for a million rows, about
+//     0.2 ms) and, when one is not what it should be, the rows are
+//     counted and the pages surveyed at once, as for a lone file, so a
+//     damaged file is rescued from its pages on open;
 //   - damage on a leaf page shows only when it is read: the first read
-//     that fails (a message iteration, a message by location, Check)
-//     counts the rows and, when SQLite refuses them, hands the store over
-//     to a rescue of the file exactly as a lone file's open makes it
-//     (rescuedStore); an iteration goes on from the rescued rows after
-//     the last message it gave.
+//     that fails or meets a page that fails its checks (a message
+//     iteration, a message by location, Check) counts the rows and
+//     surveys the pages and, when SQLite refuses them or the survey finds
+//     damage, hands the store over to a rescue of the file exactly as a
+//     lone file's open makes it (rescuedStore); an iteration goes on from
+//     the rescued rows after the last message it gave.
 
 // maxSoundPages bounds the interior pages treesSound reads.
 const maxSoundPages = 1 << 14
 
-// treesSound reports whether the interior pages of the messages table
-// (root page root) are table b-tree pages whose children lie in the file,
-// each page reached once. Of the leaves, only the first byte of one is
-// read, to know that they are leaves. The timestamp index is not walked:
-// SQLite counts the rows without it, so its damage never makes a rescue
-// (the reads find it).
-func (s *Store) treesSound(root uint32) bool {
+// treesSound reports whether the interior pages of a b-tree (root page
+// root; a table's, or an index's when index is set) are b-tree pages of
+// its kind that pass their checks (pageProblem, without the key ranges
+// their parents give), whose children lie in the file, each page reached
+// once. Of the leaves, only the first byte of one is read, to know that
+// they are leaves.
+func (s *Store) treesSound(root uint32, index bool) bool {
+	interiorType, leafType := byte(pageTableInterior), byte(pageTableLeaf)
+	if index {
+		interiorType, leafType = pageIndexInterior, pageIndexLeaf
+	}
 	p := newPager(s.r, s.size, s.hdr.pageSize, s.hdr.reserved)
 	seen := make([]uint64, p.pages/64+1) // a bit per page reached
 	mark := func(n uint32) bool {        // false when n is not a page or is reached twice
@@ -61,10 +66,13 @@ func (s *Store) treesSound(root uint32) bool {
 			buf = pg
 			hoff := headerOffset(n)
 			h, ok := parseBtreeHeader(pg, hoff, p.usable)
-			if ok && h.typ == pageTableLeaf && depth == 0 {
-				return true // a table of one page
+			if ok && h.typ == leafType && depth == 0 {
+				return p.pageProblem(pg, n, hoff, h, keyRange{}) == "" // a tree of one page
 			}
-			if !ok || h.typ != pageTableInterior || hoff+h.size+2*h.cells > len(pg) {
+			if !ok || h.typ != interiorType || hoff+h.size+2*h.cells > len(pg) {
+				return false
+			}
+			if p.pageProblem(pg, n, hoff, h, keyRange{}) != "" {
 				return false
 			}
 			base := hoff + h.size
@@ -85,7 +93,7 @@ func (s *Store) treesSound(root uint32) bool {
 					if _, err := s.r.ReadAt(t[:], p.offset(c)); err != nil {
 						return false
 					}
-					leaves = t[0] == pageTableLeaf
+					leaves = t[0] == leafType
 				}
 				if !leaves {
 					next = append(next, c)
@@ -100,49 +108,55 @@ func (s *Store) treesSound(root uint32) bool {
 	return true // deeper or larger than walked: left to the reads
 }
 
-// rescuedStore returns the store that replaces s after a read met damage:
-// when s opened without counting its rows and SQLite now refuses to count
-// them, s's file is read from its pages as Open reads a lone file SQLite
-// refuses. It returns nil when s is read through SQLite for good (the
-// count was made on open, or succeeds now) or the rescue finds nothing.
+// rescuedStore returns the store that replaces s after a read met damage,
+// or nil when s is read through SQLite for good. When s opened without
+// counting its rows and SQLite now refuses to count them, s's file is
+// read from its pages as Open reads a lone file SQLite refuses; else the
+// pages are surveyed (see surveyed), once.
 func (s *Store) rescuedStore() *Store {
 	if r := s.swap.Load(); r != nil {
 		return r
 	}
-	if !s.deferred || s.sq == nil {
+	if s.sq == nil {
 		return nil
 	}
-	cerr := s.counted()
-	if cerr == nil {
-		return nil
+	if s.deferred {
+		if cerr := s.counted(); cerr != nil {
+			s.swapTo(s.refused(cerr))
+			return s.swap.Load()
+		}
 	}
-	s.swapOnce.Do(func() {
-		r := &Store{r: s.r, size: s.size, path: s.path, hdr: s.hdr, byID: map[uint32]*bag.Connection{}, compression: s.compression}
-		r.warnings = append(r.warnings, s.sq.warnings...)
-		if s.sq.sidePath != "" {
-			r.warnings = append(r.warnings, fmt.Errorf("the rows of the %s beside the file are not rescued: only the file's own pages are read", s.sq.sideKind))
-		}
-		if r.loadRescue(fmt.Errorf("SQLite refuses the file: %w", cerr)) == nil {
-			s.swap.Store(r)
-		}
-	})
-	return s.swap.Load()
+	return s.surveyed()
 }
 
-// healIter is the message iteration of a store opened without counting
-// its rows: when the iteration fails and the store turns out to need a
-// rescue (rescuedStore), it goes on with the rescued rows after the last
-// message given.
+// healIter is the message iteration of a store read through SQLite
+// whose pages have not all been checked: a read of every message (whole)
+// surveys the pages before its first message; any read that fails (a
+// page that fails its checks, SQLite refusing a row) asks rescuedStore
+// whether the store needs a rescue, and goes on with the rescued rows
+// after the last message given.
 type healIter struct {
-	s      *Store
-	f      bag.MessageFilter
-	inner  bag.MessageIter
-	last   [2]int64 // (timestamp, row id) of the last message given
-	given  bool
-	healed bool
+	s       *Store
+	f       bag.MessageFilter
+	inner   bag.MessageIter
+	whole   bool
+	checked bool
+	last    [2]int64 // (timestamp, row id) of the last message given
+	given   bool
+	healed  bool
 }
 
 func (it *healIter) Next() bool {
+	if !it.checked {
+		it.checked = true
+		if it.whole {
+			if r := it.s.surveyed(); r != nil {
+				it.inner.Close()
+				it.healed = true
+				it.inner = r.rescueAfter(it.f, it.last, false)
+			}
+		}
+	}
 	for {
 		if it.inner.Next() {
 			m := it.inner.Message()

@@ -40,10 +40,24 @@ func (s *Store) Messages(f bag.MessageFilter) bag.MessageIter {
 	if r := s.swap.Load(); r != nil {
 		return r.Messages(f)
 	}
-	if s.deferred {
-		return &healIter{s: s, f: f, inner: s.messages(f)}
+	if s.deferred || s.surveyPending() {
+		// A read of part of the file checks the pages it reads (the fast
+		// read); without the fast read, any read surveys the file first.
+		whole := wholeRead(f) || !s.fast().ok || noFast.Load()
+		return &healIter{s: s, f: f, inner: s.messages(f), whole: whole && s.surveyPending()}
 	}
 	return s.messages(f)
+}
+
+// wholeRead reports whether a filter selects every message.
+func wholeRead(f bag.MessageFilter) bool {
+	return len(f.Topics) == 0 && len(f.Conns) == 0 && f.Start.IsZero() && f.End.IsZero()
+}
+
+// surveyPending reports whether the store is read through SQLite and its
+// pages have not been surveyed yet (see surveyed).
+func (s *Store) surveyPending() bool {
+	return s.sq != nil && s.sq.sidePath == "" && !s.surveyDone.Load()
 }
 
 func (s *Store) messages(f bag.MessageFilter) bag.MessageIter {
@@ -188,6 +202,15 @@ func (s *Store) ReadMessage(conn uint32, loc bag.Loc) (*bag.Message, error) {
 	}
 	if s.rescue != nil {
 		return s.rescueRead(id)
+	}
+	if s.surveyPending() {
+		// One row's read checks the pages on its way; one that fails
+		// has the file surveyed.
+		if fp := s.fast(); fp.ok && fp.rowPathProblem(id) != "" {
+			if r := s.rescuedStore(); r != nil {
+				return r.ReadMessage(conn, loc)
+			}
+		}
 	}
 	var topic, ts int64
 	var data []byte

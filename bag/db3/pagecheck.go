@@ -3,7 +3,7 @@ package db3
 import (
 	"encoding/binary"
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // SQLite keeps no checksum of its pages, so damage inside a page shows
@@ -53,7 +53,7 @@ func (p *pager) pageProblem(pg []byte, n uint32, hoff int, h btreeHeader, bounds
 	if h.cells > 0 && h.contentStart < ptrEnd || h.contentStart > usable {
 		return fmt.Sprintf("page %d: its cell content area starts at %d, inside its header and cell pointers (which end at %d)", n, h.contentStart, ptrEnd)
 	}
-	var used []span
+	used := make([]span, 0, h.cells+4)
 	table := h.typ == pageTableLeaf || h.typ == pageTableInterior
 	var prev int64
 	for i, off := range cellPointers(pg, hoff, h) {
@@ -98,7 +98,12 @@ func (p *pager) pageProblem(pg []byte, n uint32, hoff int, h btreeHeader, bounds
 		free += size
 		off = next
 	}
-	sort.Slice(used, func(i, j int) bool { return used[i].off < used[j].off })
+	// Cells are mostly stored from the page's end down: reversed, they
+	// are in order already.
+	slices.Reverse(used)
+	if !slices.IsSortedFunc(used, cmpSpan) {
+		slices.SortFunc(used, cmpSpan)
+	}
 	total := 0
 	for i, s := range used {
 		if i > 0 && s.off < used[i-1].end {
@@ -111,3 +116,6 @@ func (p *pager) pageProblem(pg []byte, n uint32, hoff int, h btreeHeader, bounds
 	}
 	return ""
 }
+
+// cmpSpan orders spans by their start.
+func cmpSpan(a, b span) int { return a.off - b.off }

@@ -84,6 +84,10 @@ type pageMap struct {
 	indexOf     uint32
 	entries     []indexEntry
 	treeDamaged map[uint32]bool
+	// checkOnly is set for a survey (see Store.survey): it only looks for
+	// damage, keeping no index entries and no page key ranges, so that
+	// its memory does not grow with the file.
+	checkOnly bool
 }
 
 // lostKeys is a run of row ids whose page could not be read.
@@ -328,7 +332,7 @@ func (m *pageMap) walk(root uint32, fn leafFunc) {
 		}
 		pi.kind = h.typ
 		table := h.typ == pageTableInterior || h.typ == pageTableLeaf
-		if table {
+		if table && !m.checkOnly {
 			m.bounds[n] = it.keys
 		}
 		if why := m.p.pageProblem(pg, n, hoff, h, it.keys); why != "" {
@@ -360,7 +364,7 @@ func (m *pageMap) walk(root uint32, fn leafFunc) {
 			if h.typ == pageTableLeaf {
 				m.maxKey[root] = max(m.maxKey[root], c.RowID)
 			}
-			if root == m.indexOf && m.indexOf != 0 && (h.typ == pageIndexLeaf || h.typ == pageIndexInterior) {
+			if root == m.indexOf && m.indexOf != 0 && !m.checkOnly && (h.typ == pageIndexLeaf || h.typ == pageIndexInterior) {
 				m.addEntry(pg, c)
 			}
 			var cerr error

@@ -112,6 +112,11 @@ type Store struct {
 	deferred bool
 	swapOnce sync.Once
 	swap     atomic.Pointer[Store]
+
+	// surveyOnce guards the survey of the pages (see surveyed);
+	// surveyDone is set once it ran.
+	surveyOnce sync.Once
+	surveyDone atomic.Bool
 }
 
 var (
@@ -140,9 +145,6 @@ func Open(r io.ReaderAt, size int64, path string) (*Store, error) {
 	} else if cut := s.cutShort(path); cut != nil {
 		// SQLite would read the missing bytes as zeros, without a word.
 		reason = cut
-	} else if bad := s.survey(path); bad != nil {
-		// So would it read a damaged page, more often than not.
-		reason = bad
 	} else {
 		sq, err := openSQL(r, size, path, s.hdr)
 		if err != nil {
@@ -151,14 +153,35 @@ func Open(r io.ReaderAt, size int64, path string) (*Store, error) {
 		s.sq = sq
 		s.warnings = append(s.warnings, sq.warnings...)
 		err = s.loadSQL()
+		if err == nil && !s.deferred && s.sq.sidePath == "" {
+			// The rows were counted, so SQLite read every one: check the
+			// pages now, as it reads through a damaged page, more often
+			// than not, without a word (see survey.go).
+			s.surveyOnce.Do(func() {})
+			s.surveyDone.Store(true)
+			if bad := s.survey(path); bad != nil {
+				err = errSurveyed{bad}
+			}
+		}
 		if err == nil {
+			return s, nil
+		}
+		var found errSurveyed
+		if errors.As(err, &found) {
+			s.sq.close()
+			s.sq = nil
+			s.conns, s.byID = nil, map[uint32]*bag.Connection{}
+			s.counts, s.countErr, s.unknown, s.total, s.hasTimes = nil, nil, nil, 0, false
+			if err := s.loadRescue(found.err); err != nil {
+				return nil, err
+			}
 			return s, nil
 		}
 		if errors.Is(err, ErrNotRosbag2) {
 			s.sq.close()
 			return nil, err
 		}
-		reason = fmt.Errorf("SQLite refuses the file: %w", err)
+		reason = s.refused(err)
 		if sq.sidePath != "" {
 			s.warnings = append(s.warnings, fmt.Errorf("the rows of the %s beside the file are not rescued: only the file's own pages are read", sq.sideKind))
 		}
@@ -174,6 +197,23 @@ func Open(r io.ReaderAt, size int64, path string) (*Store, error) {
 	}
 	return s, nil
 }
+
+// refused returns why a file SQLite refused (err) is read from its
+// pages: the damage the survey finds, which names its page and offset,
+// else SQLite's words.
+func (s *Store) refused(err error) error {
+	if s.sq == nil || s.sq.sidePath == "" {
+		if bad := s.survey(s.path); bad != nil {
+			return bad
+		}
+	}
+	return fmt.Errorf("SQLite refuses the file: %w", err)
+}
+
+// errSurveyed carries the damage the survey found on open.
+type errSurveyed struct{ err error }
+
+func (e errSurveyed) Error() string { return e.err.Error() }
 
 // cutShort reports a file that ends before the pages its header counts,
 // or inside a page, unless a WAL beside it holds the rest.
@@ -197,17 +237,24 @@ func (s *Store) loadSQL() error {
 	db := s.sq.db
 	ctx := context.Background()
 	tables := map[string]bool{}
-	rows, err := db.QueryContext(ctx, "SELECT name, rootpage FROM sqlite_master WHERE type = 'table'")
+	rows, err := db.QueryContext(ctx, "SELECT type, name, tbl_name, rootpage FROM sqlite_master WHERE type IN ('table', 'index')")
 	if err != nil {
 		return err
 	}
-	var msgRoot int64
+	var msgRoot, idxRoot int64
 	for rows.Next() {
-		var name string
+		var typ, name string
+		var tbl sql.NullString
 		var root sql.NullInt64
-		if err := rows.Scan(&name, &root); err != nil {
+		if err := rows.Scan(&typ, &name, &tbl, &root); err != nil {
 			rows.Close()
 			return err
+		}
+		if typ == "index" {
+			if strings.EqualFold(tbl.String, "messages") && idxRoot == 0 {
+				idxRoot = root.Int64
+			}
+			continue
 		}
 		tables[name] = true
 		if name == "messages" {
@@ -324,7 +371,8 @@ func (s *Store) loadSQL() error {
 	if err := db.QueryRowContext(ctx, "SELECT max(rowid) FROM messages").Scan(&probe); err != nil {
 		return err
 	}
-	if msgRoot <= 0 || msgRoot > 1<<32-1 || !s.treesSound(uint32(msgRoot)) {
+	soundIndex := idxRoot == 0 || idxRoot > 0 && idxRoot <= 1<<32-1 && s.treesSound(uint32(idxRoot), true)
+	if msgRoot <= 0 || msgRoot > 1<<32-1 || !s.treesSound(uint32(msgRoot), false) || !soundIndex {
 		// A damaged interior page: count now, as for a lone file.
 		s.countOnce.Do(s.count)
 		return s.countErr
