@@ -146,6 +146,7 @@ func start(t testing.TB, what, addr string, cmd *exec.Cmd) {
 		t.Fatal(err)
 	}
 	cmd.Stdout, cmd.Stderr = lf, lf
+	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		lf.Close()
 		t.Fatalf("starting %s: %v", what, err)
