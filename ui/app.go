@@ -53,6 +53,8 @@ func Run(args []string) int {
 	c.tab, c.sel, c.rng, c.plots = opts.tab, opts.sel, opts.rng, opts.plots
 	if opts.size != nil {
 		bagWindowSize = *opts.size
+	} else if opts.screenshot == "" {
+		c.ws = nativeScreen{} // fit the screen, and remember where windows were
 	}
 	if opts.screenshot == "" {
 		c.recent.Load(a.Preferences().String(prefRecent))
@@ -161,6 +163,9 @@ type controller struct {
 	sel   *selection
 	rng   *timeRange
 	plots []string
+	// ws sizes and places bag windows on their screen; nil leaves them
+	// at bagWindowSize where the window manager puts them.
+	ws windowSystem
 }
 
 func newController(a fyne.App) *controller {

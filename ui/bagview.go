@@ -89,7 +89,11 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 			v.c.recent.Add(bag.Shown(v.src.path))
 			v.c.refreshMenus()
 		}
-		content, dv := newDocumentPanel(doc, v.win)
+		winH := v.win.Canvas().Size().Height
+		if winH <= 0 {
+			winH = bagWindowSize.Height
+		}
+		content, dv := newDocumentPanel(doc, v.win, winH)
 		v.link, v.views = dv.link, dv
 		v.show(content)
 		if len(v.c.plots) > 0 && dv.plots != nil {

@@ -33,6 +33,8 @@ type docViews struct {
 	link     *link.Hub
 	timeline *timeline.Pane
 	plots    *plots.View
+	// header is the file's name and figures above the views.
+	header *header
 }
 
 // newViews builds the linked views of a bag with messages: the timeline
@@ -42,7 +44,11 @@ type docViews struct {
 // only through it (link.Link, link.Actions). A new tab is one more item in
 // tabs below; a view whose tab shows only for some recordings returns nil
 // when it has nothing to show, as sensor.Tab and logview.Tab do.
-func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject {
+//
+// The window is winH high, of which the header and banners above take
+// topH: the timeline's share is kept small enough on short windows that
+// the tabs keep the height.
+func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32) fyne.CanvasObject {
 	l := dv.link
 	// A bag checked as it opens gets its topics' bytes from the check,
 	// which reads every chunk anyway; others count them on their own.
@@ -86,7 +92,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews) fyne.CanvasObject 
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
 	dv.timeline, dv.plots = tp, plotsView
 	l.ShowFollowed() // the Message tab opens on the message at the start
-	return timeline.NewSplit(tp, tabs, bagWindowSize.Height)
+	return timeline.NewSplit(tp, tabs, winH, topH)
 }
 
 // recordsAndFindings builds the Records and Findings tabs of document d,
@@ -138,18 +144,13 @@ func emptyText(d *model.Document) (title, detail string) {
 			"Records lists its records; Findings checks them."
 }
 
-// newDocumentPanel shows an opened bag: the header above, the views
-// below. It returns the views, whose link the window closes.
-func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *docViews) {
+// newDocumentPanel shows an opened bag in a window winH high: the header
+// above, the views below. It returns the views, whose link the window
+// closes.
+func newDocumentPanel(d *model.Document, w fyne.Window, winH float32) (fyne.CanvasObject, *docViews) {
 	l := link.NewHub(d, link.Background)
-	dv := &docViews{link: l}
-	var body fyne.CanvasObject
-	if len(d.Topics) == 0 {
-		body = newEmptyViews(d, w, l)
-	} else {
-		body = newViews(d, w, dv)
-	}
-	top := []fyne.CanvasObject{newHeader(d)}
+	dv := &docViews{link: l, header: newHeader(d, headerCollapsed(winH))}
+	top := []fyne.CanvasObject{dv.header.root}
 	if d.Summary.Messages == 0 && len(d.Topics) > 0 {
 		top = append(top, widgets.Banner(theme.InfoIcon(), "This bag has connections but no messages: every topic below has 0 messages."))
 	}
@@ -159,9 +160,15 @@ func newDocumentPanel(d *model.Document, w fyne.Window) (fyne.CanvasObject, *doc
 	top = append(top, db.root)
 	sep := widget.NewSeparator()
 	top = append(top, sep)
-	topBox := container.NewVBox(top...)
+	topBox := container.NewPadded(container.NewVBox(top...))
 	l.OnReadLoss(func(loss stats.ReadLoss) { db.readLoss(loss.Skipped) })
-	return container.NewBorder(container.NewPadded(topBox), nil, nil, nil, body), dv
+	var body fyne.CanvasObject
+	if len(d.Topics) == 0 {
+		body = newEmptyViews(d, w, l)
+	} else {
+		body = newViews(d, w, dv, winH, topBox.MinSize().Height)
+	}
+	return container.NewBorder(topBox, nil, nil, nil, body), dv
 }
 
 // repairHint is the scan banner's pointer to the window's own repair.

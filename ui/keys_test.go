@@ -229,6 +229,26 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 			t.Errorf("Ctrl+T again did not show the lanes (%v high)", tv.Size().Height)
 		}
 	},
+	"Ctrl+Shift+H": func(t *testing.T, k *keysWindow) {
+		h := k.v.views.header
+		was := h.Collapsed()
+		shown := func() string { return uitest.Shown(k.w) }
+		before := shown()
+		uitest.PressShortcut(k.w, shortcutHeader)
+		if h.Collapsed() == was || shown() == before {
+			t.Fatal("Ctrl+Shift+H did not fold or unfold the header")
+		}
+		if got, want := k.c.app.Preferences().String(prefHeaderCollapsed), map[bool]string{true: "yes", false: "no"}[!was]; got != want {
+			t.Errorf("the choice is remembered as %q, want %q", got, want)
+		}
+		if headerCollapsed(2000) != !was || headerCollapsed(300) != !was {
+			t.Error("the next window does not open as the header was left")
+		}
+		uitest.PressShortcut(k.w, shortcutHeader)
+		if h.Collapsed() != was || shown() != before {
+			t.Error("Ctrl+Shift+H again did not put the header back")
+		}
+	},
 	"Ctrl+Shift+S": func(t *testing.T, k *keysWindow) {
 		// A healthy bag: nothing to repair, so no dialog.
 		uitest.PressShortcut(k.w, shortcutSaveRepaired)

@@ -33,9 +33,9 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	sample := fyne.NewMenuItem("Open Sample Bag", func() { c.openSample(w) })
 	repaired := fyne.NewMenuItem("Save Repaired Copy…", func() { c.saveRepaired(w) })
 	repaired.Shortcut = shortcutSaveRepaired
-	closeItem := fyne.NewMenuItem("Close", func() { w.Close() })
+	closeItem := fyne.NewMenuItem("Close", func() { c.closeWindow(w) })
 	closeItem.Shortcut = shortcutClose
-	quit := fyne.NewMenuItem("Quit", func() { c.quit() })
+	quit := fyne.NewMenuItem("Quit", func() { c.quitApp() })
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
 	file := fyne.NewMenu("File", open, openFolder, openURL, recent, sample, fyne.NewMenuItemSeparator(), repaired, defs, fyne.NewMenuItemSeparator(), closeItem, quit)
@@ -78,8 +78,9 @@ func (c *controller) addShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutOpen, func(fyne.Shortcut) { c.showOpenDialog(w) })
 	w.Canvas().AddShortcut(shortcutOpenFolder, func(fyne.Shortcut) { c.showFolderDialog(w) })
 	w.Canvas().AddShortcut(shortcutOpenURL, func(fyne.Shortcut) { c.showOpenURLDialog(w) })
-	w.Canvas().AddShortcut(shortcutClose, func(fyne.Shortcut) { w.Close() })
-	w.Canvas().AddShortcut(shortcutQuit, func(fyne.Shortcut) { c.quit() })
+	w.Canvas().AddShortcut(shortcutClose, func(fyne.Shortcut) { c.closeWindow(w) })
+	w.Canvas().AddShortcut(shortcutQuit, func(fyne.Shortcut) { c.quitApp() })
+	w.Canvas().AddShortcut(shortcutHeader, func(fyne.Shortcut) { c.toggleHeader(w) })
 	w.Canvas().AddShortcut(shortcutPrevMessage, func(fyne.Shortcut) { c.stepMessage(w, -1) })
 	w.Canvas().AddShortcut(shortcutNextMessage, func(fyne.Shortcut) { c.stepMessage(w, +1) })
 	w.Canvas().AddShortcut(shortcutSaveRepaired, func(fyne.Shortcut) { c.saveRepaired(w) })

@@ -91,6 +91,7 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Alt+Up / Alt+Down", What: "play faster, slower: 0.1× … 10×, then Max (every message in turn)"},
 	{Keys: "Alt+L", What: "loop playback over the selected range (else the whole bag), or stop at its end"},
 	{Keys: "Ctrl+T", What: "hide or show the timeline's lanes (drag the divider under them to resize)"},
+	{Keys: "Ctrl+Shift+H", What: "fold the header's figures into one line, or show them again (remembered)"},
 	{Keys: "Ctrl+Shift+S", What: "save a repaired copy of a damaged recording (once Findings has found something)"},
 	{Keys: "Timeline: + - 0", What: "zoom in, out, fit (click the timeline first)"},
 	{Keys: "Timeline: Home End Left Right", What: "go to the start, the end, pan earlier, later"},

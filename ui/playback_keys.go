@@ -18,6 +18,8 @@ var (
 	shortcutSlower      = &desktop.CustomShortcut{KeyName: fyne.KeyDown, Modifier: fyne.KeyModifierAlt}
 	shortcutLoop        = &desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierAlt}
 	shortcutLanes       = &desktop.CustomShortcut{KeyName: fyne.KeyT, Modifier: fyne.KeyModifierShortcutDefault}
+	// shortcutHeader folds the header's figures into one line, or shows them.
+	shortcutHeader = &desktop.CustomShortcut{KeyName: fyne.KeyH, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 )
 
 // addPlaybackShortcuts registers the playback keys on w's canvas.
@@ -54,7 +56,9 @@ func (c *controller) playbackMenuItems(w fyne.Window) []*fyne.MenuItem {
 	loop.Shortcut = shortcutLoop
 	lanes := fyne.NewMenuItem("Hide / Show Timeline Lanes", func() { c.toggleLanes(w) })
 	lanes.Shortcut = shortcutLanes
-	return []*fyne.MenuItem{play, back, fwd, faster, slower, loop, lanes}
+	header := fyne.NewMenuItem("Fold / Unfold the Header", func() { c.toggleHeader(w) })
+	header.Shortcut = shortcutHeader
+	return []*fyne.MenuItem{play, back, fwd, faster, slower, loop, lanes, header}
 }
 
 // withPlayer calls f with window w's player, once its bag has loaded.
@@ -68,5 +72,12 @@ func (c *controller) withPlayer(w fyne.Window, f func(*timeline.Player)) {
 func (c *controller) toggleLanes(w fyne.Window) {
 	if v := c.views[w]; v != nil && v.views != nil && v.views.timeline != nil {
 		v.views.timeline.ToggleCollapsed()
+	}
+}
+
+// toggleHeader folds window w's header into one line, or shows it whole.
+func (c *controller) toggleHeader(w fyne.Window) {
+	if v := c.views[w]; v != nil && v.views != nil && v.views.header != nil {
+		v.views.header.Toggle()
 	}
 }

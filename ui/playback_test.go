@@ -29,7 +29,7 @@ func newTestViews(t *testing.T) (*docViews, *timeline.View, fyne.Window) {
 	t.Cleanup(l.Close)
 	w := test.NewTempWindow(t, nil)
 	dv := &docViews{link: l}
-	w.SetContent(newViews(d, w, dv))
+	w.SetContent(newViews(d, w, dv, bagWindowSize.Height, 130))
 	w.Resize(fyne.NewSize(1000, 600))
 	return dv, dv.timeline.View(), w
 }

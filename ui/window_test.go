@@ -38,7 +38,7 @@ func TestTopicBytesAtOpen(t *testing.T) {
 			l := link.NewHub(d, uitest.SyncRun)
 			t.Cleanup(l.Close)
 			w := test.NewTempWindow(t, nil)
-			w.SetContent(newViews(d, w, &docViews{link: l}))
+			w.SetContent(newViews(d, w, &docViews{link: l}, bagWindowSize.Height, 130))
 			w.Resize(fyne.NewSize(1200, 700))
 			markup := uitest.Shown(w)
 			for _, row := range want.Rows() {
@@ -131,7 +131,7 @@ func TestNeitherFormat(t *testing.T) {
 	l := link.NewHub(&hidden, uitest.SyncRun)
 	t.Cleanup(l.Close)
 	w := test.NewTempWindow(t, nil)
-	w.SetContent(newViews(&hidden, w, &docViews{link: l}))
+	w.SetContent(newViews(&hidden, w, &docViews{link: l}, bagWindowSize.Height, 130))
 	w.Resize(bagWindowSize)
 	var tabs *container.AppTabs
 	for _, o := range test.LaidOutObjects(w.Content()) {

@@ -79,15 +79,16 @@ func (c *controller) openSample(from fyne.Window) {
 }
 
 func (c *controller) openSource(src source, w fyne.Window) {
+	others := c.bagWindows()
 	if w == nil {
 		w = c.newWindow(src.name + " — bagscope")
-		w.Resize(bagWindowSize)
 	} else {
 		w.SetTitle(src.name + " — bagscope")
-		w.Resize(bagWindowSize)
 	}
+	w.Resize(bagWindowSize)
 	v := newBagView(c, w, src)
 	c.views[w] = v
+	w.SetCloseIntercept(func() { c.closeWindow(w) })
 	w.SetOnClosed(func() {
 		fynetooltip.DestroyWindowToolTipLayer(w.Canvas())
 		v.close()
@@ -95,7 +96,32 @@ func (c *controller) openSource(src source, w fyne.Window) {
 	})
 	setWindowContent(w, v.content)
 	w.Show()
+	c.place(w, others)
 	v.load()
+}
+
+// bagWindows are the open bag windows.
+func (c *controller) bagWindows() []fyne.Window {
+	out := make([]fyne.Window, 0, len(c.views))
+	for w := range c.views {
+		out = append(out, w)
+	}
+	return out
+}
+
+// closeWindow remembers where bag window w was, then closes it (Ctrl+W,
+// the window's close button).
+func (c *controller) closeWindow(w fyne.Window) {
+	c.remember(w)
+	w.Close()
+}
+
+// quitApp remembers where the bag windows were, then quits (Ctrl+Q).
+func (c *controller) quitApp() {
+	for w := range c.views {
+		c.remember(w)
+	}
+	c.quit()
 }
 
 // openExtensions are the file endings the Open dialog lists: ROS 1 bags,

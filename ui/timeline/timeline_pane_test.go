@@ -57,7 +57,7 @@ func newTestViewsIn(t *testing.T, d *model.Document) (*testViews, *View, fyne.Wi
 		l.SelectTab("Chunk")
 		l.ChunkShown(pos)
 	}
-	w := test.NewTempWindow(t, NewSplit(tp, tabs, 800))
+	w := test.NewTempWindow(t, NewSplit(tp, tabs, 800, 130))
 	w.Resize(fyne.NewSize(1000, 600))
 	l.WithIndex(func(*model.MessageIndex) {})
 	return &testViews{link: l, timeline: tp}, tp.tv, w

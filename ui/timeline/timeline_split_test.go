@@ -5,8 +5,10 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/ui/internal/uitest"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 // timelineSplit returns the split between the timeline and the tabs.
@@ -48,21 +50,55 @@ func TestTimelineSplitRemembered(t *testing.T) {
 	}
 }
 
-// TestTimelineShare gives the timeline room for its lanes, within limits.
+// TestTimelineShare gives the timeline room for its lanes, within limits:
+// on a short window the header and the timeline together take at most
+// ShortShare of the height, and the timeline never less than its toolbar,
+// one lane and the axis.
 func TestTimelineShare(t *testing.T) {
 	for _, tc := range []struct {
-		n      int
-		h      float32
-		lo, hi float64
+		n       int
+		h, topH float32
+		lo, hi  float64
 	}{
-		{1, 800, 0.12, 0.2},
-		{5, 1440, 0.12, 0.2},
-		{9, 800, 0.4, 0.5},
-		{40, 800, 0.5, 0.5},
-		{11, 1440, 0.25, 0.35},
+		{1, 800, 130, 0.12, 0.2},
+		{5, 1440, 130, 0.12, 0.2},
+		{9, 800, 130, 0.4, 0.5},
+		{40, 800, 130, 0.5, 0.5},
+		{11, 1440, 130, 0.25, 0.35},
+		// 1024x640 with the header folded to a line: 6 topics would
+		// want 41% of the body, but header+timeline stay within 30%.
+		{6, 640, 48, 0.2, (0.30*640 - 48 - splitBar) / (640 - 48)},
+		{40, 640, 48, 0.2, (0.30*640 - 48 - splitBar) / (640 - 48)},
+		{1, 640, 48, 0.12, 0.21},
+		// Header unfolded on a short window: the timeline keeps its floor.
+		{6, 640, 130, float64(minTimelineH) / (640 - 130), float64(minTimelineH)/(640-130) + 1e-6},
 	} {
-		if got := timelineShare(tc.n, tc.h); got < tc.lo || got > tc.hi {
-			t.Errorf("%d lanes in %v px: %v, want %v..%v", tc.n, tc.h, got, tc.lo, tc.hi)
+		got := timelineShare(tc.n, tc.h, tc.topH)
+		if got < tc.lo || got > tc.hi+1e-6 {
+			t.Errorf("%d lanes in %v px below %v: %v, want %v..%v", tc.n, tc.h, tc.topH, got, tc.lo, tc.hi)
 		}
+		if tc.h < ShortWindow && tc.topH < 60 {
+			if px := float32(got)*(tc.h-tc.topH) + tc.topH + splitBar; px > ShortShare*tc.h+0.5 {
+				t.Errorf("%d lanes in %v px: header and timeline take %v px, over %v%%", tc.n, tc.h, px, ShortShare*100)
+			}
+		}
+	}
+}
+
+// TestTimelineSplitShortWindow opens a short window after the divider was
+// left low on a tall one: it starts within the short window's limit, and
+// the remembered place is kept for tall windows.
+func TestTimelineSplitShortWindow(t *testing.T) {
+	_, _, w := newTestViews(t)
+	timelineSplit(t, w).SetOffset(0.45)
+	d := uitest.OpenSample(t)
+	l := link.NewHub(d, uitest.SyncRun)
+	t.Cleanup(l.Close)
+	s := NewSplit(New(d, l), widget.NewLabel("tabs"), 640, 48)
+	if want := shareLimit(640, 48); s.Offset > want+1e-9 {
+		t.Errorf("a 640 px window's divider at %v, want at most %v", s.Offset, want)
+	}
+	if got := fyne.CurrentApp().Preferences().Float("split.timeline"); got != 0.45 {
+		t.Errorf("the remembered divider became %v, want 0.45 kept", got)
 	}
 }

@@ -20,12 +20,20 @@ var RememberSplits = true
 // s.Offset, the default) and saves its offset each time it moves. Call it
 // once s has both its sides.
 func RememberSplit(s *container.Split, key string) *container.Split {
+	return RememberSplitWithin(s, key, 1)
+}
+
+// RememberSplitWithin is RememberSplit for a divider that starts at most
+// at hi however far the user last moved it (a short window keeps room
+// for the other side); what was remembered is kept until the user moves
+// the divider again.
+func RememberSplitWithin(s *container.Split, key string, hi float64) *container.Split {
 	if !RememberSplits || fyne.CurrentApp() == nil || s.Trailing == nil {
 		return s
 	}
 	p := fyne.CurrentApp().Preferences()
 	if off := p.FloatWithFallback(prefSplitPrefix+key, -1); off > 0 && off < 1 {
-		s.Offset = off
+		s.Offset = min(off, hi)
 	}
 	w := &offsetWatch{split: s, last: s.Offset, moved: func(off float64) {
 		if off > 0 && off < 1 {
