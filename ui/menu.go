@@ -15,22 +15,19 @@ var (
 	shortcutOpen  = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutClose = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutQuit  = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
-	// shortcutOpenFolder opens a recording folder (rosbag2, split bags).
-	shortcutOpenFolder = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 )
 
 // mainMenu builds window w's menu bar.
 func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	open := fyne.NewMenuItem("Open…", func() { c.showOpenDialog(w) })
 	open.Shortcut = shortcutOpen
-	openFolder := fyne.NewMenuItem("Open Folder…", func() { c.showFolderDialog(w) })
-	openFolder.Shortcut = shortcutOpenFolder
 	openURL := fyne.NewMenuItem("Open URL…", func() { c.showOpenURLDialog(w) })
 	openURL.Shortcut = shortcutOpenURL
 	defs := fyne.NewMenuItem("Add Message Definition Folder…", func() { c.addDefinitionFolder(w) })
 	recent := fyne.NewMenuItem("Open Recent", nil)
 	recent.ChildMenu = c.recentMenu(w)
-	sample := fyne.NewMenuItem("Open Sample Bag", func() { c.openSample(w) })
+	sample := fyne.NewMenuItem("Open ROS 1 Sample", func() { c.openSample(w) })
+	sample2 := fyne.NewMenuItem("Open ROS 2 Sample", func() { c.openSample2(w) })
 	repaired := fyne.NewMenuItem("Save Repaired Copy…", func() { c.saveRepaired(w) })
 	repaired.Shortcut = shortcutSaveRepaired
 	closeItem := fyne.NewMenuItem("Close", func() { c.closeWindow(w) })
@@ -38,7 +35,7 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", func() { c.quitApp() })
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, openFolder, openURL, recent, sample, fyne.NewMenuItemSeparator(), repaired, defs, fyne.NewMenuItemSeparator(), closeItem, quit)
+	file := fyne.NewMenu("File", open, openURL, recent, sample, sample2, fyne.NewMenuItemSeparator(), repaired, defs, fyne.NewMenuItemSeparator(), closeItem, quit)
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard and mouse", func() { showKeys(w) }), fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
 	return fyne.NewMainMenu(file, c.viewMenu(w), help)
 }
@@ -76,7 +73,6 @@ func (c *controller) refreshMenus() {
 // addShortcuts registers the menu's shortcuts on w's canvas.
 func (c *controller) addShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutOpen, func(fyne.Shortcut) { c.showOpenDialog(w) })
-	w.Canvas().AddShortcut(shortcutOpenFolder, func(fyne.Shortcut) { c.showFolderDialog(w) })
 	w.Canvas().AddShortcut(shortcutOpenURL, func(fyne.Shortcut) { c.showOpenURLDialog(w) })
 	w.Canvas().AddShortcut(shortcutClose, func(fyne.Shortcut) { c.closeWindow(w) })
 	w.Canvas().AddShortcut(shortcutQuit, func(fyne.Shortcut) { c.quitApp() })

@@ -81,7 +81,7 @@ type keyHelpRow struct {
 
 // keyHelp is what Help > Keyboard and mouse lists.
 var keyHelp = []keyHelpRow{
-	{Keys: "Ctrl+O / Ctrl+Shift+O", What: "open a recording file (.bag, .mcap, .db3, metadata.yaml), open a recording folder"},
+	{Keys: "Ctrl+O", What: "open a recording: a file (.bag, .mcap, .db3, metadata.yaml) or a folder; type or paste its path and press Enter"},
 	{Keys: "Ctrl+L", What: "open a recording by URL (http://, https://, s3://, gs://), read in place"},
 	{Keys: "Ctrl+W / Ctrl+Q", What: "close the window, quit"},
 	{Keys: "Ctrl+1 … Ctrl+8", What: "Topics, Message, Sensor, Log, Plots, Chunk, Records, Findings (Sensor and Log where the recording has images, point clouds, scans or /rosout)"},
@@ -113,7 +113,7 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Topics: click a row", What: "show only the selected topics in the other views", Mouse: true},
 	{Keys: "Bytes: click, drag, Shift+click", What: "move the byte cursor, select bytes", Mouse: true},
 	{Keys: "Message: right-click a field", What: "copy its value or path, the message as YAML or JSON; plot it; list an array one element per row", Mouse: true},
-	{Keys: "Drop files on a window", What: "open them", Mouse: true},
+	{Keys: "Drop files or folders on a window", What: "open them", Mouse: true},
 }
 
 // showKeys lists the keyboard and mouse controls.

@@ -80,15 +80,27 @@ func (p placement) fits(s screenInfo) bool {
 
 // cascade is where a new window goes when others are open: down and
 // right of the last one by a title bar, so it hides none of them
-// entirely, or back at the work area's corner when that would run off it.
+// entirely; smaller if it would run off the work area there (never below
+// minWindowSize), or back at the work area's corner.
 func cascade(s screenInfo, last placement) placement {
 	const step = 36
 	p := last
 	p.X += step
 	p.Y += step
-	if !p.fits(s) {
-		p.X, p.Y = s.X, s.Y
+	if p.fits(s) {
+		return p
 	}
+	sc := s.Scale
+	if sc <= 0 {
+		sc = 1
+	}
+	p.W = min(p.W, float32(s.X+s.W-p.X)/sc)
+	p.H = min(p.H, float32(s.Y+s.H-p.Y)/sc)
+	if p.fits(s) {
+		return p
+	}
+	p = last
+	p.X, p.Y = s.X, s.Y
 	return p
 }
 
@@ -138,6 +150,7 @@ func (c *controller) place(w fyne.Window, others []fyne.Window) {
 	}
 	if found {
 		p = cascade(s, placement{X: lx, Y: ly, W: size.Width, H: size.Height})
+		w.Resize(fyne.NewSize(p.W, p.H))
 	}
 	c.ws.setPos(w, max(p.X, s.X), max(p.Y, s.Y))
 }

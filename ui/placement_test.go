@@ -89,8 +89,11 @@ func TestCascade(t *testing.T) {
 	if p.X != 136 || p.Y != 86 {
 		t.Errorf("next window at %d,%d, want 136,86", p.X, p.Y)
 	}
-	if p := cascade(s, placement{X: 370, Y: 190, W: 900, H: 600}); p.X != 0 || p.Y != 0 {
-		t.Errorf("a window that would run off the screen goes to %d,%d, want the corner", p.X, p.Y)
+	if p := cascade(s, placement{X: 370, Y: 190, W: 900, H: 600}); p != (placement{X: 406, Y: 226, W: 874, H: 574}) {
+		t.Errorf("a window that would run off the screen is %+v, want it smaller at 406,226", p)
+	}
+	if p := cascade(s, placement{X: 700, Y: 420, W: 900, H: 600}); p.X != 0 || p.Y != 0 || p.W != 900 {
+		t.Errorf("a window with no room beside the last is %+v, want it at the corner", p)
 	}
 }
 

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -44,7 +46,7 @@ func TestStartPageOpensSample(t *testing.T) {
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	c.start = w
 	w.SetContent(newStartPage(c, w))
-	test.Tap(uitest.FindButton(t, w.Content(), "Open the sample bag"))
+	test.Tap(uitest.FindButton(t, w.Content(), "ROS 1 sample"))
 	v := c.views[w]
 	if v == nil {
 		t.Fatal("the sample did not open in the start page's window")
@@ -63,6 +65,58 @@ func TestStartPageOpensSample(t *testing.T) {
 	}
 }
 
+// TestStartPageOpensROS2Sample opens the embedded ROS 2 sample, the MCAP
+// rosbag2 wrote of its talker demo, from the start page.
+func TestStartPageOpensROS2Sample(t *testing.T) {
+	c := newTestController(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	c.start = w
+	w.SetContent(newStartPage(c, w))
+	test.Tap(uitest.FindButton(t, w.Content(), "ROS 2 sample"))
+	v := c.views[w]
+	if v == nil || v.err != nil || v.doc == nil {
+		t.Fatalf("the ROS 2 sample did not open: %+v", v)
+	}
+	var topics []string
+	for _, tp := range v.doc.Topics {
+		topics = append(topics, tp.Topic+" "+tp.Type)
+	}
+	if got := strings.Join(topics, ", "); !strings.Contains(got, "/topic std_msgs/msg/String") || !strings.Contains(got, "/rosout rcl_interfaces/msg/Log") {
+		t.Errorf("topics %s", got)
+	}
+	if v.doc.Summary.Messages != 20 {
+		t.Errorf("%d messages, want the talker's 20", v.doc.Summary.Messages)
+	}
+	if got := uitest.Shown(w); !strings.Contains(got, "talker.mcap") {
+		t.Error("the header does not name talker.mcap")
+	}
+}
+
+// TestRecentKind names each recent path's kind and size as the start
+// page shows it.
+func TestRecentKind(t *testing.T) {
+	dir := t.TempDir()
+	r2 := filepath.Join(dir, "r2")
+	if err := os.Mkdir(r2, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r2, "metadata.yaml"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"../testdata/single-message.bag": "ROS 1 bag, 4.",
+		"../testdata/ros2-mixed.mcap":    "MCAP, 648 KiB",
+		r2:                               "rosbag2 folder",
+		dir:                              "folder",
+		filepath.Join(r2, "gone.db3"):    "not found",
+		"https://example.com/a.mcap":     "URL",
+	} {
+		if got := recentKind(path); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %q, want %q", path, got, want)
+		}
+	}
+}
+
 func TestMenus(t *testing.T) {
 	c := newTestController(t)
 	c.recent.Load("/data/a.bag\nhttps://store.example/run42/b.mcap?X-Amz-Signature=…")
@@ -72,17 +126,17 @@ func TestMenus(t *testing.T) {
 	for _, it := range m.Items[0].Items {
 		labels = append(labels, it.Label)
 	}
-	if got := strings.Join(labels, "|"); got != "Open…|Open Folder…|Open URL…|Open Recent|Open Sample Bag||Save Repaired Copy…|Add Message Definition Folder…||Close|Quit" {
+	if got := strings.Join(labels, "|"); got != "Open…|Open URL…|Open Recent|Open ROS 1 Sample|Open ROS 2 Sample||Save Repaired Copy…|Add Message Definition Folder…||Close|Quit" {
 		t.Errorf("File menu = %q", got)
 	}
-	if sub := m.Items[0].Items[3].ChildMenu; sub == nil || !strings.HasPrefix(sub.Items[0].Label, "a.bag") ||
+	if sub := m.Items[0].Items[2].ChildMenu; sub == nil || !strings.HasPrefix(sub.Items[0].Label, "a.bag") ||
 		sub.Items[1].Label != "b.mcap  —  https://store.example/run42/" {
 		t.Errorf("Open Recent submenu = %+v", sub)
 	}
 	if m.Items[2].Label != "Help" || m.Items[2].Items[1].Label != "About bagscope" {
 		t.Errorf("Help menu = %+v", m.Items[2])
 	}
-	for _, s := range []fyne.Shortcut{shortcutOpen, shortcutOpenFolder, shortcutOpenURL, shortcutClose, shortcutQuit} {
+	for _, s := range []fyne.Shortcut{shortcutOpen, shortcutOpenURL, shortcutClose, shortcutQuit} {
 		if s.ShortcutName() == "" {
 			t.Errorf("shortcut %v has no name", s)
 		}

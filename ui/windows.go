@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	fynetooltip "github.com/dweymouth/fyne-tooltip"
 
 	"github.com/bagscope/bagscope/assets"
@@ -25,12 +23,16 @@ func (c *controller) newWindow(title string) fyne.Window {
 	w.SetIcon(iconResource)
 	w.SetMainMenu(c.mainMenu(w))
 	c.addShortcuts(w)
-	w.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
-		for _, u := range uris {
-			c.openPath(u.Path(), w)
-		}
-	})
+	w.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { c.dropped(w, uris) })
 	return w
+}
+
+// dropped opens the files and folders dropped on window w, each in its
+// own window (the start page's window takes the first).
+func (c *controller) dropped(w fyne.Window, uris []fyne.URI) {
+	for _, u := range uris {
+		c.openPath(u.Path(), w)
+	}
 }
 
 // showStart shows the start page in a new window.
@@ -73,9 +75,14 @@ func (c *controller) openPath(path string, from fyne.Window) {
 	c.openSource(source{path: path, name: filepath.Base(path)}, c.targetWindow(from))
 }
 
-// openSample opens the embedded sample bag.
+// openSample opens the embedded ROS 1 sample bag.
 func (c *controller) openSample(from fyne.Window) {
 	c.openSource(source{name: assets.SampleName, data: assets.SampleBag}, c.targetWindow(from))
+}
+
+// openSample2 opens the embedded ROS 2 sample, an MCAP rosbag2 wrote.
+func (c *controller) openSample2(from fyne.Window) {
+	c.openSource(source{name: assets.Sample2Name, data: assets.Sample2MCAP}, c.targetWindow(from))
 }
 
 func (c *controller) openSource(src source, w fyne.Window) {
@@ -127,51 +134,6 @@ func (c *controller) quitApp() {
 // openExtensions are the file endings the Open dialog lists: ROS 1 bags,
 // MCAP, rosbag2's .db3 and metadata.yaml, and their FILE-compressed copies.
 var openExtensions = []string{".bag", ".active", ".mcap", ".db3", ".yaml", ".zstd"}
-
-// showFolderDialog asks for a recording folder (a rosbag2 bag, or ROS 1
-// split files) to open as one recording.
-func (c *controller) showFolderDialog(w fyne.Window) {
-	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
-		if err != nil {
-			dialog.ShowError(err, w)
-			return
-		}
-		if l != nil {
-			c.openPath(l.Path(), w)
-		}
-	}, w)
-	if paths := c.recent.Paths(); len(paths) > 0 {
-		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(paths[0]))); err == nil {
-			d.SetLocation(l)
-		}
-	}
-	d.Show()
-	d.Resize(fyne.NewSize(min(900, w.Canvas().Size().Width*0.9), min(640, w.Canvas().Size().Height*0.9)))
-}
-
-// showOpenDialog asks for a recording file to open.
-func (c *controller) showOpenDialog(w fyne.Window) {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, w)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		c.openPath(path, w)
-	}, w)
-	d.SetFilter(storage.NewExtensionFileFilter(openExtensions))
-	if paths := c.recent.Paths(); len(paths) > 0 {
-		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(paths[0]))); err == nil {
-			d.SetLocation(l)
-		}
-	}
-	d.Show() // Resize before Show panics in Fyne 2.8
-	d.Resize(fyne.NewSize(min(900, w.Canvas().Size().Width*0.9), min(640, w.Canvas().Size().Height*0.9)))
-}
 
 // setWindowContent shows o in w with a layer for tooltips above it.
 func setWindowContent(w fyne.Window, o fyne.CanvasObject) {

@@ -1,6 +1,8 @@
 package widgets
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 )
@@ -36,7 +38,7 @@ func NewCentered(max float32, o fyne.CanvasObject) *fyne.Container {
 
 // Gap is empty vertical space of height h.
 func Gap(h float32) fyne.CanvasObject {
-	r := canvas.NewRectangle(nil)
+	r := canvas.NewRectangle(color.Transparent) // nil crashes the software painter (--screenshot)
 	r.SetMinSize(fyne.NewSize(0, h))
 	return r
 }

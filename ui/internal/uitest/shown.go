@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	ttwidget "github.com/dweymouth/fyne-tooltip/widget"
 
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -75,11 +76,23 @@ func ShownObjects(o fyne.CanvasObject) []fyne.CanvasObject {
 	return out
 }
 
+// asButton is o as a button: a widget.Button, or the one inside a
+// button with a tooltip.
+func asButton(o fyne.CanvasObject) (*widget.Button, bool) {
+	switch b := o.(type) {
+	case *widget.Button:
+		return b, true
+	case *ttwidget.Button:
+		return &b.Button, true
+	}
+	return nil, false
+}
+
 // FindButton returns the visible button whose text starts with prefix.
 func FindButton(t *testing.T, o fyne.CanvasObject, prefix string) *widget.Button {
 	t.Helper()
 	for _, obj := range test.LaidOutObjects(o) {
-		if b, ok := obj.(*widget.Button); ok && b.Visible() && strings.HasPrefix(b.Text, prefix) {
+		if b, ok := asButton(obj); ok && obj.Visible() && strings.HasPrefix(b.Text, prefix) {
 			return b
 		}
 	}
@@ -92,7 +105,7 @@ func FindButton(t *testing.T, o fyne.CanvasObject, prefix string) *widget.Button
 func FindShownButton(t *testing.T, w fyne.Window, prefix string) *widget.Button {
 	t.Helper()
 	for _, o := range ShownObjects(w.Content()) {
-		if b, ok := o.(*widget.Button); ok && b.Visible() && strings.HasPrefix(b.Text, prefix) {
+		if b, ok := asButton(o); ok && o.Visible() && strings.HasPrefix(b.Text, prefix) {
 			return b
 		}
 	}
