@@ -23,8 +23,8 @@ const (
 )
 
 // ProgressFunc receives progress of a background job: done out of total
-// units (bytes or chunks) in the named stage. It is called from the job's
-// goroutine.
+// units (bytes or chunks) in the named stage; a total of 0 is not known
+// yet. It is called from the job's goroutine.
 type ProgressFunc func(done, total int64, stage string)
 
 // Document is an opened recording and what the UI shows about it.
@@ -147,7 +147,8 @@ func openRecording(ctx context.Context, path string, progress ProgressFunc) (*Do
 		return nil, cancelled(ctx, err)
 	}
 	FillDefinitions(st)
-	progress(0, 1, StageChunks)
+	// How many chunks there are is known once their headers are read.
+	progress(0, 0, StageChunks)
 	nblocks := int64(len(st.Blocks()))
 	if err := ctx.Err(); err != nil {
 		st.Close()
@@ -198,7 +199,8 @@ func open(ctx context.Context, r io.ReaderAt, size int64, path, name string, pro
 	or.mu.Lock()
 	or.onRead = nil
 	or.mu.Unlock()
-	progress(0, 1, StageChunks)
+	// How many chunks there are is known once their headers are read.
+	progress(0, 0, StageChunks)
 	nblocks := int64(len(st.Blocks())) // reads every chunk header once
 	if err := ctx.Err(); err != nil {
 		st.Close()

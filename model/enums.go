@@ -126,6 +126,9 @@ func EnumText(value string, names []string) string {
 // SetEnums makes ValueText name values by the constants of e.
 func (t *FieldTree) SetEnums(e Enums) { t.enums = e }
 
+// Enums are the constants SetEnums gave, or nil.
+func (t *FieldTree) Enums() Enums { return t.enums }
+
 // EnumNames are the constants naming the value of the field or element
 // id, as Enums.Names finds them.
 func (t *FieldTree) EnumNames(id string) []string {

@@ -1,17 +1,19 @@
 package model
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/echo"
 )
 
-// TestEnumNames names integer fields by their type's constants: one name,
-// several when they share a value, only the ones named after the field
-// when some are, only constants of the field's width, elements of an
-// array, and constants of a nested type.
-func TestEnumNames(t *testing.T) {
+// enumTestMessage is a marker-like message whose integer fields its
+// constants name, decoded.
+func enumTestMessage(t *testing.T) (*rosmsg.Plan, *rosmsg.Node) {
+	t.Helper()
 	const def = `uint8 ARROW=0
 uint8 CUBE=1
 uint8 ADD=0
@@ -54,6 +56,53 @@ byte level
 	if err != nil {
 		t.Fatal(err)
 	}
+	return plan, root
+}
+
+// TestEchoNamed checks the Message view's echo text: each integer field
+// the field tree names is followed by "  # NAMES", the same names; without
+// those comments the text is exactly echo.Short's (rostopic echo's).
+func TestEchoNamed(t *testing.T) {
+	plan, root := enumTestMessage(t)
+	ft := NewFieldTree(root)
+	ft.SetEnums(EnumsOf(plan))
+	named := echo.Named(root, 100, ft.Enums().Names)
+	if stripped := regexp.MustCompile(`  # [A-Z_ |]+`).ReplaceAllString(named, ""); stripped != echo.Short(root, 100) {
+		t.Errorf("without its comments the text differs from echo.Short:\n%s\n---\n%s", stripped, echo.Short(root, 100))
+	}
+	lines := strings.Split(named, "\n")
+	for _, tc := range []struct{ line, want string }{
+		{"type: 0", "ARROW | ADD"},
+		{"action: 2", "DELETE"},
+		{"status: -1", "STATUS_NO_FIX"},
+		{"service: 1", "SERVICE_GPS"},
+		{"x: 0.0", ""},
+		{"  level: 2", "ERROR"},
+	} {
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, tc.line) })
+		if i < 0 {
+			t.Errorf("no line %q in\n%s", tc.line, named)
+			continue
+		}
+		want := tc.line
+		if tc.want != "" {
+			want += "  # " + tc.want
+		}
+		if lines[i] != want {
+			t.Errorf("%q, want %q", lines[i], want)
+		}
+	}
+	if got := echo.Named(root, 100, nil); got != echo.Short(root, 100) {
+		t.Error("with no names, Named is not Short")
+	}
+}
+
+// TestEnumNames names integer fields by their type's constants: one name,
+// several when they share a value, only the ones named after the field
+// when some are, only constants of the field's width, elements of an
+// array, and constants of a nested type.
+func TestEnumNames(t *testing.T) {
+	plan, root := enumTestMessage(t)
 	ft := NewFieldTree(root)
 	ft.SetEnums(EnumsOf(plan))
 	tests := []struct {

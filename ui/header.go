@@ -70,7 +70,7 @@ func newHeader(d *model.Document, collapsed bool) *header {
 		{"Messages", human.Count(s.Messages)},
 		{"Topics", human.Count(uint64(len(d.Topics)))},
 		{"Chunks", human.Count(uint64(s.Chunks))},
-		{"Compression", human.Compression(s)},
+		{"Compression", human.StorageCompression(d.Storage, s)},
 		{"Duration", duration},
 	}
 	spanText := fmt.Sprintf("%s  to  %s UTC      %s", start, end, indexed)

@@ -1,7 +1,8 @@
 package ui
 
 import (
-	"fmt"
+	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -9,20 +10,27 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
-// loadingPanel shows a bag opening: a progress bar, the stage and Cancel.
+// loadingPanel shows a bag opening: a progress bar, the stage with what
+// is done in its unit, the rate and the time left, and Cancel.
 type loadingPanel struct {
 	content fyne.CanvasObject
 	bar     *widget.ProgressBar
 	stage   *widget.Label
+	// now is the clock (tests set it); began is when the stage shown began.
+	now       func() time.Time
+	began     time.Time
+	lastStage string
 }
 
 func newLoadingPanel(name string, cancel func()) *loadingPanel {
-	p := &loadingPanel{bar: widget.NewProgressBar(), stage: widget.NewLabel("starting…")}
+	p := &loadingPanel{bar: widget.NewProgressBar(), stage: widget.NewLabel("starting…"), now: time.Now}
 	p.stage.Alignment = fyne.TextAlignCenter
 	p.stage.Importance = widget.LowImportance
 	title := widget.NewLabelWithStyle("Opening "+name+"…", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
@@ -33,15 +41,33 @@ func newLoadingPanel(name string, cancel func()) *loadingPanel {
 }
 
 func (p *loadingPanel) set(done, total int64, stage string) {
+	now := p.now()
+	if stage != p.lastStage {
+		p.lastStage, p.began = stage, now
+	}
 	if total > 0 {
 		p.bar.SetValue(float64(done) / float64(total))
 	}
-	switch stage {
-	case model.StageIndex:
-		p.stage.SetText(fmt.Sprintf("%s: %s of %s", stage, human.Size(done), human.Size(total)))
-	default:
-		p.stage.SetText(fmt.Sprintf("%s: %s of %s", stage, human.Count(uint64(done)), human.Count(uint64(total))))
+	text := stage
+	if line := human.Progress(done, total, stageUnit(stage), now.Sub(p.began)); line != "" {
+		text += ": " + line
+	} else {
+		text += "…" // a total not known yet: no "0 of 1"
 	}
+	p.stage.SetText(text)
+}
+
+// stageUnit is what an opening stage counts.
+func stageUnit(stage string) string {
+	switch {
+	case stage == model.StageChunks:
+		return human.UnitChunks
+	case stage == model.StageMessages, stage == series.StageExtract:
+		return human.UnitMessages
+	case strings.HasPrefix(stage, bag.StageOpen):
+		return human.UnitFiles
+	}
+	return human.UnitBytes // reading the index, fetching, decompressing
 }
 
 // newCancelledPanel says that opening was cancelled and offers to retry.

@@ -51,11 +51,27 @@ func Field(n *rosmsg.Node) string {
 	return strings.TrimPrefix(b.String(), "\n")
 }
 
+// Names gives the constants of holder's message type that name the value
+// n of its field (model.Enums.Names), or none.
+type Names func(holder *rosmsg.Node, field string, n *rosmsg.Node) []string
+
+// Named is Short for reading in the window: each integer field whose
+// value constants of its message name (a Log's level 16, FATAL) is
+// followed by a YAML comment naming them, "level: 16  # FATAL", as the
+// field tree shows "16 (FATAL)". The values and everything else are
+// Short's; the text stays YAML.
+func Named(root *rosmsg.Node, limit int, names Names) string {
+	b := echoWriter{limit: limit, names: names}
+	b.echoMessage(root, "", true)
+	return b.String()
+}
+
 // echoWriter writes a message's echo; limit > 0 bounds the elements of an
-// array it writes.
+// array it writes; names, when set, names constant values (Named).
 type echoWriter struct {
 	strings.Builder
 	limit int
+	names Names
 }
 
 // shown is how many of cnt elements are written.
@@ -81,6 +97,12 @@ func (b *echoWriter) echoMessage(n *rosmsg.Node, indent string, top bool) {
 		b.WriteString(c.Name)
 		b.WriteString(": ")
 		b.echoValue(c, indent+"  ", top)
+		if b.names != nil && !c.Array && c.Kind != rosmsg.KindMessage {
+			if ns := b.names(n, c.Name, c); len(ns) > 0 {
+				b.WriteString("  # ")
+				b.WriteString(strings.Join(ns, " | "))
+			}
+		}
 	}
 }
 

@@ -239,6 +239,25 @@ func TestMessageTextView(t *testing.T) {
 	if q.textMode || newMessageView(l).textMode {
 		t.Error("Tree does not stay chosen")
 	}
+	// A Log's level is named as the tree names it, in a YAML comment.
+	test.Tap(p.textBtn)
+	l.SelectMessage(x.Topic("/rosout").At(0))
+	var level *rosmsg.Node
+	for i, c := range p.ft.Root().Children {
+		if c.Name == "level" {
+			level = &p.ft.Root().Children[i]
+		}
+	}
+	if level == nil {
+		t.Fatal("/rosout has no level")
+	}
+	names := p.ft.Enums().Names(p.ft.Root(), "level", level)
+	if len(names) != 1 {
+		t.Fatalf("the tree names level %v as %v", level, names)
+	}
+	if want := "\nlevel: " + echo.FieldValue(level) + "  # " + names[0] + "\n"; !strings.Contains(p.echo.Text, want) {
+		t.Errorf("the text view does not name the level (%q):\n%s", want, p.echo.Text)
+	}
 }
 
 func TestEchoForView(t *testing.T) {

@@ -124,7 +124,7 @@ func (p *messagePanel) updateEcho() {
 	default:
 		// Long arrays are cut (saying how much is left out), so that a
 		// camera frame shows at once; Copy gives the whole message.
-		p.echo.SetText(echoForView(echo.Short(root, echoViewElems)))
+		p.echo.SetText(echoForView(echo.Named(root, echoViewElems, p.ft.Enums().Names)))
 	}
 	if !sameType {
 		p.echoScroll.ScrollToTop() // else it stays on the lines the user reads
