@@ -44,3 +44,13 @@ func TimeTicks(w Window, origin int64, absolute bool, n int) []TimeTick {
 	}
 	return out
 }
+
+// SpanTicks returns about n ticks of a relative time axis over [lo, hi]
+// seconds from the start, labelled as TimeTicks labels them: "2.5 s"
+// while the step is under a minute, then "15 min", "2 h", "1 d 12 h".
+func SpanTicks(lo, hi float64, n int) []AxisTick { return relativeTicks{N: n}.Ticks(lo, hi) }
+
+// InSeconds says whether a relative time axis over span seconds with
+// about n ticks steps in seconds (under a minute): its ticks are then
+// plain numbers of seconds, else SpanTicks's minutes, hours and days.
+func InSeconds(span float64, n int) bool { return niceStep(span, n) < 60 }

@@ -160,10 +160,17 @@ func drawPlot(c draw.Canvas, dpi float64, series []plot.Series, w plot.Window, y
 		if p.X.Label.Text == "" {
 			p.X.Label.Text = "time (UTC, " + time.Unix(0, w.T0).UTC().Format("2006-01-02") + ")"
 		}
-	} else {
+	} else if plot.InSeconds(p.X.Max-p.X.Min, xTicks) {
 		p.X.Tick.Marker = decimalTicks{N: xTicks}
 		if p.X.Label.Text == "" {
 			p.X.Label.Text = "time (s)"
+		}
+	} else {
+		// Minutes, hours or days, each tick with its unit, as the
+		// window's axis: a 6-day plot is not labelled in 43200 s.
+		p.X.Tick.Marker = spanTicks{N: xTicks}
+		if p.X.Label.Text == "" {
+			p.X.Label.Text = "time from the start"
 		}
 	}
 	p.Y.Label.Text = opt.YLabel

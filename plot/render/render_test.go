@@ -2,6 +2,7 @@ package render
 
 import (
 	"github.com/bagscope/bagscope/plot"
+	"strings"
 
 	"bytes"
 	"flag"
@@ -150,4 +151,49 @@ func readPNG(t *testing.T, path string) image.Image {
 		t.Fatal(err)
 	}
 	return img
+}
+
+// TestExportTimeUnits renders plots over a few seconds, an hour and six
+// days to SVG: past a minute the time axis is labelled as the window's
+// (plot.TimeTicks: "15 min", "1 d 12 h"), never in thousands of seconds;
+// under a minute it stays in seconds.
+func TestExportTimeUnits(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		dur   float64
+		label string
+		unit  string
+	}{
+		{"20 s", 20, "time (s)", ""},
+		{"1 h", 3600, "time from the start", "min"},
+		{"6 d", 6 * 86400, "time from the start", "d"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := sampled("/imu.x", 2000, tc.dur, math.Sin)
+			w := plot.Window{T0: t0, T1: t0 + int64(tc.dur*1e9)}
+			svg, _, err := RenderSVG([]plot.Series{s}, w, plot.YRange{}, 800, 450, plot.Options{Origin: t0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(svg)
+			if !strings.Contains(text, tc.label) {
+				t.Errorf("no axis label %q", tc.label)
+			}
+			if tc.unit == "" {
+				return
+			}
+			if strings.Contains(text, ">43200<") || strings.Contains(text, ">1800<") {
+				t.Error("ticks in bare seconds")
+			}
+			n := 0
+			for _, tick := range plot.TimeTicks(w, t0, false, 6) {
+				if strings.Contains(tick.Label, tc.unit) && strings.Contains(text, ">"+tick.Label+"<") {
+					n++
+				}
+			}
+			if n < 2 {
+				t.Errorf("fewer than two of the window's tick labels (%v) in the SVG", plot.TimeTicks(w, t0, false, 6))
+			}
+		})
+	}
 }

@@ -16,6 +16,15 @@ func (d decimalTicks) Ticks(min, max float64) []gplot.Tick {
 	return gonumTicks(plot.DecimalTicks(min, max, d.N))
 }
 
+// spanTicks labels a time axis of seconds from the start in minutes,
+// hours and days (plot.SpanTicks), as the window's plots do, for
+// gonum/plot.
+type spanTicks struct{ N int }
+
+func (s spanTicks) Ticks(lo, hi float64) []gplot.Tick {
+	return gonumTicks(plot.SpanTicks(lo, hi, s.N))
+}
+
 // absoluteTicks labels a time axis with UTC clock times (plot.ClockTicks),
 // for gonum/plot. Axis values are seconds from origin.
 type absoluteTicks struct {
