@@ -52,6 +52,22 @@ func FillDefinitions(s bag.Storage) (missing int) {
 	return missing
 }
 
+// FindableDefinitions counts the connections of s with ROS 2 messages but
+// no definition for which Definitions now has one: those a definition
+// folder added since s was opened would decode (reopening s fills them).
+func FindableDefinitions(s bag.Storage) int {
+	n := 0
+	for _, c := range s.Connections() {
+		if c.Definition != "" || c.Encoding != "cdr" {
+			continue
+		}
+		if _, _, err := Definitions.Find(c.Type); err == nil {
+			n++
+		}
+	}
+	return n
+}
+
 // OpenStorage opens the recording at path through the seam and fills in the
 // definitions it lacks (FillDefinitions).
 func OpenStorage(path string) (bag.Storage, error) { return OpenStorageWith(path, bag.OpenOptions{}) }

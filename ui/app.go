@@ -191,25 +191,48 @@ func splitLines(s string) []string {
 
 // addDefinitionFolder asks for a folder of ROS 2 message definitions
 // (PKG/msg/TYPE.msg, an install or share folder) and keeps it for every
-// recording opened from now on.
+// recording opened from now on; the open windows whose recording lacks
+// a definition it has reopen with it at once.
 func (c *controller) addDefinitionFolder(w fyne.Window) {
 	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
 		if err != nil || l == nil {
 			return
 		}
 		dir := l.Path()
-		dirs := splitLines(c.app.Preferences().String(prefMsgDirs))
-		if !slices.Contains(dirs, dir) {
-			dirs = append(dirs, dir)
-			c.app.Preferences().SetString(prefMsgDirs, strings.Join(dirs, "\n"))
-			model.AddDefinitionDirs(dir)
+		n := c.useDefinitionDir(dir)
+		msg := "bagscope now also looks in\n" + dir + "\nfor the message definitions a recording lacks (as PKG/msg/TYPE.msg)."
+		switch n {
+		case 0:
+			msg += "\nNo open recording lacks one it has; recordings opened from now on use it."
+		case 1:
+			msg += "\nOne open recording lacked a definition it has, and was reopened with it."
+		default:
+			msg += fmt.Sprintf("\n%d open recordings lacked a definition it has, and were reopened with it.", n)
 		}
-		dialog.ShowInformation("Message definitions",
-			"bagscope now also looks in\n"+dir+"\nfor the message definitions a recording lacks (as PKG/msg/TYPE.msg).\n"+
-				"Recordings opened from now on use it; reopen this one to decode with it.", w)
+		dialog.ShowInformation("Message definitions", msg, w)
 	}, w)
 	d.Show()
 	d.Resize(fyne.NewSize(min(900, w.Canvas().Size().Width*0.9), min(640, w.Canvas().Size().Height*0.9)))
+}
+
+// useDefinitionDir adds dir to the definition folders, remembered for
+// the next runs, and reopens each open recording that lacks a definition
+// dir has, so it decodes at once. It returns how many it reopened.
+func (c *controller) useDefinitionDir(dir string) int {
+	dirs := splitLines(c.app.Preferences().String(prefMsgDirs))
+	if !slices.Contains(dirs, dir) {
+		dirs = append(dirs, dir)
+		c.app.Preferences().SetString(prefMsgDirs, strings.Join(dirs, "\n"))
+		model.AddDefinitionDirs(dir)
+	}
+	n := 0
+	for _, v := range c.views {
+		if v.doc != nil && model.FindableDefinitions(v.doc.Storage) > 0 {
+			v.reload()
+			n++
+		}
+	}
+	return n
 }
 
 // parseSize reads --size's "WxH" (e.g. "1024x640").

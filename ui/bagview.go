@@ -93,7 +93,7 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 		if winH <= 0 {
 			winH = bagWindowSize.Height
 		}
-		content, dv := newDocumentPanel(doc, v.win, winH)
+		content, dv := newDocumentPanel(doc, v.win, winH, func() { v.c.addDefinitionFolder(v.win) })
 		v.link, v.views = dv.link, dv
 		v.show(content)
 		if len(v.c.plots) > 0 && dv.plots != nil {
@@ -132,6 +132,23 @@ func (v *bagView) close() {
 		v.doc.Close()
 		v.doc = nil
 	}
+}
+
+// reload opens the recording again in the same window, as closing and
+// opening it would: a definition folder added since decodes it.
+func (v *bagView) reload() {
+	if v.cancel != nil {
+		v.cancel()
+	}
+	if v.link != nil {
+		v.link.Close()
+		v.link, v.views = nil, nil
+	}
+	if v.doc != nil {
+		v.doc.Close()
+		v.doc = nil
+	}
+	v.load()
 }
 
 // throttle passes progress on at most every 50 ms, and always the end of a

@@ -145,10 +145,12 @@ func emptyText(d *model.Document) (title, detail string) {
 }
 
 // newDocumentPanel shows an opened bag in a window winH high: the header
-// above, the views below. It returns the views, whose link the window
+// above, the views below; addDefs asks for a definition folder (the
+// window's File menu item). It returns the views, whose link the window
 // closes.
-func newDocumentPanel(d *model.Document, w fyne.Window, winH float32) (fyne.CanvasObject, *docViews) {
+func newDocumentPanel(d *model.Document, w fyne.Window, winH float32, addDefs func()) (fyne.CanvasObject, *docViews) {
 	l := link.NewHub(d, link.Background)
+	l.Actions().AddDefinitionFolder = addDefs
 	dv := &docViews{link: l, header: newHeader(d, headerCollapsed(winH))}
 	top := []fyne.CanvasObject{dv.header.root}
 	if d.Summary.Messages == 0 && len(d.Topics) > 0 {

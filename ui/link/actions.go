@@ -27,4 +27,7 @@ type Actions struct {
 	// findings and its format can be repaired, asks where to save a
 	// repaired copy: the Findings view.
 	SaveRepaired func()
+	// AddDefinitionFolder asks for a folder of ROS 2 message definitions
+	// and reopens the recording with it when it lacked one: the window.
+	AddDefinitionFolder func()
 }

@@ -57,9 +57,14 @@ type messagePanel struct {
 	records *widget.Button
 	plot    *widget.Button
 	problem *widget.Label
-	tree    *msgTree
-	detail  *widget.Label
-	hex     *widgets.HexView
+	// addDefs offers to add a definition folder, beside the problem of a
+	// message whose type has no definition.
+	addDefs *widget.Button
+	// problemRow holds the problem and addDefs; hidden with the problem.
+	problemRow *fyne.Container
+	tree       *msgTree
+	detail     *widget.Label
+	hex        *widgets.HexView
 
 	// The fields pane shows the tree or the message as text.
 	treeBtn, textBtn *widget.Button
@@ -118,6 +123,16 @@ func newMessageView(l link.Link) *messagePanel {
 	p.problem.Wrapping = fyne.TextWrapWord
 	p.problem.Importance = widget.DangerImportance
 	p.problem.Hide()
+	// Where a message has no definition, the folder that holds one can be
+	// added right here (the window reopens the recording with it).
+	p.addDefs = widget.NewButtonWithIcon("Add definition folder…", theme.FolderOpenIcon(), func() {
+		if f := l.Actions().AddDefinitionFolder; f != nil {
+			f()
+		}
+	})
+	p.addDefs.Hide()
+	p.problemRow = container.NewBorder(nil, nil, nil, container.NewVBox(p.addDefs), p.problem)
+	p.problemRow.Hide() // shown with the problem, so a panel without one keeps its height
 
 	p.tree = newMsgTree(p)
 	p.tree.OnSelected = p.selectField
@@ -134,7 +149,7 @@ func newMessageView(l link.Link) *messagePanel {
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, nav, actions, p.title),
 		p.where,
-		p.problem,
+		p.problemRow,
 	)
 	p.picture = canvas.NewImageFromImage(nil)
 	p.picture.FillMode = canvas.ImageFillContain
@@ -324,6 +339,8 @@ func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string,
 		p.updateEcho()
 		p.problem.SetText(err.Error())
 		p.problem.Show()
+		p.problemRow.Show()
+		p.addDefs.Hide()
 		p.hex.Clear()
 		p.tree.Refresh()
 		p.updatePosition()
@@ -346,8 +363,15 @@ func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string,
 	if warn != "" {
 		p.problem.SetText(warn)
 		p.problem.Show()
+		p.problemRow.Show()
 	} else {
 		p.problem.Hide()
+		p.problemRow.Hide()
+	}
+	if root == nil && m.Conn.Encoding == "cdr" && m.Conn.Definition == "" && p.l.Actions().AddDefinitionFolder != nil {
+		p.addDefs.Show()
+	} else {
+		p.addDefs.Hide()
 	}
 	p.hex.SetData(bytes.NewReader(m.Context), m.RecordStart, m.RecordEnd-m.RecordStart, model.MessageSpans(m, root))
 	p.hex.ScrollToOffset(m.DataOffset)
