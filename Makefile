@@ -292,6 +292,7 @@ screenshots: build
 		xvfb-run -a -s "-screen 0 1400x900x24" ./bagscope --screenshot "$$out" "$$@" 2> >(grep -v -e XDG_RUNTIME_DIR -e 'Fyne error' -e 'Cause:' -e 'At:' >&2)
 	}
 	shot sample --sample
+	shot small --size 1024x640 --plot '/joint_states.position[*]' --select /joint_states@4 testdata/arm7.bag
 	shot message --tab Message --select /imu@12.3 --sample
 	shot image --tab Message --select /raspicam_node/image/compressed@0 ../shared/bags/UbiquityRobotics__fiducials/fiducial_slam/test/aruco_images.bag
 	shot plots --plot /imu.linear_acceleration.x,/imu.angular_velocity.z --plot /odom.twist.twist.linear.x --select /imu@7 --sample
