@@ -30,7 +30,8 @@ text ros2 topic echo prints (rosidl_runtime_py's YAML: strings and arrays longer
 --truncate-length, 128 by default, cut with "...", unless --full-length), each message followed by
 "---" and, when more than one topic is printed, preceded by a "# TOPIC  TIME  TYPE" line; or with
 --json one JSON object per line: {"topic", "time": {"secs", "nsecs", "ns"}, "type", "msg"}. -n stops
-after N messages; --fields prints only the fields named. In --json a uint8[] or char[] field is a base64 string, as
+after N messages; --fields prints only the fields named, each under its path, or for ROS 2 one field
+alone bare, as ros2 topic echo --field prints it (a message as YAML, a value as Python prints it). In --json a uint8[] or char[] field is a base64 string, as
 rosbridge and ros2 topic echo --json give it. A message of an encoding bagscope does not decode
 is printed as its bytes ("data", base64). Damage costs only what it holds: what could not be read
 is listed on stderr with offsets (exit 1).`,
@@ -311,6 +312,10 @@ func (p *catPrinter) print(m *bag.Message) {
 	if suspect != "" && !p.noteSuspect(m) {
 		return
 	}
+	if len(p.fields) == 1 && !p.json && c.Encoding == "cdr" {
+		p.printField(m, node, suspect)
+		return
+	}
 	if len(p.fields) > 0 {
 		node = selectFields(node, p.fields)
 	}
@@ -338,12 +343,56 @@ func (p *catPrinter) print(m *bag.Message) {
 		fmt.Fprintf(p.w, "# suspect: %s\n", suspect)
 	}
 	if c.Encoding == "cdr" {
-		p.w.WriteString(echo.ROS2Message(node, p.truncate))
+		p.w.WriteString(echo.ROS2MessageStyled(node, p.ros2Style(c)))
 		p.w.WriteString("---\n")
 		return
 	}
 	p.w.WriteString(echo.Message(node))
 	p.w.WriteString("\n---\n")
+}
+
+// ros2Style is how a connection's ROS 2 text is written.
+func (p *catPrinter) ros2Style(c *bag.Connection) echo.ROS2Style {
+	return echo.ROS2Style{Truncate: p.truncate, IDLChar: c.SchemaEncoding == rosmsg.SchemaROS2IDL}
+}
+
+// printField prints the one field --fields names of a ROS 2 message as
+// `ros2 topic echo --field` does: the bare value, a nested message as its
+// YAML, anything else as Python prints it. A message without that field is
+// said once per connection on stderr and left out, where echo stops with
+// "Invalid field"; an array of messages, whose Python repr is not
+// reproduced, is printed under its path as with several fields.
+func (p *catPrinter) printField(m *bag.Message, node *rosmsg.Node, suspect string) {
+	c := m.Conn
+	f := fieldAt(node, p.fields[0])
+	if f == nil {
+		p.warnOnce(c, "no field %q in %s: its messages are left out", p.fields[0], c.Type)
+		return
+	}
+	text, ok := echo.ROS2Field(f, p.ros2Style(c))
+	if !ok {
+		text = echo.ROS2MessageStyled(selectFields(node, p.fields), p.ros2Style(c))
+	}
+	if p.header {
+		fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
+	}
+	if suspect != "" {
+		fmt.Fprintf(p.w, "# suspect: %s\n", suspect)
+	}
+	p.w.WriteString(text)
+	p.w.WriteString("---\n")
+}
+
+// fieldAt returns the field of n a dotted path names, or nil; a path
+// through an array names nothing.
+func fieldAt(n *rosmsg.Node, path string) *rosmsg.Node {
+	cur := n
+	for _, name := range strings.Split(path, ".") {
+		if cur = cur.Field(name); cur == nil {
+			return nil
+		}
+	}
+	return cur
 }
 
 // selectFields returns a message of the fields of n that paths name

@@ -96,7 +96,8 @@ func typedOracle(t *testing.T, script, path string) string {
 // writes with the values whose YAML is hard (make_echo_mcap.mjs: YAML
 // keywords and numbers in strings, quotes, line breaks, non-ASCII, invalid
 // UTF-8, an embedded NUL, NaN and infinities, byte values 0-255, long
-// strings and arrays), with -n, --fields, --truncate-length and
+// strings and arrays), with -n, --fields (one field alone as `ros2 topic
+// echo --field` prints it), --truncate-length and
 // --full-length; and the shared ROS 2 recordings (.db3, .db3.zstd, rosbag2
 // folders of .db3, .mcap; a sample without -long), every message, each
 // after its "# TOPIC  TIME  TYPE" line. Messages the oracle does not decode
@@ -123,6 +124,32 @@ func TestCatTextMatchesROS2Echo(t *testing.T) {
 			if code != 0 || got != want {
 				t.Errorf("cat %v: exit %d %s\n%s", args, code, stderr, firstDiff(got, want))
 			}
+		}
+	})
+	// One field alone is `ros2 topic echo --field`'s: the bare value as
+	// rclpy gives it, printed by the oracle with Python's own print():
+	// array.array for sequences of numbers, numpy for fixed arrays of them
+	// (wrapped, cut past 1000, in positional and exponent form), lists and
+	// bytes otherwise; a nested message as its YAML.
+	t.Run("field", func(t *testing.T) {
+		for _, field := range []string{"one", "texts", "doubles", "floats", "b", "bytes", "c", "u8s", "i8",
+			"big", "ubig", "flags", "stamp", "stamp.sec", "fixed3", "fixed_ints", "fixed_f32", "many", "summarised"} {
+			for _, args := range [][]string{{"--fields", field}, {"--fields", field, "-l", "3"}} {
+				want, whole := ros2Echo(t, edge, args...)
+				if !whole || strings.Count(want, "---\n") < 2 {
+					t.Fatalf("%v: the oracle did not print the fixture's messages:\n%s", args, want)
+				}
+				got, stderr, code := run(append([]string{"cat", edge, "--topics", "/edge"}, args...)...)
+				if code != 0 || got != want {
+					t.Errorf("cat %v: exit %d %s\n%s", args, code, stderr, firstDiff(got, want))
+				}
+			}
+		}
+		// A path to no field: echo stops with "Invalid field"; cat says so
+		// once and prints nothing, and so does the oracle.
+		got, stderr, _ := run("cat", edge, "--topics", "/edge", "--fields", "stamp.nosuch")
+		if got != "" || !strings.Contains(stderr, `no field "stamp.nosuch"`) {
+			t.Errorf("--fields stamp.nosuch: printed %q, stderr %q", got, stderr)
 		}
 	})
 	if _, err := os.Stat(sharedBags); err != nil {

@@ -31,7 +31,23 @@ const ROS2TruncateLength = 128
 // "- '...'" item (arrays), as message_to_ordereddict does; truncate < 0
 // prints everything (--full-length).
 func ROS2Message(root *rosmsg.Node, truncate int) string {
-	w := ros2Writer{truncate: truncate}
+	return ROS2MessageStyled(root, ROS2Style{Truncate: truncate})
+}
+
+// ROS2Style is how ROS 2 text is written beyond the message itself.
+type ROS2Style struct {
+	// Truncate is ROS2Message's truncate (-1: --full-length).
+	Truncate int
+	// IDLChar says that "char" is IDL's char (a ros2idl schema), which
+	// rclpy gives as a str of one character, not a number: in a .msg,
+	// char is rosidl's alias of uint8.
+	IDLChar bool
+}
+
+// ROS2MessageStyled is ROS2Message with the definition's style: an IDL char
+// (style.IDLChar) is written as its one character, as rclpy gives it.
+func ROS2MessageStyled(root *rosmsg.Node, style ROS2Style) string {
+	w := ros2Writer{truncate: style.Truncate, idlChar: style.IDLChar}
 	w.e = yamlEmitter{width: -1, unicode: true, whitespace: true, indention: true}
 	w.message(root, -1)
 	// The document ends with a line break (expect_document_end's indent).
@@ -46,6 +62,7 @@ func ROS2Message(root *rosmsg.Node, truncate int) string {
 type ros2Writer struct {
 	e        yamlEmitter
 	truncate int
+	idlChar  bool
 }
 
 // message writes a message node's fields as a block mapping inside a
@@ -90,7 +107,7 @@ func (w *ros2Writer) item(n *rosmsg.Node, indent int) {
 	case rosmsg.KindString, rosmsg.KindWString:
 		w.str(ros2Text(n), indent)
 	case rosmsg.KindUint8:
-		if ros2Byte(n.Type) {
+		if ros2Byte(n.Type) || w.idlChar && isChar(n.Type) {
 			w.str(string(rune(n.Uint())), indent)
 			return
 		}

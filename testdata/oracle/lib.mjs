@@ -189,7 +189,8 @@ export function markJazzyByteFields(defs) {
 }
 
 // typedMessage writes msg along its definition with each value's ROS type:
-// a message {"m": [[name, V], ...]}, an array {"a": [V, ...]}, a bool
+// a message {"m": [[name, V], ...]}, an array {"a": [V, ...], "e", "n"}
+// (typedArray), a bool
 // {"b": true}, an integer {"i": "123"}, a float {"f": "0.1"} (JavaScript's
 // shortest round-trip digits, NaN, Infinity, -Infinity, -0.0), a string
 // {"s": "..."}, a byte {"y": 7}; Time and Duration are messages of sec and
@@ -200,9 +201,18 @@ export function typedMessage(definition, msg, byName) {
     if (f.isConstant) continue;
     const v = msg[f.name];
     if (v === undefined) throw new Error(`field ${f.name} missing`);
-    parts.push(`[${jsonString(f.name)}, ${f.isArray ? `{"a": [${Array.from(v, (e) => typedValue(f, e, byName)).join(", ")}]}` : typedValue(f, v, byName)}]`);
+    parts.push(`[${jsonString(f.name)}, ${f.isArray ? typedArray(f, v, byName) : typedValue(f, v, byName)}]`);
   }
   return `{"m": [${parts.join(", ")}]}`;
+}
+
+// typedArray writes an array {"a": [V, ...], "e": element type, "n":
+// length of a fixed array or null}: rclpy keeps a sequence of numbers in
+// an array.array and a fixed array of numbers in a numpy array.
+function typedArray(f, v, byName) {
+  const elems = Array.from(v, (e) => typedValue(f, e, byName)).join(", ");
+  const elemType = f.isComplex ? "message" : f.rosByte ? "byte" : f.type;
+  return `{"a": [${elems}], "e": ${jsonString(elemType)}, "n": ${f.arrayLength ?? "null"}}`;
 }
 
 function typedValue(f, v, byName) {

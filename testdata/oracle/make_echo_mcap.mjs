@@ -10,7 +10,9 @@
 // around the 128 truncate length), floats (NaN, infinities, -0, exponents
 // at Python's repr limits, float32 values), byte (octet) values 0 to 255,
 // char and uint8 arrays, 64-bit extremes, nested and fixed arrays of
-// messages, empty arrays, and a Time. The CDR is written here by hand
+// messages, empty arrays, a Time, fixed arrays of integers and floats
+// (numpy arrays in rclpy), one of 1000 elements that numpy wraps and one of
+// more than 1000 that it cuts. The CDR is written here by hand
 // (little endian, XCDR1 alignment from after the 4-byte header) because
 // @foxglove/rosmsg2-serialization's MessageWriter cuts non-ASCII strings;
 // each message is read back with its MessageReader before it is written.
@@ -45,6 +47,10 @@ builtin_interfaces/Time stamp
 bagscope_test/Point[] pts
 bagscope_test/Point[2] fixed_pts
 float64[3] fixed3
+int16[4] fixed_ints
+float32[3] fixed_f32
+uint16[1000] many
+int8[1001] summarised
 ${sep}
 MSG: bagscope_test/Point
 float64 x
@@ -84,11 +90,11 @@ class CDR {
     if (pad) this.raw(Buffer.alloc(pad));
   }
   num(kind, v) {
-    const size = { u8: 1, i8: 1, u32: 4, i32: 4, f32: 4, f64: 8, i64: 8, u64: 8 }[kind];
+    const size = { u8: 1, i8: 1, i16: 2, u16: 2, u32: 4, i32: 4, f32: 4, f64: 8, i64: 8, u64: 8 }[kind];
     this.align(size);
     const b = Buffer.alloc(size);
     ({
-      u8: () => b.writeUInt8(v), i8: () => b.writeInt8(v), u32: () => b.writeUInt32LE(v), i32: () => b.writeInt32LE(v),
+      u8: () => b.writeUInt8(v), i8: () => b.writeInt8(v), i16: () => b.writeInt16LE(v), u16: () => b.writeUInt16LE(v), u32: () => b.writeUInt32LE(v), i32: () => b.writeInt32LE(v),
       f32: () => b.writeFloatLE(v), f64: () => b.writeDoubleLE(v), i64: () => b.writeBigInt64LE(v), u64: () => b.writeBigUInt64LE(v),
     })[kind]();
     this.raw(b);
@@ -132,6 +138,10 @@ function message(i) {
   point(1);
   point(2);
   for (let k = 0; k < 3; k++) w.num("f64", doubles[(i + k * 5) % doubles.length]);
+  for (let k = 0; k < 4; k++) w.num("i16", [-32768, 7, 0, 32767, -5, 123][(i + k) % 6]);
+  for (let k = 0; k < 3; k++) w.num("f32", floats[(i + k * 4) % floats.length]);
+  for (let k = 0; k < 1000; k++) w.num("u16", (k * (i + 1) * 13) % 65536);
+  for (let k = 0; k < 1001; k++) w.num("i8", ((k * (i + 3)) % 256) - 128);
   return w.bytes();
 }
 

@@ -23,9 +23,16 @@ rules, run with Debian's PyYAML):
 - echo: the YAML, then '---'. The truncate length is 128 unless -l or
   --full-length.
 
---fields keeps the fields named by dotted paths, each under its path (as
-`bagscope cat --fields` does for both ROS versions); a path through an array,
-or to no field, is left out. --header prints bagscope's "# TOPIC  TIME  TYPE"
+--fields with several dotted paths keeps the fields named, each under its
+path (as `bagscope cat --fields` does); a path through an array, or to no
+field, is left out. With one path it is echo's --field (ros2cli's echo verb):
+the field reached by getattr along the path, a message printed as
+message_to_yaml prints it, anything else with print(), as rclpy gives it:
+a sequence of numbers as an array.array, a fixed array of numbers as a
+numpy array (numpy's own str), other arrays as lists, a byte as bytes. A
+message without the field, or whose field is an array of messages (whose
+generated __repr__ is not modelled here), is left out and said on stderr
+(status 3). --header prints bagscope's "# TOPIC  TIME  TYPE"
 line before each message. A message the decoder skipped ("skip",
 "undecoded") is reported on stderr, and with --header printed as a line
 "(not decoded by the oracle: REASON)" and '---', so that the caller can leave
@@ -33,6 +40,7 @@ it out; the run then ends with status 3.
 """
 
 import argparse
+import array
 import collections
 import json
 import sys
@@ -47,9 +55,56 @@ class Msg:
         self.fields = fields
 
 
+# rosidl_generator_py's SPECIAL_NESTED_BASIC_TYPES: the number types whose
+# sequences rclpy keeps in an array.array and fixed arrays in numpy.
+TYPECODES = {'float32': 'f', 'float64': 'd', 'int8': 'b', 'uint8': 'B', 'char': 'B',
+             'int16': 'h', 'uint16': 'H', 'int32': 'i', 'uint32': 'I', 'int64': 'q',
+             'uint64': 'Q'}
+
+
+class NotModelled(Exception):
+    pass
+
+
+def raw_value(v):
+    """The Python object rclpy gives for a typed JSON value, arrays of
+    numbers as array.array (sequences) or numpy arrays (fixed)."""
+    if 'a' in v and v.get('e') in TYPECODES:
+        code = TYPECODES[v['e']]
+        nums = [float(e['f']) if 'f' in e else int(e['i']) for e in v['a']]
+        if v.get('n') is None:
+            return array.array(code, nums)
+        import numpy
+        return numpy.array(nums, dtype=numpy.dtype(code))
+    if 'a' in v:
+        if v.get('e') == 'message':
+            raise NotModelled('an array of messages (its __repr__)')
+        return [raw_value(e) for e in v['a']]
+    if 'm' in v:
+        return value(v)
+    return value(v)
+
+
+def field_of(typed_msg, path):
+    """getattr along path in a typed message, or None."""
+    cur = typed_msg
+    for name in path.split('.'):
+        if 'm' not in cur:
+            return None
+        found = None
+        for n, f in cur['m']:
+            if n == name:
+                found = f
+                break
+        if found is None:
+            return None
+        cur = found
+    return cur
+
+
 def value(v):
     """The Python value rclpy gives for a typed JSON value."""
-    (kind, x), = v.items()
+    (kind, x), = [(k, x) for k, x in v.items() if k not in ('e', 'n')]
     if kind == 'm':
         return Msg([(name, value(f)) for name, f in x])
     if kind == 'a':
@@ -147,6 +202,28 @@ def main():
                 out.write('(not decoded by the oracle: %s)\n---\n' % why)
             printed += 1
             status = 3
+            continue
+        if len(paths) == 1:
+            f = field_of(rec['msg'], paths[0])
+            why = None
+            if f is None:
+                why = 'no field %s' % paths[0]
+            else:
+                try:
+                    sub = raw_value(f)
+                except NotModelled as e:
+                    why = str(e)
+            if why is not None:
+                sys.stderr.write('ros2_echo: %s at %s: left out: %s\n' % (rec['topic'], rec['time'], why))
+                status = 3
+                continue
+            if isinstance(sub, Msg):
+                out.write(yaml.dump(to_dict(sub, truncate), allow_unicode=True, width=sys.maxsize,
+                                    default_flow_style=False))
+                out.write('---\n')
+            else:
+                print(sub, end='\n---\n', file=out)
+            printed += 1
             continue
         m = value(rec['msg'])
         if paths:
