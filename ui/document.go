@@ -35,6 +35,8 @@ type docViews struct {
 	plots    *plots.View
 	// header is the file's name and figures above the views.
 	header *header
+	// tabs are the views' tabs; nil for a recording without messages.
+	tabs *container.AppTabs
 }
 
 // newViews builds the linked views of a bag with messages: the timeline
@@ -90,7 +92,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 	}
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
-	dv.timeline, dv.plots = tp, plotsView
+	dv.timeline, dv.plots, dv.tabs = tp, plotsView, tabs
 	l.ShowFollowed() // the Message tab opens on the message at the start
 	return timeline.NewSplit(tp, tabs, winH, topH)
 }

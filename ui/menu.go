@@ -24,6 +24,8 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	openURL := fyne.NewMenuItem("Open URL…", func() { c.showOpenURLDialog(w) })
 	openURL.Shortcut = shortcutOpenURL
 	defs := fyne.NewMenuItem("Add Message Definition Folder…", func() { c.addDefinitionFolder(w) })
+	saveLayout := fyne.NewMenuItem("Save Layout…", func() { c.saveLayout(w) })
+	loadLayout := fyne.NewMenuItem("Load Layout…", func() { c.loadLayout(w) })
 	recent := fyne.NewMenuItem("Open Recent", nil)
 	recent.ChildMenu = c.recentMenu(w)
 	sample := fyne.NewMenuItem("Open ROS 1 Sample", func() { c.openSample(w) })
@@ -35,7 +37,7 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", func() { c.quitApp() })
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, openURL, recent, sample, sample2, fyne.NewMenuItemSeparator(), repaired, defs, fyne.NewMenuItemSeparator(), closeItem, quit)
+	file := fyne.NewMenu("File", open, openURL, recent, sample, sample2, fyne.NewMenuItemSeparator(), repaired, defs, saveLayout, loadLayout, fyne.NewMenuItemSeparator(), closeItem, quit)
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard and mouse", func() { showKeys(w) }), fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
 	return fyne.NewMainMenu(file, c.viewMenu(w), help)
 }

@@ -126,7 +126,7 @@ func TestMenus(t *testing.T) {
 	for _, it := range m.Items[0].Items {
 		labels = append(labels, it.Label)
 	}
-	if got := strings.Join(labels, "|"); got != "Open…|Open URL…|Open Recent|Open ROS 1 Sample|Open ROS 2 Sample||Save Repaired Copy…|Add Message Definition Folder…||Close|Quit" {
+	if got := strings.Join(labels, "|"); got != "Open…|Open URL…|Open Recent|Open ROS 1 Sample|Open ROS 2 Sample||Save Repaired Copy…|Add Message Definition Folder…|Save Layout…|Load Layout…||Close|Quit" {
 		t.Errorf("File menu = %q", got)
 	}
 	if sub := m.Items[0].Items[2].ChildMenu; sub == nil || !strings.HasPrefix(sub.Items[0].Label, "a.bag") ||
