@@ -3,6 +3,7 @@ package echo
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
@@ -82,10 +83,24 @@ func (w *ros2Writer) message(n *rosmsg.Node, indent int) {
 		c := &n.Children[i]
 		w.e.indent = own
 		w.e.writeIndent()
-		w.scalar(c.Name, yamlStyle([]rune(c.Name), true), own, false)
+		w.scalar(c.Name, keyStyle(c.Name), own, false)
 		w.e.writeIndicator(":", false, false, false)
 		w.value(c, own)
 	}
+}
+
+// keyStyles holds the style PyYAML chooses for each field name met, a
+// mapping key: the names are those of the definitions read, so it stays
+// small, and each message's fields need not be analysed again.
+var keyStyles sync.Map // string -> rune
+
+func keyStyle(name string) rune {
+	if st, ok := keyStyles.Load(name); ok {
+		return st.(rune)
+	}
+	st := yamlStyle([]rune(name), true)
+	keyStyles.Store(name, st)
+	return st
 }
 
 // value writes a field's value as the value of a mapping whose indent is
@@ -155,9 +170,19 @@ func (w *ros2Writer) str(s string, indent int) {
 	w.scalar(s, yamlStyle([]rune(s), true), indent, true)
 }
 
-// plain writes a number or bool, which PyYAML always writes plain.
+// plain writes a number or bool, which PyYAML always writes plain: what
+// writePlain does for text of ASCII without spaces or line breaks, which
+// is never folded, without its rune-by-rune walk.
 func (w *ros2Writer) plain(s string, indent int) {
-	w.scalar(s, 0, indent, true)
+	e := &w.e
+	e.indent = max(indent, 0) + yamlIndent
+	if !e.whitespace {
+		e.b.WriteByte(' ')
+		e.column++
+	}
+	e.whitespace, e.indention = false, false
+	e.b.WriteString(s)
+	e.column += len(s)
 }
 
 // scalar writes a scalar in a style inside a container whose indent is

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // This file writes strings as PyYAML 6's yaml.dump does with its defaults
@@ -55,7 +56,7 @@ func (e *yamlEmitter) printable(ch rune) bool {
 
 func (e *yamlEmitter) write(s string) {
 	e.b.WriteString(s)
-	e.column += len([]rune(s))
+	e.column += utf8.RuneCountInString(s)
 }
 
 func (e *yamlEmitter) writeIndicator(ind string, needWhitespace, whitespace, indention bool) {
