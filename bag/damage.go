@@ -211,6 +211,25 @@ func (d *Damage) NoteSuspects(n uint64) {
 	d.Suspect = n
 }
 
+// SetRead makes Read the messages a read of every message gave (n, the
+// suspect ones among them) where it was what an index or summary counts,
+// so that every command and the window give the figure read; the loss is
+// narrowed by what the recording claims beside it. A read of part of the
+// recording (a topic, a time range, a limit) does not call it.
+func (d *Damage) SetRead(n uint64) {
+	if d == nil {
+		return
+	}
+	d.Read = n
+	d.readUnsure = false
+	c := d.Claim
+	if c == nil || c.Messages < n {
+		return
+	}
+	lo := c.Messages - n
+	d.Messages = d.Messages.Within(lo, lo+d.Suspect, false)
+}
+
 // Topics returns the topics the lost ranges name, sorted.
 func (d *Damage) Topics() []string {
 	seen := map[string]bool{}

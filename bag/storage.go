@@ -163,6 +163,11 @@ type MessageFilter struct {
 	Start, End Time
 }
 
+// Whole reports whether the filter selects every message.
+func (f MessageFilter) Whole() bool {
+	return len(f.Topics) == 0 && len(f.Conns) == 0 && f.Start.IsZero() && f.End.IsZero()
+}
+
 // MessageIter iterates over messages: for it.Next() { it.Message() }, then
 // it.Err(). Close releases it early.
 type MessageIter interface {

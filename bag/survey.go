@@ -88,6 +88,9 @@ func Survey(ctx context.Context, s Storage, progress func(done, total int64)) (*
 		err = addDoctorFindings(ctx, s, d, nil)
 	}
 	d.NoteSuspects(suspect.Load())
+	if err == nil {
+		d.SetRead(read.Load())
+	}
 	out := make(map[uint32]uint64, len(conns))
 	for i, c := range conns {
 		if n := counts[i].Load(); n > 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/findings"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
@@ -81,9 +82,16 @@ func (b *damageBanner) flip() {
 	b.root.Refresh()
 }
 
-// readLoss refines the banner with what a read of every message skipped.
-func (b *damageBanner) readLoss(skipped []bag.ByteRange) {
-	b.set(bag.DamageRead(b.d.Storage, skipped))
+// readLoss refines the banner with what a read of every message skipped
+// and, when it went to the end, the messages it read: the figure every
+// command gives.
+func (b *damageBanner) readLoss(loss stats.ReadLoss) {
+	d := bag.DamageRead(b.d.Storage, loss.Skipped)
+	d.NoteSuspects(loss.Suspects)
+	if loss.Complete {
+		d.SetRead(loss.Read)
+	}
+	b.set(d)
 }
 
 // set says dmg: the banner is hidden when there is nothing to say.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
-	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/chunk"
 	"github.com/bagscope/bagscope/ui/findings"
 	"github.com/bagscope/bagscope/ui/link"
@@ -165,7 +164,7 @@ func newDocumentPanel(d *model.Document, w fyne.Window, winH float32, addDefs fu
 	sep := widget.NewSeparator()
 	top = append(top, sep)
 	topBox := container.NewPadded(container.NewVBox(top...))
-	l.OnReadLoss(func(loss stats.ReadLoss) { db.readLoss(loss.Skipped) })
+	l.OnReadLoss(db.readLoss)
 	var body fyne.CanvasObject
 	if len(d.Topics) == 0 {
 		body = newEmptyViews(d, w, l)

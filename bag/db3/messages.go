@@ -43,15 +43,10 @@ func (s *Store) Messages(f bag.MessageFilter) bag.MessageIter {
 	if s.deferred || s.surveyPending() {
 		// A read of part of the file checks the pages it reads (the fast
 		// read); without the fast read, any read surveys the file first.
-		whole := wholeRead(f) || !s.fast().ok || noFast.Load()
+		whole := f.Whole() || !s.fast().ok || noFast.Load()
 		return &healIter{s: s, f: f, inner: s.messages(f), whole: whole && s.surveyPending()}
 	}
 	return s.messages(f)
-}
-
-// wholeRead reports whether a filter selects every message.
-func wholeRead(f bag.MessageFilter) bool {
-	return len(f.Topics) == 0 && len(f.Conns) == 0 && f.Start.IsZero() && f.End.IsZero()
 }
 
 // surveyPending reports whether the store is read through SQLite and its

@@ -115,6 +115,11 @@ func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, o c
 	// What could not be read goes to stderr, in text and --json alike.
 	l := readLoss(b, it)
 	l.d.NoteSuspects(p.suspects)
+	if f.Whole() && (o.limit == 0 || n < uint64(o.limit)) {
+		// Every message was read: what was read, not what an index
+		// counts.
+		l.d.SetRead(n)
+	}
 	l.print(stderr, path)
 	status := 0
 	if l.any() {

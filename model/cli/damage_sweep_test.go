@@ -309,6 +309,10 @@ func TestDamageSweep(t *testing.T) {
 					tl.truthful++
 					continue
 				}
+				readAll := uint64(len(good) + len(sus))
+				if d.Read != readAll {
+					t.Errorf("%s: the report says %d messages read; %d were", what, d.Read, readAll)
+				}
 				left := map[sweepKey]int{}
 				for k, n := range want {
 					left[k] = n
@@ -412,6 +416,11 @@ func TestDamageSweep(t *testing.T) {
 					}
 					if l := lostOf(t, what+": "+cmd, out); l != nil {
 						losses = append(losses, fmt.Sprintf("%s %v", cmd, l.Messages()))
+						// What was read, the same figure everywhere.
+						if l.Read != readAll {
+							t.Errorf("%s: %s --json says lost.read %d; %d messages were read", what, cmd, l.Read, readAll)
+							ok = false
+						}
 					}
 				}
 				// Plain info trusts an index that opening found intact:

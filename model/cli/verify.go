@@ -286,6 +286,10 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 		}
 	}
 	res.lost.d.NoteSuspects(res.lost.d.Suspect + changed)
+	if f.Whole() {
+		// What was read, not what an index counts.
+		res.lost.d.SetRead(uint64(done))
+	}
 
 	for _, s := range res.topics {
 		res.messages += s.messages

@@ -23,6 +23,11 @@ func MessageBytes(ctx context.Context, b bag.Storage, progress func(done, total 
 type ReadLoss struct {
 	Skipped      []bag.ByteRange
 	LostMessages uint64
+	// Read counts the messages the read gave, Suspects those of them
+	// read from damaged units; Complete is set when the read went to the
+	// end (not cancelled), so Read is what the recording yields.
+	Read, Suspects uint64
+	Complete       bool
 }
 
 // Empty reports whether nothing was lost.
@@ -51,10 +56,14 @@ func CountBytes(ctx context.Context, b bag.Storage, progress func(done, total in
 	it := b.Messages(bag.MessageFilter{})
 	defer it.Close()
 	var n int64
+	var suspects uint64
 	for it.Next() {
 		m := it.Message()
 		out[m.Conn.ID] += uint64(len(m.Data))
 		n++
+		if m.Suspect != "" {
+			suspects++
+		}
 		if n&0xfff == 0 {
 			if err := ctx.Err(); err != nil {
 				return out, LossOf(it), err
@@ -68,6 +77,7 @@ func CountBytes(ctx context.Context, b bag.Storage, progress func(done, total in
 		progress(total, total, StageBytes)
 	}
 	loss := LossOf(it)
+	loss.Read, loss.Suspects, loss.Complete = uint64(n), suspects, it.Err() == nil
 	if !loss.Empty() && loss.LostMessages == 0 && total > n {
 		// The index or summary counts the messages the read could not
 		// reach.

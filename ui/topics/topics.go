@@ -262,7 +262,9 @@ func (p *Panel) CountBytes() {
 		if perConn != nil {
 			p.SetBytes(perConn)
 		}
-		if !loss.Empty() {
+		if !loss.Empty() || loss.Complete {
+			// Complete: the banner gives the count read, not the
+			// index's.
 			p.link.ReportReadLoss(loss)
 		}
 	})
