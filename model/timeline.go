@@ -37,6 +37,9 @@ type ChunkSpan struct {
 	Ratio float64
 	// Damaged says why the chunk is marked as damaged, or "".
 	Damaged string
+	// Note says why the chunk holds damage that provably lost no
+	// message (an index, a free page: bag.Damage.Notes), or "".
+	Note string
 	// Place says where the chunk is, for people: "chunk at 4096", with
 	// its file for a recording of several ("wbag_1.db3: chunk at 4096"),
 	// never a location's internal bits.
@@ -131,7 +134,11 @@ func BuildTimeline(d *Document) *Timeline {
 		if m != nil {
 			start, end = bag.JoinPart(r.Part, start), bag.JoinPart(r.Part, end)
 		}
-		tl.MarkDamaged(start, end, r.Why)
+		if r.Messages.None() {
+			tl.MarkNote(start, end, r.Why)
+		} else {
+			tl.MarkDamaged(start, end, r.Why)
+		}
 	}
 	return tl
 }
@@ -174,6 +181,19 @@ func (tl *Timeline) MarkDamaged(start, end int64, why string) {
 		if start < c.End && end > c.Pos || (start == end && start >= c.Pos && start < c.End) {
 			if c.Damaged == "" {
 				c.Damaged = why
+			}
+		}
+	}
+}
+
+// MarkNote marks the chunks whose bytes overlap [start, end) (or, for a
+// single offset, contain it) as holding damage that lost no message.
+func (tl *Timeline) MarkNote(start, end int64, why string) {
+	for i := range tl.Chunks {
+		c := &tl.Chunks[i]
+		if start < c.End && end > c.Pos || (start == end && start >= c.Pos && start < c.End) {
+			if c.Note == "" {
+				c.Note = why
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/bagscope/bagscope/bag"
 )
 
 // TestTimeline checks that the density lanes add up to each topic's
@@ -56,5 +58,52 @@ func TestTimelineMarksDamage(t *testing.T) {
 	tl2.MarkDamaged(5000, 5000, "a finding")
 	if tl2.Chunks[0].Damaged != "a finding" {
 		t.Fatal("MarkDamaged at one offset inside the chunk did not mark it")
+	}
+}
+
+// noteStorage is a recording that reports the damage it is given.
+type noteStorage struct {
+	bag.Storage
+	d *bag.Damage
+}
+
+func (s noteStorage) Damage() *bag.Damage     { return s.d }
+func (s noteStorage) Unwrap() bag.Storage     { return s.Storage }
+func (s noteStorage) FileInfo() *bag.FileInfo { return s.Storage.FileInfo() }
+
+// TestTimelineNotesAreNotLosses: a chunk holding damage that provably lost
+// no message (a note: an index, a free page) is marked as a note, never as
+// damaged (red); a chunk holding a loss is marked damaged.
+func TestTimelineNotesAreNotLosses(t *testing.T) {
+	d, err := Open(context.Background(), "../testdata/lz4-multichunk.bag", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	chunks := BuildTimeline(d).Chunks
+	if len(chunks) < 3 {
+		t.Fatalf("%d chunks", len(chunks))
+	}
+	in := func(c ChunkSpan) (int64, int64) { return c.Pos + 1, c.Pos + 2 }
+	s0, e0 := in(chunks[0])
+	s1, e1 := in(chunks[1])
+	d.Storage = noteStorage{Storage: d.Storage, d: &bag.Damage{Files: 1, Ranges: []bag.LostRange{
+		{File: "x", ByteRange: bag.ByteRange{Start: s0, End: e0, Messages: bag.Exactly(0), Why: "an index record is damaged"}},
+		{File: "x", ByteRange: bag.ByteRange{Start: s1, End: e1, Messages: bag.AtLeast(1), Why: "a chunk is damaged"}},
+	}}}
+	tl := BuildTimeline(d)
+	cases := []struct {
+		i             int
+		damaged, note string
+	}{
+		{0, "", "an index record is damaged"},
+		{1, "a chunk is damaged", ""},
+		{2, "", ""},
+	}
+	for _, tc := range cases {
+		c := tl.Chunks[tc.i]
+		if c.Damaged != tc.damaged || c.Note != tc.note {
+			t.Errorf("chunk %d: damaged %q, note %q; want %q, %q", tc.i, c.Damaged, c.Note, tc.damaged, tc.note)
+		}
 	}
 }

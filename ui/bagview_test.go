@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -64,8 +65,9 @@ func TestDamagedWithoutMessages(t *testing.T) {
 		banner string // in the banner
 		body   string // in the body
 	}{
-		{"testdata/invalid.bag", "Read without its index: parsed to byte 7,034 of 7,034, 0 closed chunks, 2.8 KiB unreadable.", "No message could be read"},
-		{"testdata/invalid.mcap", "Read without its index: parsed to byte 61 of 2,069", "No message could be read"},
+		// The loss first, then how the file was read.
+		{"testdata/invalid.bag", "An unknown number of messages lost, 2.8 KiB unreadable; the first at offset 4,117. Read without its index: parse", "No message could be read"},
+		{"testdata/invalid.mcap", "An unknown number of messages lost, 2.0 KiB unreadable; the first at offset 61. Read without its index: parsed", "No message could be read"},
 		{"testdata/no-messages.db3", "This bag has connections but no messages", "/chatter"},
 	}
 	for _, tt := range tests {
@@ -84,6 +86,15 @@ func TestDamagedWithoutMessages(t *testing.T) {
 				if !strings.Contains(got, want) {
 					t.Errorf("window does not show %q; it shows:\n%s", want, got)
 				}
+			}
+			if loss, _, ok := strings.Cut(tt.banner, "; the first"); ok {
+				// At 1024 px the line is cut at its end: the loss stays
+				// whole (where it was may be cut; the details say it).
+				w.Resize(fyne.NewSize(1024, 640))
+				if small := uitest.Shown(w); !strings.Contains(small, loss+";") {
+					t.Errorf("at 1024x640 the banner does not show the loss %q whole; it shows:\n%s", loss, small)
+				}
+				w.Resize(bagWindowSize)
 			}
 			if strings.Contains(got, "opened and closed without any message") && !strings.Contains(tt.path, "no-messages") {
 				t.Error("the body says nothing was written, the banner that the file is damaged")

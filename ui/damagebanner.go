@@ -123,23 +123,25 @@ func (b *damageBanner) set(dmg *bag.Damage) {
 	b.root.Refresh()
 }
 
-// bannerText is the banner's line and its details: how the file was read
-// when not through its index, what was lost ("1 of 5 files missing: 1,240
-// messages lost; missing: wbag_2.db3"), the first place it was lost, and
-// how many more findings the details hold. "" when there is nothing to
+// bannerText is the banner's line and its details: what was lost ("1 of
+// 5 files missing: 1,240 messages lost; missing: wbag_2.db3."), the first
+// place it was lost, how the file was read when not through its index,
+// and how many more findings the details hold. "" when there is nothing to
 // say.
 func bannerText(d *model.Document, dmg *bag.Damage) (string, []string) {
+	// The loss first, then how the file was read: a narrow window cuts
+	// the line's end, never the loss.
 	var parts, details []string
+	if dmg.Lost() || dmg.Suspect > 0 {
+		parts = append(parts, capitalize(human.DamageHeadline(dmg))+firstLost(dmg)+".")
+		if c := human.ClaimNote(dmg); c != "" {
+			details = append(details, capitalize(c)+".")
+		}
+	}
 	scanText, scanDetails := scanWords(d)
 	if scanText != "" {
 		parts = append(parts, scanText)
 		details = append(details, scanDetails...)
-	}
-	if dmg.Lost() || dmg.Suspect > 0 {
-		parts = append(parts, capitalize(human.DamageHeadline(dmg))+firstLost(dmg))
-		if c := human.ClaimNote(dmg); c != "" {
-			details = append(details, capitalize(c)+".")
-		}
 	}
 	for _, w := range d.Warnings {
 		details = append(details, w.Error())

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/chunk"
 	"github.com/bagscope/bagscope/ui/findings"
 	"github.com/bagscope/bagscope/ui/link"
@@ -59,7 +60,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 	plotsView := plots.New(l)
 	first := true
 	recordsTab, findingsTab := recordsAndFindings(d, w, l, findings.Hooks{
-		OnReport: func(fs []bag.Finding) { l.AddMarks(link.FindingMarks(fs)...) },
+		OnReport: func(fs []bag.Finding) { l.AddMarks(link.FindingMarks(fs, bag.DamageOf(d.Storage))...) },
 		OnChecked: func(rep *bag.CheckReport, err error) {
 			if !autoCheck || !first || l.Context().Err() != nil {
 				return
@@ -164,7 +165,11 @@ func newDocumentPanel(d *model.Document, w fyne.Window, winH float32, addDefs fu
 	sep := widget.NewSeparator()
 	top = append(top, sep)
 	topBox := container.NewPadded(container.NewVBox(top...))
-	l.OnReadLoss(db.readLoss)
+	l.OnReadLoss(func(loss stats.ReadLoss) {
+		db.readLoss(loss)
+		// What the read lost is red on the timeline, over any note.
+		l.AddMarks(link.LossMarks(db.dmg)...)
+	})
 	var body fyne.CanvasObject
 	if len(d.Topics) == 0 {
 		body = newEmptyViews(d, w, l)

@@ -9,6 +9,10 @@ const (
 	// Damage is damaged data: the timeline draws the chunk holding it as
 	// damaged.
 	Damage MarkKind = iota
+	// Note is damage that provably lost no message (an index, a
+	// summary: bag.Damage.Notes): the timeline draws the chunk holding it
+	// in the note colour, not as damaged.
+	Note
 )
 
 // A Mark is a place in the recording that a view points out on the
@@ -23,21 +27,61 @@ type Mark struct {
 	Text string
 }
 
-// FindingMarks are the marks of a check's findings: a Damage mark for
-// each error that has a place in a file.
-func FindingMarks(fs []bag.Finding) []Mark {
+// FindingMarks are the marks of a check's findings: a mark for each error
+// that has a place in a file, Damage where lost (which may be nil) says a
+// lost range of the recording holds it, else Note: an error no loss
+// explains is damage that lost no message, as every command counts it
+// (bag.AddDoctorFindings).
+func FindingMarks(fs []bag.Finding, lost *bag.Damage) []Mark {
 	var marks []Mark
+	add := func(part int, own, off int64, text string) {
+		kind := Note
+		if lostAt(lost, part, own) {
+			kind = Damage
+		}
+		marks = append(marks, Mark{Kind: kind, Offset: off, Text: text})
+	}
 	for _, f := range fs {
 		switch {
 		case f.Severity != bag.Error:
 		case f.File != "":
 			// In its own file's chunks.
-			marks = append(marks, Mark{Kind: Damage, Offset: bag.JoinPart(f.Part, f.Offset), Text: f.Message})
+			add(f.Part, f.Offset, bag.JoinPart(f.Part, f.Offset), f.Message)
 		case f.Offset == 0 && f.Record == "":
 			// About the whole recording (a file missing): no chunk holds it.
 		default:
-			marks = append(marks, Mark{Kind: Damage, Offset: f.Offset, Text: f.Message})
+			add(0, f.Offset, f.Offset, f.Message)
 		}
 	}
 	return marks
+}
+
+// LossMarks are Damage marks for the lost ranges of d that may have held
+// messages, each at its start in its own file's chunks.
+func LossMarks(d *bag.Damage) []Mark {
+	var marks []Mark
+	if d == nil {
+		return nil
+	}
+	for _, r := range d.Losses() {
+		if r.Part < 0 || r.Unit == bag.UnitFile {
+			continue
+		}
+		marks = append(marks, Mark{Kind: Damage, Offset: bag.JoinPart(r.Part, r.Start), Text: r.Why})
+	}
+	return marks
+}
+
+// lostAt reports whether a range of d that may have held messages holds
+// offset off of part.
+func lostAt(d *bag.Damage, part int, off int64) bool {
+	if d == nil {
+		return false
+	}
+	for _, r := range d.Losses() {
+		if r.Part == part && off >= r.Start && (off < r.End || off == r.Start) {
+			return true
+		}
+	}
+	return false
 }

@@ -647,6 +647,8 @@ func (v *View) chunkText(c model.ChunkSpan) string {
 	}
 	if c.Damaged != "" {
 		s += " — DAMAGED: " + c.Damaged
+	} else if c.Note != "" {
+		s += " — damage that lost no message: " + c.Note
 	}
 	return s + ". Click to open it in the Chunk tab."
 }
@@ -673,11 +675,15 @@ func (v *View) Resize(s fyne.Size) {
 }
 
 // addMarks draws the marks the views put on the timeline (link.AddMarks):
-// a Damage mark draws the chunk holding it as damaged.
+// a Damage mark draws the chunk holding it as damaged, a Note mark in the
+// note colour.
 func (v *View) addMarks(marks []link.Mark) {
 	for _, m := range marks {
-		if m.Kind == link.Damage {
+		switch m.Kind {
+		case link.Damage:
 			v.tl.MarkDamaged(m.Offset, m.Offset, m.Text)
+		case link.Note:
+			v.tl.MarkNote(m.Offset, m.Offset, m.Text)
 		}
 	}
 	v.Refresh()

@@ -44,7 +44,7 @@ func (r *timelineRenderer) Objects() []fyne.CanvasObject { return r.objs }
 
 // timelineColors are the theme's colours the timeline draws with.
 type timelineColors struct {
-	fg, dim, primary, err, laneBG, sel, focus, bg, tip color.Color
+	fg, dim, primary, err, note, laneBG, sel, focus, bg, tip color.Color
 }
 
 func colorsOf(v fyne.Widget) timelineColors {
@@ -53,7 +53,7 @@ func colorsOf(v fyne.Widget) timelineColors {
 	c := func(n fyne.ThemeColorName) color.Color { return th.Color(n, variant) }
 	return timelineColors{
 		fg: c(theme.ColorNameForeground), dim: c(theme.ColorNamePlaceHolder), primary: c(theme.ColorNamePrimary),
-		err: c(theme.ColorNameError), laneBG: c(theme.ColorNameInputBackground), sel: c(theme.ColorNameSelection),
+		err: c(theme.ColorNameError), note: c(theme.ColorNameWarning), laneBG: c(theme.ColorNameInputBackground), sel: c(theme.ColorNameSelection),
 		focus: c(theme.ColorNameFocus), bg: c(theme.ColorNameBackground), tip: c(theme.ColorNameOverlayBackground),
 	}
 }
@@ -170,7 +170,8 @@ func (r *timelineRenderer) build() {
 	text(title, 4, (ch-16)/2, col.fg, 12, true)
 
 	// Chunks: one block per chunk on its row, shaded by how well it
-	// compressed (darker: smaller). Damaged chunks are red; the shown chunk
+	// compressed (darker: smaller). Damaged chunks are red, those whose
+	// damage lost no message (a note) amber; the shown chunk
 	// is outlined.
 	rows := v.chunkRows()
 	rowH := ch
@@ -186,14 +187,19 @@ func (r *timelineRenderer) build() {
 		x0 := max(v.labelW(), v.x(c.T0))
 		x1 := min(right, max(v.x(c.T1), x0+2))
 		row := min(c.Row, rows-1)
-		if x1 <= covered[row] && c.Damaged == "" && c.Pos != v.shown {
+		if x1 <= covered[row] && c.Damaged == "" && c.Note == "" && c.Pos != v.shown {
 			continue // a pixel already drawn: a zoomed-out bag of many chunks stays cheap
 		}
 		covered[row] = max(covered[row], x1)
 		y := float32(row) * rowH
 		fill := widgets.WithAlpha(col.primary, uint8(70+150*(1-min(1, c.Ratio))))
-		if c.Damaged != "" {
+		switch {
+		case c.Damaged != "":
 			fill = col.err
+		case c.Note != "":
+			// Damage that lost no message: the note colour, not the
+			// loss's red.
+			fill = col.note
 		}
 		rect(x0, y+1, x1-x0, rowH-2, fill)
 		if x1-x0 >= 6 { // an edge where there is room, so neighbours stay apart
