@@ -34,6 +34,9 @@ type Message struct {
 	Header []Span
 	// Compression is the chunk's compression ("" outside a chunk).
 	Compression string
+	// Suspect, when not "", says why the message is not to be trusted:
+	// it was read from a damaged unit (bag.Message.Suspect).
+	Suspect string
 }
 
 // MessageReader reads single messages by location. It keeps the last two
@@ -105,6 +108,7 @@ func (r *MessageReader) Read(ref msgref.Ref) (*Message, error) {
 	}
 	if rl, ok := bag.Underlying(r.s).(bag.RecordLister); ok {
 		if msg := r.inRecord(rl, ref, m); msg != nil {
+			msg.Suspect = m.Suspect
 			return msg, nil
 		}
 	}
@@ -120,7 +124,7 @@ func (r *MessageReader) Read(ref msgref.Ref) (*Message, error) {
 	return &Message{
 		Ref: ref, Conn: m.Conn, Time: m.Time, Data: data, Context: data,
 		RecordEnd: n, Header: []Span{{Name: "data", Kind: SpanData, Start: 0, End: n}},
-		Compression: comp,
+		Compression: comp, Suspect: m.Suspect,
 	}, nil
 }
 

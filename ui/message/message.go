@@ -360,6 +360,10 @@ func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string,
 	if p.title.Text != title {
 		p.title.SetText(title)
 	}
+	if m.Suspect != "" {
+		// Never shown as good: the mark comes first.
+		warn = strings.TrimSpace("Suspect message: " + m.Suspect + ". Its values may not be the ones recorded. " + warn)
+	}
 	if warn != "" {
 		p.problem.SetText(warn)
 		p.problem.Show()

@@ -105,3 +105,24 @@ func FolderMetadata(file string, topics []Topic, start, end int64) string {
 	b.WriteString("  custom_data: ~\n  ros_distro: rolling\n")
 	return b.String()
 }
+
+// UnsoundLeaf returns a copy of healthy (a file of PageSize-byte pages)
+// whose table leaf page in the middle of the file counts 3 fragmented
+// bytes more than it holds: every row still reads, but the page's bytes
+// no longer add up, so its rows are suspect. It returns the page's
+// number, 0 when the file has no table leaf page.
+func UnsoundLeaf(healthy []byte) ([]byte, int) {
+	var leaves []int
+	for n := 2; n*PageSize <= len(healthy); n++ {
+		if healthy[(n-1)*PageSize] == 0x0d {
+			leaves = append(leaves, n)
+		}
+	}
+	if len(leaves) == 0 {
+		return healthy, 0
+	}
+	n := leaves[len(leaves)/2]
+	b := bytes.Clone(healthy)
+	b[(n-1)*PageSize+7] += 3
+	return b, n
+}
