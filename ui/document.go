@@ -169,6 +169,8 @@ func newDocumentPanel(d *model.Document, w fyne.Window, winH float32, addDefs fu
 		db.readLoss(loss)
 		// What the read lost is red on the timeline, over any note.
 		l.AddMarks(link.LossMarks(db.dmg)...)
+		// A suspect message's tick is marked on its lane.
+		l.AddMarks(link.SuspectMarks(loss.SuspectAt)...)
 	})
 	var body fyne.CanvasObject
 	if len(d.Topics) == 0 {

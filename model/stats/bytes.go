@@ -28,7 +28,14 @@ type ReadLoss struct {
 	// end (not cancelled), so Read is what the recording yields.
 	Read, Suspects uint64
 	Complete       bool
+	// SuspectAt lists the suspect messages' receive times by topic (at
+	// most MaxSuspectTimes in all), for the timeline's ticks.
+	SuspectAt map[string][]int64
 }
+
+// MaxSuspectTimes bounds ReadLoss.SuspectAt: a recording read mostly from
+// damaged units marks its first ones.
+const MaxSuspectTimes = 100000
 
 // Empty reports whether nothing was lost.
 func (l ReadLoss) Empty() bool { return len(l.Skipped) == 0 && l.LostMessages == 0 }
@@ -57,11 +64,18 @@ func CountBytes(ctx context.Context, b bag.Storage, progress func(done, total in
 	defer it.Close()
 	var n int64
 	var suspects uint64
+	var suspectAt map[string][]int64
 	for it.Next() {
 		m := it.Message()
 		out[m.Conn.ID] += uint64(len(m.Data))
 		n++
 		if m.Suspect != "" {
+			if suspects < MaxSuspectTimes {
+				if suspectAt == nil {
+					suspectAt = map[string][]int64{}
+				}
+				suspectAt[m.Conn.Topic] = append(suspectAt[m.Conn.Topic], m.Time.Nanos())
+			}
 			suspects++
 		}
 		if n&0xfff == 0 {
@@ -78,6 +92,7 @@ func CountBytes(ctx context.Context, b bag.Storage, progress func(done, total in
 	}
 	loss := LossOf(it)
 	loss.Read, loss.Suspects, loss.Complete = uint64(n), suspects, it.Err() == nil
+	loss.SuspectAt = suspectAt
 	if !loss.Empty() && loss.LostMessages == 0 && total > n {
 		// The index or summary counts the messages the read could not
 		// reach.

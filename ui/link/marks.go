@@ -13,6 +13,9 @@ const (
 	// summary: bag.Damage.Notes): the timeline draws the chunk holding it
 	// in the note colour, not as damaged.
 	Note
+	// Suspect is a message read from a damaged unit: the timeline draws
+	// its tick on its topic's lane in the loss's colour (Topic and T).
+	Suspect
 )
 
 // A Mark is a place in the recording that a view points out on the
@@ -25,6 +28,22 @@ type Mark struct {
 	Offset int64
 	// Text says what is there.
 	Text string
+	// Topic and T place a Suspect mark: its topic and receive time
+	// (nanoseconds).
+	Topic string
+	T     int64
+}
+
+// SuspectMarks are the Suspect marks of the suspect messages' times, by
+// topic (stats.ReadLoss.SuspectAt).
+func SuspectMarks(at map[string][]int64) []Mark {
+	var marks []Mark
+	for topic, ts := range at {
+		for _, t := range ts {
+			marks = append(marks, Mark{Kind: Suspect, Topic: topic, T: t})
+		}
+	}
+	return marks
 }
 
 // FindingMarks are the marks of a check's findings: a mark for each error

@@ -8,6 +8,7 @@ package timeline
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"fyne.io/fyne/v2"
@@ -75,6 +76,11 @@ type View struct {
 	// statistics are computed.
 	gaps  [][]stats.Gap
 	stats []*stats.Topic
+
+	// suspects are the receive times of suspect messages by topic
+	// (link.Suspect marks), sorted: their ticks are drawn in the loss's
+	// colour.
+	suspects map[string][]int64
 
 	hover    string
 	hoverPos fyne.Position
@@ -684,7 +690,15 @@ func (v *View) addMarks(marks []link.Mark) {
 			v.tl.MarkDamaged(m.Offset, m.Offset, m.Text)
 		case link.Note:
 			v.tl.MarkNote(m.Offset, m.Offset, m.Text)
+		case link.Suspect:
+			if v.suspects == nil {
+				v.suspects = map[string][]int64{}
+			}
+			v.suspects[m.Topic] = append(v.suspects[m.Topic], m.T)
 		}
+	}
+	for _, ts := range v.suspects {
+		slices.Sort(ts)
 	}
 	v.Refresh()
 }

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/bagscope/bagscope/ui/internal/uitest"
+	"github.com/bagscope/bagscope/ui/link"
 )
 
 // TestTimelineGapMarks opens a bag whose /turtle1/cmd_vel pauses 14 times
@@ -66,5 +67,40 @@ func TestTimelineGapMarks(t *testing.T) {
 	}
 	if n := marks("/tf"); n != 0 {
 		t.Errorf("/tf: %d gap marks, want none at this zoom", n)
+	}
+}
+
+// TestTimelineSuspectTicks: a suspect message (link.Suspect mark) is a
+// tick the lane's height in the loss's colour on its topic's lane, at its
+// time; other lanes get none.
+func TestTimelineSuspectTicks(t *testing.T) {
+	tv, _ := newTestTimeline(t, "../../../shared/bags/cruise-automation__rosbag.js/fixtures/example.bag")
+	tv.Fit()
+	tv.Resize(fyne.NewSize(1000, 400))
+	span := tv.t1 - tv.t0
+	times := []int64{tv.t0 + span/4, tv.t0 + span/2, tv.t0 + 3*span/4}
+	tv.addMarks(link.SuspectMarks(map[string][]int64{"/turtle1/cmd_vel": {times[2], times[0], times[1]}}))
+	tv.r.build()
+	ticks := func(name string) []float32 {
+		i := laneOf(t, tv, name)
+		var xs []float32
+		for _, r := range tv.r.lanes.Rects {
+			if r.Y == tv.laneY(i)+1 && r.H == tv.laneH()-2 && r.W == 2 && r.C == colorsOf(tv).err {
+				xs = append(xs, r.X)
+			}
+		}
+		return xs
+	}
+	got := ticks("/turtle1/cmd_vel")
+	if len(got) != len(times) {
+		t.Fatalf("/turtle1/cmd_vel: %d suspect ticks at %v, want %d", len(got), got, len(times))
+	}
+	for k, ts := range times {
+		if got[k] != tv.x(ts) {
+			t.Errorf("tick %d at x %.1f, want %.1f", k, got[k], tv.x(ts))
+		}
+	}
+	if n := len(ticks("/tf")); n != 0 {
+		t.Errorf("/tf: %d suspect ticks", n)
 	}
 }

@@ -155,6 +155,7 @@ func (r *timelineRenderer) build() {
 			k = j
 		}
 		r.gapMarks(i, y, col.err, shownTopic)
+		r.suspectTicks(lane.Topic, y, col.err)
 	}
 
 	// The chunk lane stays on top: a mask hides lanes scrolled under it.
@@ -267,6 +268,26 @@ func (r *timelineRenderer) gapMarks(i int, y float32, c color.Color, shownTopic 
 		x0 = max(x0, drawn)
 		r.lanes.Rect(x0, y+v.laneH()-2, x1-x0, 2, c)
 		drawn = x1
+	}
+}
+
+// suspectTicks draws a tick in the loss's colour, the lane's height, at
+// each suspect message of topic in the window, at most one per pixel.
+func (r *timelineRenderer) suspectTicks(topic string, y float32, c color.Color) {
+	v := r.v
+	ts := v.suspects[topic]
+	if len(ts) == 0 {
+		return
+	}
+	right := v.labelW() + v.plotW()
+	drawn := float32(-1)
+	for k := sort.Search(len(ts), func(k int) bool { return ts[k] >= v.t0 }); k < len(ts) && ts[k] <= v.t1; k++ {
+		x := v.x(ts[k])
+		if x < v.labelW() || x >= right || x < drawn+1 {
+			continue
+		}
+		r.lanes.Rect(x, y+1, 2, v.laneH()-2, c)
+		drawn = x
 	}
 }
 
