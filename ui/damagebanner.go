@@ -86,8 +86,9 @@ func (b *damageBanner) flip() {
 // and, when it went to the end, the messages it read: the figure every
 // command gives.
 func (b *damageBanner) readLoss(loss stats.ReadLoss) {
+	// The skipped ranges count their suspect messages already (as the
+	// commands' reports do): loss.Suspects is not added again.
 	d := bag.DamageRead(b.d.Storage, loss.Skipped)
-	d.NoteSuspects(loss.Suspects)
 	if loss.Complete {
 		d.SetRead(loss.Read)
 	}
