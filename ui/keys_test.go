@@ -28,20 +28,13 @@ type keysWindow struct {
 	tabs *container.AppTabs
 }
 
+// openKeysWindow opens a bag window as the app does (openKeysWindowSized),
+// then gives it the default size whatever the test screen is.
 func openKeysWindow(t *testing.T, c *controller, path string) *keysWindow {
 	t.Helper()
-	var opened *bagView
-	c.onOpened = func(v *bagView) { opened = v }
-	if path == "" {
-		c.openSample(nil)
-	} else {
-		c.openPath(path, nil)
-	}
-	if opened == nil || opened.err != nil || opened.link == nil {
-		t.Fatalf("not opened: %+v", opened)
-	}
-	opened.win.Resize(bagWindowSize)
-	return &keysWindow{c: c, w: opened.win, v: opened, tabs: appTabs(t, opened.win)}
+	k := openKeysWindowSized(t, c, path)
+	k.w.Resize(bagWindowSize)
+	return k
 }
 
 // find returns the first shown object of type T in the window, after
