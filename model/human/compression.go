@@ -1,6 +1,8 @@
 package human
 
 import (
+	"strings"
+
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosbag2"
 )
@@ -9,10 +11,14 @@ import (
 // folder that rosbag2 compressed itself (its metadata.yaml's
 // compression_format and compression_mode) says so, "zstd, per message"
 // or "zstd, per file", since such a folder of .db3 files has no chunks;
-// its chunks follow where its files have them (MCAP).
+// its chunks follow where its files have them (MCAP). SQLite storage
+// that rosbag2 did not compress says "none": it has no chunks to count.
 func StorageCompression(st bag.Storage, s *bag.Summary) string {
 	b := rosbag2.Of(st)
 	if b == nil || b.Metadata == nil || b.Metadata.CompressionFormat == "" {
+		if s.Chunks == 0 && isSQLite(s) {
+			return "none"
+		}
 		return Compression(s)
 	}
 	out := b.Metadata.CompressionFormat
@@ -28,4 +34,11 @@ func StorageCompression(st bag.Storage, s *bag.Summary) string {
 		out += "; chunks " + Compression(s)
 	}
 	return out
+}
+
+// isSQLite reports whether s describes rosbag2's SQLite storage: a .db3
+// file, or a folder of them.
+func isSQLite(s *bag.Summary) bool {
+	f := strings.ToLower(s.Format)
+	return strings.Contains(f, "sqlite")
 }

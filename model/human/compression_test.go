@@ -52,6 +52,10 @@ func TestStorageCompression(t *testing.T) {
 		{sharedBag(t, "ros2__rosbag2/rosbag2_tests/resources/compressed_bag"), "zstd, per file"},
 		{sharedBag(t, "ros2__rosbag2/rosbag2_py/test/resources/mcap/talker"), "zstd ×1 ("},
 		{"../../testdata/lz4-multichunk.bag", "lz4 ×47 ("},
+		// Uncompressed SQLite storage, a folder and a lone file: no
+		// chunks to count, and nothing compressed.
+		{sharedBag(t, "facontidavide__PlotJuggler/datasamples/rosbag2_test"), "none"},
+		{sharedBag(t, "foxglove__mcap/testdata/db3/chatter.db3"), "none"},
 	} {
 		st, err := bag.Open(tc.path)
 		if err != nil {
