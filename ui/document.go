@@ -14,6 +14,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/chunk"
+	findbar "github.com/bagscope/bagscope/ui/find"
 	"github.com/bagscope/bagscope/ui/findings"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/logview"
@@ -37,6 +38,9 @@ type docViews struct {
 	header *header
 	// tabs are the views' tabs; nil for a recording without messages.
 	tabs *container.AppTabs
+	// find is the Find bar below the tabs (Ctrl+F); nil for a recording
+	// without messages.
+	find *findbar.Bar
 }
 
 // newViews builds the linked views of a bag with messages: the timeline
@@ -94,7 +98,10 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
 	dv.timeline, dv.plots, dv.tabs = tp, plotsView, tabs
 	l.ShowFollowed() // the Message tab opens on the message at the start
-	return timeline.NewSplit(tp, tabs, winH, topH)
+	// The Find bar (Ctrl+F) opens below the tabs, taking their height,
+	// not the timeline's.
+	dv.find = findbar.New(l, w)
+	return timeline.NewSplit(tp, container.NewBorder(nil, dv.find.Content(), nil, dv.find.Side(), tabs), winH, topH)
 }
 
 // recordsAndFindings builds the Records and Findings tabs of document d,

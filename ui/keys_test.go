@@ -117,6 +117,56 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 			}
 		}
 	},
+	"Ctrl+F": func(t *testing.T, k *keysWindow) {
+		bar := k.v.views.find
+		uitest.PressShortcut(k.w, shortcutFind)
+		if !bar.Shown() || k.w.Canvas().Focused() != bar.Entry() {
+			t.Fatalf("Ctrl+F: the bar shows %v, the keyboard is with %T", bar.Shown(), k.w.Canvas().Focused())
+		}
+		typeFocused(t, k.w, "/imu.linear_acceleration.x >")
+		if !strings.HasPrefix(bar.Status(), "Column 29: ") {
+			t.Errorf("an unfinished expression says %q, not where it is wrong", bar.Status())
+		}
+		typeFocused(t, k.w, " -100")
+		typeKey(k.w, fyne.KeyReturn)
+		if n := len(bar.Hits()); n == 0 || n != int(k.v.doc.Topics[slices.IndexFunc(k.v.doc.Topics, func(tp model.Topic) bool { return tp.Topic == "/imu" })].Messages) {
+			t.Errorf("Enter found %d hits, want every /imu message: %s", n, bar.Status())
+		}
+		typeKey(k.w, fyne.KeyEscape)
+		if bar.Shown() || k.w.Canvas().Focused() == bar.Entry() {
+			t.Error("Escape left the bar open, or its entry with the keyboard")
+		}
+	},
+	"F3 / Shift+F3, Ctrl+G / Ctrl+Shift+G": func(t *testing.T, k *keysWindow) {
+		bar := k.v.views.find
+		uitest.PressShortcut(k.w, shortcutFind)
+		typeFocused(t, k.w, "@t < 1 && @topic == \"/imu\"")
+		typeKey(k.w, fyne.KeyReturn)
+		hits := bar.Hits()
+		if len(hits) < 3 {
+			t.Fatalf("%d hits: %s", len(hits), bar.Status())
+		}
+		at := func(key string, i int) {
+			t.Helper()
+			if cur, _ := k.v.link.Cursor(); bar.Current() != i || cur != hits[i].Time.Nanos() {
+				t.Errorf("%s: hit %d, time %d; want hit %d at %d", key, bar.Current(), cur, i, hits[i].Time.Nanos())
+			}
+		}
+		typeKey(k.w, fyne.KeyF3)
+		at("F3", 0)
+		typeKey(k.w, fyne.KeyF3)
+		at("F3", 1)
+		shiftF3(k.w)
+		at("Shift+F3", 0)
+		// Where no widget has the keyboard, and by Ctrl+G from any view.
+		k.w.Canvas().Unfocus()
+		typeKey(k.w, fyne.KeyF3)
+		at("F3 unfocused", 1)
+		uitest.PressShortcut(k.w, shortcutFindNext)
+		at("Ctrl+G", 2)
+		uitest.PressShortcut(k.w, shortcutFindPrev)
+		at("Ctrl+Shift+G", 1)
+	},
 	"Alt+Left / Alt+Right": func(t *testing.T, k *keysWindow) {
 		l := k.v.link
 		var x *model.MessageIndex

@@ -83,6 +83,7 @@ func (c *controller) addShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutNextMessage, func(fyne.Shortcut) { c.stepMessage(w, +1) })
 	w.Canvas().AddShortcut(shortcutSaveRepaired, func(fyne.Shortcut) { c.saveRepaired(w) })
 	c.addPlaybackShortcuts(w)
+	c.addFindShortcuts(w)
 	for i, name := range viewNames {
 		w.Canvas().AddShortcut(viewShortcut(i), func(fyne.Shortcut) { c.showView(w, name) })
 	}

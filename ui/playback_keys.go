@@ -24,7 +24,7 @@ var (
 
 // addPlaybackShortcuts registers the playback keys on w's canvas.
 func (c *controller) addPlaybackShortcuts(w fyne.Window) {
-	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+	c.onTypedKey(w, func(ev *fyne.KeyEvent) {
 		if ev.Name == fyne.KeySpace {
 			c.withPlayer(w, (*timeline.Player).Toggle)
 		}
@@ -80,4 +80,16 @@ func (c *controller) toggleHeader(w fyne.Window) {
 	if v := c.views[w]; v != nil && v.views != nil && v.views.header != nil {
 		v.views.header.Toggle()
 	}
+}
+
+// onTypedKey adds f to what w does with a key typed where no widget has
+// the keyboard (Space plays, F3 steps through the hits).
+func (c *controller) onTypedKey(w fyne.Window, f func(*fyne.KeyEvent)) {
+	prev := w.Canvas().OnTypedKey()
+	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if prev != nil {
+			prev(ev)
+		}
+		f(ev)
+	})
 }

@@ -66,7 +66,8 @@ type Hub struct {
 	indexWaiters []func(*model.MessageIndex)
 	indexing     bool
 
-	onMarks []func([]Mark)
+	onMarks    []func([]Mark)
+	onSetMarks []func(MarkKind, []Mark)
 
 	actions Actions
 
@@ -477,3 +478,15 @@ func (l *Hub) AddMarks(marks ...Mark) {
 
 // OnMarks registers a view's reaction to marks being added.
 func (l *Hub) OnMarks(f func([]Mark)) { l.onMarks = append(l.onMarks, f) }
+
+// SetMarks replaces the marks of one kind: it tells the views registered
+// with OnSetMarks.
+func (l *Hub) SetMarks(kind MarkKind, marks []Mark) {
+	for _, f := range l.onSetMarks {
+		f(kind, marks)
+	}
+}
+
+// OnSetMarks registers a view's reaction to the marks of a kind being
+// replaced.
+func (l *Hub) OnSetMarks(f func(MarkKind, []Mark)) { l.onSetMarks = append(l.onSetMarks, f) }

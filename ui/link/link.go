@@ -102,4 +102,8 @@ type Link interface {
 	// AddMarks puts marks on the timeline; OnMarks registers a reaction.
 	AddMarks(marks ...Mark)
 	OnMarks(f func([]Mark))
+	// SetMarks replaces every mark of one kind (a new search's hits, the
+	// bookmarks after an edit); OnSetMarks registers a reaction.
+	SetMarks(kind MarkKind, marks []Mark)
+	OnSetMarks(f func(kind MarkKind, marks []Mark))
 }

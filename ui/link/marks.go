@@ -16,6 +16,15 @@ const (
 	// Suspect is a message read from a damaged unit: the timeline draws
 	// its tick on its topic's lane in the loss's colour (Topic and T).
 	Suspect
+	// Hit is a message an expression holds for (the Find bar): a tick on
+	// its topic's lane (Topic and T), in the hits' colour.
+	Hit
+	// Event is a foxglove_msgs/Event (foxglove.Event) message: a marker
+	// on its topic's lane from T to End, labelled Text.
+	Event
+	// Bookmark is the user's bookmark at T (Text its name and note): a
+	// flag over the chunk lane and a line down every lane.
+	Bookmark
 )
 
 // A Mark is a place in the recording that a view points out on the
@@ -28,10 +37,11 @@ type Mark struct {
 	Offset int64
 	// Text says what is there.
 	Text string
-	// Topic and T place a Suspect mark: its topic and receive time
-	// (nanoseconds).
-	Topic string
-	T     int64
+	// Topic and T place a Suspect, Hit or Event mark: its topic and
+	// receive time (nanoseconds); a Bookmark's T is its time, and an
+	// Event's T..End its span.
+	Topic  string
+	T, End int64
 }
 
 // SuspectMarks are the Suspect marks of the suspect messages' times, by

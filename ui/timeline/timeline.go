@@ -81,6 +81,8 @@ type View struct {
 	// (link.Suspect marks), sorted: their ticks are drawn in the loss's
 	// colour.
 	suspects map[string][]int64
+	// marks are the search hits, events and bookmarks (link.SetMarks).
+	marks setMarks
 
 	hover    string
 	hoverPos fyne.Position
@@ -606,6 +608,9 @@ func (v *View) describe(p fyne.Position) string {
 	}
 	if v.hasCur && abs32(p.X-v.x(v.cursor)) <= tlGrab && v.lane(p.Y) != -2 {
 		return "The current time, " + v.timeLabel(v.cursor) + ": drag it to move every view through time, Space plays"
+	}
+	if s := v.markText(p); s != "" {
+		return s
 	}
 	t := v.timeAt(p.X)
 	switch l := v.lane(p.Y); {

@@ -190,6 +190,7 @@ func linkTimeline(tv *View, bar *timelineBar, l link.Link) {
 	l.OnTopics(tv.SetTopics)
 	l.OnChunkShown(tv.ShowChunk)
 	l.OnMarks(tv.addMarks)
+	l.OnSetMarks(tv.setMarks)
 	tv.SetTopics(l.Topics())
 	if t, ok := l.Cursor(); ok {
 		tv.SetCursor(t)

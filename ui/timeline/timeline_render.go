@@ -156,6 +156,8 @@ func (r *timelineRenderer) build() {
 		}
 		r.gapMarks(i, y, col.err, shownTopic)
 		r.suspectTicks(lane.Topic, y, col.err)
+		r.eventMarks(lane.Topic, y)
+		r.hitTicks(lane.Topic, y)
 	}
 
 	// The chunk lane stays on top: a mask hides lanes scrolled under it.
@@ -227,6 +229,8 @@ func (r *timelineRenderer) build() {
 		total := v.contentH() - v.lanesTop()
 		rect(right+tlRight-9, v.lanesTop()+v.yOff/total*h, 6, h*h/total, widgets.WithAlpha(col.dim, 160))
 	}
+
+	r.bookmarkFlags(bottom, text)
 
 	// The cursor, above everything.
 	if v.hasCur && v.cursor >= v.t0 && v.cursor <= v.t1 {
