@@ -13,6 +13,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/stats"
+	"github.com/bagscope/bagscope/ui/bookmarks"
 	"github.com/bagscope/bagscope/ui/chunk"
 	findbar "github.com/bagscope/bagscope/ui/find"
 	"github.com/bagscope/bagscope/ui/findings"
@@ -41,6 +42,8 @@ type docViews struct {
 	// find is the Find bar below the tabs (Ctrl+F); nil for a recording
 	// without messages.
 	find *findbar.Bar
+	// marks are the bookmarks and events on the timeline.
+	marks *bookmarks.Marks
 }
 
 // newViews builds the linked views of a bag with messages: the timeline
@@ -101,6 +104,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 	// The Find bar (Ctrl+F) opens below the tabs, taking their height,
 	// not the timeline's.
 	dv.find = findbar.New(l, w)
+	dv.marks = bookmarks.New(l, w)
 	return timeline.NewSplit(tp, container.NewBorder(nil, dv.find.Content(), nil, dv.find.Side(), tabs), winH, topH)
 }
 

@@ -4,6 +4,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
+	"github.com/bagscope/bagscope/ui/bookmarks"
+	"github.com/bagscope/bagscope/ui/cut"
 	findbar "github.com/bagscope/bagscope/ui/find"
 )
 
@@ -15,7 +17,20 @@ var (
 	shortcutFind     = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutFindNext = &desktop.CustomShortcut{KeyName: fyne.KeyG, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutFindPrev = &desktop.CustomShortcut{KeyName: fyne.KeyG, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+	// shortcutSaveCut saves the selected topics and range as a new
+	// recording.
+	shortcutSaveCut = &desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierShortcutDefault}
+	// shortcutBookmark adds a bookmark at the current time.
+	shortcutBookmark = &desktop.CustomShortcut{KeyName: fyne.KeyB, Modifier: fyne.KeyModifierShortcutDefault}
 )
+
+// withMarks calls f with window w's bookmarks and events, once its
+// recording has loaded.
+func (c *controller) withMarks(w fyne.Window, f func(*bookmarks.Marks)) {
+	if v := c.views[w]; v != nil && v.views != nil && v.views.marks != nil {
+		f(v.views.marks)
+	}
+}
 
 // withFind calls f with window w's Find bar, once its recording has
 // loaded (a recording without messages has none).
@@ -32,6 +47,8 @@ func (c *controller) addFindShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutFind, func(fyne.Shortcut) { c.withFind(w, (*findbar.Bar).Show) })
 	w.Canvas().AddShortcut(shortcutFindNext, func(fyne.Shortcut) { c.withFind(w, func(b *findbar.Bar) { b.Step(+1) }) })
 	w.Canvas().AddShortcut(shortcutFindPrev, func(fyne.Shortcut) { c.withFind(w, func(b *findbar.Bar) { b.Step(-1) }) })
+	w.Canvas().AddShortcut(shortcutSaveCut, func(fyne.Shortcut) { c.saveCut(w) })
+	w.Canvas().AddShortcut(shortcutBookmark, func(fyne.Shortcut) { c.withMarks(w, (*bookmarks.Marks).AddDialog) })
 	shift := false
 	if dc, ok := w.Canvas().(desktop.Canvas); ok {
 		dc.SetOnKeyDown(func(ev *fyne.KeyEvent) {
@@ -55,13 +72,27 @@ func (c *controller) addFindShortcuts(w fyne.Window) {
 	})
 }
 
-// findMenuItems are the Find bar's items of the View menu.
-func (c *controller) findMenuItems(w fyne.Window) []*fyne.MenuItem {
+// findMenu is a bag window's Find menu: the Find bar, bookmarks, and
+// the hits, bookmarks and events saved as CSV.
+func (c *controller) findMenu(w fyne.Window) *fyne.Menu {
 	open := fyne.NewMenuItem("Find…", func() { c.withFind(w, (*findbar.Bar).Show) })
 	open.Shortcut = shortcutFind
 	next := fyne.NewMenuItem("Find Next (F3)", func() { c.withFind(w, func(b *findbar.Bar) { b.Step(+1) }) })
 	next.Shortcut = shortcutFindNext
 	prev := fyne.NewMenuItem("Find Previous (Shift+F3)", func() { c.withFind(w, func(b *findbar.Bar) { b.Step(-1) }) })
 	prev.Shortcut = shortcutFindPrev
-	return []*fyne.MenuItem{open, next, prev}
+	add := fyne.NewMenuItem("Add Bookmark…", func() { c.withMarks(w, (*bookmarks.Marks).AddDialog) })
+	add.Shortcut = shortcutBookmark
+	hits := fyne.NewMenuItem("Save Hits as CSV…", func() { c.withFind(w, (*findbar.Bar).ExportCSV) })
+	bms := fyne.NewMenuItem("Save Bookmarks as CSV…", func() { c.withMarks(w, (*bookmarks.Marks).ExportBookmarksDialog) })
+	evs := fyne.NewMenuItem("Save Events as CSV…", func() { c.withMarks(w, (*bookmarks.Marks).ExportEventsDialog) })
+	return fyne.NewMenu("Find", open, next, prev, fyne.NewMenuItemSeparator(), add, fyne.NewMenuItemSeparator(), hits, bms, evs)
+}
+
+// saveCut asks where to save window w's selected topics and range as a
+// new recording (File > Save Range/Topics As…), once it has loaded.
+func (c *controller) saveCut(w fyne.Window) {
+	if v := c.views[w]; v != nil && v.link != nil && v.doc != nil && len(v.doc.Topics) > 0 {
+		cut.Show(v.link, w)
+	}
 }

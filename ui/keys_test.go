@@ -167,6 +167,30 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		uitest.PressShortcut(k.w, shortcutFindPrev)
 		at("Ctrl+Shift+G", 1)
 	},
+	"Ctrl+E": func(t *testing.T, k *keysWindow) {
+		// cut_test.go writes the cut; here the key asks where, saying
+		// what the selection keeps.
+		k.v.link.SetTopics([]string{"/imu"})
+		uitest.PressShortcut(k.w, shortcutSaveCut)
+		top := k.w.Canvas().Overlays().Top()
+		if top == nil || !uitest.ContainsText(uitest.ShownObjects(top), "Save Range/Topics As") {
+			t.Fatal("Ctrl+E showed no Save Range/Topics As dialog")
+		}
+		if _, ok := k.w.Canvas().Focused().(*widget.Entry); !ok {
+			t.Errorf("the path does not have the keyboard: %T does", k.w.Canvas().Focused())
+		}
+		closeOverlays(k.w)
+	},
+	"Ctrl+B": func(t *testing.T, k *keysWindow) {
+		// The sample is held in memory: the bookmark lives with the
+		// window (bookmarks_test.go checks the sidecar).
+		at := k.v.doc.Summary.Start.Nanos() + 2e9
+		k.v.link.SetCursor(at)
+		addBookmark(t, k, "here", "a note")
+		if ms := k.v.views.timeline.View().Bookmarks(); len(ms) != 1 || ms[0].T != at || ms[0].Text != "here\na note" {
+			t.Errorf("the timeline flags %+v", ms)
+		}
+	},
 	"Alt+Left / Alt+Right": func(t *testing.T, k *keysWindow) {
 		l := k.v.link
 		var x *model.MessageIndex
@@ -540,7 +564,7 @@ func TestHelpKeys(t *testing.T) {
 func TestHelpDialog(t *testing.T) {
 	c := newTestController(t)
 	k := openKeysWindow(t, c, "")
-	help := c.mainMenu(k.w).Items[2]
+	help := c.mainMenu(k.w).Items[3]
 	help.Items[0].Action()
 	top := k.w.Canvas().Overlays().Top()
 	if top == nil {

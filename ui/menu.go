@@ -30,6 +30,8 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	recent.ChildMenu = c.recentMenu(w)
 	sample := fyne.NewMenuItem("Open ROS 1 Sample", func() { c.openSample(w) })
 	sample2 := fyne.NewMenuItem("Open ROS 2 Sample", func() { c.openSample2(w) })
+	saveCut := fyne.NewMenuItem("Save Range/Topics As…", func() { c.saveCut(w) })
+	saveCut.Shortcut = shortcutSaveCut
 	repaired := fyne.NewMenuItem("Save Repaired Copy…", func() { c.saveRepaired(w) })
 	repaired.Shortcut = shortcutSaveRepaired
 	closeItem := fyne.NewMenuItem("Close", func() { c.closeWindow(w) })
@@ -37,9 +39,9 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", func() { c.quitApp() })
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, openURL, recent, sample, sample2, fyne.NewMenuItemSeparator(), repaired, defs, saveLayout, loadLayout, fyne.NewMenuItemSeparator(), closeItem, quit)
+	file := fyne.NewMenu("File", open, openURL, recent, sample, sample2, fyne.NewMenuItemSeparator(), saveCut, repaired, defs, saveLayout, loadLayout, fyne.NewMenuItemSeparator(), closeItem, quit)
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard and mouse", func() { showKeys(w) }), fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
-	return fyne.NewMainMenu(file, c.viewMenu(w), help)
+	return fyne.NewMainMenu(file, c.viewMenu(w), c.findMenu(w), help)
 }
 
 func (c *controller) recentMenu(w fyne.Window) *fyne.Menu {

@@ -43,8 +43,6 @@ func (c *controller) viewMenu(w fyne.Window) *fyne.Menu {
 	next := fyne.NewMenuItem("Next Message", func() { c.stepMessage(w, +1) })
 	next.Shortcut = shortcutNextMessage
 	items = append(items, fyne.NewMenuItemSeparator(), prev, next, fyne.NewMenuItemSeparator())
-	items = append(items, c.findMenuItems(w)...)
-	items = append(items, fyne.NewMenuItemSeparator())
 	items = append(items, c.playbackMenuItems(w)...)
 	return fyne.NewMenu("View", items...)
 }
@@ -94,6 +92,8 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Alt+L", What: "loop playback over the selected range (else the whole bag), or stop at its end"},
 	{Keys: "Ctrl+F", What: "find: open the Find bar and type an expression (level >= ERROR, /imu.linear_acceleration.z > 12, msg ~ \"timeout\"); Enter searches every message, Escape closes the bar"},
 	{Keys: "F3 / Shift+F3, Ctrl+G / Ctrl+Shift+G", What: "move the current time to the next, previous search hit (F3 in the Find bar or where no field has the keyboard; Ctrl+G from any view)"},
+	{Keys: "Ctrl+E", What: "save the selected topics (all when none is) over the selected range (the whole recording when none is) as a new .bag, .mcap or .db3, as bagscope filter does"},
+	{Keys: "Ctrl+B", What: "add a bookmark at the current time, with a name and a note: kept beside the recording (FILE.bookmarks.json, never inside it) and flagged on the timeline"},
 	{Keys: "Ctrl+T", What: "hide or show the timeline's lanes (drag the divider under them to resize)"},
 	{Keys: "Ctrl+Shift+H", What: "fold the header's figures into one line, or show them again (remembered)"},
 	{Keys: "Ctrl+Shift+S", What: "save a repaired copy of a damaged recording (once Findings has found something)"},

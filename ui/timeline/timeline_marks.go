@@ -202,7 +202,7 @@ func (v *View) markText(p fyne.Position) string {
 	}
 	topic := v.tl.Topics[l].Topic
 	for _, e := range v.marks.events[topic] {
-		if near(e.T) || e.End > e.T && v.timeAt(p.X) >= e.T && v.timeAt(p.X) <= e.End && p.Y-v.laneY(l) < 6 {
+		if near(e.T) || e.End > e.T && v.timeAt(p.X) >= e.T && v.timeAt(p.X) <= e.End {
 			s := fmt.Sprintf("Event %q at %s", e.Text, v.timeLabel(e.T))
 			if e.End > e.T {
 				s += fmt.Sprintf(", for %s s", widgets.RelSeconds(e.End-e.T, 3))
@@ -216,4 +216,16 @@ func (v *View) markText(p fyne.Position) string {
 		return fmt.Sprintf("%s: a search hit at %s (F3 and Shift+F3 step through the %d hits)", topic, v.timeLabel(ts[k]), v.marks.hitCount)
 	}
 	return ""
+}
+
+// MarkText is what the tooltip says over topic's lane at t (the chunk
+// lane for ""), when a bookmark, event or hit is there; else "".
+func (v *View) MarkText(t int64, topic string) string {
+	y := v.chunkLaneH() / 2
+	for i, lane := range v.tl.Topics {
+		if lane.Topic == topic {
+			y = v.laneY(i) + 2
+		}
+	}
+	return v.markText(fyne.NewPos(v.x(t), y))
 }
