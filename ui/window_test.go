@@ -94,7 +94,7 @@ func TestFindingShowsRecord(t *testing.T) {
 		}
 	}
 	selectTabNamed(tabs, "Findings")
-	for _, o := range test.LaidOutObjects(w.Content()) {
+	for _, o := range test.LaidOutObjects(tabs.Selected().Content) {
 		if l, ok := o.(*widget.List); ok && l.Visible() {
 			list = l
 		}

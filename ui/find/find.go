@@ -233,29 +233,9 @@ func (b *Bar) showError(text string, err error) {
 	}
 }
 
-// ErrorText says what is wrong with an expression as the bar shows it:
-// "Column N: the mistake; did you mean …?", after the topic it was
-// compiled for when it names one.
-func ErrorText(text string, err error) string {
-	var xe *expr.Error
-	if !errors.As(err, &xe) {
-		return err.Error()
-	}
-	s := fmt.Sprintf("Column %d: %s", xe.Column(text), xe.Error())
-	var ce *query.CompileError
-	if !errors.As(err, &ce) || len(ce.Unread) == 0 {
-		return s
-	}
-	u := ce.Unread[0]
-	topics := map[string]bool{}
-	for _, x := range ce.Unread {
-		topics[x.Topic] = true
-	}
-	if len(topics) == 1 {
-		return fmt.Sprintf("%s (%s): %s", u.Topic, u.Type, s)
-	}
-	return fmt.Sprintf("No topic has what the expression reads; %s (%s): %s", u.Topic, u.Type, s)
-}
+// ErrorText says what is wrong with an expression as the bar shows it
+// (widgets.ExprErrorText).
+func ErrorText(text string, err error) string { return widgets.ExprErrorText(text, err) }
 
 // setButtons enables what can be done now.
 func (b *Bar) setButtons() {

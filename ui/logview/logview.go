@@ -1,6 +1,9 @@
 // Package logview is the Log tab of a recording's window: the log
 // messages of its /rosout-like topics in a table filtered by level, node
-// and text, following the window's current time.
+// and text, following the window's current time. The text filter takes
+// plain text, or an expression on the log messages (find's grammar:
+// level >= WARN && name ~ "camera" && msg ~ "timeout|lost"), evaluated
+// by model/query as `bagscope find` does.
 package logview
 
 import (
@@ -16,6 +19,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/msgref"
 	"github.com/bagscope/bagscope/model/sensor"
 	"github.com/bagscope/bagscope/ui/link"
 )
@@ -43,9 +47,16 @@ type logPanel struct {
 	entries []sensor.LogEntry
 	rows    []int // indexes into entries that pass the filter
 	filter  sensor.LogFilter
-	start   int64 // the recording's start, for relative times
-	cur     int   // highlighted row, or -1
-	busy    bool  // the panel is selecting a row itself
+	// keep, when not nil, are the messages the text's expression holds
+	// for; exprGen counts the texts, so that a stale search is dropped.
+	keep        map[msgref.Loc]bool
+	exprGen     int
+	exprProblem bool   // problem says what is wrong with the expression
+	readProblem string // what the log's read could not read
+	topics      []string
+	start       int64 // the recording's start, for relative times
+	cur         int   // highlighted row, or -1
+	busy        bool  // the panel is selecting a row itself
 }
 
 // Log table columns.
@@ -119,11 +130,8 @@ func newLogPanel(l link.Link) *logPanel {
 	})
 	p.node.SetSelected(nodeAll)
 	p.text = widget.NewEntry()
-	p.text.SetPlaceHolder("Filter text (message, node, file, function)")
-	p.text.OnChanged = func(s string) {
-		p.filter.Text = s
-		p.refilter()
-	}
+	p.text.SetPlaceHolder(`Filter: text (message, node, file, function), or an expression: level >= WARN && msg ~ "timeout"`)
+	p.text.OnChanged = p.textChanged
 	p.count = widget.NewLabel("")
 	p.status = widget.NewLabel("Reading the log messages…")
 
@@ -159,6 +167,7 @@ func newLogPanel(l link.Link) *logPanel {
 	p.content = container.NewBorder(container.NewVBox(filters, p.problem), p.detail, nil, nil, p.body)
 
 	topics := model.LogTopics(l.Doc())
+	p.topics = topics
 	var (
 		mu      sync.Mutex
 		entries []sensor.LogEntry
@@ -191,6 +200,7 @@ func (p *logPanel) setEntries(entries []sensor.LogEntry, skipped int, err error)
 		}
 		p.status.SetText(msg)
 		if len(entries) > 0 {
+			p.readProblem = msg
 			p.problem.SetText(msg)
 			p.problem.Show()
 		}
@@ -212,6 +222,15 @@ func (p *logPanel) refilter() {
 		return // still being built
 	}
 	p.rows = sensor.FilterLog(p.entries, p.filter)
+	if p.keep != nil {
+		kept := p.rows[:0]
+		for _, r := range p.rows {
+			if p.keep[p.entries[r].Ref.Loc] {
+				kept = append(kept, r)
+			}
+		}
+		p.rows = kept
+	}
 	p.count.SetText(fmt.Sprintf("%s of %s", human.Count(uint64(len(p.rows))), human.Plural(uint64(len(p.entries)), "message")))
 	p.cur = -1
 	p.busy = true

@@ -1,6 +1,7 @@
 package logview
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/cli"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/sensor"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
@@ -136,4 +138,66 @@ func TestLogPanel(t *testing.T) {
 		t.Errorf("cursor %d, row %d; want %d, 4", c, p.cur, want[4].Ref.T)
 	}
 	_ = w
+}
+
+// TestLogExpressionFilter: the text filter takes find's expressions on
+// the log messages; the rows shown are the messages `bagscope find`
+// finds with the same expression (its own tests check it against genpy),
+// in time order. Plain text filters as before, and an expression that
+// does not compile says its column and filters as plain text.
+func TestLogExpressionFilter(t *testing.T) {
+	const path = "../../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_sample.bag"
+	p, _, _ := newTestLogPanel(t, path)
+	if len(p.entries) != 10 {
+		t.Fatalf("%d log entries, want 10", len(p.entries))
+	}
+	shown := func() []string {
+		var ts []string
+		for _, r := range p.rows {
+			ts = append(ts, fmt.Sprintf("%d", p.entries[r].Ref.T))
+		}
+		return ts
+	}
+	for _, ex := range []string{
+		"level >= WARN",
+		`level >= ERROR && name ~ "^/"`,
+		`msg ~ "(?i)error|fail|lost"`,
+		"!(level == INFO) && @t > 0.3",
+		`contains(msg, "a") || level == DEBUG`,
+	} {
+		p.text.SetText(ex)
+		if !LooksLikeExpression(ex) || p.keep == nil {
+			t.Fatalf("%q was not read as an expression", ex)
+		}
+		var out, errb bytes.Buffer
+		if code := cli.Run([]string{"find", "--csv", path, ex}, &out, &errb); code != 0 {
+			t.Fatalf("bagscope find %q: exit %d: %s", ex, code, errb.String())
+		}
+		var want []string
+		for i, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			if f := strings.Split(line, ","); i > 0 && len(f) > 2 {
+				want = append(want, f[2])
+			}
+		}
+		if got := shown(); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%q shows the messages at %v; find finds %v", ex, got, want)
+		}
+		if !p.problem.Hidden {
+			t.Errorf("%q: a problem shows: %q", ex, p.problem.Text)
+		}
+	}
+	// Plain text, as before: the model's text filter.
+	p.text.SetText("timeout")
+	if p.keep != nil || len(p.rows) != len(sensor.FilterLog(p.entries, sensor.LogFilter{Text: "timeout"})) || len(p.rows) == 0 {
+		t.Errorf("plain text shows %d rows", len(p.rows))
+	}
+	// A mistake: its column, and plain text meanwhile.
+	p.text.SetText("level >= WRN")
+	if p.keep != nil || p.problem.Hidden || !strings.Contains(p.problem.Text, "Column 10: ") || !strings.Contains(p.problem.Text, "WRN") {
+		t.Errorf("a mistake says %q (shown %v)", p.problem.Text, !p.problem.Hidden)
+	}
+	p.text.SetText("")
+	if len(p.rows) != 10 || !p.problem.Hidden {
+		t.Errorf("cleared: %d rows, problem %q", len(p.rows), p.problem.Text)
+	}
 }
