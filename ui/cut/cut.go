@@ -149,8 +149,7 @@ func Show(l link.Link, w fyne.Window) {
 		widget.NewFormItem("Save as", container.NewBorder(nil, nil, nil, browse, path)),
 		widget.NewFormItem("", what),
 	}
-	var dlg *dialog.FormDialog
-	dlg = dialog.NewForm("Save Range/Topics As", "Save", "Cancel", items, func(ok bool) {
+	dlg := dialog.NewForm("Save Range/Topics As", "Save", "Cancel", items, func(ok bool) {
 		if !ok {
 			return
 		}
