@@ -128,6 +128,7 @@ func Show(l link.Link, w fyne.Window) {
 	}
 	path := widget.NewEntry()
 	path.SetText(filepath.Join(dir, widgets.SiblingName(d.Name, "-cut"+ext)))
+	path.CursorColumn = len([]rune(path.Text)) // the name shows, not the folder's start
 	path.Validator = func(s string) error {
 		_, err := query.FilterFormat(strings.TrimSpace(s), "")
 		return err
