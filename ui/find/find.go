@@ -33,6 +33,11 @@ import (
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
+// MaxHits is how many hits the bar keeps (the rest are counted, and the
+// status says so): a list, lane ticks and CSV of a few hundred thousand
+// hits stay responsive and small.
+const MaxHits = 200_000
+
 // sideW is the width of the hits' list, beside the tabs.
 const sideW = 360
 
@@ -308,7 +313,7 @@ func (b *Bar) Search(text string) {
 	}
 	s := b.l.Doc().Storage
 	b.l.Go(func(context.Context) {
-		r, e := query.Find(ctx, s, text, bag.MessageFilter{}, query.Options{Progress: progress})
+		r, e := query.Find(ctx, s, text, bag.MessageFilter{}, query.Options{MaxHits: MaxHits, Progress: progress})
 		mu.Lock()
 		res, err = r, e
 		mu.Unlock()
@@ -374,7 +379,7 @@ func Summary(res *query.Result, err error) string {
 	}
 	parts = append(parts, head)
 	if res.Dropped > 0 {
-		parts = append(parts, fmt.Sprintf("the first %s are kept", human.Count(uint64(len(res.Hits)))))
+		parts = append(parts, fmt.Sprintf("%s of them are kept (bagscope find --max-hits lists more)", human.Count(uint64(len(res.Hits)))))
 	}
 	if c := res.Compiled; c != nil && len(c.Unread) > 0 {
 		topics := map[string]bool{}

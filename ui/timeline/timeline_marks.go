@@ -107,15 +107,17 @@ func (r *timelineRenderer) hitTicks(topic string, y float32) {
 		return
 	}
 	right := v.labelW() + v.plotW()
-	drawn := float32(-2)
-	for k := sort.Search(len(ts), func(k int) bool { return ts[k] >= v.t0 }); k < len(ts) && ts[k] <= v.t1; k++ {
+	// One tick per 2 pixels at most: after each, skip (by binary search)
+	// to the first hit past them, so a lane of a million hits costs its
+	// pixels, not its hits.
+	for k := sort.Search(len(ts), func(k int) bool { return ts[k] >= v.t0 }); k < len(ts) && ts[k] <= v.t1; {
 		x := v.x(ts[k])
-		if x < v.labelW() || x >= right || x < drawn+2 {
-			continue
+		if x >= v.labelW() && x < right {
+			r.lanes.Rect(x-1, y+1, 2, v.laneH()-2, widgets.WithAlpha(hitColor, 200))
+			r.lanes.Rect(x-2, y, 4, 4, hitColor)
 		}
-		r.lanes.Rect(x-1, y+1, 2, v.laneH()-2, widgets.WithAlpha(hitColor, 200))
-		r.lanes.Rect(x-2, y, 4, 4, hitColor)
-		drawn = x
+		next := max(ts[k]+1, v.timeAt(x+2))
+		k += sort.Search(len(ts)-k, func(j int) bool { return ts[k+j] >= next })
 	}
 }
 
