@@ -104,6 +104,12 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 	// The Find bar (Ctrl+F) opens below the tabs, taking their height,
 	// not the timeline's.
 	dv.find = findbar.New(l, w)
+	// F3 steps through the hits while the timeline has the keyboard too.
+	tp.View().OnOtherKey = func(ev *fyne.KeyEvent, shift bool) {
+		if ev.Name == fyne.KeyF3 {
+			dv.find.Step(findbar.StepOf(shift))
+		}
+	}
 	dv.marks = bookmarks.New(l, w)
 	return timeline.NewSplit(tp, container.NewBorder(nil, dv.find.Content(), nil, dv.find.Side(), tabs), winH, topH)
 }

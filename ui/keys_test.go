@@ -166,6 +166,13 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		at("Ctrl+G", 2)
 		uitest.PressShortcut(k.w, shortcutFindPrev)
 		at("Ctrl+Shift+G", 1)
+		// And with the timeline's keyboard focus.
+		tv := k.v.views.timeline.View()
+		k.w.Canvas().Focus(tv)
+		typeKey(k.w, fyne.KeyF3)
+		at("F3 on the timeline", 2)
+		shiftF3(k.w)
+		at("Shift+F3 on the timeline", 1)
 	},
 	"Ctrl+E": func(t *testing.T, k *keysWindow) {
 		// cut_test.go writes the cut; here the key asks where, saying

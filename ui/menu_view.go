@@ -91,7 +91,7 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Alt+Up / Alt+Down", What: "play faster, slower: 0.1× … 10×, then Max (every message in turn)"},
 	{Keys: "Alt+L", What: "loop playback over the selected range (else the whole bag), or stop at its end"},
 	{Keys: "Ctrl+F", What: "find: open the Find bar and type an expression (level >= ERROR, /imu.linear_acceleration.z > 12, msg ~ \"timeout\"); Enter searches every message, Escape closes the bar"},
-	{Keys: "F3 / Shift+F3, Ctrl+G / Ctrl+Shift+G", What: "move the current time to the next, previous search hit (F3 in the Find bar or where no field has the keyboard; Ctrl+G from any view)"},
+	{Keys: "F3 / Shift+F3, Ctrl+G / Ctrl+Shift+G", What: "move the current time to the next, previous search hit (F3 in the Find bar, on the timeline or where no field has the keyboard; Ctrl+G from any view)"},
 	{Keys: "Ctrl+E", What: "save the selected topics (all when none is) over the selected range (the whole recording when none is) as a new .bag, .mcap or .db3, as bagscope filter does"},
 	{Keys: "Ctrl+B", What: "add a bookmark at the current time, with a name and a note: kept beside the recording (FILE.bookmarks.json, never inside it) and flagged on the timeline"},
 	{Keys: "Ctrl+T", What: "hide or show the timeline's lanes (drag the divider under them to resize)"},

@@ -110,6 +110,10 @@ type View struct {
 	OnScrub func(t int64)
 	// OnPlayPause is told of Space.
 	OnPlayPause func()
+	// OnOtherKey is told of a key the timeline does not use (F3 steps
+	// through the Find bar's hits), and whether Shift is held.
+	OnOtherKey func(ev *fyne.KeyEvent, shift bool)
+	keyShift   bool // a Shift key is held (a KeyEvent does not say)
 }
 
 var (
@@ -120,6 +124,7 @@ var (
 	_ fyne.Focusable      = (*View)(nil)
 	_ desktop.Hoverable   = (*View)(nil)
 	_ desktop.Mouseable   = (*View)(nil)
+	_ desktop.Keyable     = (*View)(nil)
 )
 
 // NewView shows tl, fitted.
@@ -513,7 +518,7 @@ func (v *View) focus() {
 func (v *View) FocusGained() { v.focused = true; v.Refresh() }
 
 // FocusLost hides the focus.
-func (v *View) FocusLost() { v.focused = false; v.Refresh() }
+func (v *View) FocusLost() { v.focused, v.keyShift = false, false; v.Refresh() }
 
 // TypedRune zooms: + or = in, - out, 0 fit, z to the range.
 func (v *View) TypedRune(r rune) {
@@ -556,6 +561,24 @@ func (v *View) TypedKey(ev *fyne.KeyEvent) {
 				v.OnRange(0, 0, false)
 			}
 		}
+	default:
+		if v.OnOtherKey != nil {
+			v.OnOtherKey(ev, v.keyShift)
+		}
+	}
+}
+
+// KeyDown notes Shift, for Shift+F3.
+func (v *View) KeyDown(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		v.keyShift = true
+	}
+}
+
+// KeyUp notes Shift's release.
+func (v *View) KeyUp(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		v.keyShift = false
 	}
 }
 
