@@ -9,8 +9,9 @@
 # (testdata/bench/bare, same toolchain), the command-line front as `make
 # build` makes it (./model/cli/bagscope, no Fyne) and the full binary
 # (bagscope-gui, the window's); then times with hyperfine, in one run:
-# `bare`, `bagscope --version`, `bagscope info` on a small ROS 1 bag and on a
-# small ROS 2 .db3 and MCAP, and `bagscope-gui info` on the ROS 1 bag. It
+# `bare`, `bagscope --version`, `bagscope info` on a small ROS 1 bag and
+# `info` and `cat --json` on a small ROS 2 .db3 and MCAP (with BASE, each
+# next to BASE's front), and `bagscope-gui info` on the ROS 1 bag. It
 # prints each mean against bare's, and what the package initialisers cost
 # before main (GODEBUG=inittrace=1: how many, their clock, bytes
 # allocated), with `uptime` before and after.
@@ -41,13 +42,18 @@ fi
 ros1=$repo/assets/sample.bag
 ros2db3=$repo/../shared/bags/ros2__rosbag2/rosbag2_py/test/resources/sqlite3/talker/talker.db3
 ros2mcap=$repo/../shared/bags/ros2__rosbag2/rosbag2_py/test/resources/mcap/talker/talker.mcap
-cmds=("$build/bare" "$build/bagscope --version" "$build/bagscope info $ros1")
-[[ -f $ros2db3 ]] && cmds+=("$build/bagscope info $ros2db3")
-[[ -f $ros2mcap ]] && cmds+=("$build/bagscope info $ros2mcap")
+# Each front command, then (with BASE) the same on BASE's front, so that no
+# format's start-up can get slower unseen.
+fronts=("--version" "info $ros1")
+[[ -f $ros2db3 ]] && fronts+=("info $ros2db3" "cat --json $ros2db3")
+[[ -f $ros2mcap ]] && fronts+=("info $ros2mcap" "cat --json $ros2mcap")
+cmds=("$build/bare")
+for f in "${fronts[@]}"; do
+	cmds+=("$build/bagscope $f")
+	[[ -n "${BASE:-}" ]] && cmds+=("$build/bagscope-base $f")
+done
 cmds+=("$build/bagscope-gui info $ros1")
-if [[ -n "${BASE:-}" ]]; then
-	cmds+=("$build/bagscope-base info $ros1" "$build/bagscope-gui-base info $ros1")
-fi
+[[ -n "${BASE:-}" ]] && cmds+=("$build/bagscope-gui-base info $ros1")
 
 echo "== uptime: $(uptime)"
 hyperfine -N --warmup 20 --runs "$runs" --export-json "$build/startup.json" "${cmds[@]}" >/dev/null
