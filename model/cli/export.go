@@ -26,7 +26,8 @@ has the same schema, so the exports of many recordings read as one dataset. CSV 
 arrays over columns (covariance[0]...) and writes other arrays as JSON, and the times in nanoseconds.
 --hive writes OUTDIR/topic=%2Fimu/recording=NAME/NAME.parquet, the partitions DuckDB, Spark and
 polars read. Memory stays bounded whatever the recording's size. Tables that exist are not
-overwritten without --force. Exit 1 when a part of FILE could not be read (said on stderr).`,
+overwritten without --force. --json prints what was written as one JSON object. Exit 1 when a part
+of FILE could not be read (said on stderr).`,
 		Example: `  bagscope export x.bag out/ --format parquet
   bagscope export x.mcap out/ --format csv --topics /imu,/odom --range 10:20
   bagscope export run42.mcap lake/ --hive
@@ -40,6 +41,7 @@ overwritten without --force. Exit 1 when a part of FILE could not be read (said 
 	recording := c.Flags().String("recording", "", "the recording's `NAME` in the Hive layout (default: FILE's name)")
 	clock := c.Flags().Bool("clock", false, "add the column clock_time: the sim time of /clock at each message")
 	force := c.Flags().Bool("force", false, "overwrite tables that exist")
+	asJSON := c.Flags().Bool("json", false, "print one JSON object: each table written (path, topic, type, rows, columns), the topics not exported, what was lost, and a verdict")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		in, dir := args[0], args[1]
 		fmtName := strings.ToLower(*format)
@@ -59,12 +61,48 @@ overwritten without --force. Exit 1 when a part of FILE could not be read (said 
 			return err
 		}
 		opt := export.Options{Format: fmtName, Filter: f, Hive: *hive, Recording: *recording, Force: *force, Clock: *clock}
-		return runExport(b, in, dir, opt, e.stdout, e.stderr)
+		return runExport(b, in, dir, opt, *asJSON, e.stdout, e.stderr)
 	}
 	return c
 }
 
-func runExport(b bag.Storage, in, dir string, opt export.Options, stdout, stderr io.Writer) error {
+// exportJSON is export's --json object.
+type exportJSON struct {
+	// Path is the recording, Output the folder written.
+	Path     string            `json:"path"`
+	Output   string            `json:"output"`
+	Format   string            `json:"format"`
+	Messages int64             `json:"messages"`
+	Tables   []exportTableJSON `json:"tables"`
+	Skipped  []exportSkipJSON  `json:"skipped"`
+	Lost     lossJSON          `json:"lost"`
+	// OK is true when every selected message has its row; Verdict is
+	// "ok", "problems" (exit 1) or "failed" (nothing written).
+	OK      bool   `json:"ok"`
+	Verdict string `json:"verdict"`
+	// Error is why nothing could be written.
+	Error string `json:"error,omitempty"`
+}
+
+// exportTableJSON is one table written.
+type exportTableJSON struct {
+	Path    string `json:"path"`
+	Topic   string `json:"topic"`
+	Type    string `json:"type"`
+	Rows    int64  `json:"rows"`
+	Columns int    `json:"columns"`
+	// Failed counts the messages that do not decode: they have no row.
+	Failed int64 `json:"failed"`
+}
+
+// exportSkipJSON is a topic not exported, and why.
+type exportSkipJSON struct {
+	Topic string `json:"topic"`
+	Type  string `json:"type"`
+	Why   string `json:"why"`
+}
+
+func runExport(b bag.Storage, in, dir string, opt export.Options, asJSON bool, stdout, stderr io.Writer) error {
 	pl := newProgress(stderr, "exporting")
 	opt.Progress = pl.update
 	rep, err := export.Export(context.Background(), b, dir, opt)
@@ -73,13 +111,23 @@ func runExport(b bag.Storage, in, dir string, opt export.Options, stdout, stderr
 		if rep == nil && strings.Contains(err.Error(), "exists") {
 			return usagef("%v", err)
 		}
+		if asJSON {
+			writeJSON(stdout, exportJSON{Path: in, Output: dir, Format: opt.Format, Tables: []exportTableJSON{},
+				Skipped: []exportSkipJSON{}, Lost: noLoss(), Verdict: "failed", Error: err.Error()})
+		}
 		return status(fail(stderr, in, err))
 	}
+	j := exportJSON{Path: in, Output: dir, Format: opt.Format, Messages: rep.Messages, Tables: []exportTableJSON{}, Skipped: []exportSkipJSON{}}
 	for _, t := range rep.Tables {
+		if asJSON {
+			j.Tables = append(j.Tables, exportTableJSON{t.Path, t.Topic, t.Type, t.Rows, t.Columns, t.Failed})
+			continue
+		}
 		fmt.Fprintf(stdout, "%s  %d rows, %d columns  (%s, %s)\n", t.Path, t.Rows, t.Columns, t.Topic, t.Type)
 	}
 	code := ExitOK
 	for _, s := range rep.Skipped {
+		j.Skipped = append(j.Skipped, exportSkipJSON{s.Topic, s.Type, s.Err.Error()})
 		fmt.Fprintf(stderr, "bagscope: %s: not exported: %s (%s): %v\n", in, s.Topic, s.Type, s.Err)
 	}
 	for _, t := range rep.Tables {
@@ -92,6 +140,13 @@ func runExport(b bag.Storage, in, dir string, opt export.Options, stdout, stderr
 	l.print(stderr, in)
 	if l.any() {
 		code = ExitProblems
+	}
+	if asJSON {
+		j.Lost, j.OK, j.Verdict = l.json(), code == ExitOK, "ok"
+		if code != ExitOK {
+			j.Verdict = "problems"
+		}
+		writeJSON(stdout, j)
 	}
 	return status(code)
 }

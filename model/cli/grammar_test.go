@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -195,8 +196,36 @@ func TestParseRange(t *testing.T) {
 }
 
 // TestJSONEverywhere checks that every command's --json output parses:
-// one object, or one object per line.
+// one object, or one object per line; those that write a file or tables
+// say so in it, with a verdict.
 func TestJSONEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"fix", "--json", robotBag, filepath.Join(dir, "fixed.bag")},
+		{"convert", "--json", robotBag, filepath.Join(dir, "converted.mcap")},
+		{"filter", "--json", robotBag, filepath.Join(dir, "filtered.mcap"), "--topics", "/rosout"},
+		{"filter", "--json", robotBag, filepath.Join(dir, "where.bag"), "--topics", "/rosout", "--where", "level >= WARN"},
+		{"export", "--json", robotBag, filepath.Join(dir, "tables"), "--topics", "/rosout"},
+		{"export", "--json", robotBag, filepath.Join(dir, "csv"), "--format", "csv"},
+	} {
+		stdout, stderr, code := run(args...)
+		var v struct {
+			Output  string           `json:"output"`
+			OK      bool             `json:"ok"`
+			Verdict string           `json:"verdict"`
+			Tables  []map[string]any `json:"tables"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &v); err != nil || code != 0 {
+			t.Errorf("%v: exit %d, %v: %q %s", args, code, err, stdout, stderr)
+			continue
+		}
+		if !v.OK || v.Verdict != "ok" || v.Output != args[3] {
+			t.Errorf("%v: %+v", args, v)
+		}
+		if args[0] == "export" && len(v.Tables) == 0 {
+			t.Errorf("%v: no table in %s", args, stdout)
+		}
+	}
 	for _, args := range [][]string{
 		{"info", "--json", robotBag},
 		{"info", "--json", "--freq", robotBag},
