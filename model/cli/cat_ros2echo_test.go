@@ -37,16 +37,35 @@ func requireROS2EchoOracle(t *testing.T) {
 	}
 }
 
-// ros2Echo runs the oracle on a recording: the node script's typed lines
-// piped into ros2_echo.py with args. It returns the text and whether every
-// message was decoded.
-func ros2Echo(t *testing.T, path string, args ...string) (string, bool) {
+// typedCache keeps the node oracle's typed lines of the recordings a test
+// echoes more than one way (the edge fixture: 43 ways), so that node decodes
+// each once; ros2_echo.py still runs for each way.
+type typedCache map[string]string
+
+// typed returns the node script's typed lines for path, from the cache
+// when c has them; a nil c caches nothing.
+func (c typedCache) typed(t *testing.T, path string) string {
 	t.Helper()
+	if typed, ok := c[path]; ok {
+		return typed
+	}
 	script := "db3_cat.mjs"
 	if strings.HasSuffix(path, ".mcap") {
 		script = "mcap_cat.mjs"
 	}
 	typed := typedOracle(t, script, path)
+	if c != nil {
+		c[path] = typed
+	}
+	return typed
+}
+
+// ros2Echo runs the oracle on a recording: the node script's typed lines
+// (from c, see typedCache) piped into ros2_echo.py with args. It returns
+// the text and whether every message was decoded.
+func ros2Echo(t *testing.T, c typedCache, path string, args ...string) (string, bool) {
+	t.Helper()
+	typed := c.typed(t, path)
 	cmd := exec.Command(refPython, append([]string{ros2EchoOracle}, args...)...)
 	cmd.Stdin = strings.NewReader(typed)
 	var out, errb bytes.Buffer
@@ -108,6 +127,7 @@ func TestCatTextMatchesROS2Echo(t *testing.T) {
 	if out, stderr, code, err := nodeOracle("make_echo_mcap.mjs", edge); err != nil || code != 0 {
 		t.Fatalf("make_echo_mcap.mjs: exit %d, %v: %s%s", code, err, out, stderr)
 	}
+	edgeTyped := typedCache{}
 	t.Run("edge", func(t *testing.T) {
 		for _, args := range [][]string{
 			nil,
@@ -116,7 +136,7 @@ func TestCatTextMatchesROS2Echo(t *testing.T) {
 			{"-l", "0"},
 			{"-n", "2", "--fields", "one,stamp.sec,pts,nosuch,fixed_pts,texts"},
 		} {
-			want, whole := ros2Echo(t, edge, args...)
+			want, whole := ros2Echo(t, edgeTyped, edge, args...)
 			if !whole || strings.Count(want, "---\n") < 2 {
 				t.Fatalf("%v: the oracle did not print the fixture's messages:\n%s", args, want)
 			}
@@ -135,7 +155,7 @@ func TestCatTextMatchesROS2Echo(t *testing.T) {
 		for _, field := range []string{"one", "texts", "doubles", "floats", "b", "bytes", "c", "u8s", "i8",
 			"big", "ubig", "flags", "stamp", "stamp.sec", "fixed3", "fixed_ints", "fixed_f32", "many", "summarised"} {
 			for _, args := range [][]string{{"--fields", field}, {"--fields", field, "-l", "3"}} {
-				want, whole := ros2Echo(t, edge, args...)
+				want, whole := ros2Echo(t, edgeTyped, edge, args...)
 				if !whole || strings.Count(want, "---\n") < 2 {
 					t.Fatalf("%v: the oracle did not print the fixture's messages:\n%s", args, want)
 				}
@@ -174,7 +194,7 @@ func TestCatTextMatchesROS2Echo(t *testing.T) {
 	compared, skipped := 0, 0
 	t.Run("shared", func(t *testing.T) {
 		for _, p := range paths {
-			want, _ := ros2Echo(t, p, "--header", "--full-length")
+			want, _ := ros2Echo(t, nil, p, "--header", "--full-length")
 			got, stderr, code := run("cat", p, "--full-length")
 			if code > 1 {
 				t.Errorf("%s: exit %d: %s", name(p), code, stderr)
