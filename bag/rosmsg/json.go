@@ -147,6 +147,22 @@ func appendPyFloat(b []byte, f float64) []byte {
 		return append(b, `"Infinity"`...)
 	case math.IsInf(f, -1):
 		return append(b, `"-Infinity"`...)
+	}
+	return AppendPyRepr(b, f)
+}
+
+// AppendPyRepr appends f as Python 3's repr (and str) writes it: the
+// shortest digits that read back as f, in exponent form below 1e-4 and
+// from 1e16 ("1e-05", "1e+16"), else with a point ("100.0"); "nan",
+// "inf", "-inf".
+func AppendPyRepr(b []byte, f float64) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(b, "nan"...)
+	case math.IsInf(f, 1):
+		return append(b, "inf"...)
+	case math.IsInf(f, -1):
+		return append(b, "-inf"...)
 	case f == 0:
 		if math.Signbit(f) {
 			return append(b, "-0.0"...)
@@ -168,7 +184,13 @@ func appendPyFloat(b []byte, f float64) []byte {
 			nd++
 		}
 	}
-	exp, _ := strconv.Atoi(string(s[i+1:]))
+	exp := 0 // s[i+1:] is e±dd or e±ddd
+	for _, c := range s[i+2:] {
+		exp = exp*10 + int(c-'0')
+	}
+	if s[i+1] == '-' {
+		exp = -exp
+	}
 	d := digits[:nd]
 	if exp < -4 || exp >= 16 {
 		b = append(b, d[0])

@@ -348,8 +348,9 @@ func (p *catPrinter) print(m *bag.Message) {
 		fmt.Fprintf(p.w, "# suspect: %s\n", suspect)
 	}
 	if c.Encoding == "cdr" {
-		p.w.WriteString(echo.ROS2MessageStyled(node, p.ros2Style(c)))
-		p.w.WriteString("---\n")
+		p.buf = echo.AppendROS2Message(p.buf[:0], node, p.ros2Style(c))
+		p.buf = append(p.buf, "---\n"...)
+		p.w.Write(p.buf)
 		return
 	}
 	p.w.WriteString(echo.Message(node))

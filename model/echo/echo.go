@@ -5,7 +5,6 @@ package echo
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"strconv"
 	"strings"
 
@@ -248,49 +247,7 @@ func PyScalar(n *rosmsg.Node) string {
 // PyFloat is f as Python 3's repr (and str) prints it: the shortest digits
 // that read back as f, in exponent form below 1e-4 and from 1e16.
 func PyFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // [-]d[.ddd]e±dd
-	sign := ""
-	if s[0] == '-' {
-		sign, s = "-", s[1:]
-	}
-	mant, expText, _ := strings.Cut(s, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(expText)
-	if exp < -4 || exp >= 16 {
-		m := digits[:1]
-		if len(digits) > 1 {
-			m += "." + digits[1:]
-		}
-		es := "+"
-		if exp < 0 {
-			es, exp = "-", -exp
-		}
-		e := strconv.Itoa(exp)
-		if exp < 10 {
-			e = "0" + e
-		}
-		return sign + m + "e" + es + e
-	}
-	if exp < 0 {
-		return sign + "0." + strings.Repeat("0", -exp-1) + digits
-	}
-	if len(digits) <= exp+1 {
-		return sign + digits + strings.Repeat("0", exp+1-len(digits)) + ".0"
-	}
-	return sign + digits[:exp+1] + "." + digits[exp+1:]
+	return string(rosmsg.AppendPyRepr(nil, f))
 }
 
 // pyBytes is Python's repr of a bytes object: b'...'.

@@ -1,9 +1,11 @@
 package echo
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
@@ -48,13 +50,20 @@ type ROS2Style struct {
 // ROS2MessageStyled is ROS2Message with the definition's style: an IDL char
 // (style.IDLChar) is written as its one character, as rclpy gives it.
 func ROS2MessageStyled(root *rosmsg.Node, style ROS2Style) string {
+	return string(AppendROS2Message(nil, root, style))
+}
+
+// AppendROS2Message appends ROS2MessageStyled's text to dst and returns the
+// extended slice, so that a caller printing many messages reuses one
+// buffer.
+func AppendROS2Message(dst []byte, root *rosmsg.Node, style ROS2Style) []byte {
 	w := ros2Writer{truncate: style.Truncate, idlChar: style.IDLChar}
-	w.e = yamlEmitter{width: -1, unicode: true, whitespace: true, indention: true}
+	w.e = yamlEmitter{width: -1, unicode: true, whitespace: true, indention: true, b: dst}
 	w.message(root, -1)
 	// The document ends with a line break (expect_document_end's indent).
 	w.e.indent = 0
 	w.e.writeIndent()
-	return w.e.b.String()
+	return w.e.b
 }
 
 // ros2Writer writes one message as PyYAML's emitter would the events of
@@ -83,7 +92,11 @@ func (w *ros2Writer) message(n *rosmsg.Node, indent int) {
 		c := &n.Children[i]
 		w.e.indent = own
 		w.e.writeIndent()
-		w.scalar(c.Name, keyStyle(c.Name), own, false)
+		if st := keyStyle(c.Name); st == 0 {
+			w.plainText(c.Name, own, false)
+		} else {
+			w.scalar(c.Name, st, own, false)
+		}
 		w.e.writeIndicator(":", false, false, false)
 		w.value(c, own)
 	}
@@ -98,7 +111,7 @@ func keyStyle(name string) rune {
 	if st, ok := keyStyles.Load(name); ok {
 		return st.(rune)
 	}
-	st := yamlStyle([]rune(name), true)
+	st := yamlStyle(name, true)
 	keyStyles.Store(name, st)
 	return st
 }
@@ -126,9 +139,13 @@ func (w *ros2Writer) item(n *rosmsg.Node, indent int) {
 			w.str(string(rune(n.Uint())), indent)
 			return
 		}
-		w.plain(strconv.FormatUint(n.Uint(), 10), indent)
+		at := w.plainStart(indent)
+		w.e.b = strconv.AppendUint(w.e.b, n.Uint(), 10)
+		w.plainEnd(at)
 	default:
-		w.plain(yamlScalar(n), indent)
+		at := w.plainStart(indent)
+		w.e.b = appendYAMLScalar(w.e.b, n)
+		w.plainEnd(at)
 	}
 }
 
@@ -167,22 +184,45 @@ func (w *ros2Writer) str(s string, indent int) {
 			s = string(r[:w.truncate]) + "..."
 		}
 	}
-	w.scalar(s, yamlStyle([]rune(s), true), indent, true)
+	if st := yamlStyle(s, true); st == 0 {
+		w.plainText(s, indent, true)
+	} else {
+		w.scalar(s, st, indent, true)
+	}
 }
 
-// plain writes a number or bool, which PyYAML always writes plain: what
-// writePlain does for text of ASCII without spaces or line breaks, which
-// is never folded, without its rune-by-rune walk.
-func (w *ros2Writer) plain(s string, indent int) {
+// plainStart begins a plain scalar inside a container whose indent is
+// indent, which the caller appends to w.e.b as it is and ends with
+// plainEnd: what scalar and writePlain do for a plain scalar when lines
+// are never folded (ROS 2's width), without their rune-by-rune walk. A
+// plain scalar has no line break, so writePlain writes it as it is. It
+// returns where the scalar's text starts.
+func (w *ros2Writer) plainStart(indent int) int {
 	e := &w.e
 	e.indent = max(indent, 0) + yamlIndent
 	if !e.whitespace {
-		e.b.WriteByte(' ')
+		e.b = append(e.b, ' ')
 		e.column++
 	}
 	e.whitespace, e.indention = false, false
-	e.b.WriteString(s)
-	e.column += len(s)
+	return len(e.b)
+}
+
+// plainEnd ends a plain scalar of ASCII (a number, a bool) begun at at.
+func (w *ros2Writer) plainEnd(at int) {
+	w.e.column += len(w.e.b) - at
+}
+
+// plainText writes text yamlStyle chose plain for; split is scalar's.
+func (w *ros2Writer) plainText(s string, indent int, split bool) {
+	if !utf8.ValidString(s) {
+		// scalar writes each invalid byte as U+FFFD, as []rune does.
+		w.scalar(s, 0, indent, split)
+		return
+	}
+	w.plainStart(indent)
+	w.e.b = append(w.e.b, s...)
+	w.e.column += utf8.RuneCountInString(s)
 }
 
 // scalar writes a scalar in a style inside a container whose indent is
@@ -215,35 +255,47 @@ func ros2Text(n *rosmsg.Node) string {
 	return s
 }
 
-// yamlScalar is a number or bool as PyYAML's representer writes it: bools
-// true/false, integers as str, floats as repr (lower case, ".0" before an
-// exponent of a number without a point, .nan, .inf, -.inf).
-func yamlScalar(n *rosmsg.Node) string {
+// appendYAMLScalar appends a number or bool as PyYAML's representer writes
+// it: bools true/false, integers as str, floats as repr (lower case, ".0"
+// before an exponent of a number without a point, .nan, .inf, -.inf).
+func appendYAMLScalar(b []byte, n *rosmsg.Node) []byte {
 	switch n.Kind {
 	case rosmsg.KindBool:
 		if n.Bool() {
-			return "true"
+			return append(b, "true"...)
 		}
-		return "false"
+		return append(b, "false"...)
 	case rosmsg.KindFloat32, rosmsg.KindFloat64:
-		return yamlFloat(n.Float())
+		return appendYAMLFloat(b, n.Float())
+	case rosmsg.KindInt8, rosmsg.KindInt16, rosmsg.KindInt32, rosmsg.KindInt64:
+		return strconv.AppendInt(b, n.Int(), 10)
+	case rosmsg.KindUint8, rosmsg.KindUint16, rosmsg.KindUint32, rosmsg.KindUint64:
+		return strconv.AppendUint(b, n.Uint(), 10)
 	}
-	return PyScalar(n)
+	return append(b, PyScalar(n)...)
 }
 
-// yamlFloat is PyYAML's represent_float.
-func yamlFloat(f float64) string {
-	s := PyFloat(f)
-	switch s {
+// appendYAMLFloat appends f as PyYAML's represent_float writes it.
+func appendYAMLFloat(b []byte, f float64) []byte {
+	at := len(b)
+	b = rosmsg.AppendPyRepr(b, f)
+	s := b[at:]
+	switch string(s) {
 	case "nan":
-		return ".nan"
+		return append(b[:at], ".nan"...)
 	case "inf":
-		return ".inf"
+		return append(b[:at], ".inf"...)
 	case "-inf":
-		return "-.inf"
+		return append(b[:at], "-.inf"...)
 	}
-	if !strings.Contains(s, ".") && strings.Contains(s, "e") {
-		s = strings.Replace(s, "e", ".0e", 1)
+	if bytes.IndexByte(s, '.') < 0 {
+		if e := bytes.IndexByte(s, 'e'); e >= 0 {
+			// 1e+16 -> 1.0e+16
+			e += at
+			b = append(b, "00"...)
+			copy(b[e+2:], b[e:len(b)-2])
+			b[e], b[e+1] = '.', '0'
+		}
 	}
-	return s
+	return b
 }

@@ -29,8 +29,10 @@ type yamlEmitter struct {
 	width int
 	// unicode is allow_unicode: printable non-ASCII characters are
 	// written as they are.
-	unicode    bool
-	b          strings.Builder
+	unicode bool
+	// b is the text written: bytes appended to a slice that a caller
+	// may hand in and reuse (AppendROS2Message).
+	b          []byte
 	column     int
 	indent     int
 	whitespace bool
@@ -55,9 +57,12 @@ func (e *yamlEmitter) printable(ch rune) bool {
 }
 
 func (e *yamlEmitter) write(s string) {
-	e.b.WriteString(s)
+	e.b = append(e.b, s...)
 	e.column += utf8.RuneCountInString(s)
 }
+
+// yamlSpaces are the spaces an indent is written from.
+const yamlSpaces = "                                                                "
 
 func (e *yamlEmitter) writeIndicator(ind string, needWhitespace, whitespace, indention bool) {
 	if !e.whitespace && needWhitespace {
@@ -74,7 +79,9 @@ func (e *yamlEmitter) writeIndent() {
 	}
 	if e.column < e.indent {
 		e.whitespace = true
-		e.b.WriteString(strings.Repeat(" ", e.indent-e.column))
+		for n := e.indent - e.column; n > 0; n -= len(yamlSpaces) {
+			e.b = append(e.b, yamlSpaces[:min(n, len(yamlSpaces))]...)
+		}
 		e.column = e.indent
 	}
 }
@@ -84,7 +91,7 @@ func (e *yamlEmitter) writeLineBreak(br string) {
 		br = "\n"
 	}
 	e.whitespace, e.indention = true, true
-	e.b.WriteString(br)
+	e.b = append(e.b, br...)
 	e.column = 0
 }
 
@@ -93,7 +100,7 @@ func (e *yamlEmitter) writeLineBreak(br string) {
 func yamlQuoted(s string) string {
 	e := &yamlEmitter{whitespace: true, indention: true, indent: yamlIndent}
 	e.writeDoubleQuoted([]rune(s), true)
-	return e.b.String()
+	return string(e.b)
 }
 
 // yamlStringList is yaml.dump(list) of strings without its final newline:
@@ -108,7 +115,7 @@ func yamlStringList(items []string) string {
 		e.writeIndicator("-", true, false, true)
 		e.indent = yamlIndent
 		r := []rune(s)
-		switch yamlStyle(r, false) {
+		switch yamlStyle(s, false) {
 		case '"':
 			e.writeDoubleQuoted(r, true)
 		case '\'':
@@ -117,35 +124,49 @@ func yamlStringList(items []string) string {
 			e.writePlain(r, true)
 		}
 	}
-	return e.b.String()
+	return string(e.b)
 }
 
 func isBreak(c rune) bool { return c == '\n' || c == '\u0085' || c == '\u2028' || c == '\u2029' }
 
-func isSpaceOrEnd(r []rune, i int) bool {
-	if i >= len(r) {
+// isSpaceOrEnd says whether the character at byte offset i of s is a
+// space or a break, or s ends before it.
+func isSpaceOrEnd(s string, i int) bool {
+	if i >= len(s) {
 		return true
 	}
-	return strings.ContainsRune("\x00 \t\r\n\u0085\u2028\u2029", r[i])
+	ch, _ := utf8.DecodeRuneInString(s[i:])
+	return isSpace(ch)
+}
+
+func isSpace(ch rune) bool {
+	return strings.ContainsRune("\x00 \t\r\n\u0085\u2028\u2029", ch)
 }
 
 // yamlStyle chooses the style of a string scalar in block context: 0 for
 // plain, or the quote character, as choose_scalar_style does after
-// analyze_scalar; unicode is allow_unicode.
-func yamlStyle(s []rune, unicode bool) rune {
-	if len(s) == 0 {
+// analyze_scalar; unicode is allow_unicode. It walks the string's
+// characters as Python does its str's: an invalid UTF-8 byte is one
+// U+FFFD, as []rune(s) has it.
+func yamlStyle(str string, unicode bool) rune {
+	if len(str) == 0 {
 		return '\'' // plain "" would read as null
 	}
 	var blockInd, lineBreaks, special bool
 	var leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak bool
-	str := string(s)
 	if strings.HasPrefix(str, "---") || strings.HasPrefix(str, "...") {
 		blockInd = true
 	}
 	preceded := true
-	followed := len(s) == 1 || isSpaceOrEnd(s, 1)
+	_, first := utf8.DecodeRuneInString(str)
+	followed := isSpaceOrEnd(str, first)
 	prevSpace, prevBreak := false, false
-	for i, ch := range s {
+	for i, ch := range str {
+		// next is where the character after ch starts; followed says
+		// whether that one is a space or the end.
+		_, size := utf8.DecodeRuneInString(str[i:])
+		next := i + size
+		last := next == len(str)
 		if i == 0 {
 			if strings.ContainsRune("#,[]{}&*!|>'\"%@`", ch) {
 				blockInd = true
@@ -179,7 +200,7 @@ func yamlStyle(s []rune, unicode bool) rune {
 			if i == 0 {
 				leadingSpace = true
 			}
-			if i == len(s)-1 {
+			if last {
 				trailingSpace = true
 			}
 			if prevBreak {
@@ -190,7 +211,7 @@ func yamlStyle(s []rune, unicode bool) rune {
 			if i == 0 {
 				leadingBreak = true
 			}
-			if i == len(s)-1 {
+			if last {
 				trailingBreak = true
 			}
 			if prevSpace {
@@ -200,8 +221,11 @@ func yamlStyle(s []rune, unicode bool) rune {
 		default:
 			prevSpace, prevBreak = false, false
 		}
-		preceded = strings.ContainsRune("\x00 \t\r\n\u0085\u2028\u2029", ch)
-		followed = isSpaceOrEnd(s, i+2)
+		preceded = isSpace(ch)
+		if !last {
+			_, size := utf8.DecodeRuneInString(str[next:])
+			followed = isSpaceOrEnd(str, next+size)
+		}
 	}
 	plain, single := true, true
 	if leadingSpace || leadingBreak || trailingSpace || trailingBreak {
