@@ -30,6 +30,13 @@ func TestGrammar(t *testing.T) {
 		// Mistyped commands and flags suggest the right ones.
 		{"typo of a command", []string{"inof", robotBag}, 2, []string{"unknown command 'inof' (did you mean info?)"}, nil},
 		{"no such command", []string{"grep", robotBag}, 2, []string{"unknown command 'grep'", "bagscope --help"}, nil},
+		{"a peer's command", []string{"echo", robotBag}, 2, []string{"unknown command 'echo' (did you mean cat?)"}, nil},
+		{"mcap's doctor", []string{"doctor", robotBag}, 2, []string{"unknown command 'doctor' (did you mean check?)"}, nil},
+		{"rosbag's reindex", []string{"reindex", robotBag}, 2, []string{"unknown command 'reindex' (did you mean fix?)"}, nil},
+		{"help of a typo", []string{"inof", "-h"}, 2, []string{"unknown command 'inof' (did you mean info?)", "Run 'bagscope --help'"}, nil},
+		{"help of a peer's command", []string{"echo", "--help"}, 2, []string{"unknown command 'echo' (did you mean cat?)"}, nil},
+		{"help topic typo", []string{"help", "inof"}, 2, []string{"unknown command 'inof' (did you mean info?)", "Run 'bagscope --help'"}, nil},
+		{"help of a file", []string{robotBag, "--help"}, 0, nil, []string{"Available Commands:"}},
 		{"find without its expression", []string{"find", robotBag}, 2, []string{"find: missing EXPR"}, nil},
 		{"typo of a flag", []string{"cat", robotBag, "--jsno"}, 2, []string{"unknown flag: --jsno (did you mean --json?)", "bagscope cat --help"}, nil},
 		{"missing file", []string{"info"}, 2, []string{"info: missing FILE"}, nil},

@@ -34,6 +34,8 @@ type env struct {
 	getenv         func(string) string
 	// allowScan is --allow-remote-scan (see setupRemote).
 	allowScan bool
+	// helpErr is the usage mistake help was asked for on (setupHelp).
+	helpErr error
 }
 
 // Main runs bagscope with the process's arguments and returns the exit
@@ -92,6 +94,9 @@ func Execute(args []string, o Options) int {
 	root := newRoot(e)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
+	if err == nil && e.helpErr != nil {
+		cmd, err = root, e.helpErr
+	}
 	var st exitStatus
 	switch {
 	case err == nil:
@@ -146,6 +151,7 @@ display. The commands run headless and print text, or JSON with --json.`,
 	for _, c := range commands {
 		root.AddCommand(c(e))
 	}
+	e.setupHelp(root)
 	passCompletionLine(root)
 	return root
 }
@@ -173,11 +179,7 @@ func (e *env) windowArgs(cmd *cobra.Command, args []string) error {
 			continue
 		}
 		if i == 0 && !strings.ContainsAny(a, `./\`) {
-			msg := fmt.Sprintf("unknown command '%s'", a)
-			if s := cmd.SuggestionsFor(a); len(s) > 0 {
-				msg += " (did you mean " + strings.Join(s, ", ") + "?)"
-			}
-			return usagef("%s", msg)
+			return unknownCommand(cmd, a)
 		}
 		return usagef("%s: no such file or folder", a)
 	}
