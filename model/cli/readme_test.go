@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -81,4 +83,62 @@ func matchLines(got, want []string) bool {
 		return false
 	}
 	return len(got) > 0 && got[0] == want[0] && matchLines(got[1:], want[1:])
+}
+
+// readmeSynopsis matches a row of the README's command table: the
+// command's synopsis in backticks.
+var readmeSynopsis = regexp.MustCompile("(?m)^\\| `bagscope ([a-z]+)([^`]*)` \\|")
+
+// readmeFlag matches a flag in a synopsis: --name or -x.
+var readmeFlag = regexp.MustCompile(`(?:^|[\s\[|])(--?[a-z][a-z-]*)`)
+
+// TestReadmeCommandTable checks the README's table of commands against the
+// binary's commands: every command has a row (but help, completion and
+// version, which the text describes), every flag a row names is the
+// command's, and a row names the command's --json and selection flags
+// (--topics, --exclude, --range) when it has them.
+func TestReadmeCommandTable(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, m := range readmeSynopsis.FindAllStringSubmatch(string(readme), -1) {
+		rows[m[1]] = strings.ReplaceAll(m[2], `\|`, "|")
+	}
+	root := newRoot(&env{stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }})
+	for _, c := range root.Commands() {
+		name := c.Name()
+		if name == "help" || name == "completion" || name == "version" {
+			continue
+		}
+		row, ok := rows[name]
+		if !ok {
+			t.Errorf("README's command table has no row for %s", name)
+			continue
+		}
+		named := map[string]bool{}
+		for _, m := range readmeFlag.FindAllStringSubmatch(row, -1) {
+			f := m[1]
+			var found bool
+			if long, ok := strings.CutPrefix(f, "--"); ok {
+				found = c.Flags().Lookup(long) != nil || c.InheritedFlags().Lookup(long) != nil
+				named[long] = true
+			} else {
+				sh := c.Flags().ShorthandLookup(f[1:])
+				found = sh != nil
+				if sh != nil {
+					named[sh.Name] = true
+				}
+			}
+			if !found {
+				t.Errorf("README: bagscope %s%s: %s is not a flag of %s", name, row, f, name)
+			}
+		}
+		for _, f := range []string{"json", "topics", "exclude", "range"} {
+			if fl := c.LocalFlags().Lookup(f); fl != nil && !fl.Hidden && !named[f] {
+				t.Errorf("README: bagscope %s%s: lacks --%s, which %s has", name, row, f, name)
+			}
+		}
+	}
 }
