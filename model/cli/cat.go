@@ -353,8 +353,9 @@ func (p *catPrinter) print(m *bag.Message) {
 		p.w.Write(p.buf)
 		return
 	}
-	p.w.WriteString(echo.Message(node))
-	p.w.WriteString("\n---\n")
+	p.buf = echo.AppendMessage(p.buf[:0], node)
+	p.buf = append(p.buf, "\n---\n"...)
+	p.w.Write(p.buf)
 }
 
 // ros2Style is how a connection's ROS 2 text is written.

@@ -27,9 +27,15 @@ import (
 // ROS 2 (CDR) messages print the same way; their builtin_interfaces/Time
 // is a message with sec and nanosec fields.
 func Message(root *rosmsg.Node) string {
-	var b echoWriter
+	return string(AppendMessage(nil, root))
+}
+
+// AppendMessage appends Message's text to dst and returns the extended
+// slice, so that a caller printing many messages reuses one buffer.
+func AppendMessage(dst []byte, root *rosmsg.Node) []byte {
+	b := echoWriter{buf: dst}
 	b.echoMessage(root, "", true)
-	return b.String()
+	return b.buf
 }
 
 // Short is Message with at most limit elements of each array: the rest
@@ -68,10 +74,22 @@ func Named(root *rosmsg.Node, limit int, names Names) string {
 // echoWriter writes a message's echo; limit > 0 bounds the elements of an
 // array it writes; names, when set, names constant values (Named).
 type echoWriter struct {
-	strings.Builder
+	buf   []byte
 	limit int
 	names Names
 }
+
+// WriteString appends s.
+func (b *echoWriter) WriteString(s string) { b.buf = append(b.buf, s...) }
+
+// WriteByte appends c.
+func (b *echoWriter) WriteByte(c byte) error {
+	b.buf = append(b.buf, c)
+	return nil
+}
+
+// String is the text written.
+func (b *echoWriter) String() string { return string(b.buf) }
 
 // shown is how many of cnt elements are written.
 func (b *echoWriter) shown(cnt int) int {
@@ -95,7 +113,7 @@ func (b *echoWriter) echoMessage(n *rosmsg.Node, indent string, top bool) {
 		b.WriteString(indent)
 		b.WriteString(c.Name)
 		b.WriteString(": ")
-		b.echoValue(c, indent+"  ", top)
+		b.echoValue(c, deeper(indent), top)
 		if b.names != nil && !c.Array && c.Kind != rosmsg.KindMessage {
 			if ns := b.names(n, c.Name, c); len(ns) > 0 {
 				b.WriteString("  # ")
@@ -116,10 +134,13 @@ func (b *echoWriter) echoValue(n *rosmsg.Node, indent string, top bool) {
 	case rosmsg.KindMessage:
 		b.echoMessage(n, indent, false)
 	case rosmsg.KindString, rosmsg.KindWString:
-		if n.Text() == "" {
+		switch s := n.Text(); {
+		case s == "":
 			b.WriteString("''")
-		} else {
-			b.WriteString(yamlQuoted(n.Text()))
+		case quotedAsIs(s):
+			b.buf = append(append(append(b.buf, '"'), s...), '"')
+		default:
+			b.WriteString(yamlQuoted(s))
 		}
 	case rosmsg.KindTime:
 		t := n.Time()
@@ -136,8 +157,32 @@ func (b *echoWriter) echoValue(n *rosmsg.Node, indent string, top bool) {
 		}
 		b.echoSecsNsecs(indent, secs, nsecs)
 	default:
-		b.WriteString(PyScalar(n))
+		b.buf = appendPyScalar(b.buf, n)
 	}
+}
+
+// quotedAsIs says whether yamlQuoted(s) is s between double quotes: s is
+// printable ASCII without '"' or '\\' (nothing escaped), and short enough
+// that no line folds (the quote and 80 columns).
+func quotedAsIs(s string) bool {
+	if len(s) > yamlWidth {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// deeper is indent (spaces) two spaces deeper, without building a string
+// while yamlSpaces holds it.
+func deeper(indent string) string {
+	if n := len(indent) + 2; n <= len(yamlSpaces) {
+		return yamlSpaces[:n]
+	}
+	return indent + "  "
 }
 
 // canonTime is genpy's canon(): nsecs folded into 0..999999999.
@@ -153,15 +198,16 @@ func (b *echoWriter) echoSecsNsecs(indent string, secs, nsecs int64) {
 	b.WriteByte('\n')
 	b.WriteString(indent)
 	b.WriteString("secs: ")
-	b.WriteString(strconv.FormatInt(secs, 10))
+	b.buf = strconv.AppendInt(b.buf, secs, 10)
 	b.WriteByte('\n')
 	b.WriteString(indent)
 	b.WriteString("nsecs: ")
-	s := strconv.FormatInt(nsecs, 10)
+	var digits [20]byte
+	s := strconv.AppendInt(digits[:0], nsecs, 10)
 	if len(s) < 9 {
-		b.WriteString(strings.Repeat(" ", 9-len(s)))
+		b.WriteString("         "[:9-len(s)])
 	}
-	b.WriteString(s)
+	b.buf = append(b.buf, s...)
 }
 
 func (b *echoWriter) echoArray(n *rosmsg.Node, indent string) {
@@ -197,7 +243,7 @@ func (b *echoWriter) echoArray(n *rosmsg.Node, indent string) {
 			b.WriteByte('\n')
 			b.WriteString(indent)
 			b.WriteString("- ")
-			b.echoValue(&e, indent+"  ", false)
+			b.echoValue(&e, deeper(indent), false)
 		}
 		b.leftOut(indent, cnt)
 		return
@@ -208,7 +254,7 @@ func (b *echoWriter) echoArray(n *rosmsg.Node, indent string) {
 			b.WriteString(", ")
 		}
 		e, _ := n.Elem(i)
-		b.WriteString(PyScalar(&e))
+		b.buf = appendPyScalar(b.buf, &e)
 	}
 	if k := b.shown(cnt); k < cnt {
 		b.WriteString(", … " + human.Count(uint64(cnt-k)) + " more")
@@ -228,20 +274,25 @@ func (b *echoWriter) leftOut(indent string, cnt int) {
 // "0.10000000149011612" for a float32 0.1, "1e-05", "nan", "-inf". Other
 // nodes give FieldValue's form.
 func PyScalar(n *rosmsg.Node) string {
+	return string(appendPyScalar(nil, n))
+}
+
+// appendPyScalar appends PyScalar's text.
+func appendPyScalar(b []byte, n *rosmsg.Node) []byte {
 	switch n.Kind {
 	case rosmsg.KindBool:
 		if n.Bool() {
-			return "True"
+			return append(b, "True"...)
 		}
-		return "False"
+		return append(b, "False"...)
 	case rosmsg.KindFloat32, rosmsg.KindFloat64:
-		return PyFloat(n.Float())
+		return rosmsg.AppendPyRepr(b, n.Float())
 	case rosmsg.KindInt8, rosmsg.KindInt16, rosmsg.KindInt32, rosmsg.KindInt64:
-		return strconv.FormatInt(n.Int(), 10)
+		return strconv.AppendInt(b, n.Int(), 10)
 	case rosmsg.KindUint8, rosmsg.KindUint16, rosmsg.KindUint32, rosmsg.KindUint64:
-		return strconv.FormatUint(n.Uint(), 10)
+		return strconv.AppendUint(b, n.Uint(), 10)
 	}
-	return FieldValue(n)
+	return append(b, FieldValue(n)...)
 }
 
 // PyFloat is f as Python 3's repr (and str) prints it: the shortest digits

@@ -113,3 +113,54 @@ func TestROS2ScalarsMatchPyYAML(t *testing.T) {
 	}
 	t.Logf("%d floats and %d strings as PyYAML writes them", len(floats), len(strs))
 }
+
+// TestQuotedAsIsMatchesPyYAML checks the ROS 1 text's short cut for a
+// string field (quotedAsIs: the string between double quotes) against
+// PyYAML's yaml.dump(s, default_style='"'), on strings around the line
+// width with spaces at every place a fold could come, and with the
+// characters that must be escaped.
+func TestQuotedAsIsMatchesPyYAML(t *testing.T) {
+	reftest.RequireRef(t)
+	if err := exec.Command(reftest.Python, "-c", "import yaml").Run(); err != nil {
+		reftest.SkipOrFail(t, "PyYAML is missing: "+err.Error())
+	}
+	var strs []string
+	for n := 70; n <= 90; n++ {
+		for _, sp := range []int{1, 2, 5, n / 2, n - 3, n - 2} {
+			b := []byte(strings.Repeat("x", n))
+			for k := sp; k < n; k += 7 {
+				b[k] = ' '
+			}
+			strs = append(strs, string(b))
+		}
+	}
+	strs = append(strs, "a\"b", `a\b`, "tab\tx", "é", "~", "x\x7f", "plain words", "'single'", " lead", "trail ")
+	req, err := json.Marshal(strs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(reftest.Python, "-c", `import json, sys, yaml
+json.dump([yaml.dump(s, default_style='"').rstrip('\n') for s in json.load(sys.stdin)], sys.stdout)`)
+	cmd.Stdin = strings.NewReader(string(req))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	var want []string
+	if err := json.Unmarshal(out, &want); err != nil || len(want) != len(strs) {
+		t.Fatalf("oracle: %v: %.200s", err, out)
+	}
+	asIs := 0
+	for i, s := range strs {
+		if !quotedAsIs(s) {
+			continue
+		}
+		asIs++
+		if got := `"` + s + `"`; got != want[i] {
+			t.Errorf("%q: quotedAsIs, but PyYAML writes %q", s, want[i])
+		}
+	}
+	if asIs < 50 || asIs == len(strs) {
+		t.Errorf("%d of %d strings quoted as they are: the cases do not exercise both sides", asIs, len(strs))
+	}
+}
