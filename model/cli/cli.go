@@ -161,13 +161,18 @@ func failOpen(stderr io.Writer, path string, err error) int {
 }
 
 func newVersion(e *env) *cobra.Command {
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:   "version",
 		Short: "print bagscope's version, commit and Go version (as --version does)",
 		Args:  files(),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintf(e.stdout, "bagscope %s\n", versionString())
-			return nil
-		},
 	}
+	asJSON := c.Flags().Bool("json", false, `print one JSON object: {"version", "commit", "go", "os", "arch"}`)
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if *asJSON {
+			return writeJSON(e.stdout, versionInfo())
+		}
+		fmt.Fprintf(e.stdout, "bagscope %s\n", versionString())
+		return nil
+	}
+	return c
 }

@@ -55,6 +55,7 @@ func TestGrammar(t *testing.T) {
 		{"-h of convert", []string{"convert", "-h"}, 0, nil, []string{"bagscope convert [flags] IN OUT", exitTable}},
 		{"--version", []string{"--version"}, 0, nil, []string{"bagscope " + Version + " (commit ", "go1."}},
 		{"version", []string{"version"}, 0, nil, []string{"bagscope " + Version + " (commit "}},
+		{"version --json", []string{"version", "--json"}, 0, nil, []string{`{"version":"` + Version + `","commit":"`, `","go":"go1.`}},
 		// A file that is not a recording is a 2 from every command.
 		{"info of a missing file", []string{"info", dir + "/none.bag"}, 2, []string{"no such file"}, nil},
 		{"cat of a missing file", []string{"cat", dir + "/none.bag"}, 2, []string{"no such file"}, nil},
@@ -241,6 +242,7 @@ func TestJSONEverywhere(t *testing.T) {
 		{"records", "--json", robotBag},
 		{"cat", "--json", "--topics", "/tf", robotBag},
 		{"find", "--json", robotBag, "level >= WARN"},
+		{"version", "--json"},
 	} {
 		stdout, stderr, code := run(args...)
 		if code != 0 {

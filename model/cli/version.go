@@ -15,8 +15,25 @@ const Version = "0.1.0"
 // empty, the build's own VCS stamp is used, if it has one.
 var commit string
 
+// versionJSON is `version --json`'s object.
+type versionJSON struct {
+	Version string `json:"version"`
+	Commit  string `json:"commit"`
+	Go      string `json:"go"`
+	OS      string `json:"os"`
+	Arch    string `json:"arch"`
+}
+
 // versionString is what --version prints after "bagscope ".
 func versionString() string {
+	v := versionInfo()
+	return fmt.Sprintf("%s (commit %s, %s, %s/%s)", v.Version, v.Commit, v.Go, v.OS, v.Arch)
+}
+
+// versionInfo is the version, the commit built ("unknown" when neither the
+// Makefile nor the build's VCS stamp says) and the Go toolchain and
+// platform.
+func versionInfo() versionJSON {
 	c := commit
 	if c == "" {
 		if bi, ok := debug.ReadBuildInfo(); ok {
@@ -39,5 +56,5 @@ func versionString() string {
 	if c == "" {
 		c = "unknown"
 	}
-	return fmt.Sprintf("%s (commit %s, %s, %s/%s)", Version, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return versionJSON{Version, c, runtime.Version(), runtime.GOOS, runtime.GOARCH}
 }
