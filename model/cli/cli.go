@@ -59,6 +59,7 @@ var commands = []func(*env) *cobra.Command{
 	newMarks,
 	newPlot,
 	newRecords,
+	newTF,
 	newVerify,
 	newVersion,
 }

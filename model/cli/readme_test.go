@@ -40,10 +40,12 @@ func TestReadmeExamples(t *testing.T) {
 			if c, _, found := strings.Cut(cmd, "  #"); found {
 				cmd = c
 			}
-			args := strings.Fields(cmd)
+			args := shellWords(cmd)
 			runnable := len(want) > 0
 			for k, a := range args {
-				if strings.HasPrefix(a, "-") || k == 0 {
+				// Paths name a folder (testdata/x.bag); other words (a
+				// frame, a flag's value) are passed as they are.
+				if strings.HasPrefix(a, "-") || k == 0 || !strings.Contains(a, "/") {
 					continue
 				}
 				if _, err := os.Stat(filepath.Join("../..", a)); err != nil {
@@ -56,7 +58,9 @@ func TestReadmeExamples(t *testing.T) {
 				continue
 			}
 			out, stderr, _ := run(args...)
-			got := strings.Split(strings.TrimSuffix(strings.ReplaceAll(out, "../../", ""), "\n"), "\n")
+			// A terminal shows stdout, then what the command says on
+			// stderr (its summary lines) after it.
+			got := strings.Split(strings.TrimSuffix(strings.ReplaceAll(out+stderr, "../../", ""), "\n"), "\n")
 			if !matchLines(got, want) {
 				t.Errorf("README example `bagscope %s` prints:\n%s\n(stderr %s)\nthe README says:\n%s", cmd, strings.Join(got, "\n"), stderr, strings.Join(want, "\n"))
 			}
@@ -141,4 +145,37 @@ func TestReadmeCommandTable(t *testing.T) {
 			}
 		}
 	}
+}
+
+// shellWords splits a README command line as the shell does for the
+// quoting the README uses: words separated by spaces, '...' and "..."
+// quoting spaces and each other.
+func shellWords(line string) []string {
+	var words []string
+	var w strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			w.WriteByte(c)
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == ' ':
+			if in {
+				words = append(words, w.String())
+				w.Reset()
+				in = false
+			}
+		default:
+			w.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words
 }
