@@ -59,8 +59,9 @@ type Store struct {
 
 	mu   sync.Mutex
 	last struct {
-		pos  int64
-		data []byte
+		pos     int64
+		data    []byte
+		suspect string // ChunkSuspect of the chunk
 	}
 }
 
@@ -265,7 +266,7 @@ func Iter(it bag.MessageIter) *MessageIter {
 // loc.Block. The last chunk read is kept, so stepping through one chunk
 // decompresses it once.
 func (s *Store) ReadMessage(conn uint32, loc bag.Loc) (*bag.Message, error) {
-	data, err := s.chunkData(loc.Block)
+	data, suspect, err := s.chunkData(loc.Block)
 	if err != nil {
 		return nil, err
 	}
@@ -291,26 +292,32 @@ func (s *Store) ReadMessage(conn uint32, loc bag.Loc) (*bag.Message, error) {
 	}
 	return &bag.Message{
 		Conn: c, Time: md.Time, PublishTime: md.Time, Data: w.Data(),
-		Loc: loc, DataOffset: int64(loc.Offset) + rec.DataOffset,
+		Loc: loc, DataOffset: int64(loc.Offset) + rec.DataOffset, Suspect: suspect,
 	}, nil
 }
 
-func (s *Store) chunkData(pos int64) ([]byte, error) {
+// chunkData returns the uncompressed data of the chunk at pos and the mark
+// its messages carry (ChunkSuspect), keeping the last chunk read.
+func (s *Store) chunkData(pos int64) ([]byte, string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.last.pos == pos {
-		return s.last.data, nil
+	if s.last.data != nil && s.last.pos == pos {
+		return s.last.data, s.last.suspect, nil
 	}
 	ch, err := s.Bag.ChunkAt(pos)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	data, err := s.Bag.ReadChunkData(ch, nil) // fresh: messages alias it
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	s.last.pos, s.last.data = pos, data
-	return data, nil
+	suspect, err := s.Bag.ChunkSuspect(pos, data)
+	if err != nil {
+		return nil, "", err
+	}
+	s.last.pos, s.last.data, s.last.suspect = pos, data, suspect
+	return data, suspect, nil
 }
 
 // Check runs the doctor on the bag's file.
