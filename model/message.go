@@ -37,6 +37,10 @@ type Message struct {
 	// Suspect, when not "", says why the message is not to be trusted:
 	// it was read from a damaged unit (bag.Message.Suspect).
 	Suspect string
+	// Damaged, when not "" (and Suspect is ""), says which damage the
+	// chunk the message was read from shows (bag.DamagedUnits): the
+	// message's record is whole, but it comes from a damaged unit.
+	Damaged string
 }
 
 // MessageReader reads single messages by location. It keeps the last two
@@ -46,6 +50,9 @@ type MessageReader struct {
 	s     bag.Storage
 	b     *ros1.Bag // the ROS 1 bag behind s, or nil
 	Cache *rosmsg.Cache
+
+	unitsOnce sync.Once
+	units     func(bag.Loc) string // bag.DamagedUnits, made on first use
 
 	mu     sync.Mutex
 	chunks [2]cachedChunk // most recently used first
@@ -57,6 +64,8 @@ type cachedChunk struct {
 	pos         int64
 	data        []byte
 	compression string
+	// suspect is the mark of the chunk's messages (ros1.Bag.ChunkSuspect).
+	suspect string
 }
 
 // NewMessageReader returns a reader of s's messages. cache may be nil.
@@ -90,15 +99,31 @@ func (r *MessageReader) chunk(pos int64) (cachedChunk, error) {
 	if err != nil {
 		return cachedChunk{}, fmt.Errorf("reading chunk at %d: %w", pos, err)
 	}
-	c := cachedChunk{pos: pos, data: data, compression: ch.Compression}
+	// The mark an iteration gives the chunk's messages: its records are
+	// walked, not read again.
+	suspect, err := r.b.ChunkSuspect(pos, data)
+	if err != nil {
+		return cachedChunk{}, fmt.Errorf("reading chunk at %d: %w", pos, err)
+	}
+	c := cachedChunk{pos: pos, data: data, compression: ch.Compression, suspect: suspect}
 	r.mu.Lock()
 	r.chunks[1], r.chunks[0] = r.chunks[0], c
 	r.mu.Unlock()
 	return c, nil
 }
 
-// Read reads the message at ref.
+// Read reads the message at ref, with its mark when it is suspect or
+// comes from a damaged unit (Suspect, Damaged).
 func (r *MessageReader) Read(ref msgref.Ref) (*Message, error) {
+	m, err := r.read(ref)
+	if err == nil && m.Suspect == "" {
+		r.unitsOnce.Do(func() { r.units = bag.DamagedUnits(r.s, nil) })
+		m.Damaged = r.units(bag.Loc{Block: ref.ChunkPos, Offset: ref.Offset})
+	}
+	return m, err
+}
+
+func (r *MessageReader) read(ref msgref.Ref) (*Message, error) {
 	if r.b != nil {
 		return r.readROS1(ref)
 	}
@@ -273,6 +298,7 @@ func (r *MessageReader) readROS1(ref msgref.Ref) (*Message, error) {
 		RecordStart: rec.Offset, RecordEnd: rec.End(), DataOffset: rec.DataOffset,
 		Header:      RecordSpans(&rec),
 		Compression: c.compression,
+		Suspect:     c.suspect,
 	}, nil
 }
 
