@@ -73,11 +73,12 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 				return
 			}
 			first = false
-			if err == nil && rep.Errors() == 0 {
+			if err == nil && rep.Errors() == 0 && !bag.DamageOf(d.Storage).Lost() {
 				topicsView.SetBytes(rep.Bytes)
 			} else {
 				// Stopped, or a damaged bag: the check's counts may
-				// differ from what the index reads.
+				// differ from what the index reads, and the read marks
+				// the suspect messages' ticks.
 				topicsView.CountBytes()
 			}
 		},

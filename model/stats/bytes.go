@@ -28,8 +28,9 @@ type ReadLoss struct {
 	// end (not cancelled), so Read is what the recording yields.
 	Read, Suspects uint64
 	Complete       bool
-	// SuspectAt lists the suspect messages' receive times by topic (at
-	// most MaxSuspectTimes in all), for the timeline's ticks.
+	// SuspectAt lists the receive times of the messages the timeline
+	// marks, by topic (at most MaxSuspectTimes in all): the suspect ones,
+	// and those read from a chunk that shows damage (bag.DamagedUnits).
 	SuspectAt map[string][]int64
 }
 
@@ -63,20 +64,24 @@ func CountBytes(ctx context.Context, b bag.Storage, progress func(done, total in
 	it := b.Messages(bag.MessageFilter{})
 	defer it.Close()
 	var n int64
-	var suspects uint64
+	var suspects, marked uint64
 	var suspectAt map[string][]int64
+	damaged := bag.DamagedUnits(b, nil)
 	for it.Next() {
 		m := it.Message()
 		out[m.Conn.ID] += uint64(len(m.Data))
 		n++
 		if m.Suspect != "" {
-			if suspects < MaxSuspectTimes {
+			suspects++
+		}
+		if m.Suspect != "" || damaged(m.Loc) != "" {
+			if marked < MaxSuspectTimes {
 				if suspectAt == nil {
 					suspectAt = map[string][]int64{}
 				}
 				suspectAt[m.Conn.Topic] = append(suspectAt[m.Conn.Topic], m.Time.Nanos())
 			}
-			suspects++
+			marked++
 		}
 		if n&0xfff == 0 {
 			if err := ctx.Err(); err != nil {
@@ -93,10 +98,43 @@ func CountBytes(ctx context.Context, b bag.Storage, progress func(done, total in
 	loss := LossOf(it)
 	loss.Read, loss.Suspects, loss.Complete = uint64(n), suspects, it.Err() == nil
 	loss.SuspectAt = suspectAt
+	if loss.Complete && len(loss.Skipped) > 0 {
+		markFoundDamaged(ctx, b, damaged, &loss)
+	}
 	if !loss.Empty() && loss.LostMessages == 0 && total > n {
 		// The index or summary counts the messages the read could not
 		// reach.
 		loss.LostMessages = uint64(total - n)
 	}
 	return out, loss, it.Err()
+}
+
+// markFoundDamaged adds to loss.SuspectAt the messages read from the
+// chunks that the read found damaged and opening did not (known only once
+// the read has ended: a chunk of an indexed file that does not decompress
+// whole), reading those chunks' messages again. known is what opening
+// knew (bag.DamagedUnits).
+func markFoundDamaged(ctx context.Context, b bag.Storage, known func(bag.Loc) string, loss *ReadLoss) {
+	found := bag.DamagedUnits(b, bag.DamageRead(b, loss.Skipped))
+	marked := 0
+	for _, ts := range loss.SuspectAt {
+		marked += len(ts)
+	}
+	for _, blk := range b.Blocks() {
+		at := bag.Loc{Block: blk.Offset}
+		if known(at) != "" || found(at) == "" || ctx.Err() != nil {
+			continue
+		}
+		it := b.Messages(bag.MessageFilter{Start: blk.Start, End: blk.End})
+		for it.Next() && marked < MaxSuspectTimes {
+			if m := it.Message(); m.Loc.Block == blk.Offset && m.Suspect == "" {
+				if loss.SuspectAt == nil {
+					loss.SuspectAt = map[string][]int64{}
+				}
+				loss.SuspectAt[m.Conn.Topic] = append(loss.SuspectAt[m.Conn.Topic], m.Time.Nanos())
+				marked++
+			}
+		}
+		it.Close()
+	}
 }

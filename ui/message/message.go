@@ -360,9 +360,17 @@ func (p *messagePanel) display(m *model.Message, root *rosmsg.Node, warn string,
 	if p.title.Text != title {
 		p.title.SetText(title)
 	}
-	if m.Suspect != "" {
+	switch {
+	case m.Suspect != "":
 		// Never shown as good: the mark comes first.
 		warn = strings.TrimSpace("Suspect message: " + m.Suspect + ". Its values may not be the ones recorded. " + warn)
+	case m.Damaged != "":
+		warn = strings.TrimSpace("From a damaged chunk: " + m.Damaged + ". This message's record was read whole, up to the damage. " + warn)
+	}
+	if m.Suspect != "" || m.Damaged != "" {
+		// Its tick on the timeline is marked too, whether or not a read
+		// of every message has run.
+		p.l.AddMarks(link.Mark{Kind: link.Suspect, Topic: m.Conn.Topic, T: m.Time.Nanos()})
 	}
 	if warn != "" {
 		p.problem.SetText(warn)

@@ -77,3 +77,60 @@ func TestMessagePanelMarksSuspects(t *testing.T) {
 		t.Errorf("a good message is marked: %q", p.problem.Text)
 	}
 }
+
+// TestMessagePanelMarksDamagedChunk: a message recovered whole from a
+// damaged chunk (test_truncated.bag's chunk, cut by the end of the file)
+// is not suspect, but it is never shown as good: the Message view says
+// which chunk and what damage, and marks its tick on the timeline (a
+// link.Suspect mark at its time) without waiting for a read of every
+// message.
+func TestMessagePanelMarksDamagedChunk(t *testing.T) {
+	path := "../../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag"
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("the shared recordings are needed: %v", err)
+	}
+	uitest.NewApp(t)
+	d, err := model.Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	var refs []msgref.Ref
+	it := d.Storage.Messages(bag.MessageFilter{})
+	for it.Next() {
+		m := it.Message()
+		if m.Suspect != "" {
+			t.Fatalf("a message of the cut chunk is suspect: %q", m.Suspect)
+		}
+		refs = append(refs, msgref.Ref{T: m.Time.Nanos(), Loc: msgref.Loc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}})
+	}
+	it.Close()
+	if len(refs) != 3 {
+		t.Fatalf("%d messages read, want the 3 the cut chunk holds", len(refs))
+	}
+	l := link.NewHub(d, link.Background)
+	t.Cleanup(l.Close)
+	var marks []link.Mark
+	l.OnMarks(func(ms []link.Mark) { marks = append(marks, ms...) })
+	p := newMessageView(l)
+	w := test.NewTempWindow(t, p.content)
+	w.Resize(fyne.NewSize(1100, 620))
+	for _, ref := range refs {
+		l.SelectMessage(ref)
+		if p.msg == nil || p.msg.Damaged == "" {
+			t.Fatalf("the message at %+v is read without its damaged chunk: %+v", ref.Loc, p.msg)
+		}
+		if got := uitest.ShownLines(w); p.problem.Hidden || !strings.Contains(got, "From a damaged chunk") || !strings.Contains(p.problem.Text, "chunk at 4117") {
+			t.Errorf("the message at %+v is shown without its mark:\n%s", ref.Loc, got)
+		}
+	}
+	ticked := 0
+	for _, m := range marks {
+		if m.Kind == link.Suspect && m.Topic == "/rosout_agg" {
+			ticked++
+		}
+	}
+	if ticked != len(refs) {
+		t.Errorf("%d ticks marked for %d messages shown from the damaged chunk", ticked, len(refs))
+	}
+}

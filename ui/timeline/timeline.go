@@ -725,8 +725,11 @@ func (v *View) addMarks(marks []link.Mark) {
 			v.suspects[m.Topic] = append(v.suspects[m.Topic], m.T)
 		}
 	}
-	for _, ts := range v.suspects {
+	for topic, ts := range v.suspects {
 		slices.Sort(ts)
+		// A message marked again (shown again, then read in full) keeps
+		// one tick.
+		v.suspects[topic] = slices.Compact(ts)
 	}
 	v.Refresh()
 }

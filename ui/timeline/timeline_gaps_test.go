@@ -103,4 +103,10 @@ func TestTimelineSuspectTicks(t *testing.T) {
 	if n := len(ticks("/tf")); n != 0 {
 		t.Errorf("/tf: %d suspect ticks", n)
 	}
+	// Marked again (a message shown, then the read of every message): one
+	// tick each still.
+	tv.addMarks(link.SuspectMarks(map[string][]int64{"/turtle1/cmd_vel": {times[1], times[0]}}))
+	if n := len(tv.suspects["/turtle1/cmd_vel"]); n != len(times) {
+		t.Errorf("marked again: %d suspect times kept, want %d", n, len(times))
+	}
 }
