@@ -66,8 +66,8 @@ func TestDamagedWithoutMessages(t *testing.T) {
 		body   string // in the body
 	}{
 		// The loss first, then how the file was read.
-		{"testdata/invalid.bag", "An unknown number of messages lost, 2.8 KiB unreadable; the first at offset 4,117. Read without its index: parse", "No message could be read"},
-		{"testdata/invalid.mcap", "An unknown number of messages lost, 2.0 KiB unreadable; the first at offset 61. Read without its index: parsed", "No message could be read"},
+		{"testdata/invalid.bag", "At offset 4,117: an unknown number of messages lost, 2.8 KiB unreadable. Read without its index: parse", "No message could be read"},
+		{"testdata/invalid.mcap", "At offset 61: an unknown number of messages lost, 2.0 KiB unreadable. Read without its index: parsed", "No message could be read"},
 		{"testdata/no-messages.db3", "This bag has connections but no messages", "/chatter"},
 	}
 	for _, tt := range tests {
@@ -87,14 +87,18 @@ func TestDamagedWithoutMessages(t *testing.T) {
 					t.Errorf("window does not show %q; it shows:\n%s", want, got)
 				}
 			}
-			if loss, _, ok := strings.Cut(tt.banner, "; the first"); ok {
-				// At 1024 px the line is cut at its end: the loss stays
-				// whole (where it was may be cut; the details say it).
+			if loss, _, ok := strings.Cut(tt.banner, ". Read"); ok {
+				// At 1024 px the line is cut at its end: where the loss
+				// was and the loss stay whole, and the bytes unreadable
+				// are said once.
 				w.Resize(fyne.NewSize(1024, 640))
-				if small := uitest.Shown(w); !strings.Contains(small, loss+";") {
+				if small := uitest.Shown(w); !strings.Contains(small, loss+".") {
 					t.Errorf("at 1024x640 the banner does not show the loss %q whole; it shows:\n%s", loss, small)
 				}
 				w.Resize(bagWindowSize)
+				if n := strings.Count(uitest.Shown(w), " unreadable"); n != 1 {
+					t.Errorf("the banner says the bytes unreadable %d times:\n%s", n, uitest.Shown(w))
+				}
 			}
 			if strings.Contains(got, "opened and closed without any message") && !strings.Contains(tt.path, "no-messages") {
 				t.Error("the body says nothing was written, the banner that the file is damaged")

@@ -134,7 +134,9 @@ func bannerText(d *model.Document, dmg *bag.Damage) (string, []string) {
 	// the line's end, never the loss.
 	var parts, details []string
 	if dmg.Lost() || dmg.Suspect > 0 {
-		parts = append(parts, capitalize(human.DamageHeadline(dmg))+firstLost(dmg)+".")
+		// Where first: a narrow window cuts the line's end, never the
+		// place nor the loss.
+		parts = append(parts, capitalize(firstLost(dmg, human.DamageHeadline(dmg)))+".")
 		if c := human.ClaimNote(dmg); c != "" {
 			details = append(details, capitalize(c)+".")
 		}
@@ -201,10 +203,11 @@ func scanWords(d *model.Document) (string, []string) {
 	return "", nil
 }
 
-// firstLost names where the first loss is: "; missing: wbag_2.db3" for a
-// missing file, else "; the first at offset 61" (with the file, for a
-// recording of several).
-func firstLost(dmg *bag.Damage) string {
+// firstLost puts where the loss was before its headline: the files
+// missing ("1 of 5 files missing (wbag_2.db3): 1,240 messages lost"), or
+// the first lost range's offset ("at offset 4,117 of x.db3: 41 messages
+// lost").
+func firstLost(dmg *bag.Damage, headline string) string {
 	var missing []string
 	for _, r := range dmg.Ranges {
 		if r.Unit == bag.UnitFile && r.End == 0 {
@@ -212,17 +215,17 @@ func firstLost(dmg *bag.Damage) string {
 		}
 	}
 	if len(missing) > 0 {
-		return "; missing: " + strings.Join(missing, ", ")
+		return strings.Replace(headline, "files missing:", "files missing ("+strings.Join(missing, ", ")+"):", 1)
 	}
 	if len(dmg.Ranges) == 0 {
-		return ""
+		return headline
 	}
 	r := dmg.Ranges[0]
-	s := "; the first at offset " + human.Count(uint64(r.Start))
+	s := "at offset " + human.Count(uint64(r.Start))
 	if dmg.Files > 1 {
 		s += " of " + filepath.Base(r.File)
 	}
-	return s
+	return s + ": " + headline
 }
 
 // rangeWords says one lost range as the commands say it on stderr.

@@ -12,7 +12,7 @@ import (
 // TestReadLossBanner opens an MCAP whose chunk is damaged but whose summary
 // is whole: the file opens through its index, and once counting the topics'
 // bytes has read every message, the window's banner says what was skipped,
-// with the offset, and offers the findings. Its words are those `bagscope
+// with the offset first, and offers the findings. Its words are those `bagscope
 // verify` prints for the same copy: of the chunk's 10,000 messages, 3,549
 // were read (suspect: the CRC fails) and 6,451 lost.
 func TestReadLossBanner(t *testing.T) {
@@ -33,7 +33,7 @@ func TestReadLossBanner(t *testing.T) {
 	w := opened.win
 	w.Resize(bagWindowSize)
 	got := uitest.Shown(w)
-	for _, want := range []string{"the first at offset 61", "6,451 messages lost", "3,549 messages recovered", "Show findings"} {
+	for _, want := range []string{"At offset 61: 6,451 messages lost", "3,549 messages recovered", "Show findings"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the window does not show %q; it shows:\n%.3000s", want, got)
 		}

@@ -177,20 +177,15 @@ func Compression(s *bag.Summary) string {
 
 // ScanSummary describes in one line how a bag that could not be read
 // through its index was read instead: how far the scan parsed, its closed
-// chunks, the open chunk's salvaged messages and the bytes it could not
-// read. r.Reason says why.
+// chunks and the open chunk's salvaged messages. r.Reason says why. What
+// was lost (the bytes unreadable, the messages) is not said here: the
+// damage's headline says it once, in the words every command uses.
 func ScanSummary(r *ros1.ScanReport) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Read without its index: parsed to byte %s of %s, %s",
 		Count(uint64(r.ParsedTo)), Count(uint64(r.Size)), Plural(uint64(r.ClosedChunks), "closed chunk"))
 	if r.Open != nil {
 		fmt.Fprintf(&b, ", the open chunk with %s salvaged", Plural(uint64(r.Open.Messages), "message"))
-	}
-	if n := r.UnreadableBytes(); n > 0 {
-		fmt.Fprintf(&b, ", %s unreadable", Size(n))
-	}
-	if r.LostMessages > 0 {
-		fmt.Fprintf(&b, ", %s lost", Plural(r.LostMessages, "message"))
 	}
 	b.WriteString(".")
 	return b.String()

@@ -61,7 +61,7 @@ func TestFormat(t *testing.T) {
 		{Compression(&bag.Summary{}), "no chunks"},
 		{ScanSummary(&ros1.ScanReport{Reason: ros1.ErrUnindexed, ParsedTo: 9988, Size: 9988, ClosedChunks: 1}), "Read without its index: parsed to byte 9,988 of 9,988, 1 closed chunk."},
 		{ScanSummary(&ros1.ScanReport{Reason: ros1.ErrTruncated, ParsedTo: 5000, Size: 6000, Open: &ros1.OpenChunk{Messages: 12}, Skipped: []ros1.ByteRange{{Start: 10, End: 2058}}, LostMessages: 3}),
-			"Read without its index: parsed to byte 5,000 of 6,000, 0 closed chunks, the open chunk with 12 messages salvaged, 2.0 KiB unreadable, 3 messages lost."},
+			"Read without its index: parsed to byte 5,000 of 6,000, 0 closed chunks, the open chunk with 12 messages salvaged."},
 		{Compression(&bag.Summary{Chunks: 3, Compression: map[string]int{"lz4": 2, "none": 1}, CompressedBytes: 50, UncompressedBytes: 200}), "lz4 ×2, none ×1 (25% of 200 B)"},
 	}
 	for i, tt := range tests {
