@@ -233,28 +233,29 @@ type listedBlock struct {
 	pos     int64
 	records []*bag.Record
 	data    []byte
+	// err is why the chunk could not be listed: kept too, so stepping
+	// through a damaged chunk's messages does not list it again each time.
+	err  error
+	have bool
 }
 
 // block returns the records of the chunk at pos, keeping the last two.
 func (r *MessageReader) block(rl bag.RecordLister, pos int64) (listedBlock, error) {
 	r.mu.Lock()
 	for i, c := range r.listed {
-		if c.data != nil && c.pos == pos {
+		if c.have && c.pos == pos {
 			r.listed[0], r.listed[i] = c, r.listed[0]
 			r.mu.Unlock()
-			return c, nil
+			return c, c.err
 		}
 	}
 	r.mu.Unlock()
 	recs, data, err := rl.BlockRecords(pos)
-	if err != nil {
-		return listedBlock{}, err
-	}
-	c := listedBlock{pos: pos, records: recs, data: data}
+	c := listedBlock{pos: pos, records: recs, data: data, err: err, have: true}
 	r.mu.Lock()
 	r.listed[1], r.listed[0] = r.listed[0], c
 	r.mu.Unlock()
-	return c, nil
+	return c, err
 }
 
 // readROS1 reads the message data record at ref.Offset in the chunk at

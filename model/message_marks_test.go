@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/db3/db3test"
+	"github.com/bagscope/bagscope/bag/mcap"
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/model/msgref"
 )
@@ -33,6 +35,14 @@ func TestMessageReaderMarksDamage(t *testing.T) {
 		{"intact", tilt, nil, false, false},
 		{"record header broken in an uncompressed chunk", tilt, breakRecord, true, false},
 		{"chunk cut by the end of the file", filepath.Join(sharedBags, "Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag"), nil, false, true},
+		{"MCAP chunk whose records fail their CRC", tilt, flipInMCAPChunk, true, false},
+		{"db3 page whose bytes do not add up", filepath.Join(sharedBags, "facontidavide__PlotJuggler/datasamples/rosbag2_test/rosbag2_test_0.db3"), func(t *testing.T, data []byte) []byte {
+			out, page := db3test.UnsoundLeaf(data)
+			if page == 0 {
+				t.Fatal("no table leaf page")
+			}
+			return out
+		}, true, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,6 +54,9 @@ func TestMessageReaderMarksDamage(t *testing.T) {
 				data = tc.damage(t, data)
 			}
 			p := filepath.Join(t.TempDir(), filepath.Base(tc.src))
+			if bytes.HasPrefix(data, []byte("\x89MCAP")) {
+				p += ".mcap"
+			}
 			if err := os.WriteFile(p, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -56,9 +69,12 @@ func TestMessageReaderMarksDamage(t *testing.T) {
 			r := NewMessageReader(s, nil)
 			it := s.Messages(bag.MessageFilter{})
 			defer it.Close()
-			var suspect, damaged int
+			var suspect, damaged, n int
 			for it.Next() {
 				m := it.Message()
+				if n++; n > 400 && m.Suspect == "" && units(m.Loc) == "" {
+					continue // the marked ones all, and the first others
+				}
 				ref := msgref.Ref{T: m.Time.Nanos(), Loc: msgref.Loc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}}
 				got, err := r.Read(ref)
 				if err != nil {
@@ -120,4 +136,27 @@ func breakRecord(t *testing.T, data []byte) []byte {
 	}
 	t.Fatal("no uncompressed chunk with two messages")
 	return nil
+}
+
+// flipInMCAPChunk writes a ROS 1 bag as an MCAP of uncompressed chunks
+// with their CRCs and flips a byte in the middle of its second chunk: the
+// chunk's records fail their CRC, and the iteration reads them suspect.
+func flipInMCAPChunk(t *testing.T, data []byte) []byte {
+	t.Helper()
+	b, err := ros1.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := mcap.Write(&out, ros1.NewStore(b), mcap.WriteOptions{Compression: "none", ChunkSize: 256 << 10}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := mcap.NewReader(bytes.NewReader(out.Bytes()), int64(out.Len()), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blk := m.Blocks()[1]
+	res := out.Bytes()
+	res[blk.Offset+blk.Len/2] ^= 0x01
+	return res
 }
