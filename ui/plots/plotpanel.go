@@ -14,6 +14,7 @@ import (
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/plot"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -210,6 +211,11 @@ func (p *plotPanel) finish(s *plotSeries, set []*series.Series, err error) {
 		p.series = slices.Insert(p.series, at, elems...)
 		for _, ms := range set {
 			g.shareTimes(ms)
+			// The points read from suspect messages mark their ticks on
+			// the timeline too: the window knows of them now.
+			if len(ms.SuspectT) > 0 {
+				g.l.AddMarks(link.SuspectMarks(map[string][]int64{ms.Ref.Topic: ms.SuspectT})...)
+			}
 		}
 	}
 	p.seriesChanged()
