@@ -517,6 +517,30 @@ func DamageAfter(s Storage, it MessageIter) *Damage {
 	return d
 }
 
+// ReadDamage is the one report of what s lost after a read of its
+// messages, that every command and the window give: what opening found,
+// with the ranges the read skipped (as its iterator's Skipped lists them,
+// see DamageRead), the suspect messages it gave (each may not be the one
+// recorded, NoteSuspects) and, when it read every message to the end
+// (whole), the messages it read (SetRead). Survey, verify, cat and the
+// window's banner all make it here, so they say the same loss.
+func ReadDamage(s Storage, skipped []ByteRange, suspects, read uint64, whole bool) *Damage {
+	d := DamageRead(s, skipped)
+	d.NoteSuspects(suspects)
+	if whole {
+		d.SetRead(read)
+	}
+	return d
+}
+
+// IterSkipped returns the ranges an iterator skipped so far, when it says.
+func IterSkipped(it MessageIter) []ByteRange {
+	if sk, ok := it.(interface{ Skipped() []ByteRange }); ok {
+		return sk.Skipped()
+	}
+	return nil
+}
+
 // DamageRead is DamageAfter given the ranges a read skipped, as an
 // iterator's Skipped lists them. In a recording of several files each
 // range goes to the file it names (ByteRange.InFile); one that names none

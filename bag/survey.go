@@ -62,7 +62,7 @@ func Survey(ctx context.Context, s Storage, progress func(done, total int64)) (*
 			}
 		}()
 	}
-	var d *Damage
+	var skipped []ByteRange
 	var err error
 	if m := AsMulti(s); m != nil && len(m.parts) > 1 {
 		// In time order, so each lost range keeps its file.
@@ -74,22 +74,17 @@ func Survey(ctx context.Context, s Storage, progress func(done, total int64)) (*
 			count(it.Message())
 		}
 		err = it.Err()
-		d = DamageAfter(s, it)
+		skipped = IterSkipped(it)
 		it.Close()
 	} else {
-		var skipped []ByteRange
 		skipped, err = VisitMessagesSkipped(ctx, s, MessageFilter{}, count)
-		d = DamageRead(s, skipped)
 	}
 	if err == nil {
 		err = ctx.Err()
 	}
+	d := ReadDamage(s, skipped, suspect.Load(), read.Load(), err == nil)
 	if err == nil && ctx.Value(noDoctorKey{}) == nil {
 		err = addDoctorFindings(ctx, s, d, nil)
-	}
-	d.NoteSuspects(suspect.Load())
-	if err == nil {
-		d.SetRead(read.Load())
 	}
 	out := make(map[uint32]uint64, len(conns))
 	for i, c := range conns {

@@ -86,13 +86,8 @@ func (b *damageBanner) flip() {
 // and, when it went to the end, the messages it read: the figure every
 // command gives.
 func (b *damageBanner) readLoss(loss stats.ReadLoss) {
-	// The skipped ranges count their suspect messages already (as the
-	// commands' reports do): loss.Suspects is not added again.
-	d := bag.DamageRead(b.d.Storage, loss.Skipped)
-	if loss.Complete {
-		d.SetRead(loss.Read)
-	}
-	b.set(d)
+	// The one report every command gives of the same read.
+	b.set(bag.ReadDamage(b.d.Storage, loss.Skipped, loss.Suspects, loss.Read, loss.Complete))
 }
 
 // set says dmg: the banner is hidden when there is nothing to say.

@@ -113,13 +113,9 @@ func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, o c
 	w.Flush()
 	sel.noteEmpty(stderr, path, n)
 	// What could not be read goes to stderr, in text and --json alike.
-	l := readLoss(b, it)
-	l.d.NoteSuspects(p.suspects)
-	if f.Whole() && (o.limit == 0 || n < uint64(o.limit)) {
-		// Every message was read: what was read, not what an index
-		// counts.
-		l.d.SetRead(n)
-	}
+	// Every message read (no limit cut it short): what was read, not
+	// what an index counts.
+	l := readLoss(b, it, p.suspects, n, f.Whole() && (o.limit == 0 || n < uint64(o.limit)))
 	l.print(stderr, path)
 	status := 0
 	if l.any() {

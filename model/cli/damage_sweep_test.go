@@ -14,6 +14,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/mcap"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/stats"
 )
 
 // The damage sweep makes damaged copies of real recordings in every format
@@ -261,6 +262,22 @@ func sweepVariants(s sweepSource) []sweepVariant {
 	return out
 }
 
+// windowDamage is what the window's banner says a recording lost, once
+// its read of every message (the Topics view's byte count) has ended.
+func windowDamage(t *testing.T, path string) *bag.Damage {
+	t.Helper()
+	s, err := model.OpenStorage(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, loss, err := stats.CountBytes(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bag.ReadDamage(s, loss.Skipped, loss.Suspects, loss.Read, loss.Complete)
+}
+
 // lostOf reads the "lost" object of a command's --json output.
 func lostOf(t *testing.T, what, out string) *lossJSON {
 	t.Helper()
@@ -436,6 +453,12 @@ func TestDamageSweep(t *testing.T) {
 				}
 				if _, _, code := run("cat", "--json", p); code != wantCode {
 					t.Errorf("%s: cat exit %d, want %d", what, code, wantCode)
+					ok = false
+				}
+				// The window's banner says the loss of its own read of
+				// every message (stats.CountBytes), in the same figure.
+				if w := windowDamage(t, p); w.Messages != d.Messages || w.Suspect != d.Suspect || w.Read != d.Read {
+					t.Errorf("%s: the window says %v lost (%d suspect, %d read), the commands %v (%d suspect, %d read)", what, w.Messages, w.Suspect, w.Read, d.Messages, d.Suspect, d.Read)
 					ok = false
 				}
 				if len(losses) == 3 {

@@ -26,10 +26,12 @@ type loss struct {
 // fileLoss is what opening the recording found lost.
 func fileLoss(s bag.Storage) *loss { return &loss{d: bag.DamageOf(s)} }
 
-// readLoss is what the recording lost, with what a read through it (which
-// may be nil) met and what the doctor finds, as info and check report it.
-func readLoss(s bag.Storage, it bag.MessageIter) *loss {
-	l := &loss{d: bag.DamageAfter(s, it)}
+// readLoss is what the recording lost, with what a read through it met
+// (the suspect messages it gave, the messages it read, whole when it read
+// every one to the end: bag.ReadDamage, as the window says it) and what
+// the doctor finds.
+func readLoss(s bag.Storage, it bag.MessageIter, suspects, read uint64, whole bool) *loss {
+	l := &loss{d: bag.ReadDamage(s, bag.IterSkipped(it), suspects, read, whole)}
 	bag.AddDoctorFindings(context.Background(), s, l.d)
 	return l
 }

@@ -254,8 +254,12 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 		}
 	}
 
+	var suspects uint64
 	for it.Next() {
 		m := it.Message()
+		if m.Suspect != "" {
+			suspects++
+		}
 		cs := conns.get(m.Conn.ID)
 		if cs == nil {
 			return nil, fmt.Errorf("message of unselected connection %d", m.Conn.ID)
@@ -272,7 +276,8 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 	if err := it.Err(); err != nil {
 		return nil, err
 	}
-	res.lost = readLoss(b, it)
+	// What was read, not what an index counts, when every message was.
+	res.lost = readLoss(b, it, suspects, uint64(done), f.Whole())
 	// A block whose index cannot be read because the block is lost is
 	// one of the lost ranges already: said once, there.
 	problems = slices.DeleteFunc(problems, func(p error) bool { return lostAt(res.lost.d, errOffset(p)) })
@@ -286,10 +291,6 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 		}
 	}
 	res.lost.d.NoteSuspects(res.lost.d.Suspect + changed)
-	if f.Whole() {
-		// What was read, not what an index counts.
-		res.lost.d.SetRead(uint64(done))
-	}
 
 	for _, s := range res.topics {
 		res.messages += s.messages
