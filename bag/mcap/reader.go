@@ -139,6 +139,7 @@ func NewReader(r io.ReaderAt, size int64, path string) (*Reader, error) {
 		}
 	}
 	x.finish()
+	x.info.Claim = x.statsClaim()
 	return x, nil
 }
 
