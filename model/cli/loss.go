@@ -36,6 +36,15 @@ func readLoss(s bag.Storage, it bag.MessageIter, suspects, read uint64, whole bo
 	return l
 }
 
+// iterSuspects is the suspect messages an iterator gave, when it counts
+// them (a read of part of a recording that does not count them itself).
+func iterSuspects(it bag.MessageIter) uint64 {
+	if s, ok := it.(interface{ Suspects() uint64 }); ok {
+		return s.Suspects()
+	}
+	return 0
+}
+
 // rangesLoss is what the recording lost, with the ranges a read skipped
 // (and, checked, what the doctor finds).
 func rangesLoss(s bag.Storage, skipped []bag.ByteRange, checked bool) *loss {

@@ -103,7 +103,7 @@ func tfArgs(args []string, lookup bool) (file, source string, err error) {
 func runTF(b bag.Storage, path string, at bag.Time, target, source string, asJSON bool, stdout, stderr io.Writer) error {
 	pl := newProgress(stderr, "reading transforms")
 	var lost *loss
-	t, err := tf.Read(context.Background(), b, at, tf.Options{Progress: pl.update, Done: func(it bag.MessageIter) { lost = readLoss(b, it) }})
+	t, err := tf.Read(context.Background(), b, at, tf.Options{Progress: pl.update, Done: func(it bag.MessageIter) { lost = readLoss(b, it, iterSuspects(it), 0, false) }})
 	pl.end()
 	if errors.Is(err, tf.ErrNoTF) {
 		fmt.Fprintf(stderr, "bagscope: %s: %v\n", bag.Shown(path), err)
