@@ -52,8 +52,6 @@ type history struct {
 	fromParent          string
 	futures             uint64
 	firstFuture         sample
-	firstDynamicStamp   bag.Time
-	suspects            uint64
 }
 
 // rejection counts the transforms of a frame tf2 would refuse.
@@ -173,15 +171,9 @@ func (b *builder) add(m *bag.Message, s stamped, static bool) {
 				h.reparent(smp)
 			}
 		}
-		if !h.dynamic {
-			h.firstDynamicStamp = s.stamp
-		}
 		h.dynamic, h.prev, h.havePrev = true, smp, true
 		if s.stamp.Key() <= b.bound && (!h.haveLatest || !s.stamp.Before(h.latest.stamp)) {
 			h.latest, h.haveLatest = smp, true
-		}
-		if s.stamp.Before(h.firstDynamicStamp) {
-			h.firstDynamicStamp = s.stamp
 		}
 		if s.stamp.Sub(m.Time) > FutureTolerance {
 			if h.futures == 0 {
@@ -195,9 +187,6 @@ func (b *builder) add(m *bag.Message, s stamped, static bool) {
 	}
 	h.lastRecv = m.Time
 	h.updates++
-	if m.Suspect != "" {
-		h.suspects++
-	}
 	b.tree.Transforms++
 }
 
