@@ -149,7 +149,10 @@ func openSQL(r io.ReaderAt, size int64, path string, h *header) (*sqlOpen, error
 				o.warnings = append(o.warnings, fmt.Errorf("the file is in WAL mode and its %s could not be looked for (%v): it is read as checkpointed, without rows a WAL may hold", bag.Base(w), err))
 			}
 		}
-		dsn = "file:" + readerFSName + "?vfs=" + name + "&mode=ro&immutable=1"
+		// temp_store(2): a GROUP BY's sorter that outgrows its memory
+		// spills to a temporary file, which the read-only VFS cannot
+		// open (SQLite: disk I/O error); it stays in memory instead.
+		dsn = "file:" + readerFSName + "?vfs=" + name + "&mode=ro&immutable=1&_pragma=temp_store(2)"
 	default:
 		dir, err := cacheDir()
 		if err != nil {

@@ -361,7 +361,8 @@ func (s *Store) loadSQL() error {
 	// a folder whose metadata.yaml has them opens without reading every
 	// row; a probe of the messages table still lets SQLite refuse a
 	// damaged file here, as the count did.
-	if !soleFileOfFolder(s.path) {
+	remote := bag.IsURL(s.path)
+	if !(remote && s.presetFromTable()) && !soleFileOfFolder(s.path) {
 		// Count now: a file SQLite cannot read through is then rescued
 		// from its pages.
 		s.countOnce.Do(s.count)
@@ -370,6 +371,14 @@ func (s *Store) loadSQL() error {
 	var probe sql.NullInt64
 	if err := db.QueryRowContext(ctx, "SELECT max(rowid) FROM messages").Scan(&probe); err != nil {
 		return err
+	}
+	if remote {
+		// A remote file's interior pages lie all over it (a request
+		// each): they are checked as the reads reach them, like its
+		// leaves (see heal.go), and opening reads only the schema's
+		// pages and the metadata.
+		s.deferred = true
+		return nil
 	}
 	soundIndex := idxRoot == 0 || idxRoot > 0 && idxRoot <= 1<<32-1 && s.treesSound(uint32(idxRoot), true)
 	if msgRoot <= 0 || msgRoot > 1<<32-1 || !s.treesSound(uint32(msgRoot), false) || !soundIndex {
@@ -462,6 +471,9 @@ type presetCounts struct {
 	hasTimes   bool
 	// byTopic and the times are the metadata's, for Check to verify.
 	byTopic map[string]uint64
+	// fromTable is set when they came from the file's metadata table,
+	// which Check compares with the rows itself (checkMetadata).
+	fromTable bool
 }
 
 // PresetCounts gives the file's message counts by topic name and the
@@ -510,7 +522,7 @@ func (s *Store) PresetCounts(byTopic map[string]uint64, start, end int64, hasTim
 // rows (after counted).
 func (s *Store) verifyPreset(add func(bag.Severity, int64, string, string, ...any)) {
 	p := s.preset
-	if p == nil || s.countErr != nil {
+	if p == nil || p.fromTable || s.countErr != nil {
 		return
 	}
 	const rec = "metadata.yaml"

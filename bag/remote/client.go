@@ -319,6 +319,10 @@ func (c *Client) List(ctx context.Context, name string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !l.isS3() {
+		// No request: an HTTP server has no listing to ask for.
+		return nil, &Error{Op: "list", URL: Redact(name), Err: ErrNoListing}
+	}
 	var ents []Entry
 	err = c.attempt(ctx, "list", l, nil, func(actx context.Context) error {
 		var err error

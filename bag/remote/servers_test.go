@@ -96,9 +96,13 @@ func TestNginx(t *testing.T) {
 		}
 	})
 	t.Run("folder", func(t *testing.T) {
+		before := c.Stats().Requests
 		_, err := c.List(context.Background(), srv.URL)
 		if !errors.Is(err, ErrNoListing) {
 			t.Fatalf("listing an HTTP folder: %v, want ErrNoListing", err)
+		}
+		if n := c.Stats().Requests - before; n != 0 {
+			t.Errorf("listing an HTTP folder counted %d requests; it sends none", n)
 		}
 	})
 	t.Run("changed", func(t *testing.T) {
