@@ -166,6 +166,9 @@ type controller struct {
 	// ws sizes and places bag windows on their screen; nil leaves them
 	// at bagWindowSize where the window manager puts them.
 	ws windowSystem
+	// screenshotting is set by --screenshot: the picture shows the
+	// defaults, not this user's last layout.
+	screenshotting bool
 }
 
 func newController(a fyne.App) *controller {

@@ -96,6 +96,7 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 		content, dv := newDocumentPanel(doc, v.win, winH, func() { v.c.addDefinitionFolder(v.win) })
 		v.link, v.views = dv.link, dv
 		v.show(content)
+		v.c.restoreLayout(dv)
 		if len(v.c.plots) > 0 && dv.plots != nil {
 			dv.plots.PlotPaths(v.c.plots)
 		}

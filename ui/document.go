@@ -44,6 +44,8 @@ type docViews struct {
 	find *findbar.Bar
 	// marks are the bookmarks and events on the timeline.
 	marks *bookmarks.Marks
+	// splits are the views' dividers, which layouts save and restore.
+	splits *widgets.SplitSet
 }
 
 // newViews builds the linked views of a bag with messages: the timeline
@@ -194,7 +196,9 @@ func newDocumentPanel(d *model.Document, w fyne.Window, winH float32, addDefs fu
 	if len(d.Topics) == 0 {
 		body = newEmptyViews(d, w, l)
 	} else {
-		body = newViews(d, w, dv, winH, topBox.MinSize().Height)
+		dv.splits = widgets.CollectSplits(func() {
+			body = newViews(d, w, dv, winH, topBox.MinSize().Height)
+		})
 	}
 	return container.NewBorder(topBox, nil, nil, nil, body), dv
 }

@@ -13,18 +13,28 @@ import (
 )
 
 // winLayout is a bag window's arrangement: the tab shown, the plots (the
-// series of each panel), the topics followed, and whether the header
-// and the timeline's lanes are folded. It is saved as a small JSON file
-// a team can share, and loaded onto any recording with the same topics,
-// as Foxglove's layouts are; what the recording lacks is left out and
-// said.
+// series of each panel, the time range they show and each one's value
+// range), the topics followed, where the dividers are, and whether the
+// header and the timeline's lanes are folded. It is saved as a small JSON
+// file a team can share, and loaded onto any recording with the same
+// topics, as Foxglove's layouts are; what the recording lacks is left out
+// and said. The last layout of each kind of recording is kept in the
+// preferences and given to the next window of that kind (lastLayout).
 type winLayout struct {
-	Version      int        `json:"version"`
-	Tab          string     `json:"tab,omitempty"`
-	Plots        [][]string `json:"plots,omitempty"`
-	Topics       []string   `json:"topics,omitempty"`
-	HeaderFolded bool       `json:"header_folded,omitempty"`
-	LanesHidden  bool       `json:"lanes_hidden,omitempty"`
+	Version int        `json:"version"`
+	Tab     string     `json:"tab,omitempty"`
+	Plots   [][]string `json:"plots,omitempty"`
+	// PlotX is the plots' time range, in seconds from the recording's
+	// start (so it fits another recording), or "auto" to show the data.
+	PlotX axisRange `json:"plot_x"`
+	// PlotY is each plot's value range, or "auto", in Plots' order.
+	PlotY        []axisRange `json:"plot_y,omitempty"`
+	Topics       []string    `json:"topics,omitempty"`
+	HeaderFolded bool        `json:"header_folded,omitempty"`
+	LanesHidden  bool        `json:"lanes_hidden,omitempty"`
+	// Dividers are the split positions by name (a fraction of each
+	// split: "timeline", "message.bytes", ...).
+	Dividers map[string]float64 `json:"dividers,omitempty"`
 }
 
 // layoutVersion is the version of the layout files written.
@@ -37,12 +47,19 @@ func layoutOf(dv *docViews) winLayout {
 		lay.Tab, _, _ = strings.Cut(dv.tabs.Selected().Text, " (")
 	}
 	if dv.plots != nil {
-		for _, p := range dv.plots.Series() {
+		ys := dv.plots.YRanges()
+		for i, p := range dv.plots.Series() {
 			if len(p) > 0 {
 				lay.Plots = append(lay.Plots, p)
+				lay.PlotY = append(lay.PlotY, yAxisRange(ys[i]))
 			}
 		}
+		if t0, t1, fitted := dv.plots.Zoom(); !fitted {
+			start := dv.link.Doc().Summary.Start.Nanos()
+			lay.PlotX = axisRange{Set: true, Lo: float64(t0-start) / 1e9, Hi: float64(t1-start) / 1e9}
+		}
 	}
+	lay.Dividers = dv.splits.Offsets()
 	if dv.header != nil {
 		lay.HeaderFolded = dv.header.Collapsed()
 	}
@@ -90,9 +107,13 @@ func applyLayout(dv *docViews, lay winLayout) (missing []string) {
 		}
 	}
 	dv.link.SetTopics(topics)
+	// The dividers first: folding the lanes below keeps the timeline's
+	// place to come back to.
+	dv.splits.SetOffsets(lay.Dividers)
 	if dv.plots != nil {
 		var panels []string
-		for _, p := range lay.Plots {
+		var ys []axisRange
+		for i, p := range lay.Plots {
 			var keep []string
 			for _, s := range p {
 				if topic := plotTopic(s, have); topic != "" && !have[topic] {
@@ -105,10 +126,24 @@ func applyLayout(dv *docViews, lay winLayout) (missing []string) {
 			}
 			if len(keep) > 0 {
 				panels = append(panels, strings.Join(keep, ","))
+				var y axisRange
+				if i < len(lay.PlotY) {
+					y = lay.PlotY[i]
+				}
+				ys = append(ys, y)
 			}
 		}
 		if len(panels) > 0 {
 			dv.plots.PlotPaths(panels)
+			// The layout's plots are the last panels.
+			first := len(dv.plots.Series()) - len(panels)
+			for i, y := range ys {
+				dv.plots.SetYRange(first+i, y.yRange())
+			}
+		}
+		if x := lay.PlotX; x.Set {
+			start := dv.link.Doc().Summary.Start.Nanos()
+			dv.plots.SetZoom(start+int64(x.Lo*1e9), start+int64(x.Hi*1e9))
 		}
 	}
 	if dv.header != nil && dv.header.Collapsed() != lay.HeaderFolded {

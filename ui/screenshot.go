@@ -24,6 +24,7 @@ const screenshotTimeout = 2 * time.Minute
 func (c *controller) screenshot(out string, sample bool, files []string, status *int) {
 	*status = 1
 	widgets.RememberSplits = false // the picture shows the defaults, not this user's dividers
+	c.screenshotting = true
 	timer := time.AfterFunc(screenshotTimeout, func() {
 		fyne.Do(func() {
 			fmt.Fprintf(os.Stderr, "bagscope: --screenshot: the bag did not load within %s\n", screenshotTimeout)

@@ -120,13 +120,15 @@ func (c *controller) bagWindows() []fyne.Window {
 // the window's close button).
 func (c *controller) closeWindow(w fyne.Window) {
 	c.remember(w)
+	c.keepLayout(c.views[w])
 	w.Close()
 }
 
 // quitApp remembers where the bag windows were, then quits (Ctrl+Q).
 func (c *controller) quitApp() {
-	for w := range c.views {
+	for w, v := range c.views {
 		c.remember(w)
+		c.keepLayout(v)
 	}
 	c.quit()
 }

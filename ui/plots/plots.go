@@ -112,6 +112,7 @@ func New(l link.Link) *View {
 	})
 	split := container.NewHSplit(g.fields.content, plots)
 	split.Offset = 0.2
+	widgets.RememberSplit(split, "plots.fields")
 	g.content = split
 	g.current = g.addPanel()
 
@@ -776,4 +777,42 @@ func (g *View) ClickAt(t int64) {
 	if len(g.panels) > 0 {
 		g.pick(g.panels[0], nil, 0, t)
 	}
+}
+
+// Zoom is the time window the user zoomed or panned to; fitted is true
+// (and the window the data's extent) while the plots follow the data.
+func (g *View) Zoom() (t0, t1 int64, fitted bool) { return g.win.T0, g.win.T1, g.fitted }
+
+// SetZoom shows the time window [t0, t1] in every panel, as a zoom by the
+// user does (the link's range follows); t1 <= t0 fits the data instead.
+func (g *View) SetZoom(t0, t1 int64) {
+	if t1 <= t0 {
+		g.fit()
+		return
+	}
+	g.setWindow(plot.Window{T0: t0, T1: t1}, true)
+}
+
+// YRanges are the panels' value ranges, in panel order; a zero YRange
+// (Fixed false) follows the data.
+func (g *View) YRanges() []plot.YRange {
+	out := make([]plot.YRange, len(g.panels))
+	for i, p := range g.panels {
+		out[i] = p.canvas.view.Y
+	}
+	return out
+}
+
+// SetYRange fixes panel i's value range to r, or lets it follow the data
+// when r is not Fixed (or empty); a panel that does not exist is left.
+func (g *View) SetYRange(i int, r plot.YRange) {
+	if i < 0 || i >= len(g.panels) {
+		return
+	}
+	if !r.Fixed || !(r.Max > r.Min) {
+		r = plot.YRange{}
+	}
+	p := g.panels[i]
+	p.canvas.view.Y = r
+	p.canvas.Refresh()
 }

@@ -28,6 +28,9 @@ func RememberSplit(s *container.Split, key string) *container.Split {
 // for the other side); what was remembered is kept until the user moves
 // the divider again.
 func RememberSplitWithin(s *container.Split, key string, hi float64) *container.Split {
+	if collecting != nil && s.Trailing != nil {
+		collecting.splits[key] = setSplit{s, hi}
+	}
 	if !RememberSplits || fyne.CurrentApp() == nil || s.Trailing == nil {
 		return s
 	}
@@ -72,4 +75,61 @@ func (w *offsetWatch) MinSize(objs []fyne.CanvasObject) fyne.Size {
 		s = s.Max(o.MinSize())
 	}
 	return s
+}
+
+// SplitSet holds the remembered dividers of one window by key, so that a
+// layout can save where they are and put them back.
+type SplitSet struct {
+	splits map[string]setSplit
+}
+
+// setSplit is a divider of a SplitSet, and the most it may start at.
+type setSplit struct {
+	split *container.Split
+	hi    float64
+}
+
+// collecting is the set RememberSplit adds to while CollectSplits builds
+// a window's views (on the UI goroutine, one window at a time).
+var collecting *SplitSet
+
+// CollectSplits calls build, gathering into a new set every divider
+// remembered while it runs.
+func CollectSplits(build func()) *SplitSet {
+	s := &SplitSet{splits: map[string]setSplit{}}
+	prev := collecting
+	collecting = s
+	defer func() { collecting = prev }()
+	build()
+	return s
+}
+
+// Offsets are the dividers' positions by key, each a fraction of its
+// split (0 < offset < 1); a divider pushed to an end is left out.
+func (s *SplitSet) Offsets() map[string]float64 {
+	if s == nil {
+		return nil
+	}
+	out := map[string]float64{}
+	for k, sp := range s.splits {
+		if off := sp.split.Offset; off > 0 && off < 1 {
+			out[k] = off
+		}
+	}
+	return out
+}
+
+// SetOffsets moves the dividers named in offsets (keys the window does not
+// have, and offsets outside (0, 1), are skipped), each at most as far as
+// RememberSplitWithin allows it to start; each is remembered as if the
+// user had moved it.
+func (s *SplitSet) SetOffsets(offsets map[string]float64) {
+	if s == nil {
+		return
+	}
+	for k, off := range offsets {
+		if sp, ok := s.splits[k]; ok && off > 0 && off < 1 {
+			sp.split.SetOffset(min(off, sp.hi))
+		}
+	}
 }
