@@ -149,8 +149,13 @@ func (v *View) timeAt(x float32) int64 {
 // chunkRows is the number of rows the chunk lane draws.
 func (v *View) chunkRows() int { return min(tlMaxRows, max(1, v.tl.ChunkRows)) }
 
-// chunkLaneH is the height of the chunk lane.
+// chunkLaneH is the height of the chunk lane: 0 for a recording without
+// chunks (a .db3) unless bookmarks are there to show in it, so an empty
+// lane takes no room.
 func (v *View) chunkLaneH() float32 {
+	if !v.hasChunkLane() {
+		return 0
+	}
 	if v.chunkRows() == 1 {
 		return tlLaneH
 	}
@@ -159,7 +164,16 @@ func (v *View) chunkLaneH() float32 {
 
 // lanesTop is where the topic lanes start; the chunk lane above them
 // stays in place while they scroll.
-func (v *View) lanesTop() float32 { return v.chunkLaneH() + tlGap }
+func (v *View) lanesTop() float32 {
+	if !v.hasChunkLane() {
+		return 0
+	}
+	return v.chunkLaneH() + tlGap
+}
+
+// hasChunkLane is whether the lane above the topics is drawn: the
+// recording has chunks, or bookmarks are flagged there.
+func (v *View) hasChunkLane() bool { return len(v.tl.Chunks) > 0 || len(v.marks.bookmarks) > 0 }
 
 // laneY is the top of topic lane i, scrolled.
 func (v *View) laneY(i int) float32 {
@@ -186,10 +200,10 @@ func (v *View) lane(y float32) int {
 	if y < 0 {
 		return -2
 	}
-	if y < v.chunkLaneH()+tlGap/2 {
+	if v.hasChunkLane() && y < v.chunkLaneH()+tlGap/2 {
 		return -1
 	}
-	i := int((y + v.yOff - v.chunkLaneH() - tlGap/2) / (v.laneH() + tlGap))
+	i := int((y + v.yOff - v.lanesTop() + tlGap/2) / (v.laneH() + tlGap))
 	if i >= len(v.tl.Topics) || y > v.Size().Height {
 		return -2
 	}

@@ -165,12 +165,17 @@ func (r *timelineRenderer) build() {
 	rect = r.over.Rect
 	ch := v.chunkLaneH()
 	rect(0, 0, v.Size().Width, v.lanesTop(), col.bg)
-	rect(v.labelW(), 0, pw, ch, col.laneBG)
-	title := "chunks"
-	if v.tl.ChunkRows > 1 {
-		title = "chunks (overlapping)"
+	if v.hasChunkLane() {
+		rect(v.labelW(), 0, pw, ch, col.laneBG)
+		title := "chunks"
+		switch {
+		case len(v.tl.Chunks) == 0:
+			title = "bookmarks" // a recording without chunks: the lane holds the flags
+		case v.tl.ChunkRows > 1:
+			title = "chunks (overlapping)"
+		}
+		text(title, 4, (ch-16)/2, col.fg, 12, true)
 	}
-	text(title, 4, (ch-16)/2, col.fg, 12, true)
 
 	// Chunks: one block per chunk on its row, shaded by how well it
 	// compressed (darker: smaller). Damaged chunks are red, those whose
