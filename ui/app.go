@@ -59,9 +59,8 @@ func Run(args []string) int {
 	if opts.screenshot == "" {
 		c.recent.Load(a.Preferences().String(prefRecent))
 		c.recent.Save = func(s string) { a.Preferences().SetString(prefRecent, s) }
-		model.AddDefinitionDirs(splitLines(a.Preferences().String(prefMsgDirs))...)
 	}
-	model.AddDefinitionDirs(opts.msgs...)
+	model.AddDefinitionDirs(definitionDirs(a, opts)...)
 	status := 0
 	switch {
 	case opts.screenshot != "":
@@ -179,6 +178,14 @@ func newController(a fyne.App) *controller {
 		async:  func(f func()) { go f() },
 		quit:   a.Quit,
 	}
+}
+
+// definitionDirs are the folders of message definitions every window
+// looks in: those saved with File › Add Message Definition Folder…, then
+// --msgs. --screenshot uses the saved ones too, so its picture decodes
+// what the window would.
+func definitionDirs(a fyne.App, opts options) []string {
+	return append(splitLines(a.Preferences().String(prefMsgDirs)), opts.msgs...)
 }
 
 // splitLines splits a preference holding one value per line.

@@ -87,3 +87,17 @@ func TestDefinitionFolderAtOnce(t *testing.T) {
 		t.Errorf("remembered folders %q, want %q", got, root)
 	}
 }
+
+// TestScreenshotUsesSavedDefinitionFolders: the folders saved with File ›
+// Add Message Definition Folder… are looked in by every run, --screenshot
+// included, before --msgs.
+func TestScreenshotUsesSavedDefinitionFolders(t *testing.T) {
+	a := uitest.NewApp(t)
+	a.Preferences().SetString(prefMsgDirs, "/saved/one\n/saved/two\n")
+	for _, opts := range []options{{}, {screenshot: "out.png", files: []string{"x.db3"}}} {
+		opts.msgs = []string{"/flag"}
+		if got, want := definitionDirs(a, opts), []string{"/saved/one", "/saved/two", "/flag"}; strings.Join(got, ":") != strings.Join(want, ":") {
+			t.Errorf("screenshot %q: folders %q, want %q", opts.screenshot, got, want)
+		}
+	}
+}
