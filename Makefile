@@ -43,7 +43,7 @@ APT_PKGS := gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxran
 	python3-rosbag python3-sensor-msgs python3-geometry-msgs python3-nav-msgs \
 	python3-tf2-msgs python3-rosgraph-msgs python3-roslz4 python3-yaml \
 	nginx-light \
-	shared-mime-info desktop-file-utils xdg-utils \
+	shared-mime-info desktop-file-utils xdg-utils libglib2.0-bin \
 	zsh fish bash-completion
 
 # Packages that must never import Fyne. They include model/cli/bagscope, the
@@ -53,7 +53,7 @@ HEADLESS_PKGS := ./bag/... ./model/... $(if $(wildcard plot/*.go plot/*/*.go),./
 
 export BAGSCOPE_ORACLES = $(ORACLE_DIR)/node_modules
 
-.PHONY: oracles remote-servers deps apt-deps build run test test-long lint unit fuzz bench install package clean screenshots
+.PHONY: oracles remote-servers deps apt-deps build run test test-long lint unit fuzz bench install install-desktop package clean screenshots
 
 deps: apt-deps
 	go mod download
@@ -255,9 +255,6 @@ install: build
 	echo "== install to $(DESTDIR)$(PREFIX)"
 	install -Dm755 bagscope "$(DESTDIR)$(PREFIX)/bin/bagscope"
 	install -Dm755 bagscope-gui "$(DESTDIR)$(PREFIX)/libexec/bagscope/bagscope-gui"
-	install -Dm644 assets/icon.png "$(DESTDIR)$(PREFIX)/share/icons/hicolor/256x256/apps/bagscope.png"
-	install -Dm644 assets/bagscope.desktop "$(DESTDIR)$(PREFIX)/share/applications/bagscope.desktop"
-	install -Dm644 assets/bagscope-mime.xml "$(DESTDIR)$(PREFIX)/share/mime/packages/bagscope.xml"
 	# Man pages (one per command) and bash, zsh and fish completions, made
 	# from the command line's own help.
 	mandir=$$(mktemp -d)
@@ -267,13 +264,54 @@ install: build
 	./bagscope completion bash | install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/bagscope"
 	./bagscope completion zsh | install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_bagscope"
 	./bagscope completion fish | install -Dm644 /dev/stdin "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/bagscope.fish"
-	if [[ -z "$(DESTDIR)" ]]; then
-		update-mime-database "$(PREFIX)/share/mime"
-		update-desktop-database "$(PREFIX)/share/applications"
-		xdg-mime default bagscope.desktop application/x-rosbag
-		xdg-mime default bagscope.desktop application/x-mcap application/x-rosbag2-db3 application/x-rosbag2-metadata
-		echo "installed: .bag and .mcap files now open with bagscope ($(PREFIX)/bin/bagscope)"
+	$(MAKE) --no-print-directory install-desktop
+
+# The desktop entry, icon and MIME types. With DESTDIR (a package) they go
+# under PREFIX/share for every user, and no default is set. Otherwise they
+# are installed for the user who ran make, under sudo too (SUDO_USER: into
+# that user's ~/.local/share, owned by that user, and xdg-mime run as that
+# user, never setting root's defaults): bagscope becomes *an* application
+# for .bag, .bag.active, .mcap, .db3 and rosbag2's metadata.yaml (a rosbag2
+# folder opens through any of its files), and the default only for .bag,
+# .bag.active and .mcap. It never claims folders (inode/directory) or
+# every metadata.yaml: that type is known by its first line,
+# "rosbag2_bagfile_information:" (assets/bagscope-mime.xml).
+# INSTALL_HOME names the home to install into instead of the user's.
+install-desktop:
+	if [[ -n "$(DESTDIR)" ]]; then
+		data="$(DESTDIR)$(PREFIX)/share"
+		install -Dm644 assets/icon.png "$$data/icons/hicolor/256x256/apps/bagscope.png"
+		sed 's|^Exec=.*|Exec=$(PREFIX)/bin/bagscope %F|' assets/bagscope.desktop | install -Dm644 /dev/stdin "$$data/applications/bagscope.desktop"
+		install -Dm644 assets/bagscope-mime.xml "$$data/mime/packages/bagscope.xml"
+		exit 0
 	fi
+	user=; home="$${HOME:?}"
+	if [[ $$(id -u) == 0 && -n "$${SUDO_USER:-}" && "$${SUDO_USER}" != root ]]; then
+		user=$$SUDO_USER
+		home=$$(getent passwd "$$user" | cut -d: -f6)
+	fi
+	home="$${INSTALL_HOME:-$$home}"
+	if [[ -n "$$user" ]]; then
+		# Under sudo the user's own XDG variables are not there: the defaults.
+		data="$$home/.local/share" config="$$home/.config"
+		as_user() { runuser -u "$$user" -- env HOME="$$home" XDG_DATA_HOME="$$data" XDG_CONFIG_HOME="$$config" "$$@"; }
+	else
+		data="$${XDG_DATA_HOME:-$$home/.local/share}" config="$${XDG_CONFIG_HOME:-$$home/.config}"
+		as_user() { env HOME="$$home" XDG_DATA_HOME="$$data" XDG_CONFIG_HOME="$$config" "$$@"; }
+	fi
+	echo "== desktop entry and MIME types for $${user:-$$(id -un)} in $$data"
+	# Copied through a pipe, so the files are made (and owned) by the user.
+	put() { as_user install -Dm644 /dev/stdin "$$2" <"$$1"; }
+	put assets/icon.png "$$data/icons/hicolor/256x256/apps/bagscope.png"
+	sed 's|^Exec=.*|Exec=$(PREFIX)/bin/bagscope %F|' assets/bagscope.desktop >"$${TMPDIR:-/tmp}/bagscope.desktop.$$$$"
+	put "$${TMPDIR:-/tmp}/bagscope.desktop.$$$$" "$$data/applications/bagscope.desktop"
+	rm -f "$${TMPDIR:-/tmp}/bagscope.desktop.$$$$"
+	put assets/bagscope-mime.xml "$$data/mime/packages/bagscope.xml"
+	as_user update-mime-database "$$data/mime"
+	as_user update-desktop-database "$$data/applications"
+	as_user mkdir -p "$$config"
+	as_user xdg-mime default bagscope.desktop application/x-rosbag application/x-mcap
+	echo "installed: .bag and .mcap files open with bagscope; .db3 files and rosbag2 metadata.yaml offer it (Open With)"
 
 package:
 	echo "== fyne package -os linux --tags $(GUI_TAGS)"
