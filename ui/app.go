@@ -57,6 +57,8 @@ func Run(args []string) int {
 		c.ws = nativeScreen{} // fit the screen, and remember where windows were
 	}
 	if opts.screenshot == "" {
+		c.portal = &portalState{}
+		go c.portal.look(os.Getenv, probePortal)
 		c.recent.Load(a.Preferences().String(prefRecent))
 		c.recent.Save = func(s string) { a.Preferences().SetString(prefRecent, s) }
 	}
@@ -165,6 +167,9 @@ type controller struct {
 	// ws sizes and places bag windows on their screen; nil leaves them
 	// at bagWindowSize where the window manager puts them.
 	ws windowSystem
+	// portal, when set, says whether Open… shows the desktop's file
+	// chooser (portal.go); nil shows bagscope's dialog.
+	portal *portalState
 	// screenshotting is set by --screenshot: the picture shows the
 	// defaults, not this user's last layout.
 	screenshotting bool

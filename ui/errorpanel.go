@@ -32,7 +32,7 @@ func newErrorPanel(v *bagView, err error) fyne.CanvasObject {
 	if v.src.path != "" {
 		items = append(items, widgets.DimWrapped(bag.Shown(v.src.path), fyne.TextAlignLeading))
 	}
-	open := widget.NewButtonWithIcon("Open another bag…", theme.FolderOpenIcon(), func() { v.c.showOpenDialog(v.win) })
+	open := widget.NewButtonWithIcon("Open another bag…", theme.FolderOpenIcon(), func() { v.c.openRecording(v.win) })
 	open.Importance = widget.HighImportance
 	closeBtn := widget.NewButton("Close window", func() { v.win.Close() })
 	items = append(items, container.NewHBox(open, closeBtn))

@@ -19,7 +19,7 @@ var (
 
 // mainMenu builds window w's menu bar.
 func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
-	open := fyne.NewMenuItem("Open…", func() { c.showOpenDialog(w) })
+	open := fyne.NewMenuItem("Open…", func() { c.openRecording(w) })
 	open.Shortcut = shortcutOpen
 	openURL := fyne.NewMenuItem("Open URL…", func() { c.showOpenURLDialog(w) })
 	openURL.Shortcut = shortcutOpenURL
@@ -76,7 +76,7 @@ func (c *controller) refreshMenus() {
 
 // addShortcuts registers the menu's shortcuts on w's canvas.
 func (c *controller) addShortcuts(w fyne.Window) {
-	w.Canvas().AddShortcut(shortcutOpen, func(fyne.Shortcut) { c.showOpenDialog(w) })
+	w.Canvas().AddShortcut(shortcutOpen, func(fyne.Shortcut) { c.openRecording(w) })
 	w.Canvas().AddShortcut(shortcutOpenURL, func(fyne.Shortcut) { c.showOpenURLDialog(w) })
 	w.Canvas().AddShortcut(shortcutClose, func(fyne.Shortcut) { c.closeWindow(w) })
 	w.Canvas().AddShortcut(shortcutQuit, func(fyne.Shortcut) { c.quitApp() })

@@ -29,7 +29,7 @@ func newStartPage(c *controller, w fyne.Window) fyne.CanvasObject {
 	tagline := widgets.DimWrapped("Inspect ROS 1 bags and ROS 2 recordings (MCAP, rosbag2 folders): topics, chunks, records and messages.", fyne.TextAlignLeading)
 	head := container.NewBorder(nil, nil, icon, nil, container.NewVBox(layout.NewSpacer(), title, tagline, layout.NewSpacer()))
 
-	open := ttwidget.NewButtonWithIcon("Open…", theme.FolderOpenIcon(), func() { c.showOpenDialog(w) })
+	open := ttwidget.NewButtonWithIcon("Open…", theme.FolderOpenIcon(), func() { c.openRecording(w) })
 	open.Importance = widget.HighImportance
 	open.SetToolTip("Open a recording file or folder; type or paste its path (Ctrl+O)")
 	url := ttwidget.NewButtonWithIcon("Open URL…", theme.ComputerIcon(), func() { c.showOpenURLDialog(w) })
