@@ -1,15 +1,14 @@
 package ui
 
 import (
-	"reflect"
-
 	"fyne.io/fyne/v2"
 	"github.com/go-gl/glfw/v3.4/glfw"
 )
 
-// Fyne says nothing of screens or of where a window is. These read them
-// from GLFW, which Fyne's desktop driver runs on: the work area of the
-// primary monitor, and a window's position. They run on the main thread
+// Fyne says nothing of screens or of where a window is. The screen is read
+// from GLFW, which Fyne's desktop driver runs on (the work area of the
+// primary monitor); a window's position through its native handle
+// (placement_x11.go), never from Fyne's private fields. They run on the main thread
 // (Run, and Fyne's callbacks), where GLFW wants to be called, and only
 // when the real driver has made a window (the tests' driver has no GLFW;
 // controller.screen stays nil there).
@@ -39,21 +38,6 @@ func glfwScreen(w fyne.Window) (s screenInfo, ok bool) {
 	return s, true
 }
 
-// glfwWindow is the GLFW window behind Fyne's window w, read from the
-// driver's window (field viewport, Fyne v2.8), or nil if this Fyne keeps
-// it elsewhere: positions are then left to the window manager.
-func glfwWindow(w fyne.Window) *glfw.Window {
-	v := reflect.ValueOf(w)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return nil
-	}
-	f := v.Elem().FieldByName("viewport")
-	if !f.IsValid() || f.Type() != reflect.TypeFor[*glfw.Window]() || f.IsNil() {
-		return nil
-	}
-	return (*glfw.Window)(f.UnsafePointer())
-}
-
 // glfwPositions says whether windows can be placed: not on Wayland, whose
 // compositor places them.
 func glfwPositions() (ok bool) {
@@ -71,16 +55,14 @@ type nativeScreen struct{}
 func (nativeScreen) screen(w fyne.Window) (screenInfo, bool) { return glfwScreen(w) }
 
 func (nativeScreen) pos(w fyne.Window) (x, y int, ok bool) {
-	g := glfwWindow(w)
-	if g == nil || !glfwPositions() {
+	if !glfwPositions() {
 		return 0, 0, false
 	}
-	x, y = g.GetPos()
-	return x, y, true
+	return nativePos(w)
 }
 
 func (nativeScreen) setPos(w fyne.Window, x, y int) {
-	if g := glfwWindow(w); g != nil && glfwPositions() {
-		g.SetPos(x, y)
+	if glfwPositions() {
+		nativeSetPos(w, x, y)
 	}
 }
