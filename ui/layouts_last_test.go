@@ -167,3 +167,23 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestScreenshotShowsNoLocalFolder: --screenshot opens a path as given, so
+// the README's pictures show "../testdata/arm7.bag", not the folder the
+// repository sits in; the window otherwise shows the absolute path.
+func TestScreenshotShowsNoLocalFolder(t *testing.T) {
+	wd, _ := os.Getwd()
+	for _, shot := range []bool{true, false} {
+		c := newTestController(t)
+		c.screenshotting = shot
+		k := openKeysWindowSized(t, c, "../testdata/arm7.bag")
+		// The header shows the document's path, the banners its
+		// storage's.
+		if shown := k.v.doc.Path + " " + k.v.doc.Summary.Path; shot && (k.v.src.path != "../testdata/arm7.bag" || strings.Contains(shown, wd)) {
+			t.Errorf("--screenshot opened %q, showing %q", k.v.src.path, shown)
+		}
+		if !shot && k.v.src.path != filepath.Join(filepath.Dir(wd), "testdata/arm7.bag") {
+			t.Errorf("the window opened %q, want the absolute path", k.v.src.path)
+		}
+	}
+}

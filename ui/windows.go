@@ -69,7 +69,9 @@ func (c *controller) openPath(path string, from fyne.Window) {
 		c.openSource(source{path: path, name: bag.Base(path)}, c.targetWindow(from))
 		return
 	}
-	if abs, err := filepath.Abs(path); err == nil {
+	// --screenshot keeps the path as given (a relative name), so the
+	// README's pictures show no local folders.
+	if abs, err := filepath.Abs(path); err == nil && !c.screenshotting {
 		path = abs
 	}
 	c.openSource(source{path: path, name: filepath.Base(path)}, c.targetWindow(from))
