@@ -332,6 +332,8 @@ screenshots: build
 	}
 	shot sample --sample
 	shot small --size 1024x640 --plot '/joint_states.position[*]' --select /joint_states@4 testdata/arm7.bag
+	# A 2560x1440 screen at scale 2, as a HiDPI desktop sets FYNE_SCALE.
+	FYNE_SCALE=2 shot hidpi --size 2560x1440 --plot '/joint_states.position[*]' --select /joint_states@4 testdata/arm7.bag
 	shot message --tab Message --select /imu@12.3 --sample
 	shot image --tab Message --select /raspicam_node/image/compressed@0 ../shared/bags/UbiquityRobotics__fiducials/fiducial_slam/test/aruco_images.bag
 	shot plots --plot /imu.linear_acceleration.x,/imu.angular_velocity.z --plot /odom.twist.twist.linear.x --select /imu@7 --sample

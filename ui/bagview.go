@@ -93,6 +93,11 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 		if winH <= 0 {
 			winH = bagWindowSize.Height
 		}
+		if v.c.screenshotting {
+			// The picture is drawn at --size pixels, which on a scaled
+			// screen are fewer units (screenshot.go).
+			winH = bagWindowSize.Height / shotScale(v.win.Canvas().Scale())
+		}
 		content, dv := newDocumentPanel(doc, v.win, winH, func() { v.c.addDefinitionFolder(v.win) })
 		v.link, v.views = dv.link, dv
 		v.show(content)

@@ -40,7 +40,11 @@ func (c *controller) screenshot(out string, sample bool, files []string, status 
 		capture := func() {
 			content := v.win.Content()
 			v.win.SetContent(widget.NewLabel("")) // an object lives on one canvas at a time
-			img := widgets.RenderContent(content, bagWindowSize)
+			// --size is the picture's size in pixels; on a scaled
+			// screen (FYNE_SCALE=2) the window is that many pixels and
+			// half as many units, and its text is drawn at that scale.
+			scale := shotScale(v.win.Canvas().Scale())
+			img := widgets.RenderContentScaled(content, fyne.NewSize(bagWindowSize.Width/scale, bagWindowSize.Height/scale), scale)
 			if err := widgets.WritePNG(out, img); err != nil {
 				fmt.Fprintf(os.Stderr, "bagscope: --screenshot: %v\n", err)
 			} else {
@@ -105,4 +109,13 @@ func selectTabNamed(t *container.AppTabs, name string) bool {
 func (c *controller) quitScreenshot(status int) {
 	time.AfterFunc(3*time.Second, func() { os.Exit(status) })
 	c.app.Quit()
+}
+
+// shotScale is the scale a screenshot is drawn at: the window's, as the
+// screen and FYNE_SCALE make it, or 1 when it has none.
+func shotScale(s float32) float32 {
+	if s <= 0 || s != s {
+		return 1
+	}
+	return s
 }

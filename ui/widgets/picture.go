@@ -12,7 +12,17 @@ import (
 // RenderContent draws o at size with the software painter, as a window
 // would show it.
 func RenderContent(o fyne.CanvasObject, size fyne.Size) image.Image {
+	return RenderContentScaled(o, size, 1)
+}
+
+// RenderContentScaled draws o at size (in Fyne's units) with scale pixels
+// per unit, as a window on a screen of that scale (FYNE_SCALE, a HiDPI
+// screen) shows it: text is drawn at that resolution, not enlarged.
+func RenderContentScaled(o fyne.CanvasObject, size fyne.Size, scale float32) image.Image {
 	cv := software.NewCanvas()
+	if scale > 0 {
+		cv.SetScale(scale)
+	}
 	cv.SetContent(o)
 	cv.Resize(size)
 	return cv.Capture()
