@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -40,12 +41,10 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// TestWindowPlaceRemembered runs the window on the X display: a window
-// moved by the user and closed (Ctrl+W) is remembered for this screen, and
-// the next run opens where it was left. The position is read and set
-// through the window's native handle (Fyne's public driver.NativeWindow),
-// with no window manager in the way.
-func TestWindowPlaceRemembered(t *testing.T) {
+// needX skips (or, in CI, fails) a test that needs an X display and
+// xdotool and xwininfo.
+func needX(t *testing.T) {
+	t.Helper()
 	if os.Getenv("DISPLAY") == "" {
 		if os.Getenv("CI") != "" {
 			t.Fatal("CI is set but there is no DISPLAY: run the tests under xvfb-run, as `make test` does")
@@ -60,25 +59,124 @@ func TestWindowPlaceRemembered(t *testing.T) {
 			t.Skipf("%s is missing (make deps installs it); CI is unset, so the test skips", tool)
 		}
 	}
+}
+
+var (
+	guiOnce sync.Once
+	guiBin  string
+	guiErr  error
+	guiDir  string
+)
+
+// buildGUI builds bagscope-gui once for the window tests.
+func buildGUI(t *testing.T) string {
+	t.Helper()
+	guiOnce.Do(func() {
+		guiDir, guiErr = os.MkdirTemp("", "bagscope-gui-")
+		if guiErr != nil {
+			return
+		}
+		guiBin = filepath.Join(guiDir, "bagscope-gui")
+		args := []string{"build", "-o", guiBin, "-tags", guiTags}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		if out, err := exec.Command("go", append(args, ".")...).CombinedOutput(); err != nil {
+			guiErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if guiErr != nil {
+		t.Fatal(guiErr)
+	}
+	return guiBin
+}
+
+// TestMain removes the window tests' binary.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if guiDir != "" {
+		os.RemoveAll(guiDir)
+	}
+	os.Exit(code)
+}
+
+// TestSecondWindowFitsScreen opens two recordings on a screen just bigger
+// than a window: the second is stepped down and right of the first, and
+// made smaller so that it stays on the screen.
+func TestSecondWindowFitsScreen(t *testing.T) {
+	needX(t)
+	gui := buildGUI(t)
+	out, err := exec.Command("xwininfo", "-root").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sw, sh int
+	if m := regexp.MustCompile(`Width: (\d+)\s+Height: (\d+)`).FindStringSubmatch(string(out)); m != nil {
+		sw, _ = strconv.Atoi(m[1])
+		sh, _ = strconv.Atoi(m[2])
+	}
+	if sw < 1280 || sh < 800 {
+		t.Skipf("the screen is %dx%d: the test wants one at least 1280x800, as make test's Xvfb", sw, sh)
+	}
+	home := t.TempDir()
+	cmd := exec.Command(gui, "testdata/robot.bag", "testdata/tf.bag")
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	wid := func(name string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, "xdotool", "search", "--sync", "--pid", strconv.Itoa(cmd.Process.Pid), "--name", name).Output()
+		if err != nil {
+			t.Fatalf("no window %s: %v", name, err)
+		}
+		return strings.Fields(string(out))[0]
+	}
+	a, b := wid("robot.bag"), wid("tf.bag")
+	geo := func(id string) (x, y, w, h int) {
+		out, _ := exec.Command("xwininfo", "-id", id).Output()
+		m := regexp.MustCompile(`Absolute upper-left X:\s+(-?\d+)\s+Absolute upper-left Y:\s+(-?\d+)[\s\S]*Width: (\d+)\s+Height: (\d+)`).FindStringSubmatch(string(out))
+		if m == nil {
+			return -1, -1, 0, 0
+		}
+		n := func(s string) int { v, _ := strconv.Atoi(s); return v }
+		return n(m[1]), n(m[2]), n(m[3]), n(m[4])
+	}
+	// Wait until both are placed: apart, and the second inside the screen.
+	waitFor(t, "the second window is not inside the screen, down and right of the first", func() bool {
+		ax, ay, aw, ah := geo(a)
+		bx, by, bw, bh := geo(b)
+		if ax > bx { // b is the first placed
+			ax, ay, bx, by, bw, bh = bx, by, ax, ay, aw, ah
+		}
+		return ax >= 0 && bx > ax && by > ay && bx+bw <= sw && by+bh <= sh
+	})
+}
+
+// TestWindowPlaceRemembered runs the window on the X display: a window
+// moved by the user and closed (Ctrl+W) is remembered for this screen, and
+// the next run opens where it was left. The position is read and set
+// through the window's native handle (Fyne's public driver.NativeWindow),
+// with no window manager in the way.
+func TestWindowPlaceRemembered(t *testing.T) {
+	needX(t)
 	dir := t.TempDir()
-	gui := filepath.Join(dir, "bagscope-gui")
-	args := []string{"build", "-o", gui, "-tags", guiTags}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	if out, err := exec.Command("go", append(args, ".")...).CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	gui := buildGUI(t)
 	home := filepath.Join(dir, "home")
+	var stderr strings.Builder
 	run := func() (*exec.Cmd, string) {
 		cmd := exec.Command(gui, "testdata/arm7.bag")
+		cmd.Stderr = &stderr
 		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, "xdotool", "search", "--sync", "--name", "arm7.bag").Output()
+		// By the process too: a window of an earlier test may linger.
+		out, err := exec.CommandContext(ctx, "xdotool", "search", "--sync", "--pid", strconv.Itoa(cmd.Process.Pid), "--name", "arm7.bag").Output()
 		if err != nil {
 			cmd.Process.Kill()
 			t.Fatalf("no window: %v", err)
@@ -118,7 +216,7 @@ func TestWindowPlaceRemembered(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Fatalf("the place was not remembered: %s", b)
+		t.Fatalf("the place was not remembered: %s\nstderr:\n%s", b, stderr.String())
 	}
 
 	cmd, wid = run()

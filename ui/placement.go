@@ -134,7 +134,6 @@ func (c *controller) place(w fyne.Window, others []fyne.Window) {
 		}
 	}
 	size := fitWindow(s, bagWindowSize)
-	w.Resize(size)
 	sc := s.Scale
 	if sc <= 0 {
 		sc = 1
@@ -150,8 +149,9 @@ func (c *controller) place(w fyne.Window, others []fyne.Window) {
 	}
 	if found {
 		p = cascade(s, placement{X: lx, Y: ly, W: size.Width, H: size.Height})
-		w.Resize(fyne.NewSize(p.W, p.H))
 	}
+	// One resize: a second one at once is lost (GLFW applies the first).
+	w.Resize(fyne.NewSize(p.W, p.H))
 	c.ws.setPos(w, max(p.X, s.X), max(p.Y, s.Y))
 }
 
