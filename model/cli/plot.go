@@ -15,6 +15,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/query"
 	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/plot"
 )
@@ -85,7 +86,7 @@ func newPlot(e *env) *cobra.Command {
 	f.StringVar(&o.csvOut, "csv", "", "write the points as CSV to `OUT.csv` (one time column, one column per series; x and y columns per XY path)")
 	f.BoolVar(&o.stats, "stats", false, "print each series' (each XY coordinate's) point count, min, max, mean and sum")
 	f.BoolVar(&o.json, "json", false, "print the statistics (--stats) as one JSON object: the time window, each series' figures, what was lost")
-	f.StringVarP(&o.base, "x", "x", "receive", "time base: receive (the bag's message time) or stamp (header.stamp)")
+	f.StringVarP(&o.base, "x", "x", "receive", "time base: receive (the bag's message time), stamp (header.stamp), publish (MCAP's publish time, where rosbag2 writes the send time; ROS 1 and .db3 keep none, so it is the receive time there) or clock (the sim time of /clock when the message was received)")
 	f.IntVar(&o.width, "width", 1600, "image width in pixels")
 	f.IntVar(&o.height, "height", 900, "image height in pixels")
 	f.BoolVar(&o.absolute, "absolute", false, "label the time axis with UTC clock times (CSV: seconds since the epoch)")
@@ -151,12 +152,25 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 	defer b.Close()
 	bagStart, bagEnd := model.TimeRange(b)
 	req := series.Request{Base: tb}
+	var cache rosmsg.Cache
+	origin := bagStart.Nanos()
+	if tb == series.ClockTime {
+		clock, err := query.ReadClock(context.Background(), b, &cache)
+		if errors.Is(err, query.ErrNoClock) {
+			return usagef("%s: --x clock: %v", path, err)
+		}
+		if err != nil {
+			return status(fail(stderr, path, err))
+		}
+		req.Clock = clock
+		// Sim time starts where /clock does: 0 s on a relative axis.
+		origin, _ = clock.First()
+	}
 	rf, err := o.sel.resolve(b)
 	if err != nil {
 		return err
 	}
 	req.Start, req.End = rf.Start, rf.End
-	var cache rosmsg.Cache
 	var pargs []*plotArg
 	xy := 0
 	for _, s := range pos[1:] {
@@ -239,6 +253,9 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 		if s.Missing > 0 {
 			fmt.Fprintf(stderr, "bagscope: warning: %s: %d messages lack the field (no point drawn)\n", s.Name, s.Missing)
 		}
+		if s.BeforeClock > 0 {
+			fmt.Fprintf(stderr, "bagscope: warning: %s: %d messages were received before the first /clock (no sim time, no point drawn)\n", s.Name, s.BeforeClock)
+		}
 	}
 	plain := make([]plot.Series, nPlain)
 	for i, s := range set.Series[:nPlain] {
@@ -288,9 +305,9 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 	win := plotWindow(req, tb, extent, bagStart, bagEnd)
 	opt := plot.Options{
 		Title:    *title,
-		Origin:   bagStart.Nanos(),
+		Origin:   origin,
 		Absolute: *absolute,
-		XLabel:   xLabel(tb, *absolute, bagStart),
+		XLabel:   xLabel(tb, *absolute, bagStart, origin),
 	}
 	if opt.Title == "" {
 		opt.Title = filepath.Base(path)
@@ -375,7 +392,7 @@ var imagePoints = 1 << 17
 // receive time base, else the data's extent, else the bag's time range.
 func plotWindow(req series.Request, tb series.TimeBase, curves []plot.Series, bagStart, bagEnd bag.Time) plot.Window {
 	w := plot.Window{T0: bagStart.Nanos(), T1: bagEnd.Nanos()}
-	if tb == series.HeaderStamp {
+	if tb != series.ReceiveTime {
 		if e, ok := plot.Extent(curves); ok {
 			w = e
 		}
@@ -403,14 +420,18 @@ func writeStats(stdout io.Writer, series []plot.Series, w plot.Window) {
 	tw.Flush()
 }
 
-// xLabel names the time axis.
-func xLabel(tb series.TimeBase, absolute bool, bagStart bag.Time) string {
-	what := "receive time"
-	if tb == series.HeaderStamp {
-		what = "header.stamp"
-	}
+// xLabel names the time axis; origin is 0 s on a relative one.
+func xLabel(tb series.TimeBase, absolute bool, bagStart bag.Time, origin int64) string {
+	what := map[series.TimeBase]string{series.ReceiveTime: "receive time", series.HeaderStamp: "header.stamp",
+		series.PublishTime: "publish time", series.ClockTime: "sim time of /clock"}[tb]
 	if absolute {
+		if tb == series.ClockTime {
+			return what + " (UTC)"
+		}
 		return what + " (UTC, " + bagStart.Std().Format("2006-01-02") + ")"
+	}
+	if tb == series.ClockTime {
+		return what + " (s since its first value, " + strconv.FormatFloat(float64(origin)/1e9, 'f', -1, 64) + " s)"
 	}
 	return what + " (s since the bag's start, " + bagStart.Std().Format("2006-01-02 15:04:05 UTC") + ")"
 }

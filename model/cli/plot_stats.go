@@ -9,7 +9,7 @@ import (
 // plotStatsJSON is the `plot --stats --json` object.
 type plotStatsJSON struct {
 	Path string `json:"path"`
-	// TimeBase is what the times are: "receive" or "stamp"
+	// TimeBase is what the times are: "receive", "stamp", "publish" or "clock"
 	// (header.stamp).
 	TimeBase string           `json:"time_base"`
 	Window   windowJSON       `json:"window"`
@@ -42,10 +42,7 @@ type seriesStatJSON struct {
 // plotStatsReport is the figures of series inside w, read from path on the
 // time base tb, and what the read lost.
 func plotStatsReport(path string, tb series.TimeBase, curves []plot.Series, w plot.Window, lost *loss) plotStatsJSON {
-	base := "receive"
-	if tb == series.HeaderStamp {
-		base = "stamp"
-	}
+	base := tb.String()
 	out := plotStatsJSON{Path: path, TimeBase: base, Series: []seriesStatJSON{}, Lost: lost.json(), OK: !lost.any(),
 		Window: windowJSON{toTimeJSON(bag.TimeFromNanos(w.T0)), toTimeJSON(bag.TimeFromNanos(w.T1)), float64(w.Duration()) / 1e9}}
 	for _, s := range curves {

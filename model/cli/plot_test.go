@@ -219,7 +219,7 @@ func TestPlotErrors(t *testing.T) {
 			[]string{"unknown image format", ".png or .svg"}},
 		{"missing output", []string{"plot", bag, "/imu.linear_acceleration.x"}, 2, []string{"missing an output", "-o OUT.png"}},
 		{"bad time base", []string{"plot", bag, "/imu.linear_acceleration.x", "--x", "wall", "-o", dir + "/a.png"}, 2,
-			[]string{"receive or stamp"}},
+			[]string{"receive, stamp, publish or clock"}},
 		{"zero size", []string{"plot", bag, "/imu.linear_acceleration.x", "--width", "0", "-o", dir + "/a.png"}, 2,
 			[]string{"--width"}},
 	}

@@ -104,5 +104,14 @@ func (x *ClockIndex) At(t int64) (int64, bool) {
 	return x.sim[i-1], true
 }
 
+// First returns the sim time of the first /clock sample, false when there
+// is none.
+func (x *ClockIndex) First() (int64, bool) {
+	if len(x.sim) == 0 {
+		return 0, false
+	}
+	return x.sim[0], true
+}
+
 // Len returns the number of /clock samples kept.
 func (x *ClockIndex) Len() int { return len(x.log) }

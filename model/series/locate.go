@@ -20,8 +20,9 @@ const locateWindow = 10e9
 // select its message". With KeepIndex it is a lookup. Otherwise the message
 // is found again through the iterator: on the receive time base, the
 // messages of the topic at exactly T[i] (one chunk or a few); on the stamp
-// time base, the messages received within 10 s of the stamp, or the whole
-// topic when that window does not account for every point with this stamp.
+// and publish time bases, the messages received within 10 s of the time, or
+// the whole topic when that window does not account for every point with
+// this time; on the clock time base, the whole topic.
 // Among messages with equal times, the point's rank (ties keep receive
 // order) picks the message, counting the points each message gives the
 // series, as extraction does.
@@ -46,9 +47,13 @@ func (s *Series) Locate(ctx context.Context, b bag.Storage, i int) (msgref.Loc, 
 		tt := bag.TimeFromNanos(t)
 		return s.find(ctx, b, bag.MessageFilter{Topics: []string{s.Ref.Topic}, Start: tt, End: tt}, t, rank, -1)
 	}
-	w := bag.MessageFilter{Topics: []string{s.Ref.Topic}, Start: bag.TimeFromNanos(t - locateWindow), End: bag.TimeFromNanos(t + locateWindow)}
-	if loc, err := s.find(ctx, b, w, t, rank, ties); err == nil || !errors.Is(err, ErrNotFound) {
-		return loc, err
+	if s.base != ClockTime {
+		// A stamp or a publish time lies near its receive time; a sim
+		// time need not.
+		w := bag.MessageFilter{Topics: []string{s.Ref.Topic}, Start: bag.TimeFromNanos(t - locateWindow), End: bag.TimeFromNanos(t + locateWindow)}
+		if loc, err := s.find(ctx, b, w, t, rank, ties); err == nil || !errors.Is(err, ErrNotFound) {
+			return loc, err
+		}
 	}
 	return s.find(ctx, b, bag.MessageFilter{Topics: []string{s.Ref.Topic}}, t, rank, -1)
 }
@@ -82,6 +87,15 @@ func (s *Series) find(ctx context.Context, b bag.Storage, f bag.MessageFilter, t
 			}
 			if s.base == HeaderStamp {
 				mt = st
+			}
+		}
+		switch s.base {
+		case PublishTime:
+			mt = m.PublishTime.Nanos()
+		case ClockTime:
+			var ok bool
+			if mt, ok = s.clock.At(m.Time.Nanos()); !ok {
+				continue
 			}
 		}
 		if mt != t {

@@ -1,12 +1,13 @@
 // Package series extracts plottable fields from a recording's messages as
 // columns of times and values: field references and their completion,
-// extraction on the receive or header time base, reduction to a point
+// extraction on the receive, header, publish or /clock time base, reduction to a point
 // budget that keeps every spike, compact times, and finding a point's
 // message again.
 package series
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -29,31 +30,56 @@ const (
 	ReceiveTime TimeBase = iota
 	// HeaderStamp is the message's own header.stamp.
 	HeaderStamp
+	// PublishTime is when the message was sent: MCAP's publish time
+	// (rosbag2 writes its send timestamp there). ROS 1 bags and .db3 files
+	// keep no send time; their messages' publish time is the receive time.
+	PublishTime
+	// ClockTime is the sim time of /clock when the message was received
+	// (Request.Clock), as a node using sim time sees it; messages received
+	// before the first /clock message have no point.
+	ClockTime
 )
 
-// String returns "receive" or "stamp".
+// TimeBaseNames are the names ParseTimeBase takes, one per base in order.
+var TimeBaseNames = []string{"receive", "stamp", "publish", "clock"}
+
+// String returns "receive", "stamp", "publish" or "clock".
 func (tb TimeBase) String() string {
-	if tb == HeaderStamp {
-		return "stamp"
+	if tb >= 0 && int(tb) < len(TimeBaseNames) {
+		return TimeBaseNames[tb]
 	}
 	return "receive"
 }
 
-// ParseTimeBase reads "receive" or "stamp".
+// ParseTimeBase reads a time base's name ("receive", "stamp", "publish",
+// "clock") or another name of it: "log", "header.stamp", "send", "sim".
 func ParseTimeBase(s string) (TimeBase, error) {
 	switch s {
-	case "receive", "":
+	case "receive", "log", "":
 		return ReceiveTime, nil
 	case "stamp", "header.stamp":
 		return HeaderStamp, nil
+	case "publish", "send":
+		return PublishTime, nil
+	case "clock", "sim":
+		return ClockTime, nil
 	}
-	return 0, fmt.Errorf("unknown time base %q: want receive or stamp", s)
+	return 0, fmt.Errorf("unknown time base %q: want receive, stamp, publish or clock", s)
+}
+
+// Clock maps a receive time to the sim time of /clock then (see
+// query.ClockIndex); ok is false before the first /clock message.
+type Clock interface {
+	At(logNanos int64) (sim int64, ok bool)
 }
 
 // Request says which series Extract reads.
 type Request struct {
 	Fields []FieldRef
 	Base   TimeBase
+	// Clock gives the sim times of the ClockTime base; Extract refuses
+	// that base without it.
+	Clock Clock
 	// Start and End bound the receive time, inclusive; zero means no bound.
 	Start, End bag.Time
 	// KeepIndex also records where each point's message lives (Series.Loc),
@@ -104,6 +130,9 @@ type Series struct {
 	// a path with [*] or a range, which come and go, it counts only the
 	// messages the path could not be read from at all.
 	Missing int
+	// BeforeClock counts, on the clock time base, the messages received
+	// before the first /clock message: they have no sim time and no point.
+	BeforeClock int
 	// Loc is where each point's message lives, when the request asked for
 	// KeepIndex; nil otherwise.
 	Loc []msgref.Loc
@@ -115,6 +144,7 @@ type Series struct {
 	SuspectV []float64
 
 	base   TimeBase
+	clock  Clock     // the ClockTime base's
 	paths  connPaths // the requested path's selections, by connection
 	stamps map[uint32]Stamp
 	tb     *timecol.Builder // builds C during a compact extraction
@@ -184,6 +214,7 @@ type refSink struct {
 	budget    *elementBudget // a path of several elements, until decided
 	proto     Series         // base, paths, stamps of new series
 	missing   int            // messages the path could not be read from
+	noClock   int            // messages before the first /clock (ClockTime)
 }
 
 // Value appends one value of the current message.
@@ -218,7 +249,7 @@ const maxSuspect = 1 << 16
 // newSeries starts the series of an element seen for the first time.
 func (r *refSink) newSeries(name string) *Series {
 	s := &Series{Ref: FieldRef{Topic: r.ref.Topic, Path: name[len(r.ref.Topic)+1:]}, Name: name,
-		base: r.proto.base, paths: r.proto.paths, stamps: r.proto.stamps}
+		base: r.proto.base, clock: r.proto.clock, paths: r.proto.paths, stamps: r.proto.stamps}
 	n := min(max(r.remaining, 1), 4096)
 	if r.compact {
 		s.tb = &timecol.Builder{}
@@ -261,6 +292,9 @@ type connSlots struct {
 // cancelled. progress may be nil.
 func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Request, progress func(done, total int64, stage string)) (*Set, error) {
 	set := &Set{Base: req.Base}
+	if req.Base == ClockTime && req.Clock == nil {
+		return nil, errors.New("the clock time base needs the recording's /clock messages")
+	}
 	set.BagStart, set.BagEnd = timeRange(b)
 	byConn := map[uint32]*connSlots{}
 	var topics []string
@@ -270,12 +304,12 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 		if err != nil {
 			return nil, err
 		}
-		// Header stamps are sorted once read, in a plain column, and made
-		// compact after.
+		// Times other than the receive time are sorted once read, in a
+		// plain column, and made compact after.
 		r := &refSink{ref: ref, keep: req.KeepIndex, byName: map[string]*Series{},
-			compact: req.Compact && req.Base != HeaderStamp,
+			compact: req.Compact && req.Base == ReceiveTime,
 			whole:   req.MaxPoints <= 0 || req.Base != ReceiveTime || fi < len(req.Whole) && req.Whole[fi],
-			proto:   Series{base: req.Base, paths: paths, stamps: map[uint32]Stamp{}}}
+			proto:   Series{base: req.Base, clock: req.Clock, paths: paths, stamps: map[uint32]Stamp{}}}
 		fixed := true
 		for _, sel := range paths {
 			if sel != nil && !sel.Fixed() {
@@ -283,7 +317,7 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 			}
 		}
 		if fixed {
-			r.fixed = &Series{Ref: ref, Name: seriesName(ref), base: req.Base, paths: paths, stamps: r.proto.stamps}
+			r.fixed = &Series{Ref: ref, Name: seriesName(ref), base: req.Base, clock: req.Clock, paths: paths, stamps: r.proto.stamps}
 			r.series = []*Series{r.fixed}
 		}
 		sinks = append(sinks, r)
@@ -359,16 +393,30 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 		}
 		recv := m.Time.Nanos()
 		t, stamp := recv, int64(0)
+		ok := true
 		if cs.needStamp {
 			var err error
 			if stamp, err = cs.stamp.Nanos(m.Data); err != nil {
+				ok = false
+			} else if req.Base == HeaderStamp {
+				t = stamp
+			}
+		}
+		if !ok {
+			for _, sl := range cs.slots {
+				sl.r.missing++
+			}
+			continue
+		}
+		switch req.Base {
+		case PublishTime:
+			t = m.PublishTime.Nanos()
+		case ClockTime:
+			if t, ok = req.Clock.At(recv); !ok {
 				for _, sl := range cs.slots {
-					sl.r.missing++
+					sl.r.noClock++
 				}
 				continue
-			}
-			if req.Base == HeaderStamp {
-				t = stamp
 			}
 		}
 		loc := msgref.Loc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}
@@ -403,7 +451,7 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 	}
 	for i, r := range sinks {
 		for _, s := range r.series {
-			s.Missing = r.missing
+			s.Missing, s.BeforeClock = r.missing, r.noClock
 			set.Field = append(set.Field, i)
 		}
 		set.Series = append(set.Series, r.series...)
@@ -426,7 +474,7 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 			s.finishReduction(req.Compact, req.KeepIndex)
 			s.Bucket, s.From, s.To = red.width, lo, hi
 		}
-		if req.Base == HeaderStamp {
+		if req.Base != ReceiveTime {
 			s.sortByTime()
 			sortSuspects(s)
 		}
