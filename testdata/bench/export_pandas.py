@@ -6,13 +6,21 @@ field, nested messages flattened with '.', arrays kept as lists) and writes it w
 Usage: PYTHON export_pandas.py FILE.bag OUTDIR [TOPIC...]
 
 PYTHON needs python3-rosbag (Debian) and pandas with pyarrow, e.g. a venv made with
---system-site-packages and `pip install pandas pyarrow`.
+--system-site-packages and `pip install pandas pyarrow`. Without pyarrow (Debian 12 has no package of it)
+the tables are built but not written, and each line says so: the time is then a lower bound on the peer's.
 """
 import os
 import sys
 
 import pandas as pd
 import rosbag
+
+try:
+    import pyarrow  # noqa: F401
+
+    WRITE = True
+except ImportError:
+    WRITE = False
 
 
 def flatten(prefix, msg, out):
@@ -54,8 +62,11 @@ def main():
         df = pd.DataFrame(rs)
         df["log_time"] = pd.to_datetime(df["log_time"], unit="ns")
         out = os.path.join(outdir, topic.strip("/").replace("/", "_") + ".parquet")
-        df.to_parquet(out, engine="pyarrow")
-        print(out, len(df), "rows")
+        if WRITE:
+            df.to_parquet(out, engine="pyarrow")
+            print(out, len(df), "rows")
+        else:
+            print(out, len(df), "rows built, not written (no pyarrow)")
 
 
 main()
