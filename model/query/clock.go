@@ -104,6 +104,18 @@ func (x *ClockIndex) At(t int64) (int64, bool) {
 	return x.sim[i-1], true
 }
 
+// LogAt returns the log time at which the sim time first reached sim (the
+// first sample at or past it; the last sample past the end), false when
+// there are no samples. Sim time that goes back (a restarted simulation)
+// is searched as if it did not.
+func (x *ClockIndex) LogAt(sim int64) (int64, bool) {
+	if len(x.sim) == 0 {
+		return 0, false
+	}
+	i := sort.Search(len(x.sim), func(i int) bool { return x.sim[i] >= sim })
+	return x.log[min(i, len(x.log)-1)], true
+}
+
 // First returns the sim time of the first /clock sample, false when there
 // is none.
 func (x *ClockIndex) First() (int64, bool) {

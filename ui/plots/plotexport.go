@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -102,9 +103,10 @@ func (p *plotPanel) hasData() bool {
 
 // xLabel names the time axis of an exported image.
 func (p *plotPanel) xLabel() string {
-	what := "receive time"
-	if p.base() == series.HeaderStamp {
-		what = "header.stamp"
+	what := map[series.TimeBase]string{series.ReceiveTime: "receive time", series.HeaderStamp: "header.stamp",
+		series.PublishTime: "publish time", series.ClockTime: "sim time of /clock"}[p.base()]
+	if p.base() == series.ClockTime {
+		return what + " (s since its first value, " + strconv.FormatFloat(float64(p.g.origin)/1e9, 'f', -1, 64) + " s)"
 	}
 	start := time.Unix(0, p.g.origin).UTC()
 	if p.g.absolute {

@@ -28,7 +28,14 @@ var timeBases = []struct {
 	{"Receive time (UTC)", series.ReceiveTime, true},
 	{"header.stamp (s)", series.HeaderStamp, false},
 	{"header.stamp (UTC)", series.HeaderStamp, true},
+	{"Publish time (s)", series.PublishTime, false},
+	{"Publish time (UTC)", series.PublishTime, true},
+	{clockBaseLabel, series.ClockTime, false},
 }
+
+// clockBaseLabel is the /clock time base's, offered when the recording has
+// a /clock topic.
+const clockBaseLabel = "Sim time, /clock (s)"
 
 // plotPanel is one plot of the Plots tab: the plot (of time series, or an
 // XY plot of paths) with its legend, its error line, and progress while
@@ -214,7 +221,7 @@ func (p *plotPanel) finish(s *plotSeries, set []*series.Series, err error) {
 			// The points read from suspect messages mark their ticks on
 			// the timeline too: the window knows of them now.
 			if len(ms.SuspectT) > 0 {
-				g.l.AddMarks(link.SuspectMarks(map[string][]int64{ms.Ref.Topic: ms.SuspectT})...)
+				g.l.AddMarks(link.SuspectMarks(map[string][]int64{ms.Ref.Topic: g.logTimes(ms.SuspectT)})...)
 			}
 		}
 	}

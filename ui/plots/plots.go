@@ -23,6 +23,7 @@ import (
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
+	"github.com/bagscope/bagscope/model/query"
 	"github.com/bagscope/bagscope/model/series"
 	"github.com/bagscope/bagscope/plot"
 	"github.com/bagscope/bagscope/ui/link"
@@ -39,9 +40,12 @@ import (
 type View struct {
 	l      link.Link
 	cache  rosmsg.Cache
-	origin int64       // the bag's start: 0 s on a relative axis
+	origin int64       // 0 s on a relative axis: the bag's start (the first sim time on the clock base)
 	bagWin plot.Window // the bag's time range
-	win    plot.Window // the shared visible window
+	// clock is the /clock index, read when the sim time base is first
+	// chosen (plotclock.go).
+	clock *query.ClockIndex
+	win   plot.Window // the shared visible window
 	// fitted: the window follows the data's extent as series arrive.
 	fitted  bool
 	panels  []*plotPanel
@@ -139,9 +143,12 @@ func (g *View) newToolbar() fyne.CanvasObject {
 	g.entry.SetPlaceHolder("TOPIC.FIELD, or X vs Y for an XY plot, or deriv(…), integ(…), diff(…, …), scale(…, k, c), avg(…, n)")
 	g.entry.OnSubmitted = func(string) { g.addTyped() }
 	g.addBtn = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), g.addTyped)
-	labels := make([]string, len(timeBases))
-	for i, tb := range timeBases {
-		labels[i] = tb.label
+	var labels []string
+	clock := g.hasClock()
+	for _, tb := range timeBases {
+		if tb.base != series.ClockTime || clock {
+			labels = append(labels, tb.label)
+		}
 	}
 	g.baseSel = widget.NewSelect(labels, g.setTimeBase)
 	g.baseSel.SetSelectedIndex(0)
@@ -217,12 +224,23 @@ func (g *View) setTimeBase(label string) {
 		if tb.label != label {
 			continue
 		}
+		if tb.base == series.ClockTime && g.clock == nil {
+			g.loadClock(label)
+			return
+		}
 		g.absolute = tb.absolute
 		changed := tb.base != g.base
+		// The sim time lies elsewhere: the window and cursor move over.
+		moved := changed && (tb.base == series.ClockTime || g.base == series.ClockTime)
 		g.base = tb.base
+		g.origin = g.originFor(tb.base)
 		g.batch(func() {
 			for _, p := range g.panels {
 				p.canvas.absolute = tb.absolute
+				p.canvas.origin = g.origin
+				if p.xy != nil {
+					p.xy.origin = g.origin
+				}
 				if changed {
 					for _, s := range p.series {
 						p.extract(s)
@@ -232,6 +250,17 @@ func (g *View) setTimeBase(label string) {
 				p.canvas.Refresh()
 			}
 		})
+		if moved {
+			if t0, t1, ok := g.l.Range(); ok {
+				g.onRange(t0, t1, true)
+			} else {
+				g.fitted = true
+				g.apply(g.full())
+			}
+			if t, ok := g.l.Cursor(); ok {
+				g.setCursor(t)
+			}
+		}
 	}
 }
 
@@ -515,7 +544,7 @@ func (g *View) colorFor(in *plotPanel, key string) color.RGBA {
 // full is the extent to fit: the bag's time range and every series'
 // points (header stamps may lie outside the bag's range).
 func (g *View) full() plot.Window {
-	w := g.bagWin
+	w := g.baseWindow()
 	for _, p := range g.panels {
 		for _, s := range p.series {
 			if t0, t1, ok := s.times(); ok {
@@ -546,7 +575,7 @@ func (g *View) setWindow(w plot.Window, final bool) {
 	g.apply(w)
 	if final {
 		g.refine()
-		g.l.SetRange(w.T0, w.T1, true)
+		g.l.SetRange(g.toLog(w.T0), g.toLog(w.T1), true)
 	}
 }
 
@@ -574,7 +603,10 @@ func (g *View) onRange(t0, t1 int64, ok bool) {
 		}
 		return
 	}
-	w := plot.Window{T0: t0, T1: t1}
+	w := plot.Window{T0: g.toBase(t0), T1: g.toBase(t1)}
+	if w.T1-w.T0 < plot.MinWindow {
+		w.T1 = w.T0 + plot.MinWindow
+	}
 	if w == g.win {
 		return
 	}
@@ -592,6 +624,7 @@ func (g *View) dataChanged() {
 }
 
 func (g *View) setCursor(t int64) {
+	t = g.toBase(t)
 	for _, p := range g.panels {
 		p.canvas.setCursor(t)
 		if p.xy != nil {
@@ -614,7 +647,7 @@ func (g *View) pick(p *plotPanel, s *plotSeries, i int, t int64) {
 		ms, i, ok = s.pointOf(t)
 	}
 	if !ok {
-		g.l.SetCursor(t)
+		g.l.SetCursor(g.toLog(t))
 		return
 	}
 	base := p.base()

@@ -88,7 +88,7 @@ func (g *View) read(grp []extractJob) {
 	// Compact times: about 12 bytes a point instead of 16 (plot/column).
 	// A field with more messages than plotMaxPoints is kept reduced (see
 	// plotdetail.go); the operands of derived series and XY paths whole.
-	req := series.Request{Base: g.base, Compact: true, MaxPoints: plotMaxPoints}
+	req := series.Request{Base: g.base, Clock: g.clockOrNil(), Compact: true, MaxPoints: plotMaxPoints}
 	from := make([]int, len(grp)+1) // job k's fields are req.Fields[from[k]:from[k+1]]
 	live := len(grp)
 	for k, j := range grp {
