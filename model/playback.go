@@ -19,9 +19,21 @@ type Playback struct {
 	Speed float64
 	// Loop wraps to Start at End instead of stopping.
 	Loop bool
+	// Pace, when set, paces the clock by another time than the receive
+	// time (the sim time of /clock): Speed is then that time's seconds per
+	// wall second.
+	Pace Pacer
 
 	t       int64
 	playing bool
+}
+
+// Pacer maps a move on another time base to the receive time: Advance
+// returns the receive time at which that time has moved on by d
+// nanoseconds from where it was at receive time t, and false where it
+// cannot tell (before or past its samples).
+type Pacer interface {
+	Advance(t, d int64) (int64, bool)
 }
 
 // AsFastAsPossible is the Speed that shows every message in turn, one per
@@ -90,7 +102,15 @@ func (p *Playback) Advance(elapsed time.Duration) int64 {
 	if !p.playing || p.Speed <= 0 || elapsed <= 0 {
 		return p.t
 	}
-	return p.moveTo(p.t + int64(float64(elapsed)*p.Speed))
+	d := int64(float64(elapsed) * p.Speed)
+	if p.Pace != nil {
+		// Where the paced time cannot tell (no sim time yet, or no
+		// more), the receive time paces the clock.
+		if t, ok := p.Pace.Advance(p.t, d); ok && t > p.t {
+			return p.moveTo(t)
+		}
+	}
+	return p.moveTo(p.t + d)
 }
 
 // StepTo moves a playing clock to next, the time of the message after the

@@ -164,3 +164,42 @@ func TestLatestAt(t *testing.T) {
 		}
 	}
 }
+
+// halfPace is a sim time that runs at half the receive time's speed from
+// 2 s to 8 s, and cannot tell outside.
+type halfPace struct{}
+
+func (halfPace) Advance(t, d int64) (int64, bool) {
+	const s = int64(time.Second)
+	if t < 2*s || t+2*d > 8*s {
+		return 0, false
+	}
+	return t + 2*d, true
+}
+
+// TestPlaybackPaced checks a paced clock: Speed is the pacer's seconds per
+// wall second, and the receive time paces where the pacer cannot tell.
+func TestPlaybackPaced(t *testing.T) {
+	const s = int64(time.Second)
+	for _, tc := range []struct {
+		name  string
+		speed float64
+		from  int64
+		step  time.Duration
+		want  int64
+	}{
+		{"1x of a half-speed sim", 1, 3 * s, time.Second, 5 * s},
+		{"2x", 2, 3 * s, 500 * time.Millisecond, 5 * s},
+		{"before the sim time", 1, 0, time.Second, s},
+		{"past the sim time", 1, 7 * s, time.Second, 8 * s},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewPlayback(0, 10*s, tc.from)
+			p.Speed, p.Pace = tc.speed, halfPace{}
+			p.Play()
+			if got := p.Advance(tc.step); got != tc.want {
+				t.Errorf("at %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

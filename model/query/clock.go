@@ -116,6 +116,44 @@ func (x *ClockIndex) LogAt(sim int64) (int64, bool) {
 	return x.log[min(i, len(x.log)-1)], true
 }
 
+// Advance returns the log time at which the sim time is d nanoseconds past
+// its value at log time t (model.Pacer: playback paced by the sim time),
+// taking the sim time as running evenly between two /clock messages: a
+// frame shorter than the clock's period moves by its share of it, and
+// across a pause of the simulation the time jumps to where the sim time
+// moves again. ok is false before the first /clock and past the last sim
+// time.
+func (x *ClockIndex) Advance(t, d int64) (int64, bool) {
+	i := sort.Search(len(x.log), func(i int) bool { return x.log[i] > t }) - 1
+	if i < 0 || i == len(x.log)-1 {
+		return 0, false
+	}
+	now := lerp(x.sim[i], x.sim[i+1], t-x.log[i], x.log[i+1]-x.log[i])
+	target := now + d
+	j := i + 1 + sort.Search(len(x.sim)-i-1, func(k int) bool { return x.sim[i+1+k] >= target })
+	if j == len(x.sim) {
+		return 0, false
+	}
+	// Between samples j-1 (before target, or t's own) and j (at or past it).
+	from, fromLog := now, t
+	if j-1 > i {
+		from, fromLog = x.sim[j-1], x.log[j-1]
+	}
+	if x.sim[j] <= from {
+		return x.log[j], true
+	}
+	return max(t, fromLog+lerp(0, x.log[j]-fromLog, target-from, x.sim[j]-from)), true
+}
+
+// lerp is a + (b-a)*num/den, exact in integers for the spans a recording
+// has (den > 0).
+func lerp(a, b, num, den int64) int64 {
+	if den <= 0 {
+		return a
+	}
+	return a + int64(float64(b-a)*float64(num)/float64(den))
+}
+
 // First returns the sim time of the first /clock sample, false when there
 // is none.
 func (x *ClockIndex) First() (int64, bool) {

@@ -11,6 +11,7 @@
                                      and its data, as "SIM_NS VALUE" (repr of the float); messages
                                      received before the first /clock are left out, as a node using
                                      sim time has no time then
+  clock_points.py clock BAG          prints each /clock message as "LOG_NS SIM_NS"
 
 Both read and write with the Debian rosbag (genpy), never bagscope's code.
 """
@@ -64,6 +65,10 @@ def points(path, topic):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "write":
         write(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "clock":
+        with rosbag.Bag(sys.argv[2]) as b:
+            for _, m, t in b.read_messages(topics=["/clock"]):
+                print(t.to_nsec(), m.clock.to_nsec())
     elif len(sys.argv) == 4 and sys.argv[1] == "points":
         points(sys.argv[2], sys.argv[3])
     else:

@@ -20,27 +20,12 @@ import (
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
-// refPython is the Debian python with the reference rosbag.
-const refPython = "/usr/bin/python3"
-
-// clockBagRef writes, with the reference writer, a bag with /x and a /clock
-// at half speed that starts after /x and pauses
-// (testdata/oracle/clock_points.py), and returns it with the reference's
-// points of /x.data on the sim time base.
+// clockBagRef writes the reference's /clock bag (uitest.ClockBag) and
+// returns it with the reference's points of /x.data on the sim time base.
 func clockBagRef(t *testing.T) (string, []int64, []float64) {
 	t.Helper()
-	script := "../../testdata/oracle/clock_points.py"
-	if err := exec.Command(refPython, "-c", "import rosbag").Run(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the reference rosbag is required in CI: %v", err)
-		}
-		t.Skipf("skipping: no reference rosbag (%v); CI never skips this", err)
-	}
-	path := filepath.Join(t.TempDir(), "clock.bag")
-	if out, err := exec.Command(refPython, script, "write", path).CombinedOutput(); err != nil {
-		t.Fatalf("clock_points.py write: %v\n%s", err, out)
-	}
-	out, err := exec.Command(refPython, script, "points", path, "/x").Output()
+	path := uitest.ClockBag(t)
+	out, err := exec.Command(uitest.RefPython, uitest.ClockScript, "points", path, "/x").Output()
 	if err != nil {
 		t.Fatalf("clock_points.py points: %v", err)
 	}

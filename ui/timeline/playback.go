@@ -11,6 +11,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/query"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -43,6 +44,8 @@ type Player struct {
 
 	// startTicker starts the frames; tests replace it to step by hand.
 	startTicker func()
+	// sim is the /clock index once read (playback_sim.go).
+	sim *query.ClockIndex
 }
 
 func newPlayer(l link.Link, start, end int64) *Player {
@@ -219,7 +222,9 @@ type transport struct {
 	speed   *widget.Select
 	loop    *widgets.TipButton
 	time    *widgets.LineLabel // a raster: a new text every frame (see LineLabel)
-	start   int64
+	// simBtn paces playback by the sim time (only with /clock).
+	simBtn *widgets.TipButton
+	start  int64
 }
 
 // speedLabel is a speed as the speed menu lists it.
@@ -256,7 +261,21 @@ func newTransport(p *Player, start int64, status func(string)) *transport {
 	}
 	p.onState = append(p.onState, tr.refresh)
 	p.l.OnCursor(func(int64) { tr.showTime() })
-	tr.content = container.NewHBox(back, tr.play, fwd, tr.speed, tr.loop, tr.time)
+	box := container.NewHBox(back, tr.play, fwd, tr.speed, tr.loop)
+	if p.hasClock() {
+		tr.simBtn = widgets.NewTipButton("Sim", nil, "Pace playback by the sim time of /clock and show it (the speed is then sim seconds per second)", status, func() {
+			p.SetSimTime(!p.SimTime(), func(err error) {
+				if err != nil {
+					status("Cannot play by the sim time: " + err.Error())
+				}
+			})
+		})
+		tr.simBtn.Importance = widget.LowImportance
+		box.Add(tr.simBtn)
+		tr.time.MinText += " · sim " + human.RelTime(p.bagEnd-start)
+	}
+	box.Add(tr.time)
+	tr.content = box
 	tr.refresh()
 	return tr
 }
@@ -278,6 +297,16 @@ func (tr *transport) refresh() {
 		tr.loop.Importance = want
 		tr.loop.Refresh()
 	}
+	if tr.simBtn != nil {
+		want := widget.LowImportance
+		if tr.p.SimTime() {
+			want = widget.HighImportance
+		}
+		if tr.simBtn.Importance != want {
+			tr.simBtn.Importance = want
+			tr.simBtn.Refresh()
+		}
+	}
 	tr.showTime()
 }
 
@@ -287,5 +316,9 @@ func (tr *transport) showTime() {
 	if !ok {
 		t = tr.p.clock.Time()
 	}
-	tr.time.SetText(human.RelTime(t - tr.start))
+	text := human.RelTime(t - tr.start)
+	if sim := tr.p.simText(t); sim != "" {
+		text += " · " + sim
+	}
+	tr.time.SetText(text)
 }
