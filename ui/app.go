@@ -50,7 +50,7 @@ func Run(args []string) int {
 	a := app.NewWithID(AppID)
 	a.SetIcon(iconResource)
 	c := newController(a)
-	c.tab, c.sel, c.rng, c.plots = opts.tab, opts.sel, opts.rng, opts.plots
+	c.tab, c.sel, c.rng, c.plots, c.find = opts.tab, opts.sel, opts.rng, opts.plots, opts.find
 	if opts.size != nil {
 		bagWindowSize = *opts.size
 	} else if opts.screenshot == "" {
@@ -89,6 +89,7 @@ type options struct {
 	sel        *selection
 	rng        *timeRange
 	plots      []string
+	find       string
 	msgs       []string
 	files      []string
 	// size is --size: the bag windows' size (and --screenshot's).
@@ -106,6 +107,7 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 		o.plots = append(o.plots, s)
 		return nil
 	})
+	fs.StringVar(&o.find, "find", "", "open the Find bar and search for `EXPR` (as `bagscope find` does)")
 	fs.Func("msgs", "also look in `DIR` for the ROS 2 message definitions a recording lacks (repeatable)", func(s string) error {
 		o.msgs = append(o.msgs, s)
 		return nil
@@ -126,7 +128,7 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 		return err
 	})
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--range START:END] [--size WxH] [--plot PATHS]... [--msgs DIR]... [FILE...]")
+		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--range START:END] [--size WxH] [--plot PATHS]... [--find EXPR] [--msgs DIR]... [FILE...]")
 		fmt.Fprintln(stderr, "       bagscope help            list the headless commands")
 		fs.PrintDefaults()
 	}
@@ -164,6 +166,8 @@ type controller struct {
 	sel   *selection
 	rng   *timeRange
 	plots []string
+	// find is --find: the expression the Find bar searches for on open.
+	find string
 	// ws sizes and places bag windows on their screen; nil leaves them
 	// at bagWindowSize where the window manager puts them.
 	ws windowSystem

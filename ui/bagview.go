@@ -105,6 +105,9 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 		if len(v.c.plots) > 0 && dv.plots != nil {
 			dv.plots.PlotPaths(v.c.plots)
 		}
+		if v.c.find != "" && dv.find != nil {
+			dv.find.SearchFor(v.c.find)
+		}
 		if c := v.c; c.tab != "" && !dv.link.SelectTab(c.tab) {
 			fmt.Fprintf(os.Stderr, "bagscope: no tab called %q\n", c.tab)
 		}

@@ -266,6 +266,17 @@ func (b *Bar) setButtons() {
 	}
 }
 
+// EntryText is the expression in the entry.
+func (b *Bar) EntryText() string { return b.entry.Text }
+
+// SearchFor shows the bar with text in its entry and searches for it (the
+// window's --find).
+func (b *Bar) SearchFor(text string) {
+	b.Show()
+	b.entry.SetText(text)
+	b.Search(text)
+}
+
 // Search runs the expression on every message in the background,
 // replacing the hits when it ends (or is cancelled: the hits so far).
 func (b *Bar) Search(text string) {
