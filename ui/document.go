@@ -23,6 +23,7 @@ import (
 	"github.com/bagscope/bagscope/ui/plots"
 	"github.com/bagscope/bagscope/ui/records"
 	"github.com/bagscope/bagscope/ui/sensor"
+	"github.com/bagscope/bagscope/ui/tfview"
 	"github.com/bagscope/bagscope/ui/timeline"
 	"github.com/bagscope/bagscope/ui/topics"
 	"github.com/bagscope/bagscope/ui/widgets"
@@ -100,6 +101,11 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 			at++
 		}
 	}
+	// The TF tab, where the bag has transforms, came after the others:
+	// it is last, so every other tab keeps its key.
+	if it := tfview.Tab(l); it != nil {
+		tabs.Append(it)
+	}
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
 	dv.timeline, dv.plots, dv.tabs = tp, plotsView, tabs
@@ -148,6 +154,11 @@ func newEmptyViews(d *model.Document, w fyne.Window, l *link.Hub) fyne.CanvasObj
 		recordsTab,
 		findingsTab,
 	)
+	// The TF tab, where the bag has transforms, came after the others:
+	// it is last, so every other tab keeps its key.
+	if it := tfview.Tab(l); it != nil {
+		tabs.Append(it)
+	}
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	return tabs
 }

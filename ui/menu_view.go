@@ -9,12 +9,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// viewNames are the tabs a bag window can have, in their order; Ctrl+1…
-// Ctrl+8 show them. Each view keeps its key whether or not the recording
-// has the Sensor and Log tabs (they show only for images, clouds, scans
-// and /rosout), so a key always means the same view; the key of a tab the
-// window lacks does nothing.
-var viewNames = []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings"}
+// viewNames are the tabs a bag window can have; Ctrl+1… Ctrl+9 show them.
+// Each view keeps its key whether or not the recording has the Sensor, Log
+// and TF tabs (they show only for images, clouds, scans, /rosout and
+// transforms), so a key always means the same view; the key of a tab the
+// window lacks does nothing. TF came last, so it has the last key.
+var viewNames = []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings", "TF"}
 
 func viewShortcut(i int) *desktop.CustomShortcut {
 	return &desktop.CustomShortcut{KeyName: fyne.KeyName(rune('1' + i)), Modifier: fyne.KeyModifierShortcutDefault}
@@ -84,7 +84,7 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Ctrl+O", What: "open a recording: a file (.bag, .mcap, .db3, metadata.yaml) or a folder; type or paste its path and press Enter"},
 	{Keys: "Ctrl+L", What: "open a recording by URL (http://, https://, s3://, gs://), read in place"},
 	{Keys: "Ctrl+W / Ctrl+Q", What: "close the window, quit"},
-	{Keys: "Ctrl+1 … Ctrl+8", What: "Topics, Message, Sensor, Log, Plots, Chunk, Records, Findings (Sensor and Log where the recording has images, point clouds, scans or /rosout)"},
+	{Keys: "Ctrl+1 … Ctrl+9", What: "Topics, Message, Sensor, Log, Plots, Chunk, Records, Findings, TF (Sensor, Log and TF where the recording has images, point clouds, scans, /rosout or /tf)"},
 	{Keys: "Alt+Left / Alt+Right", What: "previous, next message in time of the selected topics (or of the message's topic), from any view"},
 	{Keys: "Space", What: "play, pause (when no text field or the bytes have the keyboard; click the timeline first if one does)"},
 	{Keys: "Alt+Shift+Left / Alt+Shift+Right", What: "move the current time back, forward by 1 s, from any view"},

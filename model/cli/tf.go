@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 
@@ -156,17 +155,7 @@ func runTF(b bag.Storage, path string, at bag.Time, target, source string, asJSO
 
 // printEcho prints a transform as tf2_echo does.
 func printEcho(w io.Writer, t *tf.Tree, tr tf.Transform) {
-	if !t.At.IsZero() {
-		fmt.Fprintf(w, "At time %d.%09d\n", t.At.Sec, t.At.NSec)
-	} else {
-		fmt.Fprintln(w, "At the latest transforms")
-	}
-	r, p, y := tr.RPY()
-	fmt.Fprintf(w, "- Translation: [%.3f, %.3f, %.3f]\n", tr.Translation[0], tr.Translation[1], tr.Translation[2])
-	fmt.Fprintf(w, "- Rotation: in Quaternion [%.3f, %.3f, %.3f, %.3f]\n", tr.Rotation[0], tr.Rotation[1], tr.Rotation[2], tr.Rotation[3])
-	fmt.Fprintf(w, "- Rotation: in RPY (radian) [%.3f, %.3f, %.3f]\n", r, p, y)
-	deg := 180 / math.Pi
-	fmt.Fprintf(w, "- Rotation: in RPY (degree) [%.3f, %.3f, %.3f]\n", r*deg, p*deg, y*deg)
+	io.WriteString(w, tf.EchoText(t.At, tr))
 }
 
 // printTree prints the frames as a tree, then the findings.

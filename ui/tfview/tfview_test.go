@@ -1,0 +1,125 @@
+package tfview
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/bagscope/bagscope/model/cli"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
+	"github.com/bagscope/bagscope/ui/link"
+	"github.com/bagscope/bagscope/ui/widgets"
+)
+
+// tfCommand runs `bagscope tf ARGS...` and returns its stdout.
+func tfCommand(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := cli.Run(append([]string{"tf"}, args...), &out, &errb); code > 1 {
+		t.Fatalf("bagscope tf %v: exit %d: %s", args, code, errb.String())
+	}
+	return out.String()
+}
+
+// TestTFViewMatchesCommand moves the current time over recordings with
+// transforms and compares the TF tab with `bagscope tf --at T --json`
+// (itself checked against the reference rosbag and @mcap/core with the
+// transforms composed as matrices): every frame's parent, kind and
+// staleness, the findings, and the lookup's text with `tf --lookup`.
+func TestTFViewMatchesCommand(t *testing.T) {
+	const shared = "../../../shared/bags/"
+	for _, tc := range []struct {
+		path   string
+		at     []float64 // seconds from the start
+		target string
+		source string
+	}{
+		{"../../testdata/tf.bag", []float64{1, 4.2, 5.3, 6.5, 9.9}, "map", "tool"},
+		{"../../testdata/ros2-mixed.mcap", []float64{0.5, 5}, "odom", "laser"},
+		{shared + "cruise-automation__rosbag.js/fixtures/example.bag", []float64{1, 3}, "world", "turtle2"},
+	} {
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			if _, err := os.Stat(tc.path); err != nil {
+				if os.Getenv("CI") != "" {
+					t.Fatal(err)
+				}
+				t.Skip(err)
+			}
+			test.NewTempApp(t)
+			d := uitest.OpenDoc(t, tc.path)
+			l := link.NewHub(d, uitest.SyncRun)
+			t.Cleanup(l.Close)
+			v := New(l)
+			w := test.NewTempWindow(t, v.Content())
+			w.Resize(fyne.NewSize(1200, 700))
+			start := d.Summary.Start.Nanos()
+			for _, at := range tc.at {
+				l.SetCursor(start + int64(at*1e9))
+				tr := v.Tree()
+				if tr == nil || tr.At.Nanos() != start+int64(at*1e9) {
+					t.Fatalf("at %gs: the tab shows the tree at %v", at, tr)
+				}
+				var want struct {
+					Frames []struct {
+						Frame, Parent string
+						Root, Static  bool
+						Stale         bool
+					}
+					Findings []struct{ Kind, Message string }
+				}
+				atArg := fmt.Sprintf("@%d.%09d", (start+int64(at*1e9))/1e9, (start+int64(at*1e9))%1e9)
+				if err := json.Unmarshal([]byte(tfCommand(t, tc.path, "--at", atArg, "--json")), &want); err != nil {
+					t.Fatal(err)
+				}
+				if len(want.Frames) != len(tr.Frames) {
+					t.Errorf("at %gs: %d frames, the command %d", at, len(tr.Frames), len(want.Frames))
+				}
+				for _, wf := range want.Frames {
+					f := tr.Frames[wf.Frame]
+					if f == nil || f.Parent != wf.Parent || f.Root != wf.Root || f.Static != wf.Static || f.Stale != wf.Stale {
+						t.Errorf("at %gs: frame %s: %+v, the command %+v", at, wf.Frame, f, wf)
+						continue
+					}
+					if row := v.rows[wf.Frame]; !strings.HasPrefix(row, wf.Frame+"   ") || wf.Stale != strings.Contains(row, "STALE") {
+						t.Errorf("at %gs: the row of %s is %q", at, wf.Frame, row)
+					}
+				}
+				for _, f := range want.Findings {
+					if !strings.Contains(v.issues.Text, f.Kind+": "+f.Message) {
+						t.Errorf("at %gs: the problems lack %s: %s:\n%s", at, f.Kind, f.Message, v.issues.Text)
+					}
+				}
+				v.target.SetSelected(tc.target)
+				v.source.SetSelected(tc.source)
+				echo := strings.TrimSuffix(tfCommand(t, tc.path, "--at", atArg, "--lookup", tc.target, tc.source), "\n")
+				if v.echo.Text != echo {
+					t.Errorf("at %gs: the lookup shows\n%s\nthe command prints\n%s", at, v.echo.Text, echo)
+				}
+			}
+			if dir := os.Getenv("BAGSCOPE_SHOTS"); dir != "" {
+				if err := widgets.WritePNG(filepath.Join(dir, "tf-"+filepath.Base(tc.path)+".png"), w.Canvas().Capture()); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestTFTab checks the tab shows only for recordings with transforms.
+func TestTFTab(t *testing.T) {
+	test.NewTempApp(t)
+	for path, want := range map[string]bool{"../../testdata/tf.bag": true, "../../testdata/single-message.bag": false} {
+		l := link.NewHub(uitest.OpenDoc(t, path), uitest.SyncRun)
+		if got := Tab(l) != nil; got != want {
+			t.Errorf("%s: a TF tab %v, want %v", path, got, want)
+		}
+		l.Close()
+	}
+}
