@@ -339,7 +339,7 @@ screenshots: build
 	shot plots --plot /imu.linear_acceleration.x,/imu.angular_velocity.z --plot /odom.twist.twist.linear.x --select /imu@7 --sample
 	shot xy --plot '/odom.pose.pose.position.x vs /odom.pose.pose.position.y' --plot '/joint_states.position[*]' --select /odom@6.5 testdata/robot.bag
 	shot chunk --tab Chunk --select /imu@12.3 --sample
-	shot tf --tab TF --select /tf@6.5 testdata/tf.bag
+	shot tf --size 1024x640 --tab TF --select /tf@6.5 testdata/tf.bag
 	shot find --size 1024x640 --find 'level >= ERROR' testdata/robot.bag
 	shot records --tab Records --select /imu@12.3 --sample
 	shot timeline --select /imu@0.5 testdata/lz4-multichunk.bag
