@@ -47,6 +47,9 @@ type View struct {
 	cur  *tf.Tree
 	rows map[string]string
 	kids map[string][]string
+	// chosen says the user picked the lookup's frames: until then each
+	// tree picks its own default pair.
+	chosen bool
 	// gen counts reads; pending says the time moved while one ran, to
 	// wantAt.
 	gen     int
@@ -89,9 +92,10 @@ func New(l link.Link) *View {
 	}
 	v.detail = widget.NewLabel("Select a frame for its transform to its parent.")
 	v.detail.Wrapping = fyne.TextWrapWord
-	v.target = widget.NewSelect(nil, func(string) { v.lookup() })
+	chosen := func(string) { v.chosen = true; v.lookup() }
+	v.target = widget.NewSelect(nil, chosen)
 	v.target.PlaceHolder = "target frame"
-	v.source = widget.NewSelect(nil, func(string) { v.lookup() })
+	v.source = widget.NewSelect(nil, chosen)
 	v.source.PlaceHolder = "source frame"
 	v.echo = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	v.echo.Wrapping = fyne.TextWrapWord
@@ -210,8 +214,8 @@ func (v *View) show(tr *tf.Tree, err error, t int64) {
 	names := tr.Names()
 	keep := func(s *widget.Select, def string) {
 		s.Options = names
-		if s.Selected != "" && !contains(names, s.Selected) {
-			s.ClearSelected()
+		if !v.chosen || s.Selected != "" && !contains(names, s.Selected) {
+			s.Selected = ""
 		}
 		if s.Selected == "" && def != "" {
 			s.Selected = def
