@@ -152,16 +152,17 @@ func TestNeitherFormat(t *testing.T) {
 
 // TestSensorAndLogTabs: a window has a Sensor tab when its bag has image,
 // laser scan or point cloud topics and a Log tab when it has log topics,
-// both after Message; the Message view's Show in Sensor
+// both after Message, and a TF tab, last, when it has transforms; the
+// Message view's Show in Sensor
 // (l.SelectTab("Sensor")) brings the Sensor tab forward.
 func TestSensorAndLogTabs(t *testing.T) {
 	for _, tt := range []struct {
 		name, path string
 		want       []string // the tabs' titles, without the Topics count
 	}{
-		{"sample", "", []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings"}},
-		{"robot", "../testdata/robot.bag", []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings"}},
-		{"scan, no log", "../testdata/lz4-multichunk.bag", []string{"Topics", "Message", "Sensor", "Plots", "Chunk", "Records", "Findings"}},
+		{"sample", "", []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings", "TF"}},
+		{"robot", "../testdata/robot.bag", []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings", "TF"}},
+		{"scan, no log", "../testdata/lz4-multichunk.bag", []string{"Topics", "Message", "Sensor", "Plots", "Chunk", "Records", "Findings", "TF"}},
 		{"neither", "../testdata/single-message.bag", []string{"Topics", "Message", "Plots", "Chunk", "Records", "Findings"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
