@@ -160,3 +160,25 @@ func TransferOf(s Storage) Transfer {
 	add(s)
 	return t
 }
+
+// IsRemote reports whether reads of r go over the network (a remote file
+// opened through the seam), where a read's cost is a round trip rather
+// than a page of the local file.
+func IsRemote(r io.ReaderAt) bool {
+	_, ok := r.(interface{ Prefetch([]remote.Range) error })
+	return ok
+}
+
+// PrefetchSpans is Prefetch of spans of their own lengths: lens[i] bytes
+// at offs[i].
+func PrefetchSpans(r io.ReaderAt, offs, lens []int64) {
+	p, ok := r.(interface{ Prefetch([]remote.Range) error })
+	if !ok || len(offs) == 0 || len(offs) != len(lens) {
+		return
+	}
+	rs := make([]remote.Range, len(offs))
+	for i, off := range offs {
+		rs[i] = remote.Range{Off: off, Len: lens[i]}
+	}
+	p.Prefetch(rs) // a read that still misses fetches on its own
+}

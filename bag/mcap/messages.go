@@ -186,6 +186,7 @@ func (it *MessageIter) begin() {
 	if len(it.jobs) == 0 {
 		return
 	}
+	it.prefetchWindow()
 	workers := min(runtime.GOMAXPROCS(0), len(it.jobs))
 	it.window = 2 * runtime.GOMAXPROCS(0)
 	var total uint64

@@ -400,6 +400,7 @@ func (x *Reader) Close() error {
 // the chunk when they are missing or do not parse.
 func (x *Reader) ensureCounts() {
 	x.countsOnce.Do(func() {
+		x.summaryCounts()
 		for _, c := range x.chunks {
 			if c.counts != nil {
 				continue

@@ -142,20 +142,41 @@ func (f *File) holds(off, end int64) bool {
 }
 
 // extentAt returns the prefetched bytes [off, end), or nil (under f.mu).
+// Extents may overlap where a later Prefetch asked for a span around an
+// earlier one's (a window's chunks around the chunk headers read on
+// open): the few that start at or before off are each tried.
 func (f *File) extentAt(off, end int64) []byte {
 	i := sort.Search(len(f.extents), func(i int) bool { return f.extents[i].off > off }) - 1
-	if i < 0 {
-		return nil
+	for j := i; j >= 0 && j > i-maxOverlap; j-- {
+		if e := f.extents[j]; end <= e.off+int64(len(e.data)) {
+			return e.data[off-e.off : end-e.off]
+		}
 	}
-	e := f.extents[i]
-	if end > e.off+int64(len(e.data)) {
-		return nil
-	}
-	return e.data[off-e.off : end-e.off]
+	return nil
 }
 
-// addExtent keeps prefetched bytes, in order (under f.mu).
+// maxOverlap bounds how many extents extentAt tries for one read.
+const maxOverlap = 4
+
+// addExtent keeps prefetched bytes, in order (under f.mu). An extent
+// that an existing one holds whole is not kept; those it holds whole are
+// dropped, so that overlaps stay few.
 func (f *File) addExtent(e extent) {
+	end := e.off + int64(len(e.data))
+	for _, x := range f.extents {
+		if x.off <= e.off && end <= x.off+int64(len(x.data)) {
+			return // held already
+		}
+	}
+	kept := f.extents[:0]
+	for _, x := range f.extents {
+		if xend := x.off + int64(len(x.data)); e.off <= x.off && xend <= end {
+			f.extentBytes -= int64(len(x.data))
+			continue
+		}
+		kept = append(kept, x)
+	}
+	f.extents = kept
 	if f.extentBytes+int64(len(e.data)) > extentBudget {
 		return
 	}

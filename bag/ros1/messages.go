@@ -127,6 +127,9 @@ type MessageIter struct {
 	lost    uint64
 	// suspects counts the suspect messages given.
 	suspects uint64
+	// prefetched is set once the first Next asked for a window's chunks
+	// together (see prefetchWindow).
+	prefetched bool
 }
 
 // query is what the workers need to load a chunk; it does not change once
@@ -292,6 +295,10 @@ func (it *MessageIter) OnChunk(fn func(*LoadedChunk) error) { it.q.hook = fn }
 func (it *MessageIter) Next() bool {
 	if it.err != nil {
 		return false
+	}
+	if !it.prefetched {
+		it.prefetched = true
+		it.prefetchWindow()
 	}
 	for it.next < len(it.chunks) && (len(it.heap) == 0 || it.chunks[it.next].Start.Key() <= it.heap[0].cur().t) {
 		c, err := it.take()
