@@ -182,3 +182,12 @@ func PrefetchSpans(r io.ReaderAt, offs, lens []int64) {
 	}
 	p.Prefetch(rs) // a read that still misses fetches on its own
 }
+
+// ReadAhead tells the remote file behind r that the bytes [off, off+n)
+// will be read soon (a full read's next chunks): it starts fetching them
+// in the background. For a local file it does nothing.
+func ReadAhead(r io.ReaderAt, off, n int64) {
+	if a, ok := r.(interface{ ReadAhead(off, n int64) }); ok {
+		a.ReadAhead(off, n)
+	}
+}

@@ -331,9 +331,38 @@ func (f *File) readahead(off, end int64) []*load {
 	if f.closed || f.broken != nil {
 		return nil
 	}
+	return f.loadsAhead((end+bs-1)/bs, (end+s.window+bs-1)/bs)
+}
+
+// ReadAhead starts fetching the bytes [off, off+n) in the background, in
+// pieces of prefetchPiece, as many at once as the client allows beside
+// demanded reads, into the block cache: a reader that knows what it will
+// read next (a full read's next chunks) keeps the link busy ahead of
+// itself. What is cached or being fetched is skipped, and what finds no
+// free slot is left to the reads; the memory it takes is the cache's.
+func (f *File) ReadAhead(off, n int64) {
+	if n <= 0 || off >= f.size {
+		return
+	}
+	bs := f.c.opts.BlockSize
+	f.mu.Lock()
+	var out []*load
+	if !f.closed && f.broken == nil {
+		out = f.loadsAhead(max(0, off)/bs, (off+n+bs-1)/bs)
+	}
+	f.mu.Unlock()
+	for _, ld := range out {
+		go f.run(ld)
+	}
+}
+
+// loadsAhead registers read-ahead loads of the blocks [from, to) that are
+// neither cached nor being fetched, in pieces, while the client has
+// read-ahead slots (under f.mu).
+func (f *File) loadsAhead(from, to int64) []*load {
+	bs := f.c.opts.BlockSize
 	maxPrefetch := max(1, f.c.opts.MaxInFlight-1)
-	from := (end + bs - 1) / bs
-	to := min((end+s.window+bs-1)/bs, (f.size+bs-1)/bs)
+	to = min(to, (f.size+bs-1)/bs)
 	var out []*load
 	piece := max(1, prefetchPiece/bs)
 	for b := from; b < to && f.prefetching < maxPrefetch; {

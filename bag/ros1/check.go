@@ -82,6 +82,9 @@ func CheckContext(ctx context.Context, r io.ReaderAt, size int64, progress func(
 	}
 	c := &checker{rep: &CheckReport{Bytes: map[uint32]uint64{}}, ctx: ctx, progress: progress}
 	idx, idxErr := NewReader(r, size)
+	if idxErr == nil {
+		idx.prefetchLayout()
+	}
 	sb, err := Scan(r, size, idxErr)
 	if err != nil {
 		return nil, err

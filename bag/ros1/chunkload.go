@@ -1,6 +1,10 @@
 package ros1
 
-import "context"
+import (
+	"context"
+
+	"github.com/bagscope/bagscope/bag"
+)
 
 // loadedChunk is one chunk's data as loadInOrder hands it over.
 type loadedChunk struct {
@@ -67,7 +71,11 @@ func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, fn 
 			o.Recycle()
 		}
 	}()
-	for _, ch := range chunks {
+	remote := bag.IsRemote(b.r)
+	for i, ch := range chunks {
+		if remote {
+			b.readAheadChunks(chunks[i:])
+		}
 		w := chunkWeight(ch)
 		for o.Len() > 0 && (o.Full() || !ChunkBudget.TryAcquire(w)) {
 			if err := take(); err != nil {

@@ -128,8 +128,8 @@ type MessageIter struct {
 	// suspects counts the suspect messages given.
 	suspects uint64
 	// prefetched is set once the first Next asked for a window's chunks
-	// together (see prefetchWindow).
-	prefetched bool
+	// together (see prefetchWindow); windowed when it fetched them.
+	prefetched, windowed bool
 }
 
 // query is what the workers need to load a chunk; it does not change once
@@ -405,6 +405,7 @@ func (it *MessageIter) release(c *chunkCursor) {
 // take returns the next chunk to merge, loaded, after handing the workers
 // the chunks that follow it.
 func (it *MessageIter) take() (*chunkCursor, error) {
+	it.readAhead()
 	for it.sent < len(it.chunks) && it.sent-it.next < it.ahead {
 		var c *chunkCursor
 		if n := len(it.free); n > 0 {
