@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,6 +24,11 @@ type Options struct {
 	// Region is the S3 region; "" uses AWS_REGION or the profile's, else
 	// us-east-1.
 	Region string
+	// GSEndpoint is where gs:// URLs go: Google Cloud Storage's
+	// S3-compatible XML API, https://storage.googleapis.com, unless
+	// BAGSCOPE_GS_ENDPOINT_URL names another (a test's S3 server, a
+	// proxy).
+	GSEndpoint string
 	// BlockSize is the unit of the cache and of requests (64 KiB).
 	BlockSize int64
 	// TailBytes is the suffix read that opens a file (256 KiB): it
@@ -78,6 +84,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.DiskCacheBytes <= 0 {
 		o.DiskCacheBytes = 1 << 30
+	}
+	if o.GSEndpoint == "" {
+		o.GSEndpoint = os.Getenv("BAGSCOPE_GS_ENDPOINT_URL")
 	}
 	return o
 }
@@ -144,7 +153,7 @@ func NewClient(o Options) *Client {
 		opts:  o,
 		http:  &httpBackend{client: hc},
 		s3:    &s3Backend{stall: o.Stall, endpoint: o.Endpoint, region: o.Region},
-		gs:    &s3Backend{stall: o.Stall, endpoint: "", region: o.Region, gcs: true},
+		gs:    &s3Backend{stall: o.Stall, endpoint: o.GSEndpoint, region: o.Region, gcs: true},
 		cache: newBlockCache(o.CacheBytes),
 		sem:   make(chan struct{}, o.MaxInFlight),
 
