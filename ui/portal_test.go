@@ -209,3 +209,18 @@ func TestOpenThroughPortal(t *testing.T) {
 		t.Errorf("the failed portal is still used (%s)", c.portal.reason)
 	}
 }
+
+// TestRecordingName: a rosbag2 folder picked through its metadata.yaml
+// (the portal's chooser picks files) is called by the folder's name.
+func TestRecordingName(t *testing.T) {
+	for path, want := range map[string]string{
+		"/data/run_0412/metadata.yaml":  "run_0412",
+		"/data/run_0412/run_0412_0.db3": "run_0412_0.db3",
+		"/data/x.bag":                   "x.bag",
+		"/data/run_0412":                "run_0412",
+	} {
+		if got := recordingName(path); got != want {
+			t.Errorf("%s is called %q, want %q", path, got, want)
+		}
+	}
+}

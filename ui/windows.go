@@ -74,7 +74,17 @@ func (c *controller) openPath(path string, from fyne.Window) {
 	if abs, err := filepath.Abs(path); err == nil && !c.screenshotting {
 		path = abs
 	}
-	c.openSource(source{path: path, name: filepath.Base(path)}, c.targetWindow(from))
+	c.openSource(source{path: path, name: recordingName(path)}, c.targetWindow(from))
+}
+
+// recordingName is what a window opened on path is called: the file's
+// name, or a rosbag2 folder's when path is its metadata.yaml (as the
+// desktop's file chooser picks a folder).
+func recordingName(path string) string {
+	if filepath.Base(path) == "metadata.yaml" {
+		return filepath.Base(filepath.Dir(path))
+	}
+	return filepath.Base(path)
 }
 
 // openSample opens the embedded ROS 1 sample bag.
