@@ -50,6 +50,9 @@ type View struct {
 	// chosen says the user picked the lookup's frames: until then each
 	// tree picks its own default pair.
 	chosen bool
+	// stale says the time moved while the tab was hidden (or nothing was
+	// read yet).
+	stale bool
 	// gen counts reads; pending says the time moved while one ran, to
 	// wantAt.
 	gen     int
@@ -108,12 +111,23 @@ func New(l link.Link) *View {
 	split := container.NewHSplit(v.tree, container.NewVScroll(right))
 	split.Offset = 0.55
 	v.content = container.NewBorder(v.title, nil, nil, nil, split)
-	l.OnCursor(func(t int64) { v.readAt(t) })
-	t, ok := l.Cursor()
-	if !ok {
-		t = l.Doc().Summary.Start.Nanos()
-	}
-	v.readAt(t)
+	// Reading the tree costs a read of every transform message: it is
+	// read only while the tab shows, and once when it is shown again
+	// after the time moved (playback with another tab showing reads
+	// nothing).
+	v.stale = true
+	l.OnCursor(func(t int64) {
+		if !v.content.Visible() {
+			v.stale = true
+			return
+		}
+		v.readAt(t)
+	})
+	l.OnShown(v.content, func() {
+		if v.stale {
+			v.readAt(v.now())
+		}
+	})
 	return v
 }
 
@@ -147,10 +161,10 @@ func kidsOf(t *tf.Tree) map[string][]string {
 	kids := map[string][]string{}
 	var path []string
 	t.Walk(func(f *tf.Frame, depth int) {
-		if f.Name == "" {
-			return
-		}
 		path = append(path[:min(depth, len(path))], f.Name)
+		if f.Name == "" {
+			return // its children show at the top
+		}
 		parent := ""
 		if depth > 0 {
 			parent = path[depth-1]
@@ -160,10 +174,18 @@ func kidsOf(t *tf.Tree) map[string][]string {
 	return kids
 }
 
+// now is the current time, or the recording's start before there is one.
+func (v *View) now() int64 {
+	if t, ok := v.l.Cursor(); ok {
+		return t
+	}
+	return v.l.Doc().Summary.Start.Nanos()
+}
+
 // readAt reads the tree at receive time t in the background. While a read
 // runs, later moves are folded into one read after it.
 func (v *View) readAt(t int64) {
-	v.wantAt = t
+	v.wantAt, v.stale = t, false
 	if v.reading {
 		v.pending = true
 		return
@@ -223,8 +245,8 @@ func (v *View) show(tr *tf.Tree, err error, t int64) {
 		s.Refresh()
 	}
 	defTarget := ""
-	if len(tr.Roots) > 0 {
-		defTarget = tr.Roots[0]
+	if top := v.kids[""]; len(top) > 0 {
+		defTarget = top[0]
 	}
 	// The source defaults to the first leaf under the target: the far
 	// end of its first chain.

@@ -41,7 +41,7 @@ func TestTFViewMatchesCommand(t *testing.T) {
 		target string
 		source string
 	}{
-		{"../../testdata/tf.bag", []float64{1, 4.2, 5.3, 6.5, 9.9}, "map", "tool"},
+		{"../../testdata/tf.bag", []float64{0, 1, 4.2, 5.3, 6.5, 9.9}, "map", "tool"},
 		{"../../testdata/ros2-mixed.mcap", []float64{0.5, 5}, "odom", "laser"},
 		{shared + "cruise-automation__rosbag.js/fixtures/example.bag", []float64{1, 3}, "world", "turtle2"},
 	} {
@@ -96,6 +96,9 @@ func TestTFViewMatchesCommand(t *testing.T) {
 						t.Errorf("at %gs: the problems lack %s: %s:\n%s", at, f.Kind, f.Message, v.issues.Text)
 					}
 				}
+				if tr.Frames[tc.target] == nil || tr.Frames[tc.source] == nil {
+					continue // not yet published at this time
+				}
 				v.target.SetSelected(tc.target)
 				v.source.SetSelected(tc.source)
 				echo := strings.TrimSuffix(tfCommand(t, tc.path, "--at", atArg, "--lookup", tc.target, tc.source), "\n")
@@ -121,5 +124,35 @@ func TestTFTab(t *testing.T) {
 			t.Errorf("%s: a TF tab %v, want %v", path, got, want)
 		}
 		l.Close()
+	}
+}
+
+// TestTFReadsOnlyWhenShown: a hidden tab reads nothing as the time moves,
+// and reads the tree at the current time once shown again.
+func TestTFReadsOnlyWhenShown(t *testing.T) {
+	test.NewTempApp(t)
+	d := uitest.OpenDoc(t, "../../testdata/tf.bag")
+	l := link.NewHub(d, uitest.SyncRun)
+	t.Cleanup(l.Close)
+	v := New(l)
+	test.NewTempWindow(t, v.Content())
+	start := d.Summary.Start.Nanos()
+	l.SetCursor(start + 2e9)
+	if tr := v.Tree(); tr == nil || tr.At.Nanos() != start+2e9 {
+		t.Fatalf("shown: the tree is at %v", tr)
+	}
+	reads := 0
+	v.OnRead = func() { reads++ }
+	v.Content().Hide()
+	for k := int64(3); k <= 9; k++ {
+		l.SetCursor(start + k*1e9)
+	}
+	if reads != 0 || v.Tree().At.Nanos() != start+2e9 {
+		t.Fatalf("hidden: %d reads, the tree at %v", reads, v.Tree().At)
+	}
+	v.Content().Show()
+	l.CatchUp(false) // as the window does when a tab is selected
+	if reads != 1 || v.Tree().At.Nanos() != start+9e9 {
+		t.Errorf("shown again: %d reads, the tree at %v, want one read at +9 s", reads, v.Tree().At)
 	}
 }
