@@ -32,10 +32,13 @@ func xPos(t *testing.T, wid string) (x, y int, err error) {
 
 // waitFor polls cond until it holds, failing after a minute (a bound
 // for a stuck window, not a measure of time).
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t *testing.T, what string, cond func() bool, state ...func() string) {
 	t.Helper()
 	for end := time.Now().Add(time.Minute); !cond(); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(end) {
+			for _, s := range state {
+				what += " (" + s() + ")"
+			}
 			t.Fatalf("after a minute: %s", what)
 		}
 	}
@@ -125,16 +128,14 @@ func TestSecondWindowFitsScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	wid := func(name string) string {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		out, err := exec.CommandContext(ctx, "xdotool", "search", "--sync", "--pid", strconv.Itoa(cmd.Process.Pid), "--name", name).Output()
-		if err != nil {
-			t.Fatalf("no window %s: %v", name, err)
-		}
-		return strings.Fields(string(out))[0]
+	pid := strconv.Itoa(cmd.Process.Pid)
+	// A window's title changes as its recording loads, so the windows
+	// are found again by their final titles at every look, and must be
+	// two different windows.
+	ids := func(title string) []string {
+		out, _ := exec.Command("xdotool", "search", "--all", "--pid", pid, "--name", title).Output()
+		return strings.Fields(string(out))
 	}
-	a, b := wid("robot.bag"), wid("tf.bag")
 	geo := func(id string) (x, y, w, h int) {
 		out, _ := exec.Command("xwininfo", "-id", id).Output()
 		m := regexp.MustCompile(`Absolute upper-left X:\s+(-?\d+)\s+Absolute upper-left Y:\s+(-?\d+)[\s\S]*Width: (\d+)\s+Height: (\d+)`).FindStringSubmatch(string(out))
@@ -145,14 +146,21 @@ func TestSecondWindowFitsScreen(t *testing.T) {
 		return n(m[1]), n(m[2]), n(m[3]), n(m[4])
 	}
 	// Wait until both are placed: apart, and the second inside the screen.
+	last := ""
 	waitFor(t, "the second window is not inside the screen, down and right of the first", func() bool {
-		ax, ay, aw, ah := geo(a)
-		bx, by, bw, bh := geo(b)
+		as, bs := ids(`^robot\.bag `), ids(`^tf\.bag `)
+		if len(as) != 1 || len(bs) != 1 || as[0] == bs[0] {
+			last = fmt.Sprintf("windows titled robot.bag %v, tf.bag %v", as, bs)
+			return false
+		}
+		ax, ay, aw, ah := geo(as[0])
+		bx, by, bw, bh := geo(bs[0])
+		last = fmt.Sprintf("robot.bag at %d,%d %dx%d, tf.bag at %d,%d %dx%d, screen %dx%d", ax, ay, aw, ah, bx, by, bw, bh, sw, sh)
 		if ax > bx { // b is the first placed
 			ax, ay, bx, by, bw, bh = bx, by, ax, ay, aw, ah
 		}
 		return ax >= 0 && bx > ax && by > ay && bx+bw <= sw && by+bh <= sh
-	})
+	}, func() string { return last })
 }
 
 // TestWindowPlaceRemembered runs the window on the X display: a window
@@ -176,7 +184,7 @@ func TestWindowPlaceRemembered(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		// By the process too: a window of an earlier test may linger.
-		out, err := exec.CommandContext(ctx, "xdotool", "search", "--sync", "--pid", strconv.Itoa(cmd.Process.Pid), "--name", "arm7.bag").Output()
+		out, err := exec.CommandContext(ctx, "xdotool", "search", "--sync", "--all", "--pid", strconv.Itoa(cmd.Process.Pid), "--name", "arm7.bag").Output()
 		if err != nil {
 			cmd.Process.Kill()
 			t.Fatalf("no window: %v", err)
