@@ -25,6 +25,17 @@ type ClockIndex struct {
 	log, sim []int64 // nanoseconds, by log time
 }
 
+// HasClock reports whether s has a /clock topic (the sim time base and
+// playback by sim time are offered only then).
+func HasClock(s bag.Storage) bool {
+	for _, c := range s.Connections() {
+		if c.Topic == ClockTopic {
+			return true
+		}
+	}
+	return false
+}
+
 // ErrNoClock means the recording has no /clock messages bagscope reads.
 var ErrNoClock = errors.New("the recording has no /clock (rosgraph_msgs/Clock) messages")
 

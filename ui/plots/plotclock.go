@@ -14,17 +14,6 @@ import (
 // the selected range) works in receive time, so the Plots tab maps times
 // across at its edges: toBase for what comes in, toLog for what goes out.
 
-// hasClock reports whether the recording has a /clock topic to offer the
-// sim time base for.
-func (g *View) hasClock() bool {
-	for _, c := range g.l.Doc().Storage.Connections() {
-		if c.Topic == query.ClockTopic {
-			return true
-		}
-	}
-	return false
-}
-
 // loadClock reads the /clock messages in the background, then switches to
 // the time base labelled label; on failure it says why and keeps the base
 // shown before.

@@ -144,7 +144,7 @@ func (g *View) newToolbar() fyne.CanvasObject {
 	g.entry.OnSubmitted = func(string) { g.addTyped() }
 	g.addBtn = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), g.addTyped)
 	var labels []string
-	clock := g.hasClock()
+	clock := query.HasClock(g.l.Doc().Storage)
 	for _, tb := range timeBases {
 		if tb.base != series.ClockTime || clock {
 			labels = append(labels, tb.label)

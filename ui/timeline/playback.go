@@ -262,7 +262,7 @@ func newTransport(p *Player, start int64, status func(string)) *transport {
 	p.onState = append(p.onState, tr.refresh)
 	p.l.OnCursor(func(int64) { tr.showTime() })
 	box := container.NewHBox(back, tr.play, fwd, tr.speed, tr.loop)
-	if p.hasClock() {
+	if query.HasClock(p.l.Doc().Storage) {
 		tr.simBtn = widgets.NewTipButton("Sim", nil, "Pace playback by the sim time of /clock and show it (the speed is then sim seconds per second)", status, func() {
 			p.SetSimTime(!p.SimTime(), func(err error) {
 				if err != nil {

@@ -14,16 +14,6 @@ import (
 // slower than real time plays slower), and the transport shows the sim
 // time beside the receive time.
 
-// hasClock reports whether the recording has a /clock topic.
-func (p *Player) hasClock() bool {
-	for _, c := range p.l.Doc().Storage.Connections() {
-		if c.Topic == query.ClockTopic {
-			return true
-		}
-	}
-	return false
-}
-
 // SimTime reports whether playback is paced by the sim time.
 func (p *Player) SimTime() bool { return p.clock.Pace != nil }
 
