@@ -281,10 +281,12 @@ func (b *builder) finish(st bag.Storage) *Tree {
 		t.Findings = append(t.Findings, Finding{Kind: KindRejected, Frame: n, Time: r.at,
 			Message: fmt.Sprintf("%q: %s refused as tf2 refuses them (the first, received %s, has %s)", n, count(r.n, "transform"), r.at, r.first)})
 	}
-	// Parents that are not children themselves are roots.
+	// Parents that are not children themselves are roots. A frame with no
+	// transform of its own yet may already be in the map as a root made
+	// for its children: it has no parent to join.
 	for _, name := range names {
 		f := t.Frames[name]
-		if f == nil {
+		if f == nil || f.Root {
 			continue
 		}
 		p := t.Frames[f.Parent]

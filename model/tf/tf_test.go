@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -172,6 +173,25 @@ func compareTree(t *testing.T, at string, tree *Tree, ref refTree) {
 	}
 	if children != len(ref.Parents) {
 		t.Errorf("at %s: %d frames with a parent, the oracle %d (%v)", at, children, len(ref.Parents), ref.Parents)
+	}
+	// The roots: the oracle's parents that have no parent themselves, each
+	// once, and the tree's children lists the inverse of its parents.
+	var wantRoots []string
+	for _, p := range ref.Parents {
+		if _, child := ref.Parents[p]; !child && !slices.Contains(wantRoots, p) {
+			wantRoots = append(wantRoots, p)
+		}
+	}
+	slices.Sort(wantRoots)
+	if !slices.Equal(tree.Roots, wantRoots) {
+		t.Errorf("at %s: roots %q, the oracle %q", at, tree.Roots, wantRoots)
+	}
+	for name, f := range tree.Frames {
+		for _, c := range f.Children {
+			if cf := tree.Frames[c]; cf == nil || cf.Root || cf.Parent != name {
+				t.Errorf("at %s: %q lists %q as a child, whose parent is not %q", at, name, c, name)
+			}
+		}
 	}
 	for key, raw := range ref.Lookup {
 		var want refTransform
