@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -123,6 +124,7 @@ func TestSecondWindowFitsScreen(t *testing.T) {
 	}
 	home := t.TempDir()
 	cmd := exec.Command(gui, "testdata/robot.bag", "testdata/tf.bag")
+	cmd.WaitDelay = 10 * time.Second
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -177,6 +179,9 @@ func TestWindowPlaceRemembered(t *testing.T) {
 	run := func() (*exec.Cmd, string) {
 		cmd := exec.Command(gui, "testdata/arm7.bag")
 		cmd.Stderr = &stderr
+		// Wait returns once the window's process has ended, even if a
+		// process it started holds stderr open.
+		cmd.WaitDelay = 10 * time.Second
 		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -199,27 +204,58 @@ func TestWindowPlaceRemembered(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the window did not move", func() bool { x, y, err := xPos(t, wid); return err == nil && x == 5 && y == 10 })
-	if err := exec.Command("xdotool", "key", "--window", wid, "ctrl+w").Run(); err != nil {
-		t.Fatal(err)
+	// Ctrl+W as the keyboard sends it (XTEST) to the focused window. A
+	// key sent to a window by XSendEvent was lost about once in 25 runs
+	// under load, so the press is repeated, at most twice, while the
+	// window stays open.
+	pressClose := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		exec.CommandContext(ctx, "xdotool", "windowfocus", "--sync", wid).Run()
+		if err := exec.CommandContext(ctx, "xdotool", "key", "--clearmodifiers", "ctrl+w").Run(); err != nil {
+			t.Logf("xdotool key: %v", err)
+		}
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("Ctrl+W did not close the window within a minute")
+	pressClose()
+	for presses := 1; ; presses++ {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("the window's process ended with %v\nstderr:\n%s", err, stderr.String())
+			}
+		case <-time.After(40 * time.Second):
+			if presses < 3 {
+				t.Logf("the window is still open 40 s after Ctrl+W: pressing it again")
+				pressClose()
+				continue
+			}
+			// Its goroutines, to see where it waits.
+			cmd.Process.Signal(syscall.SIGQUIT)
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+			}
+			t.Fatalf("Ctrl+W, pressed three times, did not close the window within two minutes\nstderr:\n%s", stderr.String())
+		}
+		break
 	}
-	prefs, err := filepath.Glob(filepath.Join(home, ".config/fyne/*/preferences.json"))
-	if err != nil || len(prefs) != 1 {
-		t.Fatalf("preferences: %v %v", prefs, err)
+	// The place is kept in windows.json beside Fyne's preferences,
+	// written as the window closes.
+	kept, err := filepath.Glob(filepath.Join(home, ".config/fyne/*/windows.json"))
+	if err != nil || len(kept) != 1 {
+		t.Fatalf("windows.json: %v %v\nstderr:\n%s", kept, err, stderr.String())
 	}
-	b, _ := os.ReadFile(prefs[0])
-	var kept map[string]any
-	json.Unmarshal(b, &kept)
+	b, _ := os.ReadFile(kept[0])
+	var values map[string]string
+	if err := json.Unmarshal(b, &values); err != nil {
+		t.Fatalf("windows.json: %v\n%s", err, b)
+	}
 	found := false
-	for k, v := range kept {
-		if s, ok := v.(string); ok && strings.HasPrefix(k, "window.") && strings.HasPrefix(s, "5 10 ") {
+	for k, v := range values {
+		if strings.HasPrefix(k, "window.") && strings.HasPrefix(v, "5 10 ") {
 			found = true
 		}
 	}

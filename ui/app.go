@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -57,6 +58,10 @@ func Run(args []string) int {
 		c.ws = nativeScreen{} // fit the screen, and remember where windows were
 	}
 	if opts.screenshot == "" {
+		if root := a.Storage().RootURI(); root != nil && root.Scheme() == "file" {
+			c.state = openFileState(filepath.Join(root.Path(), closeStateFile), a.Preferences())
+		}
+		c.lastClosed = exitSoon
 		c.portal = &portalState{}
 		go c.portal.look(os.Getenv, probePortal)
 		c.recent.Load(a.Preferences().String(prefRecent))
@@ -152,12 +157,16 @@ var iconResource = fyne.NewStaticResource("bagscope.png", assets.Icon)
 type controller struct {
 	app    fyne.App
 	recent *model.Recent
-	start  fyne.Window // the start page's window, while it shows the start page
-	views  map[fyne.Window]*bagView
+	// state keeps each window's place and its kind's last layout.
+	state closeState
+	start fyne.Window // the start page's window, while it shows the start page
+	views map[fyne.Window]*bagView
 	// async runs background work; tests make it synchronous.
 	async func(func())
 	// quit quits the app (Ctrl+Q); tests watch it.
 	quit func()
+	// lastClosed runs when the last window closes (nil in tests).
+	lastClosed func()
 	// onOpened, when set, is called once a bag view has finished loading.
 	onOpened func(*bagView)
 	// tab, sel and rng are the command line's --tab, --select and --range, applied to
@@ -183,6 +192,7 @@ func newController(a fyne.App) *controller {
 	return &controller{
 		app:    a,
 		recent: &model.Recent{},
+		state:  prefsState{a.Preferences()},
 		views:  map[fyne.Window]*bagView{},
 		async:  func(f func()) { go f() },
 		quit:   a.Quit,

@@ -47,7 +47,7 @@ func (c *controller) keepLayout(v *bagView) {
 	}
 	var buf bytes.Buffer
 	if err := writeLayout(&buf, layoutOf(v.views)); err == nil {
-		c.app.Preferences().SetString(prefLastLayout+layoutKind(v.views.link.Doc()), buf.String())
+		c.state.SetString(prefLastLayout+layoutKind(v.views.link.Doc()), buf.String())
 	}
 }
 
@@ -60,7 +60,7 @@ func (c *controller) restoreLayout(dv *docViews) {
 		c.tab != "" || len(c.plots) > 0 || c.sel != nil || c.rng != nil {
 		return
 	}
-	s := c.app.Preferences().String(prefLastLayout + layoutKind(dv.link.Doc()))
+	s := c.state.String(prefLastLayout + layoutKind(dv.link.Doc()))
 	if s == "" {
 		return
 	}

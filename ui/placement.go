@@ -127,7 +127,7 @@ func (c *controller) place(w fyne.Window, others []fyne.Window) {
 		return
 	}
 	if len(others) == 0 {
-		if p, ok := parsePlacement(c.app.Preferences().String(s.key())); ok && p.fits(s) {
+		if p, ok := parsePlacement(c.state.String(s.key())); ok && p.fits(s) {
 			w.Resize(fyne.NewSize(p.W, p.H))
 			c.ws.setPos(w, p.X, p.Y)
 			return
@@ -171,6 +171,6 @@ func (c *controller) remember(w fyne.Window) {
 	size := w.Canvas().Size()
 	p := placement{X: x, Y: y, W: size.Width, H: size.Height}
 	if p.fits(s) {
-		c.app.Preferences().SetString(s.key(), p.String())
+		c.state.SetString(s.key(), p.String())
 	}
 }

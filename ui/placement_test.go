@@ -145,7 +145,7 @@ func TestWindowFitsScreen(t *testing.T) {
 	// The same preference on a smaller screen is not restored.
 	small := newFakeScreen(800, 500)
 	c.ws = small
-	c.app.Preferences().SetString(small.s.key(), c.app.Preferences().String(fs.s.key()))
+	c.state.SetString(small.s.key(), c.state.String(fs.s.key()))
 	fourth := openKeysWindowSized(t, c, "")
 	if !small.inside(fourth.w) {
 		t.Errorf("on an 800x500 screen the window is %v at %v", fourth.w.Canvas().Size(), small.at[fourth.w])

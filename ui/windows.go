@@ -133,7 +133,12 @@ func (c *controller) bagWindows() []fyne.Window {
 func (c *controller) closeWindow(w fyne.Window) {
 	c.remember(w)
 	c.keepLayout(c.views[w])
+	_, bag := c.views[w]
+	last := bag && len(c.views) == 1 && c.start == nil
 	w.Close()
+	if last && c.lastClosed != nil {
+		c.lastClosed()
+	}
 }
 
 // quitApp remembers where the bag windows were, then quits (Ctrl+Q).
@@ -143,6 +148,9 @@ func (c *controller) quitApp() {
 		c.keepLayout(v)
 	}
 	c.quit()
+	if c.lastClosed != nil {
+		c.lastClosed()
+	}
 }
 
 // openExtensions are the file endings the Open dialog lists: ROS 1 bags,
