@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite"
 
@@ -167,7 +168,7 @@ func TestRemoteDB3InfoReadsMetadataNotRows(t *testing.T) {
 				t.Errorf("%d topics, want 3", conns)
 			}
 			st := c.Stats()
-			if n := served(t, web) - logged; int64(n) != st.Requests {
+			if n := servedBy(t, web, logged, st.Requests); int64(n) != st.Requests {
 				t.Errorf("nginx served %d requests, the client counted %d", n, st.Requests)
 			}
 			fi, err := os.Stat(filepath.Join(root, tc.file))
@@ -197,6 +198,22 @@ func served(t *testing.T, web *remotetest.HTTPServer) int {
 		}
 	}
 	return n
+}
+
+// servedBy is how many requests nginx logged since logged, once it has
+// logged want of them: nginx writes a request's line after its last byte
+// went out, so under load the client can count a request before its line
+// is in the log. It waits up to 30 s, and returns at once with more than
+// want.
+func servedBy(t *testing.T, web *remotetest.HTTPServer, logged int, want int64) int {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		n := served(t, web) - logged
+		if int64(n) >= want || time.Now().After(deadline) {
+			return n
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func indent(s, pre string) string {
