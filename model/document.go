@@ -54,6 +54,19 @@ type Document struct {
 
 	src    io.ReaderAt // the file's bytes, for a fresh read (check, repair)
 	closer io.Closer
+
+	distrust *bag.Distrust
+}
+
+// Distrust is the one mark of the messages every view of the document
+// shows (bag.Distrust): what opening found damaged, and what the reads of
+// its messages learn since. A Document that Open did not make gets its
+// own on first call, which must then be on one goroutine.
+func (d *Document) Distrust() *bag.Distrust {
+	if d.distrust == nil {
+		d.distrust = bag.NewDistrust(d.Storage)
+	}
+	return d.distrust
 }
 
 // Topic is one row of the topics table.
@@ -168,6 +181,7 @@ func openRecording(ctx context.Context, path string, progress ProgressFunc) (*Do
 	d := &Document{
 		Path: path, Name: bag.Base(path), Size: info.Size, // a URL's name without its query
 		Storage: st, Info: info, Summary: s, Warnings: info.Warnings,
+		distrust: bag.NewDistrust(st),
 	}
 	if rs, ok := bag.Underlying(st).(*ros1.Store); ok {
 		d.Bag, d.Scan = rs.Bag, rs.Bag.Scan
@@ -221,7 +235,7 @@ func open(ctx context.Context, r io.ReaderAt, size int64, path, name string, pro
 	d := &Document{
 		Path: path, Name: name, Size: size,
 		Storage: st, Info: info, Summary: s, Warnings: info.Warnings,
-		src: r,
+		src: r, distrust: bag.NewDistrust(st),
 	}
 	if rs, ok := bag.Underlying(st).(*ros1.Store); ok {
 		d.Bag, d.Scan = rs.Bag, rs.Bag.Scan

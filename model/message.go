@@ -51,8 +51,11 @@ type MessageReader struct {
 	b     *ros1.Bag // the ROS 1 bag behind s, or nil
 	Cache *rosmsg.Cache
 
+	// Distrust marks a message from a damaged unit (Damaged); set it to
+	// the document's (Document.Distrust) before the first Read so that
+	// what any read learns marks it. nil: one of the reader's own.
+	Distrust  *bag.Distrust
 	unitsOnce sync.Once
-	units     func(bag.Loc) string // bag.DamagedUnits, made on first use
 
 	mu     sync.Mutex
 	chunks [2]cachedChunk // most recently used first
@@ -117,8 +120,12 @@ func (r *MessageReader) chunk(pos int64) (cachedChunk, error) {
 func (r *MessageReader) Read(ref msgref.Ref) (*Message, error) {
 	m, err := r.read(ref)
 	if err == nil && m.Suspect == "" {
-		r.unitsOnce.Do(func() { r.units = bag.DamagedUnits(r.s, nil) })
-		m.Damaged = r.units(bag.Loc{Block: ref.ChunkPos, Offset: ref.Offset})
+		r.unitsOnce.Do(func() {
+			if r.Distrust == nil {
+				r.Distrust = bag.NewDistrust(r.s)
+			}
+		})
+		m.Damaged = r.Distrust.Unit(bag.Loc{Block: ref.ChunkPos, Offset: ref.Offset})
 	}
 	return m, err
 }

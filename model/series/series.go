@@ -99,6 +99,10 @@ type Request struct {
 	// Whole lists fields (by index in Fields) kept whole despite
 	// MaxPoints, such as the operands of a derivative.
 	Whole []bool
+	// Distrust marks the points read from a unit known to be damaged
+	// suspect too (SuspectT), as the Message view marks their messages:
+	// a window's (model.Document.Distrust). nil: what opening found.
+	Distrust *bag.Distrust
 }
 
 // Series is one extracted field in columnar form: 16 bytes per point (an
@@ -372,6 +376,10 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 		return req.MaxPoints
 	})
 
+	distrust := req.Distrust
+	if distrust == nil {
+		distrust = bag.NewDistrust(b)
+	}
 	it := b.Messages(f)
 	defer it.Close()
 	var done int64
@@ -420,9 +428,10 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 			}
 		}
 		loc := msgref.Loc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}
+		suspect := distrust.Why(m) != ""
 		for _, sl := range cs.slots {
 			r := sl.r
-			r.t, r.loc, r.pos, r.suspect = t, loc, 0, m.Suspect != ""
+			r.t, r.loc, r.pos, r.suspect = t, loc, 0, suspect
 			r.remaining--
 			if sl.sel == nil {
 				r.Value(nil, float64(stamp-recv)/1e9)

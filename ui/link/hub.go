@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
 	"github.com/bagscope/bagscope/model/stats"
@@ -38,6 +39,7 @@ type Hub struct {
 	// in pendingLoss.
 	onReadLoss  func(stats.ReadLoss)
 	pendingLoss *stats.ReadLoss
+	onDistrust  []func()
 
 	msg       msgref.Ref
 	hasMsg    bool
@@ -433,12 +435,28 @@ func (l *Hub) Index() *model.MessageIndex { return l.index }
 // ReportReadLoss shows what a read of every message skipped, now or once
 // the window's banner can show it.
 func (l *Hub) ReportReadLoss(loss stats.ReadLoss) {
+	l.LearnDamage(loss.Skipped)
 	if l.onReadLoss == nil {
 		l.pendingLoss = &loss
 		return
 	}
 	l.onReadLoss(loss)
 }
+
+// LearnDamage tells the document's Distrust what a read skipped, and the
+// views when it marks a unit it did not know.
+func (l *Hub) LearnDamage(skipped []bag.ByteRange) {
+	if !l.d.Distrust().Learn(skipped) {
+		return
+	}
+	for _, f := range l.onDistrust {
+		f()
+	}
+}
+
+// OnDistrust registers a reaction to the document's Distrust marking more
+// units (LearnDamage).
+func (l *Hub) OnDistrust(f func()) { l.onDistrust = append(l.onDistrust, f) }
 
 // OnReadLoss sets how the window shows what a read of every message
 // skipped, and shows a loss reported before.

@@ -15,6 +15,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
 	"github.com/bagscope/bagscope/model/stats"
@@ -89,6 +90,12 @@ type Link interface {
 	// ReportReadLoss shows what a read of every message skipped (the
 	// window's banner).
 	ReportReadLoss(loss stats.ReadLoss)
+	// LearnDamage tells the document's Distrust (model.Document.Distrust)
+	// the byte ranges a read skipped; when a unit not known before is now
+	// damaged, every OnDistrust reaction runs (the Message view marks the
+	// message it shows, the plots their points). ReportReadLoss calls it.
+	LearnDamage(skipped []bag.ByteRange)
+	OnDistrust(f func())
 
 	// SelectTab shows the tab whose title starts with name.
 	SelectTab(name string) bool

@@ -107,6 +107,8 @@ func New(l link.Link) fyne.CanvasObject {
 
 func newMessageView(l link.Link) *messagePanel {
 	p := &messagePanel{l: l, reader: model.NewMessageReader(l.Doc().Storage, nil)}
+	// One mark for every view: what any read of the window learns.
+	p.reader.Distrust = l.Doc().Distrust()
 
 	p.title = widgets.NewClipLabel("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.where = widgets.NewTipLine("", fyne.TextStyle{})
@@ -187,11 +189,25 @@ func newMessageView(l link.Link) *messagePanel {
 	p.body = container.NewStack(p.empty)
 	p.content = p.body
 	l.Actions().StepMessage = p.step
+	l.OnDistrust(p.distrusted)
 	l.OnMessageShown(p.content, p.show) // decoded only while shown
 	if ref, ok := l.Message(); ok {
 		p.show(ref)
 	}
 	return p
+}
+
+// distrusted shows the message shown again, marked, when a read found
+// the unit it was read from damaged (link.Link.OnDistrust).
+func (p *messagePanel) distrusted() {
+	m := p.msg
+	if !p.has || m == nil || m.Suspect != "" || m.Damaged != "" {
+		return
+	}
+	if p.reader.Distrust.Unit(bag.Loc{Block: m.Ref.ChunkPos, Offset: m.Ref.Offset}) != "" {
+		p.msg = nil // read again: show returns early for the message it shows
+		p.show(p.ref)
+	}
 }
 
 // show reads and decodes the message ref in the background and shows it.

@@ -139,7 +139,7 @@ func (g *View) readDetail(p *plotPanel, s *plotSeries, w plot.Window) {
 	ctx, cancel := context.WithCancel(g.l.Context())
 	d.cancel, d.pending = cancel, w
 	gen := d.gen
-	req := series.Request{Base: g.base, Clock: g.clockOrNil(), Compact: true, MaxPoints: plotMaxPoints,
+	req := series.Request{Base: g.base, Clock: g.clockOrNil(), Compact: true, MaxPoints: plotMaxPoints, Distrust: g.l.Doc().Distrust(),
 		Fields: []series.FieldRef{s.ms.Ref}, Start: bag.TimeFromNanos(w.T0), End: bag.TimeFromNanos(w.T1)}
 	name := s.ms.Name
 	var mu sync.Mutex
@@ -195,7 +195,7 @@ func (g *View) exactSeries(ctx context.Context, srcs []*plotSeries, shown []plot
 	if len(refs) == 0 {
 		return shown, nil
 	}
-	req := series.Request{Base: g.base, Clock: g.clockOrNil(), Compact: true, Fields: refs, Start: bag.TimeFromNanos(w.T0), End: bag.TimeFromNanos(w.T1)}
+	req := series.Request{Base: g.base, Clock: g.clockOrNil(), Compact: true, Fields: refs, Start: bag.TimeFromNanos(w.T0), End: bag.TimeFromNanos(w.T1), Distrust: g.l.Doc().Distrust()}
 	set, err := series.Extract(ctx, g.l.Doc().Storage, &g.cache, req, nil)
 	if err != nil {
 		return nil, err

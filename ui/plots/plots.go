@@ -126,6 +126,7 @@ func New(l link.Link) *View {
 	}
 	l.OnCursor(g.setCursor)
 	l.OnRange(g.onRange)
+	l.OnDistrust(g.distrusted)
 	if t, ok := l.Cursor(); ok {
 		g.setCursor(t)
 	}
@@ -262,6 +263,25 @@ func (g *View) setTimeBase(label string) {
 			}
 		}
 	}
+}
+
+// distrusted reads every series again when a read found more units
+// damaged (link.Link.OnDistrust): their points from those units are
+// marked suspect, as the Message view marks their messages. A series
+// still being read is restarted too, its points read so far being marked
+// from what was known when they were.
+func (g *View) distrusted() {
+	g.batch(func() {
+		for _, p := range g.panels {
+			if len(p.series) == 0 {
+				continue
+			}
+			for _, s := range p.series {
+				p.extract(s)
+			}
+			p.seriesChanged()
+		}
+	})
 }
 
 // addTyped adds what the toolbar's entry holds to the selected panel.

@@ -88,7 +88,7 @@ func (g *View) read(grp []extractJob) {
 	// Compact times: about 12 bytes a point instead of 16 (plot/column).
 	// A field with more messages than plotMaxPoints is kept reduced (see
 	// plotdetail.go); the operands of derived series and XY paths whole.
-	req := series.Request{Base: g.base, Clock: g.clockOrNil(), Compact: true, MaxPoints: plotMaxPoints}
+	req := series.Request{Base: g.base, Clock: g.clockOrNil(), Compact: true, MaxPoints: plotMaxPoints, Distrust: g.l.Doc().Distrust()}
 	from := make([]int, len(grp)+1) // job k's fields are req.Fields[from[k]:from[k+1]]
 	live := len(grp)
 	for k, j := range grp {
@@ -138,6 +138,11 @@ func (g *View) read(grp []extractJob) {
 				}
 			}
 			j.p.finish(j.s, mine, err)
+		}
+		if err == nil {
+			// What this read skipped marks its units for every view (and
+			// reads these series again, marked, when it is news).
+			g.l.LearnDamage(set.Skipped)
 		}
 	})
 }
