@@ -148,6 +148,11 @@ type Damage struct {
 	// Unverified lists the byte ranges no checksum covers: they were
 	// read, but damage in them could go unseen.
 	Unverified []LostRange
+	// ByTopic says, after a read of every message (ReadDamage), which
+	// topics lost messages and how many, where the recording claims a
+	// count per topic (TopicLoss), most lost first; nil where it claims
+	// none.
+	ByTopic []TopicLoss
 	// Files counts the recording's files, MissingFiles those it names
 	// but lacks.
 	Files, MissingFiles int
@@ -522,13 +527,16 @@ func DamageAfter(s Storage, it MessageIter) *Damage {
 // with the ranges the read skipped (as its iterator's Skipped lists them,
 // see DamageRead), the suspect messages it gave (each may not be the one
 // recorded, NoteSuspects) and, when it read every message to the end
-// (whole), the messages it read (SetRead). Survey, verify, cat and the
-// window's banner all make it here, so they say the same loss.
-func ReadDamage(s Storage, skipped []ByteRange, suspects, read uint64, whole bool) *Damage {
+// (whole), the messages it read (SetRead) and, where the recording claims
+// a count per topic and t counts by connection, which topics lost how
+// many (ByTopic). Survey, verify, cat and the window's banner all make it
+// here, so they say the same loss.
+func ReadDamage(s Storage, skipped []ByteRange, t Tally, whole bool) *Damage {
 	d := DamageRead(s, skipped)
-	d.NoteSuspects(suspects)
+	d.NoteSuspects(t.Suspects)
 	if whole {
-		d.SetRead(read)
+		d.SetRead(t.Read)
+		d.ByTopic = topicLosses(s, d, t)
 	}
 	return d
 }

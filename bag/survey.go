@@ -25,6 +25,7 @@ func Survey(ctx context.Context, s Storage, progress func(done, total int64)) (*
 		slot[c.ID] = i
 	}
 	counts := make([]atomic.Uint64, len(conns)+1) // the last for messages of no known connection
+	suspects := make([]atomic.Uint64, len(conns)+1)
 	var read, suspect atomic.Uint64
 	count := func(m *Message) {
 		i, ok := len(conns), false
@@ -38,6 +39,7 @@ func Survey(ctx context.Context, s Storage, progress func(done, total int64)) (*
 		read.Add(1)
 		if m.Suspect != "" {
 			suspect.Add(1)
+			suspects[i].Add(1)
 		}
 	}
 	stop, stopped := make(chan struct{}), make(chan struct{})
@@ -82,7 +84,14 @@ func Survey(ctx context.Context, s Storage, progress func(done, total int64)) (*
 	if err == nil {
 		err = ctx.Err()
 	}
-	d := ReadDamage(s, skipped, suspect.Load(), read.Load(), err == nil)
+	var t Tally
+	for i, c := range conns {
+		if n := counts[i].Load(); n > 0 {
+			t.AddConn(c.ID, n, suspects[i].Load())
+		}
+	}
+	t.Read, t.Suspects = read.Load(), suspect.Load()
+	d := ReadDamage(s, skipped, t, err == nil)
 	if err == nil && ctx.Value(noDoctorKey{}) == nil {
 		err = addDoctorFindings(ctx, s, d, nil)
 	}

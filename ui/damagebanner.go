@@ -87,7 +87,7 @@ func (b *damageBanner) flip() {
 // command gives.
 func (b *damageBanner) readLoss(loss stats.ReadLoss) {
 	// The one report every command gives of the same read.
-	b.set(bag.ReadDamage(b.d.Storage, loss.Skipped, loss.Suspects, loss.Read, loss.Complete))
+	b.set(bag.ReadDamage(b.d.Storage, loss.Skipped, loss.Tally, loss.Complete))
 }
 
 // set says dmg: the banner is hidden when there is nothing to say.
@@ -119,6 +119,9 @@ func (b *damageBanner) set(dmg *bag.Damage) {
 	b.root.Refresh()
 }
 
+// maxBannerTopics is how many topics' losses the details name.
+const maxBannerTopics = 6
+
 // bannerText is the banner's line and its details: what was lost ("1 of
 // 5 files missing: 1,240 messages lost; missing: wbag_2.db3."), the first
 // place it was lost, how the file was read when not through its index,
@@ -134,6 +137,10 @@ func bannerText(d *model.Document, dmg *bag.Damage) (string, []string) {
 		parts = append(parts, capitalize(firstLost(dmg, human.DamageHeadline(dmg)))+".")
 		if c := human.ClaimNote(dmg); c != "" {
 			details = append(details, capitalize(c)+".")
+		}
+		// Which topics lost how many, where the recording counts them.
+		if t := human.TopicLosses(dmg, maxBannerTopics); t != "" {
+			details = append(details, "By topic, "+t+".")
 		}
 	}
 	scanText, scanDetails := scanWords(d)

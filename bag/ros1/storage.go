@@ -376,3 +376,25 @@ func (s *Store) Unverified() []bag.ByteRange {
 	}
 	return out
 }
+
+// TopicClaim is what the bag's index claims of each topic: its chunk
+// infos' message counts per connection, written when the bag was closed
+// (bag.TopicClaimer). nil for a bag opened by a scan: its counts are what
+// the scan found, not a claim.
+func (s *Store) TopicClaim() *bag.Claim {
+	if s.Bag.Scan != nil || len(s.Bag.ChunkInfos) == 0 {
+		return nil
+	}
+	c := &bag.Claim{By: "the index", Topics: map[string]uint64{}}
+	for _, ci := range s.Bag.ChunkInfos {
+		for _, cc := range ci.Conns {
+			conn := s.byID[cc.Conn]
+			if conn == nil {
+				return nil // a count of a connection the bag does not define
+			}
+			c.Topics[conn.Topic] += uint64(cc.Count)
+			c.Messages += uint64(cc.Count)
+		}
+	}
+	return c
+}

@@ -99,8 +99,11 @@ func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, o c
 	it := b.Messages(f)
 	defer it.Close()
 	var n uint64
+	var t bag.Tally // by connection: which topics lost how many
 	for it.Next() {
-		p.print(it.Message())
+		m := it.Message()
+		t.Add(m)
+		p.print(m)
 		n++
 		if o.limit > 0 && n >= uint64(o.limit) {
 			break
@@ -115,7 +118,8 @@ func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, o c
 	// What could not be read goes to stderr, in text and --json alike.
 	// Every message read (no limit cut it short): what was read, not
 	// what an index counts.
-	l := readLoss(b, it, p.suspects, n, f.Whole() && (o.limit == 0 || n < uint64(o.limit)))
+	t.Suspects = max(t.Suspects, p.suspects) // a message that does not decode exactly is suspect too
+	l := readLoss(b, it, t, f.Whole() && (o.limit == 0 || n < uint64(o.limit)))
 	l.print(stderr, path)
 	status := 0
 	if l.any() {

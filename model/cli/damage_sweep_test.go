@@ -275,7 +275,7 @@ func windowDamage(t *testing.T, path string) *bag.Damage {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bag.ReadDamage(s, loss.Skipped, loss.Suspects, loss.Read, loss.Complete)
+	return bag.ReadDamage(s, loss.Skipped, loss.Tally, loss.Complete)
 }
 
 // lostOf reads the "lost" object of a command's --json output.
@@ -292,7 +292,7 @@ func lostOf(t *testing.T, what, out string) *lossJSON {
 
 // TestDamageSweep: see the top of the file.
 func TestDamageSweep(t *testing.T) {
-	type tally struct{ variants, truthful, exact, bounded, unbounded int }
+	type tally struct{ variants, truthful, exact, bounded, unbounded, byTopic int }
 	var all tally
 	for _, src := range sweepSources(t) {
 		t.Run(src.name, func(t *testing.T) {
@@ -351,6 +351,12 @@ func TestDamageSweep(t *testing.T) {
 					}
 				}
 				truth := uint64(len(orig) - recovered)
+				// Each topic's truth: its messages in the original not
+				// read back.
+				topicTruth := map[string]uint64{}
+				for k, n := range left {
+					topicTruth[k.topic] += uint64(n)
+				}
 				ok := true
 				allowed := 0
 				if src.unverified {
@@ -371,6 +377,27 @@ func TestDamageSweep(t *testing.T) {
 				if truth > unseen && !d.Lost() {
 					t.Errorf("%s: %d messages lost and the report says nothing", what, truth)
 					ok = false
+				}
+				// Where the recording claims a count per topic, the loss
+				// names the topics that lost messages, each with a count
+				// that holds its truth.
+				listed := map[string]bool{}
+				for _, tp := range d.ByTopic {
+					listed[tp.Topic] = true
+					tt := topicTruth[tp.Topic]
+					if tt-min(tt, unseen) < tp.Lost.Min && tt < tp.Lost.Min || tp.Lost.Bounded && tt-min(tt, unseen) > tp.Lost.Max {
+						t.Errorf("%s: %s lost %d messages (%d may be changed unseen), the report says %v", what, tp.Topic, tt, unseen, tp.Lost)
+						ok = false
+					}
+				}
+				if len(d.ByTopic) > 0 {
+					tl.byTopic++
+					for topic, tt := range topicTruth {
+						if tt > unseen && !listed[topic] {
+							t.Errorf("%s: %s lost %d messages and the loss by topic does not name it: %v", what, topic, tt, d.ByTopic)
+							ok = false
+						}
+					}
 				}
 				if src.claims && truth > 0 && !c.Bounded && !strings.Contains(v.name, "metadata.yaml removed") && !strings.HasPrefix(v.name, "cut") {
 					t.Errorf("%s: the recording keeps counts, the loss is %v", what, c)
@@ -457,8 +484,8 @@ func TestDamageSweep(t *testing.T) {
 				}
 				// The window's banner says the loss of its own read of
 				// every message (stats.CountBytes), in the same figure.
-				if w := windowDamage(t, p); w.Messages != d.Messages || w.Suspect != d.Suspect || w.Read != d.Read {
-					t.Errorf("%s: the window says %v lost (%d suspect, %d read), the commands %v (%d suspect, %d read)", what, w.Messages, w.Suspect, w.Read, d.Messages, d.Suspect, d.Read)
+				if w := windowDamage(t, p); w.Messages != d.Messages || w.Suspect != d.Suspect || w.Read != d.Read || fmt.Sprint(w.ByTopic) != fmt.Sprint(d.ByTopic) {
+					t.Errorf("%s: the window says %v lost (%d suspect, %d read; by topic %v), the commands %v (%d suspect, %d read; by topic %v)", what, w.Messages, w.Suspect, w.Read, w.ByTopic, d.Messages, d.Suspect, d.Read, d.ByTopic)
 					ok = false
 				}
 				if len(losses) == 3 {
@@ -472,13 +499,14 @@ func TestDamageSweep(t *testing.T) {
 					tl.truthful++
 				}
 			}
-			t.Logf("%d damaged variants, %d tell the truth; losses exact %d, bounded %d, at least N %d", tl.variants, tl.truthful, tl.exact, tl.bounded, tl.unbounded)
+			t.Logf("%d damaged variants, %d tell the truth; losses exact %d, bounded %d, at least N %d; %d say which topics lost how many", tl.variants, tl.truthful, tl.exact, tl.bounded, tl.unbounded, tl.byTopic)
 			all.variants += tl.variants
 			all.truthful += tl.truthful
 			all.exact += tl.exact
 			all.bounded += tl.bounded
 			all.unbounded += tl.unbounded
+			all.byTopic += tl.byTopic
 		})
 	}
-	t.Logf("in all: %d damaged variants, %d tell the truth; losses exact %d, bounded %d, at least N %d", all.variants, all.truthful, all.exact, all.bounded, all.unbounded)
+	t.Logf("in all: %d damaged variants, %d tell the truth; losses exact %d, bounded %d, at least N %d; %d say which topics lost how many", all.variants, all.truthful, all.exact, all.bounded, all.unbounded, all.byTopic)
 }

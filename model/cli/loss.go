@@ -27,11 +27,11 @@ type loss struct {
 func fileLoss(s bag.Storage) *loss { return &loss{d: bag.DamageOf(s)} }
 
 // readLoss is what the recording lost, with what a read through it met
-// (the suspect messages it gave, the messages it read, whole when it read
+// (the messages it gave and the suspect ones, by connection, whole when it read
 // every one to the end: bag.ReadDamage, as the window says it) and what
 // the doctor finds.
-func readLoss(s bag.Storage, it bag.MessageIter, suspects, read uint64, whole bool) *loss {
-	l := &loss{d: bag.ReadDamage(s, bag.IterSkipped(it), suspects, read, whole)}
+func readLoss(s bag.Storage, it bag.MessageIter, t bag.Tally, whole bool) *loss {
+	l := &loss{d: bag.ReadDamage(s, bag.IterSkipped(it), t, whole)}
 	bag.AddDoctorFindings(context.Background(), s, l.d)
 	return l
 }
@@ -57,6 +57,10 @@ func rangesLoss(s bag.Storage, skipped []bag.ByteRange, checked bool) *loss {
 
 // any reports whether anything was lost.
 func (l *loss) any() bool { return l.d.Lost() || l.Undecoded > 0 }
+
+// maxTopicLosses is how many topics' losses the loss's line by topic
+// names; the rest are counted.
+const maxTopicLosses = 8
 
 // maxLossLines is how many lost ranges a command prints; the rest are
 // counted.
@@ -87,6 +91,9 @@ func (l *loss) print(w io.Writer, path string) {
 		line += " (" + strings.Join(notes, "; ") + ")"
 	}
 	fmt.Fprintln(w, line)
+	if t := human.TopicLosses(d, maxTopicLosses); t != "" {
+		fmt.Fprintf(w, "bagscope: %s: offset %d: by topic, %s\n", path, first, t)
+	}
 	many := d.Files > 1
 	for i, r := range d.Ranges {
 		if i == maxLossLines {
@@ -117,6 +124,37 @@ type lossJSON struct {
 	// the pages): they are damage, not loss.
 	Ranges []rangeLossJSON `json:"ranges"`
 	Notes  []rangeLossJSON `json:"notes"`
+	// Topics are the topics that lost messages, where the recording
+	// claims a count per topic (bag.Damage.ByTopic), most lost first.
+	Topics []topicLossJSON `json:"topics,omitempty"`
+}
+
+// topicLossJSON is one topic's loss: its count's fields, what the
+// recording claims of it (and where) and what was read.
+type topicLossJSON struct {
+	Topic string `json:"topic"`
+	countJSON
+	Claimed uint64 `json:"claimed"`
+	By      string `json:"by"`
+	Read    uint64 `json:"read"`
+	Suspect uint64 `json:"suspect"`
+}
+
+// MarshalJSON writes the topic's loss with its count's fields.
+func (t topicLossJSON) MarshalJSON() ([]byte, error) {
+	type plain topicLossJSON
+	return mergeJSON(plain(t), t.countJSON)
+}
+
+// UnmarshalJSON reads a topic's loss back (tests).
+func (t *topicLossJSON) UnmarshalJSON(b []byte) error {
+	type plain topicLossJSON
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*t = topicLossJSON(p)
+	return unmarshalCount(b, &t.countJSON)
 }
 
 type claimJSON struct {
@@ -234,6 +272,9 @@ func (l *loss) json() lossJSON {
 	out := lossJSON{countJSON: countJSON{d.Messages}, Bytes: d.Bytes, Read: d.Read, Suspect: d.Suspect, Ranges: []rangeLossJSON{}, Notes: []rangeLossJSON{}}
 	if d.Claim != nil {
 		out.Claimed = &claimJSON{d.Claim.Messages, d.Claim.By}
+	}
+	for _, t := range d.ByTopic {
+		out.Topics = append(out.Topics, topicLossJSON{Topic: t.Topic, countJSON: countJSON{t.Lost}, Claimed: t.Claimed, By: t.By, Read: t.Read, Suspect: t.Suspect})
 	}
 	for _, r := range d.Ranges {
 		topics := r.Topics

@@ -102,7 +102,7 @@ func tfArgs(args []string, lookup bool) (file, source string, err error) {
 func runTF(b bag.Storage, path string, at bag.Time, target, source string, asJSON bool, stdout, stderr io.Writer) error {
 	pl := newProgress(stderr, "reading transforms")
 	var lost *loss
-	t, err := tf.Read(context.Background(), b, at, tf.Options{Progress: pl.update, Done: func(it bag.MessageIter) { lost = readLoss(b, it, iterSuspects(it), 0, false) }})
+	t, err := tf.Read(context.Background(), b, at, tf.Options{Progress: pl.update, Done: func(it bag.MessageIter) { lost = readLoss(b, it, bag.Tally{Suspects: iterSuspects(it)}, false) }})
 	pl.end()
 	if errors.Is(err, tf.ErrNoTF) {
 		fmt.Fprintf(stderr, "bagscope: %s: %v\n", bag.Shown(path), err)

@@ -254,12 +254,10 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 		}
 	}
 
-	var suspects uint64
+	var t bag.Tally
 	for it.Next() {
 		m := it.Message()
-		if m.Suspect != "" {
-			suspects++
-		}
+		t.Add(m)
 		cs := conns.get(m.Conn.ID)
 		if cs == nil {
 			return nil, fmt.Errorf("message of unselected connection %d", m.Conn.ID)
@@ -277,7 +275,7 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 		return nil, err
 	}
 	// What was read, not what an index counts, when every message was.
-	res.lost = readLoss(b, it, suspects, uint64(done), f.Whole())
+	res.lost = readLoss(b, it, t, f.Whole())
 	// A block whose index cannot be read because the block is lost is
 	// one of the lost ranges already: said once, there.
 	problems = slices.DeleteFunc(problems, func(p error) bool { return lostAt(res.lost.d, errOffset(p)) })

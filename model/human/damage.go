@@ -73,6 +73,36 @@ func ClaimNote(d *bag.Damage) string {
 	return fmt.Sprintf("%s counts %s; %s read", d.Claim.By, Count(d.Claim.Messages), Count(d.Read))
 }
 
+// TopicLosses says which topics lost how many messages, where the
+// recording claims a count per topic (bag.Damage.ByTopic), most lost
+// first, at most n of them: "as the index counts them: /imu: 33 lost,
+// /tf: 2 to 4 lost, and 3 more topics". "" when it says nothing per topic.
+func TopicLosses(d *bag.Damage, n int) string {
+	if d == nil || len(d.ByTopic) == 0 {
+		return ""
+	}
+	var parts []string
+	for i, t := range d.ByTopic {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("and %s", Plural(uint64(len(d.ByTopic)-i), "more topic")))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s lost", t.Topic, countWords(t.Lost)))
+	}
+	return fmt.Sprintf("as %s counts them: %s", d.ByTopic[0].By, strings.Join(parts, ", "))
+}
+
+// countWords says a count without its noun: "33", "2 to 4", "at least 3".
+func countWords(c bag.Count) string {
+	switch {
+	case c.Exact():
+		return Count(c.Min)
+	case c.Bounded:
+		return Count(c.Min) + " to " + Count(c.Max)
+	}
+	return "at least " + Count(c.Min)
+}
+
 // LostUnit names a lost range's unit and place: "chunk at 42",
 // "page 101 at 409600", "file wbag_2.db3".
 func LostUnit(r bag.LostRange) string {

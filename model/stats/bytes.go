@@ -23,11 +23,12 @@ func MessageBytes(ctx context.Context, b bag.Storage, progress func(done, total 
 type ReadLoss struct {
 	Skipped      []bag.ByteRange
 	LostMessages uint64
-	// Read counts the messages the read gave, Suspects those of them
-	// read from damaged units; Complete is set when the read went to the
-	// end (not cancelled), so Read is what the recording yields.
-	Read, Suspects uint64
-	Complete       bool
+	// Tally counts the messages the read gave (Read), those of them read
+	// from damaged units (Suspects), by connection; Complete is set when
+	// the read went to the end (not cancelled), so Read is what the
+	// recording yields.
+	bag.Tally
+	Complete bool
 	// SuspectAt lists the receive times of the messages the timeline
 	// marks, by topic (at most MaxSuspectTimes in all): the suspect ones,
 	// and those read from a chunk that shows damage (bag.DamagedUnits).
@@ -64,16 +65,15 @@ func CountBytes(ctx context.Context, b bag.Storage, progress func(done, total in
 	it := b.Messages(bag.MessageFilter{})
 	defer it.Close()
 	var n int64
-	var suspects, marked uint64
+	var marked uint64
+	var tally bag.Tally
 	var suspectAt map[string][]int64
 	damaged := bag.DamagedUnits(b, nil)
 	for it.Next() {
 		m := it.Message()
 		out[m.Conn.ID] += uint64(len(m.Data))
 		n++
-		if m.Suspect != "" {
-			suspects++
-		}
+		tally.Add(m)
 		if m.Suspect != "" || damaged(m.Loc) != "" {
 			if marked < MaxSuspectTimes {
 				if suspectAt == nil {
@@ -96,7 +96,7 @@ func CountBytes(ctx context.Context, b bag.Storage, progress func(done, total in
 		progress(total, total, StageBytes)
 	}
 	loss := LossOf(it)
-	loss.Read, loss.Suspects, loss.Complete = uint64(n), suspects, it.Err() == nil
+	loss.Tally, loss.Complete = tally, it.Err() == nil
 	loss.SuspectAt = suspectAt
 	if loss.Complete && len(loss.Skipped) > 0 {
 		markFoundDamaged(ctx, b, damaged, &loss)
