@@ -47,6 +47,18 @@ func (t *Tally) AddConn(id uint32, n, suspect uint64) {
 	c[1] += suspect
 }
 
+// ByConn reports whether t counts by connection.
+func (t Tally) ByConn() bool { return t.conn != nil }
+
+// Conn returns the messages of connection id read (0 when t does not
+// count by connection).
+func (t Tally) Conn(id uint32) uint64 {
+	if c := t.conn[id]; c != nil {
+		return c[0]
+	}
+	return 0
+}
+
 // TopicClaimer is a Storage whose structure claims how many messages each
 // topic holds, apart from the messages themselves: a ROS 1 bag's chunk
 // infos (written when it was closed, each with its chunk's count per

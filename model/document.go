@@ -76,6 +76,10 @@ type Topic struct {
 	// Types lists every type when the topic has more than one.
 	Types    []string
 	Messages uint64
+	// Claimed is what the index or summary counts, when a read of every
+	// message gave another number (Messages; see TopicView.SetRead).
+	Claimed  uint64
+	HasClaim bool
 	// Frequency is messages per second averaged over the bag's duration
 	// (0 when the duration is 0); the table shows Stats' rate instead.
 	Frequency   float64
@@ -99,11 +103,15 @@ type ConnRow struct {
 	CallerID, Type, MD5Sum string
 	Latching               bool
 	Messages               uint64
-	Frequency              float64
-	Bytes                  uint64
-	BytesKnown             bool
-	QoS                    string
-	Stats                  *stats.Topic
+	// Claimed is what the index or summary counts, when a read of every
+	// message gave another number (Messages; see TopicView.SetRead).
+	Claimed    uint64
+	HasClaim   bool
+	Frequency  float64
+	Bytes      uint64
+	BytesKnown bool
+	QoS        string
+	Stats      *stats.Topic
 }
 
 // Open opens the bag at path, reading its index and chunk headers; a bag

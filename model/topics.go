@@ -153,7 +153,7 @@ func (t Topic) Cell(col TopicColumn) string {
 		}
 		return t.Type
 	case ColMessages:
-		return human.Count(t.Messages)
+		return claimedCount(t.Messages, t.Claimed, t.HasClaim)
 	case ColFrequency:
 		return t.Stats.RateText()
 	case ColBytes:
@@ -184,7 +184,7 @@ func (c ConnRow) Cell(col TopicColumn) string {
 	case ColType:
 		return c.Type
 	case ColMessages:
-		return human.Count(c.Messages)
+		return claimedCount(c.Messages, c.Claimed, c.HasClaim)
 	case ColFrequency:
 		return c.Stats.RateText()
 	case ColBytes:
@@ -242,6 +242,40 @@ func (v *TopicView) SetBytes(perConn map[uint32]uint64) {
 		}
 	}
 	v.apply()
+}
+
+// SetRead makes every topic's and connection's count the messages a read
+// of every message gave (read, by connection ID), so the table says what
+// was read; where the index or summary counted another number, it is
+// kept beside it (Claimed: "355 of 356").
+func (v *TopicView) SetRead(read func(id uint32) uint64) {
+	for i := range v.all {
+		t := &v.all[i]
+		var sum uint64
+		for j := range t.Conns {
+			c := &t.Conns[j]
+			n := read(c.ID)
+			if n != c.Messages && !c.HasClaim {
+				c.Claimed, c.HasClaim = c.Messages, true
+			}
+			c.Messages = n
+			sum += n
+		}
+		if sum != t.Messages && !t.HasClaim {
+			t.Claimed, t.HasClaim = t.Messages, true
+		}
+		t.Messages = sum
+	}
+	v.apply()
+}
+
+// claimedCount says a count read, with what the recording claimed beside
+// it when that differs: "355 of 356".
+func claimedCount(n, claimed uint64, has bool) string {
+	if has && claimed != n {
+		return human.Count(n) + " of " + human.Count(claimed)
+	}
+	return human.Count(n)
 }
 
 // SetStats fills in every topic's and connection's timing statistics once

@@ -142,3 +142,29 @@ func TestTopicViewSetStats(t *testing.T) {
 		t.Errorf("after: %q %q %q", row.Cell(ColFrequency), row.Conns[0].Cell(ColFrequency), row.Conns[1].Cell(ColFrequency))
 	}
 }
+
+// TestTopicViewSetRead: after a read of every message, a topic and a
+// connection give the count read, with what the index counted beside it
+// only where the two differ.
+func TestTopicViewSetRead(t *testing.T) {
+	v := NewTopicView([]Topic{
+		{Topic: "/a", Messages: 356, Conns: []ConnRow{{ID: 1, Messages: 300}, {ID: 2, Messages: 56}}},
+		{Topic: "/b", Messages: 10, Conns: []ConnRow{{ID: 3, Messages: 10}}},
+	})
+	read := map[uint32]uint64{1: 299, 2: 56, 3: 10}
+	v.SetRead(func(id uint32) uint64 { return read[id] })
+	want := map[string][3]string{
+		"/a": {"355 of 356", "299 of 300", "56"},
+		"/b": {"10", "10", ""},
+	}
+	for _, r := range v.Rows() {
+		w := want[r.Topic]
+		got := [3]string{r.Cell(ColMessages), r.Conns[0].Cell(ColMessages), ""}
+		if len(r.Conns) > 1 {
+			got[2] = r.Conns[1].Cell(ColMessages)
+		}
+		if got != w {
+			t.Errorf("%s: %q, want %q", r.Topic, got, w)
+		}
+	}
+}

@@ -198,6 +198,10 @@ func newDocumentPanel(d *model.Document, w fyne.Window, winH float32, addDefs fu
 	topBox := container.NewPadded(container.NewVBox(top...))
 	l.OnReadLoss(func(loss stats.ReadLoss) {
 		db.readLoss(loss)
+		if loss.Complete {
+			// The figure read, with the index's count beside it.
+			dv.header.setRead(loss.Read, d.Summary.Messages)
+		}
 		// What the read lost is red on the timeline, over any note.
 		l.AddMarks(link.LossMarks(db.dmg)...)
 		// A suspect message's tick is marked on its lane.

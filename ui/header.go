@@ -35,6 +35,12 @@ type header struct {
 	collapsed bool
 	// onToggle is told when the user folds or unfolds the header.
 	onToggle func()
+
+	// messages is the Messages figure's value, summary the folded line
+	// (parts its figures): setRead changes them.
+	messages *widgets.ClipLabel
+	summary  *widgets.ClipRich
+	parts    []string
 }
 
 // headerCollapsed is whether a new window of height h starts with its
@@ -93,7 +99,11 @@ func newHeader(d *model.Document, collapsed bool) *header {
 	// views below keep the height.
 	cells := make([]fyne.CanvasObject, len(figures))
 	for i, f := range figures {
-		cells[i] = fact(f.caption, f.value)
+		var v *widgets.ClipLabel
+		cells[i], v = fact(f.caption, f.value)
+		if f.caption == "Messages" {
+			h.messages = v
+		}
 	}
 	facts := container.NewGridWithColumns(len(cells), cells...)
 	span := widgets.DimText(spanText, theme.SizeNameText, fyne.TextAlignTrailing)
@@ -111,6 +121,7 @@ func newHeader(d *model.Document, collapsed bool) *header {
 	parts = append(parts, indexed)
 	summary := widgets.DimClip(strings.Join(parts, "  ·  "), theme.SizeNameText, fyne.TextAlignLeading)
 	summary.Tip = where + "\n" + spanText
+	h.summary, h.parts = summary, parts
 	h.line = container.NewBorder(nil, nil, lineName, nil, summary)
 
 	h.root = container.NewBorder(nil, nil, nil, container.NewVBox(h.toggle), h.full, h.line)
@@ -166,11 +177,32 @@ func formatName(d *model.Document) string {
 	return format + ", " + version
 }
 
-// fact is a caption above a value.
-func fact(caption, value string) fyne.CanvasObject {
+// fact is a caption above a value (returned too, to be changed).
+func fact(caption, value string) (fyne.CanvasObject, *widgets.ClipLabel) {
 	c := widgets.DimText(caption, theme.SizeNameCaptionText, fyne.TextAlignLeading)
 	v := widgets.NewClipLabel(value, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	return container.New(&widgets.TightVBox{Pull: widgets.CaptionPull}, c, v)
+	return container.New(&widgets.TightVBox{Pull: widgets.CaptionPull}, c, v), v
+}
+
+// setRead makes the Messages figure what a read of every message gave,
+// with what the index or summary counted beside it when that differs
+// ("4,079 of 4,093"): the header says what was read, as every view does.
+func (h *header) setRead(read, counted uint64) {
+	v := human.Count(read)
+	if counted != read {
+		v += " of " + human.Count(counted)
+	}
+	if h.messages == nil || h.messages.Text == v {
+		return
+	}
+	h.messages.SetText(v)
+	for i, p := range h.parts {
+		if strings.HasPrefix(p, "Messages ") {
+			h.parts[i] = "Messages " + v
+		}
+	}
+	h.summary.Segments[0].(*widget.TextSegment).Text = strings.Join(h.parts, "  ·  ")
+	h.summary.Refresh()
 }
 
 // plural is "1 request" or "n requests".

@@ -259,6 +259,10 @@ func (p *Panel) CountBytes() {
 	p.link.Go(func(ctx context.Context) {
 		perConn, loss, _ = stats.CountBytes(ctx, p.link.Doc().Storage, nil)
 	}, func() {
+		if loss.Complete && loss.ByConn() {
+			// What was read, with what the index claimed beside it.
+			p.view.SetRead(loss.Conn)
+		}
 		if perConn != nil {
 			p.SetBytes(perConn)
 		}
