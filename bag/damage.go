@@ -127,6 +127,15 @@ type Claim struct {
 	Topics map[string]uint64
 }
 
+// Count returns what c claims of topic, if it says (c may be nil).
+func (c *Claim) Count(topic string) (uint64, bool) {
+	if c == nil {
+		return 0, false
+	}
+	n, ok := c.Topics[topic]
+	return n, ok
+}
+
 // Damage is what a recording (or a selection of it) lost.
 type Damage struct {
 	// Ranges are the lost ranges, by file and offset.

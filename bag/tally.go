@@ -70,6 +70,11 @@ type TopicClaimer interface {
 	TopicClaim() *Claim
 }
 
+// TopicClaimOf returns what s claims of each topic (its Claim's counts,
+// else its structure's: TopicClaimer), or nil when it claims nothing per
+// topic.
+func TopicClaimOf(s Storage) *Claim { return topicClaim(s, DamageOf(s)) }
+
 // topicClaim returns what s claims of each topic: its Claim's counts,
 // else those its structure gives (TopicClaimer).
 func topicClaim(s Storage, d *Damage) *Claim {

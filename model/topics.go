@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/stats"
 )
@@ -246,9 +247,11 @@ func (v *TopicView) SetBytes(perConn map[uint32]uint64) {
 
 // SetRead makes every topic's and connection's count the messages a read
 // of every message gave (read, by connection ID), so the table says what
-// was read; where the index or summary counted another number, it is
-// kept beside it (Claimed: "355 of 356").
-func (v *TopicView) SetRead(read func(id uint32) uint64) {
+// was read; where the recording claims another number, it is kept beside
+// it (Claimed: "355 of 356"): claim's count of the topic (metadata.yaml,
+// a statistics record, a ROS 1 bag's chunk infos) when it gives one, else
+// what the index or summary counted.
+func (v *TopicView) SetRead(read func(id uint32) uint64, claim *bag.Claim) {
 	for i := range v.all {
 		t := &v.all[i]
 		var sum uint64
@@ -261,7 +264,9 @@ func (v *TopicView) SetRead(read func(id uint32) uint64) {
 			c.Messages = n
 			sum += n
 		}
-		if sum != t.Messages && !t.HasClaim {
+		if n, ok := claim.Count(t.Topic); ok && !t.HasClaim {
+			t.Claimed, t.HasClaim = n, n != sum
+		} else if sum != t.Messages && !t.HasClaim {
 			t.Claimed, t.HasClaim = t.Messages, true
 		}
 		t.Messages = sum

@@ -152,7 +152,7 @@ func TestTopicViewSetRead(t *testing.T) {
 		{Topic: "/b", Messages: 10, Conns: []ConnRow{{ID: 3, Messages: 10}}},
 	})
 	read := map[uint32]uint64{1: 299, 2: 56, 3: 10}
-	v.SetRead(func(id uint32) uint64 { return read[id] })
+	v.SetRead(func(id uint32) uint64 { return read[id] }, nil)
 	want := map[string][3]string{
 		"/a": {"355 of 356", "299 of 300", "56"},
 		"/b": {"10", "10", ""},

@@ -199,8 +199,13 @@ func newDocumentPanel(d *model.Document, w fyne.Window, winH float32, addDefs fu
 	l.OnReadLoss(func(loss stats.ReadLoss) {
 		db.readLoss(loss)
 		if loss.Complete {
-			// The figure read, with the index's count beside it.
-			dv.header.setRead(loss.Read, d.Summary.Messages)
+			// The figure read, with what the recording claims beside it
+			// (metadata.yaml, statistics), else what its index counts.
+			counted := d.Summary.Messages
+			if c := db.dmg.Claim; c != nil {
+				counted = c.Messages
+			}
+			dv.header.setRead(loss.Read, counted)
 		}
 		// What the read lost is red on the timeline, over any note.
 		l.AddMarks(link.LossMarks(db.dmg)...)

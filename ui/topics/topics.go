@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
@@ -256,12 +257,15 @@ func (p *Panel) tapped(id widget.TableCellID) {
 func (p *Panel) CountBytes() {
 	var perConn map[uint32]uint64
 	var loss stats.ReadLoss
+	var claim *bag.Claim
 	p.link.Go(func(ctx context.Context) {
-		perConn, loss, _ = stats.CountBytes(ctx, p.link.Doc().Storage, nil)
+		s := p.link.Doc().Storage
+		perConn, loss, _ = stats.CountBytes(ctx, s, nil)
+		claim = bag.TopicClaimOf(s)
 	}, func() {
 		if loss.Complete && loss.ByConn() {
-			// What was read, with what the index claimed beside it.
-			p.view.SetRead(loss.Conn)
+			// What was read, with what the recording claims beside it.
+			p.view.SetRead(loss.Conn, claim)
 		}
 		if perConn != nil {
 			p.SetBytes(perConn)
