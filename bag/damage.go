@@ -242,6 +242,20 @@ func (d *Damage) SetRead(n uint64) {
 	}
 	lo := c.Messages - n
 	d.Messages = d.Messages.Within(lo, lo+d.Suspect, false)
+	capRanges(d.Ranges, d.Messages.Max)
+}
+
+// capRanges narrows each range's count to what the loss of all of them
+// (at most hi) leaves it beside what the others lost at least: no range
+// of a file that claims 1,240 messages says it lost 2,559.
+func capRanges(rs []LostRange, hi uint64) {
+	var sumMin uint64
+	for _, r := range rs {
+		sumMin += r.Messages.Min
+	}
+	for i, r := range rs {
+		rs[i].Messages = r.Messages.Within(0, satSub(hi, sumMin-r.Messages.Min), false)
+	}
 }
 
 // Topics returns the topics the lost ranges name, sorted.

@@ -178,8 +178,10 @@ func fileDamage(s Storage, read []ByteRange, claim *Claim) *Damage {
 		}})
 	}
 	if d.readUnsure {
-		// Read is the index's count, and the read found fewer.
+		// Read is the index's count, and the read found fewer: the file
+		// still holds at most what it claims.
 		d.Messages = d.Messages.Within(lo, 0, true)
+		capRanges(d.Ranges, claim.Messages)
 	} else {
 		narrowRanges(d.Ranges, lo, hi)
 		d.Messages = d.Messages.Within(lo, hi, false)

@@ -378,6 +378,15 @@ func TestDamageSweep(t *testing.T) {
 					t.Errorf("%s: %d messages lost and the report says nothing", what, truth)
 					ok = false
 				}
+				// A range says no more than the whole loss: it lost at
+				// least no more than the truth, at most no more than the
+				// whole loss's bound.
+				for _, r := range d.Ranges {
+					if r.Messages.Min > truth || c.Bounded && r.Messages.Bounded && r.Messages.Max > c.Max {
+						t.Errorf("%s: the range at %d of %s says %v lost; %d were, the whole loss is %v", what, r.Start, filepath.Base(r.File), r.Messages, truth, c)
+						ok = false
+					}
+				}
 				// Where the recording claims a count per topic, the loss
 				// names the topics that lost messages, each with a count
 				// that holds its truth.
