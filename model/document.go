@@ -121,9 +121,22 @@ type ConnRow struct {
 // zstd-compressed file open the whole recording through bag.OpenWith.
 // It stops with ctx's error when ctx is cancelled. progress may be nil.
 func Open(ctx context.Context, path string, progress ProgressFunc) (*Document, error) {
+	return OpenWith(ctx, path, progress, OpenOptions{})
+}
+
+// OpenOptions change how OpenWith opens a recording.
+type OpenOptions struct {
+	// AllowRemoteScan lets a remote file without a usable summary or
+	// index be read whole (the window asks first: bag.ScanConsentError
+	// says its size).
+	AllowRemoteScan bool
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, path string, progress ProgressFunc, o OpenOptions) (*Document, error) {
 	if bag.IsURL(path) || !bag.IsPlainFile(path) {
 		// A URL is read in place through the seam, whatever it names.
-		return openRecording(ctx, path, progress)
+		return openRecording(ctx, path, progress, o)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -156,14 +169,14 @@ func Open(ctx context.Context, path string, progress ProgressFunc) (*Document, e
 // openRecording opens a recording of one or several files through
 // bag.OpenWith, which reports its own stages (decompressing, opening each
 // file).
-func openRecording(ctx context.Context, path string, progress ProgressFunc) (*Document, error) {
+func openRecording(ctx context.Context, path string, progress ProgressFunc, o OpenOptions) (*Document, error) {
 	if progress == nil {
 		progress = func(int64, int64, string) {}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	st, err := bag.OpenWith(path, bag.OpenOptions{Context: ctx, Progress: func(done, total int64, stage string) { progress(done, total, stage) }})
+	st, err := bag.OpenWith(path, bag.OpenOptions{Context: ctx, AllowRemoteScan: o.AllowRemoteScan, Progress: func(done, total int64, stage string) { progress(done, total, stage) }})
 	if err != nil {
 		return nil, cancelled(ctx, err)
 	}

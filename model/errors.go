@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/remote"
 	"github.com/bagscope/bagscope/bag/ros1"
 )
 
@@ -12,6 +13,12 @@ import (
 // or "" when there is nothing useful to add.
 func Hint(err error) string {
 	switch {
+	case errors.Is(err, remote.ErrExpired):
+		return "The presigned URL has expired: ask whoever shared it for a new one. (Recent files keep URLs without their signatures, so a URL reopened from them needs a new one too.)"
+	case errors.Is(err, remote.ErrForbidden):
+		return "The server refused the request: check the credentials (AWS_PROFILE, AWS_ACCESS_KEY_ID, …) or the URL's signature."
+	case errors.Is(err, bag.ErrRemoteScan):
+		return "The remote file has no summary or index bagscope can use, so it can only be read whole."
 	case errors.Is(err, ros1.ErrUnindexed):
 		return "This bag was not closed cleanly, so it has no index, and scanning the file did not get around that. `bagscope fix FILE OUT.bag` writes an indexed copy with every message it could read."
 	case errors.Is(err, bag.ErrUnknownFormat), errors.Is(err, ros1.ErrNotBag):

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/ui/fetch"
 	"github.com/bagscope/bagscope/ui/link"
 )
 
@@ -41,6 +42,9 @@ type bagView struct {
 	// has loaded.
 	views  *docViews
 	closed bool
+	// allowScan is set once the user confirmed reading a remote file
+	// without a usable index whole.
+	allowScan bool
 }
 
 func newBagView(c *controller, w fyne.Window, src source) *bagView {
@@ -62,7 +66,7 @@ func (v *bagView) load() {
 		if v.src.data != nil {
 			doc, err = model.OpenBytes(ctx, v.src.name, v.src.data, progress)
 		} else {
-			doc, err = model.Open(ctx, v.src.path, progress)
+			doc, err = model.OpenWith(ctx, v.src.path, progress, model.OpenOptions{AllowRemoteScan: v.allowScan})
 		}
 		fyne.Do(func() { v.loaded(doc, err) })
 	})
@@ -77,9 +81,17 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 		return
 	}
 	v.doc, v.err = doc, err
+	var scan *bag.ScanConsentError
 	switch {
 	case errors.Is(err, context.Canceled):
 		v.show(newCancelledPanel(v))
+	case errors.As(err, &scan) && !v.allowScan:
+		// A remote file without a usable index is read whole only once
+		// the user agrees, knowing its size.
+		v.show(fetch.NewScanConfirm(v.src.name, scan, func() {
+			v.allowScan = true
+			v.load()
+		}, func() { v.show(newCancelledPanel(v)) }).Root)
 	case err != nil:
 		v.show(newErrorPanel(v, err))
 	default:

@@ -15,6 +15,7 @@ import (
 	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/bookmarks"
 	"github.com/bagscope/bagscope/ui/chunk"
+	"github.com/bagscope/bagscope/ui/fetch"
 	findbar "github.com/bagscope/bagscope/ui/find"
 	"github.com/bagscope/bagscope/ui/findings"
 	"github.com/bagscope/bagscope/ui/link"
@@ -47,6 +48,8 @@ type docViews struct {
 	marks *bookmarks.Marks
 	// splits are the views' dividers, which layouts save and restore.
 	splits *widgets.SplitSet
+	// fetch is a remote recording's status line; nil for a local one.
+	fetch *fetch.Status
 }
 
 // newViews builds the linked views of a bag with messages: the timeline
@@ -220,7 +223,13 @@ func newDocumentPanel(d *model.Document, w fyne.Window, winH float32, addDefs fu
 			body = newViews(d, w, dv, winH, topBox.MinSize().Height)
 		})
 	}
-	return container.NewBorder(topBox, nil, nil, nil, body), dv
+	// A remote recording says, live, what reading it fetched.
+	var bottom fyne.CanvasObject
+	if st := fetch.NewStatus(l.Context(), d.Storage); st != nil {
+		dv.fetch = st
+		bottom = container.NewPadded(st.Root)
+	}
+	return container.NewBorder(topBox, bottom, nil, nil, body), dv
 }
 
 // repairHint is the scan banner's pointer to the window's own repair.

@@ -81,9 +81,9 @@ func newHeader(d *model.Document, collapsed bool) *header {
 	}
 	spanText := fmt.Sprintf("%s  to  %s UTC      %s", start, end, indexed)
 	if t := bag.TransferOf(d.Storage); t.Remote {
-		// What reading the URL had fetched when the window showed it
-		// (issue 25), as info prints it; not updated as views read more.
-		spanText = fmt.Sprintf("fetched %s in %s      %s", human.Size(t.Bytes), plural(t.Requests, "request"), spanText)
+		// What opening the URL fetched (issue 25), as info prints it;
+		// the status line below the views follows what they read since.
+		spanText = fmt.Sprintf("opened with %s in %s      %s", human.Size(t.Bytes), plural(t.Requests, "request"), spanText)
 	}
 
 	h := &header{collapsed: collapsed}
