@@ -3,7 +3,9 @@
 # http:// URLs of the benchmark recordings, served by nginx through toxiproxy
 # with a 50 ms round trip, beside the mcap CLI's published design (one suffix
 # read of the last 250 kB) and beside downloading the file whole, in one run.
-# Bytes and requests are counted by nginx (its access log), not by bagscope.
+# Bytes and requests are counted by nginx (its access log), not by bagscope;
+# round trips are the requests that began apart, more than half an RTT after
+# the one before (see round_trips).
 #
 #   testdata/bench/remote.sh [BENCH_DIR]
 #
@@ -64,7 +66,7 @@ pid $run/nginx.pid;
 error_log $run/error.log warn;
 events { worker_connections 256; }
 http {
-	log_format bench '\$body_bytes_sent \$status "\$http_range"';
+	log_format bench '\$body_bytes_sent \$status \$msec \$request_time';
 	access_log $run/access.log bench;
 	client_body_temp_path $run/body;
 	proxy_temp_path $run/proxy;
@@ -103,52 +105,69 @@ measure() {
 	done
 	local med
 	med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p")
-	local reqs bytes
+	local reqs bytes rounds
 	reqs=$(wc -l <"$run/access.log")
 	bytes=$(awk '{s += $1} END {print s + 0}' "$run/access.log")
-	printf '%s %s %s\n' "$reqs" "$bytes" "$med"
+	rounds=$(round_trips "$run/access.log")
+	printf '%s %s %s %s\n' "$reqs" "$bytes" "$med" "$rounds"
 }
 
-row() { printf '| %s | %s | %s | %s | %s |\n' "$@"; }
+# round_trips LOG: the round trips of nginx's log, as the client waited for
+# them: a request that began (its log time less its duration) more than
+# half an RTT after the previous one began waited for an answer, so starts
+# another round trip; requests begun together (a head and a suffix, the
+# parts of a read-ahead) are one.
+round_trips() {
+	local half
+	half=$(echo "$rtt / 2000" | bc -l)
+	awk '{printf "%.3f\n", $3 - $4}' "$1" | sort -n |
+		awk -v half="$half" 'NR == 1 || $1 - last > half {n++} {last = $1} END {print n + 0}'
+}
+
+row() { printf '| %s | %s | %s | %s | %s | %s |\n' "$@"; }
 kb() { awk -v b="$1" 'BEGIN {printf "%.1f kB", b / 1000}'; }
 ms() { awk -v s="$1" 'BEGIN {printf "%.0f ms", s * 1000}'; }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; RTT $rtt ms injected by toxiproxy; median of $runs runs"
 echo
-echo "| recording | what | requests | fetched | time |"
-echo "|---|---|---|---|---|"
+echo "| recording | what | requests | round trips | fetched | time |"
+echo "|---|---|---|---|---|---|"
 files=(mixed_ros2_1m_zstd.mcap mixed_ros2_1m_lz4.mcap mixed.bag mixed_lz4.bag images.bag mixed_ros2_db3/metadata.yaml mixed_ros2_db3/mixed_ros2_db3_0.db3)
 for f in "${files[@]}"; do
 	[[ -e "$bench/$f" ]] || { echo "| $f | missing: skipped | | | |"; continue; }
 	size=$(stat -c %s "$bench/$f")
-	read -r q b t < <(measure "$build/bagscope" info "$base/$f")
-	row "$f ($(kb "$size"))" "bagscope info" "$q" "$(kb "$b")" "$(ms "$t")"
-	read -r q b t < <(measure curl -sf -o /dev/null -r -256000 "$base/$f")
-	row "" "mcap CLI design: one 250 kB suffix read" "$q" "$(kb "$b")" "$(ms "$t")"
-	read -r q b t < <(measure curl -sf -o /dev/null "$base/$f")
-	row "" "download whole" "$q" "$(kb "$b")" "$(ms "$t")"
+	read -r q b t r < <(measure "$build/bagscope" info "$base/$f")
+	row "$f ($(kb "$size"))" "bagscope info" "$q" "$r" "$(kb "$b")" "$(ms "$t")"
+	read -r q b t r < <(measure curl -sf -o /dev/null -r -256000 "$base/$f")
+	row "" "mcap CLI design: one 250 kB suffix read" "$q" "$r" "$(kb "$b")" "$(ms "$t")"
+	[[ -n "${SKIP_DOWNLOAD:-}" ]] && continue
+	read -r q b t r < <(measure curl -sf -o /dev/null "$base/$f")
+	row "" "download whole" "$q" "$r" "$(kb "$b")" "$(ms "$t")"
 done
 echo
-echo "| recording | plot /imu.linear_acceleration.x, 10 s window (100-110 s) | requests | fetched | time | chunks holding it |"
-echo "|---|---|---|---|---|---|"
+echo "| recording | plot /imu.linear_acceleration.x, 10 s window (100-110 s) | requests | round trips | fetched | time | chunks holding it |"
+echo "|---|---|---|---|---|---|---|"
 for f in mixed_ros2_1m_zstd.mcap mixed.bag mixed_lz4.bag; do
 	[[ -e "$bench/$f" ]] || continue
 	read -r n cb < <("$build/remotebench" window "$bench/$f" /imu 100 110)
-	read -r q b t < <(measure "$build/bagscope" plot "$base/$f" /imu.linear_acceleration.x --range 100:110 -o "$run/plot.png")
-	printf '| %s | bagscope plot | %s | %s (%.2fx) | %s | %s chunks, %s |\n' "$f" "$q" "$(kb "$b")" "$(echo "$b / $cb" | bc -l)" "$(ms "$t")" "$n" "$(kb "$cb")"
+	read -r q b t r < <(measure "$build/bagscope" plot "$base/$f" /imu.linear_acceleration.x --range 100:110 -o "$run/plot.png")
+	# The opening (a suffix, the first block, the index) is info's; the
+	# window's own bytes are the rest.
+	read -r oq ob ot or < <(measure "$build/bagscope" info "$base/$f")
+	printf '| %s | bagscope plot | %s | %s | %s (%.2fx; %.2fx without the opening'"'"'s %s) | %s | %s chunks, %s |\n' "$f" "$q" "$r" "$(kb "$b")" "$(echo "$b / $cb" | bc -l)" "$(echo "($b - $ob) / $cb" | bc -l)" "$(kb "$ob")" "$(ms "$t")" "$n" "$(kb "$cb")"
 done
 echo
 api POST /proxies/nginx/toxics "{\"name\":\"bw\",\"type\":\"bandwidth\",\"stream\":\"downstream\",\"toxicity\":1,\"attributes\":{\"rate\":$bw}}"
 echo "| recording | full read under $bw kB/s | requests | fetched | time | share of the link |"
 echo "|---|---|---|---|---|---|"
-for f in mixed_ros2_zstd.mcap mixed_lz4.bag; do
+for f in mixed_ros2_zstd.mcap mixed_lz4.bag mixed.bag; do
 	[[ -e "$bench/$f" ]] || continue
-	read -r q b t < <(measure curl -sf -o /dev/null "$base/$f")
+	read -r q b t r < <(measure curl -sf -o /dev/null "$base/$f")
 	link=$t
-	row "$f" "curl, one request" "$q" "$(kb "$b")" "$(ms "$t")"
-	read -r q b t < <(measure "$build/bagscope" check --quick "$base/$f")
+	printf '| %s | curl, one request | %s | %s | %s | |\n' "$f" "$q" "$(kb "$b")" "$(ms "$t")"
+	read -r q b t r < <(measure "$build/bagscope" check --quick "$base/$f")
 	printf '| | bagscope check --quick | %s | %s | %s | %.0f%% |\n' "$q" "$(kb "$b")" "$(ms "$t")" "$(echo "100 * $link / $t" | bc -l)"
-	read -r q b t < <(measure "$build/bagscope" check --quick "$bench/$f")
+	read -r q b t r < <(measure "$build/bagscope" check --quick "$bench/$f")
 	printf '| | (the same check of the local file) | | | %s | |\n' "$(ms "$t")"
 done
 echo
