@@ -89,7 +89,9 @@ func TestRemoteWindow(t *testing.T) {
 		if !strings.Contains(first, "fetched") || !strings.Contains(first, "request") {
 			t.Errorf("status line %q", first)
 		}
-		if !strings.Contains(uitest.Shown(v.win), first) {
+		var shown string
+		v.views.fetch.Hold(func() { shown = uitest.Shown(v.win) })
+		if !strings.Contains(shown, first) {
 			t.Errorf("the window does not show %q", first)
 		}
 		// A read of every message fetches more: the line follows.

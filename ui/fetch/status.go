@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -25,6 +26,10 @@ type Status struct {
 	text *widget.RichText
 	// transfer reads the counters (bag.TransferOf of the recording).
 	transfer func() bag.Transfer
+	// mu guards line, the text shown, which Text reads from any
+	// goroutine (a test's, while the poll updates it).
+	mu   sync.Mutex
+	line string
 }
 
 // NewStatus makes the status line of a remote recording (nil when s is
@@ -72,12 +77,28 @@ func (st *Status) poll(ctx context.Context) {
 // Update shows the counters t, and the rate in bytes a second they grew
 // at since the last update (0 when idle). Call it on the UI goroutine.
 func (st *Status) Update(t bag.Transfer, rate float64) {
-	st.text.Segments[0].(*widget.TextSegment).Text = Line(t, rate)
+	line := Line(t, rate)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.line = line
+	st.text.Segments[0].(*widget.TextSegment).Text = line
 	st.text.Refresh()
 }
 
-// Text is the line as shown.
-func (st *Status) Text() string { return st.text.Segments[0].(*widget.TextSegment).Text }
+// Hold runs fn while the line stays as it is: for a reader of the window
+// off the UI goroutine (a test's, where fyne.Do runs on the caller's).
+func (st *Status) Hold(fn func()) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	fn()
+}
+
+// Text is the line as shown; it may be called from any goroutine.
+func (st *Status) Text() string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.line
+}
 
 // Line says what reading a remote recording fetched: "Remote: fetched
 // 3.6 MB in 8 requests", with the rate while it grows.
