@@ -89,7 +89,15 @@ func (d *decoders) decompress(comp string, src []byte, usize uint64, dst []byte,
 		// Reset(nil) hands the stream's block decoder back: with one
 		// decoder per Decoder, DecodeAll would wait for it forever.
 		defer z.Reset(nil)
-		return readGrow(z, usize, len(src), dst)
+		out, err := readGrow(z, usize, len(src), dst)
+		if err != nil && uint64(len(out)) < usize && !errors.Is(err, ErrTruncated) {
+			// The stream decoder reads a block whole (header, then
+			// content) before it decodes it, and hands out whole blocks:
+			// the last byte it took is in the block that failed.
+			start, end := zstdUnitAt(src, len(src)-d.src.Len()-1)
+			err = &streamError{From: start, To: end, Unit: "zstd block", Err: err}
+		}
+		return out, err
 	case "lz4":
 		// The common frame block by block into dst; the content checksum
 		// is left out when the chunk's CRC is checked anyway.
@@ -98,6 +106,9 @@ func (d *decoders) decompress(comp string, src []byte, usize uint64, dst []byte,
 		if !errors.Is(err, lz4frame.ErrUnusual) {
 			if err == nil && uint64(len(out)) != usize {
 				err = fmt.Errorf("decompressed data is %d bytes, the uncompressed size says %d: %w", len(out), usize, ErrMalformed)
+			}
+			if be := (*lz4frame.BlockError)(nil); errors.As(err, &be) {
+				err = &streamError{From: be.Start, To: be.End, Unit: "lz4 block", Err: err}
 			}
 			return out, err
 		}
@@ -110,6 +121,19 @@ func (d *decoders) decompress(comp string, src []byte, usize uint64, dst []byte,
 	}
 	return nil, fmt.Errorf("compression %q: %w", comp, ErrUnsupportedCompression)
 }
+
+// streamError is a compressed stream that fails to decompress at a unit
+// of its own (a zstd or LZ4 block): the bytes before From yielded the
+// output, those from From on yield nothing. From and To are offsets in
+// the compressed records.
+type streamError struct {
+	From, To int
+	Unit     string
+	Err      error
+}
+
+func (e *streamError) Error() string { return e.Err.Error() }
+func (e *streamError) Unwrap() error { return e.Err }
 
 // readGrow reads up to usize bytes from r into dst, growing dst as bytes
 // arrive, and checks that the stream holds exactly usize bytes.
@@ -163,6 +187,107 @@ type chunkLoad struct {
 	// suspect says why the records in data are not to be trusted (a CRC
 	// mismatch: they are kept, marked); "" when they are.
 	suspect string
+	// failFrom and failTo are the file offsets of the compressed unit (a
+	// zstd or LZ4 block) where decompression failed, or whose output is
+	// where the records stop making sense; failUnit names it and failHow
+	// says what went wrong. The bytes before failFrom yielded the records
+	// read, those from it on nothing. 0 and "" when no such unit is known.
+	failFrom, failTo  int64
+	failUnit, failHow string
+	// readEnd is the file offset the records read came from bytes
+	// before: failFrom for a block that does not decompress (it yields
+	// nothing), failTo for one whose output stops making sense part way
+	// (the records before that point are read).
+	readEnd int64
+	// recs are the chunk's compressed records as stored, base their file
+	// offset (for locate).
+	recs []byte
+	base int64
+}
+
+// readBytes returns how many bytes of the chunk record at off, from its
+// start, the records walked (data's first walked bytes) were read from
+// when damage stopped the read: those before the compressed unit that
+// failed, or, for records stored uncompressed, those before the first
+// record that does not make sense. 0 when that is not known (a stream
+// that decompressed whole but holds nonsense).
+func (l *chunkLoad) readBytes(off int64, walked int) int64 {
+	switch {
+	case l.readEnd > 0:
+		return l.readEnd - off
+	case l.hdr.RecordsAt == 0:
+	case l.hdr.Compression == "":
+		return recHeaderLen + int64(l.hdr.RecordsAt) + int64(walked)
+	case walked == len(l.data) && uint64(walked) == l.hdr.USize:
+		// Every record decompressed and made sense (a CRC mismatch
+		// inside a message: each is kept, suspect).
+		return l.base + int64(len(l.recs)) - off
+	}
+	return 0
+}
+
+// locate finds, for a zstd chunk whose records make sense only up to byte
+// x of their decompressed output, the compressed block whose output holds
+// byte x (failFrom, failTo), unless a unit before it is already known to
+// have failed. It decompresses the stream again up to that byte: the
+// stream decoder reads a block whole before it hands out its first byte,
+// and reads no further while the output asked for is in hand.
+func (d *decoders) locate(l *chunkLoad, x int) {
+	if l.hdr.Compression != "zstd" || x < 0 || uint64(x) >= l.hdr.USize || len(l.recs) == 0 {
+		return
+	}
+	z, err := d.zstdDecoder(true)
+	if err != nil {
+		return
+	}
+	d.src.Reset(l.recs)
+	if z.Reset(&d.src) != nil {
+		return
+	}
+	n, _ := io.CopyN(io.Discard, z, int64(x)+1)
+	consumed := len(l.recs) - d.src.Len()
+	z.Reset(nil)
+	d.src.Reset(nil)
+	if n != int64(x)+1 || consumed == 0 {
+		return
+	}
+	start, end := zstdUnitAt(l.recs, consumed-1)
+	if from := l.base + int64(start); l.failFrom == 0 || from < l.failFrom {
+		l.failFrom, l.failTo, l.failUnit, l.failHow = from, l.base+int64(end), "zstd block", "decompresses to records that make no sense"
+		l.readEnd = l.failTo
+	}
+}
+
+// nonsenseAt reports whether the record at x of data is one that stops a
+// walk for making no sense, rather than one cut by the end of a stream
+// that could not be decompressed whole.
+func nonsenseAt(data []byte, x int, whole bool) bool {
+	if x >= len(data) {
+		return false
+	}
+	if whole || len(data)-x < recHeaderLen {
+		return whole
+	}
+	return binary.LittleEndian.Uint64(data[x+1:]) <= uint64(len(data)-x-recHeaderLen)
+}
+
+// keepTrusted keeps the records of a damaged chunk's data that make sense
+// (trustedPrefix), and finds the compressed block where they stop when
+// they stop for making none.
+func (d *decoders) keepTrusted(l *chunkLoad, data []byte) {
+	l.data = trustedPrefix(data, l.hdr)
+	if x := len(l.data); nonsenseAt(data, x, uint64(len(data)) == l.hdr.USize) {
+		d.locate(l, x)
+	}
+}
+
+// failWords says where decompression failed: " (the zstd block at file
+// offsets 1200..9900 does not decompress)", or "".
+func (l *chunkLoad) failWords() string {
+	if l.failUnit == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (the %s at file offsets %d..%d %s)", l.failUnit, l.failFrom, l.failTo, l.failHow)
 }
 
 // loadChunk parses the chunk record raw (its 9-byte header included,
@@ -196,6 +321,11 @@ func (d *decoders) loadChunk(raw []byte, off int64, declaredLen uint64, dst []by
 	}
 	data, err := d.decompress(l.hdr.Compression, recs, l.hdr.USize, dst, l.hdr.CRC != 0 && !l.cut)
 	l.data = data
+	l.recs, l.base = recs, off+recHeaderLen+int64(l.hdr.RecordsAt)
+	if se := (*streamError)(nil); errors.As(err, &se) {
+		l.failFrom, l.failTo, l.failUnit, l.failHow = l.base+int64(se.From), l.base+int64(se.To), se.Unit, "does not decompress"
+		l.readEnd = l.failFrom
+	}
 	switch {
 	case l.cut:
 		l.err = errAt(off, OpChunk, ErrTruncated, "the chunk is cut by the end of the file after %d of %d compressed bytes", avail, l.hdr.RecordsLen)
@@ -209,20 +339,20 @@ func (d *decoders) loadChunk(raw []byte, off int64, declaredLen uint64, dst []by
 		if errors.Is(err, zstd.ErrCRCMismatch) || errors.Is(err, lz4.ErrInvalidFrameChecksum) || errors.Is(err, lz4.ErrInvalidBlockChecksum) {
 			// The damage is somewhere in what was decompressed: the
 			// records that make sense are kept, every one suspect.
-			l.data = trustedPrefix(data, l.hdr)
-			l.err = errAt(off, OpChunk, ErrCRC, "%s data: %v", compressionName(l.hdr.Compression), err)
+			d.keepTrusted(&l, data)
+			l.err = errAt(off, OpChunk, ErrCRC, "%s data: %v%s", compressionName(l.hdr.Compression), err, l.failWords())
 			l.suspect = fmt.Sprintf("offset %d: read from the chunk at %d, whose %s checksum does not match its data", off, off, compressionName(l.hdr.Compression))
 			break
 		}
-		l.data = trustedPrefix(data, l.hdr)
-		l.err = errAt(off, OpChunk, ErrMalformed, "%s data: %v", compressionName(l.hdr.Compression), err)
+		d.keepTrusted(&l, data)
+		l.err = errAt(off, OpChunk, ErrMalformed, "%s data: %v%s", compressionName(l.hdr.Compression), err, l.failWords())
 	case uint64(len(data)) != l.hdr.USize:
 		l.err = errAt(off, OpChunk, ErrMalformed, "records are %d bytes, uncompressed_size says %d", len(data), l.hdr.USize)
 	case l.hdr.CRC != 0:
 		if c := crc32.ChecksumIEEE(data); c != l.hdr.CRC {
 			// The records that make sense are kept, every one suspect.
-			l.data = trustedPrefix(data, l.hdr)
-			l.err = errAt(off, OpChunk, ErrCRC, "uncompressed records have CRC %08x, uncompressed_crc says %08x", c, l.hdr.CRC)
+			d.keepTrusted(&l, data)
+			l.err = errAt(off, OpChunk, ErrCRC, "uncompressed records have CRC %08x, uncompressed_crc says %08x%s", c, l.hdr.CRC, l.failWords())
 			l.suspect = fmt.Sprintf("offset %d: read from the chunk at %d, whose records fail their CRC (%08x, uncompressed_crc says %08x)", off, off, c, l.hdr.CRC)
 		}
 	}

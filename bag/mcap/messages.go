@@ -341,12 +341,19 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 		return true
 	})
 	if l.err == nil && werr != nil {
+		// Records that make no sense in a stream that decompressed
+		// whole: where they stop, in the compressed bytes.
+		d.locate(&l, walked)
 		l.err = inChunk(werr, c.Offset)
+		if l.failUnit != "" {
+			l.err = fmt.Errorf("%w%s", l.err, l.failWords())
+		}
 	}
 	if l.err != nil {
 		n := len(r.ents) + r.visited
 		br := bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: fmt.Sprintf("%v (%d messages read before the damage)", l.err, n),
-			Unit: bag.UnitChunk, Recovered: uint64(n), First: bag.TimeFromUnixNanos(c.Start), Last: bag.TimeFromUnixNanos(c.End)}
+			Unit: bag.UnitChunk, Recovered: uint64(n), Readable: l.readBytes(c.Offset, walked),
+			First: bag.TimeFromUnixNanos(c.Start), Last: bag.TimeFromUnixNanos(c.End)}
 		if l.suspect != "" {
 			br.Why = fmt.Sprintf("%v (%d messages read, every one suspect)", l.err, n)
 		}

@@ -423,20 +423,30 @@ func (s *scanner) chunk(pos int64, n uint64) bool {
 		return true
 	})
 	if l.err == nil && werr != nil {
+		// Records that make no sense in a stream that decompressed
+		// whole: where they stop, in the compressed bytes.
+		s.d.locate(&l, walked)
 		l.err = inChunk(werr, pos)
+		if l.failUnit != "" {
+			l.err = fmt.Errorf("%w%s", l.err, l.failWords())
+		}
 	}
 	if l.err != nil {
 		c.Err = l.err
 		c.lost = count == 0
 		s.lastBound = cutBound(l, walked, true)
 		s.salvaged = count
-		if l.cut {
-			// The bytes read are those of the records before the cut
-			// (a compressed chunk's stream up to where it decoded).
+		switch r := l.readBytes(pos, walked); {
+		case r > 0:
+			// The bytes read are those before the compressed block
+			// that failed (or before the cut, or the first record that
+			// makes no sense, in records stored uncompressed).
+			s.lastReadable = r
+		case l.cut:
 			s.lastReadable = int64(have) + recHeaderLen - int64(len(l.data)-walked)
 		}
 		if !l.cut {
-			s.skipChunk(pos, pos+recHeaderLen+int64(have), "chunk: %v (%d messages salvaged before the damage)", errors.Unwrap(l.err), count)
+			s.skipChunk(pos, pos+recHeaderLen+int64(have), "chunk: %v%s (%d messages salvaged before the damage)", errors.Unwrap(l.err), l.failWords(), count)
 		}
 	}
 	if first {

@@ -99,6 +99,7 @@ func Decode(dst, src []byte, limit int, o Options) ([]byte, error) {
 			return out, fmt.Errorf("lz4 block size cut off at byte %d: %w", pos, o.Truncated)
 		}
 		bs := le32(src[pos:])
+		bstart := pos // the block's size field
 		pos += 4
 		if bs == 0 {
 			break // end mark
@@ -106,7 +107,7 @@ func Decode(dst, src []byte, limit int, o Options) ([]byte, error) {
 		raw := bs&lz4BlockRaw != 0
 		n := int(bs &^ lz4BlockRaw)
 		if n > blockMax || n > len(src)-pos {
-			return out, fmt.Errorf("lz4 block of %d bytes at byte %d exceeds the block maximum %d or the %d bytes left: %w", n, pos-4, blockMax, len(src)-pos, o.Malformed)
+			return out, &BlockError{Start: bstart, End: len(src), Err: fmt.Errorf("lz4 block of %d bytes at byte %d exceeds the block maximum %d or the %d bytes left: %w", n, pos-4, blockMax, len(src)-pos, o.Malformed)}
 		}
 		block := src[pos : pos+n]
 		pos += n
@@ -115,7 +116,7 @@ func Decode(dst, src []byte, limit int, o Options) ([]byte, error) {
 				return out, fmt.Errorf("lz4 block checksum cut off: %w", o.Truncated)
 			}
 			if got, want := XXH32(block), le32(src[pos:]); got != want {
-				return out, fmt.Errorf("lz4 block at byte %d has checksum %#08x, want %#08x: %w", pos-4-n, got, want, o.Malformed)
+				return out, &BlockError{Start: bstart, End: pos + 4, Err: fmt.Errorf("lz4 block at byte %d has checksum %#08x, want %#08x: %w", bstart, got, want, o.Malformed)}
 			}
 			pos += 4
 		}
@@ -138,7 +139,7 @@ func Decode(dst, src []byte, limit int, o Options) ([]byte, error) {
 			k, err = lz4.UncompressBlockWithDict(block, free, out[max(0, len(out)-lz4WindowSize):])
 		}
 		if err != nil {
-			return out, fmt.Errorf("lz4 block at byte %d: %v: %w", pos-n, err, o.Malformed)
+			return out, &BlockError{Start: bstart, End: pos, Err: fmt.Errorf("lz4 block at byte %d: %v: %w", bstart+4, err, o.Malformed)}
 		}
 		out = out[:len(out)+k]
 		if len(out) > limit {
@@ -169,6 +170,18 @@ func Decode(dst, src []byte, limit int, o Options) ([]byte, error) {
 }
 
 var errLZ4TooLong = errors.New("block longer than the space left")
+
+// BlockError is a block of the frame that does not decode: Start is the
+// offset of its size field in src, End the end of the block (its checksum
+// included). The output Decode returns with it is that of the blocks
+// before it.
+type BlockError struct {
+	Start, End int
+	Err        error
+}
+
+func (e *BlockError) Error() string { return e.Err.Error() }
+func (e *BlockError) Unwrap() error { return e.Err }
 
 // xxh32 primes (https://github.com/Cyan4973/xxHash, doc/xxhash_spec.md).
 const (

@@ -88,3 +88,38 @@ func TestXXH32(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockErrorSaysWhichBlock: a frame of 64 KiB blocks (pierrec/lz4's
+// writer) with its second block damaged decodes to its first block, and
+// the error says the second block's bytes, from its size field to the
+// end of its checksum, as the frame format lays them out; without block
+// checksums the block fails to decode, and the error says the same span
+// without the checksum.
+func TestBlockErrorSaysWhichBlock(t *testing.T) {
+	data := bytes.Repeat([]byte("sensor_msgs/msg/Imu 0.125 -9.81 base_link "), 20000)
+	for _, sums := range []bool{true, false} {
+		f := frame(t, data, lz4.BlockChecksumOption(sums), lz4.BlockSizeOption(lz4.Block64Kb))
+		sumLen := 0
+		if sums {
+			sumLen = 4
+		}
+		first := int(le32(f[7:]) &^ (1 << 31))
+		second := 7 + 4 + first + sumLen // the second block's size field
+		n := int(le32(f[second:]) &^ (1 << 31))
+		bad := bytes.Clone(f)
+		for i := second + 4; i < second+4+n; i++ {
+			bad[i] = 0xff // the whole block: no decoder reads it as valid
+		}
+		out, err := Decode(nil, bad, len(data), Options{Truncated: errCut, Malformed: errBad})
+		var be *BlockError
+		if !errors.As(err, &be) || !errors.Is(err, errBad) {
+			t.Fatalf("block checksums %v: error %v, want a BlockError wrapping Malformed", sums, err)
+		}
+		if be.Start != second || be.End != second+4+n+sumLen {
+			t.Errorf("block checksums %v: the error says [%d, %d), the second block is [%d, %d)", sums, be.Start, be.End, second, second+4+n+sumLen)
+		}
+		if len(out) != 64<<10 || !bytes.Equal(out, data[:len(out)]) {
+			t.Errorf("block checksums %v: %d bytes decoded, want the first block's %d", sums, len(out), 64<<10)
+		}
+	}
+}
