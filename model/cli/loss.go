@@ -170,7 +170,12 @@ type rangeLossJSON struct {
 	countJSON
 	Topics    []string `json:"topics"`
 	Recovered uint64   `json:"recovered"`
-	Why       string   `json:"why"`
+	// Readable counts the range's bytes, from its start, the recovered
+	// messages were read from; Unreadable those in the file that yielded
+	// nothing (from From+Readable on).
+	Readable   int64  `json:"readable"`
+	Unreadable int64  `json:"unreadable"`
+	Why        string `json:"why"`
 }
 
 // countJSON is a bag.Count as JSON fields (see lossJSON).
@@ -282,7 +287,8 @@ func (l *loss) json() lossJSON {
 			topics = []string{}
 		}
 		rj := rangeLossJSON{File: r.File, From: r.Start, To: r.End, Unit: string(r.Unit),
-			countJSON: countJSON{r.Messages}, Topics: topics, Recovered: r.Recovered, Why: r.Why}
+			countJSON: countJSON{r.Messages}, Topics: topics, Recovered: r.Recovered,
+			Readable: min(max(r.Readable, 0), r.End-r.Start), Unreadable: r.Unreadable(), Why: r.Why}
 		if r.Messages.None() {
 			out.Notes = append(out.Notes, rj)
 		} else {

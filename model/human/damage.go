@@ -116,13 +116,19 @@ func LostUnit(r bag.LostRange) string {
 }
 
 // LostRange describes one lost range: its unit, what it lost and what was
-// recovered from it, and why: "chunk at 42: recovered 4,725 messages, 1
-// message lost, 58 B unreadable (topics /imu): the chunk is cut by the
+// recovered from where, which bytes yielded nothing, and why: "chunk at
+// 42: recovered 4,725 messages from its first 293 KiB, 1 message lost, 58
+// B unreadable from offset 300,042 (topics /imu): the chunk is cut by the
 // end of the file".
 func LostRange(r bag.LostRange) string {
 	var parts []string
+	readable := max(r.Readable, 0)
 	if r.Recovered > 0 {
-		parts = append(parts, "recovered "+Plural(r.Recovered, "message"))
+		s := "recovered " + Plural(r.Recovered, "message")
+		if readable > 0 && readable < r.End-r.Start {
+			s += " from its first " + Size(readable)
+		}
+		parts = append(parts, s)
 	}
 	switch {
 	case r.Messages.None():
@@ -130,7 +136,13 @@ func LostRange(r bag.LostRange) string {
 	default:
 		parts = append(parts, Messages(r.Messages)+" lost")
 	}
-	if b := bytesLost(r.Unreadable(), r.Past); b != "" {
+	if u := r.Unreadable(); u > 0 && readable > 0 {
+		// The bytes that yielded nothing start where the read stopped.
+		parts[len(parts)-1] += ", " + Size(u) + " unreadable from offset " + Count(uint64(r.Start+readable))
+		if r.Past > 0 {
+			parts[len(parts)-1] += ", " + Size(r.Past) + " cut off"
+		}
+	} else if b := bytesLost(u, r.Past); b != "" {
 		parts[len(parts)-1] += b
 	} else if r.Unit == bag.UnitFile && r.End == 0 {
 		parts = append(parts, "the file is missing")
