@@ -91,6 +91,14 @@ func BuildTimeline(d *Document) *Timeline {
 			cs.Ratio = float64(blk.CompressedSize) / float64(blk.UncompressedSize)
 		}
 		switch {
+		case blk.WholeFile && blk.Damaged:
+			// A file of a folder read page by page: red only where
+			// the damage lost messages (the lost ranges below); damage
+			// that lost none (a zeroed index page) is a note.
+			cs.Note = "the file was read page by page"
+			if blk.Err != nil {
+				cs.Note = blk.Err.Error()
+			}
 		case blk.Err != nil:
 			cs.Damaged = blk.Err.Error()
 		case blk.Damaged:

@@ -2,7 +2,12 @@ package model
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
@@ -105,5 +110,98 @@ func TestTimelineNotesAreNotLosses(t *testing.T) {
 		if c.Damaged != tc.damaged || c.Note != tc.note {
 			t.Errorf("chunk %d: damaged %q, note %q; want %q, %q", tc.i, c.Damaged, c.Note, tc.damaged, tc.note)
 		}
+	}
+}
+
+// TestTimelineSplitDB3IndexPageIsANote: in a split set of .db3 files each
+// file is one block on the chunk lane. A file whose only damage is its
+// timestamp index's root page zeroed loses no message (every row is read:
+// the set's metadata.yaml count), so its block is a note (amber), never
+// damaged (red); the same file with its messages table's root page zeroed
+// is a loss (its rows are found by their pages, but nothing proves that
+// they are all of them), and is damaged. SQLite (python3's sqlite3) says which page
+// is the index's root and which the table's.
+func TestTimelineSplitDB3IndexPageIsANote(t *testing.T) {
+	src := filepath.Join(sharedBags, "ros2__rosbag2/rosbag2_py/test/resources/sqlite3/wbag")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("the shared recordings are needed: %v", err)
+	}
+	py, err := exec.LookPath("/usr/bin/python3")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI needs python3's sqlite3, the oracle of which page is which")
+		}
+		t.Skip("python3 is needed (SQLite says which page is the index's); CI runs this")
+	}
+	const target = "wbag_1.db3"
+	rootOf := func(name string) int64 {
+		out, err := exec.Command(py, "-c", "import sqlite3,sys; c=sqlite3.connect('file:'+sys.argv[1]+'?mode=ro', uri=True); print(c.execute('select rootpage from sqlite_master where name=?', (sys.argv[2],)).fetchone()[0], c.execute('pragma page_size').fetchone()[0])",
+			filepath.Join(src, target), name).Output()
+		if err != nil {
+			t.Fatalf("sqlite3: %v", err)
+		}
+		var root, size int64
+		if _, err := fmt.Sscan(string(out), &root, &size); err != nil {
+			t.Fatalf("sqlite3 said %q: %v", out, err)
+		}
+		return (root - 1) * size
+	}
+	for _, tc := range []struct {
+		name, tree string
+		lost       bool
+	}{
+		{"index root zeroed", "timestamp_idx", false},
+		{"table root zeroed", "messages", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "wbag")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			ents, _ := os.ReadDir(src)
+			for _, e := range ents {
+				if strings.HasSuffix(e.Name(), "-shm") || strings.HasSuffix(e.Name(), "-wal") {
+					continue
+				}
+				b, err := os.ReadFile(filepath.Join(src, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if e.Name() == target {
+					off := rootOf(tc.tree)
+					copy(b[off:off+4096], make([]byte, 4096))
+				}
+				if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d, err := Open(context.Background(), dir, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			dmg := bag.DamageOf(d.Storage)
+			if dmg.Lost() != tc.lost || dmg.Claim == nil || (!tc.lost && dmg.Read != dmg.Claim.Messages) {
+				t.Fatalf("lost %v (read %d, %+v); want lost %v", dmg.Lost(), dmg.Read, dmg.Claim, tc.lost)
+			}
+			var block *ChunkSpan
+			tl := BuildTimeline(d)
+			for i, c := range tl.Chunks {
+				if strings.HasPrefix(c.Place, target+":") {
+					block = &tl.Chunks[i]
+				}
+			}
+			if block == nil {
+				t.Fatalf("no block for %s among %+v", target, tl.Chunks)
+			}
+			if (block.Damaged != "") != tc.lost || (block.Damaged == "" && block.Note == "") {
+				t.Errorf("%s: damaged %q, note %q; want it damaged: %v, else a note", target, block.Damaged, block.Note, tc.lost)
+			}
+			for _, c := range tl.Chunks {
+				if c.Pos != block.Pos && (c.Damaged != "" || c.Note != "") {
+					t.Errorf("%s is marked too: damaged %q, note %q", c.Place, c.Damaged, c.Note)
+				}
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"image/color"
 	"strings"
 	"testing"
 
@@ -12,7 +13,8 @@ import (
 
 // TestTimelineGapMarks opens a bag whose /turtle1/cmd_vel pauses 14 times
 // for longer than 3× its median interval: the lane keeps the gaps to mark,
-// and hovering inside one says so.
+// and hovering inside one says so; the marks are in the gap colour, not
+// the damage red.
 func TestTimelineGapMarks(t *testing.T) {
 	uitest.NewApp(t)
 	_, tv, _ := newTestViewsIn(t, uitest.OpenShared(t, "cruise-automation__rosbag.js/fixtures/example.bag"))
@@ -58,6 +60,11 @@ func TestTimelineGapMarks(t *testing.T) {
 		for _, r := range tv.r.lanes.Rects {
 			if r.H == 2 && r.Y == tv.laneY(i)+tv.laneH()-2 {
 				n++
+				// A gap is no damage: never the loss's red, nor the
+				// note's amber.
+				if col := colorsOf(tv); sameRGB(r.C, col.err) || sameRGB(r.C, col.note) || !sameRGB(r.C, col.gap) {
+					t.Errorf("%s: a gap mark in %v; the gap colour is %v, the loss's %v", name, r.C, col.gap, col.err)
+				}
 			}
 		}
 		return n
@@ -109,4 +116,11 @@ func TestTimelineSuspectTicks(t *testing.T) {
 	if n := len(tv.suspects["/turtle1/cmd_vel"]); n != len(times) {
 		t.Errorf("marked again: %d suspect times kept, want %d", n, len(times))
 	}
+}
+
+// sameRGB reports whether two colours differ at most in their alpha (a
+// mark of a topic not shown is fainter).
+func sameRGB(a, b color.Color) bool {
+	x, y := color.NRGBAModel.Convert(a).(color.NRGBA), color.NRGBAModel.Convert(b).(color.NRGBA)
+	return x.R == y.R && x.G == y.G && x.B == y.B
 }

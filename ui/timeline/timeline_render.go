@@ -45,6 +45,10 @@ func (r *timelineRenderer) Objects() []fyne.CanvasObject { return r.objs }
 // timelineColors are the theme's colours the timeline draws with.
 type timelineColors struct {
 	fg, dim, primary, err, note, laneBG, sel, focus, bg, tip color.Color
+	// gap underlines a topic's gaps: the foreground, dimmed. A gap is no
+	// damage (the recording has no message there), so it is never the
+	// loss's red nor the note's amber.
+	gap color.Color
 }
 
 func colorsOf(v fyne.Widget) timelineColors {
@@ -55,6 +59,7 @@ func colorsOf(v fyne.Widget) timelineColors {
 		fg: c(theme.ColorNameForeground), dim: c(theme.ColorNamePlaceHolder), primary: c(theme.ColorNamePrimary),
 		err: c(theme.ColorNameError), note: c(theme.ColorNameWarning), laneBG: c(theme.ColorNameInputBackground), sel: c(theme.ColorNameSelection),
 		focus: c(theme.ColorNameFocus), bg: c(theme.ColorNameBackground), tip: c(theme.ColorNameOverlayBackground),
+		gap: widgets.WithAlpha(c(theme.ColorNameForeground), 170),
 	}
 }
 
@@ -154,7 +159,7 @@ func (r *timelineRenderer) build() {
 			}
 			k = j
 		}
-		r.gapMarks(i, y, col.err, shownTopic)
+		r.gapMarks(i, y, col.gap, shownTopic)
 		r.suspectTicks(lane.Topic, y, col.err)
 		r.eventMarks(lane.Topic, y)
 		r.hitTicks(lane.Topic, y)
