@@ -51,6 +51,7 @@ var commands = []func(*env) *cobra.Command{
 	newCat,
 	newCheck,
 	newConvert,
+	newDiff,
 	newExport,
 	newFilter,
 	newFind,
