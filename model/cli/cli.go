@@ -49,6 +49,7 @@ import (
 // commands are the constructors of the headless commands.
 var commands = []func(*env) *cobra.Command{
 	newCat,
+	newCatalog,
 	newCheck,
 	newConvert,
 	newDiff,

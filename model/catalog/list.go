@@ -1,0 +1,98 @@
+package catalog
+
+import (
+	"context"
+	"hash/fnv"
+	"io/fs"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// ShardOf returns the shard (0 to n-1) of the recording at path: a hash
+// of the path as listed, so every process given the same roots agrees.
+func ShardOf(path string, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(path))
+	return int(h.Sum32() % uint32(n))
+}
+
+// list finds the recordings under roots, sorted by path: recording files
+// (bag.IsRecordingName), and rosbag2 folders (a folder holding a
+// metadata.yaml is one recording, not looked into further).
+func list(ctx context.Context, roots []string) ([]entry, error) {
+	var out []entry
+	for _, root := range roots {
+		fsys := bag.FSFor(root)
+		st, err := fsys.Stat(root)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, entry{root, st.Size(), st.ModTime()})
+			continue
+		}
+		if err := walk(ctx, fsys, strings.TrimSuffix(root, "/"), &out); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(out, func(a, b entry) int { return strings.Compare(a.path, b.path) })
+	out = slices.CompactFunc(out, func(a, b entry) bool { return a.path == b.path })
+	return out, nil
+}
+
+func walk(ctx context.Context, fsys bag.FS, dir string, out *[]entry) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ents, err := fsys.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if slices.ContainsFunc(ents, func(e fs.DirEntry) bool { return !e.IsDir() && e.Name() == "metadata.yaml" }) {
+		// A rosbag2 folder: one recording, its size and time those of
+		// its files together.
+		e := entry{path: dir}
+		for _, f := range ents {
+			if f.IsDir() {
+				continue
+			}
+			if info, err := f.Info(); err == nil {
+				e.size += info.Size()
+				e.mtime = latest(e.mtime, info.ModTime())
+			}
+		}
+		*out = append(*out, e)
+		return nil
+	}
+	for _, f := range ents {
+		p := bag.Join(dir, f.Name())
+		if f.IsDir() {
+			if err := walk(ctx, fsys, p, out); err != nil {
+				return err
+			}
+			continue
+		}
+		if !bag.IsRecordingName(f.Name()) {
+			continue
+		}
+		info, err := f.Info()
+		if err != nil {
+			continue
+		}
+		*out = append(*out, entry{p, info.Size(), info.ModTime()})
+	}
+	return nil
+}
+
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/bagscope/bagscope/model/catalog"
+)
+
+// catalogJSON is the `catalog --json` object.
+type catalogJSON struct {
+	Out        string   `json:"out"`
+	Shard      string   `json:"shard"`
+	Listed     int      `json:"listed"`
+	Mine       int      `json:"in_shard"`
+	Read       int      `json:"read"`
+	Reused     int      `json:"unchanged"`
+	Unscanned  int      `json:"not_scanned"`
+	Failed     int      `json:"failed"`
+	Recordings int      `json:"recordings"`
+	Topics     int      `json:"topics"`
+	Files      []string `json:"files"`
+	OK         bool     `json:"ok"`
+}
+
+func newCatalog(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "catalog [flags] DIR|FILE|URL... -o CATALOG",
+		Short: "write a library of recordings (one row per recording and per topic) as Parquet",
+		Long: `catalog finds the recordings under each DIR (files, and rosbag2 folders as one recording each; an
+S3 prefix URL too) and writes two Parquet tables under CATALOG, Hive-partitioned so that DuckDB,
+Spark, Trino and Athena read them in place:
+
+  CATALOG/recordings/shard=I-of-N/recordings.parquet   path, format, size, start, end, duration,
+      messages, health (what was lost, as every command reports it), metadata (rosbag2 custom_data,
+      MCAP metadata records, as JSON)
+  CATALOG/topics/shard=I-of-N/topics.parquet           path, topic, type, messages, rate, min/median/
+      max interval, gaps over 3x the median, bytes (with --read-all), QoS
+
+Each recording is read from its index or summary only; one without (unindexed, cut) is listed as not
+read unless --scan. A recording whose size and modification time are unchanged since the last run
+is not read again. --shard I/N takes the recordings whose path hashes to I of N, so N processes
+(a Kubernetes indexed Job, Spark, Ray tasks) write one catalogue together, each its partition.
+Exit 1 when a recording could not be read (its row says why).`,
+		Example: `  bagscope catalog /data/fleet -o /data/catalog
+  bagscope catalog s3://fleet/2026/ -o catalog --shard 3/16
+  duckdb -c "SELECT path, health FROM read_parquet('catalog/recordings/*/*.parquet') WHERE NOT healthy"`,
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeFiles,
+	}
+	f := c.Flags()
+	out := f.StringP("output", "o", "", "the catalogue's folder `CATALOG` (made if missing; this shard's partition is replaced)")
+	shard := f.String("shard", "0/1", "catalogue only the recordings of shard `I/N` (0 <= I < N), by a hash of their path")
+	scan := f.Bool("scan", false, "read recordings that have no index or summary by scanning them")
+	readAll := f.Bool("read-all", false, "read every message: each topic's bytes, and damage inside chunks and pages")
+	jobs := f.Int("jobs", 0, "recordings read at once (default: the CPUs)")
+	asJSON := f.Bool("json", false, "print one JSON object: what was read, kept and written")
+	c.MarkFlagDirname("output")
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		msgDirs(cmd)
+		if *out == "" {
+			return usagef("catalog: give the catalogue's folder with -o CATALOG")
+		}
+		i, n, err := parseShard(*shard)
+		if err != nil {
+			return err
+		}
+		o := catalog.Options{Out: *out, Shard: i, Shards: n, Scan: *scan, ReadAll: *readAll, Jobs: *jobs,
+			AllowRemoteScan: e.openOptions().AllowRemoteScan}
+		pl := newProgress(e.stderr, "cataloguing")
+		o.Progress = func(done, total int, _ string) { pl.update(int64(done), int64(total)) }
+		rep, err := catalog.Build(context.Background(), args, o)
+		pl.end()
+		if err != nil {
+			return status(fail(e.stderr, *out, err))
+		}
+		if *asJSON {
+			writeJSON(e.stdout, catalogJSON{Out: *out, Shard: *shard, Listed: rep.Listed, Mine: rep.Mine, Read: rep.Read, Reused: rep.Reused,
+				Unscanned: rep.Unscanned, Failed: rep.Failed, Recordings: rep.Recordings, Topics: rep.Topics, Files: rep.Paths, OK: rep.Failed == 0})
+		} else {
+			fmt.Fprintf(e.stdout, "catalogued %d recordings of %d found (shard %s): %d read, %d unchanged, %d not scanned, %d failed; %d topics\n",
+				rep.Recordings, rep.Listed, *shard, rep.Read, rep.Reused, rep.Unscanned, rep.Failed, rep.Topics)
+			for _, p := range rep.Paths {
+				fmt.Fprintf(e.stdout, "wrote %s\n", p)
+			}
+		}
+		if rep.Failed > 0 {
+			return status(ExitProblems)
+		}
+		return nil
+	}
+	return c
+}
+
+// parseShard reads --shard I/N.
+func parseShard(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, usagef("--shard %q: give I/N with 0 <= I < N (3/16)", s)
+	}
+	return i, n, nil
+}
