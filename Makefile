@@ -57,7 +57,10 @@ export BAGSCOPE_ORACLES = $(ORACLE_DIR)/node_modules
 .PHONY: oracles remote-servers deps apt-deps build run test test-long lint unit fuzz bench install install-desktop package clean screenshots
 
 deps: apt-deps
-	go mod download
+	# The modules this platform builds and tests, not `go mod download`'s
+	# every module: DuckDB's static libraries of all five platforms are
+	# ~573 MB, and a build links one.
+	go list -deps -test ./... >/dev/null
 	$(MAKE) --no-print-directory oracles remote-servers
 	echo "== deps done in $${SECONDS}s"
 
@@ -133,6 +136,8 @@ build: apt-deps
 	echo "go build -tags $(GUI_TAGS) -o bagscope-gui . && go build -tags $(FRONT_TAGS) -o bagscope ./model/cli/bagscope"
 	go build -tags "$(GUI_TAGS)" -ldflags "$(LDFLAGS)" -o bagscope-gui .
 	go build -tags "$(FRONT_TAGS)" -ldflags "$(LDFLAGS)" -o bagscope ./model/cli/bagscope
+	echo "go build -o bagscope-sql ./model/cli/bagscope-sql"
+	go build -ldflags "$(LDFLAGS)" -o bagscope-sql ./model/cli/bagscope-sql
 
 run: deps build
 	if [[ -n "$${DISPLAY:-}" || -n "$${WAYLAND_DISPLAY:-}" ]]; then
@@ -162,6 +167,10 @@ lint:
 	echo "== the command-line front links no gonum/plot ($${SECONDS}s)"
 	if go list -deps ./model/cli/bagscope | grep '^gonum\.org/v1/plot'; then
 		echo "./model/cli/bagscope must not import gonum/plot (plot/render): its initialisers slow every command; see model/cli/render_hook.go"; exit 1
+	fi
+	echo "== the command-line front links no DuckDB ($${SECONDS}s)"
+	if go list -deps ./model/cli/bagscope . | grep '^github\.com/duckdb/'; then
+		echo "./model/cli/bagscope and the window must not link DuckDB: bagscope sql executes bagscope-sql (model/cli/sql.go)"; exit 1
 	fi
 	echo "== the front as make build makes it (-tags $(FRONT_TAGS)): vet, and no AWS SDK ($${SECONDS}s)"
 	go vet $(LINT_FLAGS) -tags "$(FRONT_TAGS)" ./bag/remote/ ./model/cli/bagscope/
@@ -256,6 +265,7 @@ install: build
 	echo "== install to $(DESTDIR)$(PREFIX)"
 	install -Dm755 bagscope "$(DESTDIR)$(PREFIX)/bin/bagscope"
 	install -Dm755 bagscope-gui "$(DESTDIR)$(PREFIX)/libexec/bagscope/bagscope-gui"
+	install -Dm755 bagscope-sql "$(DESTDIR)$(PREFIX)/libexec/bagscope/bagscope-sql"
 	# Man pages (one per command) and bash, zsh and fish completions, made
 	# from the command line's own help.
 	mandir=$$(mktemp -d)
@@ -319,7 +329,7 @@ package:
 	go tool fyne package -os linux --tags "$(GUI_TAGS)"
 
 clean:
-	rm -f bagscope bagscope-gui bagscope.tar.xz
+	rm -f bagscope bagscope-gui bagscope-sql bagscope.tar.xz
 
 # The README's pictures of the window, each made by the real binary with --screenshot.
 SHOTS := assets/screenshots

@@ -61,6 +61,7 @@ var commands = []func(*env) *cobra.Command{
 	newMarks,
 	newPlot,
 	newRecords,
+	newSQL,
 	newTF,
 	newVerify,
 	newVersion,
