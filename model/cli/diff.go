@@ -185,7 +185,7 @@ func runDiff(paths []string, st [2]bag.Storage, o diff.Options, asJSON bool, std
 	var lost [2]*loss
 	for i := range st {
 		if it := res.Its[i]; it != nil {
-			lost[i] = readLoss(st[i], it, res.Suspects[i], res.Messages[i], len(o.Topics) == 0)
+			lost[i] = readLoss(st[i], it, bag.Tally{Read: res.Messages[i], Suspects: res.Suspects[i]}, len(o.Topics) == 0)
 		} else {
 			lost[i] = &loss{d: &bag.Damage{Messages: bag.Exactly(0)}}
 		}
