@@ -1,6 +1,7 @@
 package db3
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -128,7 +129,12 @@ func (s *Store) rescueLoss(rs *rescued, ev *lossEvidence) []bag.ByteRange {
 			runs = append(runs, lostKeys{page: n, keys: pm.bounds[n], off: off, end: off + int64(pm.p.pageSize), why: why})
 		}
 	}
-	sort.Slice(runs, func(i, j int) bool { return runs[i].off < runs[j].off })
+	// By offset, then page and why: runs come from maps, and a run inside
+	// an equal one is counted with the first.
+	slices.SortFunc(runs, func(a, b lostKeys) int {
+		return cmp.Or(cmp.Compare(a.off, b.off), cmp.Compare(a.page, b.page), cmp.Compare(a.why, b.why),
+			cmp.Compare(a.keys.lo, b.keys.lo), cmp.Compare(a.keys.hi, b.keys.hi))
+	})
 	var out []bag.ByteRange
 	cutFirst := pm.p.pages + 1
 	var cut *bag.ByteRange

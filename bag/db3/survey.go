@@ -1,8 +1,9 @@
 package db3
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -56,7 +57,11 @@ func (s *Store) survey(path string) error {
 	if len(problems) == 0 {
 		return nil
 	}
-	sort.Slice(problems, func(i, j int) bool { return problems[i].off < problems[j].off })
+	// By offset, then page and why: the first is named, and the unsound
+	// pages come from a map.
+	slices.SortFunc(problems, func(a, b damage) int {
+		return cmp.Or(cmp.Compare(a.off, b.off), cmp.Compare(a.page, b.page), cmp.Compare(a.why, b.why))
+	})
 	p := problems[0]
 	more := ""
 	if len(problems) > 1 {

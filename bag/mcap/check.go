@@ -934,14 +934,16 @@ func (d *doctor) checkChunkIndexes() {
 			bad("uncompressed_size %d, the chunk says %d", ci.USize, c.hdr.USize)
 		}
 		if len(ci.MsgIndexOffsets) > 0 || len(c.msgIdx) > 0 {
-			for ch, o := range ci.MsgIndexOffsets {
-				if c.msgIdx[ch] != int64(o) {
+			// In channel order, so that two checks of one file say the
+			// same (the findings share the chunk index's offset).
+			for _, ch := range slices.Sorted(maps.Keys(ci.MsgIndexOffsets)) {
+				if o := ci.MsgIndexOffsets[ch]; c.msgIdx[ch] != int64(o) {
 					bad("message_index_offsets names %d for channel %d, the message index record for it is at %d", o, ch, c.msgIdx[ch])
 				}
 			}
-			for ch, o := range c.msgIdx {
+			for _, ch := range slices.Sorted(maps.Keys(c.msgIdx)) {
 				if _, ok := ci.MsgIndexOffsets[ch]; !ok {
-					bad("message_index_offsets leaves out channel %d (its message index record is at %d)", ch, o)
+					bad("message_index_offsets leaves out channel %d (its message index record is at %d)", ch, c.msgIdx[ch])
 				}
 			}
 			if c.msgIdxEnd > 0 && ci.MsgIndexLength != uint64(c.msgIdxEnd-(c.off+c.length)) {

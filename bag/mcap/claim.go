@@ -27,7 +27,10 @@ func (x *Reader) statsClaim() *bag.Claim {
 		for id, n := range s.ChannelCounts {
 			topic := x.conn(id)
 			if topic == nil {
-				return c // a channel the file does not define: the total only
+				// A channel the file does not define: the total only
+				// (none of the topics, whichever the walk met first).
+				c.Topics = nil
+				return c
 			}
 			c.Topics[topic.Topic] += n
 		}

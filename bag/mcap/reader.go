@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -327,7 +328,7 @@ func (x *Reader) finish() {
 			lost[m.Channel] = true
 		}
 	}
-	for id := range lost {
+	for _, id := range slices.Sorted(maps.Keys(lost)) { // notes in channel order
 		x.chans[id] = &channel{ID: id, Topic: fmt.Sprintf("/unknown_channel_%d", id), Offset: -1}
 		if x.info.Scanned != nil {
 			x.info.Scanned.Notes = append(x.info.Scanned.Notes, fmt.Sprintf("channel %d has messages but its channel record was lost: shown as topic /unknown_channel_%d", id, id))
@@ -541,7 +542,12 @@ func (x *Reader) walkMessageIndex(c *chunk, fn func(id uint16, arr []byte) bool)
 	if err != nil {
 		return err
 	}
-	for id, o := range c.MsgIdx {
+	// By offset, then channel, so that the first problem met is the same
+	// on every read.
+	ids := slices.Collect(maps.Keys(c.MsgIdx))
+	slices.SortFunc(ids, func(a, b uint16) int { return cmp.Or(cmp.Compare(c.MsgIdx[a], c.MsgIdx[b]), cmp.Compare(a, b)) })
+	for _, id := range ids {
+		o := c.MsgIdx[id]
 		p := int64(o) - start
 		if p < 0 || p+recHeaderLen > int64(len(buf)) || Op(buf[p]) != OpMessageIndex {
 			return errAt(int64(o), OpMessageIndex, ErrMalformed, "message_index_offsets names %d for channel %d, where there is no message index record", o, id)

@@ -3,6 +3,7 @@ package ros1
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 )
 
 // Builders for hand-made bags. They write exactly what the format says, so
@@ -95,6 +96,20 @@ type testMsg struct {
 // buildBag writes an uncompressed indexed bag with one chunk per group of
 // messages, and one connection per topic name in topics (IDs by position).
 func buildBag(topics []string, chunks [][]testMsg) []byte {
+	return buildBagWith(topics, chunks, bagFaults{})
+}
+
+// bagFaults are index records buildBagWith leaves out, by connection.
+type bagFaults struct {
+	noIndexData map[uint32]bool // index data records after each chunk
+	notListed   map[uint32]bool // counts in each chunk info record
+	// reversed writes each index data record's entries last to first
+	// (well-formed, but not in offset order).
+	reversed bool
+}
+
+// buildBagWith is buildBag writing the faults f.
+func buildBagWith(topics []string, chunks [][]testMsg, f bagFaults) []byte {
 	var b bytes.Buffer
 	b.WriteString("#ROSBAG V2.0\n")
 	b.Write(bagHeaderRec(0, 0, 0)) // patched below
@@ -126,8 +141,17 @@ func buildBag(topics []string, chunks [][]testMsg) []byte {
 		b.Write(chunkRec("none", uint32(inner.Len()), inner.Bytes()))
 		var cc []ChunkConnCount
 		for _, c := range order {
-			b.Write(indexRec(c, idx[c]))
-			cc = append(cc, ChunkConnCount{c, counts[c]})
+			if !f.noIndexData[c] {
+				entries := idx[c]
+				if f.reversed {
+					entries = slices.Clone(entries)
+					slices.Reverse(entries)
+				}
+				b.Write(indexRec(c, entries))
+			}
+			if !f.notListed[c] {
+				cc = append(cc, ChunkConnCount{c, counts[c]})
+			}
 		}
 		infos = append(infos, chunkInfoRec(pos, start, end, cc))
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -275,8 +276,9 @@ func (c *checker) chunks() error {
 		}
 		return nil
 	})
-	for conn, n := range badPerConn {
-		if n > maxBadPerConn {
+	// In connection order, so that two checks of one file say the same.
+	for _, conn := range slices.Sorted(maps.Keys(badPerConn)) {
+		if n := badPerConn[conn]; n > maxBadPerConn {
 			c.add(Error, 0, 0, "%d messages of connection %d (%s) do not decode as %s; the first %d are listed", n, conn, c.topicOf(conn), c.typeOf(conn), maxBadPerConn)
 		}
 	}
@@ -364,9 +366,9 @@ func (c *checker) indexData(ch *Chunk, msgs []chunkMsg) {
 			c.add(Error, x.Offset, OpIndexData, "%d more index entries of connection %d do not match their message records", bad-1, x.Conn)
 		}
 	}
-	for conn, n := range perConn {
+	for _, conn := range slices.Sorted(maps.Keys(perConn)) {
 		if !seen[conn] {
-			c.add(Error, ch.Offset, OpChunk, "no index data record after the chunk for connection %d (%d messages)", conn, n)
+			c.add(Error, ch.Offset, OpChunk, "no index data record after the chunk for connection %d (%d messages)", conn, perConn[conn])
 		}
 	}
 }
@@ -409,13 +411,13 @@ func (c *checker) chunkInfos() {
 				c.add(Error, ci.Offset, OpChunkInfo, "chunk info says %d messages of connection %d; the chunk at %d holds %d", cc.Count, cc.Conn, ci.ChunkPos, counts[cc.Conn])
 			}
 		}
-		for conn, n := range counts {
+		for _, conn := range slices.Sorted(maps.Keys(counts)) {
 			if !listed[conn] {
-				c.add(Error, ci.Offset, OpChunkInfo, "chunk info does not list connection %d, which has %d messages in the chunk at %d", conn, n, ci.ChunkPos)
+				c.add(Error, ci.Offset, OpChunkInfo, "chunk info does not list connection %d, which has %d messages in the chunk at %d", conn, counts[conn], ci.ChunkPos)
 			}
 		}
 	}
-	for p := range c.scanned.chunks {
+	for _, p := range slices.Sorted(maps.Keys(c.scanned.chunks)) {
 		if !indexed[p] {
 			c.add(Error, p, OpChunk, "chunk is not listed in the index")
 		}

@@ -300,9 +300,14 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 			problems = append(problems, fmt.Errorf("offset %d: connection %d (%s): %d messages read from the chunks, %d index entries", c.Offset, c.ID, c.Topic, n, indexCount[c.ID]))
 		}
 	}
+	// Chunks are checked on several goroutines: problems at one place
+	// go by their words, so that two runs say the same.
 	sort.SliceStable(problems, func(i, j int) bool {
 		a, b := problemKey(problems[i]), problemKey(problems[j])
-		return a[0] < b[0] || a[0] == b[0] && a[1] < b[1]
+		if a != b {
+			return a[0] < b[0] || a[0] == b[0] && a[1] < b[1]
+		}
+		return problems[i].Error() < problems[j].Error()
 	})
 	if len(problems) > maxProblems {
 		res.moreProblems = len(problems) - maxProblems
