@@ -334,17 +334,32 @@ func (c *checker) indexData(ch *Chunk, msgs []chunkMsg) {
 	for _, m := range msgs {
 		perConn[m.conn]++
 	}
-	// msgs are in the order of the chunk's records: by offset.
+	// msgs are in the order of the chunk's records: by offset. An index
+	// data record's entries are too, so each entry's message is looked
+	// for from where the entry before it was found (the connection's next
+	// message is a few records on), else by binary search.
+	var cursor int
 	at := func(off uint32) (chunkMsg, bool) {
+		for k := cursor; k < min(len(msgs), cursor+16); k++ {
+			if o := msgs[k].off; o >= off {
+				if o != off {
+					break
+				}
+				cursor = k + 1
+				return msgs[k], true
+			}
+		}
 		i, ok := slices.BinarySearchFunc(msgs, off, func(m chunkMsg, off uint32) int { return cmp.Compare(m.off, off) })
 		if !ok {
 			return chunkMsg{}, false
 		}
+		cursor = i + 1
 		return msgs[i], true
 	}
 	seen := map[uint32]bool{}
 	for _, x := range c.scanned.scanIndex[ch.Offset] {
 		seen[x.Conn] = true
+		cursor = 0
 		if int(x.Count) != perConn[x.Conn] {
 			c.add(Error, x.Offset, OpIndexData, "index data lists %d messages of connection %d; the chunk at %d holds %d", x.Count, x.Conn, ch.Offset, perConn[x.Conn])
 		}
