@@ -5,10 +5,12 @@ package stats
 
 import (
 	"fmt"
-	"github.com/bagscope/bagscope/model/msgref"
 	"iter"
 	"math"
+	"slices"
 	"strings"
+
+	"github.com/bagscope/bagscope/model/msgref"
 )
 
 // GapFactor: an interval longer than GapFactor times a topic's median
@@ -96,8 +98,20 @@ func OfTimes(times []int64) *Topic {
 }
 
 // A Computer computes statistics topic after topic, reusing the histogram
-// of its radix selection.
-type Computer struct{ counts []int }
+// of its radix selection and the buffers of a topic's intervals.
+type Computer struct {
+	counts []int
+	// keys holds a topic's interval keys, when it has at most
+	// maxBuffered intervals; work is kth's copy of them, which it
+	// narrows in place to the keys that share the digits chosen so far.
+	keys, work []uint64
+}
+
+// maxBuffered is the most intervals a Computer copies out of the message
+// index (16 bytes each, in keys and work) to select their median from
+// slices rather than by a pass over the compact index per radix digit:
+// 1M intervals, 16 MB while a topic is computed.
+var maxBuffered = 1 << 20
 
 const radixBits = 16
 
@@ -164,15 +178,15 @@ func (sc *Computer) Of(refs iter.Seq2[int, msgref.Ref], byConn bool, conn uint32
 
 	// The exact median in nanoseconds (intervals are never negative: the
 	// times are sorted).
-	nsKeys := func(f func(uint64)) { each(func(prev, cur int64) { f(uint64(cur - prev)) }) }
+	nsKeys := sc.buffered(n, func(f func(uint64)) { each(func(prev, cur int64) { f(uint64(cur - prev)) }) })
 	lo, hi := sc.median(n, nsKeys)
 	s.MedianInterval = int64(lo/2 + hi/2 + (lo%2+hi%2)/2)
 
 	// The reference's median: over float seconds, whose bit patterns sort
 	// as the (non-negative) values do.
-	secKeys := func(f func(uint64)) {
+	secKeys := sc.buffered(n, func(f func(uint64)) {
 		each(func(prev, cur int64) { f(math.Float64bits(rosSec(cur) - rosSec(prev))) })
-	}
+	})
 	flo, fhi := sc.median(n, secKeys)
 	med := math.Float64frombits(flo)
 	if n%2 == 0 {
@@ -196,18 +210,47 @@ func (sc *Computer) Of(refs iter.Seq2[int, msgref.Ref], byConn bool, conn uint32
 	return s
 }
 
+// keySource yields n keys: by a pass over the message index (slice nil),
+// or from a slice.
+type keySource struct {
+	each  func(func(uint64))
+	slice []uint64
+}
+
+// buffered copies the n keys each yields into the Computer's buffer when
+// there are at most maxBuffered of them.
+func (sc *Computer) buffered(n int, each func(func(uint64))) keySource {
+	if n > maxBuffered {
+		return keySource{each: each}
+	}
+	sc.keys = sc.keys[:0]
+	each(func(v uint64) { sc.keys = append(sc.keys, v) })
+	return keySource{each: each, slice: sc.keys}
+}
+
+// forEach calls f on every key.
+func (ks keySource) forEach(f func(uint64)) {
+	if ks.slice == nil {
+		ks.each(f)
+		return
+	}
+	for _, v := range ks.slice {
+		f(v)
+	}
+}
+
 // median returns the two middle values of the n keys each yields (the
 // same one twice when n is odd).
-func (sc *Computer) median(n int, each func(func(uint64))) (lo, hi uint64) {
+func (sc *Computer) median(n int, keys keySource) (lo, hi uint64) {
 	if n%2 == 1 {
-		v := sc.kth(n/2, each)
+		v := sc.kth(n/2, keys)
 		return v, v
 	}
-	lo = sc.kth(n/2-1, each)
+	lo = sc.kth(n/2-1, keys)
 	// The next value: lo again if it repeats past rank n/2-1, else the
 	// smallest value above it.
 	atMost, next := 0, uint64(math.MaxUint64)
-	each(func(v uint64) {
+	keys.forEach(func(v uint64) {
 		if v <= lo {
 			atMost++
 		} else if v < next {
@@ -220,26 +263,56 @@ func (sc *Computer) median(n int, each func(func(uint64))) (lo, hi uint64) {
 	return lo, next
 }
 
+// sortBelow is how few keys kth sorts rather than selects by digits.
+const sortBelow = 4096
+
 // kth returns the k-th smallest (from 0) of the keys each yields, by a
 // most-significant-digit radix selection: one pass per 16-bit digit,
-// counting only the keys that share the digits chosen so far.
-func (sc *Computer) kth(k int, each func(func(uint64))) uint64 {
+// counting only the keys that share the digits chosen so far. Keys in a
+// slice are copied, and the copy narrowed after each digit to the keys
+// that share it.
+func (sc *Computer) kth(k int, keys keySource) uint64 {
 	var prefix, mask uint64
 	counts := sc.counts
+	work := append(sc.work[:0], keys.slice...)
 	for shift := 64 - radixBits; shift >= 0; shift -= radixBits {
+		if keys.slice != nil && len(work) <= sortBelow {
+			// Few keys left: sorting them costs less than a
+			// histogram's clearing and scan.
+			slices.Sort(work)
+			v := work[k]
+			sc.work = work[:0]
+			return v
+		}
 		clear(counts)
-		each(func(v uint64) {
-			if v&mask == prefix {
+		if keys.slice == nil {
+			keys.each(func(v uint64) {
+				if v&mask == prefix {
+					counts[(v>>shift)&(1<<radixBits-1)]++
+				}
+			})
+		} else {
+			for _, v := range work {
 				counts[(v>>shift)&(1<<radixBits-1)]++
 			}
-		})
+		}
 		d := 0
 		for ; d < len(counts)-1 && k >= counts[d]; d++ {
 			k -= counts[d]
 		}
 		prefix |= uint64(d) << shift
 		mask |= (1<<radixBits - 1) << shift
+		if keys.slice != nil {
+			kept := work[:0]
+			for _, v := range work {
+				if v&mask == prefix {
+					kept = append(kept, v)
+				}
+			}
+			work = kept
+		}
 	}
+	sc.work = work[:0]
 	return prefix
 }
 

@@ -350,8 +350,18 @@ func TestStatsSynthetic(t *testing.T) {
 }
 
 // TestStatsRandom checks the radix selection against sorting on random
-// times: many ties, an even and an odd number of intervals, huge spans.
+// times: many ties, an even and an odd number of intervals, huge spans;
+// over intervals copied to slices and streamed from the index.
 func TestStatsRandom(t *testing.T) {
+	for _, buffered := range []int{1 << 20, 0, 20} {
+		t.Run(fmt.Sprintf("buffered %d", buffered), func(t *testing.T) {
+			defer stats.SetMaxBuffered(buffered)()
+			statsRandom(t)
+		})
+	}
+}
+
+func statsRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 300 {
 		n := r.IntN(60)
