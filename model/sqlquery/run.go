@@ -25,6 +25,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -155,7 +156,8 @@ func exportTopic(ctx context.Context, path, topic, dir string, o bag.OpenOptions
 		topics = append(topics, c.Topic)
 	}
 	if !found {
-		return nil, nil, &QueryError{fmt.Errorf("messages(%s, %s): the recording has no topic %s (it has %s)", Quote(path), Quote(topic), topic, strings.Join(dedupe(topics), ", "))}
+		slices.Sort(topics)
+		return nil, nil, &QueryError{fmt.Errorf("messages(%s, %s): the recording has no topic %s (it has %s)", Quote(path), Quote(topic), topic, strings.Join(slices.Compact(topics), ", "))}
 	}
 	rep, err := export.Export(ctx, s, dir, export.Options{Format: export.Parquet, Filter: bag.MessageFilter{Topics: []string{topic}}})
 	if err != nil {
@@ -176,18 +178,6 @@ func exportTopic(ctx context.Context, path, topic, dir string, o bag.OpenOptions
 		lost = append(lost, fmt.Sprintf("%s: %d messages of %s could not be read (bagscope check says where)", bag.Shown(path), rep.LostMessages, topic))
 	}
 	return files, lost, nil
-}
-
-func dedupe(s []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range s {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // print writes the rows as a table, JSON lines or CSV.
