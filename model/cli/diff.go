@@ -278,7 +278,7 @@ func printDiff(w io.Writer, paths []string, st [2]bag.Storage, res *diff.Result,
 	for _, t := range res.Topics {
 		a, b := &t.Side[0], &t.Side[1]
 		fmt.Fprintf(w, "%-*s %10s %10s %9s %9s %9s %9s  %s\n", tw, t.Name,
-			count(a), count(b), num(a, a.Rate()), num(b, b.Rate()), num(a, a.Span()), num(b, b.Span()), summary(t))
+			count(a), count(b), num(a, a.Rate()), num(b, b.Rate()), num(a, a.Span()), num(b, b.Span()), t.Summary())
 	}
 	for _, t := range res.Topics {
 		if t.TypesDiffer() {
@@ -291,9 +291,9 @@ func printDiff(w io.Writer, paths []string, st [2]bag.Storage, res *diff.Result,
 			fmt.Fprintf(w, "%s: compared by bytes: %s\n", t.Name, t.Undecodable)
 		}
 		if t.First != nil {
-			fmt.Fprintf(w, "%s: first: %s\n", t.Name, describeDiff(t.First, start))
+			fmt.Fprintf(w, "%s: first: %s\n", t.Name, t.First.Describe(start))
 			if t.Last != t.First {
-				fmt.Fprintf(w, "%s: last:  %s\n", t.Name, describeDiff(t.Last, start))
+				fmt.Fprintf(w, "%s: last:  %s\n", t.Name, t.Last.Describe(start))
 			}
 		}
 	}
@@ -316,61 +316,4 @@ func num(s *diff.Side, v float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.3f", v)
-}
-
-// summary is a topic's differences in a few words.
-func summary(t *diff.Topic) string {
-	if i := t.OnlyIn(); i >= 0 {
-		return "only in " + "AB"[i:i+1]
-	}
-	var parts []string
-	if t.TypesDiffer() {
-		parts = append(parts, "types differ")
-	} else if t.DefinitionsDiffer() {
-		parts = append(parts, "definitions differ")
-	}
-	for _, k := range []struct {
-		n    uint64
-		what string
-	}{{t.Changed, "changed"}, {t.Dropped, "dropped"}, {t.Added, "added"}} {
-		if k.n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", k.n, k.what))
-		}
-	}
-	if len(parts) == 0 {
-		return "equal"
-	}
-	return strings.Join(parts, ", ")
-}
-
-// describeDiff says one differing message: its kind, time, positions,
-// places, and what differs.
-func describeDiff(d *diff.Difference, start bag.Time) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s at %s (+%.9f s)", d.Kind, d.Time, d.Time.Sub(start))
-	for i := range 2 {
-		if d.Index[i] >= 0 {
-			fmt.Fprintf(&b, ", %s message %d (%s, %d bytes)", "AB"[i:i+1], d.Index[i], d.Where[i], d.Size[i])
-		}
-	}
-	if d.Kind == diff.Changed {
-		switch {
-		case d.Field != "":
-			fmt.Fprintf(&b, ": %s is %s in A, %s in B", d.Field, d.A, d.B)
-		case d.A != "" || d.B != "":
-			fmt.Fprintf(&b, ": A %s, B %s", orDecoded(d.A), orDecoded(d.B))
-		case d.At >= 0:
-			fmt.Fprintf(&b, ": first differing byte %d", d.At)
-		default:
-			fmt.Fprintf(&b, ": one payload is the other's prefix")
-		}
-	}
-	return b.String()
-}
-
-func orDecoded(s string) string {
-	if s == "" {
-		return "decoded"
-	}
-	return s
 }
