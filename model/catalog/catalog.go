@@ -65,14 +65,31 @@ type Report struct {
 // Build catalogues the recordings under roots (folders, files, or URLs of
 // S3 prefixes) into o.Out.
 func Build(ctx context.Context, roots []string, o Options) (*Report, error) {
+	if o.Out == "" {
+		return nil, errors.New("no catalogue folder")
+	}
+	if o.Shards == 0 {
+		o.Shards = 1
+	}
+	recs, topics, rep, err := Collect(ctx, roots, o)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := write(o.Out, o.Shard, o.Shards, recs, topics)
+	rep.Paths = paths
+	return rep, err
+}
+
+// Collect reads the rows of the recordings under roots as Build does,
+// without writing them: the window's library shows a folder so. With
+// o.Out set, the rows of that catalogue's unchanged recordings are kept
+// rather than read again.
+func Collect(ctx context.Context, roots []string, o Options) ([]Recording, []Topic, *Report, error) {
 	if o.Shards == 0 {
 		o.Shards = 1
 	}
 	if o.Shard < 0 || o.Shard >= o.Shards {
-		return nil, fmt.Errorf("shard %d of %d: give 0 <= I < N", o.Shard, o.Shards)
-	}
-	if o.Out == "" {
-		return nil, errors.New("no catalogue folder")
+		return nil, nil, nil, fmt.Errorf("shard %d of %d: give 0 <= I < N", o.Shard, o.Shards)
 	}
 	jobs := o.Jobs
 	if jobs <= 0 {
@@ -80,7 +97,7 @@ func Build(ctx context.Context, roots []string, o Options) (*Report, error) {
 	}
 	found, err := list(ctx, roots)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	rep := &Report{Listed: len(found)}
 	var mine []entry
@@ -90,9 +107,11 @@ func Build(ctx context.Context, roots []string, o Options) (*Report, error) {
 		}
 	}
 	rep.Mine = len(mine)
-	prev, prevTopics, err := readPrevious(o.Out)
-	if err != nil {
-		return nil, err
+	prev, prevTopics := map[string]Recording{}, map[string][]Topic{}
+	if o.Out != "" {
+		if prev, prevTopics, err = readPrevious(o.Out); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 
 	recs := make([]Recording, len(mine))
@@ -149,16 +168,14 @@ func Build(ctx context.Context, roots []string, o Options) (*Report, error) {
 	close(next)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	var allTopics []Topic
 	for _, ts := range topics {
 		allTopics = append(allTopics, ts...)
 	}
 	rep.Recordings, rep.Topics = len(recs), len(allTopics)
-	paths, err := write(o.Out, o.Shard, o.Shards, recs, allTopics)
-	rep.Paths = paths
-	return rep, err
+	return recs, allTopics, rep, nil
 }
 
 // entry is one recording found: its path and what its files' sizes and
