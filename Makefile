@@ -352,6 +352,7 @@ screenshots: build
 	shot tf --size 1024x640 --tab TF --select /tf@6.5 testdata/tf.bag
 	shot find --size 1024x640 --find 'level >= ERROR' testdata/robot.bag
 	shot records --tab Records --select /imu@12.3 --sample
+	shot library --library testdata
 	shot timeline --select /imu@0.5 testdata/lz4-multichunk.bag
 	shot scanned $(CUT_BAG)
 	shot findings --tab Findings $(CUT_BAG)

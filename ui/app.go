@@ -70,6 +70,12 @@ func Run(args []string) int {
 	model.AddDefinitionDirs(definitionDirs(a, opts)...)
 	status := 0
 	switch {
+	case opts.screenshot != "" && opts.library:
+		c.screenshotLibrary(opts.screenshot, opts.files[0], &status)
+	case opts.library && len(opts.files) > 0:
+		for _, f := range opts.files {
+			c.showLibrary(f, nil)
+		}
 	case opts.screenshot != "":
 		c.screenshot(opts.screenshot, opts.sample, opts.files, &status)
 	case opts.sample || len(opts.files) > 0:
@@ -90,13 +96,16 @@ func Run(args []string) int {
 type options struct {
 	sample     bool
 	screenshot string
-	tab        string
-	sel        *selection
-	rng        *timeRange
-	plots      []string
-	find       string
-	msgs       []string
-	files      []string
+	// library is --library: FILE... are folders of recordings or
+	// catalogues, each shown as a library.
+	library bool
+	tab     string
+	sel     *selection
+	rng     *timeRange
+	plots   []string
+	find    string
+	msgs    []string
+	files   []string
 	// size is --size: the bag windows' size (and --screenshot's).
 	size *fyne.Size
 }
@@ -107,6 +116,7 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 	fs.SetOutput(stderr)
 	fs.BoolVar(&o.sample, "sample", false, "open the embedded sample bag")
 	fs.StringVar(&o.screenshot, "screenshot", "", "once FILE (or --sample) has loaded, save the window to `OUT.png` and exit")
+	fs.BoolVar(&o.library, "library", false, "show each DIR (a folder of recordings, or a catalogue) as a library, as File › Open Library… does")
 	fs.StringVar(&o.tab, "tab", "", "show the tab whose title starts with `NAME` (e.g. Findings)")
 	fs.Func("plot", "plot `PATHS` (e.g. /imu.linear_acceleration.x; commas put several in one plot); repeat for more plots", func(s string) error {
 		o.plots = append(o.plots, s)
@@ -134,6 +144,7 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 	})
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--range START:END] [--size WxH] [--plot PATHS]... [--find EXPR] [--msgs DIR]... [FILE...]")
+		fmt.Fprintln(stderr, "       bagscope --library [--screenshot OUT.png] [--size WxH] DIR...")
 		fmt.Fprintln(stderr, "       bagscope help            list the headless commands")
 		fs.PrintDefaults()
 	}

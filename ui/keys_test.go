@@ -85,6 +85,14 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 		}
 		closeOverlays(k.w)
 	},
+	"Ctrl+Shift+O": func(t *testing.T, k *keysWindow) {
+		uitest.PressShortcut(k.w, shortcutOpenLibrary)
+		top := k.w.Canvas().Overlays().Top()
+		if top == nil || !uitest.ContainsText(uitest.ShownObjects(top), "Open Library") {
+			t.Error("Ctrl+Shift+O showed no Open Library folder dialog")
+		}
+		closeOverlays(k.w)
+	},
 	"Ctrl+W / Ctrl+Q": func(t *testing.T, k *keysWindow) {
 		other := openKeysWindow(t, k.c, "../testdata/single-message.bag")
 		n := len(k.c.views)

@@ -23,6 +23,8 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	open.Shortcut = shortcutOpen
 	openURL := fyne.NewMenuItem("Open URL…", func() { c.showOpenURLDialog(w) })
 	openURL.Shortcut = shortcutOpenURL
+	library := fyne.NewMenuItem("Open Library…", func() { c.openLibrary(w) })
+	library.Shortcut = shortcutOpenLibrary
 	defs := fyne.NewMenuItem("Add Message Definition Folder…", func() { c.addDefinitionFolder(w) })
 	saveLayout := fyne.NewMenuItem("Save Layout…", func() { c.saveLayout(w) })
 	loadLayout := fyne.NewMenuItem("Load Layout…", func() { c.loadLayout(w) })
@@ -39,7 +41,7 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", func() { c.quitApp() })
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, openURL, recent, sample, sample2, fyne.NewMenuItemSeparator(), saveCut, repaired, defs, saveLayout, loadLayout, fyne.NewMenuItemSeparator(), closeItem, quit)
+	file := fyne.NewMenu("File", open, openURL, library, recent, sample, sample2, fyne.NewMenuItemSeparator(), saveCut, repaired, defs, saveLayout, loadLayout, fyne.NewMenuItemSeparator(), closeItem, quit)
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard and mouse", func() { showKeys(w) }), fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
 	return fyne.NewMainMenu(file, c.viewMenu(w), c.findMenu(w), help)
 }
@@ -78,6 +80,7 @@ func (c *controller) refreshMenus() {
 func (c *controller) addShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutOpen, func(fyne.Shortcut) { c.openRecording(w) })
 	w.Canvas().AddShortcut(shortcutOpenURL, func(fyne.Shortcut) { c.showOpenURLDialog(w) })
+	w.Canvas().AddShortcut(shortcutOpenLibrary, func(fyne.Shortcut) { c.openLibrary(w) })
 	w.Canvas().AddShortcut(shortcutClose, func(fyne.Shortcut) { c.closeWindow(w) })
 	w.Canvas().AddShortcut(shortcutQuit, func(fyne.Shortcut) { c.quitApp() })
 	w.Canvas().AddShortcut(shortcutHeader, func(fyne.Shortcut) { c.toggleHeader(w) })

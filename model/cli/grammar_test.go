@@ -149,6 +149,7 @@ func TestWindowOnlyWithDisplay(t *testing.T) {
 			[]string{"--plot=/a.b", "--plot=/c.d", "--tab=Records", "--", robotBag}, ""},
 		{"Wayland display", map[string]string{"WAYLAND_DISPLAY": "wayland-0"}, []string{"--sample"}, 0, []string{"--sample=true", "--"}, ""},
 		{"missing file with a display", map[string]string{"DISPLAY": ":0"}, []string{"none.bag"}, 2, nil, "none.bag: no such file or folder"},
+		{"a library", map[string]string{"DISPLAY": ":0"}, []string{"--library", "../../testdata"}, 0, []string{"--library=true", "--", "../../testdata"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got = nil

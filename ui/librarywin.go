@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+	fynetooltip "github.com/dweymouth/fyne-tooltip"
+
+	"github.com/bagscope/bagscope/ui/library"
+	"github.com/bagscope/bagscope/ui/widgets"
+)
+
+// shortcutOpenLibrary is File › Open Library… (Ctrl+Shift+O).
+var shortcutOpenLibrary = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+
+// openLibrary asks for a folder of recordings, or a catalogue, and shows
+// it as a library in its own window.
+func (c *controller) openLibrary(w fyne.Window) {
+	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
+		if err != nil || l == nil {
+			return
+		}
+		c.showLibrary(l.Path(), nil)
+	}, w)
+	d.SetConfirmText("Open Library")
+	d.Show()
+	d.Resize(fyne.NewSize(min(900, w.Canvas().Size().Width*0.9), min(640, w.Canvas().Size().Height*0.9)))
+}
+
+// showLibrary opens the library of dir (a folder of recordings, or a
+// catalogue) in a new window; loaded, when set, is called once its rows
+// are shown.
+func (c *controller) showLibrary(dir string, loaded func(*library.View, fyne.Window)) *library.View {
+	if abs, err := filepath.Abs(dir); err == nil && !c.screenshotting {
+		dir = abs
+	}
+	w := c.newWindow("Library: " + filepath.Base(dir) + " — bagscope")
+	var v *library.View
+	v = library.New(w, dir, library.Actions{
+		Open:        func(p string) { c.openPath(p, nil) },
+		OpenLibrary: func() { c.openLibrary(w) },
+	}, func() {
+		if loaded != nil {
+			loaded(v, w)
+		}
+	})
+	w.Canvas().SetOnTypedKey(v.TypedKey)
+	setWindowContent(w, v.Content)
+	w.Resize(bagWindowSize)
+	w.SetOnClosed(func() {
+		fynetooltip.DestroyWindowToolTipLayer(w.Canvas())
+		v.Close()
+	})
+	w.Show()
+	return v
+}
+
+// screenshotLibrary shows the library of dir and, once it is read,
+// renders the window to out and quits (--library --screenshot).
+func (c *controller) screenshotLibrary(out, dir string, status *int) {
+	*status = 1
+	c.screenshotting = true
+	c.showLibrary(dir, func(_ *library.View, w fyne.Window) {
+		capture := func() {
+			content := w.Content()
+			w.SetContent(widget.NewLabel("")) // an object lives on one canvas at a time
+			scale := shotScale(w.Canvas().Scale())
+			img := widgets.RenderContentScaled(content, fyne.NewSize(bagWindowSize.Width/scale, bagWindowSize.Height/scale), scale)
+			if err := widgets.WritePNG(out, img); err != nil {
+				fmt.Fprintf(os.Stderr, "bagscope: --screenshot: %v\n", err)
+			} else {
+				*status = 0
+			}
+			c.quitScreenshot(*status)
+		}
+		time.AfterFunc(settle, func() { fyne.Do(capture) })
+	})
+}
