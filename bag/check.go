@@ -98,6 +98,20 @@ func WithMessageVisitor(ctx context.Context, fn func(m *Message)) context.Contex
 	return context.WithValue(ctx, visitKey{}, fn)
 }
 
+// VisitingDoctor is a Storage whose doctor honours WithMessageVisitor
+// (MCAP's). A caller that reads the messages and runs the doctor may then
+// do both in one pass; with another doctor it reads them itself.
+type VisitingDoctor interface {
+	DoctorVisits() bool
+}
+
+// DoctorVisits reports whether the doctor of s, under its wrappers,
+// honours WithMessageVisitor.
+func DoctorVisits(s Storage) bool {
+	v, ok := Underlying(s).(VisitingDoctor)
+	return ok && v.DoctorVisits()
+}
+
 // MessageVisitorOf returns the visitor ctx carries (WithMessageVisitor), or
 // nil.
 func MessageVisitorOf(ctx context.Context) func(m *Message) {

@@ -188,6 +188,16 @@ func AddDoctorFindings(ctx context.Context, s Storage, d *Damage) error {
 	return addDoctorFindings(ctx, s, d, nil)
 }
 
+// AddDoctorReport is AddDoctorFindings with the quick doctor's report of
+// s made already (rep, of one file: of several, the doctor runs on each
+// file anew, as with rep nil).
+func AddDoctorReport(ctx context.Context, s Storage, d *Damage, rep *CheckReport) error {
+	if AsMulti(s) != nil {
+		rep = nil
+	}
+	return addDoctorFindings(ctx, s, d, rep)
+}
+
 // covered reports whether a lost range of part p holds offset off.
 func covered(rs []LostRange, p int, file string, off int64) bool {
 	for _, r := range rs {

@@ -108,6 +108,10 @@ func (d *doctor) add(sev bag.Severity, off int64, op Op, format string, args ...
 	d.rep.Findings = append(d.rep.Findings, f)
 }
 
+// DoctorVisits says that Check hands the messages to the visitor of its
+// context (bag.WithMessageVisitor).
+func (x *Reader) DoctorVisits() bool { return true }
+
 // Check is the doctor: it walks every record of the file, decompresses
 // every chunk and cross-checks the file's parts (the checks `mcap doctor`
 // makes, and more). Each finding names the offset of the record concerned.

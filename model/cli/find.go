@@ -68,7 +68,7 @@ listed on stderr. A mistake in EXPR is a usage error that shows where it is and 
 		case *asCSV:
 			mode = "csv"
 		}
-		return runFind(b, args[0], args[1], f, mode, *limit, e.stdout, e.stderr)
+		return runFind(b, args[0], args[1], f, mode, *limit, true, e.stdout, e.stderr)
 	}
 	return c
 }
@@ -90,9 +90,12 @@ func exprUsage(src string, err error) error {
 	return usagef("%v", err)
 }
 
-func runFind(b bag.Storage, path, src string, f bag.MessageFilter, mode string, limit int, stdout, stderr io.Writer) error {
+// runFind runs find. onePass lets the search be the doctor's pass where it
+// can be (query.Options.Doctor): the file is read once; else (tests) the
+// doctor runs after the read, and both say the same.
+func runFind(b bag.Storage, path, src string, f bag.MessageFilter, mode string, limit int, onePass bool, stdout, stderr io.Writer) error {
 	pl := newProgress(stderr, "finding")
-	res, err := query.Find(context.Background(), b, src, f, query.Options{MaxHits: limit, Progress: pl.update})
+	res, err := query.Find(context.Background(), b, src, f, query.Options{MaxHits: limit, Progress: pl.update, Doctor: onePass})
 	pl.end()
 	if err != nil {
 		if res == nil {
@@ -147,7 +150,10 @@ func runFind(b bag.Storage, path, src string, f bag.MessageFilter, mode string, 
 			path, bag.Where(b, first.Loc), res.Failed, first.Topic, first.Time, first.Err)
 		code = ExitProblems
 	}
-	l := rangesLoss(b, res.Skipped, true)
+	l := rangesLoss(b, res.Skipped, res.Report == nil)
+	if res.Report != nil {
+		bag.AddDoctorReport(context.Background(), b, l.d, res.Report)
+	}
 	l.print(stderr, path)
 	if l.any() {
 		code = ExitProblems

@@ -53,6 +53,16 @@ type Options struct {
 	// Clock is the /clock index for @clock; Find reads it when the
 	// expression needs it and this is nil.
 	Clock *ClockIndex
+	// Doctor lets the search be the quick doctor's pass (Storage.Check
+	// under bag.WithQuickCheck), where the doctor can hand it the messages
+	// as it decompresses them (one file, bag.DoctorVisits): the file is
+	// read once, and Result.Report holds the doctor's report. When the
+	// doctor finds damage, or could not hand every message on, its pass
+	// is set aside and the messages are read as without Doctor, so what
+	// the read met is the same (Report is still set). Elsewhere, and with
+	// OnHit (a hit of a set-aside pass would be said twice), Report is
+	// nil: the caller runs the doctor after the read, if it wants it.
+	Doctor bool
 }
 
 // Result is what Find found.
@@ -74,6 +84,9 @@ type Result struct {
 	// to be in them.
 	Skipped      []bag.ByteRange
 	LostMessages uint64
+	// Report is the quick doctor's report (Options.Doctor), nil when it
+	// was not asked for or could not run.
+	Report *bag.CheckReport
 }
 
 // maxFailures is how many failed messages a Result lists.
@@ -102,13 +115,75 @@ func Find(ctx context.Context, s bag.Storage, text string, f bag.MessageFilter, 
 
 // Find is Find with an expression already compiled for s.
 func (c *Compiled) Find(ctx context.Context, s bag.Storage, f bag.MessageFilter, clock *ClockIndex, opt Options) (*Result, error) {
+	vf := bag.MessageFilter{Conns: c.conns, Start: f.Start, End: f.End}
+	var rep *bag.CheckReport
+	// A doctor's report of several files is not split by file: the
+	// caller runs the doctor on each.
+	if opt.Doctor && bag.AsMulti(s) == nil {
+		if opt.OnHit == nil && bag.DoctorVisits(s) {
+			// The doctor's pass is the search's, when it can be.
+			run := c.newRun(s, vf, clock, opt)
+			lo, hi := vf.Start.Nanos(), int64(-1)
+			if !vf.End.IsZero() {
+				hi = vf.End.Nanos()
+			}
+			visit := func(m *bag.Message) {
+				if t := m.Time.Nanos(); t >= lo && (hi < 0 || t <= hi) {
+					run.visit(m)
+				}
+			}
+			dctx := bag.WithMessageVisitor(bag.WithQuickCheck(ctx), bag.DecompressingVisitor(visit))
+			r, err := s.Check(dctx, nil)
+			if err != nil && ctx.Err() != nil {
+				return run.finish(nil, err), err
+			}
+			if err == nil {
+				rep = r
+				if r.Visited && intact(s, r) {
+					res := run.finish(nil, nil)
+					res.Report = rep
+					return res, nil
+				}
+			}
+		}
+	}
+	run := c.newRun(s, vf, clock, opt)
+	skipped, err := bag.VisitMessagesSkipped(ctx, s, vf, run.visit)
+	res := run.finish(skipped, err)
+	res.Report = rep
+	return res, err
+}
+
+// intact reports whether neither the opening of s nor its doctor's report
+// rep found damage: then a read of s through its index meets none, and
+// reads the messages the doctor's walk of the file met.
+func intact(s bag.Storage, rep *bag.CheckReport) bool {
+	if d := bag.DamageOf(s); d != nil && len(d.Ranges) > 0 {
+		return false
+	}
+	for _, f := range rep.Findings {
+		if f.Severity == bag.Error {
+			return false
+		}
+	}
+	return true
+}
+
+// findRun is one pass of a search: the visitor the reading goroutines
+// call with each message, and what it found.
+type findRun struct {
+	visit  func(m *bag.Message)
+	finish func(skipped []bag.ByteRange, err error) *Result
+}
+
+// newRun returns a pass of c over the messages vf selects of s.
+func (c *Compiled) newRun(s bag.Storage, vf bag.MessageFilter, clock *ClockIndex, opt Options) *findRun {
 	maxHits := opt.MaxHits
 	if maxHits <= 0 {
 		maxHits = DefaultMaxHits
 	}
 	start, _ := model.TimeRange(s)
 	startNs := start.Nanos()
-	vf := bag.MessageFilter{Conns: c.conns, Start: f.Start, End: f.End}
 	total := selectedCount(s, vf)
 	res := &Result{Compiled: c}
 	var (
@@ -183,18 +258,20 @@ func (c *Compiled) Find(ctx context.Context, s bag.Storage, f bag.MessageFilter,
 			mu.Unlock()
 		}
 	}
-	skipped, err := bag.VisitMessagesSkipped(ctx, s, vf, visit)
-	for _, sc := range all {
-		res.Messages += sc.n
+	finish := func(skipped []bag.ByteRange, err error) *Result {
+		for _, sc := range all {
+			res.Messages += sc.n
+		}
+		res.Dropped = dropped.Load()
+		if opt.Progress != nil {
+			opt.Progress(res.Messages, max(total, res.Messages))
+		}
+		sortHits(res.Hits)
+		res.First = earliest(res.First)
+		res.Skipped, res.LostMessages = AddScanLoss(skipped, s)
+		return res
 	}
-	res.Dropped = dropped.Load()
-	if opt.Progress != nil {
-		opt.Progress(res.Messages, max(total, res.Messages))
-	}
-	sortHits(res.Hits)
-	res.First = earliest(res.First)
-	res.Skipped, res.LostMessages = AddScanLoss(skipped, s)
-	return res, err
+	return &findRun{visit: visit, finish: finish}
 }
 
 // sortHits orders hits by log time, then file position.
