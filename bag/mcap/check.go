@@ -276,7 +276,7 @@ func (d *doctor) item(ctx context.Context, it *checkItem, pipe *checkPipe, progr
 			d.add(bag.Error, t.Offset, t.Op, "%v", j.err)
 			return true
 		}
-		d.chunk(t, j.load)
+		d.chunk(t, j)
 		return ctx.Err() == nil
 	}
 	if t.Op == OpAttachment && t.N > 64<<20 {
@@ -576,7 +576,8 @@ func (d *doctor) seeMessage(ch uint16, t uint64, size uint64) {
 }
 
 // chunk checks a chunk and the records inside it.
-func (d *doctor) chunk(t *topRec, l chunkLoad) {
+func (d *doctor) chunk(t *topRec, j *checkJob) {
+	l := j.load
 	d.chunkCount++
 	c := &seenChunk{off: t.Offset, length: t.End - t.Offset, hdr: l.hdr, msgs: d.msgBuf[:0], msgIdx: map[uint16]int64{}, channels: map[uint16]bool{}}
 	c.csize = l.hdr.RecordsLen
@@ -592,6 +593,45 @@ func (d *doctor) chunk(t *topRec, l chunkLoad) {
 	c.readable = l.err == nil
 	var first = true
 	var prev uint64
+	// message checks one message record (the same whether the records
+	// are walked here or were listed by the pipe's worker).
+	message := func(off int, ch uint16, ts uint64, n int) {
+		if d.chans[ch] == nil {
+			d.add(bag.Error, t.Offset, OpChunk, "message at %d in the chunk is on channel %d, which no channel record before it defines", off, ch)
+		}
+		if !first && ts < prev {
+			d.add(bag.Info, t.Offset, OpChunk, "message at %d in the chunk has log_time %d, earlier than the message before it (%d)", off, ts, prev)
+		}
+		if ts < l.hdr.Start || ts > l.hdr.End {
+			d.add(bag.Error, t.Offset, OpChunk, "message at %d in the chunk has log_time %d, outside the chunk's [%d, %d]", off, ts, l.hdr.Start, l.hdr.End)
+		}
+		if first || ts < c.start {
+			c.start = ts
+		}
+		if first || ts > c.end {
+			c.end = ts
+		}
+		first, prev = false, ts
+		c.msgs = append(c.msgs, msgAt{uint32(off), ch, ts})
+		c.count++
+		d.seeMessage(ch, ts, uint64(n-messageHeaderLen))
+		if d.chunkBy[ch] != d.chunkCount {
+			d.chunkBy[ch] = d.chunkCount
+			c.channels[ch] = true
+		}
+	}
+	if j.plain {
+		// Every record a message, walked whole by the worker.
+		for i, m := range j.msgs {
+			next := len(l.data)
+			if i+1 < len(j.msgs) {
+				next = int(j.msgs[i+1].off)
+			}
+			message(int(m.off), m.ch, m.time, next-int(m.off)-recHeaderLen)
+		}
+		d.chunkEnd(t, l, c, len(l.data), nil)
+		return
+	}
 	end, werr := walkRecords(l.data, func(op Op, off int, content []byte) bool {
 		dc := newDec(content)
 		switch op {
@@ -612,36 +652,18 @@ func (d *doctor) chunk(t *topRec, l chunkLoad) {
 			ch.Offset = t.Offset
 			d.channel(&ch)
 		case OpMessage:
-			ch := binary.LittleEndian.Uint16(content)
-			ts := binary.LittleEndian.Uint64(content[6:])
-			if d.chans[ch] == nil {
-				d.add(bag.Error, t.Offset, OpChunk, "message at %d in the chunk is on channel %d, which no channel record before it defines", off, ch)
-			}
-			if !first && ts < prev {
-				d.add(bag.Info, t.Offset, OpChunk, "message at %d in the chunk has log_time %d, earlier than the message before it (%d)", off, ts, prev)
-			}
-			if ts < l.hdr.Start || ts > l.hdr.End {
-				d.add(bag.Error, t.Offset, OpChunk, "message at %d in the chunk has log_time %d, outside the chunk's [%d, %d]", off, ts, l.hdr.Start, l.hdr.End)
-			}
-			if first || ts < c.start {
-				c.start = ts
-			}
-			if first || ts > c.end {
-				c.end = ts
-			}
-			first, prev = false, ts
-			c.msgs = append(c.msgs, msgAt{uint32(off), ch, ts})
-			c.count++
-			d.seeMessage(ch, ts, uint64(len(content)-messageHeaderLen))
-			if d.chunkBy[ch] != d.chunkCount {
-				d.chunkBy[ch] = d.chunkCount
-				c.channels[ch] = true
-			}
+			message(off, binary.LittleEndian.Uint16(content), binary.LittleEndian.Uint64(content[6:]), len(content))
 		default:
 			d.add(bag.Error, t.Offset, OpChunk, "a %s record at %d in the chunk: chunks hold only schemas, channels and messages", op, off)
 		}
 		return true
 	})
+	d.chunkEnd(t, l, c, end, werr)
+}
+
+// chunkEnd makes the checks of a chunk once its records are walked (to end,
+// stopped by werr).
+func (d *doctor) chunkEnd(t *topRec, l chunkLoad, c *seenChunk, end int, werr error) {
 	if werr != nil && l.err == nil {
 		d.add(bag.Error, t.Offset, OpChunk, "records at %d of %d in the chunk: %s", end, len(l.data), errMessage(werr))
 	}

@@ -28,6 +28,7 @@ type checkPipe struct {
 	maxJobs  int
 
 	raws, dsts chan []byte // buffers for reuse
+	msgBufs    chan []msgAt
 }
 
 // checkJob is one chunk record to load.
@@ -41,12 +42,19 @@ type checkJob struct {
 	dst    []byte // the buffer lent for the decompressed records
 	err    error  // reading the record failed
 	crc    uint32 // CRC-32 of the whole record as read (for the data section's)
+	// plain says that the chunk loaded whole and its records are all
+	// message records, walked to the end: msgs then lists them in order,
+	// so the doctor need not walk the records again (on its own core,
+	// where they are no longer in the cache).
+	// Being all message records, each ends where the next starts.
+	plain bool
+	msgs  []msgAt
 }
 
 func newCheckPipe(x *Reader, visit func(m *bag.Message)) *checkPipe {
 	workers := runtime.GOMAXPROCS(0)
 	p := &checkPipe{x: x, visit: visit, jobs: make(chan *checkJob, 2*workers), budget: maxInFlightBytes, maxJobs: 2*workers + 1,
-		raws: make(chan []byte, 2*workers+2), dsts: make(chan []byte, 2*workers+2)}
+		raws: make(chan []byte, 2*workers+2), dsts: make(chan []byte, 2*workers+2), msgBufs: make(chan []msgAt, 2*workers+2)}
 	p.cond = sync.NewCond(&p.mu)
 	for range workers {
 		go p.worker()
@@ -82,7 +90,13 @@ func (j *checkJob) wait() *checkJob {
 func (p *checkPipe) release(j *checkJob) {
 	p.put(p.raws, j.raw)
 	p.put(p.dsts, j.dst)
-	j.raw, j.dst, j.load.data = nil, nil, nil
+	if j.msgs != nil {
+		select {
+		case p.msgBufs <- j.msgs[:0]:
+		default:
+		}
+	}
+	j.raw, j.dst, j.load.data, j.msgs = nil, nil, nil, nil
 	p.mu.Lock()
 	p.inFlight -= j.weight
 	p.jobsIn--
@@ -147,15 +161,30 @@ func (p *checkPipe) work(j *checkJob, d *decoders, m *bag.Message) {
 	if j.load.data != nil && j.load.hdr.Compression != "" {
 		j.dst = j.load.data[:0]
 	}
-	if p.visit == nil || j.load.data == nil {
+	if j.load.data == nil {
 		return
 	}
-	walkRecords(j.load.data, func(op Op, off int, content []byte) bool {
+	// One walk of the records while they are in this core's cache: the
+	// messages listed for the doctor (when the chunk loaded whole) and
+	// handed to the visitor.
+	plain := j.load.err == nil
+	if plain {
+		select {
+		case j.msgs = <-p.msgBufs:
+		default:
+			j.msgs = make([]msgAt, 0, min(len(j.load.data)/64, 1<<14))
+		}
+	}
+	_, werr := walkRecords(j.load.data, func(op Op, off int, content []byte) bool {
 		if op != OpMessage {
+			plain = false
 			return true
 		}
 		ch := binary.LittleEndian.Uint16(content)
-		if int(ch) >= len(x.connTab) || x.connTab[ch] == nil {
+		if plain {
+			j.msgs = append(j.msgs, msgAt{uint32(off), ch, binary.LittleEndian.Uint64(content[6:])})
+		}
+		if p.visit == nil || int(ch) >= len(x.connTab) || x.connTab[ch] == nil {
 			return true
 		}
 		m.Conn = x.connTab[ch]
@@ -167,4 +196,5 @@ func (p *checkPipe) work(j *checkJob, d *decoders, m *bag.Message) {
 		p.visit(m)
 		return true
 	})
+	j.plain = plain && werr == nil && uint64(len(j.load.data)) <= 1<<32-1
 }
