@@ -22,6 +22,7 @@ type doctor struct {
 
 	schemas    map[uint16]*schema  // data section
 	chans      map[uint16]*channel // data section
+	chanDef    []bool              // chanDef[id]: chans holds id
 	sumSchemas map[uint16]bool
 	sumChans   map[uint16]bool
 	// Schemas and channels found only in the summary section.
@@ -493,6 +494,10 @@ func (d *doctor) channel(c *channel) {
 		return
 	}
 	d.chans[c.ID] = c
+	if int(c.ID) >= len(d.chanDef) {
+		d.chanDef = append(d.chanDef, make([]bool, int(c.ID)+1-len(d.chanDef))...)
+	}
+	d.chanDef[c.ID] = true
 }
 
 // message checks a message record outside chunks.
@@ -596,7 +601,7 @@ func (d *doctor) chunk(t *topRec, j *checkJob) {
 	// message checks one message record (the same whether the records
 	// are walked here or were listed by the pipe's worker).
 	message := func(off int, ch uint16, ts uint64, n int) {
-		if d.chans[ch] == nil {
+		if int(ch) >= len(d.chanDef) || !d.chanDef[ch] { // d.chans[ch] == nil, without a map look-up
 			d.add(bag.Error, t.Offset, OpChunk, "message at %d in the chunk is on channel %d, which no channel record before it defines", off, ch)
 		}
 		if !first && ts < prev {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"maps"
 	"slices"
 	"strings"
@@ -104,4 +105,40 @@ func findingsList(fs []bag.Finding) string {
 		fmt.Fprintf(&b, "  %d %v: %s\n", f.Offset, f.Severity, f.Message)
 	}
 	return b.String()
+}
+
+// TestCheckUndefinedChannelInPlainChunk: a chunk of message records only
+// is checked from the list its worker made (checkJob.plain); a message on
+// a channel no record defines is found there as in a walk.
+func TestCheckUndefinedChannelInPlainChunk(t *testing.T) {
+	data, _ := genMCAP(t, variant{name: "none", compression: lib.CompressionNone, chunked: true}, 300, 1024)
+	r := openBytes(t, data)
+	if len(r.chunks) < 3 {
+		t.Fatalf("%d chunks", len(r.chunks))
+	}
+	// The first chunk holds the schemas and channels; the second only
+	// messages. Its records start after its times, sizes, CRC, an empty
+	// compression name and the records' length.
+	c := r.chunks[1]
+	recs := c.Offset + recHeaderLen + 8 + 8 + 8 + 4 + 4 + 8
+	if Op(data[recs]) != OpMessage {
+		t.Fatalf("chunk at %d starts with op %d", c.Offset, data[recs])
+	}
+	binary.LittleEndian.PutUint16(data[recs+recHeaderLen:], 77)
+	n := int64(binary.LittleEndian.Uint64(data[recs-8:]))
+	binary.LittleEndian.PutUint32(data[c.Offset+recHeaderLen+24:], crc32.ChecksumIEEE(data[recs:recs+n]))
+	rep, err := openBytes(t, data).Check(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "message at 0 in the chunk is on channel 77, which no channel record before it defines"
+	var found []string
+	for _, f := range rep.Findings {
+		if f.Offset == c.Offset {
+			found = append(found, f.Message)
+		}
+	}
+	if !slices.Contains(found, want) {
+		t.Errorf("the chunk at %d: %q, want %q", c.Offset, found, want)
+	}
 }

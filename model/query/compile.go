@@ -162,8 +162,13 @@ func (c *Compiled) Conns() []uint32 { return c.conns }
 func (c *Compiled) ReadsClock() bool { return c.clock }
 
 func (c *Compiled) prog(id uint32) *connProg {
-	if int(id) < len(c.byID) {
-		return c.byID[id]
+	if id < 1<<16 {
+		// Every small ID searched is in byID: no map look-up for the
+		// messages of the others (a doctor's pass hands on every one).
+		if int(id) < len(c.byID) {
+			return c.byID[id]
+		}
+		return nil
 	}
 	return c.progs[id]
 }
