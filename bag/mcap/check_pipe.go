@@ -172,7 +172,7 @@ func (p *checkPipe) work(j *checkJob, d *decoders, m *bag.Message) {
 		select {
 		case j.msgs = <-p.msgBufs:
 		default:
-			j.msgs = make([]msgAt, 0, min(len(j.load.data)/64, 1<<14))
+			j.msgs = make([]msgAt, 0, len(j.load.data)/256) // grows for smaller records
 		}
 	}
 	_, werr := walkRecords(j.load.data, func(op Op, off int, content []byte) bool {
