@@ -105,12 +105,14 @@ type Computer struct {
 	// maxBuffered intervals; work is kth's copy of them, which it
 	// narrows in place to the keys that share the digits chosen so far.
 	keys, work []uint64
+	// times holds a topic's times when it has at most maxBuffered+1.
+	times []int64
 }
 
 // maxBuffered is the most intervals a Computer copies out of the message
-// index (16 bytes each, in keys and work) to select their median from
-// slices rather than by a pass over the compact index per radix digit:
-// 1M intervals, 16 MB while a topic is computed.
+// index (24 bytes each, in times, keys and work) to compute a topic's
+// figures from slices rather than by a pass over the compact index per
+// figure and radix digit: 1M intervals, 24 MB while a topic is computed.
 var maxBuffered = 1 << 20
 
 const radixBits = 16
@@ -131,22 +133,12 @@ func rosSec(ns int64) float64 {
 // Of computes the statistics of refs (sorted by time), of connection
 // conn only when byConn.
 func (sc *Computer) Of(refs iter.Seq2[int, msgref.Ref], byConn bool, conn uint32) *Topic {
-	// each calls f on every consecutive pair's times.
-	each := func(f func(prev, cur int64)) {
-		first := true
-		var prev int64
-		for _, r := range refs {
-			if byConn && r.Conn != conn {
-				continue
-			}
-			if !first {
-				f(prev, r.T)
-			}
-			prev, first = r.T, false
-		}
-	}
+	// One pass over the index: the count, the first and last times, and
+	// the times themselves while there are at most maxBuffered+1 of them
+	// (then every later pass reads the slice, not the compact index).
 	s := &Topic{}
 	first := true
+	times, over := sc.times[:0], false
 	for _, r := range refs {
 		if byConn && r.Conn != conn {
 			continue
@@ -156,6 +148,35 @@ func (sc *Computer) Of(refs iter.Seq2[int, msgref.Ref], byConn bool, conn uint32
 		}
 		s.Last = r.T
 		s.Messages++
+		if !over {
+			if len(times) <= maxBuffered {
+				times = append(times, r.T)
+			} else {
+				over, times = true, times[:0]
+			}
+		}
+	}
+	sc.times = times[:0]
+	// each calls f on every consecutive pair's times.
+	each := func(f func(prev, cur int64)) {
+		for i := 1; i < len(times); i++ {
+			f(times[i-1], times[i])
+		}
+	}
+	if over {
+		each = func(f func(prev, cur int64)) {
+			first := true
+			var prev int64
+			for _, r := range refs {
+				if byConn && r.Conn != conn {
+					continue
+				}
+				if !first {
+					f(prev, r.T)
+				}
+				prev, first = r.T, false
+			}
+		}
 	}
 	n := s.Messages - 1 // intervals
 	if n < 1 {
