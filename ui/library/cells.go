@@ -257,7 +257,7 @@ func (v *View) measure() {
 
 // fillLast gives each column its natural width, narrowing the Path,
 // Health, Format and Start columns (which cut their text with an
-// ellipsis) when the window is too narrow, and the timeline the room left (at least timelineMin).
+// ellipsis; the Path last) when the window is too narrow, and the timeline the room left (at least timelineMin).
 type fillLast struct {
 	v    *View
 	size fyne.Size
@@ -289,7 +289,7 @@ func (l *fillLast) apply() {
 	for _, c := range []struct {
 		col int
 		min float32
-	}{{int(catalog.ColPath), 160}, {int(catalog.ColHealth), 120}, {int(catalog.ColFormat), 100}, {int(catalog.ColPath), 120}, {int(catalog.ColStart), 110}} {
+	}{{int(catalog.ColPath), 240}, {int(catalog.ColHealth), badgeWidth + 30}, {int(catalog.ColFormat), 90}, {int(catalog.ColStart), 110}, {int(catalog.ColPath), 130}} {
 		if used <= avail {
 			break
 		}

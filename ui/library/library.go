@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -63,6 +64,10 @@ type View struct {
 	emptyMsg *widget.Label
 	widths   [numCols]float32
 	cols     *fillLast
+
+	// base is the folder the Path column shows paths from: the library's
+	// folder, or the folder a catalogue's recordings share.
+	base string
 
 	stop context.CancelFunc
 	// compared is the last comparison shown.
@@ -167,6 +172,10 @@ func (v *View) show(recs []catalog.Recording, err error, cancelled bool) {
 	v.stop = nil
 	col, desc := v.rows.SortedBy()
 	v.rows = catalog.NewTable(recs)
+	v.base = v.source
+	if catalog.IsCatalog(v.source) {
+		v.base = sharedFolder(recs)
+	}
 	v.rows.Sort(col, desc)
 	v.rows.SetFilter(v.filter.Text)
 	v.selected = nil
@@ -362,10 +371,35 @@ func (v *View) rowIndex(path string) int {
 }
 
 // shownName is a recording's path as the library shows it: relative to
-// the library's folder when under it.
+// the library's folder (a catalogue's: the one its recordings share) when
+// under it.
 func (v *View) shownName(path string) string {
-	if rel, err := filepath.Rel(v.source, path); err == nil && !bag.IsURL(path) && rel != "" && rel[0] != '.' {
+	base := v.base
+	if base == "" {
+		base = v.source
+	}
+	if rel, err := filepath.Rel(base, path); err == nil && !bag.IsURL(path) && rel != "" && rel[0] != '.' {
 		return rel
 	}
 	return bag.Shown(path)
+}
+
+// sharedFolder is the deepest local folder every recording is under ("" when
+// none, or for URLs).
+func sharedFolder(recs []catalog.Recording) string {
+	var base string
+	for i, r := range recs {
+		if bag.IsURL(r.Path) || !filepath.IsAbs(r.Path) {
+			return ""
+		}
+		d := filepath.Dir(r.Path)
+		if i == 0 {
+			base = d
+			continue
+		}
+		for base != "/" && base != "." && d != base && !strings.HasPrefix(d, base+string(filepath.Separator)) {
+			base = filepath.Dir(base)
+		}
+	}
+	return base
 }

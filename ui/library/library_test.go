@@ -281,3 +281,25 @@ func keys(m map[string]*catalog.Recording) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestLibraryOfACatalogue: a catalogue bagscope catalog wrote shows its
+// recordings, named from the folder they share.
+func TestLibraryOfACatalogue(t *testing.T) {
+	dir, bags := fleet(t)
+	out := filepath.Join(t.TempDir(), "cat")
+	if _, err := catalog.Build(context.Background(), []string{dir}, catalog.Options{Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	var opened []string
+	v, w := newLibrary(t, out, &opened)
+	if v.Rows().Len() != 4 {
+		t.Fatalf("%d rows from the catalogue, want 4", v.Rows().Len())
+	}
+	if shown := uitest.ShownLines(w); !strings.Contains(shown, "day1/example.bag") || strings.Contains(shown, dir) {
+		t.Errorf("the catalogue's paths are not shown from their shared folder %s:\n%s", dir, shown)
+	}
+	v.OpenRow(v.rowIndex(bags[1]))
+	if !slices.Equal(opened, []string{bags[1]}) {
+		t.Errorf("opened %v, want %s", opened, bags[1])
+	}
+}
