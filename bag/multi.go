@@ -277,7 +277,9 @@ func (m *MultiStorage) FileInfo() *FileInfo {
 				scan = &ScanInfo{}
 			}
 			scan.Reason = errors.Join(scan.Reason, fmt.Errorf("%s: %w", m.base(p), si.Reason))
-			scan.ParsedTo += si.ParsedTo
+			// Each file's offset against its own size: a folder's
+			// offsets are not one file's.
+			scan.Files = append(scan.Files, ScannedFile{File: m.base(p), ParsedTo: si.ParsedTo, Size: pi.Size})
 			for _, r := range si.Skipped {
 				r.Why = m.base(p) + ": " + r.Why
 				scan.Skipped = append(scan.Skipped, r)

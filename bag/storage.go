@@ -74,8 +74,13 @@ type FileInfo struct {
 type ScanInfo struct {
 	// Reason is why the file was scanned.
 	Reason error
-	// ParsedTo is the offset up to which records were understood.
+	// ParsedTo is the offset up to which records were understood, in
+	// a recording of one file (see Files for one of several).
 	ParsedTo int64
+	// Files says, for a recording of several files, how far the scan of
+	// each scanned file got, in that file's own offsets and size; nil
+	// for a recording of one file.
+	Files []ScannedFile
 	// Skipped lists the byte ranges that could not be read.
 	Skipped []ByteRange
 	// LostMessages counts messages known to exist that cannot be read
@@ -86,6 +91,26 @@ type ScanInfo struct {
 	Suspect uint64
 	// Notes are what the scan noticed that is not damage.
 	Notes []string
+}
+
+// ScannedFile is how far the scan of one file of a recording of several
+// got: File is its name, ParsedTo an offset in it and Size its size.
+type ScannedFile struct {
+	File           string
+	ParsedTo, Size int64
+}
+
+// Extents says how far the scan got in each file scanned: the files of a
+// recording of several (Files), or its one file of the given size (File
+// then "").
+func (s *ScanInfo) Extents(size int64) []ScannedFile {
+	if s == nil {
+		return nil
+	}
+	if len(s.Files) > 0 {
+		return s.Files
+	}
+	return []ScannedFile{{ParsedTo: s.ParsedTo, Size: size}}
 }
 
 // Connection is a stream of messages of one type on one topic: a ROS 1

@@ -189,7 +189,17 @@ func scanWords(d *model.Document) (string, []string) {
 		if d.Info.Format == "rosbag2 SQLite (.db3)" {
 			how = "Read page by page (SQLite calls the file malformed)"
 		}
-		text := fmt.Sprintf("%s: parsed to byte %s of %s", how, human.Count(uint64(r.ParsedTo)), human.Count(uint64(d.Size)))
+		// Each file's offset against its own size, the file named when
+		// the recording has several.
+		var parsed []string
+		for _, e := range r.Extents(d.Size) {
+			w := fmt.Sprintf("parsed to byte %s of %s", human.Count(uint64(e.ParsedTo)), human.Count(uint64(e.Size)))
+			if e.File != "" {
+				w = e.File + " " + w
+			}
+			parsed = append(parsed, w)
+		}
+		text := fmt.Sprintf("%s: %s", how, strings.Join(parsed, "; "))
 		// The bytes lost are said once, by the damage that follows, in
 		// the words every command uses (unreadable, cut off).
 		reason := "The file's index could not be used."

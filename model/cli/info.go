@@ -342,9 +342,11 @@ func printTopics(w io.Writer, s *bag.Summary, rates map[string]string) {
 // printScan says what scanning an unindexed or damaged file found.
 func printScan(w io.Writer, r *bag.ScanInfo, size int64) {
 	fmt.Fprintf(w, "%-13s %s\n", "scanned:", r.Reason)
-	fmt.Fprintf(w, "%-13s parsed to byte %d of %d\n", "", r.ParsedTo, size)
+	for _, e := range r.Extents(size) {
+		fmt.Fprintf(w, "%-13s %s\n", "", parsedWords(e))
+	}
 	if r.LostMessages > 0 {
-		fmt.Fprintf(w, "%-13s %d indexed messages lost in unreadable chunks\n", "", r.LostMessages)
+		fmt.Fprintf(w, "%-13s %s\n", "", knownLostWords(r))
 	}
 	for _, s := range r.Skipped {
 		fmt.Fprintf(w, "%-13s skipped %s\n", "", s)

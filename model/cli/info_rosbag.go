@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -175,11 +176,42 @@ func rosbagCompression(b bag.Storage, s *bag.Summary, dur float64) []rosbagRow {
 		rosbagRow{"compressed", fmt.Sprintf("%*s", sw, cs)})
 }
 
+// parsedWords says how far a scan got in one file, in that file's own
+// offsets: "parsed to byte 5000 of 6000", or for a file of a folder
+// "wbag_1.db3: parsed to byte 12288 of 90112".
+func parsedWords(e bag.ScannedFile) string {
+	s := fmt.Sprintf("parsed to byte %d of %d", e.ParsedTo, e.Size)
+	if e.File != "" {
+		s = e.File + ": " + s
+	}
+	return s
+}
+
+// knownLostWords says the messages a scan knows were lost, a floor, in
+// the units the format lost them in: "at least 158 messages lost in
+// unreadable pages" for a .db3 (which has no chunks), "... chunks" for a
+// ROS 1 bag or an MCAP file. The lost ranges, said after, bound them.
+func knownLostWords(r *bag.ScanInfo) string {
+	var units []string
+	for _, s := range r.Skipped {
+		if u := string(s.Unit); u != "" && !slices.Contains(units, u+"s") {
+			units = append(units, u+"s")
+		}
+	}
+	if len(units) == 0 {
+		units = []string{"parts of the file"}
+	}
+	return fmt.Sprintf("at least %d messages lost in unreadable %s", r.LostMessages, strings.Join(units, " and "))
+}
+
 // scanRows says what scanning an unindexed or damaged file found.
 func scanRows(r *bag.ScanInfo, size int64) []rosbagRow {
-	rows := []rosbagRow{{"scanned", r.Reason.Error()}, {"", fmt.Sprintf("parsed to byte %d of %d", r.ParsedTo, size)}}
+	rows := []rosbagRow{{"scanned", r.Reason.Error()}}
+	for _, e := range r.Extents(size) {
+		rows = append(rows, rosbagRow{"", parsedWords(e)})
+	}
 	if r.LostMessages > 0 {
-		rows = append(rows, rosbagRow{"", fmt.Sprintf("%d indexed messages lost in unreadable chunks", r.LostMessages)})
+		rows = append(rows, rosbagRow{"", knownLostWords(r)})
 	}
 	for _, s := range r.Skipped {
 		rows = append(rows, rosbagRow{"", fmt.Sprintf("skipped %s", s)})
