@@ -30,10 +30,17 @@ const (
 // Count is a number of messages: exact (Min == Max), between Min and Max,
 // or at least Min when nothing in the recording bounds it (Bounded false).
 // The zero Count is "at least 0": nothing is known.
+//
+// About, when not 0, is an estimate where nothing bounds the count but
+// what was read lets it be guessed (a .db3 cut short with no count of its
+// own: its missing pages at the rate of the pages read). It lies in [Min,
+// Max]; Min stays the true floor, and Exact counts have none.
 type Count struct {
 	Min, Max uint64
 	// Bounded is set when Max is known.
 	Bounded bool
+	// About is an estimate of the count (0 when there is none).
+	About uint64
 }
 
 // Exactly returns the Count of exactly n.
@@ -45,6 +52,43 @@ func AtLeast(n uint64) Count { return Count{Min: n} }
 // Between returns the Count of lo to hi (hi below lo is taken as lo).
 func Between(lo, hi uint64) Count { return Count{Min: lo, Max: max(lo, hi), Bounded: true} }
 
+// Estimated returns the Count of at least n, about about (no estimate
+// when about is not above n).
+func Estimated(n, about uint64) Count {
+	c := AtLeast(n)
+	if about > n {
+		c.About = about
+	}
+	return c
+}
+
+// guess is the count's best single figure: its estimate, or the middle
+// of its bounds, or its floor.
+func (c Count) guess() uint64 {
+	switch {
+	case c.About > 0:
+		return c.About
+	case c.Bounded:
+		return c.Min + (c.Max-c.Min)/2
+	}
+	return c.Min
+}
+
+// fitAbout keeps the estimate inside [Min, Max], dropping it where the
+// count is exact or the estimate says no more than the floor.
+func (c Count) fitAbout() Count {
+	if c.About == 0 {
+		return c
+	}
+	if c.Bounded {
+		c.About = min(c.About, c.Max)
+	}
+	if c.Exact() || c.About <= c.Min {
+		c.About = 0
+	}
+	return c
+}
+
 // Exact reports whether the count is known exactly.
 func (c Count) Exact() bool { return c.Bounded && c.Min == c.Max }
 
@@ -53,7 +97,11 @@ func (c Count) None() bool { return c.Bounded && c.Max == 0 }
 
 // Plus adds two counts.
 func (c Count) Plus(o Count) Count {
-	return Count{Min: c.Min + o.Min, Max: c.Max + o.Max, Bounded: c.Bounded && o.Bounded}
+	out := Count{Min: c.Min + o.Min, Max: c.Max + o.Max, Bounded: c.Bounded && o.Bounded}
+	if c.About > 0 || o.About > 0 {
+		out.About = c.guess() + o.guess()
+	}
+	return out.fitAbout()
 }
 
 // Within narrows c to what also lies in [lo, hi] (hi ignored when
@@ -72,16 +120,19 @@ func (c Count) Within(lo, hi uint64, unbounded bool) Count {
 	if out.Bounded && out.Max < out.Min {
 		return c
 	}
-	return out
+	return out.fitAbout()
 }
 
-// String says the count as "12", "12 to 40" or "at least 12".
+// String says the count as "12", "12 to 40", "about 2349 (at least
+// 12)" or "at least 12".
 func (c Count) String() string {
 	switch {
 	case c.Exact():
 		return fmt.Sprint(c.Min)
 	case c.Bounded:
 		return fmt.Sprintf("%d to %d", c.Min, c.Max)
+	case c.About > 0:
+		return fmt.Sprintf("about %d (at least %d)", c.About, c.Min)
 	}
 	return fmt.Sprintf("at least %d", c.Min)
 }
@@ -495,6 +546,10 @@ func MergeRanges(a, b []ByteRange) []ByteRange {
 			m.Start, m.End = o.Start, o.End
 		}
 		m.Messages = o.Messages.Within(r.Messages.Min, r.Messages.Max, !r.Messages.Bounded)
+		if m.Messages.About == 0 && r.Messages.About > 0 {
+			m.Messages.About = r.Messages.About
+			m.Messages = m.Messages.fitAbout()
+		}
 		m.Recovered = max(o.Recovered, r.Recovered)
 		m.Readable = max(o.Readable, r.Readable)
 		if m.Unit == "" {
@@ -514,8 +569,16 @@ func MergeRanges(a, b []ByteRange) []ByteRange {
 // overlapping returns the index of the range of rs that r overlaps (or
 // equals, for empty ranges), or -1.
 func overlapping(rs []ByteRange, r ByteRange) int {
+	// The range that starts where r does first: a cut page's range
+	// overlaps the range of the pages cut off after it, and must not take
+	// it in when both are reported again.
 	for i, o := range rs {
-		if o.Start == r.Start || o.Start < r.End && r.Start < o.End {
+		if o.Start == r.Start {
+			return i
+		}
+	}
+	for i, o := range rs {
+		if o.Start < r.End && r.Start < o.End {
 			return i
 		}
 	}

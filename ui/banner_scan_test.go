@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
@@ -50,5 +54,42 @@ func TestBannerScanOfAFolderNamesTheFile(t *testing.T) {
 		if to, of := num(m[2]), num(m[3]); m[1] != c.named || of != cut || to <= 0 || to > of {
 			t.Errorf("%s: the banner says %q; want the file %q parsed to a byte in (0, %d] of its own %d bytes", c.path, m[0], c.named, cut, cut)
 		}
+	}
+}
+
+// TestBannerEstimatesACutDB3: a lone .db3 cut in half, with no count of
+// its own, says about how many messages it lost (the figure verify
+// gives), with the true floor beside it, not "at least 10".
+func TestBannerEstimatesACutDB3(t *testing.T) {
+	src := uitest.SharedBags(t, "facontidavide__PlotJuggler/datasamples/rosbag2_test/rosbag2_test_0.db3")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "cut.db3")
+	if err := os.WriteFile(p, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := uitest.OpenDoc(t, p)
+	_, loss, err := stats.CountBytes(context.Background(), d.Storage, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dmg := bag.ReadDamage(d.Storage, loss.Skipped, loss.Tally, loss.Complete)
+	c := dmg.Messages
+	// The truth: the intact file's messages, less those read.
+	whole := uitest.OpenDoc(t, src)
+	_, all, err := stats.CountBytes(context.Background(), whole.Storage, nil)
+	if err != nil || !all.Complete || all.Tally.Read <= dmg.Read {
+		t.Fatalf("the intact file: %v, %+v", err, all.Tally)
+	}
+	truth := all.Tally.Read - dmg.Read
+	if c.About == 0 || c.Min > truth || c.About < truth*3/4 || c.About > truth*5/4 {
+		t.Fatalf("the window's loss is %v; %d were lost", c, truth)
+	}
+	line, _ := bannerText(d, dmg)
+	want := "about " + human.Count(c.About) + " messages (at least " + human.Count(c.Min) + ") lost"
+	if !strings.Contains(line, want) {
+		t.Errorf("the banner does not say %q: %s", want, line)
 	}
 }

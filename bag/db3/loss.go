@@ -138,6 +138,16 @@ func (s *Store) rescueLoss(rs *rescued, ev *lossEvidence) []bag.ByteRange {
 	var out []bag.ByteRange
 	cutFirst := pm.p.pages + 1
 	var cut *bag.ByteRange
+	// What the pages cut off held, where their keys bound it: the rows
+	// of a leaf whose parent is in the file (row ids are dense, so its
+	// bound is most often its count), and how many such pages.
+	var cutBoundedRows uint64
+	var cutBounded uint32
+	// The leaves cut off whose keys are not bounded (the last leaf of
+	// the tree), and whether a page above the leaves was cut off with no
+	// bound (its leaves then are not known).
+	var cutOpenLeaves uint32
+	cutOpenUpper := false
 	for i, r := range runs {
 		// A run inside another one is counted with it.
 		inner := false
@@ -155,6 +165,16 @@ func (s *Store) rescueLoss(rs *rescued, ev *lossEvidence) []bag.ByteRange {
 		}
 		if r.page >= cutFirst {
 			// Pages cut off with the end of the file: one range.
+			switch {
+			case inner:
+			case br.Messages.Bounded:
+				cutBoundedRows += br.Messages.Max
+				cutBounded++
+			case pm.leafDepth[root] > 0 && r.depth == pm.leafDepth[root]:
+				cutOpenLeaves++
+			default:
+				cutOpenUpper = true
+			}
 			if cut == nil {
 				cut = &bag.ByteRange{Start: s.size, End: s.size, Unit: bag.UnitPage, Messages: bag.Exactly(0)}
 			}
@@ -195,6 +215,15 @@ func (s *Store) rescueLoss(rs *rescued, ev *lossEvidence) []bag.ByteRange {
 		if cut.Why == "" {
 			cut.Why = "pages of table messages are cut off with the end of the file"
 		}
+		if !cut.Messages.Bounded && pm.claimed > 0 {
+			// Nothing bounds the rows cut off: estimate them from the
+			// pages that are gone, at the rate of rows per page of the
+			// pages that were read.
+			if about, how := cutAbout(pm, rs, cutBoundedRows, cutBounded, cutOpenLeaves, cutOpenUpper || root == 0 || root > pm.p.pages || ev.msgTreeBroken); about > cut.Messages.Min {
+				cut.Messages = bag.Estimated(cut.Messages.Min, about)
+				cut.Why += "; about " + fmt.Sprint(about) + " rows: " + how
+			}
+		}
 		out = append(out, *cut)
 	}
 	for _, d := range ev.rows {
@@ -204,6 +233,53 @@ func (s *Store) rescueLoss(rs *rescued, ev *lossEvidence) []bag.ByteRange {
 		out = append(out, bag.ByteRange{Start: d.off, End: d.end, Unit: bag.UnitRow, Messages: bag.Exactly(1), Why: d.why})
 	}
 	return out
+}
+
+// cutAbout estimates the rows of the messages table cut off the file,
+// where nothing bounds them, and says how:
+//
+//   - a leaf cut off whose parent is in the file holds the rows its keys
+//     bound (row ids are dense: its bound is most often its count):
+//     boundedRows in bounded leaves;
+//   - a leaf whose keys are not bounded (the tree's last, being filled)
+//     holds half what a leaf read holds on average: openLeaves of them;
+//   - when a page above the leaves was cut off unbounded (upper), or the
+//     tree's root is not known, the pages cut off that are not bounded
+//     leaves hold rows at the rate of the pages read from the first that
+//     holds one: past the schema and the tables' first pages, the
+//     messages table grows with its index as the recording goes, so its
+//     share of the pages, and the rows a page holds, change little along
+//     the file.
+//
+// 0 when no row was read.
+func cutAbout(pm *pageMap, rs *rescued, boundedRows uint64, bounded, openLeaves uint32, upper bool) (uint64, string) {
+	if len(rs.msgs) == 0 {
+		return 0, ""
+	}
+	first := pm.p.pages + 1
+	leaves := map[uint32]bool{}
+	for _, m := range rs.msgs {
+		first = min(first, m.page)
+		leaves[m.page] = true
+	}
+	rows := uint64(len(rs.msgs))
+	about := boundedRows
+	how := fmt.Sprintf("%d in the %d leaves cut off whose keys bound them", boundedRows, bounded)
+	if openLeaves > 0 {
+		// The tree's last leaf is being filled: half full, on average,
+		// of what a leaf read holds.
+		half := (rows + uint64(len(leaves))) / uint64(2*len(leaves))
+		about += uint64(openLeaves) * half
+		how += fmt.Sprintf(", %d in %d more at half the %d rows a leaf read holds", uint64(openLeaves)*half, openLeaves, 2*half)
+	}
+	if upper {
+		read := uint64(pm.p.pages - first + 1)
+		open := uint64(pm.claimed - min(bounded+openLeaves, pm.claimed))
+		n := (rows*open + read/2) / read
+		about += n
+		how += fmt.Sprintf(", %d in the %d other pages cut off at the rate of the %d rows in pages %d..%d", n, open, rows, first, pm.p.pages)
+	}
+	return about, how
 }
 
 // contains reports whether run a holds every key of run b.

@@ -68,6 +68,10 @@ type pageMap struct {
 	// cutOff counts, by root page, the pages a tree points to that lie
 	// in the part of the file that was cut off.
 	cutOff map[uint32]int
+	// leafDepth holds, by root page, how deep the tree's leaves lie (the
+	// root at 1; a b-tree's leaves all lie at one depth), 0 when no leaf
+	// was read.
+	leafDepth map[uint32]int
 	// unsound holds, by page, why a b-tree page that could be read fails
 	// its structural checks (see pageProblem): its rows are suspect.
 	unsound map[uint32]string
@@ -94,6 +98,8 @@ type pageMap struct {
 type lostKeys struct {
 	page uint32
 	keys keyRange
+	// depth is how deep the page lies in its tree (the root at 1).
+	depth int
 	// off and end are the bytes of the page (past the file's end for a
 	// page cut off).
 	off, end int64
@@ -186,7 +192,7 @@ func buildPageMap(r io.ReaderAt, size int64, h *header, leaf func(tree uint32, p
 // when the header is unreadable.
 func newPageMap(r io.ReaderAt, size int64, h *header) *pageMap {
 	ps := h.pageSize
-	m := &pageMap{hdr: h, roots: map[uint32]string{1: "sqlite_master"}, maxKey: map[uint32]int64{}, cutOff: map[uint32]int{},
+	m := &pageMap{hdr: h, roots: map[uint32]string{1: "sqlite_master"}, maxKey: map[uint32]int64{}, cutOff: map[uint32]int{}, leafDepth: map[uint32]int{},
 		unsound: map[uint32]string{}, bounds: map[uint32]keyRange{}, lostKeys: map[uint32][]lostKeys{}, treeDamaged: map[uint32]bool{}}
 	if !h.magicOK || ps == 0 {
 		ps = guessPageSize(r, size)
@@ -279,20 +285,23 @@ type leafFunc func(pg []byte, n uint32, c cell, chainErr error)
 // listed in lostKeys, and the entries of the index indexOf collected.
 func (m *pageMap) walk(root uint32, fn leafFunc) {
 	type item struct {
-		n    uint32
-		keys keyRange
+		n     uint32
+		keys  keyRange
+		depth int
 	}
-	stack := []item{{n: root}}
+	stack := []item{{n: root, depth: 1}}
 	var buf []byte
+	var depth int
 	lose := func(n uint32, keys keyRange, why string) {
 		m.treeDamaged[root] = true
 		off := m.p.offset(max(n, 1))
-		m.lostKeys[root] = append(m.lostKeys[root], lostKeys{page: n, keys: keys, off: off, end: off + int64(m.p.pageSize), why: why})
+		m.lostKeys[root] = append(m.lostKeys[root], lostKeys{page: n, keys: keys, depth: depth, off: off, end: off + int64(m.p.pageSize), why: why})
 	}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n := it.n
+		depth = it.depth
 		pi := m.info(n)
 		if pi == nil {
 			if n > m.p.pages && n <= m.p.pages+m.claimed {
@@ -331,6 +340,9 @@ func (m *pageMap) walk(root uint32, fn leafFunc) {
 			continue
 		}
 		pi.kind = h.typ
+		if (h.typ == pageTableLeaf || h.typ == pageIndexLeaf) && m.leafDepth[root] == 0 {
+			m.leafDepth[root] = depth
+		}
 		table := h.typ == pageTableInterior || h.typ == pageTableLeaf
 		if table && !m.checkOnly {
 			m.bounds[n] = it.keys
@@ -355,7 +367,7 @@ func (m *pageMap) walk(root uint32, fn leafFunc) {
 					keys = it.keys.child(prev, hasPrev, c.RowID)
 					prev, hasPrev = c.RowID, true
 				}
-				stack = append(stack, item{c.Child, keys})
+				stack = append(stack, item{c.Child, keys, depth + 1})
 				if h.typ == pageTableInterior {
 					m.maxKey[root] = max(m.maxKey[root], c.RowID)
 					continue
@@ -391,7 +403,7 @@ func (m *pageMap) walk(root uint32, fn leafFunc) {
 			if h.typ == pageTableInterior && hasPrev {
 				keys = keyRange{lo: prev, hasLo: true, hi: it.keys.hi, hasHi: it.keys.hasHi}
 			}
-			stack = append(stack, item{h.rightChild, keys})
+			stack = append(stack, item{h.rightChild, keys, depth + 1})
 		}
 		if bad > 0 {
 			m.addDamage(n, fmt.Sprintf("%d of %d cells of page %d are unreadable", bad, h.cells, n))

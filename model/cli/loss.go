@@ -110,9 +110,9 @@ func (l *loss) print(w io.Writer, path string) {
 
 // lossJSON is a loss in a command's --json output: "messages" when the
 // count is exact, else "messages_min" and "messages_max" (null when
-// nothing bounds it); the bytes gone; the ranges, each with its file,
-// byte range, unit and messages; what was read and what the recording
-// claims.
+// nothing bounds it), with "messages_about" where the loss is estimated;
+// the bytes gone; the ranges, each with its file, byte range, unit and
+// messages; what was read and what the recording claims.
 type lossJSON struct {
 	countJSON
 	Bytes   int64      `json:"bytes"`
@@ -191,7 +191,13 @@ func (c countJSON) fields() map[string]any {
 	if c.c.Bounded {
 		hi = c.c.Max
 	}
-	return map[string]any{"messages_min": c.c.Min, "messages_max": hi}
+	m := map[string]any{"messages_min": c.c.Min, "messages_max": hi}
+	if c.c.About > 0 {
+		// An estimate where nothing bounds the loss (messages_min
+		// stays the true floor).
+		m["messages_about"] = c.c.About
+	}
+	return m
 }
 
 // MarshalJSON writes the loss with its count's fields.
@@ -233,6 +239,7 @@ func unmarshalCount(b []byte, c *countJSON) error {
 		Messages *uint64 `json:"messages"`
 		Min      *uint64 `json:"messages_min"`
 		Max      *uint64 `json:"messages_max"`
+		About    uint64  `json:"messages_about"`
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
 		return err
@@ -243,7 +250,7 @@ func unmarshalCount(b []byte, c *countJSON) error {
 	case f.Max != nil:
 		c.c = bag.Between(*f.Min, *f.Max)
 	case f.Min != nil:
-		c.c = bag.AtLeast(*f.Min)
+		c.c = bag.Estimated(*f.Min, f.About)
 	}
 	return nil
 }

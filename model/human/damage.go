@@ -14,13 +14,18 @@ import (
 // unreadable only when nothing was read from them.
 
 // Messages says a count of messages: "1 message", "1,240 messages",
-// "20 to 21 messages", "at least 3 messages".
+// "20 to 21 messages", "about 2,349 messages (at least 10)" (an estimate,
+// see bag.Count), "at least 3 messages" (a true floor).
 func Messages(c bag.Count) string {
 	switch {
 	case c.Exact():
 		return Plural(c.Min, "message")
 	case c.Bounded:
 		return fmt.Sprintf("%s to %s messages", Count(c.Min), Count(c.Max))
+	}
+	if c.About > 0 {
+		// An estimate, with the true floor beside it.
+		return "about " + Plural(c.About, "message") + " (at least " + Count(c.Min) + ")"
 	}
 	if c.Min == 0 {
 		return "an unknown number of messages"
@@ -92,13 +97,16 @@ func TopicLosses(d *bag.Damage, n int) string {
 	return fmt.Sprintf("as %s counts them: %s", d.ByTopic[0].By, strings.Join(parts, ", "))
 }
 
-// countWords says a count without its noun: "33", "2 to 4", "at least 3".
+// countWords says a count without its noun: "33", "2 to 4", "about 40 (at
+// least 3)", "at least 3".
 func countWords(c bag.Count) string {
 	switch {
 	case c.Exact():
 		return Count(c.Min)
 	case c.Bounded:
 		return Count(c.Min) + " to " + Count(c.Max)
+	case c.About > 0:
+		return "about " + Count(c.About) + " (at least " + Count(c.Min) + ")"
 	}
 	return "at least " + Count(c.Min)
 }
