@@ -633,7 +633,8 @@ func (x *Reader) chunkEntries(c *chunk) ([]bag.IndexEntry, error) {
 
 // walkRecords calls fn for each complete record in a chunk's records, in
 // order, until fn returns false. It returns where it stopped and, if a
-// record is cut or a message record is too short, why.
+// record is cut, a message record is too short or an op is not one a
+// record can have, why.
 func walkRecords(data []byte, fn func(op Op, off int, content []byte) bool) (int, error) {
 	p := 0
 	for p < len(data) {
@@ -642,6 +643,12 @@ func walkRecords(data []byte, fn func(op Op, off int, content []byte) bool) (int
 		}
 		op := Op(data[p])
 		n := binary.LittleEndian.Uint64(data[p+1:])
+		if op == 0 || (op > OpDataEnd && op < 0x80) {
+			// Op 0 is never a record, and the ops up to 0x7f are
+			// reserved: zeroed or overwritten bytes, not records to
+			// skip (as zeroed ones would be, 9 bytes at a time).
+			return p, errInChunk(-1, int64(p), op, ErrMalformed, "bytes that are not a record (op 0x%02x)", uint8(op))
+		}
 		if n > uint64(len(data)-p-recHeaderLen) {
 			return p, errInChunk(-1, int64(p), op, ErrTruncated, "record length %d runs past the chunk's records (%d bytes left)", n, len(data)-p-recHeaderLen)
 		}

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,6 +134,10 @@ type sweepVariant struct {
 	overwrites int
 	// make writes the damaged copy into dir and returns the path to open.
 	make func(t *testing.T, dir string) string
+	// from and to are the bytes overwritten or zeroed in the damaged
+	// file (file), when the variant changes bytes in place.
+	file     string
+	from, to int64
 }
 
 // copyRecording copies a file or a folder's files into dir and returns the
@@ -214,32 +220,37 @@ func sweepVariants(s sweepSource) []sweepVariant {
 		}}
 	}
 	var out []sweepVariant
+	// in marks a variant's bytes changed in place, in the file damaged.
+	in := func(v sweepVariant, from, to int64) sweepVariant {
+		v.file, v.from, v.to = filepath.Base(filepath.Join(s.path, s.target)), from, min(to, size)
+		return v
+	}
 	for i, off := range sweepOffsets(size, n, 1) {
 		off := off
-		out = append(out, edit(fmt.Sprintf("overwrite@%d", off), 1, func(b []byte) []byte {
+		out = append(out, in(edit(fmt.Sprintf("overwrite@%d", off), 1, func(b []byte) []byte {
 			r := rand.New(rand.NewSource(int64(i) + 7))
 			for j := off; j < min(off+4096, int64(len(b))); j++ {
 				b[j] = byte(r.Intn(256))
 			}
 			return b
-		}))
+		}), off, off+4096))
 	}
 	for _, off := range sweepOffsets(size, n, 2) {
 		off := off / 4096 * 4096
-		out = append(out, edit(fmt.Sprintf("zeroed@%d", off), 1, func(b []byte) []byte {
+		out = append(out, in(edit(fmt.Sprintf("zeroed@%d", off), 1, func(b []byte) []byte {
 			clear(b[off:min(off+4096, int64(len(b)))])
 			return b
-		}))
+		}), off, off+4096))
 	}
 	for _, off := range sweepOffsets(size, n, 3) {
 		off := off
 		out = append(out, edit(fmt.Sprintf("cut@%d", off), 0, func(b []byte) []byte { return b[:off] }))
 	}
 	if strings.HasSuffix(s.target, ".db3") || strings.HasSuffix(s.path, ".db3") {
-		out = append(out, edit("zeroed database header", 1, func(b []byte) []byte {
+		out = append(out, in(edit("zeroed database header", 1, func(b []byte) []byte {
 			clear(b[:100])
 			return b
-		}))
+		}), 0, 100))
 	}
 	if s.target != "" {
 		out = append(out, sweepVariant{name: "metadata.yaml removed, cut in half", make: func(t *testing.T, dir string) string {
@@ -290,6 +301,91 @@ func lostOf(t *testing.T, what, out string) *lossJSON {
 	return v.Lost
 }
 
+// sweepRecordHeader is more than the bytes a message's record or row
+// adds to its data (a ROS 1 record's header, an MCAP message record's,
+// a .db3 row's).
+const sweepRecordHeader = 256
+
+// uncovered returns the runs of the bytes [from, to) changed in file
+// that lie in no unreadable part of a range verify --json gives for that
+// file (l; its ranges or its notes, from+readable..to).
+func uncovered(l *lossJSON, file string, from, to int64) [][2]int64 {
+	var spans [][2]int64
+	if l != nil {
+		for _, r := range append(append([]rangeLossJSON(nil), l.Ranges...), l.Notes...) {
+			if filepath.Base(r.File) == file {
+				spans = append(spans, [2]int64{r.From + max(r.Readable, 0), r.To})
+			}
+		}
+	}
+	var out [][2]int64
+	for x := from; x < to; x++ {
+		if slices.ContainsFunc(spans, func(s [2]int64) bool { return s[0] <= x && x < s[1] }) {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1][1] == x {
+			out[n-1][1]++
+		} else {
+			out = append(out, [2]int64{x, x + 1})
+		}
+	}
+	return out
+}
+
+// namedByFinding reports whether the range or note of file that starts
+// nearest at or before off is a finding of the doctor (a range of no
+// bytes at a record's start): the record it names holds off.
+func namedByFinding(l *lossJSON, file string, off int64) bool {
+	if l == nil {
+		return false
+	}
+	best := rangeLossJSON{From: -1}
+	for _, r := range append(append([]rangeLossJSON(nil), l.Ranges...), l.Notes...) {
+		if filepath.Base(r.File) == file && r.From <= off && r.From >= best.From {
+			if r.From > best.From || r.To == r.From {
+				best = r
+			}
+		}
+	}
+	return best.From >= 0 && best.To == best.From
+}
+
+// harmless reports whether the bytes [from, to) of the damaged file
+// (damaged, the file changed in the copy) hold nothing recorded: a copy
+// of the intact recording with only those bytes changed as they are in
+// the damaged copy reads the same messages, none suspect, and nothing
+// lost.
+func harmless(t *testing.T, src sweepSource, damaged string, from, to int64, want map[sweepKey]int) bool {
+	t.Helper()
+	bad, err := os.ReadFile(damaged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := copyRecording(t, src.path, dir)
+	f := p
+	if src.target != "" {
+		f = filepath.Join(p, src.target)
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(b[from:to], bad[from:to])
+	if err := os.WriteFile(f, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good, sus, d, err := sweepRead(t, p)
+	if err != nil || len(sus) > 0 || d.Lost() {
+		return false
+	}
+	got := map[sweepKey]int{}
+	for _, k := range good {
+		got[k]++
+	}
+	return maps.Equal(got, want)
+}
+
 // TestDamageSweep: see the top of the file.
 func TestDamageSweep(t *testing.T) {
 	type tally struct{ variants, truthful, exact, bounded, unbounded, byTopic int }
@@ -307,8 +403,15 @@ func TestDamageSweep(t *testing.T) {
 				t.Fatalf("verify of the intact recording: exit %d: %s", code, stderr)
 			}
 			want := map[sweepKey]int{}
+			// slack is how many of an overwrite's first bytes may go
+			// unseen where no checksum covers them: one message's data
+			// and its record's header.
+			slack := int64(0)
 			for _, k := range orig {
 				want[k]++
+				if src.unverified {
+					slack = max(slack, int64(k.n)+sweepRecordHeader)
+				}
 			}
 			var tl tally
 			for _, v := range sweepVariants(src) {
@@ -455,6 +558,7 @@ func TestDamageSweep(t *testing.T) {
 					ok = false
 				}
 				var losses []string
+				var verified *lossJSON
 				for _, cmd := range []string{"info", "verify", "check"} {
 					args := []string{cmd, "--json", p}
 					if cmd == "info" {
@@ -468,6 +572,9 @@ func TestDamageSweep(t *testing.T) {
 						ok = false
 					}
 					if l := lostOf(t, what+": "+cmd, out); l != nil {
+						if cmd == "verify" {
+							verified = l
+						}
 						losses = append(losses, fmt.Sprintf("%s %v", cmd, l.Messages()))
 						// What was read, the same figure everywhere.
 						if l.Read != readAll {
@@ -496,6 +603,33 @@ func TestDamageSweep(t *testing.T) {
 				if w := windowDamage(t, p); w.Messages != d.Messages || w.Suspect != d.Suspect || w.Read != d.Read || fmt.Sprint(w.ByTopic) != fmt.Sprint(d.ByTopic) {
 					t.Errorf("%s: the window says %v lost (%d suspect, %d read; by topic %v), the commands %v (%d suspect, %d read; by topic %v)", what, w.Messages, w.Suspect, w.Read, w.ByTopic, d.Messages, d.Suspect, d.Read, d.ByTopic)
 					ok = false
+				}
+				// When the change cost anything, the bytes changed lie
+				// where verify --json says nothing could be read from
+				// (a range's or note's bytes past what it recovered
+				// messages from), but for the first of them falling in
+				// one message's data where no checksum covers it, those
+				// in a record a finding names, and those that hold
+				// nothing recorded (changed alone, they change nothing
+				// read).
+				if v.to > v.from && (truth > 0 || garbage > 0 || len(sus) > 0 || d.Lost()) {
+					damaged := p
+					if src.target != "" {
+						damaged = filepath.Join(p, src.target)
+					}
+					for i, run := range uncovered(verified, v.file, v.from, v.to) {
+						switch {
+						case i == 0 && run[0] == v.from && run[1]-run[0] <= slack:
+							// One message's data changed unseen.
+						case namedByFinding(verified, v.file, run[0]):
+							// In a record a finding names.
+						case harmless(t, src, damaged, run[0], run[1], want):
+							// Bytes that hold nothing recorded.
+						default:
+							t.Errorf("%s: bytes %d..%d of %s were changed (%d..%d); verify --json says they were read or held nothing, yet changed alone they change what is read", what, run[0], run[1], v.file, v.from, v.to)
+							ok = false
+						}
+					}
 				}
 				if len(losses) == 3 {
 					a, b, cc := strings.Fields(losses[0])[1:], strings.Fields(losses[1])[1:], strings.Fields(losses[2])[1:]
