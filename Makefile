@@ -368,3 +368,10 @@ screenshots: build
 	shot ros2-records --tab Records --select /imu@4.2 testdata/ros2-mixed.mcap
 	shot ros2-findings --tab Findings testdata/ros2-mixed.mcap
 	shot ros2-db3 --tab Message --select /imu@1 ../shared/bags/facontidavide__PlotJuggler/datasamples/rosbag2_test/rosbag2_test_0.db3
+	# The damage pictures open damaged copies made in a folder beside the
+	# pictures' sources, by a relative path: the window shows the path it
+	# was given, and a /tmp path would show in the picture.
+	rm -rf damaged && mkdir damaged
+	head -c 497555 testdata/ros2-mixed.mcap >damaged/cut.mcap
+	shot damage-cut-mcap damaged/cut.mcap
+	rm -rf damaged
