@@ -188,8 +188,9 @@ func (c *checker) chunks() error {
 		total += int64(ch.DataLen)
 	}
 	sort.Slice(chunks, func(i, j int) bool { return chunks[i].Offset < chunks[j].Offset })
-	defined := map[uint32]bool{}
-	last := map[uint32]Time{}
+	// Per connection, in slices for the usual small IDs: a look-up per
+	// message.
+	conns := &connStates{}
 	lastLen := 0
 	if c.progress != nil {
 		c.progress(0, total)
@@ -230,7 +231,7 @@ func (c *checker) chunks() error {
 			switch r.Op {
 			case OpConnection:
 				if conn, err := ParseConnection(*r, w.Data()); err == nil {
-					defined[conn.ID] = true
+					conns.get(conn.ID).defined = true
 				}
 			case OpMessageData:
 				m, err := parseMessageData(*r)
@@ -238,16 +239,18 @@ func (c *checker) chunks() error {
 					c.addErr(inChunk(err, p), Error, "", "")
 					continue
 				}
-				if !defined[m.Conn] {
+				cs := conns.get(m.Conn)
+				if !cs.defined {
 					c.add(Error, p, OpChunk, "message at offset %d of the chunk's data uses connection %d before any connection record defines it", r.Offset, m.Conn)
-					defined[m.Conn] = true
+					cs.defined = true
 				}
-				if lt, ok := last[m.Conn]; ok && m.Time.Before(lt) {
+				if lt := cs.last; cs.hasLast && m.Time.Before(lt) {
 					c.add(Info, p, OpChunk, "time runs backwards on connection %d: a message at %s follows one at %s (offset %d of the chunk's data)", m.Conn, m.Time, lt, r.Offset)
 				}
-				last[m.Conn] = m.Time
+				cs.last, cs.hasLast = m.Time, true
 				msgs = append(msgs, chunkMsg{uint32(r.Offset), m.Conn, m.Time})
-				c.rep.Bytes[m.Conn] += uint64(r.DataLen)
+				cs.bytes += uint64(r.DataLen)
+				cs.counted = true
 			default:
 				c.add(Error, p, OpChunk, "unexpected %s record at offset %d of the chunk's data", r.Op, r.Offset)
 			}
@@ -276,6 +279,11 @@ func (c *checker) chunks() error {
 		}
 		return nil
 	})
+	conns.each(func(id uint32, cs *connState) {
+		if cs.counted {
+			c.rep.Bytes[id] += cs.bytes
+		}
+	})
 	// In connection order, so that two checks of one file say the same.
 	for _, conn := range slices.Sorted(maps.Keys(badPerConn)) {
 		if n := badPerConn[conn]; n > maxBadPerConn {
@@ -283,6 +291,55 @@ func (c *checker) chunks() error {
 		}
 	}
 	return err
+}
+
+// connState is what the doctor's walk of the chunks keeps per connection.
+type connState struct {
+	defined bool // a connection record defines it (or a message was reported without one)
+	hasLast bool
+	last    Time   // the time of its last message, when hasLast
+	bytes   uint64 // its messages' data bytes, when counted
+	counted bool
+}
+
+// connStates holds the connStates by ID: in a slice for the usual small
+// IDs, in a map for others.
+type connStates struct {
+	dense []*connState
+	other map[uint32]*connState
+}
+
+func (t *connStates) get(id uint32) *connState {
+	if id < 1<<16 {
+		if int(id) >= len(t.dense) {
+			t.dense = append(t.dense, make([]*connState, int(id)+1-len(t.dense))...)
+		}
+		if t.dense[id] == nil {
+			t.dense[id] = &connState{}
+		}
+		return t.dense[id]
+	}
+	if t.other == nil {
+		t.other = map[uint32]*connState{}
+	}
+	cs := t.other[id]
+	if cs == nil {
+		cs = &connState{}
+		t.other[id] = cs
+	}
+	return cs
+}
+
+// each calls fn with every connection's state.
+func (t *connStates) each(fn func(id uint32, cs *connState)) {
+	for id, cs := range t.dense {
+		if cs != nil {
+			fn(uint32(id), cs)
+		}
+	}
+	for id, cs := range t.other {
+		fn(id, cs)
+	}
 }
 
 // maxBadPerConn is how many undecodable messages of one connection check
