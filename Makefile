@@ -34,7 +34,7 @@ STATICCHECK := $(HOME)/.cache/bagscope-tools/staticcheck-$(STATICCHECK_VERSION)/
 LINT_FLAGS := -race
 
 # Debian packages: cgo + GL/X11/Wayland headers for Fyne, Xvfb for the window tests,
-# the reference rosbag for the bag tests, PyYAML for the `ros2 topic echo` oracle,
+# the reference rosbag for the bag tests, PyYAML and NumPy for the `ros2 topic echo` oracle,
 # nginx for the remote-reading tests (HTTP ranges; the tests start their own), the
 # desktop tools for install (gio checks it), dbus for the Open dialog's portal test,
 # and xdotool and xwininfo (x11-utils) to move and read a real window in a test.
@@ -42,7 +42,7 @@ APT_PKGS := gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxran
 	libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
 	xvfb xauth \
 	python3-rosbag python3-sensor-msgs python3-geometry-msgs python3-nav-msgs \
-	python3-tf2-msgs python3-rosgraph-msgs python3-roslz4 python3-yaml \
+	python3-tf2-msgs python3-rosgraph-msgs python3-roslz4 python3-yaml python3-numpy \
 	nginx-light \
 	shared-mime-info desktop-file-utils xdg-utils libglib2.0-bin dbus xdotool x11-utils \
 	zsh fish bash-completion

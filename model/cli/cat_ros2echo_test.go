@@ -23,17 +23,20 @@ import (
 // echo verb, run with Debian's PyYAML.
 const ros2EchoOracle = oracleScripts + "/ros2_echo.py"
 
-// requireROS2EchoOracle skips (fails in CI) when node, the npm packages or
-// PyYAML are missing.
+// requireROS2EchoOracle skips (fails in CI) when node, the npm packages,
+// PyYAML or NumPy are missing. ros2_echo.py prints fixed-size arrays as the
+// numpy arrays rclpy gives, so it needs NumPy as it needs PyYAML.
 func requireROS2EchoOracle(t *testing.T) {
 	t.Helper()
 	requireNodeOracles(t)
 	requireDB3Oracles(t)
-	if err := exec.Command(refPython, "-c", "import yaml").Run(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("PyYAML (python3-yaml) is required in CI: %v", err)
+	for _, m := range []struct{ module, pkg string }{{"yaml", "python3-yaml"}, {"numpy", "python3-numpy"}} {
+		if err := exec.Command(refPython, "-c", "import "+m.module).Run(); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s (%s) is required in CI: %s cannot import it: %v", m.module, m.pkg, refPython, err)
+			}
+			t.Skipf("skipping: %s cannot import %s (%v); install %s (make deps does). CI never skips this.", refPython, m.module, err, m.pkg)
 		}
-		t.Skipf("skipping: %s cannot import yaml (%v); install python3-yaml. CI never skips this.", refPython, err)
 	}
 }
 
