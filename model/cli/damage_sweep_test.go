@@ -350,6 +350,14 @@ func namedByFinding(l *lossJSON, file string, off int64) bool {
 	return best.From >= 0 && best.To == best.From
 }
 
+// inLostRange reports whether the bytes [from, to) of file lie in one of
+// the ranges verify --json gives for it (l.Ranges), read or not.
+func inLostRange(l *lossJSON, file string, from, to int64) bool {
+	return l != nil && slices.ContainsFunc(l.Ranges, func(r rangeLossJSON) bool {
+		return filepath.Base(r.File) == file && r.From <= from && to <= r.To
+	})
+}
+
 // harmless reports whether the bytes [from, to) of the damaged file
 // (damaged, the file changed in the copy) hold nothing recorded: a copy
 // of the intact recording with only those bytes changed as they are in
@@ -609,9 +617,10 @@ func TestDamageSweep(t *testing.T) {
 				// (a range's or note's bytes past what it recovered
 				// messages from), but for the first of them falling in
 				// one message's data where no checksum covers it, those
-				// in a record a finding names, and those that hold
-				// nothing recorded (changed alone, they change nothing
-				// read).
+				// in a record a finding names, those of a lost range
+				// whose messages read came out suspect, and those that
+				// hold nothing recorded (changed alone, they change
+				// nothing read).
 				if v.to > v.from && (truth > 0 || garbage > 0 || len(sus) > 0 || d.Lost()) {
 					damaged := p
 					if src.target != "" {
@@ -623,6 +632,11 @@ func TestDamageSweep(t *testing.T) {
 							// One message's data changed unseen.
 						case namedByFinding(verified, v.file, run[0]):
 							// In a record a finding names.
+						case len(sus) > 0 && inLostRange(verified, v.file, run[0], run[1]):
+							// Read from a lost range's unit whose
+							// messages came out marked suspect (a
+							// compressed chunk whose CRC fails: the
+							// unmarked ones are checked above).
 						case harmless(t, src, damaged, run[0], run[1], want):
 							// Bytes that hold nothing recorded.
 						default:
