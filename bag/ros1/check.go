@@ -120,8 +120,39 @@ type checker struct {
 	rep      *CheckReport
 	idx      *Bag // the bag read through its index, or nil
 	scanned  *Bag // the bag read by scanning
-	// msgs[chunk pos] are the messages found in each chunk.
-	msgs map[int64][]chunkMsg
+	// sums[chunk pos] sums up the messages found in each chunk: the
+	// messages themselves are not kept past their chunk's walk, so that
+	// the doctor's memory does not grow with the recording.
+	sums map[int64]chunkSum
+}
+
+// chunkSum is what chunkInfos compares with a chunk info: the chunk's
+// message count per connection and their time span.
+type chunkSum struct {
+	n          int
+	counts     []connCount // by connection
+	start, end Time
+}
+
+type connCount struct{ conn, n uint32 }
+
+// sumUp sums up the messages of one chunk.
+func sumUp(msgs []chunkMsg) chunkSum {
+	s := chunkSum{n: len(msgs)}
+	counts := map[uint32]uint32{}
+	for i, m := range msgs {
+		counts[m.conn]++
+		if i == 0 || m.t.Before(s.start) {
+			s.start = m.t
+		}
+		if i == 0 || s.end.Before(m.t) {
+			s.end = m.t
+		}
+	}
+	for _, conn := range slices.Sorted(maps.Keys(counts)) {
+		s.counts = append(s.counts, connCount{conn, counts[conn]})
+	}
+	return s
 }
 
 type chunkMsg struct {
@@ -180,7 +211,8 @@ func (c *checker) scanFindings() {
 // context's error.
 func (c *checker) chunks() error {
 	sb := c.scanned
-	c.msgs = map[int64][]chunkMsg{}
+	c.sums = map[int64]chunkSum{}
+	var msgs []chunkMsg // one chunk's, the buffer reused
 	chunks := make([]*Chunk, 0, len(sb.chunks))
 	var done, total int64
 	for _, ch := range sb.chunks {
@@ -191,7 +223,6 @@ func (c *checker) chunks() error {
 	// Per connection, in slices for the usual small IDs: a look-up per
 	// message.
 	conns := &connStates{}
-	lastLen := 0
 	if c.progress != nil {
 		c.progress(0, total)
 	}
@@ -224,7 +255,7 @@ func (c *checker) chunks() error {
 			}
 		}
 		p := ch.Offset
-		msgs := make([]chunkMsg, 0, lastLen) // chunks of a bag hold similar counts
+		msgs = msgs[:0]
 		w := NewChunkWalker(data, p)
 		for w.Next() {
 			r := w.Record()
@@ -271,8 +302,7 @@ func (c *checker) chunks() error {
 		if l.moreBad > 0 {
 			c.add(Error, p, OpChunk, "%d more messages in the chunk do not decode against their definitions", l.moreBad)
 		}
-		c.msgs[p] = msgs
-		lastLen = len(msgs)
+		c.sums[p] = sumUp(msgs)
 		c.rep.Messages += uint64(len(msgs))
 		if !ch.Open && l.err == nil {
 			c.indexData(ch, msgs)
@@ -414,7 +444,7 @@ func (c *checker) indexData(ch *Chunk, msgs []chunkMsg) {
 		return msgs[i], true
 	}
 	seen := map[uint32]bool{}
-	for _, x := range c.scanned.scanIndex[ch.Offset] {
+	for _, x := range c.scanned.scannedIndex(ch.Offset) {
 		seen[x.Conn] = true
 		cursor = 0
 		if int(x.Count) != perConn[x.Conn] {
@@ -455,25 +485,19 @@ func (c *checker) chunkInfos() {
 	infos := append([]*ChunkInfo(nil), c.idx.ChunkInfos...)
 	for _, ci := range infos {
 		indexed[ci.ChunkPos] = true
-		msgs, ok := c.msgs[ci.ChunkPos]
+		sum, ok := c.sums[ci.ChunkPos]
 		if !ok {
 			if _, isChunk := c.scanned.chunks[ci.ChunkPos]; !isChunk {
 				c.add(Error, ci.Offset, OpChunkInfo, "chunk info points at %d, where there is no chunk record", ci.ChunkPos)
 			}
 			continue
 		}
-		counts := map[uint32]uint32{}
-		var start, end Time
-		for i, m := range msgs {
-			counts[m.conn]++
-			if i == 0 || m.t.Before(start) {
-				start = m.t
-			}
-			if i == 0 || end.Before(m.t) {
-				end = m.t
-			}
+		counts := make(map[uint32]uint32, len(sum.counts))
+		for _, cc := range sum.counts {
+			counts[cc.conn] = cc.n
 		}
-		if len(msgs) > 0 && (ci.Start != start || ci.End != end) {
+		start, end := sum.start, sum.end
+		if sum.n > 0 && (ci.Start != start || ci.End != end) {
 			c.add(Error, ci.Offset, OpChunkInfo, "chunk info says %s..%s; the messages of the chunk at %d span %s..%s", ci.Start, ci.End, ci.ChunkPos, start, end)
 		}
 		listed := map[uint32]bool{}

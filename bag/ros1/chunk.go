@@ -190,7 +190,7 @@ func unwrapSentinel(err error) error {
 func (b *Bag) ChunkIndex(ci *ChunkInfo) ([]*IndexData, error) {
 	if b.Scan != nil {
 		if b.trustedIndex[ci.ChunkPos] {
-			return b.scanIndex[ci.ChunkPos], nil
+			return b.scannedIndex(ci.ChunkPos), nil
 		}
 		return b.rebuildIndex(ci)
 	}

@@ -861,7 +861,7 @@ func readableMessage(data []byte, off int) bool {
 // there are none.
 func (b *Bag) resyncIndex(ci *ChunkInfo) []*IndexData {
 	if b.Scan != nil {
-		return b.scanIndex[ci.ChunkPos]
+		return b.scannedIndex(ci.ChunkPos)
 	}
 	idx, _ := b.ChunkIndex(ci)
 	if len(idx) == 0 {

@@ -53,7 +53,8 @@ type Bag struct {
 	connByID map[uint32]*Connection
 
 	// scanIndex holds, for a scanned bag, the index data records found
-	// after each closed chunk, by chunk position (for Check).
+	// after each closed chunk, by chunk position (for Check), without their
+	// entries (scannedIndex reads them again).
 	scanIndex map[int64][]*IndexData
 	// trustedIndex says which of those chunks' index data the scan trusted
 	// (complete, and naming only known connections).

@@ -396,7 +396,7 @@ func (s *scanner) chunk(rec Record) int64 {
 		idx = append(idx, x)
 		off = r.End()
 	}
-	b.scanIndex[ch.Offset] = idx
+	b.scanIndex[ch.Offset] = withoutEntries(idx)
 	// Trust the index data only when a whole record follows it: at the end
 	// of the file, or before bytes that do not parse, some of it may be
 	// missing.
@@ -455,6 +455,41 @@ func (s *scanner) chunk(rec Record) int64 {
 		b.ChunkInfos = append(b.ChunkInfos, ci)
 	}
 	return off
+}
+
+// withoutEntries returns copies of the index data records idx without their
+// entries, which the scanned bag keeps: twelve bytes of file and sixteen of
+// memory per message would make the memory of a scan grow with the
+// recording. Bag.scannedIndex reads the entries again when they are needed.
+func withoutEntries(idx []*IndexData) []*IndexData {
+	out := make([]*IndexData, len(idx))
+	for i, x := range idx {
+		y := *x
+		y.Entries = nil
+		out[i] = &y
+	}
+	return out
+}
+
+// scannedIndex returns the index data records the scan found after the
+// chunk at pos, with their entries read again from the file. The records
+// parsed when scanned; one that no longer does (the file changed under the
+// reader) ends the list, as it ended the scan's.
+func (b *Bag) scannedIndex(pos int64) []*IndexData {
+	idx := b.scanIndex[pos]
+	out := make([]*IndexData, 0, len(idx))
+	for _, x := range idx {
+		data, err := b.ReadData(&x.Record)
+		if err != nil {
+			break
+		}
+		y, err := ParseIndexData(x.Record, data)
+		if err != nil {
+			break
+		}
+		out = append(out, y)
+	}
+	return out
 }
 
 // knownConns reports whether every index data record names a connection
