@@ -19,6 +19,9 @@ type Timeline struct {
 	// overlapping in time sit on different rows (see ChunkSpan.Row).
 	ChunkRows int
 	Topics    []TopicDensity
+	// Missing are the files of a recording of several that its metadata
+	// names but that are not there, each a named gap on the chunk lane.
+	Missing []MissingSpan
 
 	// index, once set, gives exact densities (see SetIndex).
 	index *MessageIndex
@@ -133,8 +136,10 @@ func BuildTimeline(d *Document) *Timeline {
 		}
 	}
 	// What opening found lost, each range in its own file's chunks: a
-	// missing file marks none (its gap between its neighbours shows).
-	for _, r := range bag.DamageOf(b).Ranges {
+	// missing file marks none, it is a named gap of its own (Missing).
+	dmg := bag.DamageOf(b)
+	tl.Missing = missingSpans(dmg, tl.Start, tl.End)
+	for _, r := range dmg.Ranges {
 		if r.Part < 0 || r.Unit == bag.UnitFile {
 			continue
 		}

@@ -1,0 +1,131 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// TestTimelineMissingFile removes one file of a real split set (the
+// .db3 and the MCAP wbag of rosbag2's tests): the timeline names it as a
+// gap. The expected span and count come from the other files, each
+// opened on its own, and metadata.yaml's total: between the end of the
+// file before and the start of the file after; a missing first or last
+// file a point at the start or end of what is there.
+func TestTimelineMissingFile(t *testing.T) {
+	const res = "../../shared/bags/ros2__rosbag2/rosbag2_py/test/resources/"
+	for _, set := range []struct{ dir, ext string }{{"sqlite3", ".db3"}, {"mcap", ".mcap"}} {
+		src := res + set.dir + "/wbag"
+		meta, err := os.ReadFile(filepath.Join(src, "metadata.yaml"))
+		if err != nil {
+			t.Skip(err)
+		}
+		// The recording's total: the first message_count, at the
+		// bag's own level (two spaces in).
+		m := regexp.MustCompile(`(?m)^  message_count: (\d+)`).FindSubmatch(meta)
+		if m == nil {
+			t.Fatalf("%s: no message_count in metadata.yaml", src)
+		}
+		total, _ := strconv.ParseUint(string(m[1]), 10, 64)
+		// Each file on its own: its span and count.
+		var starts, ends []int64
+		var counts []uint64
+		for i := 0; i < 5; i++ {
+			s, err := bag.Open(filepath.Join(src, fmt.Sprintf("wbag_%d%s", i, set.ext)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, err := s.Summary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			starts, ends, counts = append(starts, sum.Start.Nanos()), append(ends, sum.End.Nanos()), append(counts, sum.Messages)
+			s.Close()
+		}
+		for _, gone := range []int{0, 2, 4} {
+			name := fmt.Sprintf("wbag_%d%s", gone, set.ext)
+			t.Run(name, func(t *testing.T) {
+				dir := copySplitSet(t, src, name)
+				d, err := Open(context.Background(), dir, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer d.Close()
+				tl := BuildTimeline(d)
+				if len(tl.Missing) != 1 {
+					t.Fatalf("%d missing files on the timeline, want 1: %+v", len(tl.Missing), tl.Missing)
+				}
+				g := tl.Missing[0]
+				var t0, t1 int64
+				switch gone {
+				case 0:
+					t0, t1 = starts[1], starts[1]
+				case 4:
+					t0, t1 = ends[3], ends[3]
+				default:
+					t0, t1 = ends[gone-1], starts[gone+1]
+				}
+				read := uint64(0)
+				for i, n := range counts {
+					if i != gone {
+						read += n
+					}
+				}
+				lost := total - read
+				want := fmt.Sprintf("%s is missing: %s messages lost (metadata.yaml counts them)", name, commas(lost))
+				if g.Name != name || g.T0 != t0 || g.T1 != t1 || g.Messages != bag.Exactly(lost) || g.Text != want {
+					t.Errorf("got %s %d..%d %v %q\nwant %s %d..%d %d %q", g.Name, g.T0, g.T1, g.Messages, g.Text, name, t0, t1, lost, want)
+				}
+				if g.T0 < tl.Start || g.T1 > tl.End {
+					t.Errorf("the gap %d..%d is outside the timeline %d..%d", g.T0, g.T1, tl.Start, tl.End)
+				}
+				for _, c := range tl.Chunks {
+					if c.Damaged != "" {
+						t.Errorf("%s is marked damaged for the missing file: %s", c.Place, c.Damaged)
+					}
+				}
+			})
+		}
+	}
+}
+
+// copySplitSet copies the split set src without the file gone.
+func copySplitSet(t *testing.T, src, gone string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "wbag")
+	if err := os.Mkdir(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Name() == gone {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// commas writes n with thousands separators, as people read it.
+func commas(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
