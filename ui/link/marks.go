@@ -94,7 +94,7 @@ func LossMarks(d *bag.Damage) []Mark {
 	}
 	for _, r := range d.Losses() {
 		if r.Part < 0 || r.Unit == bag.UnitFile {
-			continue
+			continue // no chunk holds a missing file: the timeline names its gap (model.MissingSpan)
 		}
 		marks = append(marks, Mark{Kind: Damage, Offset: bag.JoinPart(r.Part, r.Start), Text: r.Why})
 	}

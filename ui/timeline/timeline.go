@@ -172,8 +172,11 @@ func (v *View) lanesTop() float32 {
 }
 
 // hasChunkLane is whether the lane above the topics is drawn: the
-// recording has chunks, or bookmarks are flagged there.
-func (v *View) hasChunkLane() bool { return len(v.tl.Chunks) > 0 || len(v.marks.bookmarks) > 0 }
+// recording has chunks or a file missing (model.MissingSpan), or
+// bookmarks are flagged there.
+func (v *View) hasChunkLane() bool {
+	return len(v.tl.Chunks) > 0 || len(v.tl.Missing) > 0 || len(v.marks.bookmarks) > 0
+}
 
 // laneY is the top of topic lane i, scrolled.
 func (v *View) laneY(i int) float32 {
@@ -652,6 +655,9 @@ func (v *View) describe(p fyne.Position) string {
 	t := v.timeAt(p.X)
 	switch l := v.lane(p.Y); {
 	case l == -1:
+		if g := v.missingAt(p); g >= 0 {
+			return v.tl.Missing[g].Text
+		}
 		if c := v.chunkAt(p); c >= 0 {
 			return v.chunkText(v.tl.Chunks[c])
 		}

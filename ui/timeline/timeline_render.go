@@ -174,6 +174,8 @@ func (r *timelineRenderer) build() {
 		rect(v.labelW(), 0, pw, ch, col.laneBG)
 		title := "chunks"
 		switch {
+		case len(v.tl.Chunks) == 0 && len(v.tl.Missing) > 0:
+			title = "files" // a recording without chunks: the lane holds the missing files
 		case len(v.tl.Chunks) == 0:
 			title = "bookmarks" // a recording without chunks: the lane holds the flags
 		case v.tl.ChunkRows > 1:
@@ -225,6 +227,9 @@ func (r *timelineRenderer) build() {
 	if shown != nil {
 		outline(shown[0], shown[1], shown[2], shown[3], col.fg)
 	}
+	// The files missing from a recording of several, between their
+	// neighbours.
+	r.missingGaps(ch, col, text)
 
 	// Grid lines at the axis ticks and the selected range, over the data.
 	for _, tk := range v.ticks() {
