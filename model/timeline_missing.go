@@ -22,6 +22,41 @@ type MissingSpan struct {
 	// Text says it for people: "wbag_2.db3 is missing: 1,240 messages
 	// lost (metadata.yaml counts them)".
 	Text string
+	// By names what counts the lost messages ("metadata.yaml"), or "".
+	By string
+}
+
+// MissingText says what several missing files drawn at one place lost
+// together (files that all end before the first file there sit at the
+// timeline's start), short enough for a tooltip: "12 files missing
+// (soccer_goal_0.mcap … soccer_goal_11.mcap): 249 messages lost
+// (metadata.yaml counts them)"; one file's own Text.
+func MissingText(gs []MissingSpan) string {
+	switch len(gs) {
+	case 0:
+		return ""
+	case 1:
+		return gs[0].Text
+	}
+	sum := bag.Exactly(0)
+	for _, g := range gs {
+		sum = sum.Plus(g.Messages)
+	}
+	names := gs[0].Name + ", " + gs[1].Name
+	if len(gs) > 2 {
+		names = gs[0].Name + " … " + gs[len(gs)-1].Name
+	}
+	return human.Plural(uint64(len(gs)), "file") + " missing (" + names + "): " + lostWords(sum, gs[0].By)
+}
+
+// lostWords says a count lost and what counts it: "1,240 messages lost
+// (metadata.yaml counts them)".
+func lostWords(c bag.Count, by string) string {
+	s := human.Messages(c) + " lost"
+	if by != "" && (c.Bounded || c.Min > 0) {
+		s += " (" + by + " counts them)"
+	}
+	return s
 }
 
 // missingSpans are the missing files of d, in file order, each placed
@@ -57,11 +92,12 @@ func missingSpans(d *bag.Damage, start, end int64) []MissingSpan {
 		}
 		t0, t1 = min(max(t0, start), end), min(max(t1, start), end)
 		name := filepath.Base(r.File)
-		text := name + " is missing: " + human.Messages(r.Messages) + " lost"
-		if d.Claim != nil && d.Claim.By != "" && (r.Messages.Bounded || r.Messages.Min > 0) {
-			text += " (" + d.Claim.By + " counts them)"
+		by := ""
+		if d.Claim != nil {
+			by = d.Claim.By
 		}
-		out = append(out, MissingSpan{Name: name, T0: t0, T1: t1, Messages: r.Messages, Text: text})
+		out = append(out, MissingSpan{Name: name, T0: t0, T1: t1, Messages: r.Messages, By: by,
+			Text: name + " is missing: " + lostWords(r.Messages, by)})
 	}
 	return out
 }

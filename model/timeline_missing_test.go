@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/bagscope/bagscope/bag"
 )
 
@@ -128,4 +130,59 @@ func commas(n uint64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// TestTimelineMissingFilesFromMetadata opens a real folder holding only
+// the last of the 13 files its metadata.yaml names, with each file's
+// start, duration and count: each missing file is a span of its own,
+// with the count metadata.yaml gives it, placed where metadata.yaml
+// puts it, cut to what was read (all of them end before the one file
+// there starts, so each is a point at the timeline's start).
+func TestTimelineMissingFilesFromMetadata(t *testing.T) {
+	const dir = "../../shared/bags/rosbag-sharing-community__amber/tests/rosbag/soccer_goal"
+	raw, err := os.ReadFile(filepath.Join(dir, "metadata.yaml"))
+	if err != nil {
+		t.Skip(err)
+	}
+	var meta struct {
+		Info struct {
+			Files []struct {
+				Path         string `yaml:"path"`
+				StartingTime struct {
+					Nanos int64 `yaml:"nanoseconds_since_epoch"`
+				} `yaml:"starting_time"`
+				Duration struct {
+					Nanos int64 `yaml:"nanoseconds"`
+				} `yaml:"duration"`
+				MessageCount uint64 `yaml:"message_count"`
+			} `yaml:"files"`
+		} `yaml:"rosbag2_bagfile_information"`
+	}
+	if err := yaml.Unmarshal(raw, &meta); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(context.Background(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	tl := BuildTimeline(d)
+	var want []MissingSpan
+	for _, f := range meta.Info.Files {
+		if _, err := os.Stat(filepath.Join(dir, f.Path)); err == nil {
+			continue
+		}
+		t0, t1 := f.StartingTime.Nanos, f.StartingTime.Nanos+f.Duration.Nanos
+		clamp := func(x int64) int64 { return min(max(x, tl.Start), tl.End) }
+		want = append(want, MissingSpan{Name: f.Path, T0: clamp(t0), T1: clamp(t1), Messages: bag.Exactly(f.MessageCount)})
+	}
+	if len(want) != 12 || len(tl.Missing) != len(want) {
+		t.Fatalf("%d missing on the timeline, metadata.yaml names %d not there", len(tl.Missing), len(want))
+	}
+	for i, w := range want {
+		g := tl.Missing[i]
+		if g.Name != w.Name || g.T0 != w.T0 || g.T1 != w.T1 || g.Messages != w.Messages {
+			t.Errorf("got %s %d..%d %v, want %s %d..%d %v", g.Name, g.T0, g.T1, g.Messages, w.Name, w.T0, w.T1, w.Messages)
+		}
+	}
 }

@@ -655,8 +655,8 @@ func (v *View) describe(p fyne.Position) string {
 	t := v.timeAt(p.X)
 	switch l := v.lane(p.Y); {
 	case l == -1:
-		if g := v.missingAt(p); g >= 0 {
-			return v.tl.Missing[g].Text
+		if gs := v.missingAt(p); len(gs) > 0 {
+			return model.MissingText(gs)
 		}
 		if c := v.chunkAt(p); c >= 0 {
 			return v.chunkText(v.tl.Chunks[c])

@@ -33,20 +33,22 @@ func (v *View) missingX(g model.MissingSpan) (x0, x1 float32) {
 	return max(x0, left), min(x1, right)
 }
 
-// missingAt is the missing file drawn under p on the chunk lane, or -1.
-func (v *View) missingAt(p fyne.Position) int {
+// missingAt are the missing files drawn under p on the chunk lane
+// (several where their spans meet at one place: model.MissingText).
+func (v *View) missingAt(p fyne.Position) []model.MissingSpan {
 	if v.lane(p.Y) != -1 {
-		return -1
+		return nil
 	}
-	for i, g := range v.tl.Missing {
+	var out []model.MissingSpan
+	for _, g := range v.tl.Missing {
 		if g.T1 < v.t0 || g.T0 > v.t1 {
 			continue
 		}
 		if x0, x1 := v.missingX(g); p.X >= x0 && p.X <= x1 {
-			return i
+			out = append(out, g)
 		}
 	}
-	return -1
+	return out
 }
 
 // missingGaps draws each missing file on the chunk lane, across its rows,

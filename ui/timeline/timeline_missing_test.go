@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,4 +118,41 @@ func thousands(n uint64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// TestTimelineMissingFilesAtOnePlace opens a real folder holding only
+// the last of its 13 files: the 12 missing all end before it starts, so
+// they sit together at the lane's start, and hovering there names the
+// first and last and says what they lost together: what metadata.yaml
+// counts less what the one file there holds (opened alone).
+func TestTimelineMissingFilesAtOnePlace(t *testing.T) {
+	const dir = "../../../shared/bags/rosbag-sharing-community__amber/tests/rosbag/soccer_goal"
+	meta, err := os.ReadFile(filepath.Join(dir, "metadata.yaml"))
+	if err != nil {
+		t.Skip(err)
+	}
+	m := regexp.MustCompile(`(?m)^  message_count: (\d+)`).FindSubmatch(meta)
+	if m == nil {
+		t.Fatal("no message_count in metadata.yaml")
+	}
+	total, _ := strconv.ParseUint(string(m[1]), 10, 64)
+	s, err := bag.Open(filepath.Join(dir, "soccer_goal_12.mcap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := s.Summary()
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("12 files missing (soccer_goal_0.mcap … soccer_goal_11.mcap): %s messages lost (metadata.yaml counts them)", thousands(total-sum.Messages))
+
+	tv, status := newTestTimeline(t, dir)
+	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(tv.labelW()+2, tlLaneH/2)}})
+	if tv.hover != want || *status != want {
+		t.Errorf("hovering the lane's start: tooltip %q, status %q\nwant %q", tv.hover, *status, want)
+	}
+	if tv.r == nil || tv.r.tipText.Text != want {
+		t.Errorf("the tooltip drawn is not the whole text %q", want)
+	}
 }
