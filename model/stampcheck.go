@@ -13,10 +13,11 @@ import (
 
 // Limits of the stamp check.
 const (
-	// maxStampSamples bounds the (log time, stamp) pairs kept for the
-	// check of stamps going backwards: beyond it every other one is
-	// dropped, and the finding says it was checked on a sample.
-	maxStampSamples = 4 << 20
+	// maxStampRuns bounds the runs a connection keeps for the check of
+	// stamps going backwards (see stampRun): beyond it the earliest half
+	// are folded into one, so the memory is bounded by the connections,
+	// not the messages.
+	maxStampRuns = 64
 	// stampAhead is how far a header.stamp may be after its receive time
 	// before it is said to be in the future (clocks of two machines
 	// disagree by a little).
@@ -42,9 +43,8 @@ type stampConn struct {
 	paths series.Stamp
 	mu    sync.Mutex
 	n     int64        // stamps read
-	s     []stampObs   // samples, for the order
-	thin  int          // 2^thin: samples kept one in so many
-	skip  int          // samples to drop before the next kept one
+	runs  []stampRun   // for the order, in the order they were started
+	loose bool         // runs overlapped: the order was counted approximately
 	old   stampFinding // in 1970
 	ahead stampFinding // after the receive time
 	later stampFinding // after now
@@ -137,21 +137,114 @@ func (c *StampCheck) Visit(m *bag.Message) {
 	if stamp > c.now+int64(stampAhead) {
 		st.later.add(o, stamp-c.now)
 	}
-	if st.skip > 0 {
-		st.skip--
+	st.see(o)
+}
+
+// stampRun is a run of one connection's messages read one after the other
+// from one chunk (bag.Loc.Block), in the order of the check (receive time,
+// then place in the file): its first and last message and the stamps
+// going backwards inside it. A doctor reads each chunk's messages in file
+// order, on any number of goroutines at once, so a connection's messages
+// come as a few runs at a time; runs that do not overlap join into one
+// exactly (the last stamp of one against the first of the next), and the
+// order is checked in memory bounded by the connections, not the messages.
+type stampRun struct {
+	block       int64 // the chunk the run still grows in; -1 once folded
+	first, last stampObs
+	back        backStep
+	n           int64 // stamps going backwards
+}
+
+// before reports whether a comes before b in the order of the check.
+func before(a, b stampObs) bool {
+	if a.log != b.log {
+		return a.log < b.log
+	}
+	if a.loc.Block != b.loc.Block {
+		return a.loc.Block < b.loc.Block
+	}
+	return a.loc.Offset < b.loc.Offset
+}
+
+// see adds o to the run of its chunk that it follows, or starts a run.
+// The caller holds st.mu.
+func (st *stampConn) see(o stampObs) {
+	for i := len(st.runs) - 1; i >= 0; i-- {
+		r := &st.runs[i]
+		if r.block != o.loc.Block {
+			continue
+		}
+		if before(o, r.last) {
+			break // out of order inside the chunk: a run of its own
+		}
+		r.step(o)
 		return
 	}
-	st.s = append(st.s, o)
-	st.skip = 1<<st.thin - 1
-	if len(st.s) >= maxStampSamples/max(1, len(c.conns)) {
-		n := 0
-		for i := 0; i < len(st.s); i += 2 {
-			st.s[n] = st.s[i]
-			n++
-		}
-		st.s = st.s[:n]
-		st.thin++
+	st.runs = append(st.runs, stampRun{block: o.loc.Block, first: o, last: o})
+	if len(st.runs) > maxStampRuns {
+		st.fold()
 	}
+}
+
+// step appends o, which comes after r.last, to r.
+func (r *stampRun) step(o stampObs) {
+	if d := r.last.stamp - o.stamp; d > 0 {
+		if r.n == 0 {
+			r.back.first, r.back.firstBy = o, d
+		}
+		r.n++
+		r.back.worst = max(r.back.worst, d)
+	}
+	r.last = o
+}
+
+// join appends run b, which starts after a ends (else the check is loose),
+// to a.
+func (st *stampConn) join(a *stampRun, b stampRun) {
+	if before(b.first, a.last) {
+		st.loose = true
+	}
+	a.step(b.first)
+	if b.n > 0 {
+		if a.n == 0 {
+			a.back.first, a.back.firstBy = b.back.first, b.back.firstBy
+		}
+		a.n += b.n
+		a.back.worst = max(a.back.worst, b.back.worst)
+	}
+	a.last = b.last
+}
+
+// sortRuns orders st's runs by their first message.
+func (st *stampConn) sortRuns() {
+	sort.SliceStable(st.runs, func(i, j int) bool { return before(st.runs[i].first, st.runs[j].first) })
+}
+
+// fold joins the earliest half of st's runs into one: the chunks being
+// read are among the latest, whose runs still grow.
+func (st *stampConn) fold() {
+	st.sortRuns()
+	k := len(st.runs) / 2
+	acc := st.runs[0]
+	for _, r := range st.runs[1:k] {
+		st.join(&acc, r)
+	}
+	acc.block = -1
+	st.runs[0] = acc
+	st.runs = append(st.runs[:1], st.runs[k:]...)
+}
+
+// order joins st's runs and returns the stamps going backwards.
+func (st *stampConn) order() (backStep, int64) {
+	if len(st.runs) == 0 {
+		return backStep{}, 0
+	}
+	st.sortRuns()
+	acc := st.runs[0]
+	for _, r := range st.runs[1:] {
+		st.join(&acc, r)
+	}
+	return acc.back, acc.n
 }
 
 // Findings lists what the stamps visited show, one finding per connection
@@ -179,10 +272,10 @@ func (c *StampCheck) Findings() []bag.Finding {
 				Message: fmt.Sprintf("%s: %d of %d messages have a header.stamp in the future, after this check ran (the first received at %s, stamped %s)",
 					conn.Topic, f.n, st.n, bag.TimeFromNanos(f.first.log), stampText(f.first.stamp))})
 		}
-		if back, n := backwards(st.s); n > 0 {
+		if back, n := st.order(); n > 0 {
 			sampled := ""
-			if st.thin > 0 {
-				sampled = fmt.Sprintf(" (checked on one message in %d)", 1<<st.thin)
+			if st.loose {
+				sampled = " (counted approximately: its messages are far out of time order in the file)"
 			}
 			out = append(out, bag.Finding{Severity: bag.Warning, Offset: back.first.loc.Block, Record: "message",
 				Message: fmt.Sprintf("%s: %d messages have a header.stamp earlier than the message received before them%s (the first received at %s, %.6f s back; at most %.6f s): a clock set back, or several publishers on one topic",
@@ -198,32 +291,6 @@ type backStep struct {
 	first   stampObs
 	firstBy int64
 	worst   int64
-}
-
-// backwards sorts the samples by receive time (then file position) and
-// counts the stamps earlier than the one before.
-func backwards(s []stampObs) (backStep, int64) {
-	sort.Slice(s, func(i, j int) bool {
-		if s[i].log != s[j].log {
-			return s[i].log < s[j].log
-		}
-		if s[i].loc.Block != s[j].loc.Block {
-			return s[i].loc.Block < s[j].loc.Block
-		}
-		return s[i].loc.Offset < s[j].loc.Offset
-	})
-	var b backStep
-	var n int64
-	for i := 1; i < len(s); i++ {
-		if d := s[i-1].stamp - s[i].stamp; d > 0 {
-			if n == 0 {
-				b.first, b.firstBy = s[i], d
-			}
-			n++
-			b.worst = max(b.worst, d)
-		}
-	}
-	return b, n
 }
 
 // stampText writes a stamp as seconds since the epoch.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -146,6 +148,111 @@ func TestStampFindings(t *testing.T) {
 				if strings.Contains(f.Message, "header.stamp") {
 					t.Errorf("quick check: %s", f.Message)
 				}
+			}
+		})
+	}
+}
+
+// backwardsRef is the order check on every message at once: sorted by
+// receive time then place, the stamps earlier than the one before.
+func backwardsRef(obs []stampObs) (backStep, int64) {
+	s := append([]stampObs(nil), obs...)
+	sort.Slice(s, func(i, j int) bool { return before(s[i], s[j]) })
+	var b backStep
+	var n int64
+	for i := 1; i < len(s); i++ {
+		if d := s[i-1].stamp - s[i].stamp; d > 0 {
+			if n == 0 {
+				b.first, b.firstBy = s[i], d
+			}
+			n++
+			b.worst = max(b.worst, d)
+		}
+	}
+	return b, n
+}
+
+// TestStampOrderRuns: the order check on runs, fed a connection's messages
+// chunk by chunk the way parallel doctors do (several chunks at once,
+// interleaved, finishing out of order), in far more chunks than it keeps
+// runs, finds exactly what sorting every message finds; messages out of
+// order inside a chunk, or chunks far out of time order, are said to be
+// counted approximately unless the count is exact.
+func TestStampOrderRuns(t *testing.T) {
+	cases := []struct {
+		name                  string
+		chunks, per, inFlight int
+		jitter                bool // log times out of order inside chunks
+		shuffle               bool // chunks in random time order in the file
+	}{
+		{"one chunk at a time", 500, 40, 1, false, false},
+		{"three at once", 500, 40, 3, false, false},
+		{"five at once, tiny chunks", 2000, 3, 5, false, false},
+		{"jitter inside chunks", 50, 40, 3, true, false},
+		{"chunks out of time order", 500, 20, 3, false, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, uint64(tc.chunks)))
+			// Chunk k holds messages received at increasing times; every
+			// 37th stamp steps back by a varying amount.
+			var all []stampObs
+			chunks := make([][]stampObs, tc.chunks)
+			order := rng.Perm(tc.chunks)
+			for k := range chunks {
+				tk := k
+				if tc.shuffle {
+					tk = order[k]
+				}
+				for i := range tc.per {
+					log := int64(tk*tc.per+i) * 1000
+					if tc.jitter && i%5 == 3 {
+						log -= 2500
+					}
+					stamp := log - 100
+					if (tk*tc.per+i)%37 == 0 {
+						stamp -= int64(rng.IntN(5000))
+					}
+					o := stampObs{log: log, stamp: stamp, loc: bag.Loc{Block: int64(k+1) * 4096, Offset: uint32(i) * 16}}
+					chunks[k] = append(chunks[k], o)
+					all = append(all, o)
+				}
+			}
+			st := &stampConn{}
+			// Feed tc.inFlight chunks at a time, one message of a random
+			// one of them after another.
+			next := 0
+			var open [][]stampObs
+			for next < len(chunks) || len(open) > 0 {
+				for len(open) < tc.inFlight && next < len(chunks) {
+					open = append(open, chunks[next])
+					next++
+				}
+				i := rng.IntN(len(open))
+				st.see(open[i][0])
+				if open[i] = open[i][1:]; len(open[i]) == 0 {
+					open = append(open[:i], open[i+1:]...)
+				}
+				if len(st.runs) > maxStampRuns {
+					t.Fatalf("%d runs kept", len(st.runs))
+				}
+			}
+			gotB, gotN := st.order()
+			wantB, wantN := backwardsRef(all)
+			if wantN == 0 {
+				t.Fatal("the test data has no stamp going backwards")
+			}
+			if st.loose {
+				if !tc.jitter && !tc.shuffle {
+					t.Errorf("said approximate on chunks in time order")
+				}
+				if gotN == wantN && gotB == wantB {
+					t.Logf("approximate, yet exact: %d", gotN)
+				}
+				return
+			}
+			if gotN != wantN || gotB != wantB {
+				t.Errorf("got %d back (%+v), want %d (%+v)", gotN, gotB, wantN, wantB)
 			}
 		})
 	}
