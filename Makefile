@@ -135,7 +135,7 @@ LDFLAGS := -X github.com/bagscope/bagscope/model/cli.commit=$(COMMIT)
 build: apt-deps
 	echo "go build -tags $(GUI_TAGS) -o bagscope-gui . && go build -tags $(FRONT_TAGS) -o bagscope ./model/cli/bagscope"
 	go build -tags "$(GUI_TAGS)" -ldflags "$(LDFLAGS)" -o bagscope-gui .
-	go build -tags "$(FRONT_TAGS)" -ldflags "$(LDFLAGS)" -o bagscope ./model/cli/bagscope
+	CGO_ENABLED=0 go build -tags "$(FRONT_TAGS)" -ldflags "$(LDFLAGS)" -o bagscope ./model/cli/bagscope
 	echo "go build -o bagscope-sql ./model/cli/bagscope-sql"
 	go build -ldflags "$(LDFLAGS)" -o bagscope-sql ./model/cli/bagscope-sql
 
@@ -172,10 +172,13 @@ lint:
 	if go list -deps ./model/cli/bagscope . | grep '^github\.com/duckdb/'; then
 		echo "./model/cli/bagscope and the window must not link DuckDB: bagscope sql executes bagscope-sql (model/cli/sql.go)"; exit 1
 	fi
-	echo "== the front as make build makes it (-tags $(FRONT_TAGS)): vet, and no AWS SDK ($${SECONDS}s)"
-	go vet $(LINT_FLAGS) -tags "$(FRONT_TAGS)" ./bag/remote/ ./model/cli/bagscope/
+	echo "== the front as make build makes it (-tags $(FRONT_TAGS)): vet, no AWS SDK, no Parquet ($${SECONDS}s)"
+	go vet $(LINT_FLAGS) -tags "$(FRONT_TAGS)" ./bag/remote/ ./model/cli/ ./model/cli/bagscope/
 	if go list -deps -tags "$(FRONT_TAGS)" ./model/cli/bagscope | grep '^github\.com/aws/'; then
 		echo "./model/cli/bagscope built with -tags $(FRONT_TAGS) must not link the AWS SDK: see bag/remote/s3_front.go"; exit 1
+	fi
+	if go list -deps -tags "$(FRONT_TAGS)" ./model/cli/bagscope | grep -E '^(github\.com/parquet-go/|google\.golang\.org/protobuf)'; then
+		echo "./model/cli/bagscope built with -tags $(FRONT_TAGS) must not link Parquet: export and catalog run in bagscope-gui (model/cli/tables_front.go)"; exit 1
 	fi
 	echo "== lint done in $${SECONDS}s"
 

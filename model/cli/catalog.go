@@ -1,30 +1,19 @@
 package cli
 
 import (
-	"context"
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/bagscope/bagscope/model/catalog"
 )
 
-// catalogJSON is the `catalog --json` object.
-type catalogJSON struct {
-	Out        string   `json:"out"`
-	Shard      string   `json:"shard"`
-	Listed     int      `json:"listed"`
-	Mine       int      `json:"in_shard"`
-	Read       int      `json:"read"`
-	Reused     int      `json:"unchanged"`
-	Unscanned  int      `json:"not_scanned"`
-	Failed     int      `json:"failed"`
-	Recordings int      `json:"recordings"`
-	Topics     int      `json:"topics"`
-	Files      []string `json:"files"`
-	OK         bool     `json:"ok"`
+// catalogRequest is what the catalog command asks of model/catalog (in
+// catalog_run.go, which the front does not build).
+type catalogRequest struct {
+	out, shard    string
+	i, n, jobs    int
+	scan, readAll bool
+	asJSON        bool
 }
 
 func newCatalog(e *env) *cobra.Command {
@@ -69,29 +58,10 @@ Exit 1 when a recording could not be read (its row says why).`,
 		if err != nil {
 			return err
 		}
-		o := catalog.Options{Out: *out, Shard: i, Shards: n, Scan: *scan, ReadAll: *readAll, Jobs: *jobs,
-			AllowRemoteScan: e.openOptions().AllowRemoteScan}
-		pl := newProgress(e.stderr, "cataloguing")
-		o.Progress = func(done, total int, _ string) { pl.update(int64(done), int64(total)) }
-		rep, err := catalog.Build(context.Background(), args, o)
-		pl.end()
-		if err != nil {
-			return status(fail(e.stderr, *out, err))
+		if !tablesLinked {
+			return handOff("write a catalogue (Parquet)")
 		}
-		if *asJSON {
-			writeJSON(e.stdout, catalogJSON{Out: *out, Shard: *shard, Listed: rep.Listed, Mine: rep.Mine, Read: rep.Read, Reused: rep.Reused,
-				Unscanned: rep.Unscanned, Failed: rep.Failed, Recordings: rep.Recordings, Topics: rep.Topics, Files: rep.Paths, OK: rep.Failed == 0})
-		} else {
-			fmt.Fprintf(e.stdout, "catalogued %d recordings of %d found (shard %s): %d read, %d unchanged, %d not scanned, %d failed; %d topics\n",
-				rep.Recordings, rep.Listed, *shard, rep.Read, rep.Reused, rep.Unscanned, rep.Failed, rep.Topics)
-			for _, p := range rep.Paths {
-				fmt.Fprintf(e.stdout, "wrote %s\n", p)
-			}
-		}
-		if rep.Failed > 0 {
-			return status(ExitProblems)
-		}
-		return nil
+		return writeCatalog(e, args, catalogRequest{out: *out, shard: *shard, i: i, n: n, scan: *scan, readAll: *readAll, jobs: *jobs, asJSON: *asJSON})
 	}
 	return c
 }

@@ -1,17 +1,28 @@
 package cli
 
 import (
-	"context"
-	"fmt"
-	"io"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/bagscope/bagscope/bag"
-	"github.com/bagscope/bagscope/model/export"
 )
+
+// The formats export writes (model/export's Parquet and CSV).
+const (
+	formatParquet = "parquet"
+	formatCSV     = "csv"
+)
+
+// exportRequest is what the export command asks of model/export (in
+// export_run.go, which the front does not build).
+type exportRequest struct {
+	format             string
+	filter             bag.MessageFilter
+	hive, force, clock bool
+	recording          string
+}
 
 func newExport(e *env) *cobra.Command {
 	c := &cobra.Command{
@@ -36,7 +47,7 @@ of FILE could not be read (said on stderr).`,
 		ValidArgsFunction: completeFiles,
 	}
 	sel := addSelection(c)
-	format := c.Flags().String("format", export.Parquet, "parquet or csv")
+	format := c.Flags().String("format", formatParquet, "parquet or csv")
 	hive := c.Flags().Bool("hive", false, "write OUTDIR/topic=T/recording=R/R.parquet (Hive partitions)")
 	recording := c.Flags().String("recording", "", "the recording's `NAME` in the Hive layout (default: FILE's name)")
 	clock := c.Flags().Bool("clock", false, "add the column clock_time: the sim time of /clock at each message")
@@ -45,11 +56,14 @@ of FILE could not be read (said on stderr).`,
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		in, dir := args[0], args[1]
 		fmtName := strings.ToLower(*format)
-		if fmtName != export.Parquet && fmtName != export.CSV {
+		if fmtName != formatParquet && fmtName != formatCSV {
 			return usagef("--format %q: want parquet or csv", *format)
 		}
 		if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 			return usagef("%s is a file: OUTDIR is a folder", dir)
+		}
+		if !tablesLinked {
+			return handOff("write Parquet or CSV tables")
 		}
 		b, err := e.openRecording(cmd, in)
 		if err != nil {
@@ -60,93 +74,8 @@ of FILE could not be read (said on stderr).`,
 		if err != nil {
 			return err
 		}
-		opt := export.Options{Format: fmtName, Filter: f, Hive: *hive, Recording: *recording, Force: *force, Clock: *clock}
-		return runExport(b, in, dir, opt, *asJSON, e.stdout, e.stderr)
+		req := exportRequest{format: fmtName, filter: f, hive: *hive, recording: *recording, force: *force, clock: *clock}
+		return runExport(b, in, dir, req, *asJSON, e.stdout, e.stderr)
 	}
 	return c
-}
-
-// exportJSON is export's --json object.
-type exportJSON struct {
-	// Path is the recording, Output the folder written.
-	Path     string            `json:"path"`
-	Output   string            `json:"output"`
-	Format   string            `json:"format"`
-	Messages int64             `json:"messages"`
-	Tables   []exportTableJSON `json:"tables"`
-	Skipped  []exportSkipJSON  `json:"skipped"`
-	Lost     lossJSON          `json:"lost"`
-	// OK is true when every selected message has its row; Verdict is
-	// "ok", "problems" (exit 1) or "failed" (nothing written).
-	OK      bool   `json:"ok"`
-	Verdict string `json:"verdict"`
-	// Error is why nothing could be written.
-	Error string `json:"error,omitempty"`
-}
-
-// exportTableJSON is one table written.
-type exportTableJSON struct {
-	Path    string `json:"path"`
-	Topic   string `json:"topic"`
-	Type    string `json:"type"`
-	Rows    int64  `json:"rows"`
-	Columns int    `json:"columns"`
-	// Failed counts the messages that do not decode: they have no row.
-	Failed int64 `json:"failed"`
-}
-
-// exportSkipJSON is a topic not exported, and why.
-type exportSkipJSON struct {
-	Topic string `json:"topic"`
-	Type  string `json:"type"`
-	Why   string `json:"why"`
-}
-
-func runExport(b bag.Storage, in, dir string, opt export.Options, asJSON bool, stdout, stderr io.Writer) error {
-	pl := newProgress(stderr, "exporting")
-	opt.Progress = pl.update
-	rep, err := export.Export(context.Background(), b, dir, opt)
-	pl.end()
-	if err != nil {
-		if rep == nil && strings.Contains(err.Error(), "exists") {
-			return usagef("%v", err)
-		}
-		if asJSON {
-			writeJSON(stdout, exportJSON{Path: in, Output: dir, Format: opt.Format, Tables: []exportTableJSON{},
-				Skipped: []exportSkipJSON{}, Lost: noLoss(), Verdict: "failed", Error: err.Error()})
-		}
-		return status(fail(stderr, in, err))
-	}
-	j := exportJSON{Path: in, Output: dir, Format: opt.Format, Messages: rep.Messages, Tables: []exportTableJSON{}, Skipped: []exportSkipJSON{}}
-	for _, t := range rep.Tables {
-		if asJSON {
-			j.Tables = append(j.Tables, exportTableJSON{t.Path, t.Topic, t.Type, t.Rows, t.Columns, t.Failed})
-			continue
-		}
-		fmt.Fprintf(stdout, "%s  %d rows, %d columns  (%s, %s)\n", t.Path, t.Rows, t.Columns, t.Topic, t.Type)
-	}
-	code := ExitOK
-	for _, s := range rep.Skipped {
-		j.Skipped = append(j.Skipped, exportSkipJSON{s.Topic, s.Type, s.Err.Error()})
-		fmt.Fprintf(stderr, "bagscope: %s: not exported: %s (%s): %v\n", in, s.Topic, s.Type, s.Err)
-	}
-	for _, t := range rep.Tables {
-		if t.Failed > 0 {
-			fmt.Fprintf(stderr, "bagscope: %s: %s: %d messages do not decode as %s: they have no row\n", in, t.Topic, t.Failed, t.Type)
-			code = ExitProblems
-		}
-	}
-	l := rangesLoss(b, rep.Lost, true)
-	l.print(stderr, in)
-	if l.any() {
-		code = ExitProblems
-	}
-	if asJSON {
-		j.Lost, j.OK, j.Verdict = l.json(), code == ExitOK, "ok"
-		if code != ExitOK {
-			j.Verdict = "problems"
-		}
-		writeJSON(stdout, j)
-	}
-	return status(code)
 }

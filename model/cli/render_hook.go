@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/bagscope/bagscope/plot"
@@ -28,3 +29,13 @@ var (
 // errNoRenderer is the error of a build that has neither the writers nor
 // a full binary to hand the image to.
 var errNoRenderer = errors.New("this build of bagscope cannot write images (build the full binary: make build)")
+
+// handOff runs this process's command line in the full binary, for a
+// command whose packages this build does not link (what says what it
+// needed); an error that says what to build when there is no full binary.
+func handOff(what string) error {
+	if FullBinary == nil {
+		return fmt.Errorf("this build of bagscope cannot %s (build the full binary: make build)", what)
+	}
+	return status(FullBinary())
+}

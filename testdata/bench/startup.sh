@@ -29,13 +29,13 @@ done
 
 echo "== building into $build" >&2
 (cd "$repo" && go build -o "$build/bare" ./testdata/bench/bare &&
-	go build -tags bagscope_front -o "$build/bagscope" ./model/cli/bagscope &&
+	CGO_ENABLED=0 go build -tags bagscope_front -o "$build/bagscope" ./model/cli/bagscope &&
 	go build -tags no_emoji -o "$build/bagscope-gui" .)
 if [[ -n "${BASE:-}" ]]; then
 	src="$build/base-src"
 	rm -rf "$src" && mkdir -p "$src"
 	git -C "$repo" archive "$BASE" | tar -x -C "$src"
-	(cd "$src" && go build -tags bagscope_front -o "$build/bagscope-base" ./model/cli/bagscope &&
+	(cd "$src" && CGO_ENABLED=0 go build -tags bagscope_front -o "$build/bagscope-base" ./model/cli/bagscope &&
 		go build -tags no_emoji -o "$build/bagscope-gui-base" .)
 fi
 

@@ -37,8 +37,11 @@ func buildFront(t *testing.T, dir string) string {
 			return
 		}
 		built.bin = filepath.Join(built.dir, "bagscope")
-		// As `make build` builds it: without the AWS SDK.
-		if out, err := exec.Command("go", "build", "-tags", "bagscope_front", "-o", built.bin, ".").CombinedOutput(); err != nil {
+		// As `make build` builds it: without the AWS SDK nor Parquet, and
+		// without cgo.
+		cmd := exec.Command("go", "build", "-tags", "bagscope_front", "-o", built.bin, ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
 			built.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
@@ -60,14 +63,17 @@ func buildFront(t *testing.T, dir string) string {
 }
 
 // TestNoFyne guards the reason this command exists: it must not link Fyne,
-// and as `make build` builds it, not the AWS SDK.
+// and as `make build` builds it, not the AWS SDK nor the Parquet writer
+// (parquet-go and the protobuf it brings), whose initialisers every command
+// would pay (model/cli/tables_front.go).
 func TestNoFyne(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-tags", "bagscope_front", ".").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range strings.Fields(string(out)) {
-		if strings.HasPrefix(p, "fyne.io/") || strings.Contains(p, "go-gl/") || strings.HasPrefix(p, "github.com/aws/") {
+		if strings.HasPrefix(p, "fyne.io/") || strings.Contains(p, "go-gl/") || strings.HasPrefix(p, "github.com/aws/") ||
+			strings.HasPrefix(p, "github.com/parquet-go/") || strings.HasPrefix(p, "google.golang.org/protobuf") {
 			t.Errorf("model/cli/bagscope depends on %s", p)
 		}
 	}
@@ -122,10 +128,13 @@ func TestCommandsAndWindow(t *testing.T) {
 				t.Fatalf("window: %v, output %q, want %q", err, out, want)
 			}
 			// A bucket URL is read by bagscope-gui, which links the AWS
-			// SDK: the whole command line, as it was given.
+			// SDK, and tables are written by it, which links Parquet: the
+			// whole command line, as it was given.
 			for _, args := range [][]string{
 				{"info", "s3://bucket/x.bag", "--json"},
 				{"cat", "--topics", "/a", "GS://bucket/folder/"},
+				{"export", "../../../testdata/robot.bag", filepath.Join(dir, "tables"), "--format", "csv"},
+				{"catalog", "../../../testdata", "-o", filepath.Join(dir, "catalog"), "--json"},
 			} {
 				out, err = exec.Command(front, args...).CombinedOutput()
 				if want := "gui:" + strings.Join(args, " ") + "\n"; err != nil || string(out) != want {

@@ -1,0 +1,27 @@
+//go:build bagscope_front
+
+package cli
+
+import (
+	"io"
+
+	"github.com/bagscope/bagscope/bag"
+)
+
+// tablesLinked is false in the command-line front (built with the tag
+// bagscope_front). The Parquet writer's packages (parquet-go, with
+// protobuf, brotli and go-geom) are half of what the front's initialisers
+// and page faults cost before main, on every command; so export and
+// catalog, which write tables, run in the full binary (handOff), and every
+// other command starts without them (issue 29: start-up).
+const tablesLinked = false
+
+// runExport and writeCatalog are never reached in the front: export and
+// catalog hand their command line to the full binary before reading.
+func runExport(bag.Storage, string, string, exportRequest, bool, io.Writer, io.Writer) error {
+	return handOff("write Parquet or CSV tables")
+}
+
+func writeCatalog(*env, []string, catalogRequest) error {
+	return handOff("write a catalogue (Parquet)")
+}
