@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"math"
 	"runtime"
@@ -43,23 +44,11 @@ const (
 // 0.10000000149011612); NaN and infinities as NaN, +Inf and -Inf.
 func WriteCSV(out io.Writer, series []Series, w Window, opt CSVOptions) error {
 	bw := bufio.NewWriterSize(out, 64<<10)
-	head := opt.TimeHeader
-	if head == "" {
-		head = "time_s"
-		if opt.Absolute {
-			head = "time"
-		}
+	names := make([]string, len(series))
+	for k, s := range series {
+		names[k] = s.Name
 	}
-	line := appendCSVField(nil, head)
-	if opt.Stamps {
-		line = append(line, ","+CSVNanosHeader+","+CSVUTCHeader...)
-	}
-	for _, s := range series {
-		line = append(line, ',')
-		line = appendCSVField(line, s.Name)
-	}
-	line = append(line, '\n')
-	bw.Write(line)
+	bw.Write(csvHeader(names, opt))
 
 	// Compact times are decoded for the export (8 bytes a point, freed
 	// after it).
@@ -103,6 +92,113 @@ func WriteCSV(out io.Writer, series []Series, w Window, opt CSVOptions) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// csvHeader is the header row of columns names.
+func csvHeader(names []string, opt CSVOptions) []byte {
+	head := opt.TimeHeader
+	if head == "" {
+		head = "time_s"
+		if opt.Absolute {
+			head = "time"
+		}
+	}
+	line := appendCSVField(nil, head)
+	if opt.Stamps {
+		line = append(line, ","+CSVNanosHeader+","+CSVUTCHeader...)
+	}
+	for _, name := range names {
+		line = append(line, ',')
+		line = appendCSVField(line, name)
+	}
+	return append(line, '\n')
+}
+
+// CSVStream writes the same CSV as WriteCSV from points handed to it one
+// at a time in ascending time (a read in time order), keeping only the
+// values of the latest time: its memory does not grow with the points.
+type CSVStream struct {
+	bw      *bufio.Writer
+	origin  int64
+	stamps  bool
+	t       int64
+	pending [][]float64 // each series' values at t
+	line    []byte
+}
+
+// NewCSVStream writes the header row of the columns names to out and
+// returns the stream of their points.
+func NewCSVStream(out io.Writer, names []string, opt CSVOptions) *CSVStream {
+	c := &CSVStream{bw: bufio.NewWriterSize(out, 64<<10), origin: opt.Origin, stamps: opt.Stamps,
+		pending: make([][]float64, len(names))}
+	if opt.Absolute {
+		c.origin = 0
+	}
+	c.bw.Write(csvHeader(names, opt))
+	return c
+}
+
+// Add adds the value v of column k at time t, which is not before the
+// times added so far (ErrCSVOrder if it is).
+func (c *CSVStream) Add(k int, t int64, v float64) error {
+	if t != c.t {
+		if t < c.t && c.any() {
+			return ErrCSVOrder
+		}
+		c.flush()
+		c.t = t
+	}
+	c.pending[k] = append(c.pending[k], v)
+	return nil
+}
+
+// ErrCSVOrder says a CSVStream was handed a time before one it wrote.
+var ErrCSVOrder = errors.New("internal error: CSV points out of time order")
+
+func (c *CSVStream) any() bool {
+	for _, p := range c.pending {
+		if len(p) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// flush writes the rows of time c.t: as many as the series with the most
+// values then has, as WriteCSV does.
+func (c *CSVStream) flush() {
+	rows := 0
+	for _, p := range c.pending {
+		rows = max(rows, len(p))
+	}
+	for r := range rows {
+		out := appendNanos(c.line[:0], c.t-c.origin)
+		if c.stamps {
+			out = append(out, ',')
+			out = strconv.AppendInt(out, c.t, 10)
+			out = append(out, ',')
+			out = time.Unix(0, c.t).UTC().AppendFormat(out, isoNanos)
+		}
+		for _, p := range c.pending {
+			out = append(out, ',')
+			if r < len(p) {
+				out = appendValue(out, p[r])
+			}
+		}
+		out = append(out, '\n')
+		c.bw.Write(out)
+		c.line = out
+	}
+	for k := range c.pending {
+		c.pending[k] = c.pending[k][:0]
+	}
+}
+
+// Close writes the last rows and flushes; it returns the first write
+// error.
+func (c *CSVStream) Close() error {
+	c.flush()
+	return c.bw.Flush()
 }
 
 // csvBlockRows bounds the samples of one series in one block.

@@ -80,8 +80,47 @@ func TestWriteCSV(t *testing.T) {
 			if got := buf.String(); got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
+			// The stream writes the same, handed the window's points
+			// in time order, as a read in time order hands them.
+			buf.Reset()
+			if got := streamCSV(t, &buf, tc.series, tc.w, tc.opt); got != tc.want {
+				t.Errorf("stream: got\n%s\nwant\n%s", got, tc.want)
+			}
 		})
 	}
+}
+
+// streamCSV writes series inside w through a CSVStream, their points
+// merged in time order (each series' own in its order).
+func streamCSV(t *testing.T, buf *bytes.Buffer, series []Series, w Window, opt CSVOptions) string {
+	t.Helper()
+	names := make([]string, len(series))
+	pos := make([]int, len(series))
+	end := make([]int, len(series))
+	for k, s := range series {
+		names[k] = s.Name
+		pos[k], end[k] = s.Span(w)
+	}
+	c := NewCSVStream(buf, names, opt)
+	for {
+		k := -1
+		for i, s := range series {
+			if pos[i] < end[i] && (k < 0 || s.T[pos[i]] < series[k].T[pos[k]]) {
+				k = i
+			}
+		}
+		if k < 0 {
+			break
+		}
+		if err := c.Add(k, series[k].T[pos[k]], series[k].V[pos[k]]); err != nil {
+			t.Fatal(err)
+		}
+		pos[k]++
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
 }
 
 // TestWriteCSVBlocks checks that cutting the rows into blocks (formatted on
@@ -128,6 +167,15 @@ func TestWriteCSVBlocks(t *testing.T) {
 		if got := write(rows); got != want {
 			t.Errorf("blocks of %d rows: output differs from one block", rows)
 		}
+	}
+	var buf bytes.Buffer
+	if got := streamCSV(t, &buf, series, w, CSVOptions{Origin: t0}); got != want {
+		t.Errorf("the stream's output differs from WriteCSV's")
+	}
+	// A time before one written is refused, not written out of order.
+	c := NewCSVStream(&buf, []string{"a"}, CSVOptions{})
+	if c.Add(0, 5, 1) != nil || c.Add(0, 4, 1) != ErrCSVOrder {
+		t.Errorf("a time going back was taken")
 	}
 }
 

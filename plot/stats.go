@@ -9,30 +9,123 @@ type Stats struct {
 	// NonFinite counts the NaN and infinite values among them, which the
 	// other figures leave out.
 	NonFinite int
-	// Min, Max, Mean and Sum are over the finite values, summed in time
-	// order; NaN when there are none.
+	// Min, Max, Mean and Sum are over the finite values; NaN when there
+	// are none. Sum is the exact sum rounded once (as Python's math.fsum),
+	// whatever the order of the values; Mean is it divided by their count.
 	Min, Max, Mean, Sum float64
 }
 
 // Stats returns the summary of the points of s inside w.
 func (s Series) Stats(w Window) Stats {
 	i, j := s.Span(w)
-	st := Stats{Points: j - i, Min: math.Inf(1), Max: math.Inf(-1)}
-	n := 0
+	var acc StatsAcc
 	for _, v := range s.V[i:j] {
-		if !finite(v) {
-			st.NonFinite++
-			continue
-		}
-		n++
-		st.Sum += v
-		st.Min = min(st.Min, v)
-		st.Max = max(st.Max, v)
+		acc.Add(v)
 	}
-	if n == 0 {
+	return acc.Stats()
+}
+
+// StatsAcc gathers the Stats of values handed to it one at a time, in
+// memory that does not grow with their number (a stream of points).
+type StatsAcc struct {
+	points, nonFinite, n int
+	min, max             float64
+	sum                  exactSum
+}
+
+// Add adds one value.
+func (a *StatsAcc) Add(v float64) {
+	a.points++
+	if !finite(v) {
+		a.nonFinite++
+		return
+	}
+	if a.n == 0 {
+		a.min, a.max = v, v
+	}
+	a.n++
+	a.sum.add(v)
+	a.min = min(a.min, v)
+	a.max = max(a.max, v)
+}
+
+// Stats returns the summary of the values added.
+func (a *StatsAcc) Stats() Stats {
+	st := Stats{Points: a.points, NonFinite: a.nonFinite}
+	if a.n == 0 {
 		st.Min, st.Max, st.Mean, st.Sum = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 		return st
 	}
-	st.Mean = st.Sum / float64(n)
+	st.Min, st.Max, st.Sum = a.min, a.max, a.sum.value()
+	st.Mean = st.Sum / float64(a.n)
 	return st
+}
+
+// exactSum sums float64 values without rounding errors (Shewchuk's
+// algorithm, as in Python's math.fsum): the sum is kept as a few
+// non-overlapping partials (at most about 40, for the exponent range of a
+// float64) and rounded once when read. A sum that overflows is the naive
+// sum's infinity.
+type exactSum struct {
+	partials []float64
+	naive    float64
+	overflow bool
+}
+
+func (s *exactSum) add(x float64) {
+	s.naive += x
+	if s.overflow {
+		return
+	}
+	i := 0
+	for _, y := range s.partials {
+		if math.Abs(x) < math.Abs(y) {
+			x, y = y, x
+		}
+		hi := x + y
+		if math.IsInf(hi, 0) {
+			s.overflow = true
+			return
+		}
+		if lo := y - (hi - x); lo != 0 {
+			s.partials[i] = lo
+			i++
+		}
+		x = hi
+	}
+	s.partials = append(s.partials[:i], x)
+}
+
+// value rounds the sum to the nearest float64 (half to even).
+func (s *exactSum) value() float64 {
+	if s.overflow {
+		return s.naive
+	}
+	p := s.partials
+	n := len(p)
+	if n == 0 {
+		return 0
+	}
+	n--
+	hi, lo := p[n], 0.0
+	for n > 0 {
+		x := hi
+		n--
+		y := p[n]
+		hi = x + y
+		lo = y - (hi - x)
+		if lo != 0 {
+			break
+		}
+	}
+	// Round half to even across the partials below: when lo is exactly
+	// half an ulp and the next partial pushes the same way, round away.
+	if n > 0 && (lo < 0 && p[n-1] < 0 || lo > 0 && p[n-1] > 0) {
+		y := lo * 2
+		x := hi + y
+		if y == x-hi {
+			hi = x
+		}
+	}
+	return hi
 }

@@ -2,6 +2,9 @@ package plot
 
 import (
 	"math"
+	"math/big"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -29,6 +32,61 @@ func TestStats(t *testing.T) {
 				!same(got.Min, tc.want.Min) || !same(got.Max, tc.want.Max) ||
 				!same(got.Mean, tc.want.Mean) || !same(got.Sum, tc.want.Sum) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// exactRef is the sum of vs rounded once, with math/big at a precision
+// that holds any sum of float64 exactly.
+func exactRef(vs []float64) float64 {
+	acc := new(big.Float).SetPrec(4096)
+	for _, v := range vs {
+		acc.Add(acc, new(big.Float).SetPrec(4096).SetFloat64(v))
+	}
+	f, _ := acc.Float64()
+	return f
+}
+
+// TestStatsAccExactSum: the streaming figures' sum is the exact sum
+// rounded once (math/big's), in any order of the values, where a naive
+// sum in order loses digits; min, max and counts are those of the values.
+func TestStatsAccExactSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	cases := map[string][]float64{
+		"cancelling":  {1e16, 1, -1e16, 1, 3.5, -0.25},
+		"tiny on big": append([]float64{1e20}, slices.Repeat([]float64{1}, 1000)...),
+		"half ulp":    {1, 1.1102230246251565e-16, 1.1102230246251565e-16 * 1e-10},
+		"overflow":    {math.MaxFloat64, math.MaxFloat64, -1},
+	}
+	var noisy []float64
+	for range 100000 {
+		noisy = append(noisy, rng.NormFloat64()*math.Pow(10, float64(rng.IntN(30)-15)))
+	}
+	cases["noisy"] = noisy
+	for name, vs := range cases {
+		t.Run(name, func(t *testing.T) {
+			want := exactRef(vs)
+			if name == "overflow" {
+				want = math.Inf(1)
+			}
+			for round := range 3 {
+				if round > 0 {
+					rng.Shuffle(len(vs), func(i, j int) { vs[i], vs[j] = vs[j], vs[i] })
+				}
+				var a StatsAcc
+				a.Add(math.NaN())
+				for _, v := range vs {
+					a.Add(v)
+				}
+				got := a.Stats()
+				if got.Sum != want {
+					t.Errorf("round %d: sum %v, want %v", round, got.Sum, want)
+				}
+				if got.Points != len(vs)+1 || got.NonFinite != 1 || got.Min != slices.Min(vs) || got.Max != slices.Max(vs) ||
+					got.Mean != want/float64(len(vs)) {
+					t.Errorf("round %d: %+v", round, got)
+				}
 			}
 		})
 	}

@@ -220,6 +220,9 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 			req.Whole[i] = true
 		}
 	}
+	if streamable(o, pargs, tb, b, &cache) {
+		return runPlotStream(o, path, b, &cache, req, tb, origin, stdout, stderr)
+	}
 	pl := newProgress(stderr, "reading")
 	set, err := series.Extract(context.Background(), b, &cache, req, func(done, total int64, _ string) { pl.update(done, total) })
 	pl.end()
@@ -419,6 +422,18 @@ func writeStats(stdout io.Writer, series []plot.Series, w plot.Window) {
 	for _, s := range series {
 		st := s.Stats(w)
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\n", s.Name, st.Points, st.NonFinite, g(st.Min), g(st.Max), g(st.Mean), g(st.Sum))
+	}
+	tw.Flush()
+}
+
+// writeStatsRows prints the table of writeStats from each named series'
+// figures.
+func writeStatsRows(stdout io.Writer, names []string, stats []plot.Stats) {
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "series\tpoints\tnon-finite\tmin\tmax\tmean\tsum")
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for i, st := range stats {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\n", names[i], st.Points, st.NonFinite, g(st.Min), g(st.Max), g(st.Mean), g(st.Sum))
 	}
 	tw.Flush()
 }

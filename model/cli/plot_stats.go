@@ -47,10 +47,14 @@ func plotStatsReport(path string, tb series.TimeBase, curves []plot.Series, w pl
 		Window: windowJSON{toTimeJSON(bag.TimeFromNanos(w.T0)), toTimeJSON(bag.TimeFromNanos(w.T1)), float64(w.Duration()) / 1e9}}
 	for _, s := range curves {
 		st := s.Stats(w)
-		out.Series = append(out.Series, seriesStatJSON{s.Name, st.Points, st.NonFinite,
-			jsonFloat(st.Min), jsonFloat(st.Max), jsonFloat(st.Mean), jsonFloat(st.Sum)})
+		out.Series = append(out.Series, seriesStat(s.Name, st))
 	}
 	return out
+}
+
+// seriesStat is the figures st of the series name.
+func seriesStat(name string, st plot.Stats) seriesStatJSON {
+	return seriesStatJSON{name, st.Points, st.NonFinite, jsonFloat(st.Min), jsonFloat(st.Max), jsonFloat(st.Mean), jsonFloat(st.Sum)}
 }
 
 // anyPoints reports whether a series has a point inside w.

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"math"
+	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -270,8 +271,9 @@ func TestPlotOutputs(t *testing.T) {
 }
 
 // TestPlotStatsMatchesReference checks `plot --stats` against the values the
-// reference decodes: the count, min and max exactly, the sum and mean to
-// rounding (the order of messages with equal times may differ).
+// reference decodes: the count, min and max exactly, and the sum exactly as
+// the exact sum of the values rounded once (math/big), the mean as it over
+// the count (the figures are gathered as the points are read, in any order).
 func TestPlotStatsMatchesReference(t *testing.T) {
 	requireRef(t)
 	imuBag := sharedBags + "/cra-ros-pkg__robot_localization/test/test2.bag"
@@ -308,13 +310,16 @@ func TestPlotStatsMatchesReference(t *testing.T) {
 			}
 			want := referencePoints(t, tc.bag, tc.topic, tc.path, false)
 			n, lo, hi, sum := 0, math.Inf(1), math.Inf(-1), 0.0
+			exact := new(big.Float).SetPrec(4096)
 			for _, p := range want {
 				if math.IsNaN(p.v) || math.IsInf(p.v, 0) {
 					continue
 				}
 				n++
-				lo, hi, sum = min(lo, p.v), max(hi, p.v), sum+p.v
+				lo, hi = min(lo, p.v), max(hi, p.v)
+				exact.Add(exact, new(big.Float).SetPrec(4096).SetFloat64(p.v))
 			}
+			sum, _ = exact.Float64()
 			mean := sum / float64(n)
 			if n == 0 { // every value is a gap: no figures
 				lo, hi, sum, mean = math.NaN(), math.NaN(), math.NaN(), math.NaN()
@@ -326,8 +331,7 @@ func TestPlotStatsMatchesReference(t *testing.T) {
 			if !same(num(3), lo) || !same(num(4), hi) {
 				t.Errorf("min %s max %s; the reference has %v and %v", f[3], f[4], lo, hi)
 			}
-			close := func(a, b float64) bool { return same(a, b) || math.Abs(a-b) <= 1e-9*max(1, math.Abs(b)) }
-			if !close(num(6), sum) || !close(num(5), mean) {
+			if !same(num(6), sum) || !same(num(5), mean) {
 				t.Errorf("sum %s mean %s; the reference has %v and %v", f[6], f[5], sum, mean)
 			}
 			// --json gives the same figures, each the reference's.
@@ -341,7 +345,7 @@ func TestPlotStatsMatchesReference(t *testing.T) {
 			}
 			s := js.Series[0]
 			if s.Name != f[0] || s.Points != len(want) || s.NonFinite != len(want)-n || !same(float64(s.Min), lo) || !same(float64(s.Max), hi) ||
-				!close(float64(s.Sum), sum) || !close(float64(s.Mean), mean) || !js.OK || js.TimeBase != "receive" {
+				!same(float64(s.Sum), sum) || !same(float64(s.Mean), mean) || !js.OK || js.TimeBase != "receive" {
 				t.Errorf("--json %+v; the reference has %d points, %d non-finite, min %v max %v sum %v mean %v", js, len(want), len(want)-n, lo, hi, sum, mean)
 			}
 			for _, v := range []jsonFloat{s.Min, s.Max, s.Mean, s.Sum} {

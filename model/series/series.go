@@ -99,6 +99,14 @@ type Request struct {
 	// Whole lists fields (by index in Fields) kept whole despite
 	// MaxPoints, such as the operands of a derivative.
 	Whole []bool
+	// Points, when set, is handed every point as it is read, with the
+	// index in Fields of the field it comes from, in the order
+	// of the read (time order on the receive time base), and the series
+	// keep none (T, V, C, Loc and the suspect points stay empty; Points,
+	// Missing and BeforeClock still count): a caller that summarises or
+	// writes the points as they come uses memory that does not grow with
+	// them. MaxPoints, KeepIndex and Compact are then ignored.
+	Points func(field int, s *Series, t int64, v float64)
 	// Distrust marks the points read from a unit known to be damaged
 	// suspect too (SuspectT), as the Message view marks their messages:
 	// a window's (model.Document.Distrust). nil: what opening found.
@@ -151,8 +159,9 @@ type Series struct {
 	clock  Clock     // the ClockTime base's
 	paths  connPaths // the requested path's selections, by connection
 	stamps map[uint32]Stamp
-	tb     *timecol.Builder // builds C during a compact extraction
-	red    *reducer         // reduces the points during the extraction
+	tb     *timecol.Builder                               // builds C during a compact extraction
+	red    *reducer                                       // reduces the points during the extraction
+	sink   func(field int, s *Series, t int64, v float64) // Request.Points
 }
 
 // Len returns the number of points.
@@ -200,6 +209,7 @@ type Set struct {
 // series without a map lookup.
 type refSink struct {
 	ref    FieldRef
+	field  int     // index in the request's Fields
 	fixed  *Series // the path names one series (no [*], no range)
 	byName map[string]*Series
 	series []*Series // in order of first appearance
@@ -239,6 +249,11 @@ func (r *refSink) Value(name []byte, v float64) {
 		}
 	}
 	r.pos++
+	if s.sink != nil {
+		s.Points++
+		s.sink(r.field, s, r.t, v)
+		return
+	}
 	s.add(r.t, v, r.loc, r.compact, r.keep)
 	if r.suspect && len(s.SuspectT) < maxSuspect {
 		s.SuspectT = append(s.SuspectT, r.t)
@@ -253,7 +268,12 @@ const maxSuspect = 1 << 16
 // newSeries starts the series of an element seen for the first time.
 func (r *refSink) newSeries(name string) *Series {
 	s := &Series{Ref: FieldRef{Topic: r.ref.Topic, Path: name[len(r.ref.Topic)+1:]}, Name: name,
-		base: r.proto.base, clock: r.proto.clock, paths: r.proto.paths, stamps: r.proto.stamps}
+		base: r.proto.base, clock: r.proto.clock, paths: r.proto.paths, stamps: r.proto.stamps, sink: r.proto.sink}
+	r.byName[name] = s
+	r.series = append(r.series, s)
+	if s.sink != nil {
+		return s
+	}
 	n := min(max(r.remaining, 1), 4096)
 	if r.compact {
 		s.tb = &timecol.Builder{}
@@ -268,8 +288,6 @@ func (r *refSink) newSeries(name string) *Series {
 	if r.reduce != nil {
 		s.red = newReducer(r.reduce)
 	}
-	r.byName[name] = s
-	r.series = append(r.series, s)
 	return s
 }
 
@@ -300,6 +318,9 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 		return nil, errors.New("the clock time base needs the recording's /clock messages")
 	}
 	set.BagStart, set.BagEnd = timeRange(b)
+	if req.Points != nil {
+		req.MaxPoints, req.KeepIndex, req.Compact = 0, false, false
+	}
 	byConn := map[uint32]*connSlots{}
 	var topics []string
 	var sinks []*refSink
@@ -310,10 +331,10 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 		}
 		// Times other than the receive time are sorted once read, in a
 		// plain column, and made compact after.
-		r := &refSink{ref: ref, keep: req.KeepIndex, byName: map[string]*Series{},
+		r := &refSink{ref: ref, field: fi, keep: req.KeepIndex, byName: map[string]*Series{},
 			compact: req.Compact && req.Base == ReceiveTime,
 			whole:   req.MaxPoints <= 0 || req.Base != ReceiveTime || fi < len(req.Whole) && req.Whole[fi],
-			proto:   Series{base: req.Base, clock: req.Clock, paths: paths, stamps: map[uint32]Stamp{}}}
+			proto:   Series{base: req.Base, clock: req.Clock, paths: paths, stamps: map[uint32]Stamp{}, sink: req.Points}}
 		fixed := true
 		for _, sel := range paths {
 			if sel != nil && !sel.Fixed() {
@@ -321,7 +342,7 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 			}
 		}
 		if fixed {
-			r.fixed = &Series{Ref: ref, Name: seriesName(ref), base: req.Base, clock: req.Clock, paths: paths, stamps: r.proto.stamps}
+			r.fixed = &Series{Ref: ref, Name: seriesName(ref), base: req.Base, clock: req.Clock, paths: paths, stamps: r.proto.stamps, sink: req.Points}
 			r.series = []*Series{r.fixed}
 		}
 		sinks = append(sinks, r)
@@ -524,7 +545,7 @@ func reserve(b bag.Storage, f bag.MessageFilter, byConn map[uint32]*connSlots, k
 	for r, n := range perRef {
 		r.remaining = n
 		n = keep(r, n)
-		if s := r.fixed; s != nil {
+		if s := r.fixed; s != nil && s.sink == nil {
 			if r.compact {
 				s.tb = &timecol.Builder{}
 				s.tb.Grow(n)
@@ -539,6 +560,9 @@ func reserve(b bag.Storage, f bag.MessageFilter, byConn map[uint32]*connSlots, k
 	}
 	return total
 }
+
+// SeriesName is the label of the series of a field that names one value.
+func SeriesName(ref FieldRef) string { return seriesName(ref) }
 
 // seriesName is the label of a series.
 func seriesName(ref FieldRef) string {
