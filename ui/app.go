@@ -35,6 +35,7 @@ const prefMsgDirs = "msgDirs"
 // Run starts the GUI with the command-line arguments (without the program
 // name) and returns the exit status when the last window closes.
 func Run(args []string) int {
+	markTiming("main")
 	opts, code, ok := parseArgs(args, os.Stderr)
 	if !ok {
 		return code

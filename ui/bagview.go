@@ -57,6 +57,7 @@ func (v *bagView) load() {
 	v.cancel = cancel
 	lp := newLoadingPanel(v.src.name, cancel)
 	v.show(lp.content)
+	markTiming("window made")
 	progress := throttle(func(done, total int64, stage string) {
 		fyne.Do(func() { lp.set(done, total, stage) })
 	})
@@ -68,6 +69,7 @@ func (v *bagView) load() {
 		} else {
 			doc, err = model.OpenWith(ctx, v.src.path, progress, model.OpenOptions{AllowRemoteScan: v.allowScan})
 		}
+		markTiming("recording opened")
 		fyne.Do(func() { v.loaded(doc, err) })
 	})
 }
@@ -113,6 +115,7 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 		content, dv := newDocumentPanel(doc, v.win, winH, func() { v.c.addDefinitionFolder(v.win) })
 		v.link, v.views = dv.link, dv
 		v.show(content)
+		markTiming("topics shown")
 		v.c.restoreLayout(dv)
 		if len(v.c.plots) > 0 && dv.plots != nil {
 			dv.plots.PlotPaths(v.c.plots)
