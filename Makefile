@@ -5,7 +5,7 @@
 #                 installs the missing Debian packages first (make apt-deps)
 #   make run      open the sample bag in the window (or print its info without a display)
 #   make test     gofmt, go vet, staticcheck, import check, go test -race (under Xvfb if no display)
-#   make test-long  the command-line sweeps over every shared recording (make test reads a fixed sample)
+#   make test-long  the long sweeps whole: every shared recording, every damaged copy (make test runs a fixed sample)
 #   make fuzz     run every fuzz target for FUZZTIME each (default 10m) and print its executions
 #   make bench    Go benchmarks once, then the commands vs the peers: C++/Python rosbag, mcap, sqlite3 (BENCHMARKS.md)
 #   make install  install the binaries, man pages, shell completions, icon, desktop entry and MIME type (PREFIX=/usr/local)
@@ -182,20 +182,31 @@ lint:
 	fi
 	echo "== lint done in $${SECONDS}s"
 
-# The sweeps of model/cli that read the shared recordings: without -long
-# they read a fixed sample of them (sampleShared in helpers_test.go), with
-# it every one. Each compares with the reference or an npm oracle.
-LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo|TestRemoteCatEqualsLocal
+# The long sweeps: `make test` runs a fixed sample of each, `make test-long`
+# (-long) every case. The sweeps of model/cli over the shared recordings read
+# one in 4 of them per format and every damaged one (sampleShared in
+# model/cli/helpers_test.go); each compares with the reference or an npm
+# oracle. The damage sweeps (bag/sweeptest) run one in N of their cases
+# within each class, so every format and every kind of damage is covered:
+# TestDamageSweep 2 of its 40 offsets per kind of damage (1 for the bz2 bag),
+# TestSweepCutAndCorrupt one in 3 of each fixture's cuts and flips,
+# TestCutEverywhere one in 4 cut offsets, TestFlipBytesInEveryRecord ~54
+# spots of each multi-chunk bag. BAGSCOPE_SAMPLE=K runs another fixed sample.
+# One of them whole:  go test -race -run '^TestDamageSweep$$' ./model/cli/ -long
+LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo|TestRemoteCatEqualsLocal|TestDamageSweep|TestSweepCutAndCorrupt|TestCutEverywhere|TestFlipBytesInEveryRecord
+# The packages that hold them (each test binary knows -long).
+LONG_PKGS := ./model/cli/ ./bag/ros1/
 
-# They take about 6 minutes on a quiet 2-core machine (over 25 at load 15).
+# The shared-recording sweeps take about 6 minutes on a quiet 2-core
+# machine (over 25 at load 15), the whole damage sweep about 33 more.
 # The timeout is well above that, yet short enough that a hang fails inside
 # CI's 90 minutes and names the test that hung (.ci/gotest prints the tests
 # still running).
-LONG_TIMEOUT ?= 35m
+LONG_TIMEOUT ?= 60m
 
 test-long: deps
-	echo "== go test -race -long (every shared recording)"
-	CI="$${CI:-}" .ci/gotest -race -timeout $(LONG_TIMEOUT) -run '^($(LONG_SWEEPS))$$' ./model/cli/ -long
+	echo "== go test -race -long (every shared recording, every case of the damage sweeps)"
+	CI="$${CI:-}" .ci/gotest -race -timeout $(LONG_TIMEOUT) -run '^($(LONG_SWEEPS))$$' $(LONG_PKGS) -long
 	echo "== long sweeps done in $${SECONDS}s"
 
 # The window tests need an X display: use Xvfb when there is none.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/bagscope/bagscope/bag/sweeptest"
 )
 
 // exercise opens data with NewReaderOrScan and, if that works, reads the
@@ -69,18 +71,28 @@ func robustFixtures(t *testing.T) map[string][]byte {
 // TestCutEverywhere cuts each fixture at every offset (every byte of the
 // bag header's start and of the first 6 KB of records, then a stride): nothing panics, every error has an offset,
 // and memory stays bounded.
+//
+// make test cuts at one in cutSample of those offsets of each fixture (the
+// same offsets every run, see bag/sweeptest); -long (make test-long) at
+// every one:
+//
+//	go test -race -run '^TestCutEverywhere$' ./bag/ros1/ -long
 func TestCutEverywhere(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long")
 	}
+	const cutSample = 4
+	sweeptest.Note(t, cutSample, "each fixture's cut offsets")
 	for name, data := range robustFixtures(t) {
 		t.Run(name, func(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
 			n := 0
-			for cut := 0; cut <= len(data); {
-				exercise(t, data[:cut], "cut")
-				n++
+			for i, cut := 0, 0; cut <= len(data); i++ {
+				if sweeptest.Keep(i, cutSample) {
+					exercise(t, data[:cut], "cut")
+					n++
+				}
 				switch {
 				case cut < 100, cut >= 4000 && cut < 4117+6<<10:
 					cut++
@@ -114,10 +126,19 @@ func TestFlipBytesInEveryRecord(t *testing.T) {
 				spots = append(spots, r.Offset, r.Offset+3, r.HeaderOffset+5, r.HeaderOffset+int64(r.HeaderLen)/2,
 					r.DataOffset-2, r.DataOffset, r.DataOffset+int64(r.DataLen)/2, r.End()-1)
 			}
-			// Every record of the small fixtures; an even sample of the
-			// spots in the multi-chunk ones, to keep the test quick.
-			step := max(1, len(spots)/160)
-			for i := 0; i < len(spots); i += step {
+			// Every record of the small fixtures; of the multi-chunk ones
+			// every spot with -long (make test-long), and an even sample
+			// of about flipSample spots in make test (bz2 decompression
+			// under -race is what this test's time goes to):
+			//
+			//	go test -race -run '^TestFlipBytesInEveryRecord$' ./bag/ros1/ -long
+			const flipSample = 54
+			step := 1
+			if len(spots) > 160 && !sweeptest.Long() {
+				step = len(spots) / flipSample
+				t.Logf("sampled: %d of %d spots (-long: every one)", (len(spots)+step-1)/step, len(spots))
+			}
+			for i := sweeptest.Shift() % step; i < len(spots); i += step {
 				at := spots[i]
 				if at < 0 || at >= int64(len(data)) {
 					continue

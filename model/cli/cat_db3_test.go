@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/bagscope/bagscope/bag/sweeptest"
 )
 
 // db3Case is one rosbag2 SQLite recording to print: a .db3 (or .db3.zstd)
@@ -128,7 +130,7 @@ func sharedDB3Cases() []db3Case {
 		return nil
 	})
 	sort.Slice(cases, func(i, j int) bool { return cases[i].path < cases[j].path })
-	if *long {
+	if sweeptest.Long() {
 		return cases
 	}
 	paths := make([]string, len(cases))

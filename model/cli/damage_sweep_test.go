@@ -15,6 +15,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/mcap"
+	"github.com/bagscope/bagscope/bag/sweeptest"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/stats"
 )
@@ -34,8 +35,13 @@ import (
 //     nothing was, and agree on the loss;
 //   - a missing file of a split set is named.
 //
-// The default run samples a few offsets per kind of damage; set
-// BAGSCOPE_LONG_TESTS=1 for the full sweep.
+// The whole sweep damages each source at sweepOffsetsLong offsets of
+// each kind (overwritten, zeroed, cut). make test runs a fixed sample of
+// them: one in sweepSource.sampleEvery offsets of each kind, for each source, so
+// every format and every kind of damage is still covered (see
+// bag/sweeptest). Run it whole with -long (make test-long):
+//
+//	go test -race -run '^TestDamageSweep$' ./model/cli/ -long
 
 // sweepKey identifies a message by its content.
 type sweepKey struct {
@@ -60,9 +66,18 @@ type sweepSource struct {
 	claims bool
 	// missing names a file of the folder to remove (a split set).
 	missing string
+	// sampleEvery says how sparse the sample of offsets make test damages
+	// the source at is: one in so many of each kind (-long: every one).
+	sampleEvery int
 }
 
-func sweepLong() bool { return os.Getenv("BAGSCOPE_LONG_TESTS") != "" }
+// sweepOffsetsLong is how many offsets of each kind of damage the whole
+// sweep damages a source at.
+const sweepOffsetsLong = 40
+
+// sweepLong reports whether the sweep runs whole: with -long (make
+// test-long), or BAGSCOPE_LONG_TESTS set as before.
+func sweepLong() bool { return sweeptest.Long() || os.Getenv("BAGSCOPE_LONG_TESTS") != "" }
 
 // sweepSources lists the recordings the sweep damages, making the
 // multi-chunk MCAP from a real ROS 1 bag with the MCAP writer.
@@ -84,15 +99,19 @@ func sweepSources(t *testing.T) []sweepSource {
 	}
 	f.Close()
 	src.Close()
+	// make test damages each source at two offsets of each kind, the bz2
+	// bag at one: under -race each of its variants costs ~9 s of bz2
+	// decompression (every command reads it whole).
+	const two, one = sweepOffsetsLong / 2, sweepOffsetsLong
 	return []sweepSource{
-		{name: "ros1 none", path: rb("facontidavide__PlotJuggler/datasamples/tilt_laser.bag"), unverified: true, claims: true},
-		{name: "ros1 bz2", path: rb("cra-ros-pkg__robot_localization/test/test2.bag"), claims: true},
-		{name: "ros1 lz4", path: rb("embarktrucks__embag/@7695f345/test/test.bag"), unverified: true, claims: true},
-		{name: "mcap zstd chunks", path: chunked, claims: true},
-		{name: "mcap none crc0", path: rb("geocamxyz__rosbags-rs/tests/test_bags/test_bag_mcap/test_bag_mcap.mcap"), unverified: true, claims: true},
-		{name: "db3 folder", path: rb("facontidavide__PlotJuggler/datasamples/rosbag2_test"), target: "rosbag2_test_0.db3", unverified: true, claims: true},
-		{name: "db3 split set", path: rb("ros2__rosbag2/rosbag2_py/test/resources/sqlite3/wbag"), target: "wbag_2.db3", unverified: true, claims: true, missing: "wbag_2.db3"},
-		{name: "mcap split set", path: rb("ros2__rosbag2/rosbag2_py/test/resources/mcap/wbag"), target: "wbag_2.mcap", claims: true, missing: "wbag_2.mcap"},
+		{name: "ros1 none", path: rb("facontidavide__PlotJuggler/datasamples/tilt_laser.bag"), unverified: true, claims: true, sampleEvery: two},
+		{name: "ros1 bz2", path: rb("cra-ros-pkg__robot_localization/test/test2.bag"), claims: true, sampleEvery: one},
+		{name: "ros1 lz4", path: rb("embarktrucks__embag/@7695f345/test/test.bag"), unverified: true, claims: true, sampleEvery: two},
+		{name: "mcap zstd chunks", path: chunked, claims: true, sampleEvery: two},
+		{name: "mcap none crc0", path: rb("geocamxyz__rosbags-rs/tests/test_bags/test_bag_mcap/test_bag_mcap.mcap"), unverified: true, claims: true, sampleEvery: two},
+		{name: "db3 folder", path: rb("facontidavide__PlotJuggler/datasamples/rosbag2_test"), target: "rosbag2_test_0.db3", unverified: true, claims: true, sampleEvery: two},
+		{name: "db3 split set", path: rb("ros2__rosbag2/rosbag2_py/test/resources/sqlite3/wbag"), target: "wbag_2.db3", unverified: true, claims: true, missing: "wbag_2.db3", sampleEvery: two},
+		{name: "mcap split set", path: rb("ros2__rosbag2/rosbag2_py/test/resources/mcap/wbag"), target: "wbag_2.mcap", claims: true, missing: "wbag_2.mcap", sampleEvery: two},
 	}
 }
 
@@ -189,12 +208,12 @@ func sweepOffsets(size int64, n int, seed int64) []int64 {
 	return out
 }
 
-// sweepVariants lists the damaged copies of a source.
+// sweepVariants lists the damaged copies of a source: at every offset of
+// each kind with -long, else at one in s.sampleEvery of each kind (the
+// offsets and bytes are those of the whole sweep).
 func sweepVariants(s sweepSource) []sweepVariant {
-	n := 3
-	if sweepLong() {
-		n = 40
-	}
+	n := sweepOffsetsLong
+	keep := func(i int) bool { return sweepLong() || sweeptest.Keep(i, s.sampleEvery) }
 	target := func(dir string) string {
 		p := filepath.Join(dir, filepath.Base(s.path))
 		if s.target != "" {
@@ -226,6 +245,9 @@ func sweepVariants(s sweepSource) []sweepVariant {
 		return v
 	}
 	for i, off := range sweepOffsets(size, n, 1) {
+		if !keep(i) {
+			continue
+		}
 		off := off
 		out = append(out, in(edit(fmt.Sprintf("overwrite@%d", off), 1, func(b []byte) []byte {
 			r := rand.New(rand.NewSource(int64(i) + 7))
@@ -235,14 +257,20 @@ func sweepVariants(s sweepSource) []sweepVariant {
 			return b
 		}), off, off+4096))
 	}
-	for _, off := range sweepOffsets(size, n, 2) {
+	for i, off := range sweepOffsets(size, n, 2) {
+		if !keep(i) {
+			continue
+		}
 		off := off / 4096 * 4096
 		out = append(out, in(edit(fmt.Sprintf("zeroed@%d", off), 1, func(b []byte) []byte {
 			clear(b[off:min(off+4096, int64(len(b)))])
 			return b
 		}), off, off+4096))
 	}
-	for _, off := range sweepOffsets(size, n, 3) {
+	for i, off := range sweepOffsets(size, n, 3) {
+		if !keep(i) {
+			continue
+		}
 		off := off
 		out = append(out, edit(fmt.Sprintf("cut@%d", off), 0, func(b []byte) []byte { return b[:off] }))
 	}
@@ -400,6 +428,9 @@ func TestDamageSweep(t *testing.T) {
 	var all tally
 	for _, src := range sweepSources(t) {
 		t.Run(src.name, func(t *testing.T) {
+			if !sweepLong() {
+				sweeptest.Note(t, src.sampleEvery, fmt.Sprintf("the %d offsets of each kind of damage", sweepOffsetsLong))
+			}
 			orig, origSuspect, od, err := sweepRead(t, src.path)
 			if err != nil {
 				t.Fatal(err)

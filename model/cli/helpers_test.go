@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/bagscope/bagscope/bag/sweeptest"
 )
 
 const (
@@ -29,9 +30,9 @@ func requireRef(t testing.TB) {
 	}
 }
 
-// long makes the sweeps over the shared recordings read every one of them
-// (make test-long); without it they read a fixed sample (sampleShared).
-var long = flag.Bool("long", false, "sweep every shared recording (make test-long), not a fixed sample of them")
+// The -long flag (bag/sweeptest) makes the sweeps over the shared
+// recordings read every one of them (make test-long); without it they read
+// a fixed sample (sampleShared).
 
 // sampleEvery is how sparse the sample of shared recordings is without
 // -long: one in so many, in path order.
@@ -47,7 +48,7 @@ var damagedName = regexp.MustCompile(`(?i)trunc|unindex|empty|corrupt|broken|bad
 // every run, so a failure repeats, and every format the shared folder has
 // is in it (the sample is taken per extension).
 func sampleShared(paths []string) []string {
-	if *long {
+	if sweeptest.Long() {
 		return paths
 	}
 	var out []string

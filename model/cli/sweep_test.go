@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag/ros1"
+	"github.com/bagscope/bagscope/bag/sweeptest"
 )
 
 // sweepMessage is a message of an undamaged bag as cat --json prints it,
@@ -126,12 +127,22 @@ func sweepCommands(t *testing.T, what, p string, full int, withChecks, cut bool)
 	return got
 }
 
+// sweepCutSample: make test runs one in so many of the sweep's cases.
+const sweepCutSample = 3
+
 // TestSweepCutAndCorrupt cuts small bags at every offset and flips bytes
 // at random in larger ones, running the commands on each copy (the rules
 // are in sweepCommands). A cut copy of an uncompressed bag must give back
 // exactly the messages whose records end before the cut: the uncut
-// prefix. Memory stays bounded. It runs in `make test`.
+// prefix. Memory stays bounded.
+//
+// make test runs one in sweepCutSample of each fixture's cuts and of each
+// format's flips (the same cases as the whole sweep, see bag/sweeptest);
+// make test-long runs every one:
+//
+//	go test -race -run '^TestSweepCutAndCorrupt$' ./model/cli/ -long
 func TestSweepCutAndCorrupt(t *testing.T) {
+	sweeptest.Note(t, sweepCutSample, "each fixture's cuts and each format's flips")
 	dir := t.TempDir()
 	p := filepath.Join(dir, "damaged.bag")
 	var before, after runtime.MemStats
@@ -152,6 +163,9 @@ func TestSweepCutAndCorrupt(t *testing.T) {
 			t.Fatal(err)
 		}
 		for cut := 0; cut < len(data); cut += tc.stride {
+			if !sweeptest.Keep(cut/tc.stride, sweepCutSample) {
+				continue
+			}
 			what := fmt.Sprintf("%s cut at %d", tc.name, cut)
 			if err := os.WriteFile(p, data[:cut], 0o644); err != nil {
 				t.Fatal(err)
@@ -191,6 +205,9 @@ func TestSweepCutAndCorrupt(t *testing.T) {
 				k := rng.Intn(len(c))
 				c[k] ^= byte(1 + rng.Intn(255))
 				at = append(at, k)
+			}
+			if !sweeptest.Keep(i, sweepCutSample) {
+				continue
 			}
 			what := fmt.Sprintf("%s flipped at %v", name, at)
 			if err := os.WriteFile(p, c, 0o644); err != nil {
