@@ -57,9 +57,11 @@ type unverifiedJSON struct {
 
 type findingJSON struct {
 	Severity string `json:"severity"`
-	Offset   int64  `json:"offset"`
-	Op       string `json:"op"`
-	Message  string `json:"message"`
+	// File names the file of a recording of several that Offset is in.
+	File    string `json:"file,omitempty"`
+	Offset  int64  `json:"offset"`
+	Op      string `json:"op"`
+	Message string `json:"message"`
 }
 
 func newCheck(e *env) *cobra.Command {
@@ -94,7 +96,7 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 		if asJSON {
 			json.NewEncoder(stdout).Encode(checkJSON{
 				Path: bag.Shown(path), Verdict: "unreadable", Errors: 1,
-				Findings: []findingJSON{{"error", errOffset(err), "", err.Error()}},
+				Findings: []findingJSON{{Severity: "error", Offset: errOffset(err), Message: err.Error()}},
 				Lost:     noLoss(), Unverified: []unverifiedJSON{},
 				Error: err.Error(),
 			})
@@ -213,16 +215,16 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 			if sev == "warning" {
 				out.Warnings++
 			}
-			out.Findings = append(out.Findings, findingJSON{sev, f.Offset, op, f.Message})
+			file := ""
+			if f.File != "" {
+				file = filepath.Base(f.File)
+			}
+			out.Findings = append(out.Findings, findingJSON{sev, file, f.Offset, op, f.Message})
 		}
 		json.NewEncoder(stdout).Encode(out)
 	} else {
 		for _, f := range rep.Findings {
-			op := ""
-			if f.Record != "" {
-				op = " (" + f.Record + ")"
-			}
-			fmt.Fprintf(stdout, "%-7s offset %d%s: %s\n", f.Severity, f.Offset, op, f.Message)
+			fmt.Fprintf(stdout, "%-7s %s: %s\n", f.Severity, findingPlace(f), f.Message)
 		}
 		printUnverified(stdout, lost.d)
 		fmt.Fprintf(stdout, "%s: %d messages (%d in complete chunks); %d errors, %d findings in all\n", path, readable, rep.Messages, rep.Errors(), len(rep.Findings))
@@ -259,11 +261,12 @@ func printUnverified(w io.Writer, d *bag.Damage) {
 	for i, r := range d.Unverified {
 		total += r.End - r.Start
 		if i < maxLossLines {
-			fmt.Fprintf(w, "info    offset %d: bytes %d..%d of %s cannot be verified: %s\n", r.Start, r.Start, r.End, filepath.Base(r.File), r.Why)
+			fmt.Fprintf(w, "info    %s offset %d: bytes %d..%d cannot be verified: %s\n", filepath.Base(r.File), r.Start, r.Start, r.End, r.Why)
 		}
 	}
 	if n := len(d.Unverified); n > maxLossLines {
-		fmt.Fprintf(w, "info    offset %d: ... and %d more ranges no checksum covers (%s in all)\n", d.Unverified[maxLossLines].Start, n-maxLossLines, human.Size(total))
+		r := d.Unverified[maxLossLines]
+		fmt.Fprintf(w, "info    %s offset %d: ... and %d more ranges no checksum covers (%s in all)\n", filepath.Base(r.File), r.Start, n-maxLossLines, human.Size(total))
 	}
 }
 
@@ -302,4 +305,23 @@ func summaryMessages(s bag.Storage) uint64 {
 		return sum.Messages
 	}
 	return 0
+}
+
+// findingPlace says where a finding is, as the window's Findings tab does
+// (ui/findings): "offset 4117 (chunk)", with the file of a recording of
+// several ("wbag_1.db3 offset 4117 (page)"), or "recording" for a finding
+// about the whole recording (metadata that disagrees, a file missing),
+// never "offset 0".
+func findingPlace(f bag.Finding) string {
+	if f.File == "" && f.Offset == 0 && f.Record == "" {
+		return "recording"
+	}
+	place := fmt.Sprintf("offset %d", f.Offset)
+	if f.Record != "" {
+		place += " (" + f.Record + ")"
+	}
+	if f.File != "" {
+		place = filepath.Base(f.File) + " " + place
+	}
+	return place
 }
