@@ -50,6 +50,23 @@ type ChunkSpan struct {
 	// Row is the chunk lane row the chunk sits on: 0 unless it overlaps in
 	// time a chunk before it in file order.
 	Row int
+	// WholeFile is a file of a recording of several that has no chunks
+	// (a .db3 of a rosbag2 folder): the span is the file's.
+	WholeFile bool
+}
+
+// LaneUnit is what the chunk lane's spans are: "files" when each is a
+// whole file (the .db3 files of a rosbag2 folder), else "chunks".
+func (tl *Timeline) LaneUnit() string {
+	if len(tl.Chunks) == 0 {
+		return "chunks"
+	}
+	for _, c := range tl.Chunks {
+		if !c.WholeFile {
+			return "chunks"
+		}
+	}
+	return "files"
 }
 
 // TopicDensity is one topic's density lane.
@@ -89,7 +106,7 @@ func BuildTimeline(d *Document) *Timeline {
 		return min(TimelineBins-1, max(0, int(float64(t-tl.Start)/span*TimelineBins)))
 	}
 	for _, blk := range b.Blocks() {
-		cs := ChunkSpan{Pos: blk.Offset, End: blk.Offset + blk.Len, T0: blk.Start.Nanos(), T1: blk.End.Nanos(), Messages: blk.Messages(), Ratio: 1, Compression: blk.Compression}
+		cs := ChunkSpan{Pos: blk.Offset, End: blk.Offset + blk.Len, T0: blk.Start.Nanos(), T1: blk.End.Nanos(), Messages: blk.Messages(), Ratio: 1, Compression: blk.Compression, WholeFile: blk.WholeFile}
 		if blk.UncompressedSize > 0 && blk.Compression != "" && blk.Compression != "none" {
 			cs.Ratio = float64(blk.CompressedSize) / float64(blk.UncompressedSize)
 		}
@@ -133,6 +150,9 @@ func BuildTimeline(d *Document) *Timeline {
 		c.Place = fmt.Sprintf("chunk at %d", c.Pos)
 		if p, own := bag.SplitPart(c.Pos); m != nil && p < len(m.Names()) {
 			c.Place = fmt.Sprintf("%s: chunk at %d", filepath.Base(m.Names()[p]), own)
+			if c.WholeFile {
+				c.Place = filepath.Base(m.Names()[p])
+			}
 		}
 	}
 	// What opening found lost, each range in its own file's chunks: a

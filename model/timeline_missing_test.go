@@ -186,3 +186,59 @@ func TestTimelineMissingFilesFromMetadata(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineLaneUnit: the chunk lane of a folder of .db3 files holds the
+// files, named, each spanning its own messages (the file opened alone); a
+// folder of MCAP files and a chunked bag hold chunks.
+func TestTimelineLaneUnit(t *testing.T) {
+	const res = "../../shared/bags/ros2__rosbag2/rosbag2_py/test/resources/"
+	for _, tc := range []struct {
+		path, unit string
+	}{
+		{res + "sqlite3/wbag", "files"},
+		{res + "mcap/wbag", "chunks"},
+		{"../testdata/lz4-multichunk.bag", "chunks"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			if _, err := os.Stat(tc.path); err != nil {
+				if os.Getenv("CI") != "" {
+					t.Fatal(err)
+				}
+				t.Skipf("skipping (CI never skips this): %v", err)
+			}
+			d, err := Open(context.Background(), tc.path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			tl := BuildTimeline(d)
+			if got := tl.LaneUnit(); got != tc.unit {
+				t.Fatalf("lane unit %q, want %q", got, tc.unit)
+			}
+			if tc.unit != "files" {
+				return
+			}
+			if len(tl.Chunks) != 5 {
+				t.Fatalf("%d spans, want the 5 files", len(tl.Chunks))
+			}
+			for i, c := range tl.Chunks {
+				name := fmt.Sprintf("wbag_%d.db3", i)
+				if c.Place != name {
+					t.Errorf("span %d: place %q, want %q", i, c.Place, name)
+				}
+				s, err := bag.Open(filepath.Join(tc.path, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum, err := s.Summary()
+				s.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.T0 != sum.Start.Nanos() || c.T1 != sum.End.Nanos() || c.Messages != sum.Messages {
+					t.Errorf("%s: span %d..%d, %d messages; the file alone: %d..%d, %d", name, c.T0, c.T1, c.Messages, sum.Start.Nanos(), sum.End.Nanos(), sum.Messages)
+				}
+			}
+		})
+	}
+}

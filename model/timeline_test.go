@@ -187,7 +187,7 @@ func TestTimelineSplitDB3IndexPageIsANote(t *testing.T) {
 			var block *ChunkSpan
 			tl := BuildTimeline(d)
 			for i, c := range tl.Chunks {
-				if strings.HasPrefix(c.Place, target+":") {
+				if c.Place == target {
 					block = &tl.Chunks[i]
 				}
 			}

@@ -71,11 +71,12 @@ func newHeader(d *model.Document, collapsed bool) *header {
 		start, end = human.Time(s.Start), human.Time(s.End)
 	}
 	indexed := formatName(d)
+	unitsCaption, units := human.StorageUnits(d.Storage, s)
 	figures := []struct{ caption, value string }{
 		{"Size", human.Size(d.Size)},
 		{"Messages", human.Count(s.Messages)},
 		{"Topics", human.Count(uint64(len(d.Topics)))},
-		{"Chunks", human.Count(uint64(s.Chunks))},
+		{unitsCaption, units},
 		{"Compression", human.StorageCompression(d.Storage, s)},
 		{"Duration", duration},
 	}

@@ -36,6 +36,20 @@ func StorageCompression(st bag.Storage, s *bag.Summary) string {
 	return out
 }
 
+// StorageUnits is the figure of what a recording is stored in, for the
+// window's header: its chunks ("Chunks", "47"), or for rosbag2's SQLite
+// storage, which has none, its files ("Files", "5"; 1 for a lone .db3).
+func StorageUnits(st bag.Storage, s *bag.Summary) (caption, value string) {
+	if s.Chunks == 0 && isSQLite(s) {
+		n := 1
+		if b := rosbag2.Of(st); b != nil && len(b.Files) > 0 {
+			n = len(b.Files)
+		}
+		return "Files", Count(uint64(n))
+	}
+	return "Chunks", Count(uint64(s.Chunks))
+}
+
 // isSQLite reports whether s describes rosbag2's SQLite storage: a .db3
 // file, or a folder of them.
 func isSQLite(s *bag.Summary) bool {

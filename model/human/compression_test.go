@@ -75,3 +75,29 @@ func TestStorageCompression(t *testing.T) {
 		st.Close()
 	}
 }
+
+// TestStorageUnits: the header counts chunks, and for SQLite storage,
+// which has none, the files (the folder's, as bag.Open found them).
+func TestStorageUnits(t *testing.T) {
+	for _, tc := range []struct {
+		path, caption, value string
+	}{
+		{sharedBag(t, "ros2__rosbag2/rosbag2_py/test/resources/sqlite3/wbag"), "Files", "5"},
+		{sharedBag(t, "foxglove__mcap/testdata/db3/chatter.db3"), "Files", "1"},
+		{sharedBag(t, "ros2__rosbag2/rosbag2_py/test/resources/mcap/talker"), "Chunks", "1"},
+		{"../../testdata/lz4-multichunk.bag", "Chunks", "47"},
+	} {
+		st, err := bag.Open(tc.path)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		s, err := st.Summary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, v := StorageUnits(st, s); c != tc.caption || v != tc.value {
+			t.Errorf("%s: %s %s, want %s %s", tc.path, c, v, tc.caption, tc.value)
+		}
+		st.Close()
+	}
+}

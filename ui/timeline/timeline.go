@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -697,7 +698,7 @@ func (v *View) chunkText(c model.ChunkSpan) string {
 		}
 	}
 	if over > 0 {
-		s += ", overlaps " + human.Plural(uint64(over), "other chunk") + " in time"
+		s += ", overlaps " + human.Plural(uint64(over), "other "+strings.TrimSuffix(v.tl.LaneUnit(), "s")) + " in time"
 	}
 	if c.Damaged != "" {
 		s += " — DAMAGED: " + c.Damaged

@@ -172,7 +172,7 @@ func (r *timelineRenderer) build() {
 	rect(0, 0, v.Size().Width, v.lanesTop(), col.bg)
 	if v.hasChunkLane() {
 		rect(v.labelW(), 0, pw, ch, col.laneBG)
-		title := "chunks"
+		title := v.tl.LaneUnit() // "files" where each span is a .db3 of a folder
 		switch {
 		case len(v.tl.Chunks) == 0 && len(v.tl.Missing) > 0:
 			title = "files" // a recording without chunks: the lane holds the missing files
