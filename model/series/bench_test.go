@@ -3,20 +3,22 @@ package series
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
 // BenchmarkExtractSeries measures one-field extraction in messages per
-// second on the fixtures and, if present, the shared benchmark bag.
+// second on the fixtures and, if present, the benchmark bags (benchDir).
 func BenchmarkExtractSeries(b *testing.B) {
+	dir, _ := benchDir()
 	cases := []struct{ name, path, ref string }{
 		{"none-multichunk", multichunk, "/imu.linear_acceleration.x"},
 		{"lz4-multichunk", "../../testdata/lz4-multichunk.bag", "/imu.linear_acceleration.x"},
 		{"test2", "../../../shared/bags/cra-ros-pkg__robot_localization/test/test2.bag", "/imu/data.linear_acceleration.x"},
-		{"mixed", "/work/bench/mixed.bag", "/imu.linear_acceleration.x"},
-		{"mixed_lz4", "/work/bench/mixed_lz4.bag", "/imu.linear_acceleration.x"},
+		{"mixed", filepath.Join(dir, "mixed.bag"), "/imu.linear_acceleration.x"},
+		{"mixed_lz4", filepath.Join(dir, "mixed_lz4.bag"), "/imu.linear_acceleration.x"},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

@@ -3,6 +3,7 @@ package series
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -26,11 +27,30 @@ time stamp
 string frame_id
 `
 
-// jointStateBench returns a generated bag of 1M sensor_msgs/JointState
+// benchDir is where the large benchmark recordings are
+// (BAGSCOPE_BENCH_DIR, default ../bench beside the checkout), and whether
+// it is there. make test runs the benchmarks once each with it set to
+// /nonexistent: on the fixtures and small generated inputs only.
+func benchDir() (string, bool) {
+	dir := os.Getenv("BAGSCOPE_BENCH_DIR")
+	if dir == "" {
+		dir = "../../../bench"
+	}
+	st, err := os.Stat(dir)
+	return dir, err == nil && st.IsDir()
+}
+
+// jointStateBench returns a generated bag of sensor_msgs/JointState
 // messages (6 joints; every 10th message lists them in another order),
-// cached in the temporary directory.
+// cached in the temporary directory: 1M of them where the benchmark
+// recordings are (benchDir), 10k where they are not (make test, which runs
+// each benchmark once to keep it working: 1M took a minute under -race).
 func jointStateBench(b *testing.B) string {
-	path := filepath.Join(os.TempDir(), "bagscope-bench-jointstate-1M-v1.bag")
+	n := 1000000
+	if _, ok := benchDir(); !ok {
+		n = 10000
+	}
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("bagscope-bench-jointstate-%d-v1.bag", n))
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
@@ -57,7 +77,7 @@ func jointStateBench(b *testing.B) string {
 	names := []string{"shoulder_pan", "shoulder_lift", "elbow", "wrist_1", "wrist_2", "wrist_3"}
 	var data []byte
 	u32 := func(v uint32) { data = binary.LittleEndian.AppendUint32(data, v) }
-	for i := range 1000000 {
+	for i := range n {
 		order := []int{0, 1, 2, 3, 4, 5}
 		if i%10 == 9 {
 			order = []int{5, 4, 3, 2, 1, 0}
@@ -97,8 +117,9 @@ func jointStateBench(b *testing.B) string {
 
 // BenchmarkExtractSelect measures extraction of paths with selectors
 // against a plain index on 1M-message recordings: a generated JointState
-// bag and, if present, the shared 1M-message ROS 2 MCAP (400k /tf
-// messages with two frames). It reports messages per second and heap
+// bag (10k messages without the benchmark recordings, see jointStateBench)
+// and, if present, the 1M-message ROS 2 MCAP of the benchmark recordings
+// (400k /tf messages with two frames). It reports messages per second and heap
 // allocations per message read.
 func BenchmarkExtractSelect(b *testing.B) {
 	type cas struct{ name, ref string }
@@ -107,14 +128,15 @@ func BenchmarkExtractSelect(b *testing.B) {
 		open  func(*testing.B) bag.Storage
 		cases []cas
 	}{
-		{"jointstate-1M", func(b *testing.B) bag.Storage { return openBag(b, jointStateBench(b)) }, []cas{
+		{"jointstate", func(b *testing.B) bag.Storage { return openBag(b, jointStateBench(b)) }, []cas{
 			{"index", "/joint_states.position[3]"},
 			{"key", "/joint_states.position[wrist_1]"},
 			{"all", "/joint_states.position[*]"},
 			{"all-3-paths", ""},
 		}},
 		{"mcap-1M", func(b *testing.B) bag.Storage {
-			const p = "../../../bench/mixed_ros2_lz4.mcap"
+			dir, _ := benchDir()
+			p := filepath.Join(dir, "mixed_ros2_lz4.mcap")
 			if _, err := os.Stat(p); err != nil {
 				b.Skip(err)
 			}
