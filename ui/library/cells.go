@@ -32,6 +32,10 @@ type cell struct {
 	bar   *canvas.Rectangle
 	span  [2]float32 // the bar's start and end, fractions of the width
 	box   *fyne.Container
+	// path is the Path column's whole text, fitted to the cell's width
+	// by cutting its middle (the file name at its end tells rows apart);
+	// "" in other columns.
+	path string
 }
 
 func newCell(v *View) *cell {
@@ -88,6 +92,11 @@ func (l *cellLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	}
 	c.label.Move(fyne.NewPos(x, 0))
 	c.label.Resize(fyne.NewSize(size.Width-x, size.Height))
+	if c.path != "" {
+		if t := fitPath(c.path, size.Width-x-2*theme.InnerPadding(), theme.TextSize()); t != c.label.Text {
+			c.label.SetText(t)
+		}
+	}
 	if c.bar.Visible() {
 		pad := theme.Padding() * 2
 		w := size.Width - 2*pad
@@ -95,6 +104,26 @@ func (l *cellLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 		c.bar.Move(fyne.NewPos(x0, size.Height/2-4))
 		c.bar.Resize(fyne.NewSize(max(x1-x0, 3), 8))
 	}
+}
+
+// fitPath shortens a recording's path with an ellipsis in its middle until
+// it fits w at size, keeping twice as much of its end as of its start:
+// "site3/…/day12/run_0042.mcap". Paths of one library share their start;
+// the file name at the end is what tells rows apart. A width not laid out
+// yet (0) leaves the path whole.
+func fitPath(s string, w, size float32) string {
+	if w <= 0 || fyne.MeasureText(s, size, fyne.TextStyle{}).Width <= w {
+		return s
+	}
+	r := []rune(s)
+	for keep := len(r) - 1; keep > 1; keep-- {
+		head := keep / 3
+		t := string(r[:head]) + "…" + string(r[len(r)-(keep-head):])
+		if fyne.MeasureText(t, size, fyne.TextStyle{}).Width <= w {
+			return t
+		}
+	}
+	return "…"
 }
 
 // badgeColor is each health badge's colour.
@@ -107,13 +136,20 @@ func badgeColor(b catalog.BadgeKind) (color.Color, string) {
 	case catalog.BadgeFailed:
 		return theme.Color(theme.ColorNameError), "FAILED"
 	}
-	return theme.Color(theme.ColorNameSuccess), "OK"
+	// Healthy is the usual case: a calm green (the theme's success green
+	// is as loud as the warnings, and a library of hundreds of OK rows
+	// drowned the few damaged ones in it).
+	return okGreen, "OK"
 }
 
-// badgeText is the colour of a badge's word: dark on the light (green and
-// amber) badges, light on the others.
+// okGreen is the OK badge's colour: a dark, muted green that white text
+// reads on, in the dark and the light theme.
+var okGreen = color.NRGBA{0x2e, 0x7d, 0x32, 0xff}
+
+// badgeText is the colour of a badge's word: dark on the light (amber)
+// badge, light on the others.
 func badgeText(b catalog.BadgeKind) color.Color {
-	if b == catalog.BadgeHealthy || b == catalog.BadgeDamaged {
+	if b == catalog.BadgeDamaged {
 		return color.NRGBA{0x10, 0x10, 0x10, 0xff}
 	}
 	return color.White
@@ -160,8 +196,10 @@ func (v *View) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		c.label.Alignment = fyne.TextAlignTrailing
 	}
 	text := catalog.Cell(r, col)
+	c.path = ""
 	if col == catalog.ColPath {
-		text = v.shownName(r.Path)
+		c.path = v.shownName(r.Path)
+		text = fitPath(c.path, c.label.Size().Width-2*theme.InnerPadding(), theme.TextSize())
 	}
 	if col == catalog.ColHealth {
 		bc, word := badgeColor(catalog.Badge(r))
