@@ -46,7 +46,7 @@ mkdir -p "$build"
 toxi=$HOME/.cache/bagscope-tools/toxiproxy-server-v2.5.0/toxiproxy-server
 echo "== building bagscope, bagscope-gui and remotebench into $build" >&2
 # plot renders its image through bagscope-gui, which the front runs from beside it.
-(cd "$repo" && go build -tags bagscope_front -o "$build/bagscope" ./model/cli/bagscope && go build -tags no_emoji -o "$build/bagscope-gui" . &&
+(cd "$repo" && CGO_ENABLED=0 go build -tags bagscope_front -o "$build/bagscope" ./model/cli/bagscope && go build -tags no_emoji -o "$build/bagscope-gui" . &&
 	go build -o "$build/remotebench" ./testdata/bench/remotebench)
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }

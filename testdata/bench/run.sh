@@ -50,7 +50,7 @@ mkdir -p "$build"
 
 echo "== building bagscope and the C++ peers into $build" >&2
 # bagscope as `make build` makes it: the command-line front without Fyne.
-(cd "$repo" && go build -tags bagscope_front -o "$build/bagscope" ./model/cli/bagscope)
+(cd "$repo" && CGO_ENABLED=0 go build -tags bagscope_front -o "$build/bagscope" ./model/cli/bagscope)
 # rosbag/bag.h pulls in pluginlib and class_loader, whose Debian headers sit one
 # directory down and need the ROS 2 utility headers beside them.
 cxxflags=(-O2 -std=c++17)

@@ -42,7 +42,7 @@ for tool in go hyperfine /usr/bin/time sqlite3; do
 done
 mkdir -p "$build" "$bench"
 echo "== building bagscope and the benchmark programs into $build" >&2
-(cd "$repo" && go build -tags bagscope_front -o "$build/bagscope" ./model/cli/bagscope &&
+(cd "$repo" && CGO_ENABLED=0 go build -tags bagscope_front -o "$build/bagscope" ./model/cli/bagscope &&
 	go build -o "$build/ros2decode" ./testdata/bench/ros2decode &&
 	go build -o "$build/ros2db3" ./testdata/bench/ros2db3)
 dir=$bench/mixed_ros2_db3

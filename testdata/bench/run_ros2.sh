@@ -48,7 +48,7 @@ for tool in go hyperfine /usr/bin/time; do
 done
 mkdir -p "$build" "$bench"
 echo "== building bagscope and the peers into $build" >&2
-(cd "$repo" && go build -tags bagscope_front -o "$build/bagscope" ./model/cli/bagscope &&
+(cd "$repo" && CGO_ENABLED=0 go build -tags bagscope_front -o "$build/bagscope" ./model/cli/bagscope &&
 	go build -o "$build/mcapread" ./testdata/bench/mcapread &&
 	go build -o "$build/bare" ./testdata/bench/bare &&
 	go build -o "$build/ros2mcap" ./testdata/bench/ros2mcap)
