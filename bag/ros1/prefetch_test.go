@@ -56,9 +56,12 @@ func TestMessagesCloseEarly(t *testing.T) {
 	defer b.Close()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	base := runtime.NumGoroutine()
+	// settled waits until the workers have ended: for the state, not for
+	// a time (a loaded machine takes its time); the minute only bounds a
+	// leak, so that it fails here and not at the test binary's timeout.
 	settled := func(what string) {
 		t.Helper()
-		for i := 0; i < 200 && runtime.NumGoroutine() > base; i++ {
+		for end := time.Now().Add(time.Minute); runtime.NumGoroutine() > base && time.Now().Before(end); {
 			runtime.GC()
 			time.Sleep(5 * time.Millisecond)
 		}
