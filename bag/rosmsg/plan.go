@@ -101,6 +101,9 @@ type MsgPlan struct {
 	// prog is the CDR skip program (progOf), built on first use: a field
 	// rather than a map, since it is looked up for every message.
 	prog atomic.Pointer[cdrProg]
+	// layout is the field layout plans (layoutOf) of the ROS 1 wire
+	// format [0] and of CDR [1], built on first use.
+	layout [2]atomic.Pointer[msgLayout]
 }
 
 // FieldPlan is the decoding plan of one field. In a CDR plan the serialized
