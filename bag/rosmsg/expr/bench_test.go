@@ -22,6 +22,25 @@ func BenchmarkMatch(b *testing.B) {
 		{"any", tf, tfMessage(), `any(transforms[*].child_frame_id == "leg" && transforms[*].transform.translation.z > 5)`},
 		{"regex", tf, tfMessage(), `transforms[1].header.frame_id ~ "^wor"`},
 	}
+	// The expressions of BENCHMARKS.md's find rows, on real ROS 2 messages.
+	for _, smp := range cdrSamples(b) {
+		switch smp.plan.Type {
+		case "sensor_msgs/msg/Imu":
+			cases = append(cases, struct {
+				name string
+				plan *rosmsg.Plan
+				data []byte
+				src  string
+			}{"cdr-imu", smp.plan, smp.data, "linear_acceleration.z > 12 || angular_velocity.x < -50"})
+		case "nav_msgs/msg/Odometry":
+			cases = append(cases, struct {
+				name string
+				plan *rosmsg.Plan
+				data []byte
+				src  string
+			}{"cdr-odom", smp.plan, smp.data, "norm(twist.twist.linear) > 100"})
+		}
+	}
 	for _, c := range cases {
 		e, err := Parse(c.src)
 		if err != nil {

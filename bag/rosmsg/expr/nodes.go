@@ -341,7 +341,7 @@ func (n *msgNormNode) eval(s *State) val {
 	m := n.w.leaf.msg
 	sum := 0.0
 	for _, k := range n.fields {
-		fo, ok := s.cur.FieldOffset(m, off, k)
+		fo, ok := s.ff.FieldOffset(s.cur, m, off, k)
 		if !ok {
 			s.bad(fo)
 			return val{}

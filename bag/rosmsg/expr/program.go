@@ -53,6 +53,9 @@ type State struct {
 	keyBuf []byte
 	steps  int
 	err    error
+	// ff finds field offsets through the layout plans, sharing the
+	// variable-size fields skipped between the terms of one message.
+	ff rosmsg.FieldFinder
 	// Byte copies of the input's topic and type, kept between messages.
 	topic, typ []byte
 }
@@ -126,6 +129,7 @@ func (p *Program) Match(s *State, in *Input) (bool, error) {
 		return false, s.err
 	}
 	s.cur, s.root = cur, root
+	s.ff.Reset()
 	v := p.root.eval(s)
 	if s.err != nil {
 		return false, s.err

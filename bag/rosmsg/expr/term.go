@@ -101,7 +101,7 @@ func (s *State) walkFrom(w *walk, levels *[maxLevels]int) (int, status) {
 			}
 			nl++
 			var ok bool
-			if off, ok = cur.FieldOffset(st.m, off, st.k); !ok {
+			if off, ok = s.ff.FieldOffset(cur, st.m, off, st.k); !ok {
 				return s.bad(off)
 			}
 		case sIndex:
@@ -127,7 +127,7 @@ func (s *State) walkFrom(w *walk, levels *[maxLevels]int) (int, status) {
 				return off, stAbsent
 			}
 			kmsg := st.keyMsg
-			ko, ok := cur.FieldOffset(kmsg, levels[st.keyLevel], st.keyField)
+			ko, ok := s.ff.FieldOffset(cur, kmsg, levels[st.keyLevel], st.keyField)
 			if !ok {
 				return s.bad(ko)
 			}
