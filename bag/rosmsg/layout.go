@@ -67,6 +67,7 @@ func layoutOf(m *MsgPlan, cdr bool) *msgLayout {
 type FieldFinder struct {
 	memo [finderMemos]finderMemo
 	next int
+	gen  uint32 // the memos of this message data have this gen
 }
 
 const finderMemos = 8
@@ -76,13 +77,17 @@ const finderMemos = 8
 type finderMemo struct {
 	m     *MsgPlan
 	start int
+	gen   uint32
 	ends  []int
 }
 
 // Reset forgets the message starts seen (call it for each new message).
 func (ff *FieldFinder) Reset() {
-	for i := range ff.memo {
-		ff.memo[i].m = nil
+	ff.gen++
+	if ff.gen == 0 {
+		for i := range ff.memo {
+			ff.memo[i].m = nil
+		}
 	}
 }
 
@@ -118,7 +123,7 @@ func (ff *FieldFinder) FieldOffset(c Cursor, m *MsgPlan, off, k int) (int, bool)
 func (ff *FieldFinder) varEnd(c Cursor, m *MsgPlan, l *msgLayout, start, nv int) (int, bool) {
 	var me *finderMemo
 	for i := range ff.memo {
-		if ff.memo[i].m == m && ff.memo[i].start == start {
+		if ff.memo[i].m == m && ff.memo[i].start == start && ff.memo[i].gen == ff.gen {
 			me = &ff.memo[i]
 			break
 		}
@@ -126,7 +131,7 @@ func (ff *FieldFinder) varEnd(c Cursor, m *MsgPlan, l *msgLayout, start, nv int)
 	if me == nil {
 		me = &ff.memo[ff.next]
 		ff.next = (ff.next + 1) % finderMemos
-		me.m, me.start, me.ends = m, start, me.ends[:0]
+		me.m, me.start, me.gen, me.ends = m, start, ff.gen, me.ends[:0]
 	}
 	for len(me.ends) < nv {
 		j := len(me.ends)
