@@ -119,7 +119,12 @@ func (c *compiler) compile(a *ast) (cnode, *Error) {
 		if x.t != tyNum {
 			return cnode{}, c.typeErr(a.args[0], x.t, "'-' takes a number")
 		}
-		return cnode{n: &negNode{x.n}, t: tyNum}, nil
+		neg := &negNode{x.n}
+		if _, ok := x.n.(*constNode); ok {
+			// A negative literal: its value, once.
+			return cnode{n: &constNode{neg.eval(&State{})}, t: tyNum}, nil
+		}
+		return cnode{n: neg, t: tyNum}, nil
 	}
 	return c.binary(a)
 }
@@ -194,7 +199,7 @@ func (c *compiler) binary(a *ast) (cnode, *Error) {
 	if l.t == tyBool && a.text != "==" && a.text != "!=" {
 		return cnode{}, errAt(a.pos, a.end-a.pos, "booleans compare with == and != only")
 	}
-	return cnode{n: &cmpNode{op: a.text, l: l.n, r: r.n}, t: tyBool}, nil
+	return cnode{n: newCmp(a.text, l.n, r.n), t: tyBool}, nil
 }
 
 // value checks that x is a value (not a message or a whole array).

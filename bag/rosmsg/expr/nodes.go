@@ -129,15 +129,46 @@ func (n *orNode) eval(s *State) val {
 }
 
 type cmpNode struct {
-	op   string
+	op   cmpOp
 	l, r node
+	// rc is r's value when r is a literal, read without a call.
+	rc *val
+}
+
+// cmpOp is a comparison operator.
+type cmpOp uint8
+
+const (
+	opEq cmpOp = iota
+	opNe
+	opLt
+	opLe
+	opGt
+	opGe
+)
+
+var cmpOpOf = map[string]cmpOp{"==": opEq, "!=": opNe, "<": opLt, "<=": opLe, ">": opGt, ">=": opGe}
+
+// newCmp returns the comparison op (one of cmpOpOf) of l and r.
+func newCmp(op string, l, r node) *cmpNode {
+	n := &cmpNode{op: cmpOpOf[op], l: l, r: r}
+	if c, ok := r.(*constNode); ok {
+		n.rc = &c.v
+	}
+	return n
 }
 
 func (n *cmpNode) eval(s *State) val {
-	a, b := n.l.eval(s), n.r.eval(s)
+	a := n.l.eval(s)
+	var b val
+	if n.rc != nil {
+		b = *n.rc
+	} else {
+		b = n.r.eval(s)
+	}
 	c, ok := compare(a, b)
 	if !ok {
-		if a.k != vNone && b.k != vNone && n.op == "!=" {
+		if a.k != vNone && b.k != vNone && n.op == opNe {
 			return boolVal(true) // NaN != x
 		}
 		if a.k != vNone && b.k != vNone {
@@ -146,15 +177,15 @@ func (n *cmpNode) eval(s *State) val {
 		return val{}
 	}
 	switch n.op {
-	case "==":
+	case opEq:
 		return boolVal(c == 0)
-	case "!=":
+	case opNe:
 		return boolVal(c != 0)
-	case "<":
+	case opLt:
 		return boolVal(c < 0)
-	case "<=":
+	case opLe:
 		return boolVal(c <= 0)
-	case ">":
+	case opGt:
 		return boolVal(c > 0)
 	}
 	return boolVal(c >= 0)
