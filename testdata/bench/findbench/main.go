@@ -9,6 +9,7 @@
 //
 //	go run ./testdata/bench/findbench -topics /imu FILE
 //	go run ./testdata/bench/findbench -find '/imu.linear_acceleration.z > 12' -cpuprofile cpu.out FILE
+//	go run ./testdata/bench/findbench -doctor -find '/imu.linear_acceleration.z > 12' -cpuprofile cpu.out FILE
 package main
 
 import (
@@ -28,6 +29,7 @@ import (
 func main() {
 	topics := flag.String("topics", "", "comma-separated topics (default: all)")
 	find := flag.String("find", "", "run query.Find with this expression instead")
+	doctor := flag.Bool("doctor", false, "with -find: search in the quick doctor's pass, as `bagscope find` does")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to this file")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -50,7 +52,7 @@ func main() {
 		f.Topics = strings.Split(*topics, ",")
 	}
 	if *find != "" {
-		res, err := query.Find(context.Background(), s, *find, f, query.Options{})
+		res, err := query.Find(context.Background(), s, *find, f, query.Options{Doctor: *doctor})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
