@@ -125,6 +125,7 @@ func typedOracle(t *testing.T, script, path string) string {
 // after its "# TOPIC  TIME  TYPE" line. Messages the oracle does not decode
 // (no definition, not CDR) are not compared.
 func TestCatTextMatchesROS2Echo(t *testing.T) {
+	t.Parallel() // one of the package's longest; it only reads
 	requireROS2EchoOracle(t)
 	edge := filepath.Join(t.TempDir(), "edge.mcap")
 	if out, stderr, code, err := nodeOracle("make_echo_mcap.mjs", edge); err != nil || code != 0 {

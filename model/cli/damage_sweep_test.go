@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
@@ -423,11 +424,25 @@ func harmless(t *testing.T, src sweepSource, damaged string, from, to int64, wan
 }
 
 // TestDamageSweep: see the top of the file.
+//
+// It and its sources run in parallel with the other parallel tests (each
+// source on its own copies, the commands in-process share nothing): the
+// package's longest test uses both cores once the others are done, and
+// the whole sweep (-long) takes its bz2 bag's time, not the sum.
 func TestDamageSweep(t *testing.T) {
+	t.Parallel()
 	type tally struct{ variants, truthful, exact, bounded, unbounded, byTopic int }
-	var all tally
+	var (
+		mu  sync.Mutex
+		all tally
+	)
+	// After every source's subtest has ended.
+	t.Cleanup(func() {
+		t.Logf("in all: %d damaged variants, %d tell the truth; losses exact %d, bounded %d, at least N %d; %d say which topics lost how many", all.variants, all.truthful, all.exact, all.bounded, all.unbounded, all.byTopic)
+	})
 	for _, src := range sweepSources(t) {
 		t.Run(src.name, func(t *testing.T) {
+			t.Parallel()
 			if !sweepLong() {
 				sweeptest.Note(t, src.sampleEvery, fmt.Sprintf("the %d offsets of each kind of damage", sweepOffsetsLong))
 			}
@@ -688,6 +703,8 @@ func TestDamageSweep(t *testing.T) {
 				}
 			}
 			t.Logf("%d damaged variants, %d tell the truth; losses exact %d, bounded %d, at least N %d; %d say which topics lost how many", tl.variants, tl.truthful, tl.exact, tl.bounded, tl.unbounded, tl.byTopic)
+			mu.Lock()
+			defer mu.Unlock()
 			all.variants += tl.variants
 			all.truthful += tl.truthful
 			all.exact += tl.exact
@@ -696,5 +713,4 @@ func TestDamageSweep(t *testing.T) {
 			all.byTopic += tl.byTopic
 		})
 	}
-	t.Logf("in all: %d damaged variants, %d tell the truth; losses exact %d, bounded %d, at least N %d; %d say which topics lost how many", all.variants, all.truthful, all.exact, all.bounded, all.unbounded, all.byTopic)
 }

@@ -12,6 +12,7 @@ import (
 // reader (@mcap/core, tested with its indexed reader too) reads the copy
 // whole and decodes it to the same JSON as cat.
 func TestFixMCAPReadByOracle(t *testing.T) {
+	t.Parallel() // one of the package's longest; its copies are its own
 	requireNodeOracles(t)
 	data, err := os.ReadFile("../../testdata/ros2-mixed.mcap")
 	if err != nil {

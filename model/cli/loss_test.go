@@ -237,6 +237,7 @@ func TestJSONForNonBags(t *testing.T) {
 // TestEmptyRepairIsAValidBag: a repair that keeps no message still writes
 // an indexed bag the reference opens and checks.
 func TestEmptyRepairIsAValidBag(t *testing.T) {
+	t.Parallel() // fix's bomb run is ~14 s of bz2 under -race; shares nothing
 	requireRef(t)
 	for name, in := range map[string]string{
 		"bomb":      ros1Testdata + "/bomb-bz2.bag",
@@ -271,6 +272,9 @@ func TestBombCommandsMemory(t *testing.T) {
 		bombCommandsChild(t)
 		return
 	}
+	// The child measures its own heap: this waits for it beside the other
+	// parallel tests.
+	t.Parallel()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestBombCommandsMemory$", "-test.v")
 	cmd.Env = append(os.Environ(), "BAGSCOPE_BOMB_CHILD=1", "GOMAXPROCS=8")
 	out, err := cmd.CombinedOutput()
