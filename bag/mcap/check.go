@@ -146,7 +146,18 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 				if t.N > MaxRecordSize {
 					break
 				}
-				it.job = pipe.submit(t.Offset, t.N)
+				// The decompressed size it declares, after the
+				// start and end times, and whether it is
+				// compressed: the pipe's budget.
+				var usize uint64
+				compressed := true
+				if t.N >= 32 {
+					if b, err := w.get(t.Offset+recHeaderLen+16, 16); err == nil {
+						usize = binary.LittleEndian.Uint64(b)
+						compressed = binary.LittleEndian.Uint32(b[12:]) > 0
+					}
+				}
+				it.job = pipe.submit(t.Offset, t.N, usize, compressed)
 			case t.Op == OpAttachment && t.N > 64<<20:
 			case t.Op == OpMessage && t.N > 64<<20:
 				content, err := w.get(t.Offset+recHeaderLen, messageHeaderLen)

@@ -36,6 +36,7 @@ type checkJob struct {
 	off    int64
 	n      uint64 // the record's declared content length
 	raw    []byte // the record, header included
+	usize  int64  // the buffer lent for its decompressed records; 0: none
 	weight int64
 	done   chan struct{}
 	load   chunkLoad
@@ -51,9 +52,16 @@ type checkJob struct {
 	msgs  []msgAt
 }
 
+// checkBudget is the most bytes of chunks the doctor's pipe holds at once
+// (raw, decompressed and their list of messages), unless three of the
+// largest chunk seen need more: about seven 1 MiB chunks of small
+// messages, enough to keep two cores busy (and more, less deep), and a
+// bound on the memory whatever the file's size and the number of cores.
+const checkBudget = 16 << 20
+
 func newCheckPipe(x *Reader, visit func(m *bag.Message)) *checkPipe {
 	workers := runtime.GOMAXPROCS(0)
-	p := &checkPipe{x: x, visit: visit, jobs: make(chan *checkJob, 2*workers), budget: maxInFlightBytes, maxJobs: 2*workers + 1,
+	p := &checkPipe{x: x, visit: visit, jobs: make(chan *checkJob, 2*workers), budget: checkBudget, maxJobs: 2*workers + 1,
 		raws: make(chan []byte, 2*workers+2), dsts: make(chan []byte, 2*workers+2), msgBufs: make(chan []msgAt, 2*workers+2)}
 	p.cond = sync.NewCond(&p.mu)
 	for range workers {
@@ -65,15 +73,25 @@ func newCheckPipe(x *Reader, visit func(m *bag.Message)) *checkPipe {
 // close ends the workers once the jobs submitted are done.
 func (p *checkPipe) close() { close(p.jobs) }
 
-// submit queues the chunk record at off, of n bytes of content, for a
-// worker to read and load, waiting while the chunks in flight hold the
-// budget.
-func (p *checkPipe) submit(off int64, n uint64) *checkJob {
+// submit queues the chunk record at off, of n bytes of content, declaring
+// usize bytes decompressed (0 when unknown), for a worker to read and
+// load, waiting while the chunks in flight hold the budget.
+func (p *checkPipe) submit(off int64, n, usize uint64, compressed bool) *checkJob {
 	j := &checkJob{off: off, n: n, done: make(chan struct{})}
-	// The decompressed records count as much again, at the least; a
-	// worker that finds them larger takes what they need as it
-	// decompresses them (bounded by MaxChunkSize).
-	j.weight = 2 * (recHeaderLen + int64(n))
+	// A chunk weighs its record, its decompressed records if compressed
+	// (as much as the record, at the least, when the size declared is
+	// unknown or absurd) and its list of messages (16 bytes a message
+	// record of 31 bytes or more).
+	raw := recHeaderLen + int64(n)
+	records := raw
+	if compressed {
+		j.usize = raw
+		if usize > 0 && usize <= preallocLimit {
+			j.usize = int64(usize)
+		}
+		records = j.usize
+	}
+	j.weight = raw + j.usize + records/2
 	p.acquire(j.weight)
 	p.jobs <- j
 	return j
@@ -104,11 +122,12 @@ func (p *checkPipe) release(j *checkJob) {
 	p.cond.Broadcast()
 }
 
-// acquire waits until one more chunk of w bytes fits the budget (bytes
-// and chunks in flight, two per worker and one more); a chunk larger than
-// the whole budget goes alone.
+// acquire waits until one more chunk of w bytes fits the budget (bytes,
+// checkBudget or three of the largest chunk, and chunks in flight, two per
+// worker and one more); a chunk larger than the whole budget goes alone.
 func (p *checkPipe) acquire(w int64) {
 	p.mu.Lock()
+	p.budget = max(p.budget, 3*w)
 	for p.jobsIn >= p.maxJobs || p.inFlight > 0 && p.inFlight+w > p.budget {
 		p.cond.Wait()
 	}
@@ -156,7 +175,7 @@ func (p *checkPipe) work(j *checkJob, d *decoders, m *bag.Message) {
 		return
 	}
 	j.crc = crc32.ChecksumIEEE(j.raw)
-	j.dst = p.get(p.dsts, int(min(j.weight, preallocLimit)))[:0]
+	j.dst = p.get(p.dsts, int(j.usize))[:0]
 	j.load = d.loadChunk(j.raw, j.off, j.n, j.dst)
 	if j.load.data != nil && j.load.hdr.Compression != "" {
 		j.dst = j.load.data[:0]

@@ -15,9 +15,13 @@ import (
 
 // Bounds on the parallel reading of chunks.
 const (
-	// maxInFlightBytes caps the uncompressed bytes of the chunks being
-	// decompressed ahead of the reader.
-	maxInFlightBytes = 512 << 20
+	// readBudget bounds the bytes of the chunks read ahead of the
+	// time-ordered reader (records, decompressed, their message lists):
+	// about eight 1 MiB chunks of small messages, so the memory does not
+	// grow with the cores. At least minWindow chunks are read ahead
+	// (two cores busy), whatever their size.
+	readBudget = 16 << 20
+	minWindow  = 4
 	// looseSegment is the most file bytes read at once for messages
 	// outside chunks.
 	looseSegment = 8 << 20
@@ -189,16 +193,19 @@ func (it *MessageIter) begin() {
 	it.prefetchWindow()
 	workers := min(runtime.GOMAXPROCS(0), len(it.jobs))
 	it.window = 2 * runtime.GOMAXPROCS(0)
+	// A chunk in flight weighs its record, its decompressed records and
+	// their list of messages (about half as much again for records of
+	// tens of bytes).
 	var total uint64
 	var n int
 	for _, j := range it.jobs {
 		if j.c != nil {
-			total += j.c.USize
+			total += j.c.USize + uint64(j.c.Length) + j.c.USize/2
 			n++
 		}
 	}
 	if n > 0 && total/uint64(n) > 0 {
-		it.window = max(1, min(it.window, int(maxInFlightBytes/(total/uint64(n)))))
+		it.window = max(1, min(it.window, max(minWindow, int(readBudget/(total/uint64(n))))))
 	}
 	it.jobCh = make(chan *job)
 	it.sem = make(chan struct{}, it.window)
@@ -653,6 +660,24 @@ func (it *MessageIter) Suspects() uint64 { return it.suspects }
 func (it *MessageIter) Close() {
 	if it.stop != nil {
 		it.stopped.Do(func() { close(it.stop) })
+	}
+	// The buffers kept for reuse go now, not when the iterator is
+	// dropped: a command goes on after its read (verify's doctor).
+	for _, free := range []chan []byte{it.free, it.freeRaw} {
+		for drained := false; !drained; {
+			select {
+			case <-free:
+			default:
+				drained = true
+			}
+		}
+	}
+	for drained := false; !drained; {
+		select {
+		case <-it.freeEnt:
+		default:
+			drained = true
+		}
 	}
 }
 
