@@ -191,12 +191,14 @@ lint:
 # TestDamageSweep 2 of its 40 offsets per kind of damage (1 for the bz2 bag),
 # TestSweepCutAndCorrupt one in 3 of each fixture's cuts and flips,
 # TestCutEverywhere one in 4 cut offsets, TestFlipBytesInEveryRecord ~54
-# spots of each multi-chunk bag. TestHeadlessCommandsMemory runs check and
-# plot --stats on an MCAP of 1M tiny messages, with -long every headless
-# command on 4M, MCAP and ROS 1 (peak RSS at most 64 MiB, issue 29).
+# spots of each multi-chunk bag, TestScanKilledRecordings one in 3 cuts of
+# each killed recording and half its comparisons with rosbag reindex.
+# TestHeadlessCommandsMemory runs check and plot --stats on an MCAP of 1M
+# tiny messages, with -long every headless command on 4M, MCAP and ROS 1
+# (peak RSS at most 64 MiB, issue 29).
 # BAGSCOPE_SAMPLE=K runs another fixed sample.
 # One of them whole:  go test -race -run '^TestDamageSweep$$' ./model/cli/ -long
-LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo|TestRemoteCatEqualsLocal|TestDamageSweep|TestSweepCutAndCorrupt|TestCutEverywhere|TestFlipBytesInEveryRecord|TestHeadlessCommandsMemory
+LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo|TestRemoteCatEqualsLocal|TestDamageSweep|TestSweepCutAndCorrupt|TestCutEverywhere|TestFlipBytesInEveryRecord|TestHeadlessCommandsMemory|TestScanKilledRecordings
 # The packages that hold them (each test binary knows -long).
 LONG_PKGS := ./model/cli/ ./bag/ros1/
 

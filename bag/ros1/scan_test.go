@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/bagscope/bagscope/bag/sweeptest"
 )
 
 // killedDir makes the killed recordings once per test binary.
@@ -75,7 +77,16 @@ func isPrefix(got, want []string) (bool, int) {
 // writing, cut at many offsets, and checks that the messages read are
 // exactly a prefix of what was written (the closed bag's messages), and
 // never fewer than `rosbag reindex` recovers from the same bytes.
+//
+// make test scans one in killedCutSample of the cuts of each snapshot (the
+// whole snapshot always) and compares about half of the reference
+// comparisons (reindex) with the reference; -long (make test-long) every
+// one:
+//
+//	go test -race -run '^TestScanKilledRecordings$' ./bag/ros1/ -long
 func TestScanKilledRecordings(t *testing.T) {
+	const killedCutSample = 3
+	sweeptest.Note(t, killedCutSample, "each snapshot's cuts, and half its reindex comparisons")
 	dir := killed(t)
 	snaps, _ := filepath.Glob(filepath.Join(dir, "*.bag.active"))
 	if len(snaps) < 18 {
@@ -102,7 +113,16 @@ func TestScanKilledRecordings(t *testing.T) {
 				cuts = append(cuts, c)
 			}
 			reindexChecked := 0
+			refEvery := len(cuts)/6 + 1
+			refs := (len(cuts) + refEvery - 1) / refEvery
 			for i, cut := range cuts {
+				// The cuts compared with the reference's reindex: every
+				// refEvery-th, without -long every other one of those
+				// when that leaves at least two.
+				isRef := i%refEvery == 0 && (sweeptest.Long() || refs < 4 || (i/refEvery)%2 == 0)
+				if i > 0 && !isRef && !sweeptest.Keep(i, killedCutSample) {
+					continue
+				}
 				b, err := scanBytes(data[:cut])
 				if err != nil {
 					t.Fatalf("cut at %d: %v", cut, err)
@@ -118,7 +138,7 @@ func TestScanKilledRecordings(t *testing.T) {
 					t.Fatalf("whole snapshot: nothing found")
 				}
 				// Compare with the reference's reindex on a sample of the cuts.
-				if i%(len(cuts)/6+1) == 0 {
+				if isRef {
 					reindexChecked++
 					cutFile := filepath.Join(t.TempDir(), "cut.bag")
 					os.WriteFile(cutFile, data[:cut], 0o644)
