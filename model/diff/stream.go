@@ -86,6 +86,10 @@ func start(ctx context.Context, s bag.Storage, topics []string, ti *topicIndex) 
 		it := src.it
 		var b batch
 		var arena []byte
+		// A batch's arena starts small, so that a batch of small
+		// messages, which a message still being matched keeps alive,
+		// does not hold batchBytes.
+		arenaSize := 64 << 10
 		flush := func() bool {
 			if len(b.recs) == 0 {
 				return true
@@ -109,15 +113,17 @@ func start(ctx context.Context, s bag.Storage, topics []string, ti *topicIndex) 
 				src.suspects++
 			}
 			if arena == nil {
-				arena = make([]byte, 0, max(batchBytes, len(m.Data)))
+				arena = make([]byte, 0, max(arenaSize, len(m.Data)))
 				b.recs = make([]rec, 0, batchSize)
 			}
 			if len(arena)+len(m.Data) > cap(arena) {
-				// This message's data goes into a batch of its own arena.
+				// This message's data goes into a batch of its own
+				// arena, larger (up to batchBytes) for large messages.
 				if !flush() {
 					return
 				}
-				arena = make([]byte, 0, max(batchBytes, len(m.Data)))
+				arenaSize = min(2*arenaSize, batchBytes)
+				arena = make([]byte, 0, max(arenaSize, len(m.Data)))
 				b.recs = make([]rec, 0, batchSize)
 			}
 			n := len(arena)
