@@ -180,14 +180,14 @@ const maxCDRPadding = 3
 // decodeCDR is Decode for a CDR plan. The root covers the data from offset 0
 // (the encapsulation header) to the end of its last field; every other node's
 // range starts at its first byte after alignment padding.
-func (p *Plan) decodeCDR(data []byte) (*Node, error) {
+func (p *Plan) decodeCDR(data []byte, s *Scratch) (*Node, error) {
 	be, err := cdrHeader(data)
 	if err != nil {
 		err.Type = p.Type
 		return nil, err
 	}
-	d := cdrDecoder{decoder: decoder{data: data, budget: nodesPerByte*len(data) + extraNodes}, be: be}
-	root := &Node{Index: -1, Type: p.Type, Kind: KindMessage}
+	d := cdrDecoder{decoder: decoder{data: data, budget: nodesPerByte*len(data) + extraNodes, s: s}, be: be}
+	root := d.root(p.Type)
 	end, err := d.message(p.Root, root, 4)
 	if err != nil {
 		err.Type = p.Type

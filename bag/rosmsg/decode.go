@@ -34,12 +34,30 @@ const (
 // For a CDR plan, data is the whole message including its 4-byte
 // encapsulation header, and node ranges are offsets into it; up to 3 padding
 // bytes after the last field are not trailing bytes.
-func (p *Plan) Decode(data []byte) (*Node, error) {
+func (p *Plan) Decode(data []byte) (*Node, error) { return p.DecodeScratch(data, nil) }
+
+// Scratch is memory that decoding one message after another reuses, so
+// that a tree's nodes are not allocated anew for every message (a reader
+// decoding a million messages on every core otherwise keeps the collector
+// busy with them). A Scratch is used by one goroutine at a time.
+type Scratch struct {
+	root Node
+	slab []Node
+	used int
+}
+
+// scratchSlab is how many nodes a Scratch reuses; a message needing more
+// takes the rest from the heap, as Decode does.
+const scratchSlab = 1024
+
+// DecodeScratch is Decode with the tree's nodes taken from s (nil: from
+// the heap): the tree is valid until the next DecodeScratch with s.
+func (p *Plan) DecodeScratch(data []byte, s *Scratch) (*Node, error) {
 	if p.cdr {
-		return p.decodeCDR(data)
+		return p.decodeCDR(data, s)
 	}
-	d := decoder{data: data, budget: nodesPerByte*len(data) + extraNodes}
-	root := &Node{Index: -1, Type: p.Type, Kind: KindMessage}
+	d := decoder{data: data, budget: nodesPerByte*len(data) + extraNodes, s: s}
+	root := d.root(p.Type)
 	end, err := d.message(p.Root, root, 0)
 	if err != nil {
 		err.Type = p.Type
@@ -55,7 +73,18 @@ func (p *Plan) Decode(data []byte) (*Node, error) {
 
 type decoder struct {
 	data   []byte
-	budget int // nodes that may still be allocated
+	budget int      // nodes that may still be allocated
+	s      *Scratch // nil: nodes from the heap
+}
+
+// root returns the tree's root, of a message of type typ.
+func (d *decoder) root(typ string) *Node {
+	if d.s == nil {
+		return &Node{Index: -1, Type: typ, Kind: KindMessage}
+	}
+	d.s.used = 0
+	d.s.root = Node{Index: -1, Type: typ, Kind: KindMessage}
+	return &d.s.root
 }
 
 // nodes allocates n nodes from the budget.
@@ -64,6 +93,16 @@ func (d *decoder) nodes(off, n int) ([]Node, *Error) {
 		return nil, d.fail(off, ErrTooLarge, "more than %d nodes", nodesPerByte*len(d.data)+extraNodes)
 	}
 	d.budget -= n
+	if s := d.s; s != nil && n <= scratchSlab {
+		if s.used+n > len(s.slab) {
+			// The nodes given so far stay with the tree being built.
+			s.slab, s.used = make([]Node, scratchSlab), 0
+		}
+		out := s.slab[s.used : s.used+n : s.used+n]
+		clear(out)
+		s.used += n
+		return out, nil
+	}
 	return make([]Node, n), nil
 }
 
