@@ -25,6 +25,9 @@ const (
 	// looseSegment is the most file bytes read at once for messages
 	// outside chunks.
 	looseSegment = 8 << 20
+	// maxPreparedBytes caps the bytes a prepared read holds ahead of the
+	// merge: the chunks decompressed and what was prepared of them.
+	maxPreparedBytes = 32 << 20
 )
 
 // ent is one selected message in a loaded chunk or segment.
@@ -36,6 +39,10 @@ type ent struct {
 	seq       uint32
 	ch        uint16
 	zstd      bool // the data starts as a zstd frame does (see DataMayBeZstd)
+	// prepared says the iterator's Prepare made bytes ps to pe of the
+	// result's side segments of the message (ps = pe when it did not).
+	prepared bool
+	ps, pe   uint32
 }
 
 // zstdStart reports whether message data starts with a zstd frame's magic.
@@ -65,6 +72,13 @@ type result struct {
 	suspect string
 	// visited counts the messages handed to a visit.
 	visited int
+	// side holds what the iterator's Prepare made of the messages (ent.ps,
+	// ent.pe), in segments of sideSeg bytes given back as the merge passes
+	// them (sideFrom is the first not given back); cost is what the result
+	// counts against the in-flight budget while it is held, besides them.
+	side     [][]byte
+	sideFrom int
+	cost     int64
 }
 
 // MessageIter iterates over an MCAP file's messages in log-time order. It
@@ -99,6 +113,16 @@ type MessageIter struct {
 	err     error
 	// suspects counts the suspect messages given.
 	suspects uint64
+
+	// prep is the hook run on the workers (PreparedMessages), nil for a
+	// plain read; freeSeg pools its side segments, budget bounds the
+	// bytes held (chunks decompressed and side segments) with it.
+	prep    bag.Prepare
+	freeSeg chan []byte
+	budget  *budget
+	prepOut []byte
+	prepOK  bool
+	joined  []byte // a message's prepared bytes that span segments
 }
 
 // Messages iterates over the messages that f selects, in log-time order
@@ -207,12 +231,23 @@ func (it *MessageIter) begin() {
 	if n > 0 && total/uint64(n) > 0 {
 		it.window = max(1, min(it.window, max(minWindow, int(readBudget/(total/uint64(n))))))
 	}
+	if it.prep != nil {
+		// What is prepared of a chunk (text) can be several times its
+		// size: the workers busy, one chunk ready for the merge, and
+		// what budget holds allows (the chunk the merge drains is held
+		// too).
+		it.window = min(it.window, runtime.GOMAXPROCS(0))
+	}
 	it.jobCh = make(chan *job)
 	it.sem = make(chan struct{}, it.window)
 	it.stop = make(chan struct{})
 	it.free = make(chan []byte, 2*it.window+4)
 	it.freeRaw = make(chan []byte, 2*it.window+4)
 	it.freeEnt = make(chan []ent, 2*it.window+4)
+	if it.prep != nil {
+		it.freeSeg = make(chan []byte, maxPooledSegs)
+		it.budget = newBudget(maxPreparedBytes, it.stop)
+	}
 	for _, j := range it.jobs {
 		j.done = make(chan *result, 1)
 	}
@@ -222,6 +257,9 @@ func (it *MessageIter) begin() {
 			select {
 			case it.sem <- struct{}{}:
 			case <-it.stop:
+				return
+			}
+			if it.budget != nil && !it.budget.acquire(jobCost(j)) {
 				return
 			}
 			select {
@@ -235,8 +273,14 @@ func (it *MessageIter) begin() {
 		go func() {
 			d := getDecoders()
 			defer putDecoders(d)
+			var m bag.Message
+			var scratch []byte
 			for j := range it.jobCh {
-				j.done <- it.work(j, d, nil)
+				r := it.work(j, d, nil)
+				if it.prep != nil {
+					scratch = it.prepare(r, &m, jobCost(j), scratch)
+				}
+				j.done <- r
 			}
 		}()
 	}
@@ -481,6 +525,10 @@ func (it *MessageIter) Next() bool {
 	if it.release != nil {
 		it.putBuf(it.release.pool, it.release.b)
 		it.putEnts(it.release.ents)
+		if it.prep != nil {
+			it.releaseSide(it.release.r, len(it.release.r.side))
+			it.budget.release(it.release.cost)
+		}
 		it.release = nil
 	}
 	for it.next < len(it.jobs) && (len(it.h) == 0 || it.jobs[it.next].start <= it.h[0].ents[it.pos[0]].time) {
@@ -501,6 +549,10 @@ func (it *MessageIter) Next() bool {
 		if len(r.ents) == 0 {
 			it.putBuf(it.pool(r), r.buf)
 			it.putEnts(r.ents)
+			if it.prep != nil {
+				it.releaseSide(r, len(r.side))
+				it.budget.release(r.cost)
+			}
 			continue
 		}
 		it.h = append(it.h, r)
@@ -518,9 +570,12 @@ func (it *MessageIter) Next() bool {
 		it.suspects++
 	}
 	it.seq, it.zstd = e.seq, e.zstd
+	if it.prep != nil {
+		it.givePrepared(r, e)
+	}
 	it.pos[0]++
 	if it.pos[0] == len(r.ents) {
-		it.release = &released{it.pool(r), r.buf, r.ents}
+		it.release = &released{it.pool(r), r.buf, r.ents, r, r.cost}
 		last := len(it.h) - 1
 		it.swap(0, last)
 		it.h[last] = nil
@@ -659,7 +714,12 @@ func (it *MessageIter) Suspects() uint64 { return it.suspects }
 // Close stops the reading ahead.
 func (it *MessageIter) Close() {
 	if it.stop != nil {
-		it.stopped.Do(func() { close(it.stop) })
+		it.stopped.Do(func() {
+			close(it.stop)
+			if it.budget != nil {
+				it.budget.wake()
+			}
+		})
 	}
 	// The buffers kept for reuse go now, not when the iterator is
 	// dropped: a command goes on after its read (verify's doctor).
@@ -685,6 +745,8 @@ type released struct {
 	pool chan []byte
 	b    []byte
 	ents []ent
+	r    *result // for its side segments
+	cost int64
 }
 
 func (it *MessageIter) putEnts(e []ent) {
