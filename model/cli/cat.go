@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -75,6 +76,11 @@ is listed on stderr with offsets (exit 1).`,
 	return c
 }
 
+// inlineCatLimit is the largest -n for which cat formats the messages on
+// the goroutine that prints them, rather than every message of the chunks
+// read ahead.
+const inlineCatLimit = 1000
+
 // catOptions are how cat prints.
 type catOptions struct {
 	json bool
@@ -96,14 +102,23 @@ func runCat(b bag.Storage, path string, f bag.MessageFilter, sel *selection, o c
 	defer w.Flush()
 	p := &catPrinter{w: w, stderr: stderr, json: o.json, noSuspect: o.noSuspect, header: o.header, fields: o.fields, truncate: o.truncate,
 		warned: map[uint32]bool{}, exact: map[uint32]bool{}, b: b, path: path}
-	it := b.Messages(f)
+	// Each message is decoded and formatted on the goroutines that read
+	// it (bag.PreparedMessages), this one writing them in time order; a
+	// read of a few messages formats them here, not whole chunks ahead.
+	var it bag.PreparedIter
+	if o.limit > 0 && o.limit <= inlineCatLimit {
+		it = bag.PrepareInline(b.Messages(f), p.prepare)
+	} else {
+		it = bag.PreparedMessages(b, f, p.prepare)
+	}
 	defer it.Close()
 	var n uint64
 	var t bag.Tally // by connection: which topics lost how many
 	for it.Next() {
 		m := it.Message()
 		t.Add(m)
-		p.print(m)
+		body, ok := it.Prepared()
+		p.print(m, body, ok)
 		n++
 		if o.limit > 0 && n >= uint64(o.limit) {
 			break
@@ -256,7 +271,54 @@ func (p *catPrinter) warnOnce(c *bag.Connection, format string, args ...any) {
 	fmt.Fprintf(p.stderr, "bagscope: warning: offset %d: connection %d (%s, %s): %s\n", c.Offset, c.ID, c.Topic, c.Type, fmt.Sprintf(format, args...))
 }
 
-func (p *catPrinter) print(m *bag.Message) {
+// prepare decodes m and formats what print writes of it after its header
+// and suspect lines (bag.Prepare): run on the goroutines that read the
+// messages, so it reads only what does not change while printing. A
+// message that does not decode exactly, or whose printing warns, is left
+// to print.
+func (p *catPrinter) prepare(m *bag.Message, dst []byte) ([]byte, bool) {
+	c := m.Conn
+	plan, err := model.PlanFor(&p.plans, c)
+	if err != nil {
+		return dst, false
+	}
+	sc := scratches.Get().(*rosmsg.Scratch)
+	defer scratches.Put(sc)
+	node, err := plan.DecodeScratch(m.Data, sc)
+	if err != nil {
+		return dst, false
+	}
+	if len(p.fields) == 1 && !p.json && c.Encoding == "cdr" {
+		f := fieldAt(node, p.fields[0])
+		if f == nil {
+			return dst, false
+		}
+		text, ok := echo.ROS2Field(f, p.ros2Style(c))
+		if !ok {
+			text = echo.ROS2MessageStyled(selectFields(node, p.fields), p.ros2Style(c))
+		}
+		dst = append(dst, text...)
+		return append(dst, "---\n"...), true
+	}
+	if len(p.fields) > 0 {
+		node = selectFields(node, p.fields)
+	}
+	switch {
+	case p.json:
+		return rosmsg.AppendJSON(dst, node), true
+	case c.Encoding == "cdr":
+		dst = echo.AppendROS2Message(dst, node, p.ros2Style(c))
+		return append(dst, "---\n"...), true
+	}
+	dst = echo.AppendMessage(dst, node)
+	return append(dst, "\n---\n"...), true
+}
+
+// scratches are the decoding memory of prepare's goroutines.
+var scratches = sync.Pool{New: func() any { return new(rosmsg.Scratch) }}
+
+// print prints m: body is what prepare made of it, when prepared.
+func (p *catPrinter) print(m *bag.Message, body []byte, prepared bool) {
 	c := m.Conn
 	plan, err := model.PlanFor(&p.plans, c)
 	if errors.Is(err, rosmsg.ErrUnsupportedEncoding) {
@@ -280,7 +342,10 @@ func (p *catPrinter) print(m *bag.Message) {
 		p.warnOnce(c, "%v", err)
 	}
 	suspect := m.Suspect
-	node, err := plan.Decode(m.Data)
+	var node *rosmsg.Node
+	if !prepared {
+		node, err = plan.Decode(m.Data)
+	}
 	if err == nil {
 		p.exact[c.ID] = true
 	}
@@ -315,6 +380,10 @@ func (p *catPrinter) print(m *bag.Message) {
 		}
 	}
 	if suspect != "" && !p.noteSuspect(m) {
+		return
+	}
+	if prepared {
+		p.printPrepared(m, body, suspect)
 		return
 	}
 	if len(p.fields) == 1 && !p.json && c.Encoding == "cdr" {
@@ -356,6 +425,36 @@ func (p *catPrinter) print(m *bag.Message) {
 	p.buf = echo.AppendMessage(p.buf[:0], node)
 	p.buf = append(p.buf, "\n---\n"...)
 	p.w.Write(p.buf)
+}
+
+// printPrepared writes a message prepare formatted: its header and
+// suspect lines around body, as print writes them.
+func (p *catPrinter) printPrepared(m *bag.Message, body []byte, suspect string) {
+	c := m.Conn
+	if p.json {
+		b := p.buf[:0]
+		b = append(b, `{"topic": `...)
+		b = appendJSONString(b, c.Topic)
+		b = fmt.Appendf(b, `, "time": {"secs": %d, "nsecs": %d, "ns": %d}, "type": `, m.Time.Sec, m.Time.NSec, m.Time.Nanos())
+		b = appendJSONString(b, c.Type)
+		b = append(b, `, "msg": `...)
+		b = append(b, body...)
+		if suspect != "" {
+			b = append(b, `, "suspect": `...)
+			b = appendJSONString(b, suspect)
+		}
+		b = append(b, "}\n"...)
+		p.w.Write(b)
+		p.buf = b
+		return
+	}
+	if p.header {
+		fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
+	}
+	if suspect != "" {
+		fmt.Fprintf(p.w, "# suspect: %s\n", suspect)
+	}
+	p.w.Write(body)
 }
 
 // ros2Style is how a connection's ROS 2 text is written.
