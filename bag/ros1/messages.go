@@ -3,6 +3,7 @@ package ros1
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -50,6 +51,10 @@ type entry struct {
 	dataOff uint32
 	dataLen uint32
 	conn    uint32
+	// ps and pe are the bytes of the cursor's side that the query's
+	// prep made of the message (prepared: it did).
+	ps, pe   uint32
+	prepared bool
 }
 
 // chunkCursor is a loaded chunk with its selected messages in time order.
@@ -71,6 +76,8 @@ type chunkCursor struct {
 	// suspect says why the chunk's messages are not to be trusted ("" when
 	// the chunk is sound).
 	suspect string
+	// side is what the query's prep made of the entries (entry.ps, pe).
+	side []byte
 }
 
 func (c *chunkCursor) cur() *entry { return &c.entries[c.i] }
@@ -130,6 +137,10 @@ type MessageIter struct {
 	// prefetched is set once the first Next asked for a window's chunks
 	// together (see prefetchWindow); windowed when it fetched them.
 	prefetched, windowed bool
+	// prepOut and prepOK are what the query's prep made of the current
+	// message.
+	prepOut []byte
+	prepOK  bool
 }
 
 // query is what the workers need to load a chunk; it does not change once
@@ -141,6 +152,9 @@ type query struct {
 	end   uint64
 	conns []*Connection // by ID, for IDs below len(conns)
 	hook  func(*LoadedChunk) error
+	// prep is run on every selected message by the worker that loaded
+	// its chunk (Store.PreparedMessages), or nil.
+	prep func(m *Message, dst []byte) ([]byte, bool)
 }
 
 // conn returns the connection with the given ID, or nil.
@@ -336,6 +350,9 @@ func (it *MessageIter) Next() bool {
 	if c.suspect != "" {
 		it.suspects++
 	}
+	if it.q.prep != nil {
+		it.prepOut, it.prepOK = c.side[e.ps:e.pe:e.pe], e.prepared
+	}
 	// Advance the cursor now; the data stays valid because a cursor is only
 	// reused by a later call to Next.
 	c.i++
@@ -450,6 +467,12 @@ func (it *MessageIter) take() (*chunkCursor, error) {
 	it.window = it.window[:len(it.window)-1]
 	it.next++
 	<-c.done
+	if n := int64(cap(c.side)); n > 0 && c.err == nil {
+		// What was prepared counts with the chunk until it is merged.
+		ChunkBudget.Acquire(n)
+		c.weight += n
+		*it.held += n
+	}
 	return c, c.err
 }
 
@@ -504,12 +527,47 @@ func (c *chunkCursor) load() error {
 		}
 	}
 	c.collect(ch, err)
+	if c.q.prep != nil {
+		c.prepare()
+	}
 	if len(c.skipped) > 0 {
 		// Without the chunk's own data, a compressed chunk's buffers are
 		// worth keeping only at their usual size.
 		c.buf.trim()
 	}
 	return nil
+}
+
+// prepare runs the query's prep on every entry, into the cursor's side,
+// with each message as Next gives it.
+func (c *chunkCursor) prepare() {
+	if cap(c.side) > bigBuffer {
+		c.side = nil // a rare huge one is not kept for the next chunk
+	}
+	side := c.side[:0]
+	var m Message
+	for k := range c.entries {
+		e := &c.entries[k]
+		m = Message{
+			Conn:       c.q.conn(e.conn),
+			Time:       Time{Sec: uint32(e.t >> 32), NSec: uint32(e.t)},
+			Data:       c.data[e.dataOff : e.dataOff+e.dataLen : e.dataOff+e.dataLen],
+			ChunkPos:   c.ci.ChunkPos,
+			Offset:     e.off,
+			DataOffset: e.dataOff,
+			Suspect:    c.suspect,
+		}
+		ps := len(side)
+		out, ok := c.q.prep(&m, side)
+		if !ok || len(out) > math.MaxUint32 {
+			side = out[:ps]
+			e.ps, e.pe, e.prepared = uint32(ps), uint32(ps), false
+			continue
+		}
+		side = out
+		e.ps, e.pe, e.prepared = uint32(ps), uint32(len(side)), true
+	}
+	c.side = side
 }
 
 // isFormatError reports whether err is about the file's content (a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"sync"
 
@@ -213,6 +214,34 @@ func (s *Store) Messages(f bag.MessageFilter) bag.MessageIter {
 	return &storeIter{it: it, s: s}
 }
 
+// PreparedMessages is Messages with prep run on the workers that load the
+// chunks, on each selected message as the seam gives it, before the merge
+// in time order (bag.Preparer). What prep makes of a chunk is held with
+// it and counts against ChunkBudget once merged; a prepared read keeps one
+// chunk per core ahead, as what is prepared can be several times a chunk.
+func (s *Store) PreparedMessages(f bag.MessageFilter, prep bag.Prepare) bag.PreparedIter {
+	it := s.Bag.Messages(MessageFilter{Topics: f.Topics, Conns: f.Conns, Start: f.Start, End: f.End})
+	it.ahead = min(it.ahead, runtime.GOMAXPROCS(0))
+	it.q.prep = func(m *Message, dst []byte) ([]byte, bool) {
+		bm := s.seamMessage(m)
+		return prep(&bm, dst)
+	}
+	return &storeIter{it: it, s: s}
+}
+
+// seamMessage is m as the seam gives it.
+func (s *Store) seamMessage(m *Message) bag.Message {
+	return bag.Message{
+		Conn: s.byID[m.Conn.ID], Time: m.Time, PublishTime: m.Time, Data: m.Data,
+		Loc: bag.Loc{Block: m.ChunkPos, Offset: m.Offset}, DataOffset: int64(m.DataOffset),
+		Suspect: m.Suspect,
+	}
+}
+
+// Prepared returns what a prepared read's prep made of the current
+// message (bag.PreparedIter).
+func (i *storeIter) Prepared() ([]byte, bool) { return i.it.prepOut, i.it.prepOK }
+
 // storeIter turns the bag's messages into the seam's.
 type storeIter struct {
 	it  *MessageIter
@@ -224,12 +253,7 @@ func (i *storeIter) Next() bool {
 	if !i.it.Next() {
 		return false
 	}
-	m := i.it.Message()
-	i.msg = bag.Message{
-		Conn: i.s.byID[m.Conn.ID], Time: m.Time, PublishTime: m.Time, Data: m.Data,
-		Loc: bag.Loc{Block: m.ChunkPos, Offset: m.Offset}, DataOffset: int64(m.DataOffset),
-		Suspect: m.Suspect,
-	}
+	i.msg = i.s.seamMessage(i.it.Message())
 	return true
 }
 
