@@ -401,12 +401,15 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 	if distrust == nil {
 		distrust = bag.NewDistrust(b)
 	}
-	it := b.Messages(f)
+	// The fields are read on the goroutines that read the messages
+	// (prepare), this loop handing them to the series in time order.
+	it := bag.PreparedMessages(b, f, func(m *bag.Message, dst []byte) ([]byte, bool) { return prepare(byConn, m, dst) })
 	defer it.Close()
 	var done int64
 	var name []byte
 	for it.Next() {
 		m := it.Message()
+		body, prepared := it.Prepared()
 		cs := byConn[m.Conn.ID]
 		done++
 		if done&1023 == 0 {
@@ -424,10 +427,14 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 		t, stamp := recv, int64(0)
 		ok := true
 		if cs.needStamp {
-			var err error
-			if stamp, err = cs.stamp.Nanos(m.Data); err != nil {
-				ok = false
-			} else if req.Base == HeaderStamp {
+			if prepared {
+				body, stamp, ok = preparedStamp(body)
+			} else {
+				var err error
+				stamp, err = cs.stamp.Nanos(m.Data)
+				ok = err == nil
+			}
+			if ok && req.Base == HeaderStamp {
 				t = stamp
 			}
 		}
@@ -458,11 +465,17 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 				r.Value(nil, float64(stamp-recv)/1e9)
 				continue
 			}
-			name = append(name[:0], r.ref.Topic...)
-			name = append(name, '.')
-			var err error
-			name, err = sl.sel.Walk(m.Data, name, r)
-			if err != nil || r.fixed != nil && r.pos == 0 {
+			var failed bool
+			if prepared {
+				body, failed = replay(body, r)
+			} else {
+				name = append(name[:0], r.ref.Topic...)
+				name = append(name, '.')
+				var err error
+				name, err = sl.sel.Walk(m.Data, name, r)
+				failed = err != nil
+			}
+			if failed || r.fixed != nil && r.pos == 0 {
 				r.missing++
 			}
 			if r.fixed == nil {
