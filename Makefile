@@ -184,7 +184,8 @@ lint:
 
 # The long sweeps: `make test` runs a fixed sample of each, `make test-long`
 # (-long) every case. The sweeps of model/cli over the shared recordings read
-# one in 4 of them per format and every damaged one (sampleShared in
+# one in 4 of them per format and every damaged one, not the ROS 1 bags of
+# over 2 MiB uncompressed (sampleShared, allBags in
 # model/cli/helpers_test.go); each compares with the reference or an npm
 # oracle. The damage sweeps (bag/sweeptest) run one in N of their cases
 # within each class, so every format and every kind of damage is covered:
