@@ -193,7 +193,8 @@ lint:
 # TestSweepCutAndCorrupt one in 3 of each fixture's cuts and flips,
 # TestCutEverywhere one in 4 cut offsets, TestFlipBytesInEveryRecord ~54
 # spots of each multi-chunk bag, TestScanKilledRecordings one in 3 cuts of
-# each killed recording and half its comparisons with rosbag reindex.
+# each killed recording and half its comparisons with rosbag reindex,
+# TestCatMCAPMatchesOracle one in 2 cut copies of each generated fixture.
 # TestHeadlessCommandsMemory runs check and plot --stats on an MCAP of 1M
 # tiny messages, with -long every headless command on 4M, MCAP and ROS 1
 # (peak RSS at most 64 MiB, issue 29).
