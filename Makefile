@@ -194,13 +194,15 @@ lint:
 # TestCutEverywhere one in 4 cut offsets, TestFlipBytesInEveryRecord ~54
 # spots of each multi-chunk bag, TestScanKilledRecordings one in 3 cuts of
 # each killed recording and half its comparisons with rosbag reindex,
-# TestCatMCAPMatchesOracle one in 2 cut copies of each generated fixture.
+# TestCatMCAPMatchesOracle one in 2 cut copies of each generated fixture,
+# bag/ros1's TestMessagesMatchReference one in 3 shared bags (and every
+# fixture and damaged one) against the reference.
 # TestHeadlessCommandsMemory runs check and plot --stats on an MCAP of 1M
 # tiny messages, with -long every headless command on 4M, MCAP and ROS 1
 # (peak RSS at most 64 MiB, issue 29).
 # BAGSCOPE_SAMPLE=K runs another fixed sample.
 # One of them whole:  go test -race -run '^TestDamageSweep$$' ./model/cli/ -long
-LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo|TestRemoteCatEqualsLocal|TestDamageSweep|TestSweepCutAndCorrupt|TestCutEverywhere|TestFlipBytesInEveryRecord|TestHeadlessCommandsMemory|TestScanKilledRecordings
+LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo|TestRemoteCatEqualsLocal|TestDamageSweep|TestSweepCutAndCorrupt|TestCutEverywhere|TestFlipBytesInEveryRecord|TestHeadlessCommandsMemory|TestScanKilledRecordings|TestMessagesMatchReference
 # The packages that hold them (each test binary knows -long).
 LONG_PKGS := ./model/cli/ ./bag/ros1/
 
