@@ -50,6 +50,10 @@ type CheckReport struct {
 	// Undecoded counts the messages that do not decode against their
 	// definitions.
 	Undecoded uint64
+
+	// visited says every message of the chunks was handed to the
+	// visitor of checkVisiting.
+	visited bool
 }
 
 // Errors counts the findings of severity Error.
@@ -78,10 +82,19 @@ func Check(r io.ReaderAt, size int64) (*CheckReport, error) {
 // the bytes of chunk data read out of their total: reading and
 // decompressing every chunk is most of its work.
 func CheckContext(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64)) (*CheckReport, error) {
+	return checkVisiting(ctx, r, size, progress, nil)
+}
+
+// checkVisiting is CheckContext that hands visit every chunk it reads
+// whole, on the worker that decompressed it, in no particular order.
+// visit reports false when it could not hand on every message of the
+// chunk. The report's visited says whether every message was handed on:
+// every chunk read whole, its records walked to the end, and visit true.
+func checkVisiting(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64), visit func(ch *Chunk, data []byte) bool) (*CheckReport, error) {
 	if _, err := ReadVersion(r, size); err != nil {
 		return nil, err
 	}
-	c := &checker{rep: &CheckReport{Bytes: map[uint32]uint64{}}, ctx: ctx, progress: progress}
+	c := &checker{rep: &CheckReport{Bytes: map[uint32]uint64{}}, ctx: ctx, progress: progress, visit: visit, visited: visit != nil}
 	idx, idxErr := NewReader(r, size)
 	if idxErr == nil {
 		idx.prefetchLayout()
@@ -108,6 +121,7 @@ func CheckContext(ctx context.Context, r io.ReaderAt, size int64, progress func(
 	if err := c.chunks(); err != nil {
 		return nil, err
 	}
+	c.rep.visited = c.visited
 	c.chunkInfos()
 	c.connections()
 	sort.SliceStable(c.rep.Findings, func(i, j int) bool { return c.rep.Findings[i].Offset < c.rep.Findings[j].Offset })
@@ -124,6 +138,10 @@ type checker struct {
 	// messages themselves are not kept past their chunk's walk, so that
 	// the doctor's memory does not grow with the recording.
 	sums map[int64]chunkSum
+	// visit is checkVisiting's; visited stays true while every message
+	// has been handed to it.
+	visit   func(ch *Chunk, data []byte) bool
+	visited bool
 }
 
 // chunkSum is what chunkInfos compares with a chunk info: the chunk's
@@ -233,8 +251,11 @@ func (c *checker) chunks() error {
 	badPerConn := map[uint32]int{}
 	// Chunks are decompressed (and their messages decoded) on every core,
 	// and checked here in file order.
-	err := sb.loadChunks(c.ctx, chunks, v, func(l *loadedChunk) error {
+	err := sb.loadChunks(c.ctx, chunks, v, c.visit, func(l *loadedChunk) error {
 		ch, data, err := l.ch, l.data, l.err
+		if err != nil || l.missed || ch.Open {
+			c.visited = false
+		}
 		done += int64(ch.DataLen)
 		if c.progress != nil {
 			c.progress(done, total)
@@ -286,8 +307,11 @@ func (c *checker) chunks() error {
 				c.add(Error, p, OpChunk, "unexpected %s record at offset %d of the chunk's data", r.Op, r.Offset)
 			}
 		}
-		if err := w.Err(); err != nil && !ch.Open && l.err == nil {
-			c.addErr(err, Error, "", "")
+		if err := w.Err(); err != nil {
+			c.visited = false
+			if !ch.Open && l.err == nil {
+				c.addErr(err, Error, "", "")
+			}
 		}
 		c.rep.Undecoded += uint64(len(l.bad) + l.moreBad)
 		for _, bm := range l.bad {

@@ -18,6 +18,11 @@ type loadedChunk struct {
 	bad      []badMessage
 	moreBad  int
 	validate *validator
+	// visit, when set, is handed the chunk's data on the worker that
+	// decompressed it (see checker.visit); missed is set when it could
+	// not hand on every message.
+	visit  func(ch *Chunk, data []byte) bool
+	missed bool
 }
 
 // loadInOrder reads and decompresses chunks on one worker per core and
@@ -26,7 +31,7 @@ type loadedChunk struct {
 // than ChunkBudget allows. The data is reused once fn returns. It stops at
 // fn's first error, or when ctx ends, and returns that error.
 func (b *Bag) loadInOrder(ctx context.Context, chunks []*Chunk, fn func(ch *Chunk, data []byte, err error) error) error {
-	return b.loadChunks(ctx, chunks, nil, func(l *loadedChunk) error {
+	return b.loadChunks(ctx, chunks, nil, nil, func(l *loadedChunk) error {
 		if l.err != nil {
 			return fn(l.ch, nil, l.err)
 		}
@@ -36,8 +41,9 @@ func (b *Bag) loadInOrder(ctx context.Context, chunks []*Chunk, fn func(ch *Chun
 
 // loadChunks is loadInOrder handing over the whole loadedChunk: the data
 // that could be read beside the error, and, with v set, the messages that
-// do not decode, found on the workers.
-func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, fn func(l *loadedChunk) error) error {
+// do not decode, found on the workers; with visit set, each chunk read
+// whole is handed to it on the worker too.
+func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, visit func(ch *Chunk, data []byte) bool, fn func(l *loadedChunk) error) error {
 	if len(chunks) == 0 {
 		return nil
 	}
@@ -46,6 +52,10 @@ func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, fn 
 		l.bad, l.moreBad = l.bad[:0], 0
 		if l.validate != nil && len(l.data) > 0 {
 			l.validate.chunk(l)
+		}
+		l.missed = false
+		if l.visit != nil && l.err == nil {
+			l.missed = !l.visit(l.ch, l.data)
 		}
 	})
 	defer o.Close()
@@ -85,7 +95,7 @@ func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, fn 
 		if o.Len() == 0 {
 			ChunkBudget.Acquire(w) // with nothing else in flight, always
 		}
-		o.Submit(func(l *loadedChunk) { l.ch, l.weight, l.validate = ch, w, v })
+		o.Submit(func(l *loadedChunk) { l.ch, l.weight, l.validate, l.visit = ch, w, v, visit })
 	}
 	for o.Len() > 0 {
 		if err := take(); err != nil {

@@ -1,10 +1,12 @@
 package ros1
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"sort"
 	"sync"
@@ -346,11 +348,104 @@ func (s *Store) chunkData(pos int64) ([]byte, string, error) {
 
 // Check runs the doctor on the bag's file.
 func (s *Store) Check(ctx context.Context, progress func(done, total int64)) (*bag.CheckReport, error) {
-	r, err := CheckContext(ctx, s.Bag.r, s.Bag.size, progress)
+	var visit func(ch *Chunk, data []byte) bool
+	if fn := bag.MessageVisitorOf(ctx); fn != nil {
+		visit = func(ch *Chunk, data []byte) bool { return s.visitChunk(ch, data, fn) }
+	}
+	r, err := checkVisiting(ctx, s.Bag.r, s.Bag.size, progress, visit)
 	if err != nil {
 		return nil, err
 	}
-	return SeamReport(r), nil
+	rep := SeamReport(r)
+	rep.Visited = visit != nil && r.visited
+	return rep, nil
+}
+
+// DoctorVisits says that Check hands the messages to the visitor of its
+// context (bag.WithMessageVisitor), chunk by chunk on the goroutines that
+// decompress them.
+func (s *Store) DoctorVisits() bool { return true }
+
+// visitChunk hands fn every message of a chunk's data as ReadMessage
+// reads it. It reports false, and leaves the rest of the chunk, at a
+// record it cannot read as ReadMessage would for certain (a malformed or
+// unusual header: the caller then reads the messages apart) or a message
+// of an unknown connection.
+func (s *Store) visitChunk(ch *Chunk, data []byte, fn func(m *bag.Message)) bool {
+	var m bag.Message
+	for off := 0; off < len(data); {
+		if len(data)-off < 8 {
+			return false
+		}
+		hlen := int(le32(data[off:]))
+		if hlen < 0 || hlen > len(data)-off-8 {
+			return false
+		}
+		dstart := off + 8 + hlen
+		dlen := int(le32(data[dstart-4:]))
+		if dlen < 0 || dlen > len(data)-dstart {
+			return false
+		}
+		op, conn, t, ok := scanMessageHeader(data[off+4 : off+4+hlen])
+		if !ok {
+			return false
+		}
+		if op == OpMessageData {
+			c := s.byID[conn]
+			if c == nil || off > math.MaxUint32 {
+				return false
+			}
+			m = bag.Message{Conn: c, Time: t, PublishTime: t, Data: data[dstart : dstart+dlen],
+				Loc: bag.Loc{Block: ch.Offset, Offset: uint32(off)}, DataOffset: int64(dstart)}
+			fn(&m)
+		}
+		off = dstart + dlen
+	}
+	return true
+}
+
+// scanMessageHeader is scanHeader for visitChunk: ok only when every field
+// has a '=', op is there once, and a message data record has its conn and
+// time once each, of their sizes, so that its values are those
+// parseMessageData reads.
+func scanMessageHeader(b []byte) (op Op, conn uint32, t Time, ok bool) {
+	var nop, nconn, ntime int
+	for pos := 0; pos < len(b); {
+		if len(b)-pos < 4 {
+			return
+		}
+		n := int(le32(b[pos:]))
+		if n < 0 || n > len(b)-pos-4 {
+			return
+		}
+		f := b[pos+4 : pos+4+n]
+		pos += 4 + n
+		eq := bytes.IndexByte(f, '=')
+		if eq < 0 {
+			return
+		}
+		switch string(f[:eq]) {
+		case "op":
+			if nop++; len(f) != 4 {
+				return
+			}
+			op = Op(f[3])
+		case "conn":
+			if nconn++; len(f) != 9 {
+				return
+			}
+			conn = le32(f[5:])
+		case "time":
+			if ntime++; len(f) != 13 {
+				return
+			}
+			t = parseTime(f[5:])
+		}
+	}
+	if nop != 1 || op == 0 || op == OpMessageData && (nconn != 1 || ntime != 1) {
+		return
+	}
+	return op, conn, t, true
 }
 
 // SeamReport puts a ROS 1 check report in the seam's terms.
