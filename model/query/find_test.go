@@ -261,59 +261,71 @@ func TestFindMatchesReference(t *testing.T) {
 			}},
 		{ros2, "/cmd", "/cmd.norm(linear) > 0.55", nil}, // a topic before a function: an error
 	}
+	// Each case both ways: reading the messages, and in the quick
+	// doctor's pass (Options.Doctor, as the find command searches one
+	// file: MCAP and, with bag.DoctorVisits, ROS 1).
 	for _, tc := range tests {
-		t.Run(tc.expr, func(t *testing.T) {
-			s, err := model.OpenStorage(tc.file)
-			if err != nil {
-				t.Fatal(err)
+		for _, doctor := range []bool{false, true} {
+			name := tc.expr
+			if doctor {
+				name += " in the doctor's pass"
 			}
-			defer s.Close()
-			res, err := Find(context.Background(), s, tc.expr, bag.MessageFilter{}, Options{})
-			if tc.pred == nil {
-				if err == nil {
-					t.Fatal("no error")
+			t.Run(name, func(t *testing.T) {
+				s, err := model.OpenStorage(tc.file)
+				if err != nil {
+					t.Fatal(err)
 				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			start, _ := model.TimeRange(s)
-			var want []int64
-			ref := map[int64]map[string]any{}
-			for _, r := range refMessages(t, tc.file, tc.topic) {
-				if tc.pred(r.Msg, r, start.Nanos()) {
-					want = append(want, r.ns())
-					ref[r.ns()] = r.Msg
-				}
-			}
-			var got []int64
-			for _, h := range res.Hits {
-				if h.Topic != tc.topic {
-					t.Fatalf("hit on %s", h.Topic)
-				}
-				got = append(got, h.Time.Nanos())
-				for _, v := range h.Values {
-					if strings.HasPrefix(v.Name, "@") {
-						continue
+				defer s.Close()
+				res, err := Find(context.Background(), s, tc.expr, bag.MessageFilter{}, Options{Doctor: doctor})
+				if tc.pred == nil {
+					if err == nil {
+						t.Fatal("no error")
 					}
-					rv, ok := lookup(ref[h.Time.Nanos()], v.Name)
-					if !ok {
-						t.Fatalf("hit at %s: the reference has no %s", h.Time, v.Name)
-					}
-					if !sameValue(v, rv) {
-						t.Errorf("hit at %s: %s = %s, the reference %v", h.Time, v.Name, v, rv)
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				start, _ := model.TimeRange(s)
+				var want []int64
+				ref := map[int64]map[string]any{}
+				for _, r := range refMessages(t, tc.file, tc.topic) {
+					if tc.pred(r.Msg, r, start.Nanos()) {
+						want = append(want, r.ns())
+						ref[r.ns()] = r.Msg
 					}
 				}
-			}
-			if len(want) == 0 || len(want) == len(res.Hits) && res.Messages == int64(len(res.Hits)) {
-				t.Fatalf("the case selects %d of %d messages: it tests nothing", len(want), res.Messages)
-			}
-			if !slices.Equal(got, want) {
-				t.Fatalf("hits at %v\nthe reference %v", got, want)
-			}
-			t.Logf("%d of %d messages match, as the reference says", len(got), res.Messages)
-		})
+				var got []int64
+				for _, h := range res.Hits {
+					if h.Topic != tc.topic {
+						t.Fatalf("hit on %s", h.Topic)
+					}
+					got = append(got, h.Time.Nanos())
+					for _, v := range h.Values {
+						if strings.HasPrefix(v.Name, "@") {
+							continue
+						}
+						rv, ok := lookup(ref[h.Time.Nanos()], v.Name)
+						if !ok {
+							t.Fatalf("hit at %s: the reference has no %s", h.Time, v.Name)
+						}
+						if !sameValue(v, rv) {
+							t.Errorf("hit at %s: %s = %s, the reference %v", h.Time, v.Name, v, rv)
+						}
+					}
+				}
+				if len(want) == 0 || len(want) == len(res.Hits) && res.Messages == int64(len(res.Hits)) {
+					t.Fatalf("the case selects %d of %d messages: it tests nothing", len(want), res.Messages)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("hits at %v\nthe reference %v", got, want)
+				}
+				if doctor && (res.Report == nil || !res.Report.Visited) {
+					t.Fatal("the search was not the doctor's pass")
+				}
+				t.Logf("%d of %d messages match, as the reference says", len(got), res.Messages)
+			})
+		}
 	}
 }
 
