@@ -25,10 +25,12 @@ const (
 	// looseSegment is the most file bytes read at once for messages
 	// outside chunks.
 	looseSegment = 8 << 20
-	// maxPreparedBytes caps the bytes a prepared read holds ahead of the
-	// merge: the chunks decompressed and what was prepared of them.
-	maxPreparedBytes = 32 << 20
 )
+
+// preparedBudget caps the bytes a prepared read holds ahead of the merge:
+// the chunks decompressed and what was prepared of them, until the merge
+// takes them (a variable for the tests).
+var preparedBudget int64 = 32 << 20
 
 // ent is one selected message in a loaded chunk or segment.
 type ent struct {
@@ -74,8 +76,8 @@ type result struct {
 	visited int
 	// side holds what the iterator's Prepare made of the messages (ent.ps,
 	// ent.pe), in segments of sideSeg bytes given back as the merge passes
-	// them (sideFrom is the first not given back); cost is what the result
-	// counts against the in-flight budget while it is held, besides them.
+	// them (sideFrom is the first not given back); cost is what the job
+	// counted against the read-ahead budget, with them, until taken.
 	side     [][]byte
 	sideFrom int
 	cost     int64
@@ -233,9 +235,8 @@ func (it *MessageIter) begin() {
 	}
 	if it.prep != nil {
 		// What is prepared of a chunk (text) can be several times its
-		// size: the workers busy, one chunk ready for the merge, and
-		// what budget holds allows (the chunk the merge drains is held
-		// too).
+		// size: one chunk per core read ahead, within the budget (the
+		// chunks the merge holds are held besides).
 		it.window = min(it.window, runtime.GOMAXPROCS(0))
 	}
 	it.jobCh = make(chan *job)
@@ -246,7 +247,7 @@ func (it *MessageIter) begin() {
 	it.freeEnt = make(chan []ent, 2*it.window+4)
 	if it.prep != nil {
 		it.freeSeg = make(chan []byte, maxPooledSegs)
-		it.budget = newBudget(maxPreparedBytes, it.stop)
+		it.budget = newBudget(preparedBudget, it.stop)
 	}
 	for _, j := range it.jobs {
 		j.done = make(chan *result, 1)
@@ -527,7 +528,6 @@ func (it *MessageIter) Next() bool {
 		it.putEnts(it.release.ents)
 		if it.prep != nil {
 			it.releaseSide(it.release.r, len(it.release.r.side))
-			it.budget.release(it.release.cost)
 		}
 		it.release = nil
 	}
@@ -536,6 +536,13 @@ func (it *MessageIter) Next() bool {
 		it.next++
 		r := <-j.done
 		<-it.sem
+		if it.prep != nil {
+			// The budget bounds what is read ahead, as the window does:
+			// a chunk held by the merge (chunks that overlap in time are
+			// held together) no longer counts, or the read could wait
+			// for a chunk the budget keeps from being read.
+			it.budget.release(r.cost + int64(len(r.side))*sideSeg)
+		}
 		it.jobs[it.next-1] = nil
 		it.skipped = append(it.skipped, r.skipped...)
 		if r.raw != nil {
@@ -551,7 +558,6 @@ func (it *MessageIter) Next() bool {
 			it.putEnts(r.ents)
 			if it.prep != nil {
 				it.releaseSide(r, len(r.side))
-				it.budget.release(r.cost)
 			}
 			continue
 		}
@@ -575,7 +581,7 @@ func (it *MessageIter) Next() bool {
 	}
 	it.pos[0]++
 	if it.pos[0] == len(r.ents) {
-		it.release = &released{it.pool(r), r.buf, r.ents, r, r.cost}
+		it.release = &released{it.pool(r), r.buf, r.ents, r}
 		last := len(it.h) - 1
 		it.swap(0, last)
 		it.h[last] = nil
@@ -746,7 +752,6 @@ type released struct {
 	b    []byte
 	ents []ent
 	r    *result // for its side segments
-	cost int64
 }
 
 func (it *MessageIter) putEnts(e []ent) {

@@ -75,7 +75,8 @@ func (it *MessageIter) prepare(r *result, m *bag.Message, cost int64, scratch []
 	return scratch
 }
 
-// getSeg returns an empty side segment, counted against the budget.
+// getSeg returns an empty side segment, counted against the budget until
+// the merge takes its chunk.
 func (it *MessageIter) getSeg() []byte {
 	it.budget.add(sideSeg)
 	select {
@@ -94,7 +95,6 @@ func (it *MessageIter) releaseSide(r *result, n int) {
 		default:
 		}
 		r.side[r.sideFrom] = nil
-		it.budget.release(sideSeg)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bagscope/bagscope/bag"
+	lib "github.com/foxglove/mcap/go/mcap"
 )
 
 // describeMsg is a Prepare for the tests: it writes what it sees of a message
@@ -141,5 +142,40 @@ func TestPreparedMessagesClose(t *testing.T) {
 	// Wait for the state: every reading goroutine gone.
 	for runtime.NumGoroutine() > before {
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestPreparedMessagesOverlappingChunks: chunks that all overlap in time
+// are held by the merge together; with a budget smaller than one chunk,
+// a prepared read still reads them all (the budget bounds what is read
+// ahead, not what the merge holds), in the iterator's order.
+func TestPreparedMessagesOverlappingChunks(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := lib.NewWriter(&buf, &lib.WriterOptions{Chunked: true, ChunkSize: 2048, Compression: lib.CompressionZSTD, IncludeCRC: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteHeader(&lib.Header{Profile: "ros2"})
+	w.WriteSchema(&lib.Schema{ID: 1, Name: "std_msgs/msg/String", Encoding: "ros2msg", Data: []byte("string data")})
+	w.WriteChannel(&lib.Channel{ID: 1, SchemaID: 1, Topic: "/chatter", MessageEncoding: "cdr"})
+	for i := range 3000 {
+		// Every chunk spans from its first early message to its last
+		// late one: all chunks overlap.
+		ts := uint64(1e18) + uint64(i) + uint64(i%2)*1e12
+		if err := w.WriteMessage(&lib.Message{ChannelID: 1, LogTime: ts, Data: fmt.Appendf(nil, "message %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := openBytes(t, buf.Bytes())
+	if len(r.chunks) < 10 {
+		t.Fatalf("%d chunks: the test needs many", len(r.chunks))
+	}
+	defer func(b int64) { preparedBudget = b }(preparedBudget)
+	preparedBudget = 1
+	if n := preparedRun(t, "overlapping", r, bag.MessageFilter{}); n != 3000 {
+		t.Fatalf("%d messages read, want 3000", n)
 	}
 }
