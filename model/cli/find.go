@@ -68,7 +68,7 @@ listed on stderr. A mistake in EXPR is a usage error that shows where it is and 
 		case *asCSV:
 			mode = "csv"
 		}
-		return runFind(b, args[0], args[1], f, mode, *limit, true, e.stdout, e.stderr)
+		return runFind(b, args[0], args[1], f, mode, *limit, findSpill, true, e.stdout, e.stderr)
 	}
 	return c
 }
@@ -90,12 +90,18 @@ func exprUsage(src string, err error) error {
 	return usagef("%v", err)
 }
 
+// findSpill is how many hits find holds to sort them (a few MB); a search
+// that finds more prints them from a second, time-ordered read, so that
+// find's memory is bounded whatever the recording (issue 29).
+const findSpill = 1 << 14
+
 // runFind runs find. onePass lets the search be the doctor's pass where it
 // can be (query.Options.Doctor): the file is read once; else (tests) the
-// doctor runs after the read, and both say the same.
-func runFind(b bag.Storage, path, src string, f bag.MessageFilter, mode string, limit int, onePass bool, stdout, stderr io.Writer) error {
+// doctor runs after the read, and both say the same. spill is
+// query.Options.Spill.
+func runFind(b bag.Storage, path, src string, f bag.MessageFilter, mode string, limit, spill int, onePass bool, stdout, stderr io.Writer) error {
 	pl := newProgress(stderr, "finding")
-	res, err := query.Find(context.Background(), b, src, f, query.Options{MaxHits: limit, Progress: pl.update, Doctor: onePass})
+	res, err := query.Find(context.Background(), b, src, f, query.Options{MaxHits: limit, Progress: pl.update, Doctor: onePass, Spill: spill})
 	pl.end()
 	if err != nil {
 		if res == nil {
@@ -112,22 +118,16 @@ func runFind(b bag.Storage, path, src string, f bag.MessageFilter, mode string, 
 	}
 	w := bufio.NewWriterSize(stdout, 256<<10)
 	start, _ := model.TimeRange(b)
-	switch mode {
-	case "json":
+	switch {
+	case res.Spilled:
+		err = writeOrderedHits(w, b, f, res, mode, limit, start)
+	case mode == "json":
 		err = writeHitsJSON(w, b, res.Hits)
-	case "csv":
+	case mode == "csv":
 		err = query.WriteHitsCSV(w, res.Hits, start)
 	default:
-		for _, h := range res.Hits {
-			w.WriteString(h.Topic)
-			fmt.Fprintf(w, "  %s (+%s)", h.Time, secondsText(h.Time.Nanos()-start.Nanos()))
-			for _, v := range h.Values {
-				w.WriteString("  ")
-				w.WriteString(v.Name)
-				w.WriteByte('=')
-				w.Write(v.AppendText(nil))
-			}
-			w.WriteByte('\n')
+		for i := range res.Hits {
+			writeHitText(w, &res.Hits[i], start)
 		}
 	}
 	if ferr := w.Flush(); err == nil {
@@ -138,7 +138,7 @@ func runFind(b bag.Storage, path, src string, f bag.MessageFilter, mode string, 
 	}
 	// What was searched, and what was not, goes to stderr.
 	c := res.Compiled
-	fmt.Fprintf(stderr, "bagscope: %s: %d hits in %d messages of %s\n", path, int64(len(res.Hits))+res.Dropped, res.Messages, strings.Join(c.Topics, ", "))
+	fmt.Fprintf(stderr, "bagscope: %s: %d hits in %d messages of %s\n", path, res.Found, res.Messages, strings.Join(c.Topics, ", "))
 	printUnread(stderr, path, "not searched", c.Unread)
 	if res.Dropped > 0 {
 		fmt.Fprintf(stderr, "bagscope: %s: %d more hits not printed: narrow the expression or the range, or raise --max-hits\n", path, res.Dropped)
@@ -159,6 +159,78 @@ func runFind(b bag.Storage, path, src string, f bag.MessageFilter, mode string, 
 		code = ExitProblems
 	}
 	return status(code)
+}
+
+// writeHitText writes a hit as find prints it: topic, time (and seconds
+// from start), then each value as name=value.
+func writeHitText(w *bufio.Writer, h *query.Hit, start bag.Time) {
+	w.WriteString(h.Topic)
+	fmt.Fprintf(w, "  %s (+%s)", h.Time, secondsText(h.Time.Nanos()-start.Nanos()))
+	var buf []byte
+	for _, v := range h.Values {
+		w.WriteString("  ")
+		w.WriteString(v.Name)
+		w.WriteByte('=')
+		buf = v.AppendText(buf[:0])
+		w.Write(buf)
+	}
+	w.WriteByte('\n')
+}
+
+// errEnough stops a time-ordered read of hits at the limit.
+var errEnough = errors.New("enough hits")
+
+// writeOrderedHits writes the hits of a search that found too many to
+// hold (query.Result.Spilled) as they come from a time-ordered read, the
+// first limit of them; the rest are counted in res.Dropped.
+func writeOrderedHits(w *bufio.Writer, b bag.Storage, f bag.MessageFilter, res *query.Result, mode string, limit int, start bag.Time) error {
+	if limit <= 0 {
+		limit = query.DefaultMaxHits
+	}
+	ctx := context.Background()
+	var clock *query.ClockIndex
+	var cache rosmsg.Cache
+	if res.Compiled.ReadsClock() {
+		var err error
+		if clock, err = query.ReadClock(ctx, b, &cache); err != nil && !errors.Is(err, query.ErrNoClock) {
+			return err
+		}
+	}
+	var hw *query.HitsCSV
+	if mode == "csv" {
+		var err error
+		if hw, err = query.NewHitsCSV(w, res.Names, start); err != nil {
+			return err
+		}
+	}
+	var n int64
+	var buf []byte
+	err := res.Compiled.OrderedHits(ctx, b, f, clock, func(h *query.Hit, m *bag.Message) error {
+		if n == int64(limit) {
+			return errEnough
+		}
+		n++
+		switch mode {
+		case "json":
+			buf = appendHitJSON(buf[:0], &cache, h, m)
+			_, err := w.Write(buf)
+			return err
+		case "csv":
+			return hw.Write(h)
+		}
+		writeHitText(w, h, start)
+		return nil
+	})
+	if errors.Is(err, errEnough) {
+		err = nil
+	}
+	if hw != nil {
+		if ferr := hw.Flush(); err == nil {
+			err = ferr
+		}
+	}
+	res.Dropped = max(res.Found-n, 0)
+	return err
 }
 
 // writeHitsJSON writes each hit as cat --json writes its message, with
@@ -189,35 +261,41 @@ func writeHitsJSON(w *bufio.Writer, b bag.Storage, hits []query.Hit) error {
 		if !ok || hits[i].Conn != m.Conn.ID {
 			continue
 		}
-		h := hits[i]
-		c := m.Conn
-		buf = append(buf[:0], `{"topic": `...)
-		buf = appendJSONString(buf, h.Topic)
-		buf = fmt.Appendf(buf, `, "time": {"secs": %d, "nsecs": %d, "ns": %d}, "type": `, h.Time.Sec, h.Time.NSec, h.Time.Nanos())
-		buf = appendJSONString(buf, c.Type)
-		if h.Publish != h.Time {
-			buf = fmt.Appendf(buf, `, "publish_time": {"secs": %d, "nsecs": %d, "ns": %d}`, h.Publish.Sec, h.Publish.NSec, h.Publish.Nanos())
-		}
-		buf = append(buf, `, "values": {`...)
-		for i, v := range h.Values {
-			if i > 0 {
-				buf = append(buf, ", "...)
-			}
-			buf = appendJSONString(buf, v.Name)
-			buf = append(buf, ": "...)
-			buf = v.AppendJSON(buf)
-		}
-		buf = append(buf, '}')
-		if plan, err := model.PlanFor(&cache, c); err == nil {
-			if node, err := plan.Decode(m.Data); node != nil && (err == nil || errors.Is(err, rosmsg.ErrTrailingBytes)) {
-				buf = append(buf, `, "msg": `...)
-				buf = rosmsg.AppendJSON(buf, node)
-			}
-		}
-		buf = append(buf, "}\n"...)
+		buf = appendHitJSON(buf[:0], &cache, &hits[i], m)
 		w.Write(buf)
 	}
 	return it.Err()
+}
+
+// appendHitJSON appends hit h, found in message m, as find --json writes
+// it: cat --json's object with "values".
+func appendHitJSON(buf []byte, cache *rosmsg.Cache, h *query.Hit, m *bag.Message) []byte {
+	c := m.Conn
+	buf = append(buf, `{"topic": `...)
+	buf = appendJSONString(buf, h.Topic)
+	buf = fmt.Appendf(buf, `, "time": {"secs": %d, "nsecs": %d, "ns": %d}, "type": `, h.Time.Sec, h.Time.NSec, h.Time.Nanos())
+	buf = appendJSONString(buf, c.Type)
+	if h.Publish != h.Time {
+		buf = fmt.Appendf(buf, `, "publish_time": {"secs": %d, "nsecs": %d, "ns": %d}`, h.Publish.Sec, h.Publish.NSec, h.Publish.Nanos())
+	}
+	buf = append(buf, `, "values": {`...)
+	for i, v := range h.Values {
+		if i > 0 {
+			buf = append(buf, ", "...)
+		}
+		buf = appendJSONString(buf, v.Name)
+		buf = append(buf, ": "...)
+		buf = v.AppendJSON(buf)
+	}
+	buf = append(buf, '}')
+	if plan, err := model.PlanFor(cache, c); err == nil {
+		if node, err := plan.Decode(m.Data); node != nil && (err == nil || errors.Is(err, rosmsg.ErrTrailingBytes)) {
+			buf = append(buf, `, "msg": `...)
+			buf = rosmsg.AppendJSON(buf, node)
+		}
+	}
+	buf = append(buf, "}\n"...)
+	return buf
 }
 
 // printUnread says which topics an expression could not read: those whose

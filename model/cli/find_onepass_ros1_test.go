@@ -63,7 +63,7 @@ func TestFindInOnePassSaysTheSameROS1(t *testing.T) {
 						defer b.Close()
 						var out, errb bytes.Buffer
 						code := 0
-						if err := runFind(b, path, expr, bag.MessageFilter{}, c.mode, 0, onePass, &out, &errb); err != nil {
+						if err := runFind(b, path, expr, bag.MessageFilter{}, c.mode, 0, findSpill, onePass, &out, &errb); err != nil {
 							var st exitStatus
 							if !errors.As(err, &st) {
 								t.Fatal(err)

@@ -131,7 +131,8 @@ func writeTinyBag(t *testing.T, path string, n int) {
 // command keeps may grow with the messages. The children run on two cores
 // (GOMAXPROCS=2), the machine of issue 29, whatever the test's machine:
 // the read-ahead of chunks grows with the cores (see BENCHMARKS.md).
-// Without -long it runs a sample: check and plot --stats on the MCAP.
+// Without -long it runs a sample: check, plot --stats and a find that
+// every message matches on the MCAP.
 func TestHeadlessCommandsMemory(t *testing.T) {
 	dir := t.TempDir()
 	bin, meter := filepath.Join(dir, "bagscope"), filepath.Join(dir, "peakrss")
@@ -156,6 +157,8 @@ func TestHeadlessCommandsMemory(t *testing.T) {
 		commands := [][]string{
 			{"check", path},
 			{"plot", path, "/tiny.x", "--stats"},
+			// Every message a hit: more than find holds to sort.
+			{"find", path, "@t >= 0", "--max-hits", "8000000"},
 		}
 		if sweeptest.Long() {
 			commands = append(commands,

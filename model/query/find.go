@@ -63,6 +63,11 @@ type Options struct {
 	// OnHit (a hit of a set-aside pass would be said twice), Report is
 	// nil: the caller runs the doctor after the read, if it wants it.
 	Doctor bool
+	// Spill, when above 0, bounds the hits held in memory whatever
+	// MaxHits: a pass that finds more keeps none (Result.Spilled), and
+	// the caller takes them in time order from Compiled.OrderedHits,
+	// which reads the messages again.
+	Spill int
 }
 
 // Result is what Find found.
@@ -72,6 +77,14 @@ type Result struct {
 	Hits []Hit
 	// Dropped counts hits beyond Options.MaxHits.
 	Dropped int64
+	// Found counts the hits, kept or not.
+	Found int64
+	// Spilled says the pass found more than Options.Spill hits and kept
+	// none: Hits is nil, Names lists the values' names in the order they
+	// first appear in time order (for a table's columns), and
+	// Compiled.OrderedHits gives the hits.
+	Spilled bool
+	Names   []string
 	// Messages counts the messages the expression was evaluated on.
 	Messages int64
 	// Failed counts messages whose data does not hold what the expression
@@ -187,7 +200,8 @@ func (c *Compiled) newRun(s bag.Storage, vf bag.MessageFilter, clock *ClockIndex
 	total := selectedCount(s, vf)
 	res := &Result{Compiled: c}
 	var (
-		mu      sync.Mutex // guards res's hits and failures
+		mu      sync.Mutex // guards res's hits, failures and names
+		names   = firstNames{}
 		done    atomic.Int64
 		dropped atomic.Int64
 	)
@@ -250,9 +264,20 @@ func (c *Compiled) newRun(s bag.Storage, vf bag.MessageFilter, clock *ClockIndex
 				opt.OnHit(hit)
 			}
 			mu.Lock()
-			if len(res.Hits) < maxHits {
+			res.Found++
+			switch {
+			case res.Spilled:
+				names.note(&hit)
+			case opt.Spill > 0 && res.Found > int64(opt.Spill):
+				res.Spilled = true
+				for i := range res.Hits {
+					names.note(&res.Hits[i])
+				}
+				names.note(&hit)
+				res.Hits = nil
+			case len(res.Hits) < maxHits:
 				res.Hits = append(res.Hits, hit)
-			} else {
+			default:
 				dropped.Add(1)
 			}
 			mu.Unlock()
@@ -262,7 +287,11 @@ func (c *Compiled) newRun(s bag.Storage, vf bag.MessageFilter, clock *ClockIndex
 		for _, sc := range all {
 			res.Messages += sc.n
 		}
-		res.Dropped = dropped.Load()
+		if res.Spilled {
+			res.Names = names.ordered()
+		} else {
+			res.Dropped = dropped.Load()
+		}
 		if opt.Progress != nil {
 			opt.Progress(res.Messages, max(total, res.Messages))
 		}
