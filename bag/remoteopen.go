@@ -169,6 +169,49 @@ func IsRemote(r io.ReaderAt) bool {
 	return ok
 }
 
+// PrefetchHeld is PrefetchSpans whose bytes release lets go of, once the
+// reads that needed them are done (see remote.File.PrefetchHeld). For a
+// local file it does nothing.
+func PrefetchHeld(r io.ReaderAt, offs, lens []int64) (release func()) {
+	p, ok := r.(interface {
+		PrefetchHeld([]remote.Range) (func(), error)
+	})
+	if !ok || len(offs) == 0 || len(offs) != len(lens) {
+		return func() {}
+	}
+	rs := make([]remote.Range, len(offs))
+	for i, off := range offs {
+		rs[i] = remote.Range{Off: off, Len: lens[i]}
+	}
+	release, _ = p.PrefetchHeld(rs) // a read that still misses fetches on its own
+	return release
+}
+
+// BlockIndexPrefetcher is a Storage that fetches what BlockIndex reads
+// of many blocks together, ahead of the calls: for a remote file, a few
+// multi-range requests instead of a round trip per block
+// (model.BuildMessageIndex). release lets go of the bytes; for a local
+// file both do nothing.
+type BlockIndexPrefetcher interface {
+	PrefetchBlockIndexes(blocks []*Block) (release func())
+}
+
+// IndexPrefetcherOf returns the BlockIndexPrefetcher behind s (its
+// format's own Storage, through the wrappers), or nil.
+func IndexPrefetcherOf(s Storage) BlockIndexPrefetcher {
+	for s != nil {
+		if p, ok := s.(BlockIndexPrefetcher); ok {
+			return p
+		}
+		u, ok := s.(interface{ Unwrap() Storage })
+		if !ok {
+			return nil
+		}
+		s = u.Unwrap()
+	}
+	return nil
+}
+
 // PrefetchSpans is Prefetch of spans of their own lengths: lens[i] bytes
 // at offs[i].
 func PrefetchSpans(r io.ReaderAt, offs, lens []int64) {

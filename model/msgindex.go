@@ -36,6 +36,11 @@ type MessageIndex struct {
 	byName map[string]*TopicMessages
 }
 
+// indexBatch is how many blocks' index records BuildMessageIndex asks a
+// remote file for at once: one multi-range request (servers answer up to
+// 100 ranges in one).
+const indexBatch = 64
+
 // BuildMessageIndex reads the index data of every chunk. Progress counts
 // chunks. A chunk whose index cannot be read is recorded in Errors and
 // skipped; only ctx's cancellation stops the build early.
@@ -65,9 +70,18 @@ func BuildMessageIndex(ctx context.Context, b bag.Storage, progress ProgressFunc
 	var scratch []msgref.Ref
 	blocks := b.Blocks()
 	n := int64(len(blocks))
+	// A remote file fetches the index records of indexBatch blocks at a
+	// time together, not a round trip per block.
+	pf := bag.IndexPrefetcherOf(b)
+	release := func() {}
+	defer func() { release() }()
 	for i, blk := range blocks {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if pf != nil && i%indexBatch == 0 {
+			release()
+			release = pf.PrefetchBlockIndexes(blocks[i:min(i+indexBatch, len(blocks))])
 		}
 		if progress != nil && i%64 == 0 {
 			progress(int64(i), n, StageMessages)

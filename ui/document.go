@@ -50,6 +50,8 @@ type docViews struct {
 	splits *widgets.SplitSet
 	// fetch is a remote recording's status line; nil for a local one.
 	fetch *fetch.Status
+	// topics is the Topics tab; nil for a recording without messages.
+	topics *topics.Panel
 }
 
 // newViews builds the linked views of a bag with messages: the timeline
@@ -67,14 +69,26 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 	l := dv.link
 	// A bag checked as it opens gets its topics' bytes from the check,
 	// which reads every chunk anyway; others count them on their own.
-	autoCheck := d.Size <= findings.AutoCheckLimit
-	topicsView := topics.New(d, l, autoCheck)
+	// A remote recording's window reads only what it shows: its bytes
+	// wait for the user's Count (or a check), as they fetch every message.
+	autoCheck := findings.AutoChecks(d)
+	remote := bag.TransferOf(d.Storage).Remote
+	topicsView := topics.New(d, l, autoCheck || remote)
+	if remote {
+		topicsView.OfferCount(d.Size)
+	}
 	tp := timeline.New(d, l)
 	plotsView := plots.New(l)
 	first := true
 	recordsTab, findingsTab := recordsAndFindings(d, w, l, findings.Hooks{
 		OnReport: func(fs []bag.Finding) { l.AddMarks(link.FindingMarks(fs, bag.DamageOf(d.Storage))...) },
 		OnChecked: func(rep *bag.CheckReport, err error) {
+			if remote && err == nil && rep.Errors() == 0 && !bag.DamageOf(d.Storage).Lost() {
+				// The user's check fetched every chunk: its counts
+				// are the bytes, with no second download.
+				topicsView.SetBytes(rep.Bytes)
+				return
+			}
 			if !autoCheck || !first || l.Context().Err() != nil {
 				return
 			}
@@ -111,7 +125,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 	}
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
-	dv.timeline, dv.plots, dv.tabs = tp, plotsView, tabs
+	dv.timeline, dv.plots, dv.tabs, dv.topics = tp, plotsView, tabs, topicsView
 	l.ShowFollowed() // the Message tab opens on the message at the start
 	// The Find bar (Ctrl+F) opens below the tabs, taking their height,
 	// not the timeline's.

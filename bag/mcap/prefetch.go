@@ -32,3 +32,33 @@ func (it *MessageIter) prefetchWindow() {
 	}
 	bag.PrefetchSpans(it.x.r, offs, lens)
 }
+
+// indexPrefetch is the most message index bytes PrefetchBlockIndexes
+// fetches at once: half the remote file's prefetch budget.
+const indexPrefetch = 8 << 20
+
+// PrefetchBlockIndexes fetches the message index records of the given
+// chunks together (the records after each chunk, where the chunk index
+// says), up to indexPrefetch bytes; BlockIndex of each then reads no
+// further. release lets go of them. A local file fetches nothing.
+func (x *Reader) PrefetchBlockIndexes(blocks []*bag.Block) (release func()) {
+	if !bag.IsRemote(x.r) {
+		return func() {}
+	}
+	var offs, lens []int64
+	var total int64
+	for _, b := range blocks {
+		c := x.chunkAt(b.Offset)
+		if c == nil || c.MsgIdxLen == 0 || c.scanned || c.MsgIdxLen > uint64(x.size) {
+			continue
+		}
+		n := int64(c.MsgIdxLen)
+		if total += n; total > indexPrefetch {
+			break
+		}
+		offs, lens = append(offs, c.Offset+c.Length), append(lens, n)
+	}
+	return bag.PrefetchHeld(x.r, offs, lens)
+}
+
+var _ bag.BlockIndexPrefetcher = (*Reader)(nil)

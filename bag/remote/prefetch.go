@@ -50,15 +50,32 @@ type extent struct {
 // that will need them, together, and keeps their bytes. Ranges already
 // cached are skipped. An error leaves the reads to fetch what is missing.
 func (f *File) Prefetch(ranges []Range) error {
+	_, err := f.prefetch(ranges)
+	return err
+}
+
+// PrefetchHeld is Prefetch for reads that soon end: release lets go of
+// the bytes it fetched (not of any another Prefetch holds), so that a
+// pass over many such spans (every chunk's message index) prefetches
+// them batch by batch within the file's budget.
+func (f *File) PrefetchHeld(ranges []Range) (release func(), err error) {
+	parts, err := f.prefetch(ranges)
+	return func() { f.drop(parts) }, err
+}
+
+// prefetch is Prefetch; it returns the extents it fetched.
+func (f *File) prefetch(ranges []Range) ([]extent, error) {
 	want := f.missingRanges(ranges)
 	if len(want) == 0 {
-		return nil
+		return nil, nil
 	}
 	var err error
+	var all []extent
 	if !f.loc.isS3() && !f.c.noMultiRange.Load() {
 		var parts []extent
 		parts, err = f.fetchMultiRange(want)
 		f.keep(parts)
+		all = append(all, parts...)
 		if errors.Is(err, errNoMultiRange) {
 			f.c.noMultiRange.Store(true)
 			err = nil
@@ -69,6 +86,7 @@ func (f *File) Prefetch(ranges []Range) error {
 		var parts []extent
 		parts, err = f.fetchSingles(want)
 		f.keep(parts)
+		all = append(all, parts...)
 	}
 	f.mu.Lock()
 	hook := f.onFetch
@@ -76,7 +94,32 @@ func (f *File) Prefetch(ranges []Range) error {
 	if hook != nil {
 		hook(f.stats.snapshot())
 	}
-	return err
+	return all, err
+}
+
+// drop lets go of the extents among parts the file kept.
+func (f *File) drop(parts []extent) {
+	if len(parts) == 0 {
+		return
+	}
+	mine := make(map[*byte]bool, len(parts))
+	for _, p := range parts {
+		if len(p.data) > 0 {
+			mine[&p.data[0]] = true
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	kept := f.extents[:0]
+	for _, x := range f.extents {
+		if len(x.data) > 0 && mine[&x.data[0]] {
+			f.extentBytes -= int64(len(x.data))
+			continue
+		}
+		kept = append(kept, x)
+	}
+	clear(f.extents[len(kept):])
+	f.extents = kept
 }
 
 // keep adds prefetched bytes to the file's.

@@ -154,3 +154,48 @@ func (b *Bag) prefetchLayout() {
 // maxBetweenChunks bounds the records between two chunks prefetchLayout
 // asks for: index data, a connection record or two.
 const maxBetweenChunks = 1 << 20
+
+// indexPrefetch is the most index data bytes PrefetchBlockIndexes
+// fetches at once: half the remote file's prefetch budget.
+const indexPrefetch = 8 << 20
+
+// indexDataHeader is the bytes of an index data record before its
+// entries: the header's length, its op, ver, conn and count fields (each
+// a length and name=value), and the data's length.
+const indexDataHeader = 4 + (4 + 4) + (4 + 8) + (4 + 9) + (4 + 10) + 4
+
+// PrefetchBlockIndexes fetches the index data records after the given
+// chunks together (their sizes follow from the chunk infos' counts), up
+// to indexPrefetch bytes; BlockIndex of each then reads no further.
+// release lets go of them. A local or scanned bag fetches nothing.
+func (s *Store) PrefetchBlockIndexes(blocks []*bag.Block) (release func()) {
+	b := s.Bag
+	if !bag.IsRemote(b.r) || b.Scan != nil {
+		return func() {}
+	}
+	var offs, lens []int64
+	var total int64
+	for _, blk := range blocks {
+		ci := s.chunkInfo(blk.Offset)
+		if ci == nil {
+			continue
+		}
+		ch, err := b.ChunkHeader(ci)
+		if err != nil {
+			continue
+		}
+		// The records' exact bytes, and the look-ahead of the read of
+		// the last one.
+		n := int64(recordLookahead)
+		for _, cc := range ci.Conns {
+			n += indexDataHeader + 12*int64(cc.Count)
+		}
+		if total += n; total > indexPrefetch {
+			break
+		}
+		offs, lens = append(offs, ch.End()), append(lens, n)
+	}
+	return bag.PrefetchHeld(b.r, offs, lens)
+}
+
+var _ bag.BlockIndexPrefetcher = (*Store)(nil)

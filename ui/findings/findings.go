@@ -28,8 +28,14 @@ import (
 
 // AutoCheckLimit is the largest bag checked as soon as its window opens;
 // larger ones wait for the Check button, as the check decompresses every
-// chunk.
+// chunk. A remote recording is never checked on its own (AutoChecks).
 const AutoCheckLimit = 256 << 20
+
+// AutoChecks says whether document d's window checks it as it opens: a
+// local file of at most AutoCheckLimit bytes.
+func AutoChecks(d *model.Document) bool {
+	return d.Size <= AutoCheckLimit && !bag.TransferOf(d.Storage).Remote
+}
 
 // Panel is the Findings tab: the doctor's findings (the storage's
 // Check) and the "Save repaired copy…" action (ROS 1 bags only, for now).
@@ -139,9 +145,14 @@ func New(ctx context.Context, d *model.Document, w fyne.Window, showRecord func(
 	split.Offset = 0.75
 	widgets.RememberSplit(split, "findings")
 	p.content = container.NewBorder(top, nil, nil, nil, split)
-	if d.Size <= AutoCheckLimit {
+	switch {
+	case AutoChecks(d):
 		p.runCheck()
-	} else {
+	case bag.TransferOf(d.Storage).Remote:
+		// A remote recording is read only where it is shown: the check
+		// fetches the whole file, so it waits for the user.
+		p.status.SetText(fmt.Sprintf("Not checked: this recording is remote, and checking it fetches and decompresses all of it (%s). Press \"Check every record\" to run it.", human.Size(d.Size)))
+	default:
 		p.status.SetText(fmt.Sprintf("This bag is %s: checking reads and decompresses every chunk. Press \"Check every record\" to run it.", human.Size(d.Size)))
 	}
 	return p

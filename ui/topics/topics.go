@@ -45,8 +45,15 @@ type Panel struct {
 	// detail describes the hovered or last clicked row's statistics.
 	detail *widgets.ClipRich
 	// shown is the row the detail line describes, or nil.
-	shown  *model.TopicLine
-	widths [model.NumTopicColumns]float32 // natural column widths
+	shown *model.TopicLine
+	// bytesRow says why the Bytes column is empty and offers to count
+	// them (a remote recording: counting fetches every message); hidden
+	// otherwise.
+	bytesRow *fyne.Container
+	// bytesNote is bytesRow's text; countBtn its button.
+	bytesNote *widget.Label
+	countBtn  *widget.Button
+	widths    [model.NumTopicColumns]float32 // natural column widths
 }
 
 // New builds the Topics tab. It counts every topic's bytes in the
@@ -83,6 +90,11 @@ func New(d *model.Document, l link.Link, countLater bool) *Panel {
 	p.clear = widget.NewButtonWithIcon("Show all topics", theme.ContentClearIcon(), func() { l.SetTopics(nil) })
 	p.clear.Importance = widget.LowImportance
 	p.clear.Hide()
+	p.bytesNote = widget.NewLabel("")
+	p.bytesNote.Truncation = fyne.TextTruncateEllipsis
+	p.countBtn = widget.NewButtonWithIcon("Count", theme.DownloadIcon(), p.CountBytes)
+	p.bytesRow = container.NewBorder(nil, nil, nil, p.countBtn, p.bytesNote)
+	p.bytesRow.Hide()
 	p.measure()
 	p.updateCount()
 	l.OnTopics(func(topics []string) {
@@ -99,7 +111,7 @@ func New(d *model.Document, l link.Link, countLater bool) *Panel {
 
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(p.clear, p.count), p.filter)
 	tableArea := container.NewStack(&fyne.Container{Layout: &fillColumns{p}, Objects: []fyne.CanvasObject{p.table}}, container.NewCenter(p.noMatch))
-	p.Content = container.NewBorder(container.NewPadded(bar), container.NewPadded(p.detail), nil, nil, tableArea)
+	p.Content = container.NewBorder(container.NewPadded(bar), container.NewPadded(container.NewVBox(p.bytesRow, p.detail)), nil, nil, tableArea)
 	// Only while shown: playback selects a message every frame.
 	l.OnMessageShown(p.Content, func(m msgref.Ref) {
 		if c := d.Storage.Connection(m.Conn); c != nil {
@@ -253,8 +265,22 @@ func (p *Panel) tapped(id widget.TableCellID) {
 	p.link.SetTopics(sel)
 }
 
+// OfferCount leaves the Bytes column empty until the user asks: counting
+// reads every message, which for a remote recording fetches about fetch
+// bytes. The row above the detail line says so, with a Count button.
+func (p *Panel) OfferCount(fetch int64) {
+	p.bytesNote.SetText(fmt.Sprintf("Bytes: not counted: reading them fetches %s.", human.Size(fetch)))
+	p.countBtn.SetText("Count")
+	p.countBtn.Enable()
+	p.bytesRow.Show()
+}
+
 // CountBytes adds up every topic's payload bytes in the background.
 func (p *Panel) CountBytes() {
+	if p.bytesRow.Visible() {
+		p.bytesNote.SetText("Bytes: counting: reading every message…")
+		p.countBtn.Disable()
+	}
 	var perConn map[uint32]uint64
 	var loss stats.ReadLoss
 	var claim *bag.Claim
@@ -269,6 +295,10 @@ func (p *Panel) CountBytes() {
 		}
 		if perConn != nil {
 			p.SetBytes(perConn)
+		} else if p.bytesRow.Visible() {
+			// Stopped (the window closing) or failed: offer it again.
+			p.bytesNote.SetText("Bytes: not counted: the read stopped before it finished.")
+			p.countBtn.Enable()
 		}
 		if !loss.Empty() || loss.Complete {
 			// Complete: the banner gives the count read, not the
@@ -278,8 +308,12 @@ func (p *Panel) CountBytes() {
 	})
 }
 
+// View is the table's rows as they stand.
+func (p *Panel) View() *model.TopicView { return p.view }
+
 // SetBytes shows the payload bytes per connection ID.
 func (p *Panel) SetBytes(perConn map[uint32]uint64) {
+	p.bytesRow.Hide()
 	p.view.SetBytes(perConn)
 	p.measure()
 	p.table.Refresh()

@@ -1,0 +1,147 @@
+package ui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/remote"
+	"github.com/bagscope/bagscope/bag/remote/remotetest"
+	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/stats"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
+)
+
+// The window of a remote recording reads only what it shows (issue 25):
+// opening it fetches its index (the summary and every chunk's message
+// index, for the timeline) and the chunk of the message shown, not the
+// chunks a check or the topics' bytes would read; those wait for the
+// Findings tab's Check and the Topics tab's Count, which say what they
+// will fetch, and then give what the local file gives.
+func TestRemoteWindowReadsWhatItShows(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root := t.TempDir()
+	local := filepath.Join(root, "w.mcap")
+	remotetest.WindowMCAP(t, local, 400)
+	web := remotetest.Nginx(t, root)
+	defer remote.SetDefault(nil)
+	remote.SetDefault(remote.NewClient(remote.Options{}))
+
+	ld, err := model.Open(t.Context(), local, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ld.Close()
+	// The index: every byte of the file outside its chunk records (the
+	// header, message indexes, summary and footer).
+	var chunkBytes, largest int64
+	for _, b := range ld.Storage.Blocks() {
+		chunkBytes += b.Len
+		largest = max(largest, b.Len)
+	}
+	indexBytes := ld.Size - chunkBytes
+	if indexBytes <= 0 || len(ld.Storage.Blocks()) < 100 {
+		t.Fatalf("the test file has %d chunks and %d bytes outside them", len(ld.Storage.Blocks()), indexBytes)
+	}
+
+	c := newTestController(t)
+	var v *bagView
+	c.onOpened = func(o *bagView) { v = o }
+	c.openPath(web.URL+"w.mcap", nil) // synchronous: what opening starts has run
+	if v == nil || v.err != nil || v.views == nil {
+		t.Fatalf("the window did not open the URL: %+v", v)
+	}
+	t.Cleanup(func() { v.win.Close() })
+	if v.views.link.Index() == nil {
+		t.Fatal("the window has no message index (its timeline needs it)")
+	}
+	// What opening fetched: the index, and the records the Message and
+	// Records tabs show, with the file's read-ahead (a few MiB), not the
+	// file (the check and the topics' bytes read every chunk).
+	opened := bag.TransferOf(v.doc.Storage)
+	bound := indexBytes + 12<<20 + 2*largest
+	t.Logf("file %s, index %s, opening fetched %s in %d requests (bound %s)", human.Size(ld.Size), human.Size(indexBytes), human.Size(opened.Bytes), opened.Requests, human.Size(bound))
+	if opened.Bytes > bound || bound > ld.Size/2 {
+		t.Errorf("opening fetched %d bytes; want at most %d (the index's %d bytes and a chunk or two; the file has %d)", opened.Bytes, bound, indexBytes, ld.Size)
+	}
+	// The index records come in a few multi-range requests, not one per chunk.
+	if max := int64(len(ld.Storage.Blocks())/10 + 10); opened.Requests > max {
+		t.Errorf("opening made %d requests for %d chunks; want at most %d", opened.Requests, len(ld.Storage.Blocks()), max)
+	}
+
+	// The status line's poll draws on its own goroutine in the test
+	// driver: held while the test taps and reads the window.
+	v.views.fetch.Hold(func() { checkAsked(t, v, ld, indexBytes, chunkBytes, opened) })
+}
+
+// checkAsked taps the Topics tab's Count and the Findings tab's Check of
+// the remote window v and compares what they show with the local
+// document ld.
+func checkAsked(t *testing.T, v *bagView, ld *model.Document, indexBytes, chunkBytes int64, opened bag.Transfer) {
+	t.Helper()
+	// The Topics tab says why its bytes are not there, and counts them
+	// when asked: the local file's counts.
+	size := human.Size(ld.Size)
+	shown := uitest.Shown(v.win)
+	if want := "Bytes: not counted: reading them fetches " + size; !strings.Contains(shown, want) {
+		t.Fatalf("the Topics tab does not say %q:\n%s", want, shown)
+	}
+	test.Tap(uitest.FindButton(t, v.win.Content(), "Count"))
+	perConn, err := stats.MessageBytes(t.Context(), ld.Storage, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := model.NewTopicView(ld.Topics)
+	view.SetBytes(perConn)
+	shown = uitest.Shown(v.win)
+	if strings.Contains(shown, "Bytes: not counted") {
+		t.Error("the Topics tab still says its bytes are not counted")
+	}
+	got := map[string]string{}
+	for _, tp := range v.views.topics.View().Rows() {
+		got[tp.Topic] = tp.Cell(model.ColBytes)
+	}
+	for _, tp := range view.Rows() {
+		if want := tp.Cell(model.ColBytes); got[tp.Topic] != want {
+			t.Errorf("topic %s: the Topics tab has %q bytes, the local file %q", tp.Topic, got[tp.Topic], want)
+		}
+	}
+	counted := bag.TransferOf(v.doc.Storage)
+	if counted.Bytes-opened.Bytes < chunkBytes/2 {
+		t.Errorf("counting fetched %d bytes, the chunks are %d", counted.Bytes-opened.Bytes, chunkBytes)
+	}
+
+	// The Findings tab has not checked the file, says what a check
+	// fetches, and checks it when asked, as the local file checks.
+	v.views.link.SelectTab("Findings")
+	shown = uitest.Shown(v.win)
+	if want := "Not checked: this recording is remote, and checking it fetches and decompresses all of it (" + size + ")"; !strings.Contains(shown, want) {
+		t.Fatalf("the Findings tab does not say %q:\n%s", want, shown)
+	}
+	test.Tap(uitest.FindShownButton(t, v.win, "Check every record"))
+	rep, err := model.CheckStorage(t.Context(), ld.Storage, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown = uitest.Shown(v.win)
+	if strings.Contains(shown, "Not checked") {
+		t.Error("the check did not run")
+	}
+	warnings := 0
+	for _, f := range rep.Findings {
+		if f.Severity == bag.Warning {
+			warnings++
+		}
+	}
+	want := "No errors; " + human.Plural(uint64(warnings), "warning")
+	if len(rep.Findings) == 0 {
+		want = "No findings: every record of the " + human.Count(ld.Summary.Messages) + " messages checks out."
+	}
+	if rep.Errors() != 0 || !strings.Contains(shown, want) {
+		t.Errorf("the remote check does not say %q (the local check: %d errors):\n%s", want, rep.Errors(), shown)
+	}
+}
