@@ -53,7 +53,11 @@ type Panel struct {
 	// bytesNote is bytesRow's text; countBtn its button.
 	bytesNote *widget.Label
 	countBtn  *widget.Button
-	widths    [model.NumTopicColumns]float32 // natural column widths
+	// bottom holds the detail line (and bytesRow above it once
+	// OfferCount placed it: bytesRowPlaced).
+	bottom         *fyne.Container
+	bytesRowPlaced bool
+	widths         [model.NumTopicColumns]float32 // natural column widths
 }
 
 // New builds the Topics tab. It counts every topic's bytes in the
@@ -111,7 +115,8 @@ func New(d *model.Document, l link.Link, countLater bool) *Panel {
 
 	bar := container.NewBorder(nil, nil, nil, container.NewHBox(p.clear, p.count), p.filter)
 	tableArea := container.NewStack(&fyne.Container{Layout: &fillColumns{p}, Objects: []fyne.CanvasObject{p.table}}, container.NewCenter(p.noMatch))
-	p.Content = container.NewBorder(container.NewPadded(bar), container.NewPadded(container.NewVBox(p.bytesRow, p.detail)), nil, nil, tableArea)
+	p.bottom = container.NewPadded(p.detail)
+	p.Content = container.NewBorder(container.NewPadded(bar), p.bottom, nil, nil, tableArea)
 	// Only while shown: playback selects a message every frame.
 	l.OnMessageShown(p.Content, func(m msgref.Ref) {
 		if c := d.Storage.Connection(m.Conn); c != nil {
@@ -268,7 +273,12 @@ func (p *Panel) tapped(id widget.TableCellID) {
 // OfferCount leaves the Bytes column empty until the user asks: counting
 // reads every message, which for a remote recording fetches about fetch
 // bytes. The row above the detail line says so, with a Count button.
+// Call it before Content is placed: the row goes above the detail line.
 func (p *Panel) OfferCount(fetch int64) {
+	if !p.bytesRowPlaced {
+		p.bottom.Objects = []fyne.CanvasObject{container.NewVBox(p.bytesRow, p.detail)}
+		p.bytesRowPlaced = true
+	}
 	p.bytesNote.SetText(fmt.Sprintf("Bytes: not counted: reading them fetches %s.", human.Size(fetch)))
 	p.countBtn.SetText("Count")
 	p.countBtn.Enable()
