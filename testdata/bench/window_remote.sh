@@ -87,7 +87,7 @@ urls=()
 for f in "${files[@]}"; do
 	[[ -e $bench/$f ]] || { echo "window_remote.sh: $bench/$f is missing" >&2; exit 1; }
 	u=$base/$f
-	[[ -d $bench/$f ]] && u+=/
+	[[ -d $bench/$f ]] && u+=/metadata.yaml
 	urls+=("$u")
 	size=$(du -sb "$bench/$f" | cut -f1)
 	: >"$run/access.log"
