@@ -230,6 +230,7 @@ type catPrinter struct {
 	suspects     uint64
 	firstSuspect bag.Loc
 	buf          []byte
+	body         []byte // print's message body (appendBody), beside buf
 }
 
 // noteFailed counts a message that does not decode.
@@ -303,15 +304,22 @@ func (p *catPrinter) prepare(m *bag.Message, dst []byte) ([]byte, bool) {
 	if len(p.fields) > 0 {
 		node = selectFields(node, p.fields)
 	}
+	return p.appendBody(dst, c, node), true
+}
+
+// appendBody appends a decoded message as cat writes it, without its
+// header and suspect lines: JSON, ROS 2 echo text or rostopic echo text,
+// each with its separator.
+func (p *catPrinter) appendBody(dst []byte, c *bag.Connection, node *rosmsg.Node) []byte {
 	switch {
 	case p.json:
-		return rosmsg.AppendJSON(dst, node), true
+		return rosmsg.AppendJSON(dst, node)
 	case c.Encoding == "cdr":
 		dst = echo.AppendROS2Message(dst, node, p.ros2Style(c))
-		return append(dst, "---\n"...), true
+		return append(dst, "---\n"...)
 	}
 	dst = echo.AppendMessage(dst, node)
-	return append(dst, "\n---\n"...), true
+	return append(dst, "\n---\n"...)
 }
 
 // scratches are the decoding memory of prepare's goroutines.
@@ -393,42 +401,13 @@ func (p *catPrinter) print(m *bag.Message, body []byte, prepared bool) {
 	if len(p.fields) > 0 {
 		node = selectFields(node, p.fields)
 	}
-	if p.json {
-		b := p.buf[:0]
-		b = append(b, `{"topic": `...)
-		b = appendJSONString(b, c.Topic)
-		b = fmt.Appendf(b, `, "time": {"secs": %d, "nsecs": %d, "ns": %d}, "type": `, m.Time.Sec, m.Time.NSec, m.Time.Nanos())
-		b = appendJSONString(b, c.Type)
-		b = append(b, `, "msg": `...)
-		b = rosmsg.AppendJSON(b, node)
-		if suspect != "" {
-			b = append(b, `, "suspect": `...)
-			b = appendJSONString(b, suspect)
-		}
-		b = append(b, "}\n"...)
-		p.w.Write(b)
-		p.buf = b
-		return
-	}
-	if p.header {
-		fmt.Fprintf(p.w, "# %s  %s  %s\n", c.Topic, m.Time, c.Type)
-	}
-	if suspect != "" {
-		fmt.Fprintf(p.w, "# suspect: %s\n", suspect)
-	}
-	if c.Encoding == "cdr" {
-		p.buf = echo.AppendROS2Message(p.buf[:0], node, p.ros2Style(c))
-		p.buf = append(p.buf, "---\n"...)
-		p.w.Write(p.buf)
-		return
-	}
-	p.buf = echo.AppendMessage(p.buf[:0], node)
-	p.buf = append(p.buf, "\n---\n"...)
-	p.w.Write(p.buf)
+	p.body = p.appendBody(p.body[:0], c, node)
+	p.printPrepared(m, p.body, suspect)
 }
 
-// printPrepared writes a message prepare formatted: its header and
-// suspect lines around body, as print writes them.
+// printPrepared writes a message formatted by appendBody (on a reading
+// goroutine through prepare, or by print) with its header and suspect
+// lines around body.
 func (p *catPrinter) printPrepared(m *bag.Message, body []byte, suspect string) {
 	c := m.Conn
 	if p.json {
