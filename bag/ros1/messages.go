@@ -665,22 +665,12 @@ func (c *chunkCursor) collect(ch *Chunk, derr error) {
 		gaps = append(gaps, gap{0, 0, derr, false})
 	}
 	for off := 0; off < len(data); {
-		if len(data)-off < 8 {
+		dstart, end, ok := recordAt(data, off)
+		if !ok {
 			off = damage(off, preciseErr(data, off, ch))
 			continue
 		}
-		hlen := int(le32(data[off:]))
-		if hlen < 0 || hlen > len(data)-off-8 {
-			off = damage(off, preciseErr(data, off, ch))
-			continue
-		}
-		dstart := off + 8 + hlen
-		dlen := int(le32(data[dstart-4:]))
-		if dlen < 0 || dlen > len(data)-dstart {
-			off = damage(off, preciseErr(data, off, ch))
-			continue
-		}
-		op, conn, t, hasConn, hasTime, ok := scanHeader(data[off+4 : off+4+hlen])
+		op, conn, t, hasConn, hasTime, ok := scanHeader(data[off+4 : dstart-4])
 		// Chunks hold message data and connection records only.
 		if !ok || op != OpMessageData && op != OpConnection || op == OpMessageData && (!hasConn || !hasTime) {
 			off = damage(off, preciseErr(data, off, ch))
@@ -691,18 +681,18 @@ func (c *chunkCursor) collect(ch *Chunk, derr error) {
 			if q.sel.has(conn) && k >= q.start && k <= q.end {
 				if q.conn(conn) == nil {
 					// A readable record nothing can be said of: skip it.
-					gaps = append(gaps, gap{off, dstart + dlen, inChunk(errAt(int64(off), OpMessageData, ErrMalformed, "message uses connection %d, which the bag does not define", conn), ch.Offset), true})
-					off = dstart + dlen
+					gaps = append(gaps, gap{off, end, inChunk(errAt(int64(off), OpMessageData, ErrMalformed, "message uses connection %d, which the bag does not define", conn), ch.Offset), true})
+					off = end
 					continue
 				}
 				if k < last {
 					sorted = false
 				}
 				last = k
-				c.entries = append(c.entries, entry{t: k, off: uint32(off), dataOff: uint32(dstart), dataLen: uint32(dlen), conn: conn})
+				c.entries = append(c.entries, entry{t: k, off: uint32(off), dataOff: uint32(dstart), dataLen: uint32(end - dstart), conn: conn})
 			}
 		}
-		off = dstart + dlen
+		off = end
 	}
 	if derr != nil && len(gaps) == 0 && !ch.Open {
 		// The data is whole but something about it is wrong (its size):
@@ -898,19 +888,14 @@ func (c *chunkCursor) topics(idx []*IndexData, found []entry) []string {
 // readableMessage reports whether a whole message data record with conn
 // and time starts at off in data.
 func readableMessage(data []byte, off int) bool {
-	if off < 0 || len(data)-off < 8 {
+	if off < 0 {
 		return false
 	}
-	hlen := int(le32(data[off:]))
-	if hlen < 0 || hlen > len(data)-off-8 {
+	dstart, _, ok := recordAt(data, off)
+	if !ok {
 		return false
 	}
-	dstart := off + 8 + hlen
-	dlen := int(le32(data[dstart-4:]))
-	if dlen < 0 || dlen > len(data)-dstart {
-		return false
-	}
-	op, _, _, hasConn, hasTime, ok := scanHeader(data[off+4 : off+4+hlen])
+	op, _, _, hasConn, hasTime, ok := scanHeader(data[off+4 : dstart-4])
 	return ok && op == OpMessageData && hasConn && hasTime
 }
 
@@ -984,4 +969,23 @@ func (it *MessageIter) down(i int) {
 		h[i], h[m] = h[m], h[i]
 		i = m
 	}
+}
+
+// recordAt frames the record that starts at off (not negative) in a
+// chunk's data: its header is data[off+4:dstart-4] and its data
+// data[dstart:end]. ok is false when the lengths do not fit in data.
+func recordAt(data []byte, off int) (dstart, end int, ok bool) {
+	if len(data)-off < 8 {
+		return 0, 0, false
+	}
+	hlen := int(le32(data[off:]))
+	if hlen < 0 || hlen > len(data)-off-8 {
+		return 0, 0, false
+	}
+	dstart = off + 8 + hlen
+	dlen := int(le32(data[dstart-4:]))
+	if dlen < 0 || dlen > len(data)-dstart {
+		return 0, 0, false
+	}
+	return dstart, dstart + dlen, true
 }

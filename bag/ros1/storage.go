@@ -374,19 +374,11 @@ func (s *Store) DoctorVisits() bool { return true }
 func (s *Store) visitChunk(ch *Chunk, data []byte, fn func(m *bag.Message)) bool {
 	var m bag.Message
 	for off := 0; off < len(data); {
-		if len(data)-off < 8 {
+		dstart, end, ok := recordAt(data, off)
+		if !ok {
 			return false
 		}
-		hlen := int(le32(data[off:]))
-		if hlen < 0 || hlen > len(data)-off-8 {
-			return false
-		}
-		dstart := off + 8 + hlen
-		dlen := int(le32(data[dstart-4:]))
-		if dlen < 0 || dlen > len(data)-dstart {
-			return false
-		}
-		op, conn, t, ok := scanMessageHeader(data[off+4 : off+4+hlen])
+		op, conn, t, ok := scanMessageHeader(data[off+4 : dstart-4])
 		if !ok {
 			return false
 		}
@@ -395,11 +387,11 @@ func (s *Store) visitChunk(ch *Chunk, data []byte, fn func(m *bag.Message)) bool
 			if c == nil || off > math.MaxUint32 {
 				return false
 			}
-			m = bag.Message{Conn: c, Time: t, PublishTime: t, Data: data[dstart : dstart+dlen],
+			m = bag.Message{Conn: c, Time: t, PublishTime: t, Data: data[dstart:end],
 				Loc: bag.Loc{Block: ch.Offset, Offset: uint32(off)}, DataOffset: int64(dstart)}
 			fn(&m)
 		}
-		off = dstart + dlen
+		off = end
 	}
 	return true
 }

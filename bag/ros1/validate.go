@@ -50,16 +50,11 @@ func (v *validator) chunk(l *loadedChunk) {
 	var lastPlan *rosmsg.Plan
 	havePlan := false
 	for off := 0; off+8 <= len(data); {
-		hlen := int(le32(data[off:]))
-		if hlen < 0 || hlen > len(data)-off-8 {
+		dstart, end, ok := recordAt(data, off)
+		if !ok {
 			return
 		}
-		dstart := off + 8 + hlen
-		dlen := int(le32(data[dstart-4:]))
-		if dlen < 0 || dlen > len(data)-dstart {
-			return
-		}
-		op, conn, _, hasConn, _, ok := scanHeader(data[off+4 : off+4+hlen])
+		op, conn, _, hasConn, _, ok := scanHeader(data[off+4 : dstart-4])
 		if !ok || op == 0 {
 			return
 		}
@@ -68,7 +63,7 @@ func (v *validator) chunk(l *loadedChunk) {
 				lastConn, lastPlan, havePlan = conn, v.plan(conn), true
 			}
 			if lastPlan != nil {
-				if err := lastPlan.Validate(data[dstart : dstart+dlen]); err != nil {
+				if err := lastPlan.Validate(data[dstart:end]); err != nil {
 					if len(l.bad) < maxBadPerChunk {
 						l.bad = append(l.bad, badMessage{uint32(off), conn, err})
 					} else {
@@ -77,6 +72,6 @@ func (v *validator) chunk(l *loadedChunk) {
 				}
 			}
 		}
-		off = dstart + dlen
+		off = end
 	}
 }
