@@ -56,6 +56,30 @@ type TopicView struct {
 	filter   string
 	col      TopicColumn
 	desc     bool
+	// bytesWait says the bytes are not being counted: they wait for
+	// the user (a remote recording), so an unknown count is not "…".
+	bytesWait bool
+}
+
+// NotCounted is the Bytes cell of a topic whose bytes wait for the user
+// to count them (a remote recording), where "…" would say they are being
+// counted.
+const NotCounted = "—"
+
+// SetBytesWaiting says whether unknown bytes wait for the user (true) or
+// are being counted (false, the default).
+func (v *TopicView) SetBytesWaiting(wait bool) { v.bytesWait = wait }
+
+// LineCell is the text of line's column col, as the table shows it.
+func (v *TopicView) LineCell(line TopicLine, col TopicColumn) string {
+	text := line.Topic.Cell(col)
+	if line.Conn != nil {
+		text = line.Conn.Cell(col)
+	}
+	if col == ColBytes && v.bytesWait && text == "…" {
+		return NotCounted
+	}
+	return text
 }
 
 // NewTopicView shows all topics sorted by name.

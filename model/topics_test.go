@@ -168,3 +168,32 @@ func TestTopicViewSetRead(t *testing.T) {
 		}
 	}
 }
+
+// TestLineCellBytes: a Bytes cell is "…" while the bytes are counted,
+// NotCounted while they wait for the user, and the size once known,
+// whatever the wait.
+func TestLineCellBytes(t *testing.T) {
+	topics := []Topic{{Topic: "/a", Type: "std_msgs/String", Conns: []ConnRow{{ID: 1}}}}
+	for _, tc := range []struct {
+		name  string
+		wait  bool
+		bytes map[uint32]uint64
+		want  string
+	}{
+		{"counting", false, nil, "…"},
+		{"waiting", true, nil, NotCounted},
+		{"counted", false, map[uint32]uint64{1: 2048}, "2.0 KiB"},
+		{"counted while waiting", true, map[uint32]uint64{1: 2048}, "2.0 KiB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := NewTopicView(topics)
+			v.SetBytesWaiting(tc.wait)
+			if tc.bytes != nil {
+				v.SetBytes(tc.bytes)
+			}
+			if got := v.LineCell(v.Lines()[0], ColBytes); got != tc.want {
+				t.Errorf("Bytes cell %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -90,6 +90,13 @@ func checkAsked(t *testing.T, v *bagView, ld *model.Document, indexBytes, chunkB
 	if want := "Bytes: not counted: reading them fetches " + size; !strings.Contains(shown, want) {
 		t.Fatalf("the Topics tab does not say %q:\n%s", want, shown)
 	}
+	// Its Bytes cells say not counted, not "…" (being counted).
+	tv := v.views.topics.View()
+	for _, line := range tv.Lines() {
+		if c := tv.LineCell(line, model.ColBytes); c != model.NotCounted {
+			t.Fatalf("topic %s: the Bytes cell before Count is %q, want %q", line.Topic.Topic, c, model.NotCounted)
+		}
+	}
 	test.Tap(uitest.FindButton(t, v.win.Content(), "Count"))
 	perConn, err := stats.MessageBytes(t.Context(), ld.Storage, nil)
 	if err != nil {

@@ -209,10 +209,7 @@ func (p *Panel) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		c.label.Alignment = fyne.TextAlignTrailing
 	}
 	c.label.Truncation = fyne.TextTruncateEllipsis
-	text := line.Topic.Cell(col)
-	if line.Conn != nil {
-		text = line.Conn.Cell(col)
-	}
+	text := p.view.LineCell(line, col)
 	c.label.TextStyle = fyne.TextStyle{Italic: line.Conn != nil && col == model.ColTopic}
 	c.label.SetText(text)
 	if col != model.ColTopic {
@@ -279,6 +276,7 @@ func (p *Panel) OfferCount(fetch int64) {
 		p.bottom.Objects = []fyne.CanvasObject{container.NewVBox(p.bytesRow, p.detail)}
 		p.bytesRowPlaced = true
 	}
+	p.view.SetBytesWaiting(true)
 	p.bytesNote.SetText(fmt.Sprintf("Bytes: not counted: reading them fetches %s.", human.Size(fetch)))
 	p.countBtn.SetText("Count")
 	p.countBtn.Enable()
@@ -291,6 +289,8 @@ func (p *Panel) CountBytes() {
 		p.bytesNote.SetText("Bytes: counting: reading every message…")
 		p.countBtn.Disable()
 	}
+	p.view.SetBytesWaiting(false)
+	p.table.Refresh()
 	var perConn map[uint32]uint64
 	var loss stats.ReadLoss
 	var claim *bag.Claim
@@ -309,6 +309,8 @@ func (p *Panel) CountBytes() {
 			// Stopped (the window closing) or failed: offer it again.
 			p.bytesNote.SetText("Bytes: not counted: the read stopped before it finished.")
 			p.countBtn.Enable()
+			p.view.SetBytesWaiting(true)
+			p.table.Refresh()
 		}
 		if !loss.Empty() || loss.Complete {
 			// Complete: the banner gives the count read, not the
