@@ -71,6 +71,12 @@ type Hub struct {
 	onMarks    []func([]Mark)
 	onSetMarks []func(MarkKind, []Mark)
 
+	// stateGroups are the groups of state lanes in the order first set,
+	// stateLanes their lanes.
+	stateGroups  []string
+	stateLanes   map[string][]model.StateLane
+	onStateLanes []func(string, []model.StateLane)
+
 	actions Actions
 
 	stats        *stats.Set
@@ -508,3 +514,27 @@ func (l *Hub) SetMarks(kind MarkKind, marks []Mark) {
 // OnSetMarks registers a view's reaction to the marks of a kind being
 // replaced.
 func (l *Hub) OnSetMarks(f func(MarkKind, []Mark)) { l.onSetMarks = append(l.onSetMarks, f) }
+
+// SetStateLanes replaces group's state lanes: it tells the views
+// registered with OnStateLanes.
+func (l *Hub) SetStateLanes(group string, lanes []model.StateLane) {
+	if l.stateLanes == nil {
+		l.stateLanes = map[string][]model.StateLane{}
+	}
+	if _, ok := l.stateLanes[group]; !ok {
+		l.stateGroups = append(l.stateGroups, group)
+	}
+	l.stateLanes[group] = lanes
+	for _, f := range l.onStateLanes {
+		f(group, lanes)
+	}
+}
+
+// OnStateLanes registers a view's reaction to a group's state lanes
+// being set, and tells it of those set already.
+func (l *Hub) OnStateLanes(f func(string, []model.StateLane)) {
+	l.onStateLanes = append(l.onStateLanes, f)
+	for _, g := range l.stateGroups {
+		f(g, l.stateLanes[g])
+	}
+}

@@ -113,4 +113,11 @@ type Link interface {
 	// bookmarks after an edit); OnSetMarks registers a reaction.
 	SetMarks(kind MarkKind, marks []Mark)
 	OnSetMarks(f func(kind MarkKind, marks []Mark))
+	// SetStateLanes replaces the state lanes of group (the view's name:
+	// "Diagnostics") on the timeline: lanes of intervals coloured by state
+	// (model.StateLane), drawn below the topic lanes; nil removes them.
+	// OnStateLanes registers a reaction, told at once of the groups set
+	// before it.
+	SetStateLanes(group string, lanes []model.StateLane)
+	OnStateLanes(f func(group string, lanes []model.StateLane))
 }

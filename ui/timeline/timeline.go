@@ -93,7 +93,13 @@ type View struct {
 
 	laneCache laneCache
 	titleW    float32 // the widest topic title, once measured
-	titles    map[titleKey]string
+
+	// stateGroups are the views' state lanes (link.SetStateLanes) by
+	// group, in the order first set; states all of them, in that order,
+	// drawn below the topic lanes.
+	stateGroups []stateGroup
+	states      []model.StateLane
+	titles      map[titleKey]string
 
 	// OnStatus receives a sentence about what is under the mouse or the
 	// cursor.
@@ -186,7 +192,7 @@ func (v *View) laneY(i int) float32 {
 
 // contentH is the height of all lanes, unscrolled.
 func (v *View) contentH() float32 {
-	return v.lanesTop() + float32(len(v.tl.Topics))*(v.laneH()+tlGap)
+	return v.lanesTop() + float32(v.nLanes())*(v.laneH()+tlGap)
 }
 
 // scrollLanes scrolls the topic lanes by dy pixels (positive: down).
@@ -199,7 +205,7 @@ func (v *View) scrollLanes(dy float32) {
 }
 
 // lane returns the lane under y: -1 for the chunk lane, i for topic lane
-// i, -2 outside.
+// i, -3 for a state lane (stateLaneAt says which), -2 outside.
 func (v *View) lane(y float32) int {
 	if y < 0 {
 		return -2
@@ -208,8 +214,11 @@ func (v *View) lane(y float32) int {
 		return -1
 	}
 	i := int((y + v.yOff - v.lanesTop() + tlGap/2) / (v.laneH() + tlGap))
-	if i >= len(v.tl.Topics) || y > v.Size().Height {
+	if i >= v.nLanes() || y > v.Size().Height {
 		return -2
+	}
+	if i >= len(v.tl.Topics) {
+		return -3
 	}
 	return i
 }
@@ -639,6 +648,9 @@ func (v *View) describe(p fyne.Position) string {
 		if l := v.lane(p.Y); l >= 0 {
 			return v.tl.Topics[l].Topic + ": click to show only this topic in every view, again to show all"
 		}
+		if j := v.stateLaneAt(p.Y); j >= 0 {
+			return v.states[j].Name + ": its state over time, coloured by level; hover over it for each state"
+		}
 		return ""
 	}
 	if p.X > v.labelW()+v.plotW() {
@@ -663,6 +675,8 @@ func (v *View) describe(p fyne.Position) string {
 			return v.chunkText(v.tl.Chunks[c])
 		}
 		return "No chunk at " + widgets.TimeText(t, v.tl.Start)
+	case l == -3:
+		return v.stateText(v.stateLaneAt(p.Y), t)
 	case l >= 0:
 		// The column under the mouse, and the lane's scale.
 		d := v.laneDrawing(l)

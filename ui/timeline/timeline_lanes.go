@@ -44,7 +44,7 @@ const tlMaxLaneH = 40
 // tlMaxLaneH when every lane fits in the pane with room to spare (the
 // user enlarged it, or a big screen).
 func (v *View) laneH() float32 {
-	n := float32(max(1, len(v.tl.Topics)))
+	n := float32(max(1, v.nLanes()))
 	h := (v.Size().Height-v.chunkLaneH()-tlGap)/n - tlGap
 	return min(tlMaxLaneH, max(tlLaneH, float32(math.Floor(float64(h)))))
 }
@@ -69,6 +69,9 @@ func (v *View) labelW() float32 {
 		for _, lane := range v.tl.Topics {
 			v.titleW = max(v.titleW, fyne.MeasureText(lane.Topic, 12, fyne.TextStyle{}).Width)
 		}
+		for _, lane := range v.states {
+			v.titleW = max(v.titleW, fyne.MeasureText(lane.Name, 12, fyne.TextStyle{}).Width)
+		}
 	}
 	scaleW := fyne.MeasureText("max 88.8/px", tlScaleSize, fyne.TextStyle{}).Width
 	return min(max(tlLabelW, v.titleW+scaleW+20), max(tlLabelW, v.Size().Width/3))
@@ -87,7 +90,7 @@ func (v *View) fittedTitle(topic string, w float32) string {
 	if s, ok := v.titles[k]; ok {
 		return s
 	}
-	if v.titles == nil || len(v.titles) > 4*len(v.tl.Topics) {
+	if v.titles == nil || len(v.titles) > 4*v.nLanes() {
 		v.titles = map[titleKey]string{}
 	}
 	s := fitLaneTitle(topic, w, 12)

@@ -191,6 +191,7 @@ func linkTimeline(tv *View, bar *timelineBar, l link.Link) {
 	l.OnChunkShown(tv.ShowChunk)
 	l.OnMarks(tv.addMarks)
 	l.OnSetMarks(tv.setMarks)
+	l.OnStateLanes(tv.SetStateLanes)
 	tv.SetTopics(l.Topics())
 	if t, ok := l.Cursor(); ok {
 		tv.SetCursor(t)

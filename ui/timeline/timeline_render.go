@@ -121,7 +121,7 @@ func (r *timelineRenderer) build() {
 	outline := func(x, y, w, h float32, c color.Color) { r.over.Outline(x, y, w, h, 1.5, c) }
 	pw := v.plotW()
 	right := v.labelW() + pw
-	bottom := min(v.Size().Height, v.laneY(len(v.tl.Topics)))
+	bottom := min(v.Size().Height, v.laneY(v.nLanes()))
 
 	// Topic lanes, scrolled: each message a tick where they are sparser
 	// than pixels, else per-column density at a stated scale (see
@@ -164,6 +164,7 @@ func (r *timelineRenderer) build() {
 		r.eventMarks(lane.Topic, y)
 		r.hitTicks(lane.Topic, y)
 	}
+	r.stateLanes(col, text)
 
 	// The chunk lane stays on top: a mask hides lanes scrolled under it.
 	objs = append(objs, r.over.Raster)
