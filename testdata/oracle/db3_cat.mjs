@@ -43,7 +43,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { require, definitionsByName, jsonMessage, jsonString, jsonTime, markByteFields, markJazzyByteFields, typedMessage } from "./lib.mjs";
+import { require, definitionsByName, jsonMessage, jsonString, jsonTime, markByteFields, markJazzyByteFields, serviceEventText, typedMessage } from "./lib.mjs";
 
 const { SqliteSqljs } = require("@foxglove/rosbag2-web");
 const { parse } = require("@foxglove/rosmsg");
@@ -123,23 +123,6 @@ function recording(arg) {
 const jazzy = Object.fromEntries(Object.entries(ros2jazzy).filter(([name]) => !name.startsWith("test_msgs/")));
 const jazzyDefs = Object.values(jazzy);
 markJazzyByteFields(jazzyDefs);
-const sep = "\n" + "=".repeat(80) + "\n";
-
-// The event type rosbag2 records for a service (service_msgs/msg/ServiceEventInfo
-// as rosidl generates it: uint8 event_type, Time stamp, char[16] client_gid,
-// int64 sequence_number).
-function serviceEventText(pkg, srv, srvText) {
-  const [main, ...deps] = srvText.split(/\n={10,}\n/);
-  const halves = main.split(/^---\s*$/m);
-  if (halves.length !== 2) throw new Error(`the ${pkg}/srv/${srv} text has no single --- line`);
-  let text =
-    `service_msgs/ServiceEventInfo info\n${pkg}/${srv}_Request[<=1] request\n${pkg}/${srv}_Response[<=1] response\n` +
-    `${sep}MSG: service_msgs/ServiceEventInfo\nuint8 REQUEST_SENT = 0\nuint8 REQUEST_RECEIVED = 1\nuint8 RESPONSE_SENT = 2\nuint8 RESPONSE_RECEIVED = 3\n` +
-    `uint8 event_type\nbuiltin_interfaces/Time stamp\nchar[16] client_gid\nint64 sequence_number\n` +
-    `${sep}MSG: ${pkg}/${srv}_Request\n${halves[0]}\n${sep}MSG: ${pkg}/${srv}_Response\n${halves[1]}\n`;
-  for (const d of deps) text += sep + d;
-  return text;
-}
 
 const shortName = (type) => type.replace(/^([^/]+)\/msg\/([^/]+)$/, "$1/$2");
 

@@ -32,6 +32,25 @@ export function decompressHandlers() {
 
 // ---- JSON in the `bagscope cat --json` form, driven by the message definition.
 
+// eventSep separates a definition's sections.
+const eventSep = "\n" + "=".repeat(80) + "\n";
+
+// The event type rosbag2 records for a service (service_msgs/msg/ServiceEventInfo
+// as rosidl generates it: uint8 event_type, Time stamp, char[16] client_gid,
+// int64 sequence_number).
+export function serviceEventText(pkg, srv, srvText) {
+  const [main, ...deps] = srvText.split(/\n={10,}\n/);
+  const halves = main.split(/^---\s*$/m);
+  if (halves.length !== 2) throw new Error(`the ${pkg}/srv/${srv} text has no single --- line`);
+  let text =
+    `service_msgs/ServiceEventInfo info\n${pkg}/${srv}_Request[<=1] request\n${pkg}/${srv}_Response[<=1] response\n` +
+    `${eventSep}MSG: service_msgs/ServiceEventInfo\nuint8 REQUEST_SENT = 0\nuint8 REQUEST_RECEIVED = 1\nuint8 RESPONSE_SENT = 2\nuint8 RESPONSE_RECEIVED = 3\n` +
+    `uint8 event_type\nbuiltin_interfaces/Time stamp\nchar[16] client_gid\nint64 sequence_number\n` +
+    `${eventSep}MSG: ${pkg}/${srv}_Request\n${halves[0]}\n${eventSep}MSG: ${pkg}/${srv}_Response\n${halves[1]}\n`;
+  for (const d of deps) text += eventSep + d;
+  return text;
+}
+
 // definitionsByName maps the parsed definitions (as @foxglove/rosmsg parse
 // returns them) by name, with the root under "" like MessageReader does.
 export function definitionsByName(defs) {

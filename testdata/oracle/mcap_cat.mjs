@@ -34,7 +34,7 @@
 // disagree.
 
 import fs from "node:fs";
-import { require, decompressHandlers, definitionsByName, jsonMessage, jsonString, jsonTime, markByteFields, typedMessage } from "./lib.mjs";
+import { require, decompressHandlers, definitionsByName, jsonMessage, jsonString, jsonTime, markByteFields, serviceEventText, typedMessage } from "./lib.mjs";
 
 const { McapIndexedReader, McapStreamReader } = require("@mcap/core");
 const { parse } = require("@foxglove/rosmsg");
@@ -125,7 +125,11 @@ function makeDecoder(channel, schema) {
     return { undecoded: `${channel.messageEncoding}/${schema.encoding}` };
   }
   try {
-    const text = new TextDecoder().decode(schema.data);
+    let text = new TextDecoder().decode(schema.data);
+    // A service's event type (pkg/srv/X_Event) is stored as the .srv text,
+    // as in a .db3's message_definitions: its event message is built from it.
+    const ev = /^([^/]+)\/srv\/([^/]+)_Event$/.exec(schema.name);
+    if (ev && /^---\s*$/m.test(text.split(/\n={10,}\n/)[0])) text = serviceEventText(ev[1], ev[2], text);
     const defs = parse(text, { ros2: true });
     markByteFields(defs, text);
     const { root, byName } = definitionsByName(defs);
