@@ -228,3 +228,13 @@ func pointValue(p []byte, f PointField, order binary.ByteOrder) float64 {
 	}
 	return math.NaN()
 }
+
+// Value reads the field's value of the point starting at p (at least
+// Offset plus the datatype's size long): what DecodeCloud reads, for
+// readers that want other fields (the 3D scene's x, y, z and picking).
+// An unknown datatype reads as NaN.
+func (f PointField) Value(p []byte, order binary.ByteOrder) float64 { return pointValue(p, f, order) }
+
+// Size is the byte size of one value of the field, 0 for an unknown
+// datatype.
+func (f PointField) Size() int { return f.size() }
