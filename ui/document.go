@@ -23,6 +23,7 @@ import (
 	"github.com/bagscope/bagscope/ui/message"
 	"github.com/bagscope/bagscope/ui/plots"
 	"github.com/bagscope/bagscope/ui/records"
+	"github.com/bagscope/bagscope/ui/sceneview"
 	"github.com/bagscope/bagscope/ui/sensor"
 	"github.com/bagscope/bagscope/ui/tfview"
 	"github.com/bagscope/bagscope/ui/timeline"
@@ -118,10 +119,13 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 			at++
 		}
 	}
-	// The TF tab, where the bag has transforms, came after the others:
-	// it is last, so every other tab keeps its key.
-	if it := tfview.Tab(l); it != nil {
-		tabs.Append(it)
+	// The TF and 3D tabs, where the bag has transforms (or something 3D
+	// draws), came after the others: they are last, so every other tab
+	// keeps its key.
+	for _, it := range []*container.TabItem{tfview.Tab(l), sceneview.Tab(l)} {
+		if it != nil {
+			tabs.Append(it)
+		}
 	}
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
@@ -171,10 +175,13 @@ func newEmptyViews(d *model.Document, w fyne.Window, l *link.Hub) fyne.CanvasObj
 		recordsTab,
 		findingsTab,
 	)
-	// The TF tab, where the bag has transforms, came after the others:
-	// it is last, so every other tab keeps its key.
-	if it := tfview.Tab(l); it != nil {
-		tabs.Append(it)
+	// The TF and 3D tabs, where the bag has transforms (or something 3D
+	// draws), came after the others: they are last, so every other tab
+	// keeps its key.
+	for _, it := range []*container.TabItem{tfview.Tab(l), sceneview.Tab(l)} {
+		if it != nil {
+			tabs.Append(it)
+		}
 	}
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	return tabs

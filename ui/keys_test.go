@@ -107,7 +107,7 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 			t.Error("Ctrl+Q did not quit")
 		}
 	},
-	"Ctrl+1 … Ctrl+9": func(t *testing.T, k *keysWindow) {
+	"Ctrl+1 … Ctrl+9, Ctrl+0": func(t *testing.T, k *keysWindow) {
 		// Every tab of the window has a key, in tab order (the sample
 		// has them all: it has an image topic, /rosout and /tf).
 		if len(k.tabs.Items) != len(viewNames) {

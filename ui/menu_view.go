@@ -9,15 +9,20 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// viewNames are the tabs a bag window can have; Ctrl+1… Ctrl+9 show them.
-// Each view keeps its key whether or not the recording has the Sensor, Log
-// and TF tabs (they show only for images, clouds, scans, /rosout and
-// transforms), so a key always means the same view; the key of a tab the
-// window lacks does nothing. TF came last, so it has the last key.
-var viewNames = []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings", "TF"}
+// viewNames are the tabs a bag window can have; Ctrl+1… Ctrl+9 and Ctrl+0
+// show them. Each view keeps its key whether or not the recording has the
+// Sensor, Log, TF and 3D tabs (they show only for images, clouds, scans,
+// /rosout and transforms), so a key always means the same view; the key of
+// a tab the window lacks does nothing. TF and then 3D came last, so they
+// have the last keys (3D the tenth, Ctrl+0).
+var viewNames = []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings", "TF", "3D"}
 
 func viewShortcut(i int) *desktop.CustomShortcut {
-	return &desktop.CustomShortcut{KeyName: fyne.KeyName(rune('1' + i)), Modifier: fyne.KeyModifierShortcutDefault}
+	key := rune('1' + i)
+	if i == 9 {
+		key = '0'
+	}
+	return &desktop.CustomShortcut{KeyName: fyne.KeyName(key), Modifier: fyne.KeyModifierShortcutDefault}
 }
 
 // Alt+Left and Alt+Right step to the previous and next message of the
@@ -85,7 +90,7 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Ctrl+L", What: "open a recording by URL (http://, https://, s3://, gs://), read in place"},
 	{Keys: "Ctrl+Shift+O", What: "open a library: a folder of recordings (or a catalogue) as a table to sort, filter, open (Enter, double-click) and compare (Ctrl+click two)"},
 	{Keys: "Ctrl+W / Ctrl+Q", What: "close the window, quit"},
-	{Keys: "Ctrl+1 … Ctrl+9", What: "Topics, Message, Sensor, Log, Plots, Chunk, Records, Findings, TF (Sensor, Log and TF where the recording has images, point clouds, scans, /rosout or /tf)"},
+	{Keys: "Ctrl+1 … Ctrl+9, Ctrl+0", What: "Topics, Message, Sensor, Log, Plots, Chunk, Records, Findings, TF, 3D (Sensor, Log, TF and 3D where the recording has images, point clouds, scans, /rosout or /tf)"},
 	{Keys: "Alt+Left / Alt+Right", What: "previous, next message in time of the selected topics (or of the message's topic), from any view"},
 	{Keys: "Space", What: "play, pause (when no text field or the bytes have the keyboard; click the timeline first if one does)"},
 	{Keys: "Alt+Shift+Left / Alt+Shift+Right", What: "move the current time back, forward by 1 s, from any view"},
@@ -118,6 +123,8 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Topics: click a row", What: "show only the selected topics in the other views", Mouse: true},
 	{Keys: "Bytes: click, drag, Shift+click", What: "move the byte cursor, select bytes", Mouse: true},
 	{Keys: "Message: right-click a field", What: "copy its value or path, the message as YAML or JSON; plot it; list an array one element per row", Mouse: true},
+	{Keys: "3D: drag, right-drag or Shift+drag, wheel", What: "orbit about the target, pan, zoom (Top, Side and 3D set the view; Follow keeps a frame in the middle)", Mouse: true},
+	{Keys: "3D: click a point", What: "show its fields (x, y, z in the fixed frame and the message's own)", Mouse: true},
 	{Keys: "Drop files or folders on a window", What: "open them", Mouse: true},
 }
 

@@ -152,7 +152,8 @@ func TestNeitherFormat(t *testing.T) {
 
 // TestSensorAndLogTabs: a window has a Sensor tab when its bag has image,
 // laser scan or point cloud topics and a Log tab when it has log topics,
-// both after Message, and a TF tab, last, when it has transforms; the
+// both after Message, and TF and 3D tabs, last, when it has transforms
+// (and the 3D tab for clouds and scans too); the
 // Message view's Show in Sensor
 // (l.SelectTab("Sensor")) brings the Sensor tab forward.
 func TestSensorAndLogTabs(t *testing.T) {
@@ -160,9 +161,9 @@ func TestSensorAndLogTabs(t *testing.T) {
 		name, path string
 		want       []string // the tabs' titles, without the Topics count
 	}{
-		{"sample", "", []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings", "TF"}},
-		{"robot", "../testdata/robot.bag", []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings", "TF"}},
-		{"scan, no log", "../testdata/lz4-multichunk.bag", []string{"Topics", "Message", "Sensor", "Plots", "Chunk", "Records", "Findings", "TF"}},
+		{"sample", "", []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings", "TF", "3D"}},
+		{"robot", "../testdata/robot.bag", []string{"Topics", "Message", "Sensor", "Log", "Plots", "Chunk", "Records", "Findings", "TF", "3D"}},
+		{"scan, no log", "../testdata/lz4-multichunk.bag", []string{"Topics", "Message", "Sensor", "Plots", "Chunk", "Records", "Findings", "TF", "3D"}},
 		{"neither", "../testdata/single-message.bag", []string{"Topics", "Message", "Plots", "Chunk", "Records", "Findings"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
