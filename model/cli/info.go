@@ -11,6 +11,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/services"
 	"github.com/bagscope/bagscope/model/stats"
 )
 
@@ -44,6 +45,10 @@ type infoJSON struct {
 	// Fetched is what reading a remote recording fetched (absent for a
 	// local one).
 	Fetched *fetchedJSON `json:"fetched,omitempty"`
+	// Services are the services whose events the recording holds, and
+	// Actions its actions (absent without; see serviceInfoJSON).
+	Services []serviceInfoJSON `json:"services,omitempty"`
+	Actions  []actionInfoJSON  `json:"actions,omitempty"`
 }
 
 type topicInfoJSON struct {
@@ -150,15 +155,21 @@ func runInfo(path string, asJSON, freq, readAll bool, o bag.OpenOptions, stdout,
 			return failJSON(err)
 		}
 	}
+	// The services' calls and the actions' goals, from their events.
+	svc, svcErr := readServices(b, path, o, stderr)
 	// A damaged file's summary counts what could be read; what could not
 	// is said on stderr too, and the exit status is 1, as every command
 	// reports it.
 	lost := &loss{d: d}
 	status := 0
 	if asJSON {
-		status = printInfoJSON(stdout, s, set, lost, claimed, counted)
+		status = printInfoJSON(stdout, s, set, lost, claimed, counted, svc)
 	} else {
-		printInfo(stdout, b, s, set)
+		printInfo(stdout, b, s, set, svc)
+	}
+	if svcErr != nil {
+		fmt.Fprintf(stderr, "bagscope: %s: offset 0: reading the service events stopped (the counts are those read before): %v\n", path, svcErr)
+		status = 1
 	}
 	printClaims(stderr, path, s, claimed)
 	if lost.any() {
@@ -201,7 +212,7 @@ func printClaims(stderr io.Writer, path string, s *bag.Summary, claimed map[stri
 	}
 }
 
-func printInfoJSON(w io.Writer, s *bag.Summary, set *stats.Set, lost *loss, claimed map[string]uint64, counted string) int {
+func printInfoJSON(w io.Writer, s *bag.Summary, set *stats.Set, lost *loss, claimed map[string]uint64, counted string, svc *services.Report) int {
 	out := infoJSON{
 		Path: s.Path, Format: s.Format, Version: s.Version, Size: s.Size, Indexed: s.Indexed, Counted: counted,
 		Start: toTimeJSON(s.Start), End: toTimeJSON(s.End), Duration: float64(s.End.Nanos()-s.Start.Nanos()) / 1e9,
@@ -211,6 +222,7 @@ func printInfoJSON(w io.Writer, s *bag.Summary, set *stats.Set, lost *loss, clai
 	lj := lost.json()
 	out.Lost = &lj
 	out.Fetched = fetchedObject()
+	out.Services, out.Actions = servicesJSON(svc)
 	for _, t := range s.Topics {
 		tj := topicInfoJSON{Topic: t.Topic, Type: t.Type, MD5Sum: t.MD5Sum, Messages: t.Messages, Connections: len(t.Connections)}
 		if c, ok := claimed[t.Topic]; ok {
@@ -231,7 +243,7 @@ func printInfoJSON(w io.Writer, s *bag.Summary, set *stats.Set, lost *loss, clai
 
 // printInfo prints the summary; with set (info --freq), each topic's rate
 // and timing statistics too.
-func printInfo(w io.Writer, b bag.Storage, s *bag.Summary, set *stats.Set) {
+func printInfo(w io.Writer, b bag.Storage, s *bag.Summary, set *stats.Set, svc *services.Report) {
 	fi := b.FileInfo()
 	if s.Format == ros1Format && len(fi.Files) == 0 {
 		printRosbagInfo(w, b, s, set)
@@ -241,7 +253,7 @@ func printInfo(w io.Writer, b bag.Storage, s *bag.Summary, set *stats.Set) {
 		return
 	}
 	if !strings.HasPrefix(s.Format, "ROS 1") {
-		printROS2Info(w, b, s, set)
+		printROS2Info(w, b, s, set, svc)
 		if set != nil {
 			printStats(w, s, set)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosbag2"
+	"github.com/bagscope/bagscope/model/services"
 	"github.com/bagscope/bagscope/model/stats"
 )
 
@@ -22,7 +23,7 @@ const ros2Indent = 19
 // nanoseconds, messages and one "Topic: | Type: | Count: | Serialization
 // Format:" line per topic; then, in the same layout, what bagscope adds:
 // compression, chunks, whether it is indexed and what a scan found.
-func printROS2Info(w io.Writer, b bag.Storage, s *bag.Summary, set *stats.Set) {
+func printROS2Info(w io.Writer, b bag.Storage, s *bag.Summary, set *stats.Set, svc *services.Report) {
 	fi := b.FileInfo()
 	row := func(field, value string) {
 		if field != "" {
@@ -76,6 +77,14 @@ func printROS2Info(w io.Writer, b bag.Storage, s *bag.Summary, set *stats.Set) {
 	}
 	row("Chunks", fmt.Sprint(s.Chunks))
 	row("Indexed", yesNo(s.Indexed))
+	if svc != nil {
+		for i, sv := range svc.Services {
+			row(label(i, "Services"), serviceLine(sv))
+		}
+		for i, a := range svc.Actions {
+			row(label(i, "Actions"), actionLine(a))
+		}
+	}
 	if st, ok := fetched(); ok {
 		row("Fetched", fetchedText(st))
 	}

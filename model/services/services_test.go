@@ -1,10 +1,7 @@
 package services
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -54,172 +51,6 @@ func generated(t *testing.T) string {
 	return path
 }
 
-// rawMsg is one message as the oracle decodes it.
-type rawMsg struct {
-	Topic string `json:"topic"`
-	Time  struct {
-		Secs  int64 `json:"secs"`
-		Nsecs int64 `json:"nsecs"`
-	} `json:"time"`
-	Msg  map[string]any `json:"msg"`
-	Skip string         `json:"skip"`
-}
-
-func (m rawMsg) t() int64 { return m.Time.Secs*1e9 + m.Time.Nsecs }
-
-// oracle reads path's messages with the npm oracles: @mcap/core and
-// @foxglove/rosmsg2-serialization for MCAP, @foxglove/rosbag2-web for
-// .db3 files and folders.
-func oracle(t *testing.T, path string) []rawMsg {
-	t.Helper()
-	modules := os.Getenv("BAGSCOPE_ORACLES")
-	if modules == "" {
-		home, _ := os.UserHomeDir()
-		modules = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-	}
-	if _, err := os.Stat(filepath.Join(modules, "@mcap", "core")); err != nil {
-		reftest.SkipOrFail(t, "the npm oracles are not installed (make oracles): "+err.Error())
-	}
-	script := "../../testdata/oracle/mcap_cat.mjs"
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fi.IsDir() {
-		ents, _ := os.ReadDir(path)
-		for _, e := range ents {
-			if strings.HasSuffix(e.Name(), ".mcap") {
-				path = filepath.Join(path, e.Name())
-			}
-		}
-	}
-	if fi.IsDir() && !strings.HasSuffix(path, ".mcap") || strings.HasSuffix(path, ".db3") {
-		script = "../../testdata/oracle/db3_cat.mjs"
-	}
-	cmd := reftest.NodeCommand(script, path)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+modules)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("oracle %s: %v\n%s", script, err, errb.String())
-	}
-	var msgs []rawMsg
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var m rawMsg
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("oracle line %q: %v", sc.Text(), err)
-		}
-		if m.Skip != "" && (strings.HasSuffix(m.Topic, ServiceEventSuffix) || IsActionTopic(m.Topic)) {
-			t.Fatalf("the oracle could not decode %s: %s", m.Topic, m.Skip)
-		}
-		msgs = append(msgs, m)
-	}
-	return msgs
-}
-
-func num(v any) int64 {
-	switch x := v.(type) {
-	case float64:
-		return int64(x)
-	case json.Number:
-		n, _ := x.Int64()
-		return n
-	}
-	panic(fmt.Sprintf("not a number: %v", v))
-}
-
-func field(m map[string]any, path ...string) any {
-	var v any = m
-	for _, p := range path {
-		v = v.(map[string]any)[p]
-	}
-	return v
-}
-
-func stamp(v any) int64 {
-	s := v.(map[string]any)
-	return num(s["sec"])*1e9 + num(s["nanosec"])
-}
-
-func b64hex(v any) string {
-	b, err := base64.StdEncoding.DecodeString(v.(string))
-	if err != nil {
-		panic(err)
-	}
-	return hex.EncodeToString(b)
-}
-
-// refCall is a call as the test pairs the oracle's events: per service,
-// the events of one (client_gid, sequence_number) until an event type
-// comes again.
-type refCall struct {
-	service, gid string
-	seq          int64
-	recv         [4]int64 // receive time by event type, 0: none
-	stamp        [4]int64
-	req, resp    map[string]any
-}
-
-func (c *refCall) first() int64 {
-	t := int64(0)
-	for _, r := range c.recv {
-		if r != 0 && (t == 0 || r < t) {
-			t = r
-		}
-	}
-	return t
-}
-
-func refPairs(msgs []rawMsg) []*refCall {
-	var calls []*refCall
-	open := map[string]*refCall{}
-	for _, m := range msgs {
-		if !strings.HasSuffix(m.Topic, ServiceEventSuffix) || m.Msg == nil {
-			continue
-		}
-		svc := strings.TrimSuffix(m.Topic, ServiceEventSuffix)
-		info := m.Msg["info"].(map[string]any)
-		kind := num(info["event_type"])
-		gid := b64hex(info["client_gid"])
-		seq := num(info["sequence_number"])
-		key := fmt.Sprint(svc, gid, seq)
-		c := open[key]
-		if c == nil || c.recv[kind] != 0 {
-			c = &refCall{service: svc, gid: gid, seq: seq}
-			calls = append(calls, c)
-			open[key] = c
-		}
-		c.recv[kind], c.stamp[kind] = m.t(), stamp(info["stamp"])
-		if l := m.Msg["request"].([]any); len(l) == 1 {
-			c.req = l[0].(map[string]any)
-		}
-		if l := m.Msg["response"].([]any); len(l) == 1 {
-			c.resp = l[0].(map[string]any)
-		}
-	}
-	slices.SortStableFunc(calls, func(a, b *refCall) int { return int(min(max(a.first()-b.first(), -1), 1)) })
-	return calls
-}
-
-// refLatency is the request (sent, else received) to the response
-// (received, else sent).
-func refLatency(c *refCall) (int64, bool) {
-	from, to := c.stamp[0], c.stamp[3]
-	if c.recv[0] == 0 {
-		from = c.stamp[1]
-	}
-	if c.recv[3] == 0 {
-		to = c.stamp[2]
-	}
-	if c.recv[0] == 0 && c.recv[1] == 0 || c.recv[2] == 0 && c.recv[3] == 0 {
-		return 0, false
-	}
-	return to - from, true
-}
-
 // TestServicePairsMatchEvents: the calls Read pairs, their sides, times,
 // latencies and statuses, and each service's counts and latency min,
 // median and max, are those the test pairs from the raw events the npm
@@ -231,7 +62,7 @@ func TestServicePairsMatchEvents(t *testing.T) {
 				path = generated(t)
 			}
 			st := open(t, path)
-			ref := refPairs(oracle(t, path))
+			ref := servicestest.Pairs(servicestest.Oracle(t, "../..", path))
 			if len(ref) == 0 {
 				t.Fatal("the oracle found no service event")
 			}
@@ -253,47 +84,47 @@ func TestServicePairsMatchEvents(t *testing.T) {
 			for i, r := range ref {
 				c := &rep.Calls[i]
 				s := rep.Services[c.Service]
-				if s.Name != r.service || hex.EncodeToString(c.Client[:]) != r.gid || c.Seq != r.seq {
-					t.Errorf("call %d: %s %x #%d, the events' %s %s #%d", i, s.Name, c.Client, c.Seq, r.service, r.gid, r.seq)
+				if s.Name != r.Service || hex.EncodeToString(c.Client[:]) != r.GID || c.Seq != r.Seq {
+					t.Errorf("call %d: %s %x #%d, the events' %s %s #%d", i, s.Name, c.Client, c.Seq, r.Service, r.GID, r.Seq)
 					continue
 				}
 				for k := range 4 {
-					if c.Has[k] != (r.recv[k] != 0) || c.Has[k] && (c.Events[k].Ref.T != r.recv[k] || c.Events[k].Stamp != r.stamp[k]) {
-						t.Errorf("call %d %s #%d: %s has %v at %d stamp %d, the events': at %d stamp %d", i, r.service, r.seq, EventType(k), c.Has[k], c.Events[k].Ref.T, c.Events[k].Stamp, r.recv[k], r.stamp[k])
+					if c.Has[k] != (r.Recv[k] != 0) || c.Has[k] && (c.Events[k].Ref.T != r.Recv[k] || c.Events[k].Stamp != r.Stamp[k]) {
+						t.Errorf("call %d %s #%d: %s has %v at %d stamp %d, the events': at %d stamp %d", i, r.Service, r.Seq, EventType(k), c.Has[k], c.Events[k].Ref.T, c.Events[k].Stamp, r.Recv[k], r.Stamp[k])
 					}
 				}
 				gotL, gotOK := c.Latency()
-				wantL, wantOK := refLatency(r)
+				wantL, wantOK := servicestest.Latency(r)
 				if gotL != wantL || gotOK != wantOK {
-					t.Errorf("call %d %s #%d: latency %d %v, the events' %d %v", i, r.service, r.seq, gotL, gotOK, wantL, wantOK)
+					t.Errorf("call %d %s #%d: latency %d %v, the events' %d %v", i, r.Service, r.Seq, gotL, gotOK, wantL, wantOK)
 				}
 				// The summaries are the request and response as decoded.
 				for _, side := range []struct {
 					got  string
 					want map[string]any
-				}{{c.Request, r.req}, {c.Response, r.resp}} {
+				}{{c.Request, r.Req}, {c.Response, r.Resp}} {
 					if (side.got == "") != (side.want == nil) {
-						t.Errorf("call %d %s #%d: summary %q, the events' %v", i, r.service, r.seq, side.got, side.want)
+						t.Errorf("call %d %s #%d: summary %q, the events' %v", i, r.Service, r.Seq, side.got, side.want)
 					} else if side.want != nil && !strings.HasSuffix(side.got, "…") {
 						var got map[string]any
 						if err := json.Unmarshal([]byte(side.got), &got); err != nil || fmt.Sprint(got) != fmt.Sprint(side.want) {
-							t.Errorf("call %d %s #%d: summary %s, the events' %v (%v)", i, r.service, r.seq, side.got, side.want, err)
+							t.Errorf("call %d %s #%d: summary %s, the events' %v (%v)", i, r.Service, r.Seq, side.got, side.want, err)
 						}
 					}
 				}
-				w := want[r.service]
+				w := want[r.Service]
 				if w == nil {
 					w = &counts{}
-					want[r.service] = w
+					want[r.Service] = w
 				}
 				w.calls++
-				req, resp := r.recv[0] != 0 || r.recv[1] != 0, r.recv[2] != 0 || r.recv[3] != 0
+				req, resp := r.Recv[0] != 0 || r.Recv[1] != 0, r.Recv[2] != 0 || r.Recv[3] != 0
 				if resp {
 					w.answered++
 				} else if req {
 					w.missing++
 				}
-				if l, ok := refLatency(r); ok {
+				if l, ok := servicestest.Latency(r); ok {
 					w.lat = append(w.lat, l)
 				}
 			}
@@ -345,10 +176,10 @@ type refGoal struct {
 // and service event messages say of its goal_id.
 func TestGoalsMatchEvents(t *testing.T) {
 	path := generated(t)
-	msgs := oracle(t, path)
+	msgs := servicestest.Oracle(t, "../..", path)
 	goals := map[string]*refGoal{}
 	g := func(v any) *refGoal {
-		id := b64hex(v)
+		id := servicestest.B64Hex(v)
 		if goals[id] == nil {
 			goals[id] = &refGoal{}
 		}
@@ -357,12 +188,12 @@ func TestGoalsMatchEvents(t *testing.T) {
 	for _, m := range msgs {
 		switch {
 		case strings.HasSuffix(m.Topic, "/_action/feedback"):
-			g(field(m.Msg, "goal_id", "uuid")).feedback++
+			g(servicestest.Field(m.Msg, "goal_id", "uuid")).feedback++
 		case strings.HasSuffix(m.Topic, "/_action/status"):
 			for _, s := range m.Msg["status_list"].([]any) {
 				s := s.(map[string]any)
-				r := g(field(s, "goal_info", "goal_id", "uuid"))
-				st := num(s["status"])
+				r := g(servicestest.Field(s, "goal_info", "goal_id", "uuid"))
+				st := servicestest.Num(s["status"])
 				if n := len(r.transitions); n == 0 || r.transitions[n-1] != st {
 					r.transitions = append(r.transitions, st)
 				}
@@ -370,17 +201,17 @@ func TestGoalsMatchEvents(t *testing.T) {
 		}
 	}
 	// Responses name no goal: their request, paired by the test, does.
-	for _, c := range refPairs(msgs) {
-		if c.req == nil || c.resp == nil {
+	for _, c := range servicestest.Pairs(msgs) {
+		if c.Req == nil || c.Resp == nil {
 			continue
 		}
 		switch {
-		case strings.HasSuffix(c.service, "/_action/send_goal"):
-			a := c.resp["accepted"].(bool)
-			g(field(c.req, "goal_id", "uuid")).accepted = &a
-		case strings.HasSuffix(c.service, "/_action/get_result"):
-			s := num(c.resp["status"])
-			g(field(c.req, "goal_id", "uuid")).result = &s
+		case strings.HasSuffix(c.Service, "/_action/send_goal"):
+			a := c.Resp["accepted"].(bool)
+			g(servicestest.Field(c.Req, "goal_id", "uuid")).accepted = &a
+		case strings.HasSuffix(c.Service, "/_action/get_result"):
+			s := servicestest.Num(c.Resp["status"])
+			g(servicestest.Field(c.Req, "goal_id", "uuid")).result = &s
 		}
 	}
 	rep, err := Read(context.Background(), open(t, path), Options{})
