@@ -190,10 +190,13 @@ func PrefetchHeld(r io.ReaderAt, offs, lens []int64) (release func()) {
 // BlockIndexPrefetcher is a Storage that fetches what BlockIndex reads
 // of many blocks together, ahead of the calls: for a remote file, a few
 // multi-range requests instead of a round trip per block
-// (model.BuildMessageIndex). release lets go of the bytes; for a local
-// file both do nothing.
+// (model.BuildMessageIndex). It fetches those of a leading part of
+// blocks, within its budget, and says how many blocks it covered (at
+// least one of a non-empty blocks): the caller asks again from there.
+// release lets go of the bytes; for a local file it fetches nothing and
+// covers every block.
 type BlockIndexPrefetcher interface {
-	PrefetchBlockIndexes(blocks []*Block) (release func())
+	PrefetchBlockIndexes(blocks []*Block) (release func(), covered int)
 }
 
 // IndexPrefetcherOf returns the BlockIndexPrefetcher behind s (its

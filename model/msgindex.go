@@ -70,18 +70,22 @@ func BuildMessageIndex(ctx context.Context, b bag.Storage, progress ProgressFunc
 	var scratch []msgref.Ref
 	blocks := b.Blocks()
 	n := int64(len(blocks))
-	// A remote file fetches the index records of indexBatch blocks at a
-	// time together, not a round trip per block.
+	// A remote file fetches the index records of up to indexBatch blocks
+	// at a time together (as many as its budget holds), not a round trip
+	// per block.
 	pf := bag.IndexPrefetcherOf(b)
 	release := func() {}
 	defer func() { release() }()
+	next := 0 // the first block the last prefetch did not cover
 	for i, blk := range blocks {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if pf != nil && i%indexBatch == 0 {
+		if pf != nil && i == next {
 			release()
-			release = pf.PrefetchBlockIndexes(blocks[i:min(i+indexBatch, len(blocks))])
+			var covered int
+			release, covered = pf.PrefetchBlockIndexes(blocks[i:min(i+indexBatch, len(blocks))])
+			next = i + max(covered, 1)
 		}
 		if progress != nil && i%64 == 0 {
 			progress(int64(i), n, StageMessages)

@@ -39,26 +39,29 @@ const indexPrefetch = 8 << 20
 
 // PrefetchBlockIndexes fetches the message index records of the given
 // chunks together (the records after each chunk, where the chunk index
-// says), up to indexPrefetch bytes; BlockIndex of each then reads no
-// further. release lets go of them. A local file fetches nothing.
-func (x *Reader) PrefetchBlockIndexes(blocks []*bag.Block) (release func()) {
+// says), up to indexPrefetch bytes, and says how many of blocks that
+// covered; BlockIndex of each then reads no further. release lets go of
+// them. A local file fetches nothing.
+func (x *Reader) PrefetchBlockIndexes(blocks []*bag.Block) (release func(), covered int) {
 	if !bag.IsRemote(x.r) {
-		return func() {}
+		return func() {}, len(blocks)
 	}
 	var offs, lens []int64
 	var total int64
 	for _, b := range blocks {
 		c := x.chunkAt(b.Offset)
 		if c == nil || c.MsgIdxLen == 0 || c.scanned || c.MsgIdxLen > uint64(x.size) {
+			covered++
 			continue
 		}
 		n := int64(c.MsgIdxLen)
-		if total += n; total > indexPrefetch {
+		if total += n; total > indexPrefetch && covered > 0 {
 			break
 		}
 		offs, lens = append(offs, c.Offset+c.Length), append(lens, n)
+		covered++
 	}
-	return bag.PrefetchHeld(x.r, offs, lens)
+	return bag.PrefetchHeld(x.r, offs, lens), covered
 }
 
 var _ bag.BlockIndexPrefetcher = (*Reader)(nil)

@@ -166,22 +166,25 @@ const indexDataHeader = 4 + (4 + 4) + (4 + 8) + (4 + 9) + (4 + 10) + 4
 
 // PrefetchBlockIndexes fetches the index data records after the given
 // chunks together (their sizes follow from the chunk infos' counts), up
-// to indexPrefetch bytes; BlockIndex of each then reads no further.
-// release lets go of them. A local or scanned bag fetches nothing.
-func (s *Store) PrefetchBlockIndexes(blocks []*bag.Block) (release func()) {
+// to indexPrefetch bytes, and says how many of blocks that covered;
+// BlockIndex of each then reads no further. release lets go of them. A
+// local or scanned bag fetches nothing.
+func (s *Store) PrefetchBlockIndexes(blocks []*bag.Block) (release func(), covered int) {
 	b := s.Bag
 	if !bag.IsRemote(b.r) || b.Scan != nil {
-		return func() {}
+		return func() {}, len(blocks)
 	}
 	var offs, lens []int64
 	var total int64
 	for _, blk := range blocks {
 		ci := s.chunkInfo(blk.Offset)
 		if ci == nil {
+			covered++
 			continue
 		}
 		ch, err := b.ChunkHeader(ci)
 		if err != nil {
+			covered++
 			continue
 		}
 		// The records' exact bytes, and the look-ahead of the read of
@@ -190,12 +193,13 @@ func (s *Store) PrefetchBlockIndexes(blocks []*bag.Block) (release func()) {
 		for _, cc := range ci.Conns {
 			n += indexDataHeader + 12*int64(cc.Count)
 		}
-		if total += n; total > indexPrefetch {
+		if total += n; total > indexPrefetch && covered > 0 {
 			break
 		}
 		offs, lens = append(offs, ch.End()), append(lens, n)
+		covered++
 	}
-	return bag.PrefetchHeld(b.r, offs, lens)
+	return bag.PrefetchHeld(b.r, offs, lens), covered
 }
 
 var _ bag.BlockIndexPrefetcher = (*Store)(nil)
