@@ -34,8 +34,13 @@ func (x *Reader) walkTop(ctx context.Context, from int64, fn func(t *topRec, w *
 }
 
 // walkTopSpan is walkTop reading the file span bytes at a time (0: the
-// window's default).
+// window's default; of a remote file, remoteSpan: a walk that stops after
+// a record or two, as the Chunk tab's of the first chunk, then fetches
+// what it reads, not 4 MiB ahead).
 func (x *Reader) walkTopSpan(ctx context.Context, from, span int64, fn func(t *topRec, w *window) bool) error {
+	if span == 0 && bag.IsRemote(x.r) {
+		span = remoteSpan
+	}
 	w := &window{r: x.r, size: x.size, off: -1, span: span}
 	s := &scanner{x: x, end: x.size, full: true, cut: x.foot == nil}
 	if from <= 0 {

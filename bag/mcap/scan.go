@@ -12,6 +12,10 @@ import (
 
 const winSize = 4 << 20
 
+// remoteSpan is a remote file's window: its block size, so that a
+// record's header costs no more than the block it is in.
+const remoteSpan = 64 << 10
+
 // window reads a file through a reused buffer, so that walking small
 // records costs one pread per window, not per record.
 type window struct {
