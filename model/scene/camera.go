@@ -95,15 +95,39 @@ func (c *Camera) Side() {
 	c.Yaw, c.Pitch = -math.Pi/2, 0
 }
 
-// Fit aims at the middle of the box lo..hi and backs off until the box
-// fits the view.
-func (c *Camera) Fit(lo, hi Vec) {
+// Fit aims at the middle of the box lo..hi and comes as near as keeps
+// the box's corners on a w×h image.
+func (c *Camera) Fit(lo, hi Vec, w, h int) {
 	if !(lo[0] <= hi[0] && lo[1] <= hi[1] && lo[2] <= hi[2]) {
 		return
 	}
 	c.Target = lo.Add(hi).Scale(0.5)
-	r := hi.Sub(lo).Norm() / 2
-	c.Dist = min(max(1.1*max(r, 0.5)/math.Sin(c.FovY/2), MinDist), MaxDist)
+	r := max(hi.Sub(lo).Norm()/2, 0.5)
+	// The sphere about the box fits from this distance whatever the view.
+	c.Dist = min(max(r/math.Sin(c.FovY/2), MinDist), MaxDist)
+	inside := func() bool {
+		for k := range 8 {
+			p := Vec{lo[0], lo[1], lo[2]}
+			for i := range 3 {
+				if k>>i&1 == 1 {
+					p[i] = hi[i]
+				}
+			}
+			x, y, _, ok := c.Project(p, w, h)
+			if !ok || x < 0.03*float64(w) || x > 0.97*float64(w) || y < 0.03*float64(h) || y > 0.97*float64(h) {
+				return false
+			}
+		}
+		return true
+	}
+	for range 40 {
+		d := c.Dist
+		c.Dist = max(d*0.95, MinDist)
+		if !inside() {
+			c.Dist = d
+			return
+		}
+	}
 }
 
 // view is the camera fixed for one image: projection without trigonometry

@@ -105,11 +105,29 @@ func TestCameraMoves(t *testing.T) {
 	}
 	// Fit frames a box.
 	c = DefaultCamera()
-	c.Fit(Vec{-1, -1, -1}, Vec{3, 1, 1})
+	c.Fit(Vec{-1, -1, -1}, Vec{3, 1, 1}, w, h)
+	fitted := c.Dist
 	for _, p := range []Vec{{-1, -1, -1}, {3, 1, 1}, {3, -1, 1}} {
 		if x, y, _, ok := c.Project(p, w, h); !ok || x < 0 || x > w || y < 0 || y > h {
 			t.Errorf("fit: %v at (%g, %g) is off the image", p, x, y)
 		}
+	}
+	// and no nearer would do: 5% nearer, a corner leaves the image.
+	c.Dist = fitted * 0.95
+	off := false
+	for k := range 8 {
+		p := Vec{-1, -1, -1}
+		for i, hi := range []float64{3, 1, 1} {
+			if k>>i&1 == 1 {
+				p[i] = hi
+			}
+		}
+		if x, y, _, ok := c.Project(p, w, h); !ok || x < 0.03*w || x > 0.97*w || y < 0.03*h || y > 0.97*h {
+			off = true
+		}
+	}
+	if !off {
+		t.Errorf("fit: at %g every corner is still on the image: the fit at %g is too far", c.Dist, fitted)
 	}
 }
 

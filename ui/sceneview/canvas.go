@@ -120,6 +120,16 @@ func (c *sceneCanvas) scale() float64 {
 	return 1
 }
 
+// pixelSize is the image's size in pixels (a guess before it is laid
+// out).
+func (c *sceneCanvas) pixelSize() (int, int) {
+	if c.Size().Width <= 0 {
+		return 1000, 600
+	}
+	k := c.scale()
+	return max(int(float64(c.Size().Width)*k+0.5), 1), c.pixelHeight()
+}
+
 // pixelHeight is the image's height in pixels.
 func (c *sceneCanvas) pixelHeight() int {
 	return max(int(float64(c.Size().Height)*c.scale()+0.5), 1)

@@ -381,7 +381,8 @@ func (v *View) fit() {
 	if !ok {
 		return
 	}
-	v.canvas.move(func(c *scene.Camera) { c.Fit(lo, hi) })
+	w, h := v.canvas.pixelSize()
+	v.canvas.move(func(c *scene.Camera) { c.Fit(lo, hi, w, h) })
 }
 
 // applyFollow puts the camera's target on the followed frame.
