@@ -363,6 +363,13 @@ func (it *fastIter) mustCheck(n uint32) bool {
 	if !it.check {
 		return false
 	}
+	if it.s.surveyDone.Load() && it.s.swap.Load() == nil {
+		// The survey (run by a read of every message before its first
+		// step, or by another read meanwhile) checked every page and
+		// found nothing: checking them again costs a third of the read.
+		it.check = false
+		return false
+	}
 	if it.checkedPages == nil {
 		it.checkedPages = make([]uint64, it.p.pages/64+1)
 	}
