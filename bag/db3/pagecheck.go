@@ -53,10 +53,17 @@ func (p *pager) pageProblem(pg []byte, n uint32, hoff int, h btreeHeader, bounds
 	if h.cells > 0 && h.contentStart < ptrEnd || h.contentStart > usable {
 		return fmt.Sprintf("page %d: its cell content area starts at %d, inside its header and cell pointers (which end at %d)", n, h.contentStart, ptrEnd)
 	}
-	used := make([]span, 0, h.cells+4)
+	// Most pages hold fewer than 512 cells: their spans stay on the
+	// stack (the survey checks every page of the file).
+	var spans [512]span
+	used := spans[:0]
+	if h.cells+4 > len(spans) {
+		used = make([]span, 0, h.cells+4)
+	}
 	table := h.typ == pageTableLeaf || h.typ == pageTableInterior
 	var prev int64
-	for i, off := range cellPointers(pg, hoff, h) {
+	for i := range cellCount(pg, hoff, h) {
+		off := cellPointer(pg, hoff, h, i)
 		if off < h.contentStart || off >= usable {
 			return fmt.Sprintf("page %d: cell %d's pointer %d lies outside the cell content area %d..%d", n, i, off, h.contentStart, usable)
 		}

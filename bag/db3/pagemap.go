@@ -88,6 +88,9 @@ type pageMap struct {
 	indexOf     uint32
 	entries     []indexEntry
 	treeDamaged map[uint32]bool
+	// checkers, while the map is built, check the b-tree pages the walk
+	// reads (see pagecheckers.go); nil: the walk checks them itself.
+	checkers *pageCheckers
 	// checkOnly is set for a survey (see Store.survey): it only looks for
 	// damage, keeping no index entries and no page key ranges, so that
 	// its memory does not grow with the file.
@@ -212,6 +215,26 @@ func newPageMap(r io.ReaderAt, size int64, h *header) *pageMap {
 
 // build walks the database (see buildPageMap).
 func (m *pageMap) build(leaf func(tree uint32, pg []byte, n uint32, c cell, chainErr error)) {
+	// The walk reads every page, mostly near the last: through windows,
+	// a system call per window, not per page. The pager is the map's
+	// alone while it is built; afterwards it reads page by page, safe for
+	// concurrent use.
+	if m.p.ra == nil {
+		m.p.ra = &readAhead{r: m.p.r, size: m.p.size}
+		defer func() { m.p.ra = nil }()
+	}
+	if c := newPageCheckers(m.p); c != nil {
+		m.checkers = c
+		defer func() {
+			// A page's verdict is what the walk would have found (see
+			// walk): recorded once every page is checked.
+			for _, v := range c.wait() {
+				m.unsound[v.n] = v.why
+				m.treeDamaged[v.root] = true
+			}
+			m.checkers = nil
+		}()
+	}
 	// sqlite_master.
 	var pbuf []byte
 	m.walk(1, func(pg []byte, n uint32, c cell, _ error) {
@@ -347,7 +370,9 @@ func (m *pageMap) walk(root uint32, fn leafFunc) {
 		if table && !m.checkOnly {
 			m.bounds[n] = it.keys
 		}
-		if why := m.p.pageProblem(pg, n, hoff, h, it.keys); why != "" {
+		if m.checkers != nil {
+			m.checkers.check(pg, n, hoff, h, it.keys, root)
+		} else if why := m.p.pageProblem(pg, n, hoff, h, it.keys); why != "" {
 			m.unsound[n] = why
 			m.treeDamaged[root] = true
 		}
@@ -355,8 +380,8 @@ func (m *pageMap) walk(root uint32, fn leafFunc) {
 		bad := 0
 		var prev int64
 		hasPrev := false
-		for _, off := range cellPointers(pg, hoff, h) {
-			c, err := m.p.parseCell(pg, h.typ, off)
+		for i := range cellCount(pg, hoff, h) {
+			c, err := m.p.parseCell(pg, h.typ, cellPointer(pg, hoff, h, i))
 			if err != nil {
 				bad++
 				continue

@@ -42,7 +42,11 @@ type readAhead struct {
 	tick uint64
 }
 
-// readAt reads len(b) bytes at off as io.ReaderAt does.
+// readAt reads len(b) bytes at off as io.ReaderAt does. A window starts
+// at a multiple of raWindow (the page sizes divide it), so that pages read
+// backwards, as a walk of a tree from its last child does, share windows
+// as pages read forwards do; a read that would straddle two such windows
+// gets a window of its own from off.
 func (ra *readAhead) readAt(b []byte, off int64) (int, error) {
 	ra.tick++
 	end := off + int64(len(b))
@@ -57,20 +61,33 @@ func (ra *readAhead) readAt(b []byte, off int64) (int, error) {
 			lru = i
 		}
 	}
-	n := min(int64(raWindow), ra.size-off)
-	if int64(len(b)) > n {
+	start := off &^ (raWindow - 1)
+	if off < 0 || end > start+raWindow {
+		start = off
+	}
+	n := min(int64(raWindow), ra.size-start)
+	if end > start+n {
 		return ra.r.ReadAt(b, off) // past the end, or larger than a window
 	}
 	w := &ra.win[lru]
 	if cap(w.data) < int(n) {
 		w.data = make([]byte, raWindow)
 	}
-	if k, _ := ra.r.ReadAt(w.data[:n], off); int64(k) < n {
+	if k, _ := ra.r.ReadAt(w.data[:n], start); int64(k) < n {
 		w.data, w.used = w.data[:0], 0
 		return ra.r.ReadAt(b, off) // let the file say what is wrong
 	}
-	w.off, w.data, w.used = off, w.data[:n], ra.tick
-	return copy(b, w.data), nil
+	w.off, w.data, w.used = start, w.data[:n], ra.tick
+	return copy(b, w.data[off-start:]), nil
+}
+
+// readAt reads len(b) bytes at off, through the read-ahead windows when
+// the pager has them.
+func (p *pager) readAt(b []byte, off int64) (int, error) {
+	if p.ra != nil {
+		return p.ra.readAt(b, off)
+	}
+	return p.r.ReadAt(b, off)
 }
 
 func newPager(r io.ReaderAt, size int64, pageSize, reserved int) *pager {
@@ -101,13 +118,7 @@ func (p *pager) page(n uint32, buf []byte) ([]byte, error) {
 	}
 	buf = buf[:p.pageSize]
 	off := p.offset(n)
-	var k int
-	var err error
-	if p.ra != nil {
-		k, err = p.ra.readAt(buf, off)
-	} else {
-		k, err = p.r.ReadAt(buf, off)
-	}
+	k, err := p.readAt(buf, off)
 	if k < p.pageSize {
 		if err == nil || errors.Is(err, io.EOF) {
 			return buf[:k], &FormatError{Offset: off, Page: n, Msg: fmt.Sprintf("page cut after %d of %d bytes", k, p.pageSize), Err: ErrTruncated}
@@ -257,6 +268,20 @@ func (p *pager) overflowPages(c cell) int {
 	return int((rest + per - 1) / per)
 }
 
+// cellCount returns how many of a b-tree page's cell pointers lie in pg
+// (h.cells, or fewer when the array runs past the page's bytes); cell i's
+// pointer is cellPointer(pg, hoff, h, i). The walks of every page use
+// these, not cellPointers, to allocate nothing per page.
+func cellCount(pg []byte, hoff int, h btreeHeader) int {
+	base := hoff + h.size
+	return max(0, min(h.cells, (len(pg)-base)/2))
+}
+
+// cellPointer reads cell i's pointer, i < cellCount(pg, hoff, h).
+func cellPointer(pg []byte, hoff int, h btreeHeader, i int) int {
+	return int(binary.BigEndian.Uint16(pg[hoff+h.size+2*i:]))
+}
+
 // cellPointers reads a b-tree page's cell pointer array.
 func cellPointers(pg []byte, hoff int, h btreeHeader) []int {
 	out := make([]int, 0, h.cells)
@@ -295,7 +320,7 @@ func (p *pager) chain(c cell, mark func(uint32) bool) error {
 		if mark != nil && !mark(next) {
 			return fmt.Errorf("overflow page %d is already used elsewhere", next)
 		}
-		if _, err := p.r.ReadAt(b[:], p.offset(next)); err != nil {
+		if _, err := p.readAt(b[:], p.offset(next)); err != nil {
 			return fmt.Errorf("overflow page %d: %w", next, err)
 		}
 		rest -= per
