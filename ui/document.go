@@ -15,6 +15,7 @@ import (
 	"github.com/bagscope/bagscope/model/stats"
 	"github.com/bagscope/bagscope/ui/bookmarks"
 	"github.com/bagscope/bagscope/ui/chunk"
+	"github.com/bagscope/bagscope/ui/diagview"
 	"github.com/bagscope/bagscope/ui/fetch"
 	findbar "github.com/bagscope/bagscope/ui/find"
 	"github.com/bagscope/bagscope/ui/findings"
@@ -127,6 +128,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 			tabs.Append(it)
 		}
 	}
+	diagview.AppendTab(tabs, l) // the Diagnostics tab, where the bag has diagnostics
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
 	dv.timeline, dv.plots, dv.tabs, dv.topics = tp, plotsView, tabs, topicsView

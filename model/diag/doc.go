@@ -7,7 +7,10 @@
 //
 // A status is known by its topic and name. Times are receive times: a
 // status holds from the message that reports it until the next report of
-// the same status; the last report holds to the end of the recording.
+// the same status; the last report holds to the end of the recording,
+// unless the status stopped reporting (no report for more than twice its
+// longest interval): its level over time then ends one interval after its
+// last report.
 //
 // Memory stays bounded by the statuses, not the messages: ReadHistory
 // keeps per status its level changes and a few numbers; TableAt keeps the

@@ -23,7 +23,10 @@ type Track struct {
 	Key
 	HardwareID string
 	// Spans are its levels, one per change, the last ending just after
-	// the recording's end (End is exclusive).
+	// the recording's end (End is exclusive), or, where the status
+	// stopped reporting (no report for more than twice its longest
+	// interval before the end), one longest interval after its last
+	// report.
 	Spans []Span
 	// First and Last are its first and last report's receive times;
 	// MaxGap the longest time between two of its reports.
@@ -73,7 +76,7 @@ func ReadHistory(ctx context.Context, st bag.Storage, opt Options) (*History, er
 	}
 	for _, tr := range h.Tracks {
 		if n := len(tr.Spans); n > 0 {
-			tr.Spans[n-1].End = max(h.End, tr.Last) + 1
+			tr.Spans[n-1].End = tr.holdsUntil(h.End)
 		}
 	}
 	sort.Slice(h.Tracks, func(i, j int) bool {
@@ -85,6 +88,22 @@ func ReadHistory(ctx context.Context, st bag.Storage, opt Options) (*History, er
 	})
 	return h, err
 }
+
+// holdsUntil is where the track's last span ends (exclusive) in a
+// recording that ends at end: just after the end, unless the status
+// stopped reporting (no report for more than twice its longest interval
+// before the end), where it ends one longest interval after its last
+// report, so that the lane shows it stopped.
+func (tr *Track) holdsUntil(end int64) int64 {
+	if tr.Reports > 1 && end-tr.Last > 2*tr.MaxGap {
+		return tr.Last + tr.MaxGap
+	}
+	return max(end, tr.Last) + 1
+}
+
+// Stopped reports whether the status stopped reporting before the
+// recording's end (see Spans).
+func (tr *Track) Stopped(end int64) bool { return tr.holdsUntil(end) <= end }
 
 // Track returns the track of k, or nil.
 func (h *History) Track(k Key) *Track {
@@ -143,10 +162,12 @@ func (h *History) Lanes() []model.StateLane {
 }
 
 // Title is how a status is named where all are listed: its name, after
-// its topic where the recording has several diagnostics topics.
+// its topic where another topic reports a status of the same name.
 func (h *History) Title(k Key) string {
-	if len(h.Topics) > 1 {
-		return k.Topic + ": " + k.Name
+	for _, tr := range h.Tracks {
+		if tr.Name == k.Name && tr.Topic != k.Topic {
+			return k.Topic + ": " + k.Name
+		}
 	}
 	return k.Name
 }

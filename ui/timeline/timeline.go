@@ -99,6 +99,7 @@ type View struct {
 	// drawn below the topic lanes.
 	stateGroups []stateGroup
 	states      []model.StateLane
+	onStates    func() // the split makes room for new state lanes
 	titles      map[titleKey]string
 
 	// OnStatus receives a sentence about what is under the mouse or the
@@ -185,14 +186,19 @@ func (v *View) hasChunkLane() bool {
 	return len(v.tl.Chunks) > 0 || len(v.tl.Missing) > 0 || len(v.marks.bookmarks) > 0
 }
 
-// laneY is the top of topic lane i, scrolled.
+// laneY is the top of topic lane i, scrolled; for i past the topics, the
+// top of state lane i-len(topics) (timeline_states.go), lower.
 func (v *View) laneY(i int) float32 {
-	return v.lanesTop() + float32(i)*(v.laneH()+tlGap) - v.yOff
+	n := len(v.tl.Topics)
+	if i <= n {
+		return v.lanesTop() + float32(i)*(v.laneH()+tlGap) - v.yOff
+	}
+	return v.lanesTop() + float32(n)*(v.laneH()+tlGap) + float32(i-n)*(tlStateH+tlStateGap) - v.yOff
 }
 
 // contentH is the height of all lanes, unscrolled.
 func (v *View) contentH() float32 {
-	return v.lanesTop() + float32(v.nLanes())*(v.laneH()+tlGap)
+	return v.laneY(v.nLanes()) + v.yOff
 }
 
 // scrollLanes scrolls the topic lanes by dy pixels (positive: down).
@@ -213,14 +219,16 @@ func (v *View) lane(y float32) int {
 	if v.hasChunkLane() && y < v.chunkLaneH()+tlGap/2 {
 		return -1
 	}
-	i := int((y + v.yOff - v.lanesTop() + tlGap/2) / (v.laneH() + tlGap))
-	if i >= v.nLanes() || y > v.Size().Height {
+	if y > v.Size().Height {
 		return -2
 	}
-	if i >= len(v.tl.Topics) {
+	if y+tlGap/2 >= v.laneY(len(v.tl.Topics)) {
+		if v.stateLaneAt(y) < 0 {
+			return -2
+		}
 		return -3
 	}
-	return i
+	return int((y + v.yOff - v.lanesTop() + tlGap/2) / (v.laneH() + tlGap))
 }
 
 // chunkAt returns the index of the chunk drawn under p, or -1.

@@ -44,8 +44,8 @@ const tlMaxLaneH = 40
 // tlMaxLaneH when every lane fits in the pane with room to spare (the
 // user enlarged it, or a big screen).
 func (v *View) laneH() float32 {
-	n := float32(max(1, v.nLanes()))
-	h := (v.Size().Height-v.chunkLaneH()-tlGap)/n - tlGap
+	n := float32(max(1, len(v.tl.Topics)))
+	h := (v.Size().Height-v.chunkLaneH()-tlGap-v.statesH())/n - tlGap
 	return min(tlMaxLaneH, max(tlLaneH, float32(math.Floor(float64(h)))))
 }
 

@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"math"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
@@ -17,8 +19,19 @@ import (
 func NewSplit(tp *Pane, tabs fyne.CanvasObject, windowH, topH float32) *container.Split {
 	split := container.NewVSplit(tp.content, tabs)
 	split.Offset = timelineShare(len(tp.tv.tl.Topics), windowH, topH)
+	def := split.Offset
 	widgets.RememberSplitWithin(split, "timeline", shareLimit(windowH, topH))
 	open := split.Offset
+	// State lanes come later (a view reads them): where the divider is
+	// still where the topics put it, it moves down to show them too.
+	tp.tv.onStates = func() {
+		if split.Offset != def || tp.collapsed {
+			return
+		}
+		extra := int(math.Ceil(float64(tp.tv.statesH() / (tlLaneH + tlGap))))
+		def = max(def, timelineShare(len(tp.tv.tl.Topics)+extra, windowH, topH))
+		split.SetOffset(def)
+	}
 	tp.onCollapse = func(collapsed bool) {
 		if collapsed {
 			open = split.Offset

@@ -37,6 +37,9 @@ func (v *View) SetStateLanes(group string, lanes []model.StateLane) {
 	v.titleW, v.titles = 0, nil // the titles are measured again
 	v.scrollLanes(0)
 	v.Refresh()
+	if v.onStates != nil {
+		v.onStates()
+	}
 }
 
 // StateLanes are the state lanes drawn, in order.
@@ -46,13 +49,27 @@ func (v *View) StateLanes() []model.StateLane { return v.states }
 // the state lanes.
 func (v *View) nLanes() int { return len(v.tl.Topics) + len(v.states) }
 
+// State lanes are thinner than topic lanes, so that many statuses fit
+// below the topics.
+const (
+	tlStateH   = 14
+	tlStateGap = 2
+)
+
+// statesH is the height of the state lanes.
+func (v *View) statesH() float32 { return float32(len(v.states)) * (tlStateH + tlStateGap) }
+
 // stateLaneAt is the index in v.states of the state lane under y, or -1.
 func (v *View) stateLaneAt(y float32) int {
-	if v.lane(y) != -3 {
+	top := v.laneY(len(v.tl.Topics))
+	if y+tlStateGap/2 < top {
 		return -1
 	}
-	i := int((y + v.yOff - v.lanesTop() + tlGap/2) / (v.laneH() + tlGap))
-	return i - len(v.tl.Topics)
+	j := int((y - top + tlStateGap/2) / (tlStateH + tlStateGap))
+	if j >= len(v.states) {
+		return -1
+	}
+	return j
 }
 
 // stateText says what state lane j holds at t.
@@ -99,7 +116,7 @@ func ToneColor(w fyne.Widget, tone model.StateTone) color.Color {
 // (model.StateLane.Columns).
 func (r *timelineRenderer) stateLanes(col timelineColors, text func(s string, x, y float32, c color.Color, sz float32, bold bool)) {
 	v := r.v
-	lw, lh, pw := v.labelW(), v.laneH(), v.plotW()
+	lw, lh, pw := v.labelW(), float32(tlStateH), v.plotW()
 	cols := max(1, int(pw))
 	colW := pw / float32(cols)
 	for j, lane := range v.states {
@@ -108,7 +125,7 @@ func (r *timelineRenderer) stateLanes(col timelineColors, text func(s string, x,
 			continue
 		}
 		r.lanes.Rect(lw, y, pw, lh, col.laneBG)
-		text(v.fittedTitle(lane.Name, lw-10), 4, y+(lh-16)/2, col.fg, 12, false)
+		text(v.fittedTitle(lane.Name, lw-10), 4, y+(lh-14)/2, col.fg, 11, false)
 		tones := lane.Columns(v.t0, v.t1, cols)
 		for k := 0; k < len(tones); {
 			e := k + 1
@@ -116,7 +133,7 @@ func (r *timelineRenderer) stateLanes(col timelineColors, text func(s string, x,
 				e++
 			}
 			if tones[k] != model.ToneNone {
-				r.lanes.Rect(lw+float32(k)*colW, y+2, float32(e-k)*colW, lh-4, ToneColor(v, tones[k]))
+				r.lanes.Rect(lw+float32(k)*colW, y+1, float32(e-k)*colW, lh-2, ToneColor(v, tones[k]))
 			}
 			k = e
 		}

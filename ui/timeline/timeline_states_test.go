@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestTimelineStateLanes(t *testing.T) {
 			c := ToneColor(tv, tone)
 			found := false
 			for _, r := range tv.r.lanes.Rects {
-				if r.Y > y && r.Y < y+tv.laneH() && r.C == c && r.W > tv.plotW()/3 {
+				if r.Y > y && r.Y < y+tlStateH && r.C == c && r.W > tv.plotW()/3 {
 					found = true
 				}
 			}
@@ -58,7 +59,7 @@ func TestTimelineStateLanes(t *testing.T) {
 		}
 	}
 	// Hover over the motor lane, in the error's half.
-	p := fyne.NewPos(tv.x(mid+(e-mid)/2), tv.laneY(nt)+tv.laneH()/2)
+	p := fyne.NewPos(tv.x(mid+(e-mid)/2), tv.laneY(nt)+tlStateH/2)
 	tv.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}})
 	if !strings.HasPrefix(*status, "motor driver: ERROR: overheat") {
 		t.Errorf("hover says %q", *status)
@@ -71,5 +72,31 @@ func TestTimelineStateLanes(t *testing.T) {
 	tv.SetStateLanes("Diagnostics", nil)
 	if l := tv.StateLanes(); len(l) != 1 || l[0].Name != "goal 1" {
 		t.Errorf("after removing the diagnostics: %+v", l)
+	}
+}
+
+// TestTimelineSplitMakesRoomForStates: state lanes set through the link
+// after the window opened move the divider down to show them, when it is
+// where the topics put it; a divider the user moved stays.
+func TestTimelineSplitMakesRoomForStates(t *testing.T) {
+	dv, tv, w := newTestViews(t)
+	w.Resize(fyne.NewSize(1000, 800-130)) // the window the split was made for, less its header
+	s := timelineSplit(t, w)
+	before := s.Offset
+	lanes := make([]model.StateLane, 4)
+	for i := range lanes {
+		lanes[i] = model.StateLane{Name: fmt.Sprint("status ", i), Spans: []model.StateSpan{{Start: tv.tl.Start, End: tv.tl.End, Tone: model.ToneGood}}}
+	}
+	dv.link.SetStateLanes("Diagnostics", lanes)
+	if s.Offset <= before {
+		t.Fatalf("the divider stayed at %v with 4 state lanes", s.Offset)
+	}
+	if last := tv.laneY(tv.nLanes()); last > tv.Size().Height {
+		t.Errorf("the state lanes end at %v in a timeline %v high (%d topics, divider %v from %v)", last, tv.Size().Height, len(tv.tl.Topics), s.Offset, before)
+	}
+	s.SetOffset(0.2)
+	dv.link.SetStateLanes("Actions", lanes[:2])
+	if s.Offset != 0.2 {
+		t.Errorf("the divider the user moved went to %v", s.Offset)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/bagscope/bagscope/model/internal/reftest"
@@ -55,10 +56,10 @@ func Spec() []Message {
 		}
 		return level[name]
 	}
-	words := []string{"OK", "running", "voltage low", "overheat", "no data", "timeout"}
+	words := [][]string{{"OK", "running"}, {"voltage low", "temperature high"}, {"overheat", "no data"}, {"no report", "timeout"}}
 	status := func(name, hw string) StatusSpec {
 		lv := step(name)
-		s := StatusSpec{Level: lv, Name: name, HardwareID: hw, Message: words[int(lv)+r.IntN(3)]}
+		s := StatusSpec{Level: lv, Name: name, HardwareID: hw, Message: words[lv][r.IntN(2)]}
 		s.Values = [][2]string{{"temperature", fmt.Sprintf("%.1f", 30+20*r.Float64())}, {"count", fmt.Sprint(r.IntN(1000))}}
 		return s
 	}
@@ -234,5 +235,48 @@ func Latest(msgs []Message, at int64) map[[2]string]StatusSpec {
 			out[[2]string{m.Topic, s.Name}] = s
 		}
 	}
+	return out
+}
+
+// Changes are the times a status's level changes in msgs, in order: its
+// first report, a report of another level than its last, and, for a
+// status that stopped reporting (no report for more than twice its
+// longest interval before end), one longest interval after its last
+// report.
+func Changes(msgs []Message, end int64) []int64 {
+	type state struct {
+		level     uint8
+		last, gap int64
+		reports   int
+	}
+	states := map[[2]string]*state{}
+	set := map[int64]bool{}
+	for _, m := range msgs {
+		for _, s := range m.Statuses {
+			k := [2]string{m.Topic, s.Name}
+			st := states[k]
+			if st == nil {
+				st = &state{level: s.Level, last: m.TimeNS}
+				states[k] = st
+				set[m.TimeNS] = true
+			}
+			if s.Level != st.level {
+				set[m.TimeNS] = true
+			}
+			st.gap = max(st.gap, m.TimeNS-st.last)
+			st.level, st.last = s.Level, m.TimeNS
+			st.reports++
+		}
+	}
+	for _, st := range states {
+		if st.reports > 1 && end-st.last > 2*st.gap {
+			set[st.last+st.gap] = true
+		}
+	}
+	var out []int64
+	for t := range set {
+		out = append(out, t)
+	}
+	slices.Sort(out)
 	return out
 }
