@@ -826,3 +826,41 @@ func (m *MultiStorage) ReadRange(off int64, n int) ([]byte, error) {
 	}
 	return rl.ReadRange(own, n)
 }
+
+// PrefetchBlockIndexes fetches the index records of the leading blocks
+// that lie in one file, through that file's own prefetcher (a remote
+// split recording: a few requests per file, not one per block), and says
+// how many it covered. Whole-file blocks (a .db3 file) have no index
+// records to fetch: they are covered one at a time.
+func (m *MultiStorage) PrefetchBlockIndexes(blocks []*Block) (release func(), covered int) {
+	release = func() {}
+	if len(blocks) == 0 {
+		return release, 0
+	}
+	m.Blocks()
+	p, _ := SplitPart(blocks[0].Offset)
+	var own []*Block
+	for _, b := range blocks {
+		q, _ := SplitPart(b.Offset)
+		src := m.blockSrc[b]
+		if q != p || b.WholeFile || src == nil {
+			break
+		}
+		own = append(own, src)
+	}
+	if len(own) == 0 {
+		return release, 1
+	}
+	part, err := m.part(p)
+	if err != nil {
+		return release, len(own)
+	}
+	pf := IndexPrefetcherOf(part)
+	if pf == nil {
+		return release, len(own)
+	}
+	release, covered = pf.PrefetchBlockIndexes(own)
+	return release, max(covered, 1)
+}
+
+var _ BlockIndexPrefetcher = (*MultiStorage)(nil)
