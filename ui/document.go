@@ -26,6 +26,7 @@ import (
 	"github.com/bagscope/bagscope/ui/records"
 	"github.com/bagscope/bagscope/ui/sceneview"
 	"github.com/bagscope/bagscope/ui/sensor"
+	"github.com/bagscope/bagscope/ui/servicesview"
 	"github.com/bagscope/bagscope/ui/tfview"
 	"github.com/bagscope/bagscope/ui/timeline"
 	"github.com/bagscope/bagscope/ui/topics"
@@ -123,7 +124,7 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 	// The TF and 3D tabs, where the bag has transforms (or something 3D
 	// draws), came after the others: they are last, so every other tab
 	// keeps its key.
-	for _, it := range []*container.TabItem{tfview.Tab(l), sceneview.Tab(l)} {
+	for _, it := range []*container.TabItem{tfview.Tab(l), sceneview.Tab(l), servicesview.Tab(l)} {
 		if it != nil {
 			tabs.Append(it)
 		}
