@@ -42,7 +42,7 @@ APT_PKGS := gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxran
 	libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
 	xvfb xauth \
 	python3-rosbag python3-sensor-msgs python3-geometry-msgs python3-nav-msgs \
-	python3-tf2-msgs python3-rosgraph-msgs python3-diagnostic-msgs python3-roslz4 python3-yaml python3-numpy \
+	python3-tf2-msgs python3-rosgraph-msgs python3-diagnostic-msgs python3-visualization-msgs python3-roslz4 python3-yaml python3-numpy \
 	nginx-light \
 	shared-mime-info desktop-file-utils xdg-utils libglib2.0-bin dbus xdotool x11-utils \
 	zsh fish bash-completion

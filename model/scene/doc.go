@@ -1,6 +1,7 @@
 // Package scene is the 3D scene of a recording at one time, as plain data:
 // the drawable topics' messages at or before the time (point clouds, laser
-// scans, the transform tree's axes, and more), transformed into a chosen
+// scans, markers as rviz keeps them, paths, odometry trails, poses,
+// occupancy grids, the transform tree's axes), transformed into a chosen
 // fixed frame through the transform tree (model/tf), as world-space
 // primitives (points, line segments, triangles, labels); a camera that
 // orbits, pans and zooms about a target, with its projection; and a

@@ -16,22 +16,48 @@ type Kind int
 
 // The drawable kinds.
 const (
-	KindNone  Kind = iota
-	KindCloud      // sensor_msgs/PointCloud2
-	KindScan       // sensor_msgs/LaserScan
+	KindNone        Kind = iota
+	KindCloud            // sensor_msgs/PointCloud2
+	KindScan             // sensor_msgs/LaserScan
+	KindMarker           // visualization_msgs/Marker
+	KindMarkerArray      // visualization_msgs/MarkerArray
+	KindPath             // nav_msgs/Path
+	KindOdometry         // nav_msgs/Odometry: its trail and latest pose
+	KindPose             // geometry_msgs/PoseStamped
+	KindGrid             // nav_msgs/OccupancyGrid
 )
 
 // KindOf returns how messages of type typ (ROS 1 or ROS 2 spelling) are
 // drawn.
 func KindOf(typ string) Kind {
-	switch msensor.KindOf(typ) {
-	case msensor.KindCloud:
+	switch msensor.BaseType(typ) {
+	case msensor.PointCloud2Type:
 		return KindCloud
-	case msensor.KindLaser:
+	case msensor.LaserScanType:
 		return KindScan
+	case "visualization_msgs/Marker":
+		return KindMarker
+	case "visualization_msgs/MarkerArray":
+		return KindMarkerArray
+	case "nav_msgs/Path":
+		return KindPath
+	case "nav_msgs/Odometry":
+		return KindOdometry
+	case "geometry_msgs/PoseStamped":
+		return KindPose
+	case "nav_msgs/OccupancyGrid":
+		return KindGrid
 	}
 	return KindNone
 }
+
+// Bounds on the messages one topic reads at a time: the markers gathered
+// from the latest MarkerLookback messages (a DELETEALL ends the look
+// earlier), an odometry trail of the latest TrailLength messages.
+const (
+	MarkerLookback = 500
+	TrailLength    = 300
+)
 
 // Topic is a drawable topic.
 type Topic struct {
@@ -143,24 +169,36 @@ func (s *Scene) loadTopic(in Input, at int64, opt Options, t Topic, ly *Layer) {
 		ly.Problem = "no messages"
 		return
 	}
-	i := tm.Search(at+1) - 1
-	if i < 0 {
+	last := tm.Search(at+1) - 1
+	if last < 0 {
 		ly.Problem = "no message yet at this time"
 		return
 	}
-	ref := tm.At(i)
-	ly.Stamp = ref.T
-	m, err := in.Reader.Read(ref)
-	if err != nil {
-		ly.Problem = err.Error()
-		return
+	// read reads and decodes the topic's i-th message.
+	read := func(i int) (*rosmsg.Node, error) {
+		ref := tm.At(i)
+		m, err := in.Reader.Read(ref)
+		if err != nil {
+			return nil, err
+		}
+		if m.Suspect != "" && i == last {
+			ly.Problem = "from a damaged unit: " + m.Suspect
+		}
+		root, _, err := in.Reader.Decode(m)
+		return root, err
 	}
-	root, _, err := in.Reader.Decode(m)
+	ly.Stamp = tm.At(last).T
+	root, err := read(last)
 	if err != nil {
 		ly.Problem = err.Error()
 		return
 	}
 	ly.Frame = HeaderFrame(root)
+	switch t.Kind {
+	case KindMarker, KindMarkerArray:
+		s.loadMarkers(in, opt, t, ly, root, last, read)
+		return
+	}
 	pose, err := FramePose(in.Tree, opt.Fixed, ly.Frame)
 	if err != nil {
 		ly.Problem = err.Error()
@@ -182,6 +220,28 @@ func (s *Scene) loadTopic(in Input, at int64, opt Options, t Topic, ly *Layer) {
 	case KindScan:
 		ly.Fields = []string{"range", "intensity"}
 		pts, _, err = DecodeScan(root, pose, opt.ScanBy, opt.Cloud.Map)
+	case KindPath:
+		var ps []Vec
+		if ps, err = posesOf(root); err == nil {
+			s.addPath(pose, ps, PathColor)
+			ly.Count = len(ps)
+		}
+	case KindPose:
+		p, ok := stampedPose(root, false)
+		if !ok {
+			err = fmt.Errorf("not a geometry_msgs/PoseStamped: no readable pose")
+			break
+		}
+		s.addPoseArrow(pose.Compose(p), PoseColor)
+		ly.Count = 1
+	case KindOdometry:
+		err = s.loadTrail(pose, root, last, read, ly)
+	case KindGrid:
+		var g *Grid
+		if g, err = DecodeGrid(root, pose); err == nil {
+			s.Grids = append(s.Grids, g)
+			ly.Count = g.W * g.H
+		}
 	default:
 		err = fmt.Errorf("%s is not drawn", t.Type)
 	}
@@ -189,12 +249,73 @@ func (s *Scene) loadTopic(in Input, at int64, opt Options, t Topic, ly *Layer) {
 		ly.Problem = err.Error()
 		return
 	}
-	if m.Suspect != "" {
-		ly.Problem = "from a damaged unit: " + m.Suspect
+	if pts != nil {
+		pts.Topic = t.Name
+		ly.Count = pts.Len()
+		s.Clouds = append(s.Clouds, pts)
 	}
-	pts.Topic = t.Name
-	ly.Count = pts.Len()
-	s.Clouds = append(s.Clouds, pts)
+}
+
+// loadTrail draws an odometry topic: an arrow at its latest pose and a
+// line through the poses of its latest TrailLength messages (each placed
+// with the tree at the time, as the fixed frame's own odometry is).
+func (s *Scene) loadTrail(frame Pose, root *rosmsg.Node, last int, read func(int) (*rosmsg.Node, error), ly *Layer) error {
+	p, ok := stampedPose(root, true)
+	if !ok {
+		return fmt.Errorf("not a nav_msgs/Odometry: no readable pose.pose")
+	}
+	trail := []Vec{p.T}
+	for i := last - 1; i >= 0 && i > last-TrailLength; i-- {
+		r, err := read(i)
+		if err != nil {
+			continue
+		}
+		if q, ok := stampedPose(r, true); ok {
+			trail = append(trail, q.T)
+		}
+	}
+	s.addPath(frame, trail, OdomColor)
+	s.addPoseArrow(frame.Compose(p), OdomColor)
+	ly.Count = len(trail)
+	return nil
+}
+
+// loadMarkers draws the markers live at the time: gathered from the
+// topic's messages newest first (see markerSet), each placed by its own
+// header's frame.
+func (s *Scene) loadMarkers(in Input, opt Options, t Topic, ly *Layer, root *rosmsg.Node, last int, read func(int) (*rosmsg.Node, error)) {
+	var ms markerSet
+	array := t.Kind == KindMarkerArray
+	ms.addNewest(markersOf(root, array))
+	for i := last - 1; i >= 0 && i > last-MarkerLookback && !ms.done; i-- {
+		r, err := read(i)
+		if err != nil {
+			continue
+		}
+		ms.addNewest(markersOf(r, array))
+	}
+	problems := map[string]int{}
+	for _, m := range ms.live {
+		if why := s.addMarker(m, in.Tree, opt.Fixed); why != "" {
+			problems[why]++
+			continue
+		}
+		ly.Count++
+		if ly.Frame == "" {
+			ly.Frame = HeaderFrame(m)
+		}
+	}
+	whys := make([]string, 0, len(problems))
+	for why := range problems {
+		whys = append(whys, why)
+	}
+	slices.Sort(whys)
+	for _, why := range whys {
+		if ly.Problem != "" {
+			ly.Problem += "; "
+		}
+		ly.Problem += fmt.Sprintf("%d not drawn: %s", problems[why], why)
+	}
 }
 
 // HeaderFrame is a message's header.frame_id without a leading "/" ("":

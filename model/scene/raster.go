@@ -72,6 +72,9 @@ func (r *Renderer) Render(s *Scene, c *Camera, w, h int) *image.RGBA {
 	if s == nil {
 		return r.img
 	}
+	for _, g := range s.Grids {
+		r.texture(&v, g)
+	}
 	for i := range s.Tris {
 		r.tri(&v, &s.Tris[i])
 	}

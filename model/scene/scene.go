@@ -15,6 +15,7 @@ type Scene struct {
 	Lines  []Line
 	Tris   []Tri
 	Labels []Label
+	Grids  []*Grid
 	// Layers says, per topic, what was drawn or why not.
 	Layers []Layer
 }
@@ -119,6 +120,12 @@ func (s *Scene) Bounds() (lo, hi Vec, ok bool) {
 		add(t.A)
 		add(t.B)
 		add(t.C)
+	}
+	for _, g := range s.Grids {
+		gw, gh := float64(g.W)*g.Res, float64(g.H)*g.Res
+		for _, c := range []Vec{{0, 0, 0}, {gw, 0, 0}, {0, gh, 0}, {gw, gh, 0}} {
+			add(g.Pose.Apply(c))
+		}
 	}
 	return lo, hi, lo[0] <= hi[0]
 }

@@ -1,5 +1,6 @@
-// Package sceneview is the 3D tab: the point clouds, laser scans and
-// transform frames of a recording at the current time, in a chosen fixed
+// Package sceneview is the 3D tab: the point clouds, laser scans,
+// transform frames, markers (Marker, MarkerArray), paths, odometry trails,
+// poses and occupancy grids of a recording at the current time, in a chosen fixed
 // frame (model/scene reads and places them through the transform tree,
 // and draws them with its software renderer). Drag orbits, right-, middle-
 // or shift-drag pans, the wheel zooms; Top, Side and 3D set the view, a
@@ -169,7 +170,7 @@ func New(l link.Link) *View {
 	split.Offset = 0.16
 	v.content = container.NewBorder(top, v.readout, nil, nil, split)
 	if len(v.topics) == 0 && len(tf.Connections(l.Doc().Storage)) == 0 {
-		v.content = widgets.NewEmptyState("Nothing to draw in 3D", "The recording has no point cloud, laser scan or transform topic.")
+		v.content = widgets.NewEmptyState("Nothing to draw in 3D", "The recording has no point cloud, laser scan, marker, path, odometry, pose, occupancy grid or transform topic.")
 	}
 	// Reading the scene costs a read of every transform message: it is
 	// read only while the tab shows, and once when it is shown again
@@ -356,7 +357,13 @@ func framesOf(s *scene.Scene, tr *tf.Tree) []string {
 func (v *View) titleOf(s *scene.Scene, err error) string {
 	start := v.l.Doc().Summary.Start.Nanos()
 	var b strings.Builder
-	fmt.Fprintf(&b, "At %s in %s: %s points", human.RelTime(s.At-start), s.Frame, human.Count(uint64(s.Count())))
+	drawn := 0
+	for _, ly := range s.Layers {
+		if ly.Count > 0 {
+			drawn++
+		}
+	}
+	fmt.Fprintf(&b, "At %s in %s: %d of %d topics drawn, %s points", human.RelTime(s.At-start), s.Frame, drawn, len(s.Layers), human.Count(uint64(s.Count())))
 	var probs []string
 	for _, ly := range s.Layers {
 		if ly.Problem != "" {
