@@ -178,13 +178,11 @@ func newEmptyViews(d *model.Document, w fyne.Window, l *link.Hub) fyne.CanvasObj
 		recordsTab,
 		findingsTab,
 	)
-	// The TF and 3D tabs, where the bag has transforms (or something 3D
-	// draws), came after the others: they are last, so every other tab
-	// keeps its key.
-	for _, it := range []*container.TabItem{tfview.Tab(l), sceneview.Tab(l)} {
-		if it != nil {
-			tabs.Append(it)
-		}
+	// The TF tab, where the bag has transforms, came after the others:
+	// it is last, so every other tab keeps its key. (No 3D tab: without a
+	// message it would draw nothing.)
+	if it := tfview.Tab(l); it != nil {
+		tabs.Append(it)
 	}
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	return tabs
