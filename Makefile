@@ -45,7 +45,8 @@ APT_PKGS := gcc libc6-dev pkg-config libgl-dev libx11-dev libxcursor-dev libxran
 	python3-tf2-msgs python3-rosgraph-msgs python3-diagnostic-msgs python3-visualization-msgs python3-roslz4 python3-yaml python3-numpy \
 	nginx-light \
 	shared-mime-info desktop-file-utils xdg-utils libglib2.0-bin dbus xdotool x11-utils \
-	zsh fish bash-completion
+	zsh fish bash-completion \
+	ffmpeg
 
 # Packages that must never import Fyne. They include model/cli/bagscope, the
 # command-line front: it starts in ~4 ms because it links neither Fyne nor its
