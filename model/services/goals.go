@@ -15,7 +15,7 @@ func (b *builder) goal(ai int, id UUID) *Goal {
 	if !ok {
 		i = -1
 		b.r.Actions[ai].Goals++
-		if len(b.r.Goals) < MaxGoals {
+		if len(b.r.Goals) < goalCap {
 			i = len(b.r.Goals)
 			b.r.Goals = append(b.r.Goals, Goal{Action: ai, ID: id})
 		} else {

@@ -40,7 +40,7 @@ type Report struct {
 	// first.
 	Undecodable      int
 	FirstUndecodable string
-	// Flushes counts the times more than maxPending calls waited for a
+	// Flushes counts the times more than pendingCap calls waited for a
 	// response at once, and all were closed (a later response of one of
 	// them is a call without a request).
 	Flushes int
@@ -297,11 +297,11 @@ func (b *builder) serviceEvent(svc int, m *bag.Message, n *rosmsg.Node) error {
 	}
 	ref := refOf(m)
 	if p == nil {
-		if len(b.pending) >= maxPending {
+		if len(b.pending) >= pendingCap {
 			b.flush()
 		}
 		p = &pending{idx: -1, first: ref.T}
-		if len(b.r.Calls) < MaxCalls {
+		if len(b.r.Calls) < callCap {
 			p.idx = len(b.r.Calls)
 			b.r.Calls = append(b.r.Calls, Call{Service: svc, Client: gid, Seq: key.seq})
 		} else {

@@ -46,15 +46,20 @@ const (
 	MaxCalls = 100_000
 	// MaxGoals is how many action goals Read keeps.
 	MaxGoals = 50_000
-	// maxPending is how many calls may wait for more events at once;
-	// beyond it every waiting call is closed (see Report.Flushes).
-	maxPending = 200_000
-	// maxLatencies is the size of each service's latency sample.
-	maxLatencies = 1 << 14
 	// summaryLen bounds a request's or response's one-line summary.
 	summaryLen = 160
 	// maxTransitions bounds the status transitions kept per goal.
 	maxTransitions = 32
+)
+
+// The bounds Read keeps to; tests lower them.
+var (
+	callCap, goalCap = MaxCalls, MaxGoals
+	// pendingCap is how many calls may wait for more events at once;
+	// beyond it every waiting call is closed (see Report.Flushes).
+	pendingCap = 200_000
+	// latencyCap is the size of each service's latency sample.
+	latencyCap = 1 << 14
 )
 
 // ServiceEventSuffix ends the topic rosbag2 records a service's events on.
@@ -208,7 +213,7 @@ type Service struct {
 
 // Latency is the service's latencies (see Call.Latency): their number,
 // min, median and max. Sampled says the median is that of a uniform
-// sample (more than maxLatencies calls had a latency); min and max are
+// sample (more calls had a latency than the sample holds); min and max are
 // always exact.
 func (s *Service) Latency() (n int, min, median, max int64, sampled bool) {
 	return s.lat.n, s.lat.min, s.lat.median(), s.lat.max, s.lat.n > len(s.lat.sample)
@@ -231,7 +236,7 @@ func (l *latencies) add(ns int64) {
 		l.max = ns
 	}
 	l.n++
-	if len(l.sample) < maxLatencies {
+	if len(l.sample) < latencyCap {
 		l.sample = append(l.sample, ns)
 		return
 	}

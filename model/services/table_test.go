@@ -2,7 +2,11 @@ package services
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/bagscope/bagscope/model"
 
 	"github.com/bagscope/bagscope/model/services/servicestest"
 )
@@ -120,5 +124,84 @@ func TestReadStopsWhenCancelled(t *testing.T) {
 	rep, err := Read(ctx, open(t, generated(t)), Options{})
 	if err != context.Canceled || rep == nil {
 		t.Fatalf("got %v, %v", rep, err)
+	}
+}
+
+// TestReadKeepsToItsBounds: beyond the calls and goals it keeps, Read
+// still counts every call in its service's numbers, exactly (min and max
+// latency too; the median of a sample, said so); too many waiting calls
+// are closed rather than kept.
+func TestReadKeepsToItsBounds(t *testing.T) {
+	st := open(t, generated(t))
+	whole, err := Read(context.Background(), st, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(c, g, p, l int) { callCap, goalCap, pendingCap, latencyCap = c, g, p, l }(callCap, goalCap, pendingCap, latencyCap)
+	callCap, goalCap, latencyCap = 3, 2, 2
+	rep, err := Read(context.Background(), st, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for i, s := range rep.Services {
+		w := whole.Services[i]
+		total += w.Calls
+		n, lo, _, hi, sampled := s.Latency()
+		wn, wlo, _, whi, _ := w.Latency()
+		if s.Calls != w.Calls || s.Answered != w.Answered || s.Missing != w.Missing || n != wn || lo != wlo || hi != whi {
+			t.Errorf("%s bounded: %d/%d/%d calls, latency %d %d..%d; whole: %d/%d/%d, %d %d..%d", s.Name, s.Calls, s.Answered, s.Missing, n, lo, hi, w.Calls, w.Answered, w.Missing, wn, wlo, whi)
+		}
+		if sampled != (n > latencyCap) {
+			t.Errorf("%s: %d latencies, sampled %v", s.Name, n, sampled)
+		}
+	}
+	if len(rep.Calls) != 3 || rep.CallsLeftOut != total-3 {
+		t.Errorf("%d calls kept, %d left out, of %d", len(rep.Calls), rep.CallsLeftOut, total)
+	}
+	if len(rep.Goals) != 2 || rep.GoalsLeftOut != len(whole.Goals)-2 || rep.Actions[0].Goals != len(whole.Goals) {
+		t.Errorf("%d goals kept, %d left out, %d counted; whole %d", len(rep.Goals), rep.GoalsLeftOut, rep.Actions[0].Goals, len(whole.Goals))
+	}
+	pendingCap = 1
+	rep, err = Read(context.Background(), st, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Flushes == 0 || rep.Events != whole.Events {
+		t.Errorf("pending bound 1: %d flushes, %d events of %d", rep.Flushes, rep.Events, whole.Events)
+	}
+}
+
+// TestReadDamaged: a recording cut short reads without a crash; what
+// it reads is paired, and no call is counted twice.
+func TestReadDamaged(t *testing.T) {
+	path := generated(t)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := Read(context.Background(), open(t, path), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, frac := range []float64{0.12, 0.2, 0.26, 0.6} {
+		cut := filepath.Join(t.TempDir(), "cut.mcap")
+		if err := os.WriteFile(cut, data[:int(float64(len(data))*frac)], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := model.OpenStorage(cut)
+		if err != nil {
+			continue // not even a recording: nothing to read
+		}
+		rep, rerr := Read(context.Background(), st, Options{})
+		t.Logf("cut at %.0f%%: %v", frac*100, rerr)
+		st.Close()
+		if rep == nil {
+			continue
+		}
+		t.Logf("  %d events, %d calls", rep.Events, len(rep.Calls))
+		if rep.Events > whole.Events || len(rep.Calls) > len(whole.Calls) {
+			t.Errorf("cut at %.0f%%: %d events, %d calls; whole %d, %d", frac*100, rep.Events, len(rep.Calls), whole.Events, len(whole.Calls))
+		}
 	}
 }
