@@ -188,6 +188,32 @@ func AddDoctorFindings(ctx context.Context, s Storage, d *Damage) error {
 	return addDoctorFindings(ctx, s, d, nil)
 }
 
+// ReadVoucher is a Storage whose reads can keep what they find of the data
+// they decompress, so that a quick doctor (Check under WithQuickCheck, as
+// AddDoctorFindings runs it) after them does not read that data again:
+// it takes a read's word only for what the read saw whole and found
+// nothing wrong with, so its report is the same.
+type ReadVoucher interface {
+	VouchReads()
+}
+
+// VouchReads asks s, and each file of a recording of several, to keep
+// what the reads through it find for the doctor after them (ReadVoucher),
+// where its format can; call it before the reads. A command that reads
+// the messages and then says what the doctor finds (AddDoctorFindings)
+// then decompresses the recording once.
+func VouchReads(s Storage) {
+	if m := AsMulti(s); m != nil {
+		for _, p := range m.parts {
+			VouchReads(p)
+		}
+		return
+	}
+	if v, ok := unwrapTo[ReadVoucher](s); ok {
+		v.VouchReads()
+	}
+}
+
 // AddDoctorReport is AddDoctorFindings with the quick doctor's report of
 // s made already (rep, of one file: of several, the doctor runs on each
 // file anew, as with rep nil).

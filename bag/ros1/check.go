@@ -91,10 +91,20 @@ func CheckContext(ctx context.Context, r io.ReaderAt, size int64, progress func(
 // chunk. The report's visited says whether every message was handed on:
 // every chunk read whole, its records walked to the end, and visit true.
 func checkVisiting(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64), visit func(ch *Chunk, data []byte) bool) (*CheckReport, error) {
+	return checkVouched(ctx, r, size, progress, visit, nil)
+}
+
+// checkVouched is checkVisiting that takes the vouches of chunks a read
+// decompressed already (see chunkVouch) instead of their data, when the
+// check is quick and hands no visitor the messages.
+func checkVouched(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64), visit func(ch *Chunk, data []byte) bool, vouched map[int64]*chunkVouch) (*CheckReport, error) {
 	if _, err := ReadVersion(r, size); err != nil {
 		return nil, err
 	}
-	c := &checker{rep: &CheckReport{Bytes: map[uint32]uint64{}}, ctx: ctx, progress: progress, visit: visit, visited: visit != nil}
+	if visit != nil || !bag.QuickCheck(ctx) {
+		vouched = nil
+	}
+	c := &checker{rep: &CheckReport{Bytes: map[uint32]uint64{}}, ctx: ctx, progress: progress, visit: visit, visited: visit != nil, vouched: vouched}
 	idx, idxErr := NewReader(r, size)
 	if idxErr == nil {
 		idx.prefetchLayout()
@@ -142,6 +152,9 @@ type checker struct {
 	// has been handed to it.
 	visit   func(ch *Chunk, data []byte) bool
 	visited bool
+	// vouched are the vouches of chunks a read walked already, by
+	// position (see checkVouched), or nil.
+	vouched map[int64]*chunkVouch
 }
 
 // chunkSum is what chunkInfos compares with a chunk info: the chunk's
@@ -249,9 +262,55 @@ func (c *checker) chunks() error {
 		v = newValidator(c.messageConns())
 	}
 	badPerConn := map[uint32]int{}
-	// Chunks are decompressed (and their messages decoded) on every core,
-	// and checked here in file order.
-	err := sb.loadChunks(c.ctx, chunks, v, c.visit, func(l *loadedChunk) error {
+	// Chunks a read vouched for are taken from their vouch (applyVouch)
+	// where it fits; the others are decompressed (and their messages
+	// decoded) on every core; all are checked here in file order.
+	load := chunks
+	var vouch []*chunkVouch // by chunks' index, when vouched
+	if len(c.vouched) > 0 {
+		load = make([]*Chunk, 0, len(chunks))
+		vouch = make([]*chunkVouch, len(chunks))
+		for i, ch := range chunks {
+			if cv := c.vouched[ch.Offset]; cv != nil && !ch.Open {
+				vouch[i] = cv
+				continue
+			}
+			load = append(load, ch)
+		}
+	}
+	next := 0 // the next chunk, in file order, to check
+	var buf ChunkBuffer
+	var process func(l *loadedChunk) error
+	// upTo checks the vouched chunks before off (all: -1).
+	upTo := func(off int64) error {
+		for ; next < len(chunks) && (off < 0 || chunks[next].Offset < off); next++ {
+			cv := vouch[next]
+			if cv == nil {
+				break
+			}
+			if err := c.ctx.Err(); err != nil {
+				return err
+			}
+			ch := chunks[next]
+			if idx := sb.scannedIndex(ch.Offset); cv.fits(ch, idx) {
+				done += int64(ch.DataLen)
+				if c.progress != nil {
+					c.progress(done, total)
+				}
+				c.applyVouch(ch, cv, conns)
+				continue
+			}
+			// Something the read could not vouch for: the chunk is
+			// checked from its data, as any other.
+			l := &loadedChunk{ch: ch}
+			l.data, l.err = sb.readChunkData(ch, &buf)
+			if err := process(l); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	process = func(l *loadedChunk) error {
 		ch, data, err := l.ch, l.data, l.err
 		if err != nil || l.missed || ch.Open {
 			c.visited = false
@@ -332,7 +391,19 @@ func (c *checker) chunks() error {
 			c.indexData(ch, msgs)
 		}
 		return nil
+	}
+	err := sb.loadChunks(c.ctx, load, v, c.visit, func(l *loadedChunk) error {
+		if vouch != nil {
+			if err := upTo(l.ch.Offset); err != nil {
+				return err
+			}
+			next++ // l's own
+		}
+		return process(l)
 	})
+	if err == nil && vouch != nil {
+		err = upTo(-1)
+	}
 	conns.each(func(id uint32, cs *connState) {
 		if cs.counted {
 			c.rep.Bytes[id] += cs.bytes

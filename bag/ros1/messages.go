@@ -521,6 +521,9 @@ func (c *chunkCursor) load() error {
 	if err != nil && !isFormatError(err) {
 		return err
 	}
+	if err == nil {
+		b.vouchChunk(ch, c.data)
+	}
 	if c.q.hook != nil && c.data != nil {
 		if err := c.q.hook(&LoadedChunk{Info: c.ci, Chunk: ch, Data: c.data}); err != nil {
 			return err

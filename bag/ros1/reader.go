@@ -62,6 +62,9 @@ type Bag struct {
 
 	mu     sync.Mutex
 	chunks map[int64]*Chunk // chunk record headers read so far, by position
+	// vouch, once VouchReads is called, keeps what reads found of the
+	// chunks they decompressed, for the quick doctor after them.
+	vouch *vouches
 }
 
 // Open opens the bag file at path. Close it when done.

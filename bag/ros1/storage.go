@@ -352,7 +352,7 @@ func (s *Store) Check(ctx context.Context, progress func(done, total int64)) (*b
 	if fn := bag.MessageVisitorOf(ctx); fn != nil {
 		visit = func(ch *Chunk, data []byte) bool { return s.visitChunk(ch, data, fn) }
 	}
-	r, err := checkVisiting(ctx, s.Bag.r, s.Bag.size, progress, visit)
+	r, err := checkVouched(ctx, s.Bag.r, s.Bag.size, progress, visit, s.Bag.taken())
 	if err != nil {
 		return nil, err
 	}
@@ -360,6 +360,11 @@ func (s *Store) Check(ctx context.Context, progress func(done, total int64)) (*b
 	rep.Visited = visit != nil && r.visited
 	return rep, nil
 }
+
+// VouchReads asks the bag to keep what its reads find of the chunks they
+// decompress, so that a quick Check after them does not decompress them
+// again (bag.ReadVoucher).
+func (s *Store) VouchReads() { s.Bag.VouchReads() }
 
 // DoctorVisits says that Check hands the messages to the visitor of its
 // context (bag.WithMessageVisitor), chunk by chunk on the goroutines that

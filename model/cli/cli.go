@@ -101,6 +101,8 @@ func (e *env) openRecording(cmd *cobra.Command, path string) (bag.Storage, error
 	}
 	notePartOf(e.stderr, path)
 	noteDefinitionSources(e.stderr, path, s)
+	// Its reads keep what they find for the doctor after them (loss.go).
+	vouchReads(s)
 	return s, nil
 }
 

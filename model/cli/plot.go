@@ -150,6 +150,7 @@ func runPlot(o *plotOptions, pos []string, stdout, stderr io.Writer) error {
 		return status(failOpen(stderr, path, err))
 	}
 	defer b.Close()
+	vouchReads(b) // for the doctor after the read (rangesLoss)
 	bagStart, bagEnd := model.TimeRange(b)
 	req := series.Request{Base: tb}
 	var cache rosmsg.Cache

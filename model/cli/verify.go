@@ -97,6 +97,7 @@ func runVerify(path string, sel *selection, asJSON bool, o bag.OpenOptions, stdo
 		return status(failOpen(stderr, path, err))
 	}
 	defer b.Close()
+	vouchReads(b) // for the doctor after the read (readLoss)
 	notePartOf(stderr, path)
 	f, err := sel.resolve(b)
 	if err != nil {

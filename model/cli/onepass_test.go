@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/mcap"
+	"github.com/bagscope/bagscope/bag/ros1"
+)
+
+// onePassDamages makes damaged copies of the recording at src: cut, a
+// byte flipped in a chunk's data, and its index damaged (for a ROS 1 bag:
+// an index entry's time, a chunk info's count; for an MCAP file: a byte
+// of its summary section, where its chunk and message indexes are). Each
+// is named by the damage.
+func onePassDamages(t *testing.T, src string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatalf("the shared recordings are needed: %v", err)
+	}
+	n := int64(len(data))
+	edits := map[string]func(d []byte) []byte{
+		"intact":        func(d []byte) []byte { return d },
+		"cut":           func(d []byte) []byte { return d[:n*3/5] },
+		"byte at 40%":   func(d []byte) []byte { d[n*2/5] ^= 0xff; return d },
+		"summary bytes": func(d []byte) []byte { d[n-120] ^= 0x21; d[n-300] ^= 0x04; return d },
+	}
+	if strings.HasSuffix(src, ".bag") {
+		b, err := ros1.Open(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ci := b.ChunkInfos[len(b.ChunkInfos)/2]
+		ch, err1 := b.ChunkHeader(ci)
+		idx, err2 := b.ChunkIndex(ci)
+		b.Close()
+		if err1 != nil || err2 != nil || len(idx) == 0 || len(idx[0].Entries) == 0 {
+			t.Fatalf("%s: %v %v", src, err1, err2)
+		}
+		x := idx[len(idx)-1]
+		k := int64(len(x.Entries) / 2)
+		edits["chunk byte flipped"] = func(d []byte) []byte { d[ch.DataOffset+int64(ch.DataLen)/3] ^= 0x5a; return d }
+		edits["index entry time"] = func(d []byte) []byte { d[x.DataOffset+12*k+4] ^= 0x10; return d }
+		edits["index entry offset"] = func(d []byte) []byte { d[x.DataOffset+12*k+8] ^= 0x02; return d }
+		edits["chunk info count"] = func(d []byte) []byte { d[ci.DataOffset+4] ^= 0x01; return d }
+	}
+	dir := t.TempDir()
+	out := map[string]string{}
+	for name, edit := range edits {
+		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+filepath.Ext(src))
+		if err := os.WriteFile(p, edit(append([]byte(nil), data...)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = p
+	}
+	return out
+}
+
+// TestOnePassSaysWhatTheDoctorSays runs the commands that say what a
+// recording lost after reading it (cat, verify --json, plot, diff, fix) on damaged copies of shared ROS 1 bags and of
+// a multi-chunk MCAP file, once with the read vouching for the doctor
+// after it (oneReadPass) and once with the doctor reading the recording
+// again itself, as before: their loss lines, --json and exit statuses must
+// be the same, so the one pass never says less than the doctor did.
+func TestOnePassSaysWhatTheDoctorSays(t *testing.T) {
+	rb := func(p string) string { return filepath.Join(sharedBags, p) }
+	tilt := rb("facontidavide__PlotJuggler/datasamples/tilt_laser.bag")
+	chunked := filepath.Join(t.TempDir(), "tilt_laser_chunked.mcap")
+	src, err := bag.OpenFile(tilt)
+	if err != nil {
+		t.Fatalf("the shared recordings are needed: %v", err)
+	}
+	f, err := os.Create(chunked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mcap.Write(f, src, mcap.WriteOptions{Compression: "zstd", ChunkSize: 64 << 10}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	src.Close()
+	sources := []struct {
+		path  string
+		field string // for plot
+	}{
+		{tilt, "/imu_data.linear_acceleration.x"},
+		{rb("embarktrucks__embag/@7695f345/test/test.bag"), "/base_pose_ground_truth.pose.pose.position.x"},
+		{chunked, "/imu_data.linear_acceleration.x"},
+	}
+	defer func() { oneReadPass = true }()
+	differ := 0
+	for _, s := range sources {
+		for damage, p := range onePassDamages(t, s.path) {
+			t.Run(filepath.Base(s.path)+"/"+damage, func(t *testing.T) {
+				out := filepath.Join(t.TempDir(), "fixed"+filepath.Ext(p))
+				cmds := [][]string{
+					{"cat", p},
+					{"verify", "--json", p},
+					{"plot", p, s.field, "--stats"},
+					{"diff", s.path, p},
+					{"fix", p, out},
+				}
+				for _, args := range cmds {
+					var got [2]struct {
+						stdout, stderr string
+						code           int
+					}
+					for i, one := range []bool{false, true} {
+						oneReadPass = one
+						os.Remove(out)
+						g := &got[i]
+						g.stdout, g.stderr, g.code = run(args...)
+						if args[0] == "cat" && !strings.Contains(args[1], "json") {
+							g.stdout = "" // the messages: the same read either way
+						}
+					}
+					if got[0] != got[1] {
+						t.Errorf("%v: with the doctor reading again, exit %d, stderr\n%s\nstdout %.2000s\nin one pass, exit %d, stderr\n%s\nstdout %.2000s",
+							args, got[0].code, got[0].stderr, got[0].stdout, got[1].code, got[1].stderr, got[1].stdout)
+					}
+					if got[0].code != 0 {
+						differ++
+					}
+				}
+			})
+		}
+	}
+	if differ == 0 {
+		t.Fatal("no damaged copy made any command report a loss")
+	}
+}
