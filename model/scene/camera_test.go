@@ -224,3 +224,23 @@ func TestPick(t *testing.T) {
 		}
 	}
 }
+
+// TestFitBounds: a few stray points far away are left out of the box a
+// view fits; lines and the bulk of a cloud are in it.
+func TestFitBounds(t *testing.T) {
+	p := &Points{}
+	for i := range 1000 {
+		p.X = append(p.X, float32(i%10))
+		p.Y = append(p.Y, float32(i/100))
+		p.Z = append(p.Z, 0)
+	}
+	p.X[500], p.Y[500], p.Z[500] = 1000, -1000, 500 // one stray return
+	s := &Scene{Clouds: []*Points{p}, Lines: []Line{{A: Vec{-5, 0, 0}, B: Vec{0, 0, 1}}}}
+	lo, hi, ok := s.FitBounds()
+	if !ok || !near3(lo, Vec{-5, 0, 0}, 0) || !near3(hi, Vec{9, 9, 1}, 0) {
+		t.Errorf("fit box %v..%v, want (-5, 0, 0)..(9, 9, 1)", lo, hi)
+	}
+	if lo, hi, _ := s.Bounds(); hi[0] != 1000 || lo[1] != -1000 {
+		t.Errorf("Bounds %v..%v lost the stray point", lo, hi)
+	}
+}

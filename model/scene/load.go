@@ -25,6 +25,7 @@ const (
 	KindOdometry         // nav_msgs/Odometry: its trail and latest pose
 	KindPose             // geometry_msgs/PoseStamped
 	KindGrid             // nav_msgs/OccupancyGrid
+	KindPoseCov          // geometry_msgs/PoseWithCovarianceStamped (amcl_pose): its pose.pose
 )
 
 // KindOf returns how messages of type typ (ROS 1 or ROS 2 spelling) are
@@ -47,6 +48,8 @@ func KindOf(typ string) Kind {
 		return KindPose
 	case "nav_msgs/OccupancyGrid":
 		return KindGrid
+	case "geometry_msgs/PoseWithCovarianceStamped":
+		return KindPoseCov
 	}
 	return KindNone
 }
@@ -226,10 +229,10 @@ func (s *Scene) loadTopic(in Input, at int64, opt Options, t Topic, ly *Layer) {
 			s.addPath(pose, ps, PathColor)
 			ly.Count = len(ps)
 		}
-	case KindPose:
-		p, ok := stampedPose(root, false)
+	case KindPose, KindPoseCov:
+		p, ok := stampedPose(root, t.Kind == KindPoseCov)
 		if !ok {
-			err = fmt.Errorf("not a geometry_msgs/PoseStamped: no readable pose")
+			err = fmt.Errorf("not a %s: no readable pose", t.Type)
 			break
 		}
 		s.addPoseArrow(pose.Compose(p), PoseColor)

@@ -69,6 +69,11 @@ func TestNavAndMarkers(t *testing.T) {
 		t.Errorf("pose: %+v, lines %+v, tris %+v", ly, s.Lines, s.Tris)
 	}
 
+	s, ly = navScene(t, d, x, "/amcl", 0.3)
+	if ly.Count != 1 || len(s.Lines) != 1 || !near3(s.Lines[0].A, w(0, 2, 0), 1e-9) || !near3(s.Tris[0].C, w(1, 2, 0), 1e-9) {
+		t.Errorf("pose with covariance: %+v, lines %+v, tris %+v", ly, s.Lines, s.Tris)
+	}
+
 	// The odometry at 0.3 s: its trail through x = 3, 2, 1, 0 and an
 	// arrow from its latest pose.
 	s, ly = navScene(t, d, x, "/odom", 0.3)

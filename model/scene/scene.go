@@ -3,6 +3,7 @@ package scene
 import (
 	"image/color"
 	"math"
+	"slices"
 )
 
 // Scene is what is drawn at one time, in the fixed frame.
@@ -129,6 +130,52 @@ func (s *Scene) Bounds() (lo, hi Vec, ok bool) {
 	}
 	return lo, hi, lo[0] <= hi[0]
 }
+
+// FitBounds is the box a view fits: Bounds, but of the clouds only what
+// lies between their 1st and 99th percentiles on each axis (from a sample
+// of at most fitSample points), so that a few stray returns far away do
+// not shrink the cloud to a speck.
+func (s *Scene) FitBounds() (lo, hi Vec, ok bool) {
+	rest := &Scene{Lines: s.Lines, Tris: s.Tris, Grids: s.Grids}
+	lo, hi, ok = rest.Bounds()
+	for _, c := range s.Clouds {
+		n := c.Len()
+		if n == 0 {
+			continue
+		}
+		step := max(1, n/fitSample)
+		var axes [3][]float64
+		for i := 0; i < n; i += step {
+			v := [3]float32{c.X[i], c.Y[i], c.Z[i]}
+			if !finite(float64(v[0])) || !finite(float64(v[1])) || !finite(float64(v[2])) {
+				continue
+			}
+			for k := range 3 {
+				axes[k] = append(axes[k], float64(v[k]))
+			}
+		}
+		if len(axes[0]) == 0 {
+			continue
+		}
+		var clo, chi Vec
+		for k := range 3 {
+			slices.Sort(axes[k])
+			m := len(axes[k])
+			clo[k], chi[k] = axes[k][m/100], axes[k][m-1-m/100]
+		}
+		if !ok {
+			lo, hi, ok = clo, chi, true
+			continue
+		}
+		for k := range 3 {
+			lo[k], hi[k] = min(lo[k], clo[k]), max(hi[k], chi[k])
+		}
+	}
+	return lo, hi, ok
+}
+
+// fitSample bounds the points FitBounds sorts per cloud.
+const fitSample = 20000
 
 // Count is the number of points in the scene's clouds.
 func (s *Scene) Count() int {

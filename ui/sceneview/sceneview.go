@@ -384,7 +384,7 @@ func (v *View) fit() {
 	if v.cur == nil {
 		return
 	}
-	lo, hi, ok := v.cur.Bounds()
+	lo, hi, ok := v.cur.FitBounds()
 	if !ok {
 		return
 	}

@@ -5,6 +5,7 @@
 of map is (10 - y, x, z) in world. Everything below is in map:
 /path     nav_msgs/Path at 0.0 s: (0,0), (1,0), (1,1)
 /pose     geometry_msgs/PoseStamped at 0.0 s: (2, 0, 0), no rotation (an arrow to (3, 0, 0))
+/amcl     geometry_msgs/PoseWithCovarianceStamped at 0.0 s: (0, 2, 0), no rotation
 /odom     nav_msgs/Odometry at 0.0, 0.1, ... 0.4 s: x = 0, 1, 2, 3, 4 (y 0)
 /map      nav_msgs/OccupancyGrid at 0.0 s: resolution 0.5, 4 x 2 cells, origin (0, 0, 0),
           data [0, 100, -1, 50, 0, 0, 0, 100] (row y=0 first)
@@ -21,7 +22,7 @@ import sys
 
 import rosbag
 import rospy
-from geometry_msgs.msg import Point, PoseStamped, TransformStamped
+from geometry_msgs.msg import Point, PoseStamped, PoseWithCovarianceStamped, TransformStamped
 from nav_msgs.msg import OccupancyGrid, Odometry, Path
 from tf2_msgs.msg import TFMessage
 from visualization_msgs.msg import Marker, MarkerArray
@@ -67,6 +68,10 @@ def main(out):
         path.poses = [ps(0, 0), ps(1, 0), ps(1, 1)]
         b.write('/path', path, T0)
         b.write('/pose', ps(2, 0), T0)
+        amcl = PoseWithCovarianceStamped()
+        amcl.header.frame_id = 'map'
+        amcl.pose.pose = ps(0, 2).pose
+        b.write('/amcl', amcl, T0)
         for i in range(5):
             o = Odometry()
             o.header.stamp, o.header.frame_id, o.child_frame_id = at(i * 0.1), 'map', 'base_link'
