@@ -53,7 +53,9 @@ func splitROS2Sections(text string) []string {
 //
 // For a service event type ("pkg/srv/X_Event"), whose schema is the .srv text
 // (request, "---", response), the event message {service_msgs/ServiceEventInfo
-// info, X_Request[<=1] request, X_Response[<=1] response} is built.
+// info, X_Request[<=1] request, X_Response[<=1] response} is built; so too
+// for an action's service events ("pkg/action/X_SendGoal_Event") stored in
+// that form.
 func ParseROS2Definition(typ, text string) (*Definition, error) {
 	typ = NormalizeROS2Type(typ)
 	secs := splitROS2Sections(text)
@@ -64,7 +66,7 @@ func ParseROS2Definition(typ, text string) (*Definition, error) {
 		}
 		d.Specs[s.Type] = s
 	}
-	if before, after, ok := cutServiceText(secs[0]); ok && strings.Contains(typ, "/srv/") && strings.HasSuffix(typ, "_Event") {
+	if before, after, ok := cutServiceText(secs[0]); ok && (strings.Contains(typ, "/srv/") || strings.Contains(typ, "/action/")) && strings.HasSuffix(typ, "_Event") {
 		base := strings.TrimSuffix(typ, "_Event")
 		ev := &Spec{Type: typ, Package: packageOf(typ), Text: secs[0], Fields: []Field{
 			{Name: "info", Type: "service_msgs/msg/ServiceEventInfo", BaseType: "service_msgs/msg/ServiceEventInfo"},

@@ -38,15 +38,17 @@ const eventSep = "\n" + "=".repeat(80) + "\n";
 // The event type rosbag2 records for a service (service_msgs/msg/ServiceEventInfo
 // as rosidl generates it: uint8 event_type, Time stamp, char[16] client_gid,
 // int64 sequence_number).
-export function serviceEventText(pkg, srv, srvText) {
+export function serviceEventText(pkg, srv, srvText, kind = "srv") {
   const [main, ...deps] = srvText.split(/\n={10,}\n/);
   const halves = main.split(/^---\s*$/m);
-  if (halves.length !== 2) throw new Error(`the ${pkg}/srv/${srv} text has no single --- line`);
+  if (halves.length !== 2) throw new Error(`the ${pkg}/${kind}/${srv} text has no single --- line`);
+  // A service's request is pkg/X_Request; an action's service's, pkg/action/X_Part_Request.
+  const ns = kind === "srv" ? "" : kind + "/";
   let text =
-    `service_msgs/ServiceEventInfo info\n${pkg}/${srv}_Request[<=1] request\n${pkg}/${srv}_Response[<=1] response\n` +
+    `service_msgs/ServiceEventInfo info\n${pkg}/${ns}${srv}_Request[<=1] request\n${pkg}/${ns}${srv}_Response[<=1] response\n` +
     `${eventSep}MSG: service_msgs/ServiceEventInfo\nuint8 REQUEST_SENT = 0\nuint8 REQUEST_RECEIVED = 1\nuint8 RESPONSE_SENT = 2\nuint8 RESPONSE_RECEIVED = 3\n` +
     `uint8 event_type\nbuiltin_interfaces/Time stamp\nchar[16] client_gid\nint64 sequence_number\n` +
-    `${eventSep}MSG: ${pkg}/${srv}_Request\n${halves[0]}\n${eventSep}MSG: ${pkg}/${srv}_Response\n${halves[1]}\n`;
+    `${eventSep}MSG: ${pkg}/${ns}${srv}_Request\n${halves[0]}\n${eventSep}MSG: ${pkg}/${ns}${srv}_Response\n${halves[1]}\n`;
   for (const d of deps) text += eventSep + d;
   return text;
 }

@@ -126,10 +126,11 @@ function makeDecoder(channel, schema) {
   }
   try {
     let text = new TextDecoder().decode(schema.data);
-    // A service's event type (pkg/srv/X_Event) is stored as the .srv text,
-    // as in a .db3's message_definitions: its event message is built from it.
-    const ev = /^([^/]+)\/srv\/([^/]+)_Event$/.exec(schema.name);
-    if (ev && /^---\s*$/m.test(text.split(/\n={10,}\n/)[0])) text = serviceEventText(ev[1], ev[2], text);
+    // A service's event type (pkg/srv/X_Event; an action's, pkg/action/X_Part_Event)
+    // stored as the .srv text, as in a .db3's message_definitions: its event
+    // message is built from it.
+    const ev = /^([^/]+)\/(srv|action)\/([^/]+)_Event$/.exec(schema.name);
+    if (ev && /^---\s*$/m.test(text.split(/\n={10,}\n/)[0])) text = serviceEventText(ev[1], ev[3], text, ev[2]);
     const defs = parse(text, { ros2: true });
     markByteFields(defs, text);
     const { root, byName } = definitionsByName(defs);

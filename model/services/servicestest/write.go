@@ -84,9 +84,12 @@ var topics = []topic{
 	{"/fibonacci/_action/send_goal/_service_event", "example_interfaces/action/Fibonacci_SendGoal_Event",
 		actionEvent("SendGoal", "unique_identifier_msgs/UUID goal_id\nexample_interfaces/action/Fibonacci_Goal goal\n",
 			"bool accepted\nbuiltin_interfaces/Time stamp\n", uuidDef, "MSG: example_interfaces/action/Fibonacci_Goal\nint32 order\n")},
+	// get_result's schema is in the form of a .srv text (request, ---,
+	// response, then its dependencies), send_goal's a full definition:
+	// both are read.
 	{"/fibonacci/_action/get_result/_service_event", "example_interfaces/action/Fibonacci_GetResult_Event",
-		actionEvent("GetResult", "unique_identifier_msgs/UUID goal_id\n",
-			"int8 status\nexample_interfaces/action/Fibonacci_Result result\n", uuidDef, "MSG: example_interfaces/action/Fibonacci_Result\nint32[] sequence\n")},
+		"unique_identifier_msgs/UUID goal_id\n---\nint8 status\nexample_interfaces/action/Fibonacci_Result result\n" +
+			sep + uuidDef + sep + "MSG: example_interfaces/action/Fibonacci_Result\nint32[] sequence\n"},
 	{"/fibonacci/_action/cancel_goal/_service_event", "action_msgs/srv/CancelGoal_Event",
 		"action_msgs/GoalInfo goal_info\n---\nint8 return_code\naction_msgs/GoalInfo[] goals_canceling\n" + sep + goalInfoDef + sep + uuidDef},
 	{"/fibonacci/_action/feedback", "example_interfaces/action/Fibonacci_FeedbackMessage",
