@@ -32,7 +32,8 @@ type Preparer interface {
 // order and with the damage reporting of s.Messages(f), giving with each
 // what prep made of it: prepared on the goroutines that read the messages
 // where s reads in parallel (Preparer, through the seam's own wrappers),
-// else on this goroutine as Next gives the message. The iterator answers
+// else on goroutines of their own, ahead of the caller (prepareAhead), or,
+// with one core, on this goroutine as Next gives the message. The iterator answers
 // the same optional questions as s.Messages' (Skipped, Suspects, ...),
 // through Unwrap.
 func PreparedMessages(s Storage, f MessageFilter, prep Prepare) PreparedIter {
@@ -53,7 +54,9 @@ func PreparedMessages(s Storage, f MessageFilter, prep Prepare) PreparedIter {
 		}
 		return &zstdPrepared{zstdIter: it, inner: inner}
 	}
-	return &inlinePrepared{MessageIter: s.Messages(f), prep: prep}
+	// A storage that reads on one goroutine: the hook runs on the other
+	// cores, the read on a goroutine of its own (prepare_ahead.go).
+	return prepareAhead(s.Messages(f), prep)
 }
 
 // inflatingPrepare runs prep on a message decompressed as messageZstd
