@@ -2,7 +2,7 @@
 # Benchmark bagscope on a 1M-message rosbag2 .db3 folder against the sqlite3
 # shell (the floor for SQLite) and @foxglove/rosbag2-web + rosmsg2-serialization
 # in node, side by side in one run, and print a Markdown table of medians,
-# ratios and peak RSS (issue 13; BENCHMARKS.md).
+# CPU, ratios and peak RSS (issues 13 and 29; BENCHMARKS.md).
 #
 #   testdata/bench/run_db3.sh [BENCH_DIR]
 #
@@ -11,24 +11,27 @@
 # ~290 MB), made by testdata/bench/ros2db3 when missing: the same 1,000,000
 # messages as the ROS 2 MCAP benchmark.
 #
-# Workloads and targets (issue 13):
+# Workloads and targets (issues 13, 29), all in one hyperfine run a round
+# beside `sqlite3 FILE 'SELECT data FROM messages ORDER BY timestamp'`:
 #   topics on screen   `bagscope info FOLDER` (metadata.yaml is there)     <= 50 ms
-#   every message      testdata/bench/ros2decode FOLDER (read and decode)  <= 1.5x the floor,
-#                      against `sqlite3 FILE 'SELECT data FROM messages     >= 10x faster than node
-#                      ORDER BY timestamp' > /dev/null` and node
-#                      (testdata/bench/ros2db3/db3_decode.mjs)
+#   what users run     `bagscope cat FOLDER` (every message as text, to /dev/null),
+#                      `bagscope verify FOLDER`, `bagscope plot --stats FOLDER
+#                      /imu.linear_acceleration.x`
+#   every message      testdata/bench/ros2decode FOLDER (read and decode)  <= 1.2x the floor,
+#                      and node (testdata/bench/ros2db3/db3_decode.mjs)    >= 10x faster than node
 # plus ros2decode -read (read only) for reference.
 #
-# Environment: BUILD=/tmp/bagscope-bench (binaries and results), RUNS=10,
-# ROUNDS=3 (bagscope and sqlite3 take turns), NODE_RUNS=3, NODE=1 (0 skips
-# node). Needs go, hyperfine, GNU time, sqlite3, node and `make oracles`.
+# Environment: BUILD=/tmp/bagscope-bench (binaries and results), RUNS=5,
+# ROUNDS=3 (the programs take turns round by round), NODE_RUNS=3, NODE=1
+# (0 skips node). Needs go, hyperfine, GNU time, sqlite3, node and
+# `make oracles`.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 bench=${1:-${BAGSCOPE_BENCH_DIR:-$repo/../bench}}
 build=${BUILD:-/tmp/bagscope-bench}
-runs=${RUNS:-10}
+runs=${RUNS:-5}
 rounds=${ROUNDS:-3}
 node_runs=${NODE_RUNS:-3}
 use_node=${NODE:-1}
@@ -61,8 +64,18 @@ measure() { # JSON N CMD...
 	shift 2
 	hyperfine -N --style none --warmup 1 --runs "$n" --export-json "$json" "$@" >/dev/null 2>&1 || echo "FAIL"
 }
+# median K JSON...: the median wall time of command K over every run of
+# every round; cpu K JSON...: the median over the rounds of its mean user +
+# system time.
 median() {
-	$py -c 'import json,statistics,sys; print("%.4f" % statistics.median([t for f in sys.argv[1:] for t in json.load(open(f))["results"][0]["times"]]))' "$@" 2>/dev/null || echo FAIL
+	local k=$1
+	shift
+	$py -c 'import json,statistics,sys; k=int(sys.argv[1]); print("%.4f" % statistics.median([t for f in sys.argv[2:] for t in json.load(open(f))["results"][k]["times"]]))' "$k" "$@" 2>/dev/null || echo FAIL
+}
+cpu() {
+	local k=$1
+	shift
+	$py -c 'import json,statistics,sys; k=int(sys.argv[1]); print("%.4f" % statistics.median([r["user"]+r["system"] for f in sys.argv[2:] for r in [json.load(open(f))["results"][k]]]))' "$k" "$@" 2>/dev/null || echo FAIL
 }
 peak() {
 	local kb
@@ -74,36 +87,58 @@ ms() { $py -c 'import sys; print("%.1f ms" % (float(sys.argv[1])*1000) if sys.ar
 
 cat "$db" >/dev/null # page cache warm
 sql='SELECT data FROM messages ORDER BY timestamp'
-js_info=() js_bs=() js_read=() js_sq=()
+field=/imu.linear_acceleration.x
+# One hyperfine run a round: the floor first, then what users run, then
+# the benchmark programs. K is each one's place in the run.
+names=("sqlite3 shell: \`SELECT data … ORDER BY timestamp\`"
+	"\`bagscope cat FOLDER\` (every message as text)"
+	"\`bagscope verify FOLDER\`"
+	"\`bagscope plot --stats FOLDER $field\`"
+	"ros2decode: every message read and decoded"
+	"ros2decode -read: every message read, not decoded"
+	"\`bagscope info FOLDER\` (topics on screen)")
+cmds=("sqlite3 $db '$sql'"
+	"$build/bagscope cat $dir"
+	"$build/bagscope verify $dir"
+	"$build/bagscope plot --stats $dir $field"
+	"$build/ros2decode $dir"
+	"$build/ros2decode -read $dir"
+	"$build/bagscope info $dir")
+js=()
 for ((r = 1; r <= rounds; r++)); do
-	js_info+=("$build/db3-info.$r.json")
-	js_bs+=("$build/db3-decode-bs.$r.json")
-	js_read+=("$build/db3-read-bs.$r.json")
-	js_sq+=("$build/db3-sqlite3.$r.json")
-	measure "${js_info[-1]}" "$runs" "$build/bagscope info $dir"
-	measure "${js_sq[-1]}" "$runs" "sqlite3 $db '$sql'"
-	measure "${js_bs[-1]}" "$runs" "$build/ros2decode $dir"
-	measure "${js_read[-1]}" "$runs" "$build/ros2decode -read $dir"
+	js+=("$build/db3-round.$r.json")
+	measure "${js[-1]}" "$runs" "${cmds[@]}"
 done
-t_info=$(median "${js_info[@]}") t_bs=$(median "${js_bs[@]}") t_read=$(median "${js_read[@]}") t_sq=$(median "${js_sq[@]}")
+t_sq=$(median 0 "${js[@]}") c_sq=$(cpu 0 "${js[@]}")
 t_node=- m_node=
 if [[ $use_node == 1 ]]; then
 	measure "$build/db3-node.json" "$node_runs" "node $here/ros2db3/db3_decode.mjs $db"
-	t_node=$(median "$build/db3-node.json")
+	t_node=$(median 0 "$build/db3-node.json")
 	m_node=$(peak node "$here/ros2db3/db3_decode.mjs" "$db")
 fi
 m_sq=$(peak sqlite3 "$db" "$sql")
 
 out=$build/results_db3.md
 {
-	echo "| workload | bagscope | sqlite3 shell (floor) | node (rosbag2-web) | bagscope/sqlite3 | node/bagscope | peak RSS bagscope / sqlite3 / node (MB) | target |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---|"
-	echo "| topics on screen: \`bagscope info\` of the folder | $(ms "$t_info") | | | | | $(peak "$build/bagscope" info "$dir") / / | <= 50 ms |"
-	echo "| every message read and decoded | ${t_bs} s | ${t_sq} s | ${t_node} s | $(ratio "$t_bs" "$t_sq") | $(ratio "$t_node" "$t_bs") | $(peak "$build/ros2decode" "$dir") / $m_sq / $m_node | <= 1.5x sqlite3, >= 10x node |"
-	echo "| every message read (not decoded) | ${t_read} s | ${t_sq} s | | $(ratio "$t_read" "$t_sq") | | $(peak "$build/ros2decode" -read "$dir") / $m_sq / | |"
+	echo "| workload | wall (median) | CPU user+sys | wall / sqlite3 | CPU / sqlite3 | peak RSS (MB) |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	echo "| ${names[0]} | ${t_sq} s | ${c_sq} s | 1.00x | 1.00x | $m_sq |"
+	for k in 1 2 3 4 5; do
+		t=$(median $k "${js[@]}") c=$(cpu $k "${js[@]}")
+		read -r -a argv <<<"${cmds[$k]}"
+		echo "| ${names[$k]} | ${t} s | ${c} s | $(ratio "$t" "$t_sq") | $(ratio "$c" "$c_sq") | $(peak "${argv[@]}") |"
+	done
+	t_info=$(median 6 "${js[@]}")
+	echo "| ${names[6]} | $(ms "$t_info") | $(ms "$(cpu 6 "${js[@]}")") | | | $(peak "$build/bagscope" info "$dir") |"
+	if [[ $use_node == 1 ]]; then
+		t_bs=$(median 4 "${js[@]}")
+		echo "| node (rosbag2-web + rosmsg2-serialization): every message read and decoded | ${t_node} s | | $(ratio "$t_node" "$t_sq") | | $m_node |"
+		echo
+		echo "node / ros2decode: $(ratio "$t_node" "$t_bs") (target >= 10x)."
+	fi
 	echo
-	echo "$want messages, $(du -m "$db" | cut -f1) MB (.db3 schema v4, written by testdata/bench/ros2db3). Medians of $rounds rounds of $runs runs (node: $node_runs) with hyperfine -N, the programs taking turns; page cache warm."
-	echo "bagscope: \`bagscope info FOLDER\`; testdata/bench/ros2db3's folder through testdata/bench/ros2decode (model.OpenStorage, the storage seam's iterator in timestamp order, rosmsg.Plan.Validate on every message). Floor: \`sqlite3 FILE '$sql'\` to /dev/null ($(sqlite3 --version | cut -d' ' -f1)). node: testdata/bench/ros2db3/db3_decode.mjs ($(node --version))."
+	echo "$want messages, $(du -m "$db" | cut -f1) MB (.db3 schema v4, written by testdata/bench/ros2db3). Medians of $rounds rounds of $runs runs (node: $node_runs) with hyperfine -N (output to /dev/null), every command in one hyperfine run a round; CPU is the median over the rounds of hyperfine's mean user + system time; page cache warm."
+	echo "ros2decode: testdata/bench/ros2decode (model.OpenStorage, the storage seam's iterator in timestamp order, rosmsg.Plan.Validate on every message). Floor: \`sqlite3 FILE '$sql'\` to /dev/null ($(sqlite3 --version | cut -d' ' -f1)).$([[ $use_node == 1 ]] && echo " node: testdata/bench/ros2db3/db3_decode.mjs ($(node --version)).")"
 	echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average at the start: $load0, at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')."
 } >"$out"
 cat "$out"
