@@ -377,6 +377,7 @@ screenshots: build
 	shot xy --plot '/odom.pose.pose.position.x vs /odom.pose.pose.position.y' --plot '/joint_states.position[*]' --select /odom@6.5 testdata/robot.bag
 	shot chunk --tab Chunk --select /imu@12.3 --sample
 	shot tf --size 1024x640 --tab TF --select /tf@6.5 testdata/tf.bag
+	shot diagnostics --tab Diagnostics --select /diagnostics@9.5 testdata/diag.bag
 	shot find --size 1024x640 --find 'level >= ERROR' testdata/robot.bag
 	shot records --tab Records --select /imu@12.3 --sample
 	shot library --library testdata

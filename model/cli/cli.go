@@ -52,6 +52,7 @@ var commands = []func(*env) *cobra.Command{
 	newCatalog,
 	newCheck,
 	newConvert,
+	newDiag,
 	newDiff,
 	newExport,
 	newFilter,

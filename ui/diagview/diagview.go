@@ -1,8 +1,8 @@
 // Package diagview is the Diagnostics tab: the statuses of the
 // recording's diagnostic_msgs/DiagnosticArray topics (model/diag) at the
 // current time, as a table (level OK/WARN/ERROR/STALE in its colour, name,
-// hardware_id, message, age) with the selected status's key/values beside
-// it; filters by level and name; and buttons and keys ([ and ]) that move
+// hardware_id, message, age; the worst first) with the selected status's
+// key/values beside it; filters by level and name; and buttons and keys ([ and ]) that move
 // the current time to the previous or next change of any status's level.
 // Each status's level over time is a state lane on the timeline
 // (link.SetStateLanes).
@@ -64,7 +64,7 @@ const (
 )
 
 var colTitles = [nCols]string{"Level", "Name", "Hardware ID", "Message", "Updated"}
-var colWidths = [nCols]float32{80, 260, 120, 300, 110}
+var colWidths = [nCols]float32{72, 190, 100, 210, 110}
 
 // View shows the diagnostics at the current time.
 type View struct {
@@ -88,7 +88,9 @@ type View struct {
 	// sel is the selected status, kept as the time moves.
 	sel    diag.Key
 	hasSel bool
-	busy   bool // the table is being told to select: not the user
+	// userSel says the user picked it: until then it is the first row.
+	userSel bool
+	busy    bool // the table is being told to select: not the user
 
 	// stale says the time moved while the tab was hidden (or nothing was
 	// read yet); reading says a table read runs, pending that the time
@@ -363,6 +365,19 @@ func (v *View) refilter() {
 	if v.tab != nil {
 		v.rows = v.tab.Filtered(v.filter)
 	}
+	// The worst first (ERROR, WARN, STALE, OK), then by name, as the
+	// timeline colours them; until the user picks one, the first is
+	// selected, so its key/values show.
+	sort.SliceStable(v.rows, func(i, j int) bool {
+		a, b := v.rows[i].Level.Tone(), v.rows[j].Level.Tone()
+		if a != b {
+			return a > b
+		}
+		return false
+	})
+	if !v.userSel && len(v.rows) > 0 {
+		v.sel, v.hasSel = v.rows[0].Key(), true
+	}
 	v.table.Refresh()
 	v.busy = true
 	v.table.UnselectAll()
@@ -391,7 +406,7 @@ func (v *View) Select(i int) {
 	if v.busy || i < 0 || i >= len(v.rows) {
 		return
 	}
-	v.sel, v.hasSel = v.rows[i].Key(), true
+	v.sel, v.hasSel, v.userSel = v.rows[i].Key(), true, true
 	v.showDetail()
 }
 

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bagscope/bagscope/model/diag/diagtest"
+)
+
+// TestDiagMatchesReference runs `bagscope diag --json` on generated
+// recordings (ROS 1 by the reference rosbag, ROS 2 by the npm oracles) at
+// several times and with filters, and compares every status with its
+// latest report at that time as the reference readers give the raw
+// messages: level, message, hardware_id, key/values, receive time and
+// age; the text form names the same statuses.
+func TestDiagMatchesReference(t *testing.T) {
+	spec := diagtest.Spec()
+	for name, path := range map[string]string{"ROS 1 bag": diagtest.Bag(t, spec), "ROS 2 MCAP": diagtest.MCAP(t, spec)} {
+		t.Run(name, func(t *testing.T) {
+			ref := diagtest.Reference(t, path)
+			start, end := ref[0].TimeNS, ref[len(ref)-1].TimeNS
+			for _, tc := range []struct {
+				at     string
+				levels []uint8
+				name   string
+			}{
+				{"", nil, ""},
+				{"0", nil, ""},
+				{"9.5", nil, ""},
+				{"15.05", nil, ""},
+				{"9.5", []uint8{1, 2}, ""},
+				{"19", nil, "WHEEL"},
+				{"12", []uint8{0}, "robot"},
+			} {
+				args := []string{"diag", path, "--json"}
+				atNS := end
+				if tc.at != "" {
+					args = append(args, "--at", tc.at)
+					var s float64
+					fmt.Sscan(tc.at, &s)
+					atNS = start + int64(s*1e9+0.5)
+				}
+				if tc.levels != nil {
+					var ls []string
+					for _, l := range tc.levels {
+						ls = append(ls, []string{"ok", "warn", "error", "stale"}[l])
+					}
+					args = append(args, "--level", strings.Join(ls, ","))
+				}
+				if tc.name != "" {
+					args = append(args, "--name", tc.name)
+				}
+				out, errOut, code := run(args...)
+				if code != ExitOK {
+					t.Fatalf("%v: exit %d: %s", args, code, errOut)
+				}
+				var got struct {
+					Statuses []struct {
+						Topic, Name, Message string
+						HardwareID           string `json:"hardware_id"`
+						Level                uint8
+						LevelName            string `json:"level_name"`
+						Values               []struct{ Key, Value string }
+						Received             struct{ NS int64 }
+						Age                  float64
+					}
+					Total int
+				}
+				if err := json.Unmarshal([]byte(out), &got); err != nil {
+					t.Fatalf("%v: %v\n%s", args, err, out)
+				}
+				latest := diagtest.Latest(ref, atNS)
+				received := map[[2]string]int64{}
+				for _, m := range ref {
+					for _, s := range m.Statuses {
+						if m.TimeNS <= atNS {
+							received[[2]string{m.Topic, s.Name}] = m.TimeNS
+						}
+					}
+				}
+				var want []string
+				for k, s := range latest {
+					if (tc.levels == nil || slices.Contains(tc.levels, s.Level)) && strings.Contains(strings.ToLower(s.Name), strings.ToLower(tc.name)) {
+						want = append(want, k[0]+" "+k[1])
+					}
+				}
+				var names []string
+				for _, s := range got.Statuses {
+					k := [2]string{s.Topic, s.Name}
+					names = append(names, s.Topic+" "+s.Name)
+					w := latest[k]
+					var vals [][2]string
+					for _, kv := range s.Values {
+						vals = append(vals, [2]string{kv.Key, kv.Value})
+					}
+					if s.Level != w.Level || s.Message != w.Message || s.HardwareID != w.HardwareID || !slices.Equal(vals, w.Values) ||
+						s.Received.NS != received[k] || fmt.Sprintf("%.6f", s.Age) != fmt.Sprintf("%.6f", float64(atNS-received[k])/1e9) {
+						t.Errorf("%v: %+v, the reference %+v received %d", args, s, w, received[k])
+					}
+				}
+				slices.Sort(want)
+				slices.Sort(names)
+				if !slices.Equal(names, want) || got.Total != len(latest) {
+					t.Errorf("%v: statuses %v (of %d), the reference %v (of %d)", args, names, got.Total, want, len(latest))
+				}
+				// The text form names the same statuses.
+				text, _, _ := run(slices.DeleteFunc(args, func(a string) bool { return a == "--json" })...)
+				for _, s := range got.Statuses {
+					if !strings.Contains(text, s.Name) || !strings.Contains(text, s.LevelName) {
+						t.Errorf("%v: the text lacks %s %q:\n%s", args, s.LevelName, s.Name, text)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestDiagErrors: a recording without diagnostics, and usage mistakes.
+func TestDiagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"diag", testdata + "/tf.bag"}, ExitProblems, "no diagnostics topic"},
+		{[]string{"diag", testdata + "/tf.bag", "--level", "bad"}, ExitUsage, `"bad" is not a level`},
+		{[]string{"diag", testdata + "/tf.bag", "--at", "9999"}, ExitUsage, ""},
+		{[]string{"diag"}, ExitUsage, "missing FILE"},
+	} {
+		_, errOut, code := run(tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d saying %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+}
