@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/video"
 )
 
 // Kind is the kind of picture the Sensor view draws for a message
@@ -21,6 +22,7 @@ const (
 	KindImage      // sensor_msgs/Image, sensor_msgs/CompressedImage
 	KindLaser      // sensor_msgs/LaserScan
 	KindCloud      // sensor_msgs/PointCloud2
+	KindVideo      // foxglove_msgs/CompressedVideo (H.264, H.265: model/video)
 )
 
 // Sensor message types, in their ROS 1 spelling (BaseType maps the ROS 2
@@ -49,6 +51,8 @@ func KindOf(typ string) Kind {
 		return KindLaser
 	case PointCloud2Type:
 		return KindCloud
+	case video.CompressedVideoType:
+		return KindVideo
 	}
 	return KindNone
 }
@@ -62,6 +66,8 @@ func (k Kind) String() string {
 		return "laser scan"
 	case KindCloud:
 		return "point cloud"
+	case KindVideo:
+		return "video"
 	}
 	return "none"
 }

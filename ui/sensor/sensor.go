@@ -25,6 +25,7 @@ import (
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/msgref"
 	msensor "github.com/bagscope/bagscope/model/sensor"
+	"github.com/bagscope/bagscope/model/video"
 	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
@@ -100,6 +101,14 @@ type sensorPanel struct {
 	// scanField colours scans: scanPlain (""), scanRange, scanIntensity.
 	scanField string
 	busy      bool // the panel is setting its own widgets
+
+	// H.264/H.265 topics: their indexes and decoder, the frame strip, and
+	// what shows in place of the picture without ffmpeg.
+	vs        *videoState
+	strip     *frameStrip
+	noDecoder *widget.Label
+	noDecPane fyne.CanvasObject
+	bottom    *fyne.Container // the strip over the read-out and note
 }
 
 // sensorResult is a read and decoded sensor message, ready to show.
@@ -116,6 +125,8 @@ type sensorResult struct {
 	scan  *msensor.LaserScan
 	cloud *msensor.Cloud
 	set   *pointSet
+
+	video *videoResult // an H.264/H.265 frame (kind KindImage)
 }
 
 func newSensorPanel(l link.Link) *sensorPanel {
@@ -141,6 +152,14 @@ func newSensorPanel(l link.Link) *sensorPanel {
 
 	p.buildImagePane()
 	p.buildPointPane()
+	p.vs = &videoState{reader: model.NewMessageReader(l.Doc().Storage, nil), indexes: map[string]*video.Index{}}
+	p.strip = newFrameStrip()
+	p.strip.OnSelect = p.selectFrame
+	p.strip.Hide()
+	p.noDecoder = widget.NewLabel("")
+	p.noDecoder.Wrapping = fyne.TextWrapWord
+	p.noDecoder.Importance = widget.WarningImportance
+	p.noDecPane = container.NewPadded(p.noDecoder)
 
 	p.empty = widgets.NewEmptyState("No sensor message shown",
 		"Select an image, laser scan or point cloud message (in the timeline, Records or the Message view), or pick a sensor topic above: "+
@@ -151,7 +170,8 @@ func newSensorPanel(l link.Link) *sensorPanel {
 	p.position = widget.NewLabel("")
 	top := container.NewBorder(nil, nil,
 		container.NewHBox(sized(p.topicSel, 260), p.prev, p.next, p.position), nil, p.title)
-	bottom := container.NewBorder(nil, nil, nil, p.note, p.readout)
+	bottom := container.NewBorder(p.strip, nil, nil, p.note, p.readout)
+	p.bottom = bottom
 	p.content = container.NewBorder(top, bottom, nil, nil, p.body)
 	l.OnShown(p.content, func() {
 		if ref := p.pending; ref != nil {
@@ -233,6 +253,7 @@ func (p *sensorPanel) request(ref msgref.Ref) {
 	p.ref, p.has = ref, true
 	if p.reading {
 		p.queued = &ref
+		p.vs.cancelDecode() // a video frame no longer wanted
 		return
 	}
 	p.read(ref)
@@ -305,8 +326,24 @@ func (p *sensorPanel) read(ref msgref.Ref) {
 		mu  sync.Mutex
 		res *sensorResult
 	)
-	p.l.Go(func(context.Context) {
-		r := readSensor(p.reader, ref, set)
+	// The topic's messages (a video frame needs its keyframe's), once
+	// the index is built.
+	var tm *model.TopicMessages
+	if x := p.l.Index(); x != nil {
+		if c := p.l.Doc().Storage.Connection(ref.Conn); c != nil {
+			tm = x.Topic(c.Topic)
+		}
+	}
+	vj := &videoJob{state: p.vs, topic: tm, progress: func(done, total int) {
+		fyne.Do(func() {
+			if p.reading && p.ref == ref {
+				p.note.SetText(fmt.Sprintf("Indexing video frames: %s of %s…", human.Count(uint64(done)), human.Count(uint64(total))))
+			}
+		})
+	}}
+	p.l.Go(func(ctx context.Context) {
+		vj.ctx = ctx
+		r := readSensor(p.reader, ref, set, vj)
 		mu.Lock()
 		res = r
 		mu.Unlock()
@@ -328,7 +365,9 @@ func (p *sensorPanel) read(ref msgref.Ref) {
 
 // readSensor reads, decodes and draws a sensor message (in the
 // background).
-func readSensor(rd *model.MessageReader, ref msgref.Ref, set sensorSettings) *sensorResult {
+// A video message (H.264/H.265) is indexed and decoded through vj; with
+// vj nil it is described, not drawn.
+func readSensor(rd *model.MessageReader, ref msgref.Ref, set sensorSettings, vj *videoJob) *sensorResult {
 	r := &sensorResult{ref: ref}
 	m, err := rd.Read(ref)
 	if err != nil {
@@ -340,6 +379,13 @@ func readSensor(rd *model.MessageReader, ref msgref.Ref, set sensorSettings) *se
 	root, _, err := rd.Decode(m)
 	if err != nil {
 		r.err = err
+		return r
+	}
+	if c, format, ok := videoCodec(r.typ, root); ok {
+		if vj == nil {
+			vj = &videoJob{ctx: context.Background()}
+		}
+		r.fillVideo(vj.ctx, vj.state, vj.topic, root, c, format, vj.progress)
 		return r
 	}
 	r.fill(root, set)
@@ -491,6 +537,7 @@ func (p *sensorPanel) display(r *sensorResult) {
 		p.readout.SetText(pointsHint)
 	}
 	p.note.SetText("")
+	p.showStrip(r)
 	if r.err != nil {
 		p.readout.SetText("")
 		if r.frame != nil {
@@ -501,14 +548,36 @@ func (p *sensorPanel) display(r *sensorResult) {
 		p.show(container.NewPadded(p.problem))
 		return
 	}
-	switch r.kind {
-	case msensor.KindImage:
+	switch {
+	case r.video != nil:
+		title += "  ·  " + videoTitle(r)
+		p.note.SetText(videoNote(r.video))
+		p.scalarUI.Hide()
+		switch {
+		case r.pic != nil:
+			p.img.SetImage(r.pic)
+			p.show(p.imgPane)
+			p.updateZoomText()
+		case r.video.noDecoder:
+			p.readout.SetText("")
+			p.noDecoder.SetText(noDecoderText(r))
+			p.show(p.noDecPane)
+		case r.video.decodeErr != nil:
+			p.readout.SetText("")
+			p.problem.SetText("The frame is not drawn: " + r.video.decodeErr.Error())
+			p.show(container.NewPadded(p.problem))
+		default:
+			p.readout.SetText("")
+			p.problem.SetText("The frame is not drawn yet: the topic's messages are being indexed.")
+			p.show(container.NewPadded(p.problem))
+		}
+	case r.kind == msensor.KindImage:
 		title += "  ·  " + r.frame.Info.Caption()
 		p.img.SetImage(r.pic)
 		p.showScalarUI(r.frame)
 		p.show(p.imgPane)
 		p.updateZoomText()
-	case msensor.KindLaser:
+	case r.kind == msensor.KindLaser:
 		s := r.scan
 		keep := prev != nil && prev.kind == msensor.KindLaser && prev.topic == r.topic
 		p.pts.SetPoints(r.set, keep)
@@ -517,7 +586,7 @@ func (p *sensorPanel) display(r *sensorResult) {
 		p.note.SetText(scanNote(s))
 		p.showScanUI(s)
 		p.show(p.ptsPane)
-	case msensor.KindCloud:
+	case r.kind == msensor.KindCloud:
 		c := r.cloud
 		keep := prev != nil && prev.kind == msensor.KindCloud && prev.topic == r.topic
 		p.pts.SetPoints(r.set, keep)
@@ -789,7 +858,7 @@ func (p *sensorPanel) redraw() {
 		case msensor.KindCloud:
 			if set.field != "" && set.field != r.cloud.ColorField {
 				// Another field: decode the message again.
-				n = *readSensor(p.reader, r.ref, set)
+				n = *readSensor(p.reader, r.ref, set, nil)
 				break
 			}
 			n.set = cloudPoints(n.cloud, set.cmap)
