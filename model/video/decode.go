@@ -164,9 +164,11 @@ func (d *Decoder) run(ctx context.Context, c Codec, first, last, target int, rea
 		fed     []int
 		readErr error
 	)
+	feeding := make(chan struct{})
 	go func() {
+		defer close(feeding)
 		defer stdin.Close()
-		for j := first; j <= last; j++ {
+		for j := first; j <= last && ctx.Err() == nil; j++ {
 			fd, err := read(j)
 			if err != nil {
 				if j == target {
@@ -224,6 +226,8 @@ func (d *Decoder) run(ctx context.Context, c Codec, first, last, target int, rea
 		cancel()
 	}
 	werr := cmd.Wait()
+	// read is not called after Frame returns: the caller may read again.
+	<-feeding
 	if err := ctx.Err(); err != nil && perr == nil {
 		return nil, err
 	}
