@@ -420,21 +420,7 @@ func (m *MultiStorage) BlockIndex(b *Block) ([]IndexEntry, error) {
 		return nil, err
 	}
 	if b.WholeFile {
-		it := part.Messages(MessageFilter{})
-		defer it.Close()
-		var out []IndexEntry
-		for it.Next() {
-			msg := it.Message()
-			e := IndexEntry{Time: msg.Time, Loc: Loc{Block: JoinPart(p, msg.Loc.Block), Offset: msg.Loc.Offset}}
-			if msg.Conn != nil {
-				e.Conn = m.fromPart[p][msg.Conn.ID]
-			}
-			out = append(out, e)
-		}
-		if err := it.Err(); err != nil {
-			return out, fmt.Errorf("%s: %w", m.base(p), err)
-		}
-		return out, nil
+		return m.wholeFileIndex(p, part)
 	}
 	pb := m.blockSrc[b]
 	if pb == nil {

@@ -109,7 +109,22 @@ func BuildMessageIndex(ctx context.Context, b bag.Storage, progress ProgressFunc
 		}
 	}
 	scratch = nil
-	if len(blocks) == 0 {
+	if mt := bag.MessageTimerOf(b); len(blocks) == 0 && mt != nil {
+		// A .db3 lists its rows' times in file order, without the data
+		// (see bag.MessageTimer).
+		k := 0
+		err := mt.MessageTimes(ctx, func(conn uint32, t bag.Time, loc bag.Loc) bool {
+			builderOf(conn).add(msgref.Ref{T: t.Nanos(), Loc: msgref.Loc{ChunkPos: loc.Block, Offset: loc.Offset, Conn: conn}})
+			k++
+			return k&1023 != 0 || ctx.Err() == nil
+		})
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err != nil {
+			x.Errors = append(x.Errors, err)
+		}
+	} else if len(blocks) == 0 {
 		// Messages outside any chunk (an unchunked MCAP) have no index
 		// of their own: list them from the iterator.
 		it := b.Messages(bag.MessageFilter{})
