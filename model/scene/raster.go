@@ -104,6 +104,7 @@ func (r *Renderer) points(v *view, p *Points) {
 	ux, uy, uz := v.up[0], v.up[1], v.up[2]
 	fx, fy, fz := v.fwd[0], v.fwd[1], v.fwd[2]
 	ox, oy, oz, f, cx, cy := v.ox, v.oy, v.oz, v.f, v.cx, v.cy
+	fw, fh, fsize, fhalf := float64(w), float64(h), float64(size), float64(half)
 	one := Pack(p.Color)
 	xs, ys, zs := p.X, p.Y[:len(p.X)], p.Z[:len(p.X)]
 	cols := p.RGBA
@@ -117,8 +118,14 @@ func (r *Renderer) points(v *view, p *Points) {
 			continue
 		}
 		s := f / zc
-		sx := int(math.Floor(cx+(rx*x+ry*y+rz*z+ox)*s)) - half
-		sy := int(math.Floor(cy-(ux*x+uy*y+uz*z+oy)*s)) - half
+		// Off the image (or NaN) is skipped before any conversion; the
+		// rest is at least -size, so int(p+size)-size is its floor.
+		px := cx + (rx*x+ry*y+rz*z+ox)*s - fhalf
+		py := cy - (ux*x+uy*y+uz*z+oy)*s - fhalf
+		if !(px > -fsize && px < fw && py > -fsize && py < fh) {
+			continue
+		}
+		sx, sy := int(px+fsize)-size, int(py+fsize)-size
 		col := one
 		if cols != nil {
 			col = cols[i]
