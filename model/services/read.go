@@ -94,6 +94,9 @@ func Read(ctx context.Context, st bag.Storage, opt Options) (*Report, error) {
 	}
 	b := newBuilder(st, ids)
 	cache := &rosmsg.Cache{}
+	// One message's tree at a time: what a call or goal keeps is copied
+	// out of it.
+	var scratch rosmsg.Scratch
 	it := st.Messages(bag.MessageFilter{Conns: ids})
 	defer it.Close()
 	var done int64
@@ -114,7 +117,7 @@ func Read(ctx context.Context, st bag.Storage, opt Options) (*Report, error) {
 			b.undecodable(m, perr)
 			continue
 		}
-		n, derr := plan.Decode(m.Data)
+		n, derr := plan.DecodeScratch(m.Data, &scratch)
 		if derr != nil {
 			b.undecodable(m, derr)
 			continue
