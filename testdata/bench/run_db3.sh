@@ -137,7 +137,7 @@ out=$build/results_db3.md
 		echo "node / ros2decode: $(ratio "$t_node" "$t_bs") (target >= 10x)."
 	fi
 	echo
-	echo "$want messages, $(du -m "$db" | cut -f1) MB (.db3 schema v4, written by testdata/bench/ros2db3). Medians of $rounds rounds of $runs runs (node: $node_runs) with hyperfine -N (output to /dev/null), every command in one hyperfine run a round; CPU is the median over the rounds of hyperfine's mean user + system time; page cache warm."
+	echo "$want messages, $(du -m "$db" | cut -f1) MB (.db3 schema v4, written by testdata/bench/ros2db3). Medians of $rounds rounds of $runs runs$([[ $use_node == 1 ]] && echo " (node: $node_runs)") with hyperfine -N (output to /dev/null), every command in one hyperfine run a round; CPU is the median over the rounds of hyperfine's mean user + system time; page cache warm."
 	echo "ros2decode: testdata/bench/ros2decode (model.OpenStorage, the storage seam's iterator in timestamp order, rosmsg.Plan.Validate on every message). Floor: \`sqlite3 FILE '$sql'\` to /dev/null ($(sqlite3 --version | cut -d' ' -f1)).$([[ $use_node == 1 ]] && echo " node: testdata/bench/ros2db3/db3_decode.mjs ($(node --version)).")"
 	echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load average at the start: $load0, at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')."
 } >"$out"
