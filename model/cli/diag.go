@@ -77,6 +77,10 @@ func runDiag(b bag.Storage, path string, at bag.Time, f diag.Filter, asJSON bool
 	pl.end()
 	if errors.Is(err, diag.ErrNoDiagnostics) {
 		fmt.Fprintf(stderr, "bagscope: %s: %v\n", bag.Shown(path), err)
+		// A damaged recording may have lost them: say what it lost.
+		if l := fileLoss(b); l.any() {
+			l.print(stderr, bag.Shown(path))
+		}
 		return status(ExitProblems)
 	}
 	if err != nil && t == nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -129,7 +130,17 @@ func TestDiagErrors(t *testing.T) {
 		{[]string{"diag", testdata + "/tf.bag", "--level", "bad"}, ExitUsage, `"bad" is not a level`},
 		{[]string{"diag", testdata + "/tf.bag", "--at", "9999"}, ExitUsage, ""},
 		{[]string{"diag"}, ExitUsage, "missing FILE"},
+		// Cut in its only chunk, before the diagnostics' connection:
+		// the loss is said with its offset, as every command says it.
+		{[]string{"diag", "../../../shared/bags/Tiryoh__rosbag-analyzer-web/e2e/fixtures/test_truncated.bag"}, ExitProblems, "messages lost"},
 	} {
+		if _, err := os.Stat(tc.args[len(tc.args)-1]); err != nil && strings.Contains(tc.args[len(tc.args)-1], "shared") {
+			if os.Getenv("CI") != "" {
+				t.Fatal(err)
+			}
+			t.Log("skipping (CI never skips this):", err)
+			continue
+		}
 		_, errOut, code := run(tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, %q; want exit %d saying %q", tc.args, code, errOut, tc.code, tc.want)
