@@ -48,6 +48,7 @@ func (s *Scene) AddAxes(tree *tf.Tree, fixed string, size float64) int {
 		return 0
 	}
 	n := 0
+	first := len(s.Labels)
 	for _, name := range tree.Names() {
 		p, err := FramePose(tree, fixed, name)
 		if err != nil {
@@ -59,7 +60,18 @@ func (s *Scene) AddAxes(tree *tf.Tree, fixed string, size float64) int {
 			Line{A: o, B: p.Apply(Vec{size, 0, 0}), Color: AxisX, Width: 2},
 			Line{A: o, B: p.Apply(Vec{0, size, 0}), Color: AxisY, Width: 2},
 			Line{A: o, B: p.Apply(Vec{0, 0, size}), Color: AxisZ, Width: 2})
-		s.Labels = append(s.Labels, Label{At: o, Text: name})
+		// Frames at one place (map and odom at the start) share a label.
+		shared := false
+		for i := first; i < len(s.Labels); i++ {
+			if s.Labels[i].At.Sub(o).Norm() < 1e-6 {
+				s.Labels[i].Text += ", " + name
+				shared = true
+				break
+			}
+		}
+		if !shared {
+			s.Labels = append(s.Labels, Label{At: o, Text: name})
+		}
 		if f := tree.Frames[name]; f != nil && !f.Root && f.Parent != "" {
 			if pp, err := FramePose(tree, fixed, f.Parent); err == nil {
 				s.Lines = append(s.Lines, Line{A: o, B: pp.T, Color: ParentLine, Width: 1})

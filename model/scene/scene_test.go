@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
@@ -106,6 +107,19 @@ func TestGeneratedSceneByHand(t *testing.T) {
 				t.Errorf("%d frame labels, want 5: %+v", len(s.Labels), s.Labels)
 			}
 		})
+	}
+	// At 0.05 s far is still at world's origin: the two share a label.
+	early, err := tf.Read(context.Background(), d.Storage, bag.TimeFromNanos(start+50e6), tf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Load(context.Background(), Input{Reader: in.Reader, Index: x, Tree: early}, start+50e6, Options{Fixed: "world", Axes: true})
+	var names []string
+	for _, l := range s.Labels {
+		names = append(names, l.Text)
+	}
+	if len(names) != 4 || !slices.Contains(names, "far, world") {
+		t.Errorf("labels at 0.05 s %q, want far and world sharing one", names)
 	}
 	// The moving frame: 10 m/s along x, its transform at 0.5 s.
 	p, err := FramePose(tree, "world", "far")

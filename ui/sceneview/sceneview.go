@@ -364,6 +364,14 @@ func (v *View) titleOf(s *scene.Scene, err error) string {
 		}
 	}
 	fmt.Fprintf(&b, "At %s in %s: %d of %d topics drawn, %s points", human.RelTime(s.At-start), s.Frame, drawn, len(s.Layers), human.Count(uint64(s.Count())))
+	// The colour scale of each cloud coloured by a field: turbo from
+	// blue at its lowest value to red at its highest.
+	for _, ly := range s.Layers {
+		if in := ly.Info; in != nil && in.ColorField != "" && in.ColorField != "rgb" && in.ColorField != "rgba" {
+			fmt.Fprintf(&b, "  ·  %s by %s, blue %s to red %s", ly.Topic, in.ColorField,
+				strconv.FormatFloat(in.Lo, 'g', 4, 64), strconv.FormatFloat(in.Hi, 'g', 4, 64))
+		}
+	}
 	var probs []string
 	for _, ly := range s.Layers {
 		if ly.Problem != "" {

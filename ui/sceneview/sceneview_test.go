@@ -74,6 +74,12 @@ func TestSceneFollowsTime(t *testing.T) {
 			t.Errorf("at %gs: no axes for far", at)
 		}
 	}
+	// The title gives the colour field's span: at 0.75 s the cloud of
+	// 0.6 s, the fourth, intensities 40, 80, 120 (the NaN point's 160 is
+	// not drawn, so not in the span).
+	if got := v.title.Text; !strings.Contains(got, "/cloud by intensity, blue 40 to red 120") {
+		t.Errorf("title %q lacks the colour scale", got)
+	}
 	// Another fixed frame places the same points elsewhere.
 	v.fixedSel.SetSelected("a")
 	if s := v.Scene(); s.Frame != "a" || math.Abs(float64(s.Clouds[0].X[0])-2) > 1e-5 || math.Abs(float64(s.Clouds[0].Y[0])-1) > 1e-5 || math.Abs(float64(s.Clouds[0].Z[0])-1) > 1e-5 {
