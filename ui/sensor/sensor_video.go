@@ -246,7 +246,7 @@ func noDecoderText(r *sensorResult) string {
 	return "No video decoder is installed, so H.264/H.265 pictures are not drawn.\n" +
 		"Install ffmpeg (" + video.InstallHint + ") and show the frame again.\n\n" +
 		"This frame: " + videoTitle(r) + ".\n" + videoNote(r.video) +
-		"\nThe strip below shows the frames around it: keyframes tall and coloured, heights their sizes."
+		"\nThe strip below shows the frames around it: keyframes in the accent colour, bar heights their sizes, this frame highlighted."
 }
 
 // stripFrames is how many frames the strip shows on each side of the
@@ -255,8 +255,8 @@ const stripFrames = 60
 
 // frameStrip draws the frames around the current one as bars: height the
 // frame's size (over the frames shown), keyframes in the primary colour,
-// frames without a picture in the error colour, the current frame
-// marked. A tap selects the frame under it.
+// frames without a picture in the error colour, the current frame in
+// the foreground colour with a tick above. A tap selects the frame under it.
 type frameStrip struct {
 	widget.BaseWidget
 	x        *video.Index
@@ -336,6 +336,9 @@ func (s *frameStrip) draw(w, h int) image.Image {
 			c, bh = bad, h-4
 		case f.Key:
 			c = key
+		}
+		if i == s.cur {
+			c = mark
 		}
 		for y := h - bh; y < h; y++ {
 			for x := x0; x < x1 && x < w; x++ {

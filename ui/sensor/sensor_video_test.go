@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"image"
+	"image/color"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"github.com/foxglove/mcap/go/mcap"
 
 	"github.com/bagscope/bagscope/model/video"
@@ -272,6 +275,16 @@ func TestSensorVideoNoDecoder(t *testing.T) {
 	}
 	if !p.strip.Visible() || p.strip.cur != 10 {
 		t.Error("the frame strip is not shown")
+	}
+	// The strip: one slot per frame (121 slots, frames 0..29 from the
+	// left), keyframes 0 and 20 in the primary colour, frame 10 (shown) in
+	// the foreground colour, frame 5 in neither.
+	img := p.strip.draw(121*4, 36)
+	th, v := fyne.CurrentApp().Settings().Theme(), fyne.CurrentApp().Settings().ThemeVariant()
+	at := func(frame int) color.NRGBA { return img.(*image.NRGBA).NRGBAAt(frame*4+1, 35) }
+	primary, fg := toNRGBAColor(th.Color(theme.ColorNamePrimary, v)), toNRGBAColor(th.Color(theme.ColorNameForeground, v))
+	if at(0) != primary || at(20) != primary || at(10) != fg || at(5) == primary || at(5) == fg {
+		t.Errorf("strip colours: frame 0 %v, 20 %v, 10 %v, 5 %v", at(0), at(20), at(10), at(5))
 	}
 	l.SetCursor(tm.At(12).T)
 	if !strings.Contains(p.noDecoder.Text, "frame 13 of 30, frame,") || !strings.Contains(p.noDecoder.Text, "2 after keyframe 11") {
