@@ -76,6 +76,10 @@ type View struct {
 	cur    *scene.Scene
 	tree   *tf.Tree
 	fitted bool
+	// treeWhole says tree was read to the end (a settings change at the
+	// same time reuses it); TreeReads counts the reads, for tests.
+	treeWhole bool
+	TreeReads int
 
 	stale   bool
 	reading bool
@@ -254,16 +258,23 @@ func (v *View) readAt(t int64) {
 	opt := v.options()
 	st := v.l.Doc().Storage
 	rd := v.reader
+	// A setting changed at the same time: the tree read then holds (a
+	// read of the tree costs a read of every transform message).
+	var reuse *tf.Tree
+	if v.cur != nil && v.cur.At == t && v.treeWhole {
+		reuse = v.tree
+	}
 	v.l.WithIndex(func(x *model.MessageIndex) {
 		var mu sync.Mutex
 		var sc *scene.Scene
 		var tree *tf.Tree
 		var treeErr error
+		read := false
 		v.l.Go(func(ctx context.Context) {
-			var tr *tf.Tree
-			var err error
-			if len(tf.Connections(st)) > 0 {
+			tr, err := reuse, error(nil)
+			if tr == nil && len(tf.Connections(st)) > 0 {
 				tr, err = tf.Read(ctx, st, bag.TimeFromNanos(t), tf.Options{})
+				read = true
 			}
 			o := opt
 			if o.Fixed == "" {
@@ -279,6 +290,9 @@ func (v *View) readAt(t int64) {
 			v.reading = false
 			mu.Lock()
 			s, tr, err := sc, tree, treeErr
+			if read {
+				v.TreeReads++
+			}
 			mu.Unlock()
 			if gen == v.gen && s != nil {
 				v.show(s, tr, err)
@@ -303,7 +317,7 @@ func firstFrames(ctx context.Context, rd *model.MessageReader, x *model.MessageI
 
 // show puts a read scene on screen.
 func (v *View) show(s *scene.Scene, tr *tf.Tree, err error) {
-	v.cur, v.tree = s, tr
+	v.cur, v.tree, v.treeWhole = s, tr, tr != nil && err == nil
 	if v.fixed == "" {
 		v.fixed = s.Frame
 	}

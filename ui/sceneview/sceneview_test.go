@@ -44,8 +44,11 @@ func generated(t *testing.T) (*View, *link.Hub, fyne.Window) {
 func TestSceneFollowsTime(t *testing.T) {
 	v, l, _ := generated(t)
 	start := l.Doc().Summary.Start.Nanos()
-	for _, at := range []float64{0.25, 0.75} {
+	for i, at := range []float64{0.25, 0.75} {
 		l.SetCursor(start + int64(at*1e9))
+		if v.TreeReads != i+1 {
+			t.Errorf("at %gs: %d reads of the transforms, want %d", at, v.TreeReads, i+1)
+		}
 		s := v.Scene()
 		if s == nil || s.At != start+int64(at*1e9) {
 			t.Fatalf("at %gs: the scene shown is %+v", at, s)
@@ -80,8 +83,13 @@ func TestSceneFollowsTime(t *testing.T) {
 	if got := v.title.Text; !strings.Contains(got, "/cloud by intensity, blue 40 to red 120") {
 		t.Errorf("title %q lacks the colour scale", got)
 	}
-	// Another fixed frame places the same points elsewhere.
+	// Another fixed frame places the same points elsewhere, without
+	// reading the transforms again (the time did not move).
+	reads := v.TreeReads
 	v.fixedSel.SetSelected("a")
+	if v.TreeReads != reads {
+		t.Errorf("a change of fixed frame read the transforms again (%d reads, then %d)", reads, v.TreeReads)
+	}
 	if s := v.Scene(); s.Frame != "a" || math.Abs(float64(s.Clouds[0].X[0])-2) > 1e-5 || math.Abs(float64(s.Clouds[0].Y[0])-1) > 1e-5 || math.Abs(float64(s.Clouds[0].Z[0])-1) > 1e-5 {
 		t.Errorf("in a: frame %s, first point (%g, %g, %g), want (2, 1, 1)", s.Frame, s.Clouds[0].X[0], s.Clouds[0].Y[0], s.Clouds[0].Z[0])
 	}
