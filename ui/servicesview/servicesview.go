@@ -114,6 +114,8 @@ type View struct {
 	// goalShown says a goal's selection moves the time: the detail stays
 	// the goal's.
 	goalShown bool
+	// stale says the time moved while the tab was hidden.
+	stale bool
 	// detailGen counts the details asked for, so a late decode of an
 	// earlier selection is dropped.
 	detailGen int
@@ -174,7 +176,21 @@ func New(l link.Link) *View {
 		defer mu.Unlock()
 		v.show(rep, rerr)
 	})
-	l.OnCursor(v.followCursor)
+	// Following the time costs a read of the highlighted call's events:
+	// a hidden tab catches up when shown.
+	l.OnCursor(func(t int64) {
+		if !v.content.Visible() {
+			v.stale = true
+			return
+		}
+		v.followCursor(t)
+	})
+	l.OnShown(v.content, func() {
+		if t, ok := l.Cursor(); ok && v.stale {
+			v.stale = false
+			v.followCursor(t)
+		}
+	})
 	return v
 }
 

@@ -186,3 +186,27 @@ func TestLanesPackOverlappingGoals(t *testing.T) {
 		t.Errorf("overlapping goal %+v", s)
 	}
 }
+
+// TestServicesTabCatchesUpWhenShown: while the tab is hidden the time
+// moving reads nothing; shown again, it highlights the call at the time.
+func TestServicesTabCatchesUpWhenShown(t *testing.T) {
+	v, l, _ := openView(t)
+	rep := v.Report()
+	l.CatchUp(false) // the tab is shown
+	l.SetCursor(rep.Calls[0].Time())
+	if v.CurrentRow() != 0 {
+		t.Fatalf("row %d at the first call", v.CurrentRow())
+	}
+	v.Content().Hide()
+	l.CatchUp(false)
+	last := len(rep.Calls) - 1
+	l.SetCursor(rep.Calls[last].Time())
+	if v.CurrentRow() != 0 {
+		t.Errorf("hidden: row %d highlighted, want it left at 0", v.CurrentRow())
+	}
+	v.Content().Show()
+	l.CatchUp(false)
+	if v.CurrentRow() != last {
+		t.Errorf("shown again: row %d, want %d", v.CurrentRow(), last)
+	}
+}
