@@ -14,6 +14,7 @@ import (
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/echo"
+	"github.com/bagscope/bagscope/ui/diagview"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/timeline"
 	"github.com/bagscope/bagscope/ui/widgets"
@@ -396,6 +397,24 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 			t.Errorf("Left: window starts at %d, was %d", winStart(tv), before)
 		}
 		typeFocused(t, k.w, "0")
+	},
+	"Diagnostics: [ ]": func(t *testing.T, k *keysWindow) {
+		d := openKeysWindow(t, k.c, "../testdata/diag.bag")
+		defer d.w.Close()
+		tb := find[*diagview.StatusTable](t, d, "Diagnostics")
+		l := d.v.link
+		l.SetCursor(d.v.doc.Summary.Start.Nanos() + 9_500_000_000)
+		from, _ := l.Cursor()
+		d.w.Canvas().Focus(tb)
+		typeFocused(t, d.w, "]")
+		next, _ := l.Cursor()
+		if next <= from {
+			t.Fatalf("]: the time went from %d to %d, not to a later change", from, next)
+		}
+		typeFocused(t, d.w, "[")
+		if back, _ := l.Cursor(); back >= next || back > from {
+			t.Errorf("[: the time went from %d to %d, not back to the change at or before %d", next, back, from)
+		}
 	},
 	"Timeline: Z, Esc": func(t *testing.T, k *keysWindow) {
 		tv := find[*timeline.View](t, k, "")

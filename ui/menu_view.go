@@ -107,6 +107,7 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Timeline: Home End Left Right", What: "go to the start, the end, pan earlier, later"},
 	{Keys: "Timeline: Z, Esc", What: "zoom to the selected range, clear it"},
 	{Keys: "Plots: type TOPIC.FIELD, Down, Enter", What: "suggestions show as you type; Down, Enter take one, Enter again adds it"},
+	{Keys: "Diagnostics: [ ]", What: "move the current time to the previous, next change of any status's level (click the table first)"},
 	{Keys: "Bytes: arrows, Page Up/Down, Home, End", What: "move the byte cursor (the tree follows it)"},
 	{Keys: "Bytes: Shift+arrows, Ctrl+A, Ctrl+C", What: "select bytes, select all, copy them as hex"},
 	{Keys: "Message: Ctrl+C, Ctrl+Shift+C, Ctrl+Shift+Y, Ctrl+Shift+J", What: "copy the selected field's value, its path as plots take it, the message as YAML (rostopic echo), as JSON"},

@@ -77,7 +77,7 @@ type View struct {
 	next    *widgets.TipButton
 	levels  map[diag.Level]*widget.Check
 	name    *widget.Entry
-	table   *keyTable
+	table   *StatusTable
 	detail  *widget.Label
 
 	hist   *diag.History
@@ -134,7 +134,7 @@ func New(l link.Link) *View {
 	v.name.SetPlaceHolder("Filter by name (any part, any case)")
 	v.name.OnChanged = func(string) { v.refilter() }
 
-	v.table = newKeyTable(v)
+	v.table = newStatusTable(v)
 	v.detail = widget.NewLabelWithStyle("Select a status for its key/values.", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	v.detail.Wrapping = fyne.TextWrapWord
 	split := container.NewHSplit(v.table, container.NewVScroll(v.detail))

@@ -5,15 +5,16 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// keyTable is the statuses' table: a widget.Table that also steps the
-// current time with [ and ] while it has the keyboard.
-type keyTable struct {
+// StatusTable is the statuses' table: a widget.Table that also steps the
+// current time to the previous ([) or next (]) change of level while it
+// has the keyboard.
+type StatusTable struct {
 	widget.Table
 	v *View
 }
 
-func newKeyTable(v *View) *keyTable {
-	t := &keyTable{v: v}
+func newStatusTable(v *View) *StatusTable {
+	t := &StatusTable{v: v}
 	t.Length = func() (int, int) { return len(v.rows), nCols }
 	t.CreateCell = func() fyne.CanvasObject {
 		lb := widget.NewLabel("")
@@ -39,7 +40,7 @@ func newKeyTable(v *View) *keyTable {
 }
 
 // TypedRune steps to the previous ([) or next (]) change of level.
-func (t *keyTable) TypedRune(r rune) {
+func (t *StatusTable) TypedRune(r rune) {
 	switch r {
 	case '[':
 		t.v.Step(false)
