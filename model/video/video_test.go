@@ -264,3 +264,32 @@ func TestInspectDamaged(t *testing.T) {
 		}
 	}
 }
+
+// An ffmpeg before 5.1 does not know -fps_mode (it says "Unrecognized
+// option 'fps_mode'"): the decoder runs it again with -vsync. The old
+// ffmpeg is the real one behind a script that refuses -fps_mode as it
+// did.
+func TestDecodeOldFFmpeg(t *testing.T) {
+	needFFmpeg(t)
+	real, _ := exec.LookPath("ffmpeg")
+	old := filepath.Join(t.TempDir(), "ffmpeg")
+	script := "#!/bin/sh\nfor a in \"$@\"; do if [ \"$a\" = -fps_mode ]; then echo \"Unrecognized option 'fps_mode'.\" >&2; exit 1; fi; done\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(old, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stream := encode(t, H264, 10)
+	units := SplitAccessUnits(H264, stream)
+	ref := referenceFrames(t, H264, stream, 320, 240)
+	x, read := indexOf(t, H264, units)
+	d, err := NewDecoder(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := d.Frame(context.Background(), x, 17, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(p.Pix, ref[17]) || !d.oldSync {
+		t.Fatalf("frame 17 differs from ffmpeg's decode, or -vsync not used (%v)", d.oldSync)
+	}
+}
