@@ -199,7 +199,7 @@ func (s *Scene) loadTopic(in Input, at int64, opt Options, t Topic, ly *Layer) {
 	ly.Frame = HeaderFrame(root)
 	switch t.Kind {
 	case KindMarker, KindMarkerArray:
-		s.loadMarkers(in, opt, t, ly, root, last, read)
+		s.loadMarkers(in, opt, t, ly, root, last, read, func(i int) int64 { return tm.At(i).T }, at)
 		return
 	}
 	pose, err := FramePose(in.Tree, opt.Fixed, ly.Frame)
@@ -286,16 +286,17 @@ func (s *Scene) loadTrail(frame Pose, root *rosmsg.Node, last int, read func(int
 // loadMarkers draws the markers live at the time: gathered from the
 // topic's messages newest first (see markerSet), each placed by its own
 // header's frame.
-func (s *Scene) loadMarkers(in Input, opt Options, t Topic, ly *Layer, root *rosmsg.Node, last int, read func(int) (*rosmsg.Node, error)) {
+func (s *Scene) loadMarkers(in Input, opt Options, t Topic, ly *Layer, root *rosmsg.Node, last int,
+	read func(int) (*rosmsg.Node, error), recv func(int) int64, at int64) {
 	var ms markerSet
 	array := t.Kind == KindMarkerArray
-	ms.addNewest(markersOf(root, array))
+	ms.addNewest(markersOf(root, array), recv(last), at)
 	for i := last - 1; i >= 0 && i > last-MarkerLookback && !ms.done; i-- {
 		r, err := read(i)
 		if err != nil {
 			continue
 		}
-		ms.addNewest(markersOf(r, array))
+		ms.addNewest(markersOf(r, array), recv(i), at)
 	}
 	problems := map[string]int{}
 	for _, m := range ms.live {

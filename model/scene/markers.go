@@ -44,8 +44,11 @@ type markerSet struct {
 }
 
 // addNewest takes the markers of one message (a Marker, or a MarkerArray's
-// markers), the message being older than every one taken before.
-func (ms *markerSet) addNewest(markers []*rosmsg.Node) {
+// markers) received at recv, the message being older than every one taken
+// before. A marker whose lifetime (when not zero) ended before at, counted
+// from its receipt as rviz counts it, replaces the older ones of its key
+// but is not drawn.
+func (ms *markerSet) addNewest(markers []*rosmsg.Node, recv, at int64) {
 	if ms.seen == nil {
 		ms.seen = map[markerKey]bool{}
 	}
@@ -71,10 +74,30 @@ func (ms *markerSet) addNewest(markers []*rosmsg.Node) {
 			continue
 		}
 		ms.seen[k] = true
+		if life, ok := durationNanos(m.Field("lifetime")); ok && life > 0 && recv+life < at {
+			continue // expired
+		}
 		if action != markerDelete {
 			ms.live = append(ms.live, m)
 		}
 	}
+}
+
+// durationNanos reads a duration: a ROS 1 duration, or a ROS 2
+// builtin_interfaces/Duration (sec, nanosec).
+func durationNanos(n *rosmsg.Node) (int64, bool) {
+	if n == nil {
+		return 0, false
+	}
+	if n.Kind == rosmsg.KindDuration && !n.Array {
+		d := n.Duration()
+		return int64(d.Sec)*1e9 + int64(d.Nsec), true
+	}
+	sec, ns := n.Field("sec"), n.Field("nanosec")
+	if sec == nil || ns == nil {
+		return 0, false
+	}
+	return sec.Int()*1e9 + int64(ns.Uint()), true
 }
 
 // markersOf returns the markers of a decoded Marker or MarkerArray.

@@ -118,12 +118,18 @@ func TestNavAndMarkers(t *testing.T) {
 	if ly.Count != 1 || len(s.Tris) != 0 || len(s.Lines) != 2 || !hasLine(s, w(0, 0, 0), w(0, 1, 0)) || !hasLine(s, w(0, 1, 0), w(0, 2, 0)) {
 		t.Errorf("markers at 0.5 s: %+v, lines %+v", ly, s.Lines)
 	}
-	// Single markers: m/1 replaced by its later self.
+	// Single markers: m/1 replaced by its later self; m/3 gone when its
+	// lifetime ends.
 	for _, tc := range []struct {
 		sec    float64
 		n      int
 		lo, hi Vec
-	}{{0.15, 2, Vec{8.5, -0.5, -0.5}, Vec{10.5, 0.5, 0.5}}, {0.25, 2, Vec{8.5, -0.5, -0.5}, Vec{10.5, 5.5, 0.5}}} {
+	}{
+		{0.15, 2, Vec{8.5, -0.5, -0.5}, Vec{10.5, 0.5, 0.5}},
+		// The sphere m/3 at map (0, -1, 0), world (11, 0, 0), lives 0.1 s.
+		{0.25, 3, Vec{8.5, -0.5, -0.5}, Vec{11.5, 5.5, 0.5}},
+		{0.35, 2, Vec{8.5, -0.5, -0.5}, Vec{10.5, 5.5, 0.5}},
+	} {
 		s, ly = navScene(t, d, x, "/marker", tc.sec)
 		lo, hi, _ := s.Bounds()
 		if ly.Count != tc.n || !near3(lo, tc.lo, 1e-9) || !near3(hi, tc.hi, 1e-9) {

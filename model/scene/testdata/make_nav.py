@@ -14,7 +14,8 @@ of map is (10 - y, x, z) in world. Everything below is in map:
           0.2 s: DELETE a/2; arrow b/0 from (0,0,0) to (1,0,0)
           0.4 s: DELETEALL, then line strip c/0 through (0,0,0), (0,1,0), (0,2,0)
 /marker   visualization_msgs/Marker
-          0.0 s: cube m/1 at (0,0,0); 0.1 s: cube m/2 at (0,1,0); 0.2 s: cube m/1 again, at (5,0,0)
+          0.0 s: cube m/1 at (0,0,0); 0.1 s: cube m/2 at (0,1,0); 0.2 s: cube m/1 again, at (5,0,0);
+          0.2 s: sphere m/3 at (0,-1,0) with a lifetime of 0.1 s (gone after 0.3 s)
 Deterministic.
 """
 import math
@@ -96,6 +97,9 @@ def main(out):
         b.write('/marker', marker('m', 1, Marker.CUBE, (0, 0, 0)), at(0))
         b.write('/marker', marker('m', 2, Marker.CUBE, (0, 1, 0)), at(0.1))
         b.write('/marker', marker('m', 1, Marker.CUBE, (5, 0, 0)), at(0.2))
+        short = marker('m', 3, Marker.SPHERE, (0, -1, 0))
+        short.lifetime = rospy.Duration.from_sec(0.1)
+        b.write('/marker', short, at(0.2))
 
 
 if __name__ == '__main__':
