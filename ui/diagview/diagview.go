@@ -326,6 +326,19 @@ func (v *View) show(tb *diag.Table, err error, t int64) {
 		if later := len(v.hist.Tracks) - len(tb.Rows); later > 0 {
 			title += fmt.Sprintf("; %d first reported later", later)
 		}
+		if len(tb.Rows) == 0 {
+			first := int64(-1)
+			for _, tr := range v.hist.Tracks {
+				if first < 0 || tr.First < first {
+					first = tr.First
+				}
+			}
+			if first >= 0 {
+				title = fmt.Sprintf("Diagnostics at %s: no status reported yet; the first report comes at %s (Next change goes there)", human.RelTime(t-start), human.RelTime(first-start))
+			} else {
+				title = "The diagnostics topics hold no status"
+			}
+		}
 	}
 	if err != nil {
 		title += " (the read stopped: " + errText(err) + ")"
@@ -386,6 +399,9 @@ func (v *View) refilter() {
 	}
 	v.busy = false
 	v.showDetail()
+	if v.tab != nil && len(v.rows) == 0 && len(v.tab.Rows) > 0 {
+		v.say(fmt.Sprintf("No status passes the filter (%d at this time): check a level or clear the name", len(v.tab.Rows)))
+	}
 }
 
 // selectedRow is the row of the selected status, or -1.
