@@ -1,0 +1,105 @@
+package model
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/db3/db3test"
+	"github.com/bagscope/bagscope/bag/remote"
+	"github.com/bagscope/bagscope/bag/remote/remotetest"
+)
+
+// TestRemoteDb3MessageIndexReadsTheFileOnce builds the message index of a
+// .db3 (its /image rows spill onto overflow pages) served by nginx, as a
+// lone file and as a folder whose metadata.yaml lets it open without
+// counting its rows: the index must be the local file's, and fetching it
+// must cost about the file, in a few large requests (issues 25, 27: the
+// iteration it was built from fetched 2.7 times the file in mostly single
+// blocks; here, twice the file in 60 requests).
+func TestRemoteDb3MessageIndexReadsTheFileOnce(t *testing.T) {
+	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
+		t.Skip("python3 is needed to write the .db3")
+	}
+	root := t.TempDir()
+	dir := filepath.Join(root, "run")
+	os.Mkdir(dir, 0o755)
+	file := filepath.Join(dir, "run_0.db3")
+	if out, err := exec.Command("/usr/bin/python3", "../bag/db3/testdata/mkdb3.py", file, "6000").CombinedOutput(); err != nil {
+		t.Fatalf("mkdb3.py: %v\n%s", err, out)
+	}
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, err := bag.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := BuildMessageIndex(context.Background(), local, nil)
+	local.Close()
+	if err != nil || len(want.Errors) > 0 {
+		t.Fatalf("local index: %v %v", err, want.Errors)
+	}
+	var topics []db3test.Topic
+	var lo, hi int64
+	for i, tm := range want.Topics {
+		topics = append(topics, db3test.Topic{Name: tm.Topic, Type: "std_msgs/msg/String", Messages: tm.Len()})
+		first, last := tm.At(0).T, tm.At(tm.Len()-1).T
+		if i == 0 {
+			lo, hi = first, last
+		}
+		lo, hi = min(lo, first), max(hi, last)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "metadata.yaml"), []byte(db3test.FolderMetadata("run_0.db3", topics, lo, hi)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	web := remotetest.Nginx(t, root)
+	defer remote.SetDefault(nil)
+	for _, rel := range []string{"run/run_0.db3", "run/"} {
+		t.Run(rel, func(t *testing.T) {
+			// A cache smaller than the file, as the window's 128 MiB is
+			// beside a recording of gigabytes (but larger than the
+			// file's read-ahead windows, as that one is).
+			c := remote.NewClient(remote.Options{CacheBytes: 6 << 20})
+			remote.SetDefault(c)
+			s, err := bag.Open(web.URL + rel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			opened := c.Stats()
+			got, err := BuildMessageIndex(context.Background(), s, nil)
+			if err != nil || len(got.Errors) > 0 {
+				t.Fatalf("remote index: %v %v", err, got.Errors)
+			}
+			st := c.Stats()
+			bytes, reqs := st.Bytes-opened.Bytes, st.Requests-opened.Requests
+			pages := fi.Size() / 4096
+			t.Logf("the index fetched %d bytes in %d requests of a %d-byte file (%d pages)", bytes, reqs, fi.Size(), pages)
+			if bytes > fi.Size()*5/4 {
+				t.Errorf("the index fetched %d bytes of a %d-byte file: more than the file", bytes, fi.Size())
+			}
+			if reqs > pages/64 {
+				t.Errorf("the index took %d requests for a file of %d pages", reqs, pages)
+			}
+			if got.Count() != want.Count() || len(got.Topics) != len(want.Topics) {
+				t.Fatalf("remote index of %d messages, local %d", got.Count(), want.Count())
+			}
+			for i, w := range want.Topics {
+				g := got.Topics[i]
+				if g.Topic != w.Topic || g.Len() != w.Len() {
+					t.Fatalf("remote topic %s (%d), local %s (%d)", g.Topic, g.Len(), w.Topic, w.Len())
+				}
+				for j, r := range w.All() {
+					if g.At(j) != r {
+						t.Fatalf("%s message %d: remote %+v, local %+v", w.Topic, j, g.At(j), r)
+					}
+				}
+			}
+		})
+	}
+}
