@@ -570,7 +570,7 @@ func callText(rep *services.Report, c *services.Call, client int, start int64) s
 // was asked, its status transitions, feedback and result.
 func goalText(rep *services.Report, g *services.Goal, start int64) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s  ·  goal %s\n%s", rep.Actions[g.Action].Name, g.ID, g.State())
+	fmt.Fprintf(&sb, "%s\ngoal %s\n%s", rep.Actions[g.Action].Name, g.ID, g.State())
 	if end, ok := g.End(); ok {
 		fmt.Fprintf(&sb, " after %s", stats.Interval(end-g.Start()))
 	}
@@ -579,7 +579,7 @@ func goalText(rep *services.Report, g *services.Goal, start int64) string {
 		fmt.Fprintf(&sb, "  sent       %s  %s\n", human.RelTimeN(g.Sent-start, 6), g.Request)
 	}
 	if g.Responded {
-		fmt.Fprintf(&sb, "  %-9s  %s\n", map[bool]string{true: "accepted", false: "rejected"}[g.Accepted], human.RelTimeN(g.RespondedAt-start, 6))
+		fmt.Fprintf(&sb, "  %-9s  %s  (send_goal response)\n", map[bool]string{true: "accepted", false: "rejected"}[g.Accepted], human.RelTimeN(g.RespondedAt-start, 6))
 	}
 	for _, tr := range g.Transitions {
 		fmt.Fprintf(&sb, "  %-9s  %s\n", strings.ToLower(tr.Status.String()), human.RelTimeN(tr.T-start, 6))
