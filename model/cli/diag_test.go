@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -144,6 +145,54 @@ func TestDiagErrors(t *testing.T) {
 		_, errOut, code := run(tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, %q; want exit %d saying %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+}
+
+// TestDiagCutRecording cuts a generated bag in its last chunks: diag
+// says what was lost, with offsets, exits 1, and prints each status's
+// latest report among the messages before the cut, as the reference
+// reads them from the whole bag.
+func TestDiagCutRecording(t *testing.T) {
+	whole := diagtest.Bag(t, diagtest.Spec())
+	ref := diagtest.Reference(t, whole)
+	data, err := os.ReadFile(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.bag")
+	if err := os.WriteFile(cut, data[:len(data)*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run("diag", cut, "--json")
+	if code != ExitProblems || !strings.Contains(errOut, "lost") || !strings.Contains(errOut, "offset ") {
+		t.Fatalf("exit %d, stderr %q: want exit 1 and the loss with its offset", code, errOut)
+	}
+	var got struct {
+		Statuses []struct {
+			Topic, Name, Message string
+			Level                uint8
+			Received             struct{ NS int64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	last := int64(0)
+	for _, s := range got.Statuses {
+		last = max(last, s.Received.NS)
+	}
+	if last == 0 || last >= ref[len(ref)-1].TimeNS {
+		t.Fatalf("the latest report read is at %d, the whole bag's last at %d: the cut lost nothing", last, ref[len(ref)-1].TimeNS)
+	}
+	want := diagtest.Latest(ref, last)
+	if len(got.Statuses) != len(want) {
+		t.Errorf("%d statuses, the reference has %d before %d", len(got.Statuses), len(want), last)
+	}
+	for _, s := range got.Statuses {
+		w := want[[2]string{s.Topic, s.Name}]
+		if s.Level != w.Level || s.Message != w.Message {
+			t.Errorf("%s %q: %d %q, the reference %d %q", s.Topic, s.Name, s.Level, s.Message, w.Level, w.Message)
 		}
 	}
 }
