@@ -13,6 +13,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/video"
 )
 
 // MaxImagePixels bounds the images MessageImage decodes: 64 megapixels,
@@ -249,6 +250,10 @@ func compressedImage(root *rosmsg.Node) (*ImageFrame, error) {
 		}
 		decode = func(b []byte) (image.Image, error) { return png.Decode(bytes.NewReader(b)) }
 		config = func(b []byte) (image.Config, error) { return png.DecodeConfig(bytes.NewReader(b)) }
+	case video.CodecOfFormat(format) != video.CodecNone:
+		// A frame of a video stream: it needs the frames since its
+		// keyframe, which the Sensor tab decodes (model/video).
+		return fr, fmt.Errorf("%s: an %s video frame, drawn in the Sensor tab", format, video.CodecOfFormat(format))
 	default:
 		if format == "" {
 			format = `""`

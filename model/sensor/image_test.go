@@ -196,6 +196,9 @@ func TestImageErrors(t *testing.T) {
 		{"unknown format", func(t *testing.T) *rosmsg.Node {
 			return compressedMessage(t, "theora", []byte{1, 2})
 		}, sensor.CompressedImageType, "theora: not shown"},
+		{"h264 frame", func(t *testing.T) *rosmsg.Node {
+			return compressedMessage(t, "h264", []byte{0, 0, 0, 1, 0x65, 0x88})
+		}, sensor.CompressedImageType, "h264: an H.264 video frame, drawn in the Sensor tab"},
 		{"broken jpeg", func(t *testing.T) *rosmsg.Node {
 			return compressedMessage(t, "rgb8; jpeg compressed bgr8", []byte{0xff, 0xd8, 0xff})
 		}, sensor.CompressedImageType, "rgb8; jpeg compressed bgr8: "},
