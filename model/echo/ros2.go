@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -104,15 +105,34 @@ func (w *ros2Writer) message(n *rosmsg.Node, indent int) {
 
 // keyStyles holds the style PyYAML chooses for each field name met, a
 // mapping key: the names are those of the definitions read, so it stays
-// small, and each message's fields need not be analysed again.
-var keyStyles sync.Map // string -> rune
+// small, and each message's fields need not be analysed again. It is a
+// map replaced whole when a name is added (under keyStylesMu), so that
+// the look-up of every field of every message is a plain map's, not a
+// sync.Map's (whose interface keys cost ~7% of cat's CPU on ROS 2 text).
+var (
+	keyStyles   atomic.Pointer[map[string]rune]
+	keyStylesMu sync.Mutex
+)
 
 func keyStyle(name string) rune {
-	if st, ok := keyStyles.Load(name); ok {
-		return st.(rune)
+	if m := keyStyles.Load(); m != nil {
+		if st, ok := (*m)[name]; ok {
+			return st
+		}
 	}
 	st := yamlStyle(name, true)
-	keyStyles.Store(name, st)
+	keyStylesMu.Lock()
+	defer keyStylesMu.Unlock()
+	old := keyStyles.Load()
+	next := make(map[string]rune, 1)
+	if old != nil {
+		next = make(map[string]rune, len(*old)+1)
+		for k, v := range *old {
+			next[k] = v
+		}
+	}
+	next[name] = st
+	keyStyles.Store(&next)
 	return st
 }
 
