@@ -2,8 +2,13 @@
 """The reference for `bagscope tf`: the transform tree of a ROS 1 bag at given times, read with the
 reference rosbag and composed with 4x4 matrices (not quaternions, so the two sides share no code).
 
-usage: tf_lookup.py BAG [T_NS|latest]...
-       tf_lookup.py --jsonl FILE [T_NS|latest]...
+usage: tf_lookup.py [--pair TARGET SOURCE] BAG [T_NS|latest]...
+       tf_lookup.py [--pair TARGET SOURCE] --jsonl FILE [T_NS|latest]...
+       tf_lookup.py --stamps BAG | --stamps --jsonl FILE
+
+With --pair, "lookup" holds that pair only ({"error": ...} when either frame is not in the tree then).
+With --stamps, prints one JSON line instead: {"stamps": [...]}, the distinct header stamps (ns) of the
+dynamic transforms taken, sorted (the times a lookup over time can change).
 
 With --jsonl, the messages come from FILE, the output of the MCAP oracle (mcap_cat.mjs: @mcap/core and
 @foxglove/rosmsg2-serialization), one JSON message per line, for ROS 2 recordings.
@@ -19,6 +24,7 @@ a leading "/". Transforms tf2 refuses are left out. The matrices normalise each 
 (tf2's Matrix3x3::setRotation); tf2 composes the quaternions as they are, so where a recording's
 quaternions are not unit the two differ by about D, the largest |1 - |q|^2| seen.
 """
+import bisect
 import json
 import sys
 
@@ -82,10 +88,15 @@ def jsonl_transforms(path):
 
 
 def main():
-    if sys.argv[1] == '--jsonl':
-        messages, times = jsonl_transforms(sys.argv[2]), sys.argv[3:]
+    argv, pair, stamps_only = sys.argv[1:], None, False
+    if argv[0] == '--pair':
+        pair, argv = (strip(argv[1]), strip(argv[2])), argv[3:]
+    elif argv[0] == '--stamps':
+        stamps_only, argv = True, argv[1:]
+    if argv[0] == '--jsonl':
+        messages, times = jsonl_transforms(argv[1]), argv[2:]
     else:
-        messages, times = ros1_transforms(sys.argv[1]), sys.argv[2:]
+        messages, times = ros1_transforms(argv[0]), argv[1:]
     dyn, sta = {}, {}  # child -> list of (stamp_ns, seq, parent, matrix)
     seq, denorm = 0, 0.0
     for topic, transforms in messages:
@@ -100,15 +111,24 @@ def main():
             denorm = max(denorm, abs(n - 1))
             seq += 1
             (sta if static else dyn).setdefault(strip(child), []).append((stamp, seq, strip(parent), matrix(t, q)))
+    if stamps_only:
+        print(json.dumps({'stamps': sorted({s[0] for l in dyn.values() for s in l})}))
+        return
+    # Each child's transforms by (stamp, seq): the latest at or before a bound is the last one
+    # stamped at or before it (ties: the later received).
+    for l in dyn.values():
+        l.sort(key=lambda s: (s[0], s[1]))
+    keys = {c: [s[0] for s in l] for c, l in dyn.items()}
     for at in times:
         bound = None if at == 'latest' else int(at)
-        edge = {}
+        edge, static = {}, {}
         for child in set(dyn) | set(sta):
-            cands = [s for s in dyn.get(child, []) if bound is None or s[0] <= bound]
-            if cands:
-                edge[child] = max(cands, key=lambda s: (s[0], s[1]))
+            n = len(dyn.get(child, [])) if bound is None else bisect.bisect_right(keys.get(child, []), bound)
+            if n:
+                edge[child] = dyn[child][n - 1]
             elif child in sta:
                 edge[child] = max(sta[child], key=lambda s: s[1])
+            static[child] = n == 0
         parents = {c: e[2] for c, e in edge.items()}
         frames = set(parents) | set(parents.values())
 
@@ -123,18 +143,20 @@ def main():
             return f, m
 
         lookup = {}
-        for a in sorted(frames):
-            ra, ma = to_root(a)
-            for b in sorted(frames):
-                rb, mb = to_root(b)
-                key = a + ' ' + b
-                if ra is None or rb is None or ra != rb:
-                    lookup[key] = {'error': 'not connected'}
-                    continue
-                m = mul(inv(ma), mb)
-                lookup[key] = {'t': [m[0][3], m[1][3], m[2][3]], 'm': [row[:3] for row in m[:3]]}
-        print(json.dumps({'at': at, 'denorm': denorm, 'parents': parents, 'static': {c: c not in dyn or not any(bound is None or s[0] <= bound for s in dyn[c]) for c in edge}, 'lookup': lookup}))
-
+        pairs = [pair] if pair else [(a, b) for a in sorted(frames) for b in sorted(frames)]
+        for a, b in pairs:
+            key = a + ' ' + b
+            if a not in frames or b not in frames:
+                lookup[key] = {'error': 'no frame'}
+                continue
+            (ra, ma), (rb, mb) = to_root(a), to_root(b)
+            if ra is None or rb is None or ra != rb:
+                lookup[key] = {'error': 'not connected'}
+                continue
+            m = mul(inv(ma), mb)
+            lookup[key] = {'t': [m[0][3], m[1][3], m[2][3]], 'm': [row[:3] for row in m[:3]]}
+        print(json.dumps({'at': at, 'denorm': denorm, 'parents': parents,
+                          'static': {c: static[c] for c in edge}, 'lookup': lookup}))
 
 if __name__ == '__main__':
     main()
