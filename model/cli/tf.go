@@ -33,21 +33,38 @@ recording count once.
 
 --lookup TARGET SOURCE prints the transform of SOURCE in TARGET, as tf2's
 lookupTransform(TARGET, SOURCE, time) gives it and tf2_echo prints it: it maps points of SOURCE into
-TARGET. With --json: {"translation": {"x","y","z"}, "rotation": {"x","y","z","w"}}.`,
+TARGET. With --json: {"translation": {"x","y","z"}, "rotation": {"x","y","z","w"}}.
+
+--lookup TARGET SOURCE --over-time prints that lookup over the recording instead: one row at each
+header stamp where a transform on the chain between the two frames changes (the chain followed as
+frames change parent), with the translation, the quaternion and roll, pitch and yaw in radians, as
+the lookup at that time gives them; a time where the lookup fails says why, once. --csv prints the
+rows as CSV: stamp,seconds,x,y,z,qx,qy,qz,qw,roll,pitch,yaw,error (seconds from the start).`,
 		Example: `  bagscope tf run.bag
   bagscope tf run.mcap --at 12.5 --json
   bagscope tf run/ --at 12.5 --lookup map base_link
-  bagscope tf run.bag --at 30 --lookup odom laser --json`,
+  bagscope tf run.bag --at 30 --lookup odom laser --json
+  bagscope tf run.bag --lookup map base_link --over-time --csv > base_link.csv`,
 		Args:              cobra.RangeArgs(1, 2),
 		ValidArgsFunction: completeFiles,
 	}
 	at := c.Flags().String("at", "", "read the tree at `T`: seconds from the start (12.5), @SECONDS since the epoch, or an RFC 3339 time (default: each frame's latest)")
 	lookup := c.Flags().String("lookup", "", "print frame SOURCE (the argument after TARGET) in frame `TARGET`, as tf2_echo TARGET SOURCE does")
 	asJSON := c.Flags().Bool("json", false, "print one JSON object: the tree, or with --lookup the transform")
+	overTime := c.Flags().Bool("over-time", false, "with --lookup: print the lookup at each stamp a transform on the chain changes, over the recording")
+	asCSV := c.Flags().Bool("csv", false, "with --over-time: print CSV (stamp,seconds,x,y,z,qx,qy,qz,qw,roll,pitch,yaw,error)")
 	c.RunE = func(cmd *cobra.Command, args []string) error {
 		file, source, err := tfArgs(args, *lookup != "")
 		if err != nil {
 			return err
+		}
+		switch {
+		case *overTime && *lookup == "":
+			return usagef("--over-time plots a lookup: give --lookup TARGET SOURCE")
+		case *overTime && (*at != "" || *asJSON):
+			return usagef("--over-time reads the whole recording: it takes neither --at nor --json (--csv prints CSV)")
+		case *asCSV && !*overTime:
+			return usagef("--csv prints the lookup over time: give --lookup TARGET SOURCE --over-time")
 		}
 		b, err := e.openRecording(cmd, file)
 		if err != nil {
@@ -63,6 +80,9 @@ TARGET. With --json: {"translation": {"x","y","z"}, "rotation": {"x","y","z","w"
 			if err := checkRange(when, bag.Time{}, start, end); err != nil {
 				return err
 			}
+		}
+		if *overTime {
+			return runTFSeries(b, file, *lookup, source, *asCSV, e.stdout, e.stderr)
 		}
 		return runTF(b, file, when, *lookup, source, *asJSON, e.stdout, e.stderr)
 	}

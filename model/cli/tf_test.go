@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -110,6 +112,113 @@ func TestTFTreeAndErrors(t *testing.T) {
 		_, errOut, code := run(tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, want %d with %q: %s", tc.args, code, tc.code, tc.want, errOut)
+		}
+	}
+}
+
+// TestTFOverTimeCSV checks `tf --lookup TARGET SOURCE --over-time --csv`
+// against the oracle at every row's stamp (the translation, the rotation
+// matrix of the quaternion, and roll, pitch and yaw read off the oracle's
+// matrix), on a chain of five frames and on a frame that changes parent
+// (cam_mount: base_link, then arm at 5 s), and the mistakes' messages.
+func TestTFOverTimeCSV(t *testing.T) {
+	requireRef(t)
+	file := testdata + "/tf.bag"
+	for _, pair := range [][2]string{{"map", "tool"}, {"odom", "cam_mount"}} {
+		out, errOut, code := run("tf", file, "--lookup", pair[0], pair[1], "--over-time", "--csv")
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", pair, code, errOut)
+		}
+		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(rows[0], ",") != "stamp,seconds,x,y,z,qx,qy,qz,qw,roll,pitch,yaw,error" {
+			t.Fatalf("header %q", rows[0])
+		}
+		rows = rows[1:]
+		if len(rows) < 50 {
+			t.Fatalf("%v: %d rows", pair, len(rows))
+		}
+		args := []string{testdata + "/oracle/tf_lookup.py", "--pair", pair[0], pair[1], file}
+		for _, r := range rows {
+			sec, ns, _ := strings.Cut(r[0], ".")
+			args = append(args, sec+ns)
+		}
+		ref, err := exec.Command("/usr/bin/python3", args...).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(ref)), "\n")
+		if len(lines) != len(rows) {
+			t.Fatalf("the oracle gave %d lines for %d rows", len(lines), len(rows))
+		}
+		valid, prev := 0, ""
+		for i, r := range rows {
+			if r[0] <= prev {
+				t.Fatalf("row %d at %s after %s", i, r[0], prev)
+			}
+			prev = r[0]
+			var o struct {
+				Lookup map[string]struct {
+					T     []float64
+					M     [][]float64
+					Error string
+				}
+			}
+			if err := json.Unmarshal([]byte(lines[i]), &o); err != nil {
+				t.Fatal(err)
+			}
+			want := o.Lookup[pair[0]+" "+pair[1]]
+			if want.Error != "" || r[12] != "" {
+				if want.Error == "" || r[12] == "" || r[2] != "" {
+					t.Errorf("%v row %v: the oracle %+v", pair, r, want)
+				}
+				continue
+			}
+			valid++
+			v := make([]float64, 10)
+			for k := range v {
+				if v[k], err = strconv.ParseFloat(r[2+k], 64); err != nil {
+					t.Fatalf("row %v: %v", r, err)
+				}
+			}
+			x, y, z, w := v[3], v[4], v[5], v[6]
+			m := [3][3]float64{
+				{1 - 2*(y*y+z*z), 2 * (x*y - z*w), 2 * (x*z + y*w)},
+				{2 * (x*y + z*w), 1 - 2*(x*x+z*z), 2 * (y*z - x*w)},
+				{2 * (x*z - y*w), 2 * (y*z + x*w), 1 - 2*(x*x+y*y)},
+			}
+			M := want.M
+			rpy := []float64{math.Atan2(M[2][1], M[2][2]), -math.Asin(M[2][0]), math.Atan2(M[1][0], M[0][0])}
+			for k := 0; k < 3; k++ {
+				bad := math.Abs(v[k]-want.T[k]) > 1e-9 || math.Abs(v[7+k]-rpy[k]) > 1e-9
+				for j := 0; j < 3; j++ {
+					bad = bad || math.Abs(m[k][j]-M[k][j]) > 1e-9
+				}
+				if bad {
+					t.Fatalf("%v row %v: the oracle t=%v m=%v rpy=%v", pair, r, want.T, M, rpy)
+				}
+			}
+		}
+		if valid < 50 {
+			t.Errorf("%v: %d rows with a transform", pair, valid)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"tf", file, "--over-time"}, ExitUsage, "give --lookup TARGET SOURCE"},
+		{[]string{"tf", file, "--csv"}, ExitUsage, "--over-time"},
+		{[]string{"tf", file, "--lookup", "map", "tool", "--over-time", "--at", "3"}, ExitUsage, "neither --at nor --json"},
+		{[]string{"tf", file, "--lookup", "map", "toool", "--over-time"}, ExitUsage, "did you mean tool?"},
+		{[]string{"tf", file, "--lookup", "map", "beacon", "--over-time"}, ExitProblems, "cannot be looked up in map at any time"},
+	} {
+		_, errOut, code := run(tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d, %q; want exit %d saying %q", tc.args, code, errOut, tc.code, tc.msg)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -37,6 +38,10 @@ type SeriesOptions struct {
 	// the total the reads will cover (it grows if a stretch must be split).
 	Progress func(done, total int64)
 }
+
+// ErrNoFrame says a frame LookupSeries was asked for is in no transform of
+// the recording.
+var ErrNoFrame = errors.New("no transform of the recording names frame")
 
 // DefaultMaxSamples is the transforms LookupSeries holds at once: about
 // 18 MiB.
@@ -241,6 +246,31 @@ func (r *seriesRun) structure(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	for _, f := range []string{r.target, r.source} {
+		if parents[f] != nil || r.isAnyParent(parents, f) {
+			continue
+		}
+		all := map[string]bool{}
+		for c, ps := range parents {
+			all[c] = true
+			for p := range ps {
+				all[p] = true
+			}
+		}
+		names := make([]string, 0, len(all))
+		for n := range all {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		msg := fmt.Sprintf("%v %q", ErrNoFrame, f)
+		if s := rosmsg.SuggestPaths(f, names); len(s) > 0 {
+			msg += fmt.Sprintf(" (did you mean %s?)", s[0])
+		}
+		if len(names) <= 30 {
+			msg += "; the frames are " + strings.Join(names, ", ")
+		}
+		return fmt.Errorf("%w%s", ErrNoFrame, strings.TrimPrefix(msg, ErrNoFrame.Error()))
+	}
 	r.index = map[string]int32{}
 	var add func(name string)
 	add = func(name string) {
@@ -273,6 +303,16 @@ func (r *seriesRun) structure(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// isAnyParent reports whether f is ever the parent of a frame.
+func (r *seriesRun) isAnyParent(parents map[string]map[string]bool, f string) bool {
+	for _, ps := range parents {
+		if ps[f] {
+			return true
+		}
+	}
+	return false
 }
 
 // errFull says a stretch holds more transforms than MaxSamples.
