@@ -123,7 +123,6 @@ type seriesRun struct {
 
 	// The state between stretches.
 	cur       []*seriesSample // each frame's transform at the time, or nil
-	emitted   bool
 	lastValid bool
 }
 
