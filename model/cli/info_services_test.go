@@ -40,7 +40,27 @@ func TestInfoServicesMatchEvents(t *testing.T) {
 				lat                      []int64
 			}
 			wants := map[string]*want{}
-			for _, c := range servicestest.Pairs(servicestest.Oracle(t, "../..", path)) {
+			msgs := servicestest.Oracle(t, "../..", path)
+			// The goals the action's messages name: feedback and status
+			// by goal_id, send_goal requests by theirs.
+			goals := map[string]bool{}
+			for _, m := range msgs {
+				switch {
+				case strings.HasSuffix(m.Topic, "/_action/feedback"):
+					goals[servicestest.B64Hex(servicestest.Field(m.Msg, "goal_id", "uuid"))] = true
+				case strings.HasSuffix(m.Topic, "/_action/status"):
+					for _, s := range m.Msg["status_list"].([]any) {
+						goals[servicestest.B64Hex(servicestest.Field(s.(map[string]any), "goal_info", "goal_id", "uuid"))] = true
+					}
+				}
+			}
+			pairs := servicestest.Pairs(msgs)
+			for _, c := range pairs {
+				if strings.HasSuffix(c.Service, "/_action/send_goal") && c.Req != nil {
+					goals[servicestest.B64Hex(servicestest.Field(c.Req, "goal_id", "uuid"))] = true
+				}
+			}
+			for _, c := range pairs {
 				w := wants[c.Service]
 				if w == nil {
 					w = &want{}
@@ -68,6 +88,11 @@ func TestInfoServicesMatchEvents(t *testing.T) {
 					LatencyMedian            *float64 `json:"latency_median"`
 					LatencyMaxJSON           *float64 `json:"latency_max"`
 				} `json:"services"`
+				Actions []struct {
+					Action string
+					Goals  int
+					States map[string]int
+				} `json:"actions"`
 			}
 			if err := json.Unmarshal([]byte(out), &got); err != nil {
 				t.Fatal(err)
@@ -104,6 +129,20 @@ func TestInfoServicesMatchEvents(t *testing.T) {
 				if !strings.Contains(text, line) || !strings.Contains(text, fmt.Sprintf("%d answered, %d missing", w.answered, w.missing)) {
 					t.Errorf("info does not say %q:\n%s", line, text)
 				}
+			}
+			ng := 0
+			for _, a := range got.Actions {
+				ng += a.Goals
+				n := 0
+				for _, c := range a.States {
+					n += c
+				}
+				if n != a.Goals {
+					t.Errorf("%s: %d goals, %d by state", a.Action, a.Goals, n)
+				}
+			}
+			if ng != len(goals) {
+				t.Errorf("%d goals, the messages name %d", ng, len(goals))
 			}
 			if seen != len(wants) {
 				t.Errorf("%d services with events, the events name %d", seen, len(wants))
