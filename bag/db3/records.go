@@ -199,12 +199,15 @@ func (s *Store) pageRecord(m *pageMap, n uint32, pg []byte) *bag.Record {
 // Records lists the database header and then each page, in file order,
 // from the record holding offset from on.
 func (s *Store) Records(ctx context.Context, from int64, fn func(*bag.Record) bool) error {
-	m := s.pages()
+	// The header first: a caller that wants only it (the Message tab
+	// placing a message) does not wait for the page map, which reads
+	// every page (the whole file, over a network).
 	if from < HeaderSize {
 		if !fn(s.headerRecord()) {
 			return nil
 		}
 	}
+	m := s.pages()
 	first := uint32(1)
 	if from > 0 {
 		first = uint32(min(from/int64(m.p.pageSize), int64(m.p.pages))) + 1
