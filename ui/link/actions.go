@@ -1,5 +1,7 @@
 package link
 
+import "github.com/bagscope/bagscope/plot"
+
 // Actions are what the views offer each other. A view sets the actions it
 // offers when it is built; each is nil until then (or for a recording
 // whose window lacks that view), so callers check. An action that shows
@@ -11,6 +13,9 @@ type Actions struct {
 	// AddSeries plots a field path ("/imu.linear_acceleration.x"): the
 	// Plots view.
 	AddSeries func(path string)
+	// AddComputed plots series a view computed (each plot.Series named,
+	// its points in time order) in a new plot: the Plots view.
+	AddComputed func(set []plot.Series)
 	// ShowChunk shows the chunk whose record is at file offset pos: the
 	// Chunk view.
 	ShowChunk func(pos int64)

@@ -173,6 +173,9 @@ func (p *plotPanel) setError(msg string) {
 // series of one topic queued together are read in one pass (see
 // View.flush).
 func (p *plotPanel) extract(s *plotSeries) {
+	if s.computed {
+		return // its points were given: nothing to read
+	}
 	s.stop()
 	// Until the read starts, stopping s only makes the queued job stale.
 	s.cancel, s.err, s.done, s.total = func() {}, nil, 0, 0

@@ -120,6 +120,7 @@ func New(l link.Link) *View {
 	g.content = split
 	g.current = g.addPanel()
 
+	l.Actions().AddComputed = g.AddComputed
 	l.Actions().AddSeries = func(path string) {
 		g.add(g.current, path)
 		l.SelectTab("Plots")
@@ -774,6 +775,27 @@ func (g *View) PlotPaths(paths []string) {
 			}
 		}
 	})
+	g.l.SelectTab("Plots")
+}
+
+// AddComputed plots series another view computed (the TF view's lookup
+// over time) in a new plot panel (the last one when it is empty) and
+// shows the tab. Each series' Name names it in the legend and must tell it
+// from the others; its points are not read again when the time base
+// changes (they are on the clock the view computed them on).
+func (g *View) AddComputed(set []plot.Series) {
+	p := g.panels[len(g.panels)-1]
+	if len(p.series) > 0 || p.xy != nil {
+		p = g.addPanel()
+	}
+	g.selectPanel(p)
+	for i := range set {
+		d := set[i]
+		s := &plotSeries{path: d.Name, computed: true, derived: &d}
+		s.color = g.colorFor(p, s.key())
+		p.series = append(p.series, s)
+	}
+	p.seriesChanged()
 	g.l.SelectTab("Plots")
 }
 

@@ -12,12 +12,14 @@ import (
 
 // plotSeries is one series of a plot panel: the path as the user gave it,
 // the extracted columns once they are in, and how it is shown. It is one
-// of three kinds:
+// of four kinds:
 //   - a field path (expr nil, xy false): ms holds its extracted columns;
 //   - a derived series (expr set): its leaves' fields are extracted into
 //     leaves and derived computes expr from them;
 //   - an XY path (xy set): the leaves of xExpr and yExpr are extracted and
-//     path pairs the two on the nearest time.
+//     path pairs the two on the nearest time;
+//   - a computed series (computed set): points another view computed
+//     (View.AddComputed), in derived, named by path, never read again.
 //
 // Whenever the leaves are extracted again (another time base, a reload),
 // compute derives the series or path from them anew.
@@ -37,8 +39,9 @@ type plotSeries struct {
 	xExpr, yExpr *plot.Expr
 	refs         []series.FieldRef // the leaves' fields, in expression order
 	leaves       []*series.Series  // their columns, once extracted
-	derived      *plot.Series      // computed from leaves
-	xy           *plot.XY          // computed from leaves
+	derived      *plot.Series      // computed from leaves, or given
+	computed     bool
+	xy           *plot.XY // computed from leaves
 	decXY        plot.XY
 
 	// Extraction: gen tells a finished job whether it is still wanted;
@@ -52,8 +55,9 @@ type plotSeries struct {
 // isXY reports whether s is an XY path.
 func (s *plotSeries) isXY() bool { return s.xExpr != nil }
 
-// isDerived reports whether s is computed from other fields.
-func (s *plotSeries) isDerived() bool { return s.expr != nil }
+// isDerived reports whether s is computed from other fields, or given
+// computed.
+func (s *plotSeries) isDerived() bool { return s.expr != nil || s.computed }
 
 // loading reports whether the series is being extracted.
 func (s *plotSeries) loading() bool { return s.cancel != nil }
@@ -108,6 +112,8 @@ func (s *plotSeries) name() string {
 	switch {
 	case s.isXY():
 		return s.xExpr.String() + " vs " + s.yExpr.String()
+	case s.computed:
+		return s.path
 	case s.isDerived():
 		return s.expr.String()
 	case s.ms != nil:
@@ -161,6 +167,9 @@ func (s *plotSeries) stop() {
 
 // fields is what an extraction of s reads.
 func (s *plotSeries) fields() []series.FieldRef {
+	if s.computed {
+		return nil
+	}
 	if s.expr == nil && s.xExpr == nil {
 		return []series.FieldRef{s.ref}
 	}

@@ -42,6 +42,8 @@ type View struct {
 	target  *widget.Select
 	source  *widget.Select
 	echo    *widget.Label
+	plotBtn *widget.Button
+	plotMsg *widget.Label
 	issues  *widget.Label
 	// cur is the tree shown; rows the tree's lines by frame name.
 	cur  *tf.Tree
@@ -59,9 +61,11 @@ type View struct {
 	pending bool // a read runs; the time moved again since it started
 	wantAt  int64
 	reading bool
+	// plotting cancels the lookup over time being read, nil when none is.
+	plotting func()
 	// OnRead, for tests, is called on the UI goroutine after each tree is
-	// shown.
-	OnRead func()
+	// shown; OnPlotted after a lookup over time is read (and plotted).
+	OnRead, OnPlotted func()
 }
 
 // New builds the TF view of l's recording.
@@ -105,9 +109,15 @@ func New(l link.Link) *View {
 	v.issues = widget.NewLabel("")
 	v.issues.Wrapping = fyne.TextWrapWord
 	lookupRow := container.NewGridWithColumns(2, v.target, v.source)
+	v.plotBtn = widget.NewButtonWithIcon("Plot over time", theme.ContentAddIcon(), v.PlotOverTime)
+	v.plotBtn.Disable()
+	v.plotMsg = widget.NewLabel("")
+	v.plotMsg.Wrapping = fyne.TextWrapWord
+	v.plotMsg.Hide()
+	plotRow := container.NewBorder(nil, nil, v.plotBtn, nil, v.plotMsg)
 	right := container.NewVBox(
 		widgets.DimWrapped("Lookup: the source frame in the target frame at the current time, as tf2_echo TARGET SOURCE prints it", fyne.TextAlignLeading),
-		lookupRow, v.echo, widget.NewSeparator(), v.detail, widget.NewSeparator(), v.issues)
+		lookupRow, v.echo, plotRow, widget.NewSeparator(), v.detail, widget.NewSeparator(), v.issues)
 	split := container.NewHSplit(v.tree, container.NewVScroll(right))
 	split.Offset = 0.55
 	v.content = container.NewBorder(v.title, nil, nil, nil, split)
@@ -296,6 +306,11 @@ func (v *View) showDetail(id string) {
 
 // lookup shows the source frame in the target frame.
 func (v *View) lookup() {
+	if v.cur == nil || v.target.Selected == "" || v.source.Selected == "" || v.target.Selected == v.source.Selected {
+		v.plotBtn.Disable()
+	} else if v.plotting == nil {
+		v.plotBtn.Enable()
+	}
 	if v.cur == nil || v.target.Selected == "" || v.source.Selected == "" {
 		v.echo.SetText("Choose a target and a source frame.")
 		return
