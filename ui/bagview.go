@@ -152,9 +152,18 @@ func (v *bagView) close() {
 	if v.link != nil {
 		v.link.Close()
 	}
+	v.waitFetch()
 	if v.doc != nil {
 		v.doc.Close()
 		v.doc = nil
+	}
+}
+
+// waitFetch waits for the remote status line's poll to stop, once the
+// link's context has ended.
+func (v *bagView) waitFetch() {
+	if v.views != nil && v.views.fetch != nil {
+		v.views.fetch.Wait()
 	}
 }
 
@@ -166,6 +175,7 @@ func (v *bagView) reload() {
 	}
 	if v.link != nil {
 		v.link.Close()
+		v.waitFetch()
 		v.link, v.views = nil, nil
 	}
 	if v.doc != nil {

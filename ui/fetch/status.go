@@ -30,6 +30,8 @@ type Status struct {
 	// goroutine (a test's, while the poll updates it).
 	mu   sync.Mutex
 	line string
+	// done is closed when the poll has returned (its context ended).
+	done chan struct{}
 }
 
 // NewStatus makes the status line of a remote recording (nil when s is
@@ -41,7 +43,7 @@ func NewStatus(ctx context.Context, s bag.Storage) *Status {
 	if !t.Remote {
 		return nil
 	}
-	st := &Status{transfer: func() bag.Transfer { return bag.TransferOf(s) }}
+	st := &Status{transfer: func() bag.Transfer { return bag.TransferOf(s) }, done: make(chan struct{})}
 	st.text = widgets.DimText("", theme.SizeNameCaptionText, fyne.TextAlignLeading)
 	st.Root = st.text
 	st.Update(t, 0)
@@ -51,6 +53,7 @@ func NewStatus(ctx context.Context, s bag.Storage) *Status {
 
 // poll refreshes the line while ctx lasts, when the counters change.
 func (st *Status) poll(ctx context.Context) {
+	defer close(st.done)
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
 	prev, at := st.transfer(), time.Now()
@@ -84,6 +87,12 @@ func (st *Status) Update(t bag.Transfer, rate float64) {
 	st.text.Segments[0].(*widget.TextSegment).Text = line
 	st.text.Refresh()
 }
+
+// Wait returns once the poll has stopped, after the context NewStatus
+// was given ended: a window closing waits for it, so that no update of
+// the line runs after the window is gone (in a test, where fyne.Do runs
+// on the poll's goroutine, one would race with the next test's widgets).
+func (st *Status) Wait() { <-st.done }
 
 // Hold runs fn while the line stays as it is: for a reader of the window
 // off the UI goroutine (a test's, where fyne.Do runs on the caller's).
