@@ -64,6 +64,10 @@ type Entry struct {
 	Size      int64
 	// Dir is set for a sub-folder (an S3 common prefix).
 	Dir bool
+	// ETag and LastModified are a file's validators as the listing gave
+	// them (Last-Modified's HTTP form): a catalogue compares them with
+	// those of its last run without reading the file.
+	ETag, LastModified string
 }
 
 // statusError is a failed request's HTTP status with what the server said.

@@ -190,7 +190,7 @@ func (b *s3Backend) list(ctx context.Context, l location) ([]Entry, error) {
 			if name == "" {
 				continue // the folder's own marker object
 			}
-			out = append(out, Entry{URL: base + key, Name: name, Size: aws.ToInt64(o.Size)})
+			out = append(out, Entry{URL: base + key, Name: name, Size: aws.ToInt64(o.Size), ETag: aws.ToString(o.ETag), LastModified: lastModified(o.LastModified)})
 		}
 		for _, cp := range page.CommonPrefixes {
 			key := aws.ToString(cp.Prefix)
