@@ -20,8 +20,11 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
+
+	"github.com/bagscope/bagscope/bag"
 )
 
 // Options say what Build reads and writes.
@@ -37,7 +40,8 @@ type Options struct {
 	// ReadAll reads every message of every recording: each topic's bytes,
 	// and damage inside chunks and pages that the index cannot show.
 	ReadAll bool
-	// Jobs is how many recordings are read at once (0: the CPUs).
+	// Jobs is how many recordings are read at once (0: the CPUs, at
+	// least 4 when a root is a URL).
 	Jobs int
 	// Progress, when set, hears of the recordings done out of those of
 	// the shard, and of each recording's path as it is done.
@@ -94,6 +98,12 @@ func Collect(ctx context.Context, roots []string, o Options) ([]Recording, []Top
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
+		if slices.ContainsFunc(roots, bag.IsURL) {
+			// Remote reads wait on round trips, not the CPU; the
+			// client bounds the requests in flight and the memory of
+			// cached blocks whatever the jobs.
+			jobs = max(jobs, remoteJobs)
+		}
 	}
 	found, err := list(ctx, roots)
 	if err != nil {
@@ -127,8 +137,9 @@ func Collect(ctx context.Context, roots []string, o Options) ([]Recording, []Top
 			for i := range next {
 				e := mine[i]
 				var kind string
-				if p, ok := prev[e.path]; ok && p.Size == e.size && p.MTime.Equal(e.mtime) && (p.Scanned || !o.Scan || p.Indexed) && (!o.ReadAll || p.ReadAll) {
-					recs[i], topics[i], kind = p, prevTopics[e.path], "reused"
+				key := bag.Shown(e.path)
+				if p, ok := prev[key]; ok && e.unchanged(p) && (p.Scanned || !o.Scan || p.Indexed) && (!o.ReadAll || p.ReadAll) {
+					recs[i], topics[i], kind = p, prevTopics[key], "reused"
 					switch {
 					case p.Error != "":
 						kind = "failed"
@@ -139,7 +150,7 @@ func Collect(ctx context.Context, roots []string, o Options) ([]Recording, []Top
 					recs[i], topics[i], kind = read(ctx, e, o)
 				}
 				mu.Lock()
-				if p, ok := prev[e.path]; ok && p.Size == e.size && p.MTime.Equal(e.mtime) && recs[i].MTime.Equal(p.MTime) && kind != "read" {
+				if p, ok := prev[key]; ok && e.unchanged(p) && kind != "read" {
 					rep.Reused++
 				}
 				switch kind {
@@ -178,10 +189,29 @@ func Collect(ctx context.Context, roots []string, o Options) ([]Recording, []Top
 	return recs, allTopics, rep, nil
 }
 
+// remoteJobs is how many remote recordings are read at once by default.
+const remoteJobs = 4
+
 // entry is one recording found: its path and what its files' sizes and
-// times add up to.
+// times add up to; for a remote recording, its validator (see
+// Recording.Validator). err is why a remote recording named could not
+// even be listed (403, 404): its row says so.
 type entry struct {
-	path  string
-	size  int64
-	mtime time.Time
+	path      string
+	size      int64
+	mtime     time.Time
+	validator string
+	err       error
+}
+
+// unchanged reports whether the row of an earlier run describes the
+// recording as listed now: same size, time and validator, and not a
+// failure to reach it (which a later run tries again). A remote file
+// without a validator (no ETag, no Last-Modified) is never taken as
+// unchanged.
+func (e entry) unchanged(p Recording) bool {
+	if e.err != nil || (e.validator == "" && bag.IsURL(e.path)) {
+		return false
+	}
+	return p.Size == e.size && p.MTime.Equal(e.mtime) && p.Validator == e.validator
 }

@@ -9,16 +9,19 @@ import (
 	"time"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/remote"
 )
 
 // ShardOf returns the shard (0 to n-1) of the recording at path: a hash
-// of the path as listed, so every process given the same roots agrees.
+// of the path as listed (a URL's as shown, without its signature, which
+// differs between processes), so every process given the same roots
+// agrees.
 func ShardOf(path string, n int) int {
 	if n <= 1 {
 		return 0
 	}
 	h := fnv.New32a()
-	h.Write([]byte(path))
+	h.Write([]byte(bag.Shown(path)))
 	return int(h.Sum32() % uint32(n))
 }
 
@@ -28,13 +31,21 @@ func ShardOf(path string, n int) int {
 func list(ctx context.Context, roots []string) ([]entry, error) {
 	var out []entry
 	for _, root := range roots {
+		if bag.IsURL(root) {
+			ents, err := listRemote(ctx, remote.Default(), root)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ents...)
+			continue
+		}
 		fsys := bag.FSFor(root)
 		st, err := fsys.Stat(root)
 		if err != nil {
 			return nil, err
 		}
 		if !st.IsDir() {
-			out = append(out, entry{root, st.Size(), st.ModTime()})
+			out = append(out, entry{path: root, size: st.Size(), mtime: st.ModTime()})
 			continue
 		}
 		if err := walk(ctx, fsys, strings.TrimSuffix(root, "/"), &out); err != nil {
@@ -85,7 +96,7 @@ func walk(ctx context.Context, fsys bag.FS, dir string, out *[]entry) error {
 		if err != nil {
 			continue
 		}
-		*out = append(*out, entry{p, info.Size(), info.ModTime()})
+		*out = append(*out, entry{path: p, size: info.Size(), mtime: info.ModTime()})
 	}
 	return nil
 }

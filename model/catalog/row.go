@@ -3,11 +3,13 @@ package catalog
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/remote"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/stats"
@@ -23,6 +25,15 @@ type Recording struct {
 	// only when they change.
 	Size  int64     `parquet:"size"`
 	MTime time.Time `parquet:"mtime,timestamp(nanosecond)"`
+	// Validator is what a remote recording's listing says of its
+	// version: an object's ETag ("etag:…", else "modified:" and its
+	// Last-Modified), a rosbag2 prefix's a hash of its objects' (""
+	// for local files, and for a remote recording that could not be
+	// reached, so a later run tries it again). A later run reads the
+	// recording again only when it, Size or MTime change. A catalogue
+	// written before this column reads with it empty: its local rows
+	// stay unchanged, its remote rows are read again once.
+	Validator string `parquet:"validator"`
 	// Indexed is false for a recording read by scanning (Scanned) or not
 	// read at all (no index, and no --scan).
 	Indexed bool `parquet:"indexed"`
@@ -85,7 +96,10 @@ type Topic struct {
 // read reads one recording's rows, and says how: "read", "unscanned" or
 // "failed".
 func read(ctx context.Context, e entry, o Options) (Recording, []Topic, string) {
-	r := Recording{Path: bag.Shown(e.path), Size: e.size, MTime: e.mtime, Metadata: "{}", ReadAll: o.ReadAll}
+	r := Recording{Path: bag.Shown(e.path), Size: e.size, MTime: e.mtime, Validator: e.validator, Metadata: "{}", ReadAll: o.ReadAll}
+	if e.err != nil {
+		return unreached(r, e.err)
+	}
 	if !o.Scan {
 		if reason := bag.NeedsScan(e.path); reason != nil {
 			r.Health = fmt.Sprintf("not read: %v (catalog --scan reads it)", reason)
@@ -94,6 +108,9 @@ func read(ctx context.Context, e entry, o Options) (Recording, []Topic, string) 
 		}
 	}
 	b, err := model.OpenStorageWith(e.path, bag.OpenOptions{Context: ctx, AllowRemoteScan: o.Scan || o.AllowRemoteScan})
+	if isRemoteFailure(err) {
+		return unreached(r, err)
+	}
 	if err != nil {
 		r.Error = err.Error()
 		r.Health = "not read: " + err.Error()
@@ -102,6 +119,9 @@ func read(ctx context.Context, e entry, o Options) (Recording, []Topic, string) 
 	}
 	defer b.Close()
 	s, err := b.Summary()
+	if isRemoteFailure(err) {
+		return unreached(r, err)
+	}
 	if err != nil {
 		r.Error = err.Error()
 		r.Health = "not read: " + err.Error()
@@ -114,6 +134,9 @@ func read(ctx context.Context, e entry, o Options) (Recording, []Topic, string) 
 	var bytesOf map[uint32]uint64
 	if o.ReadAll || r.Scanned {
 		if d, read, err = bag.Survey(ctx, b, nil); err != nil {
+			if isRemoteFailure(err) {
+				return unreached(r, err)
+			}
 			r.Error = err.Error()
 			return r, nil, "failed"
 		}
@@ -150,7 +173,11 @@ func read(ctx context.Context, e entry, o Options) (Recording, []Topic, string) 
 
 	// Timing from the message index: index records only.
 	var set *stats.Set
-	if x, err := model.BuildMessageIndex(ctx, b, nil); err == nil {
+	x, err := model.BuildMessageIndex(ctx, b, nil)
+	if isRemoteFailure(err) {
+		return unreached(r, err)
+	}
+	if err == nil {
 		set, _ = model.ComputeStats(ctx, x)
 	}
 	var topics []Topic
@@ -191,6 +218,28 @@ func read(ctx context.Context, e entry, o Options) (Recording, []Topic, string) 
 		topics = append(topics, row)
 	}
 	return r, topics, "read"
+}
+
+// isRemoteFailure reports whether err is remote storage failing to give
+// a recording's bytes (access denied, gone, changed while read, the
+// server down), not the recording being damaged: its row says so and a
+// later run tries again.
+func isRemoteFailure(err error) bool {
+	var re *remote.Error
+	return err != nil && errors.As(err, &re)
+}
+
+// unreached is the row of a remote recording that could not be read: its
+// health and error say why (HTTP 403, 404, changed during the read), and
+// it has no validator, so that the next run tries it again.
+func unreached(r Recording, err error) (Recording, []Topic, string) {
+	msg := err.Error()
+	if errors.Is(err, remote.ErrChanged) {
+		msg = "changed during the read: " + msg
+	}
+	r.Validator, r.Error, r.Health = "", msg, "not read: "+msg
+	r.Format = formatByName(r.Path)
+	return r, nil, "failed"
 }
 
 func seconds(ns int64) *float64 {

@@ -32,11 +32,16 @@ Spark, Trino and Athena read them in place:
 
 Each recording is read from its index or summary only; one without (unindexed, cut) is listed as not
 read unless --scan. A recording whose size and modification time are unchanged since the last run
-is not read again. --shard I/N takes the recordings whose path hashes to I of N, so N processes
+is not read again; for an S3 prefix, whose listing gives each object's size, ETag and Last-Modified,
+an unchanged run makes listing requests only (a rosbag2 prefix, one holding a metadata.yaml, is one
+recording; an http(s) URL names one recording, and is asked for its ETag by the suffix read that opens
+it). A remote recording that cannot be read (HTTP 403, 404, changed during the read) is a row whose
+health says why, tried again by the next run. --shard I/N takes the recordings whose path hashes to I of N, so N processes
 (a Kubernetes indexed Job, Spark, Ray tasks) write one catalogue together, each its partition.
 Exit 1 when a recording could not be read (its row says why).`,
 		Example: `  bagscope catalog /data/fleet -o /data/catalog
   bagscope catalog s3://fleet/2026/ -o catalog --shard 3/16
+  bagscope catalog s3://fleet/2026/ --endpoint-url http://minio:9000 -o catalog
   duckdb -c "SELECT path, health FROM read_parquet('catalog/recordings/*/*.parquet') WHERE NOT healthy"`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeFiles,

@@ -23,6 +23,9 @@ type catalogJSON struct {
 	Topics     int      `json:"topics"`
 	Files      []string `json:"files"`
 	OK         bool     `json:"ok"`
+	// Fetched is what was fetched from remote storage: listings and
+	// reads (absent when nothing remote was read).
+	Fetched *fetchedJSON `json:"fetched,omitempty"`
 }
 
 // writeCatalog writes the catalogue (model/catalog, which links parquet-go);
@@ -39,10 +42,13 @@ func writeCatalog(e *env, args []string, r catalogRequest) error {
 	}
 	if r.asJSON {
 		writeJSON(e.stdout, catalogJSON{Out: r.out, Shard: r.shard, Listed: rep.Listed, Mine: rep.Mine, Read: rep.Read, Reused: rep.Reused,
-			Unscanned: rep.Unscanned, Failed: rep.Failed, Recordings: rep.Recordings, Topics: rep.Topics, Files: rep.Paths, OK: rep.Failed == 0})
+			Unscanned: rep.Unscanned, Failed: rep.Failed, Recordings: rep.Recordings, Topics: rep.Topics, Files: rep.Paths, OK: rep.Failed == 0, Fetched: fetchedObject()})
 	} else {
 		fmt.Fprintf(e.stdout, "catalogued %d recordings of %d found (shard %s): %d read, %d unchanged, %d not scanned, %d failed; %d topics\n",
 			rep.Recordings, rep.Listed, r.shard, rep.Read, rep.Reused, rep.Unscanned, rep.Failed, rep.Topics)
+		if st, ok := fetched(); ok {
+			fmt.Fprintf(e.stdout, "fetched %s\n", fetchedText(st))
+		}
 		for _, p := range rep.Paths {
 			fmt.Fprintf(e.stdout, "wrote %s\n", p)
 		}
