@@ -53,15 +53,9 @@ without it, each status's latest report. --level and --name filter the statuses 
 			return err
 		}
 		defer b.Close()
-		var when bag.Time
-		if *at != "" {
-			start, end := model.TimeRange(b)
-			if when, err = parseBound(*at, start); err != nil {
-				return usagef("--at %q: %v", *at, err)
-			}
-			if err := checkRange(when, bag.Time{}, start, end); err != nil {
-				return err
-			}
+		when, err := atFlag(b, *at)
+		if err != nil {
+			return err
 		}
 		return runDiag(b, args[0], when, f, *asJSON, e.stdout, e.stderr)
 	}
@@ -101,17 +95,7 @@ func runDiag(b bag.Storage, path string, at bag.Time, f diag.Filter, asJSON bool
 	if ferr := w.Flush(); ferr != nil {
 		return status(fail(stderr, path, ferr))
 	}
-	if t.Undecodable > 0 {
-		fmt.Fprintf(stderr, "bagscope: %s: %d diagnostics messages could not be read (the first: %s)\n", bag.Shown(path), t.Undecodable, t.First)
-		code = ExitProblems
-	}
-	if lost != nil {
-		lost.print(stderr, bag.Shown(path))
-		if lost.any() {
-			code = ExitProblems
-		}
-	}
-	return status(code)
+	return endOfRead(stderr, path, code, "diagnostics", uint64(t.Undecodable), t.First, lost)
 }
 
 // diagAt is the table's time as the commands say it, and its time in

@@ -71,15 +71,9 @@ rows as CSV: stamp,seconds,x,y,z,qx,qy,qz,qw,roll,pitch,yaw,error (seconds from 
 			return err
 		}
 		defer b.Close()
-		var when bag.Time
-		if *at != "" {
-			start, end := model.TimeRange(b)
-			if when, err = parseBound(*at, start); err != nil {
-				return usagef("--at %q: %v", *at, err)
-			}
-			if err := checkRange(when, bag.Time{}, start, end); err != nil {
-				return err
-			}
+		when, err := atFlag(b, *at)
+		if err != nil {
+			return err
 		}
 		if *overTime {
 			return runTFSeries(b, file, *lookup, source, *asCSV, e.stdout, e.stderr)
@@ -119,11 +113,25 @@ func tfArgs(args []string, lookup bool) (file, source string, err error) {
 	return args[0], args[1], nil
 }
 
+// cliHistorySamples bounds the transforms tf holds (80 bytes each): one
+// tree needs none of them, the frames past it are read around the time.
+const cliHistorySamples = 1 << 16
+
 func runTF(b bag.Storage, path string, at bag.Time, target, source string, asJSON bool, stdout, stderr io.Writer) error {
 	pl := newProgress(stderr, "reading transforms")
 	var lost *loss
-	t, err := tf.Read(context.Background(), b, at, tf.Options{Progress: pl.update, Done: func(it bag.MessageIter) { lost = readLoss(b, it, bag.Tally{Suspects: iterSuspects(it)}, false) }})
+	// The history, read once, gives the tree at the time; it holds few
+	// transforms, a frame with more being read again around the time.
+	h, err := tf.BuildHistory(context.Background(), b, tf.HistoryOptions{MaxSamples: cliHistorySamples,
+		Options: tf.Options{Progress: pl.update, Done: func(it bag.MessageIter) { lost = readLoss(b, it, bag.Tally{Suspects: iterSuspects(it)}, false) }}})
 	pl.end()
+	var t *tf.Tree
+	if h != nil {
+		var terr error
+		if t, terr = h.TreeAt(context.Background(), at); err == nil {
+			err = terr
+		}
+	}
 	if errors.Is(err, tf.ErrNoTF) {
 		fmt.Fprintf(stderr, "bagscope: %s: %v\n", bag.Shown(path), err)
 		return status(ExitProblems)
@@ -160,17 +168,7 @@ func runTF(b bag.Storage, path string, at bag.Time, target, source string, asJSO
 	if ferr := w.Flush(); ferr != nil {
 		return status(fail(stderr, path, ferr))
 	}
-	if t.Undecodable > 0 {
-		fmt.Fprintf(stderr, "bagscope: %s: %d transform messages could not be read (the first: %s)\n", bag.Shown(path), t.Undecodable, t.FirstUndecodable)
-		code = ExitProblems
-	}
-	if lost != nil {
-		lost.print(stderr, bag.Shown(path))
-		if lost.any() {
-			code = ExitProblems
-		}
-	}
-	return status(code)
+	return endOfRead(stderr, path, code, "transform", t.Undecodable, t.FirstUndecodable, lost)
 }
 
 // printEcho prints a transform as tf2_echo does.

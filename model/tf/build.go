@@ -67,6 +67,9 @@ type builder struct {
 	bound    uint64 // at's key, or max for "latest"
 	hist     map[string]*history
 	tree     *Tree
+	// onDynamic, when set, is given each dynamic transform kept (not a
+	// repeat of the frame's previous one), in read order.
+	onDynamic func(h *history, s sample)
 }
 
 func newBuilder(at bag.Time) *builder {
@@ -172,6 +175,9 @@ func (b *builder) add(m *bag.Message, s stamped, static bool) {
 			}
 		}
 		h.dynamic, h.prev, h.havePrev = true, smp, true
+		if b.onDynamic != nil {
+			b.onDynamic(h, smp)
+		}
 		if s.stamp.Key() <= b.bound && (!h.haveLatest || !s.stamp.Before(h.latest.stamp)) {
 			h.latest, h.haveLatest = smp, true
 		}
@@ -214,14 +220,27 @@ func (h *history) current() (sample, bool) {
 }
 
 func (b *builder) finish(st bag.Storage) *Tree {
+	return b.finishEnd(storageEnd(st))
+}
+
+// storageEnd is the recording's end, or zero without a summary.
+func storageEnd(st bag.Storage) bag.Time {
+	if sum, _ := st.Summary(); sum != nil {
+		return sum.End
+	}
+	return bag.Time{}
+}
+
+// finishEnd builds the tree from what was read; end is the recording's
+// end, the time ages are measured from when the tree is each frame's
+// latest. It only reads b.hist and b.rejected.
+func (b *builder) finishEnd(end bag.Time) *Tree {
 	t := b.tree
 	t.Frames = map[string]*Frame{}
 	// The time the ages are measured from: At, or the recording's end.
 	ref := b.at
 	if ref.IsZero() {
-		if sum, _ := st.Summary(); sum != nil {
-			ref = sum.End
-		}
+		ref = end
 	}
 	names := make([]string, 0, len(b.hist))
 	for n := range b.hist {

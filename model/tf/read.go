@@ -62,6 +62,12 @@ func Read(ctx context.Context, st bag.Storage, at bag.Time, opt Options) (*Tree,
 		return nil, ErrNoTF
 	}
 	b := newBuilder(at)
+	err := readInto(ctx, st, ids, b, opt)
+	return b.finish(st), err
+}
+
+// readInto gives builder b every transform message of connections ids.
+func readInto(ctx context.Context, st bag.Storage, ids []uint32, b *builder, opt Options) error {
 	var total int64
 	if s, _ := st.Summary(); s != nil {
 		for _, id := range ids {
@@ -75,7 +81,7 @@ func Read(ctx context.Context, st bag.Storage, at bag.Time, opt Options) (*Tree,
 	for it.Next() {
 		if done%256 == 0 {
 			if err := ctx.Err(); err != nil {
-				return b.finish(st), err
+				return err
 			}
 			if opt.Progress != nil {
 				opt.Progress(done, total)
@@ -101,8 +107,7 @@ func Read(ctx context.Context, st bag.Storage, at bag.Time, opt Options) (*Tree,
 	if opt.Done != nil {
 		opt.Done(it)
 	}
-	t := b.finish(st)
-	return t, it.Err()
+	return it.Err()
 }
 
 // stampOf reads a time field: a ROS 1 time, or a ROS 2
