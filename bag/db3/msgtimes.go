@@ -60,7 +60,11 @@ func (s *Store) MessageTimes(ctx context.Context, fn func(conn uint32, t bag.Tim
 	}
 	var err error
 	if fp := s.fast(); fp.ok && !noFast.Load() {
-		err = s.fastTimes(ctx, fp, emit)
+		if bag.IsRemote(s.r) {
+			err = s.remoteTimes(ctx, fp, emit)
+		} else {
+			err = s.fastTimes(ctx, fp, emit)
+		}
 		if errors.Is(err, errUnexpected) && !stopped {
 			fastFallbacks.Add(1)
 			err = s.sqlTimes(ctx, last, given, emit)
@@ -185,9 +189,7 @@ func (s *Store) fastTimes(ctx context.Context, fp *fastPlan, emit func(topic, ts
 	if err := push(fp.table, keyRange{}); err != nil {
 		return err
 	}
-	var last int64
-	given := false
-	rows := 0
+	var ro rowOrder
 	for len(stack) > 0 {
 		fr := stack[len(stack)-1]
 		if fr.h.typ == pageTableInterior {
@@ -223,37 +225,56 @@ func (s *Store) fastTimes(ctx context.Context, fp *fastPlan, emit func(topic, ts
 			continue
 		}
 		// A leaf: every row in turn.
-		for j := 0; j < fr.h.cells; j++ {
-			c, err := p.parseCell(fr.pg, pageTableLeaf, int(binary.BigEndian.Uint16(fr.pg[fr.hoff+fr.h.size+2*j:])))
-			if err != nil {
-				return unexpected("table leaf cell: %v", err)
-			}
-			if given && c.RowID <= last {
-				return unexpected("row ids out of order at row %d", c.RowID)
-			}
-			var cols [4]Column
-			local := fr.pg[c.PayloadOff : c.PayloadOff+c.Local]
-			if n, err := recordPrefix(local, c.PayloadSize, cols[:]); err != nil || n != 4 {
-				return unexpected("row %d: record does not parse", c.RowID)
-			}
-			topic, ok1 := intValue(local, cols[1])
-			ts, ok2 := intValue(local, cols[2])
-			d := cols[3]
-			if cols[0].Serial != 0 || !ok1 || !ok2 || d.Serial < 12 || d.Serial%2 != 0 {
-				return unexpected("row %d is not a rosbag2 message row", c.RowID)
-			}
-			last, given = c.RowID, true
-			if rows++; rows&1023 == 0 && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if !emit(topic, ts, c.RowID) {
-				return nil
-			}
+		if stop, err := ro.leaf(ctx, &p, fr.pg, fr.hoff, fr.h, emit); stop || err != nil {
+			return err
 		}
 		spare = append(spare, fr.pg)
 		stack = stack[:len(stack)-1]
 	}
 	return nil
+}
+
+// rowOrder follows the rows a walk lists: the last row id (rows must
+// come in row id order) and how many, to look at ctx now and then.
+type rowOrder struct {
+	last  int64
+	given bool
+	rows  int
+}
+
+// leaf lists the rows of a messages table leaf page pg (its header h at
+// hoff) in turn. stop is set when emit asked to stop or an error ends
+// the walk; an error wrapping errUnexpected asks for SQL from the last
+// row listed.
+func (ro *rowOrder) leaf(ctx context.Context, p *pager, pg []byte, hoff int, h btreeHeader, emit func(topic, ts, id int64) bool) (stop bool, err error) {
+	for j := 0; j < h.cells; j++ {
+		c, err := p.parseCell(pg, pageTableLeaf, int(binary.BigEndian.Uint16(pg[hoff+h.size+2*j:])))
+		if err != nil {
+			return true, unexpected("table leaf cell: %v", err)
+		}
+		if ro.given && c.RowID <= ro.last {
+			return true, unexpected("row ids out of order at row %d", c.RowID)
+		}
+		var cols [4]Column
+		local := pg[c.PayloadOff : c.PayloadOff+c.Local]
+		if n, err := recordPrefix(local, c.PayloadSize, cols[:]); err != nil || n != 4 {
+			return true, unexpected("row %d: record does not parse", c.RowID)
+		}
+		topic, ok1 := intValue(local, cols[1])
+		ts, ok2 := intValue(local, cols[2])
+		d := cols[3]
+		if cols[0].Serial != 0 || !ok1 || !ok2 || d.Serial < 12 || d.Serial%2 != 0 {
+			return true, unexpected("row %d is not a rosbag2 message row", c.RowID)
+		}
+		ro.last, ro.given = c.RowID, true
+		if ro.rows++; ro.rows&1023 == 0 && ctx.Err() != nil {
+			return true, ctx.Err()
+		}
+		if !emit(topic, ts, c.RowID) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // recordPrefix splits a record of total bytes, of which p is the start
