@@ -22,6 +22,20 @@ type RecordLister interface {
 	ReadRange(off int64, n int) ([]byte, error)
 }
 
+// RecordSpanner is a RecordLister whose top-level records lie where it
+// can say without reading them (a remote .db3's pages): a list of them,
+// as the window's Records tab shows, reads only the records it shows,
+// rather than the whole file as Records does.
+type RecordSpanner interface {
+	// RecordSpans returns how many records there are and where record i
+	// lies (in byte order); ok is false when the records are to be listed
+	// by Records (a local file, where that is cheap and finds the damage).
+	RecordSpans() (n int, span func(i int) (off, n int64), ok bool)
+	// SpannedRecord reads record i alone, with what it says of itself (a
+	// page's type, not the tree a full listing finds it in).
+	SpannedRecord(i int) *Record
+}
+
 // Record is one record as written.
 type Record struct {
 	// Offset is the record's first byte: a file offset for a top-level

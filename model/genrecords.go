@@ -76,6 +76,13 @@ type FileRecords struct {
 
 	mu    sync.Mutex
 	cache map[int]*bag.Record
+
+	// spanned, when set, gives the records without the arrays above
+	// (bag.RecordSpanner): n of them, record i at span(i), each read
+	// alone when asked for.
+	spanned bag.RecordSpanner
+	n       int
+	span    func(int) (int64, int64)
 }
 
 var _ ListedRecords = (*FileRecords)(nil)
@@ -92,6 +99,15 @@ func BuildFileRecords(ctx context.Context, l bag.RecordLister, size int64, progr
 		progress = func(int64, int64, string) {}
 	}
 	x := &FileRecords{l: l, size: size, bad: map[int]*bag.Record{}, cache: map[int]*bag.Record{}}
+	if sp, ok := l.(bag.RecordSpanner); ok {
+		// A remote .db3: its pages lie where its header says, and
+		// each is read when shown, not the whole file now.
+		if n, span, ok := sp.RecordSpans(); ok {
+			x.spanned, x.n, x.span = sp, n, span
+			progress(size, size, StageRecords)
+			return x, nil
+		}
+	}
 	kind := map[string]uint8{}
 	progress(0, size, StageRecords)
 	last := time.Now()
@@ -140,13 +156,30 @@ func BuildFileRecords(ctx context.Context, l bag.RecordLister, size int64, progr
 }
 
 // Len returns the number of records.
-func (x *FileRecords) Len() int { return len(x.offsets) }
+func (x *FileRecords) Len() int {
+	if x.span != nil {
+		return x.n
+	}
+	return len(x.offsets)
+}
 
 // Offset returns the file offset of record i.
-func (x *FileRecords) Offset(i int) int64 { return x.offsets[i] }
+func (x *FileRecords) Offset(i int) int64 {
+	if x.span != nil {
+		off, _ := x.span(i)
+		return off
+	}
+	return x.offsets[i]
+}
 
 // RecordLen returns the length of record i in bytes.
-func (x *FileRecords) RecordLen(i int) int64 { return x.lens[i] }
+func (x *FileRecords) RecordLen(i int) int64 {
+	if x.span != nil {
+		_, n := x.span(i)
+		return n
+	}
+	return x.lens[i]
+}
 
 // Kind returns the kind of record i ("chunk", "damaged").
 func (x *FileRecords) Kind(i int) string {
@@ -158,6 +191,9 @@ func (x *FileRecords) Kind(i int) string {
 
 // kind is Kind without reading the record: "" for a kind not kept.
 func (x *FileRecords) kind(i int) string {
+	if x.span != nil {
+		return ""
+	}
 	if k := x.kinds[i]; int(k) < len(x.names) {
 		return x.names[k]
 	}
@@ -181,6 +217,9 @@ func (x *FileRecords) Record(i int) *bag.Record {
 	if r != nil {
 		return r
 	}
+	if x.spanned != nil {
+		return x.keep(i, x.readSpanned(i))
+	}
 	off := x.offsets[i]
 	var got *bag.Record
 	err := x.l.Records(context.Background(), off, func(rec *bag.Record) bool {
@@ -197,19 +236,34 @@ func (x *FileRecords) Record(i int) *bag.Record {
 		e := fmt.Errorf("offset %d: the record read again starts at %d", off, got.Offset)
 		got = &bag.Record{Offset: off, Len: x.lens[i], Kind: x.kind(i), Damaged: true, Err: e, Summary: e.Error()}
 	}
+	return x.keep(i, got)
+}
+
+// keep caches record i.
+func (x *FileRecords) keep(i int, r *bag.Record) *bag.Record {
 	x.mu.Lock()
 	if len(x.cache) >= fileRecordsCache {
 		clear(x.cache)
 	}
-	x.cache[i] = got
+	x.cache[i] = r
 	x.mu.Unlock()
-	return got
+	return r
+}
+
+// readSpanned reads record i of a spanned list.
+func (x *FileRecords) readSpanned(i int) *bag.Record {
+	r := x.spanned.SpannedRecord(i)
+	if off, n := x.span(i); r == nil || r.Offset != off {
+		e := fmt.Errorf("offset %d: the record cannot be read", off)
+		r = &bag.Record{Offset: off, Len: n, Damaged: true, Err: e, Summary: e.Error()}
+	}
+	return r
 }
 
 // Find returns the index of the last record that starts at or before off,
 // or -1 when there is none.
 func (x *FileRecords) Find(off int64) int {
-	return sort.Search(len(x.offsets), func(i int) bool { return x.offsets[i] > off }) - 1
+	return sort.Search(x.Len(), func(i int) bool { return x.Offset(i) > off }) - 1
 }
 
 // ReaderAt reads the file's bytes.

@@ -94,15 +94,21 @@ func (s *Store) headerRecord() *bag.Record {
 
 // pageRecord describes page n.
 func (s *Store) pageRecord(m *pageMap, n uint32, pg []byte) *bag.Record {
-	p := m.p
+	return s.describePage(m.p, n, pg, m.pages[n-1].kind, m.treeName(n), true)
+}
+
+// describePage describes page n of kind (a b-tree page type, or one of
+// the kinds above) in the tree named tree; mapped says whether kind and
+// tree come from the page map (else the page is described from its own
+// bytes: see unmappedRecord).
+func (s *Store) describePage(p *pager, n uint32, pg []byte, kind byte, tree string, mapped bool) *bag.Record {
 	off := p.offset(n)
 	base := 0 // where the record starts in the page
 	if n == 1 {
 		base = HeaderSize
 	}
 	rec := &bag.Record{Offset: off + int64(base), Len: int64(len(pg) - base)}
-	pi := m.pages[n-1]
-	tree := m.treeName(n)
+	pi := pageInfo{kind: kind}
 	of := ""
 	if tree != "" {
 		of = " of " + tree
@@ -155,7 +161,7 @@ func (s *Store) pageRecord(m *pageMap, n uint32, pg []byte) *bag.Record {
 		default:
 			rec.Summary = fmt.Sprintf("%s%s: %d cells", rec.Kind, of, h.cells)
 		}
-		if tree == "" {
+		if tree == "" && mapped {
 			rec.Summary += " (no tree reaches this page)"
 		}
 	case kindOverflow:
@@ -179,6 +185,11 @@ func (s *Store) pageRecord(m *pageMap, n uint32, pg []byte) *bag.Record {
 	default:
 		rec.Kind = "unknown"
 		rec.Summary = "not a b-tree page, and no tree or freelist reaches it"
+		if !mapped {
+			rec.Kind = "other"
+			rec.Summary = "not a b-tree page (an overflow, freelist or unused page: the page map of a remote file is not built)"
+			break
+		}
 		if pi.kind == kindDamaged {
 			rec.Summary = "page" + of + ": not a readable b-tree page"
 			rec.Damaged = true
@@ -226,14 +237,81 @@ func (s *Store) Records(ctx context.Context, from int64, fn func(*bag.Record) bo
 	return nil
 }
 
+// A remote file's pages are described without the page map, which reads
+// every page (the whole file, over a network): the window's Records tab
+// lists the pages by their offsets (bag.RecordSpanner) and reads those it
+// shows, each described from its own bytes: its b-tree page type, but not
+// the tree it belongs to nor, for a page that is not a b-tree page,
+// whether it is an overflow or a freelist page. The full listing
+// (Records: the records command) is the local file's, map and all.
+
+// unmappedPager returns the pager a remote file's pages are read with
+// without the page map, or nil for a local file (or a header whose page
+// size is unreadable, which the map guesses).
+func (s *Store) unmappedPager() *pager {
+	if !bag.IsRemote(s.r) || s.hdr == nil || s.hdr.pageSize == 0 {
+		return nil
+	}
+	return newPager(s.r, s.size, s.hdr.pageSize, s.hdr.reserved)
+}
+
+// RecordSpans (bag.RecordSpanner) gives a remote file's records without
+// reading them: the database header, then each page.
+func (s *Store) RecordSpans() (n int, span func(i int) (off, n int64), ok bool) {
+	p := s.unmappedPager()
+	if p == nil {
+		return 0, nil, false
+	}
+	return 1 + int(p.pages), func(i int) (int64, int64) {
+		if i == 0 {
+			return 0, HeaderSize
+		}
+		off := p.offset(uint32(i))
+		end := min(off+int64(p.pageSize), s.size)
+		if i == 1 {
+			off = HeaderSize
+		}
+		return off, end - off
+	}, true
+}
+
+// SpannedRecord (bag.RecordSpanner) reads record i of RecordSpans alone.
+func (s *Store) SpannedRecord(i int) *bag.Record {
+	p := s.unmappedPager()
+	if p == nil || i < 0 || i > int(p.pages) {
+		return nil
+	}
+	if i == 0 {
+		return s.headerRecord()
+	}
+	n := uint32(i)
+	pg, err := p.page(n, nil)
+	if err != nil && len(pg) == 0 {
+		return &bag.Record{Offset: p.offset(n), Kind: "damaged", Damaged: true, Err: err, Summary: fmt.Sprintf("page %d: %v", n, err)}
+	}
+	kind := byte(kindUnknown)
+	if plausiblePage(pg, headerOffset(n), min(p.usable, len(pg))) {
+		kind = pg[headerOffset(n)]
+	}
+	return s.describePage(p, n, pg, kind, "", false)
+}
+
+var _ bag.RecordSpanner = (*Store)(nil)
+
 // BlockRecords lists the cells of the page at file offset block (any
 // offset inside the page) as records, with offsets into the page, and
 // returns the page's bytes.
 func (s *Store) BlockRecords(block int64) ([]*bag.Record, []byte, error) {
-	m := s.pages()
-	p := m.p
 	if block < 0 || block >= s.size {
 		return nil, nil, fmt.Errorf("offset %d is outside the file", block)
+	}
+	var p *pager
+	var names []string
+	if up := s.unmappedPager(); up != nil {
+		p = up // column names need the page's tree: the map's
+	} else {
+		m := s.pages()
+		p, names = m.p, m.columnNames(m.treeName(uint32(block/int64(m.p.pageSize))+1))
 	}
 	n := uint32(block/int64(p.pageSize)) + 1
 	pg, err := p.page(n, nil)
@@ -245,7 +323,6 @@ func (s *Store) BlockRecords(block int64) ([]*bag.Record, []byte, error) {
 	if !ok {
 		return nil, pg, err
 	}
-	names := m.columnNames(m.treeName(n))
 	var out []*bag.Record
 	for i, cp := range cellPointers(pg, hoff, h) {
 		c, cerr := p.parseCell(pg, h.typ, cp)
