@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"github.com/bagscope/bagscope/model/sqlhelper"
 )
 
-// sqlName is the binary that runs `bagscope sql`: it links DuckDB, which
-// this package must not (the front's start-up, and info's, stay small).
-const sqlName = "bagscope-sql"
-
+// newSQL is `bagscope sql`: it runs bagscope-sql (model/sqlhelper), which
+// links DuckDB, which this package must not (the front's start-up, and
+// info's, stay small).
 func newSQL(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "sql [flags] 'SELECT ...'",
@@ -44,9 +44,9 @@ The query runs in bagscope-sql, a binary of its own that make build puts beside 
 		if *asJSON && *asCSV {
 			return usagef("sql: give --json or --csv, not both")
 		}
-		bin, err := findHelper(sqlName)
+		bin, err := sqlhelper.Find()
 		if err != nil {
-			fmt.Fprintf(e.stderr, "bagscope: sql needs %s: %v\n", sqlName, err)
+			fmt.Fprintf(e.stderr, "bagscope: sql needs %s: %v\n", sqlhelper.Name, err)
 			return status(ExitProblems)
 		}
 		argv := []string{}
@@ -76,31 +76,4 @@ The query runs in bagscope-sql, a binary of its own that make build puts beside 
 		return nil
 	}
 	return c
-}
-
-// findHelper returns the path of one of bagscope's helper binaries: the
-// one $BAGSCOPE_<NAME> names, beside this executable (as make build leaves
-// them), or in ../libexec/bagscope (as make install puts them).
-func findHelper(name string) (string, error) {
-	if p := os.Getenv("BAGSCOPE_SQL"); p != "" && name == sqlName {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("$BAGSCOPE_SQL: %w", err)
-		}
-		return p, nil
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	if p, err := filepath.EvalSymlinks(self); err == nil {
-		self = p
-	}
-	dir := filepath.Dir(self)
-	tried := []string{filepath.Join(dir, name), filepath.Join(dir, "..", "libexec", "bagscope", name)}
-	for _, p := range tried {
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("not found at %s or %s (run `make build`, or go build -o %s ./model/cli/bagscope-sql)", tried[0], tried[1], name)
 }

@@ -43,6 +43,10 @@ const (
 	Table = "table"
 	JSON  = "json"
 	CSV   = "csv"
+	// Rows is for programs (the window's query box): a first line
+	// {"columns": [...], "types": [...]} with DuckDB's type names, then
+	// each row as a JSON array of values as JSON gives them.
+	Rows = "rows"
 )
 
 // Options say how Run runs a query.
@@ -196,6 +200,18 @@ func print(rows *sql.Rows, format string, w io.Writer) error {
 	enc := json.NewEncoder(w)
 	switch format {
 	case JSON:
+	case Rows:
+		cts, err := rows.ColumnTypes()
+		if err != nil {
+			return err
+		}
+		types := make([]string, len(cts))
+		for i, ct := range cts {
+			types[i] = ct.DatabaseTypeName()
+		}
+		if err := enc.Encode(map[string][]string{"columns": cols, "types": types}); err != nil {
+			return err
+		}
 	case CSV:
 		cw = csv.NewWriter(w)
 		cw.Write(cols)
@@ -224,6 +240,14 @@ func print(rows *sql.Rows, format string, w io.Writer) error {
 				cells[i] = strings.ReplaceAll(text(v), "\t", " ")
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		case format == Rows:
+			row := make([]any, len(vals))
+			for i, v := range vals {
+				row[i] = jsonValue(v)
+			}
+			if err := enc.Encode(row); err != nil {
+				return err
+			}
 		default:
 			obj := make(map[string]any, len(cols))
 			for i, c := range cols {

@@ -25,6 +25,8 @@ func run(args []string) int {
 	cat := fs.String("catalog", "", "the catalogue folder (bagscope catalog -o) whose tables are recordings and topics")
 	asJSON := fs.Bool("json", false, "print one JSON object per row")
 	asCSV := fs.Bool("csv", false, "print CSV with a header line")
+	asRows := fs.Bool("rows", false, "print the columns and their types, then each row as a JSON array (the window's query box reads this)")
+	fs.MarkHidden("rows")
 	remoteScan := fs.Bool("allow-remote-scan", false, "read a remote recording without an index whole")
 	fs.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: bagscope sql [--catalog CATALOG] [--json|--csv] 'SELECT ...'")
@@ -49,6 +51,8 @@ func run(args []string) int {
 		format = sqlquery.JSON
 	case *asCSV:
 		format = sqlquery.CSV
+	case *asRows:
+		format = sqlquery.Rows
 	}
 	err := sqlquery.Run(context.Background(), fs.Arg(0), sqlquery.Options{Catalog: *cat, Format: format, Open: bag.OpenOptions{AllowRemoteScan: *remoteScan}}, os.Stdout)
 	switch e := err.(type) {
