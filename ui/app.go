@@ -72,10 +72,10 @@ func Run(args []string) int {
 	status := 0
 	switch {
 	case opts.screenshot != "" && opts.library:
-		c.screenshotLibrary(opts.screenshot, opts.files[0], &status)
+		c.screenshotLibrary(opts.screenshot, opts.files[0], opts.query, &status)
 	case opts.library && len(opts.files) > 0:
 		for _, f := range opts.files {
-			c.showLibrary(f, nil)
+			c.showLibrary(f, queryOnLoad(opts.query, nil))
 		}
 	case opts.screenshot != "":
 		c.screenshot(opts.screenshot, opts.sample, opts.files, &status)
@@ -100,13 +100,15 @@ type options struct {
 	// library is --library: FILE... are folders of recordings or
 	// catalogues, each shown as a library.
 	library bool
-	tab     string
-	sel     *selection
-	rng     *timeRange
-	plots   []string
-	find    string
-	msgs    []string
-	files   []string
+	// query is --query: SQL run in the library's query box.
+	query string
+	tab   string
+	sel   *selection
+	rng   *timeRange
+	plots []string
+	find  string
+	msgs  []string
+	files []string
 	// size is --size: the bag windows' size (and --screenshot's).
 	size *fyne.Size
 }
@@ -118,6 +120,7 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 	fs.BoolVar(&o.sample, "sample", false, "open the embedded sample bag")
 	fs.StringVar(&o.screenshot, "screenshot", "", "once FILE (or --sample) has loaded, save the window to `OUT.png` and exit")
 	fs.BoolVar(&o.library, "library", false, "show each DIR (a folder of recordings, or a catalogue) as a library, as File › Open Library… does")
+	fs.StringVar(&o.query, "query", "", "with --library: run `SQL` in the library's query box (as bagscope sql runs it)")
 	fs.StringVar(&o.tab, "tab", "", "show the tab whose title starts with `NAME` (e.g. Findings)")
 	fs.Func("plot", "plot `PATHS` (e.g. /imu.linear_acceleration.x; commas put several in one plot); repeat for more plots", func(s string) error {
 		o.plots = append(o.plots, s)
@@ -145,7 +148,7 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 	})
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--range START:END] [--size WxH] [--plot PATHS]... [--find EXPR] [--msgs DIR]... [FILE...]")
-		fmt.Fprintln(stderr, "       bagscope --library [--screenshot OUT.png] [--size WxH] DIR...")
+		fmt.Fprintln(stderr, "       bagscope --library [--query SQL] [--screenshot OUT.png] [--size WxH] DIR...")
 		fmt.Fprintln(stderr, "       bagscope help            list the headless commands")
 		fs.PrintDefaults()
 	}

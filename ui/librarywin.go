@@ -13,6 +13,7 @@ import (
 	fynetooltip "github.com/dweymouth/fyne-tooltip"
 
 	"github.com/bagscope/bagscope/ui/library"
+	"github.com/bagscope/bagscope/ui/library/query"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -51,6 +52,10 @@ func (c *controller) showLibrary(dir string, loaded func(*library.View, fyne.Win
 		}
 	})
 	w.Canvas().SetOnTypedKey(v.TypedKey)
+	w.Canvas().AddShortcut(query.RunShortcut, func(fyne.Shortcut) {
+		v.ShowQuery()
+		v.Query().Run()
+	})
 	setWindowContent(w, v.Content)
 	w.Resize(bagWindowSize)
 	w.SetOnClosed(func() {
@@ -61,12 +66,33 @@ func (c *controller) showLibrary(dir string, loaded func(*library.View, fyne.Win
 	return v
 }
 
-// screenshotLibrary shows the library of dir and, once it is read,
-// renders the window to out and quits (--library --screenshot).
-func (c *controller) screenshotLibrary(out, dir string, status *int) {
+// queryOnLoad is --query: once the library is read, its query box shows
+// sql and runs it; then done, when set, is called.
+func queryOnLoad(sql string, done func(*library.View, fyne.Window)) func(*library.View, fyne.Window) {
+	if sql == "" {
+		return done
+	}
+	return func(v *library.View, w fyne.Window) {
+		q := v.Query()
+		v.ShowQuery()
+		q.Editor().SetText(sql)
+		q.OnDone(func() {
+			q.OnDone(nil)
+			if done != nil {
+				done(v, w)
+			}
+		})
+		q.Run()
+	}
+}
+
+// screenshotLibrary shows the library of dir and, once it is read (and
+// sql, when given, has run in its query box), renders the window to out
+// and quits (--library --screenshot).
+func (c *controller) screenshotLibrary(out, dir, sql string, status *int) {
 	*status = 1
 	c.screenshotting = true
-	c.showLibrary(dir, func(_ *library.View, w fyne.Window) {
+	c.showLibrary(dir, queryOnLoad(sql, func(_ *library.View, w fyne.Window) {
 		capture := func() {
 			content := w.Content()
 			w.SetContent(widget.NewLabel("")) // an object lives on one canvas at a time
@@ -80,5 +106,5 @@ func (c *controller) screenshotLibrary(out, dir string, status *int) {
 			c.quitScreenshot(*status)
 		}
 		time.AfterFunc(settle, func() { fyne.Do(capture) })
-	})
+	}))
 }

@@ -5,7 +5,9 @@
 // Enter) opens a recording in its own window; two selected rows
 // (Ctrl+click) can be compared as `bagscope diff` compares them. The rows
 // come from model/catalog, which reads a folder's recordings from their
-// indexes in the background, with progress and cancel.
+// indexes in the background, with progress and cancel. The Query (SQL)
+// tab (ui/library/query) runs SQL as `bagscope sql` runs it over the
+// library's catalogue: its own, or one written from the rows read.
 package library
 
 import (
@@ -25,6 +27,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model/catalog"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/ui/library/query"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -75,6 +78,11 @@ type View struct {
 	// loaded, when set, is called once the rows are shown (tests and
 	// --screenshot wait on it).
 	loaded func()
+
+	// query is the query box (its tab); qcat the catalogue it reads.
+	query *query.View
+	qcat  *queryCatalog
+	tabs  *container.AppTabs
 }
 
 // New builds the library of source (a folder of recordings, or a
@@ -130,17 +138,20 @@ func New(w fyne.Window, source string, acts Actions, loaded func()) *View {
 	v.cols = &fillLast{v: v}
 	area := container.NewStack(&fyne.Container{Layout: v.cols, Objects: []fyne.CanvasObject{v.grid}}, v.empty)
 	bottom := container.NewVBox(v.busy, v.status)
-	v.Content = container.NewBorder(container.NewPadded(bar), container.NewPadded(bottom), nil, nil, area)
+	v.Content = v.withQuery(container.NewBorder(container.NewPadded(bar), container.NewPadded(bottom), nil, nil, area))
 	v.updateButtons()
 	v.load()
 	return v
 }
 
-// Close stops the reading, if any.
+// Close stops the reading and the query, if any, and removes the
+// catalogue written for the query box.
 func (v *View) Close() {
 	if v.stop != nil {
 		v.stop()
 	}
+	v.query.Cancel()
+	v.qcat.remove()
 }
 
 // load reads the source's rows in the background: a catalogue's
@@ -153,14 +164,21 @@ func (v *View) load() {
 	src := v.source
 	Background(func() {
 		var recs []catalog.Recording
+		var topics []catalog.Topic
 		var err error
 		if catalog.IsCatalog(src) {
 			recs, err = catalog.ReadRecordings(src)
+			if err == nil {
+				topics, _ = catalog.ReadTopics(src) // the query box's examples
+			}
 		} else {
 			o := catalog.Options{Progress: func(done, total int, _ string) {
 				fyne.Do(func() { v.progress.SetValue(float64(done) / float64(max(total, 1))) })
 			}}
-			recs, _, _, err = catalog.Collect(ctx, []string{src}, o)
+			recs, topics, _, err = catalog.Collect(ctx, []string{src}, o)
+		}
+		if err == nil && ctx.Err() == nil {
+			v.qcat.set(recs, topics)
 		}
 		fyne.Do(func() { v.show(recs, err, ctx.Err() != nil) })
 	})
@@ -324,6 +342,10 @@ func (v *View) OpenRow(i int) {
 // TypedKey handles the library's keys: Enter opens the selected row,
 // Up and Down move the selection.
 func (v *View) TypedKey(ev *fyne.KeyEvent) {
+	if v.queryShown() {
+		v.query.TypedKey(ev)
+		return
+	}
 	switch ev.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		v.openFocused()
