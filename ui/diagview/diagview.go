@@ -93,12 +93,10 @@ type View struct {
 	busy    bool // the table is being told to select: not the user
 
 	// stale says the time moved while the tab was hidden (or nothing was
-	// read yet); reading says a table read runs, pending that the time
-	// moved since, to wantAt.
-	stale, reading, pending bool
-	wantAt                  int64
-	gen                     int
-	cancel                  context.CancelFunc
+	// read yet); reads reads the table at the newest time moved to.
+	stale  bool
+	reads  *link.Latest
+	cancel context.CancelFunc
 
 	// OnRead, for tests, is called on the UI goroutine after each table
 	// is shown.
@@ -109,6 +107,7 @@ type View struct {
 // statuses' levels over time.
 func New(l link.Link) *View {
 	v := &View{l: l, levels: map[diag.Level]*widget.Check{}, stale: true}
+	v.reads = link.NewLatest(v.readTable)
 	v.title = widget.NewLabelWithStyle("Reading the diagnostics…", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.title.Truncation = fyne.TextTruncateEllipsis
 	v.status = widget.NewLabel("")
@@ -264,34 +263,32 @@ func (v *View) showHistory(h *diag.History, err error) {
 // readAt reads the table at receive time t in the background. While a
 // read runs, later moves are folded into one read after it.
 func (v *View) readAt(t int64) {
-	v.wantAt, v.stale = t, false
-	if v.reading {
-		v.pending = true
-		return
-	}
-	v.reading, v.pending = true, false
-	v.gen++
-	gen := v.gen
+	v.stale = false
+	v.reads.At(t)
+}
+
+// tableRead is a table read at a time, with the error that stopped it.
+type tableRead struct {
+	tab *diag.Table
+	err error
+}
+
+// readTable starts a read of the table at t: from the window before t
+// that the history bounds, once it is read.
+func (v *View) readTable(t int64, finish func(apply func())) {
 	st, h := v.l.Doc().Storage, v.hist
 	var mu sync.Mutex
-	var tab *diag.Table
-	var err error
+	var res tableRead
 	v.l.Go(func(ctx context.Context) {
 		tb, e := diag.TableAt(ctx, st, h, bag.TimeFromNanos(t), diag.Options{})
 		mu.Lock()
-		tab, err = tb, e
+		res = tableRead{tb, e}
 		mu.Unlock()
 	}, func() {
-		v.reading = false
 		mu.Lock()
-		tb, e := tab, err
+		r := res
 		mu.Unlock()
-		if gen == v.gen {
-			v.show(tb, e, t)
-		}
-		if v.pending {
-			v.readAt(v.wantAt)
-		}
+		finish(func() { v.show(r.tab, r.err, t) })
 	})
 }
 

@@ -65,6 +65,7 @@ type Hub struct {
 	onChunk    []func(pos int64)
 
 	index        *model.MessageIndex
+	tfh          tfHistory // the transform history (tfhistory.go)
 	indexWaiters []func(*model.MessageIndex)
 	indexing     bool
 

@@ -19,6 +19,7 @@ import (
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/msgref"
 	"github.com/bagscope/bagscope/model/stats"
+	"github.com/bagscope/bagscope/model/tf"
 )
 
 // Link is the window as one of its views sees it. Setting a value equal
@@ -81,6 +82,9 @@ type Link interface {
 	// WithIndex calls f with the message index, built in the background
 	// the first time; Index returns it once built.
 	WithIndex(f func(*model.MessageIndex))
+	// TFHistory calls f with the transform history of /tf and /tf_static
+	// (model/tf), read in the background the first time it is asked for.
+	TFHistory(f func(*tf.History, error))
 	Index() *model.MessageIndex
 	// WithStats calls f with the topics' statistics, computed from the
 	// index the first time.

@@ -76,16 +76,22 @@ type View struct {
 	cur    *scene.Scene
 	tree   *tf.Tree
 	fitted bool
-	// treeWhole says tree was read to the end (a settings change at the
-	// same time reuses it); TreeReads counts the reads, for tests.
+	// treeWhole says tree was read whole (a settings change at the same
+	// time reuses it); TreeReads counts the trees looked up in the
+	// history, for tests.
 	treeWhole bool
 	TreeReads int
 
-	stale   bool
-	reading bool
-	pending bool
-	wantAt  int64
-	gen     int
+	stale bool
+	// reads reads the scene at the newest time asked for; hist is the
+	// recording's transform history (read once by the window, for this
+	// tab and the TF tab), histErr the damage its read stopped on, asked
+	// that it was asked for and histAt the time to read once it comes.
+	reads   *link.Latest
+	hist    *tf.History
+	histErr error
+	asked   bool
+	histAt  int64
 	// OnRead, for tests, is called on the UI goroutine after each scene
 	// is shown.
 	OnRead func()
@@ -95,6 +101,7 @@ type View struct {
 func New(l link.Link) *View {
 	v := &View{l: l, reader: model.NewMessageReader(l.Doc().Storage, nil), shown: map[string]bool{}, axes: true, stride: 1,
 		color: autoColor, follow: noFollow}
+	v.reads = link.NewLatest(v.read)
 	v.topics = scene.Topics(l.Doc())
 	v.canvas = newSceneCanvas()
 	v.canvas.OnPick = v.picked
@@ -176,9 +183,9 @@ func New(l link.Link) *View {
 	if len(v.topics) == 0 && len(tf.Connections(l.Doc().Storage)) == 0 {
 		v.content = widgets.NewEmptyState("Nothing to draw in 3D", "The recording has no point cloud, laser scan, marker, path, odometry, pose, occupancy grid or transform topic.")
 	}
-	// Reading the scene costs a read of every transform message: it is
-	// read only while the tab shows, and once when it is shown again
-	// after the time moved.
+	// The scene is read only while the tab shows, and once when it is
+	// shown again after the time moved; its tree comes from the transform
+	// history, read once.
 	v.stale = true
 	l.OnCursor(func(t int64) {
 		if !v.content.Visible() {
@@ -215,14 +222,14 @@ func (v *View) now() int64 {
 
 // reload reads the scene again at the time shown (a setting changed).
 func (v *View) reload() {
-	if v.cur == nil && !v.reading {
+	if v.cur == nil && !v.reads.Reading() {
 		v.stale = true
 		if v.content.Visible() {
 			v.readAt(v.now())
 		}
 		return
 	}
-	v.readAt(v.wantAt)
+	v.readAt(v.reads.Want())
 }
 
 // options are the settings of the next read.
@@ -244,22 +251,35 @@ func (v *View) options() scene.Options {
 	return o
 }
 
-// readAt reads the scene at receive time t in the background. While a
+// readAt reads the scene at receive time t in the background, once the
+// transform history is read (for a recording with transforms). While a
 // read runs, later moves are folded into one read after it.
 func (v *View) readAt(t int64) {
-	v.wantAt, v.stale = t, false
-	if v.reading {
-		v.pending = true
+	v.stale = false
+	if v.hist != nil || len(tf.Connections(v.l.Doc().Storage)) == 0 {
+		v.reads.At(t)
 		return
 	}
-	v.reading, v.pending = true, false
-	v.gen++
-	gen := v.gen
+	v.histAt = t
+	if v.asked {
+		return
+	}
+	v.asked = true
+	v.l.TFHistory(func(h *tf.History, err error) {
+		if h == nil {
+			v.title.SetText("Cannot read the transforms: " + err.Error())
+			return
+		}
+		v.hist, v.histErr = h, err
+		v.reads.At(v.histAt)
+	})
+}
+
+// read reads the scene at t, then calls finish (the Latest's run).
+func (v *View) read(t int64, finish func(apply func())) {
 	opt := v.options()
-	st := v.l.Doc().Storage
-	rd := v.reader
-	// A setting changed at the same time: the tree read then holds (a
-	// read of the tree costs a read of every transform message).
+	rd, h, histErr := v.reader, v.hist, v.histErr
+	// A setting changed at the same time: the tree then holds.
 	var reuse *tf.Tree
 	if v.cur != nil && v.cur.At == t && v.treeWhole {
 		reuse = v.tree
@@ -272,8 +292,10 @@ func (v *View) readAt(t int64) {
 		read := false
 		v.l.Go(func(ctx context.Context) {
 			tr, err := reuse, error(nil)
-			if tr == nil && len(tf.Connections(st)) > 0 {
-				tr, err = tf.Read(ctx, st, bag.TimeFromNanos(t), tf.Options{})
+			if tr == nil && h != nil {
+				if tr, err = h.TreeAt(ctx, bag.TimeFromNanos(t)); err == nil {
+					err = histErr
+				}
 				read = true
 			}
 			o := opt
@@ -287,19 +309,17 @@ func (v *View) readAt(t int64) {
 			sc, tree, treeErr = s, tr, err
 			mu.Unlock()
 		}, func() {
-			v.reading = false
 			mu.Lock()
 			s, tr, err := sc, tree, treeErr
 			if read {
 				v.TreeReads++
 			}
 			mu.Unlock()
-			if gen == v.gen && s != nil {
-				v.show(s, tr, err)
-			}
-			if v.pending {
-				v.readAt(v.wantAt)
-			}
+			finish(func() {
+				if s != nil {
+					v.show(s, tr, err)
+				}
+			})
 		})
 	})
 }

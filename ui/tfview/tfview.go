@@ -2,15 +2,15 @@
 // the current time (model/tf, as `bagscope tf` prints it), each frame
 // static or dynamic with its parent, topic, publisher, rate and age; the
 // tree's problems; and a lookup of one frame in another as tf2_echo prints
-// it. The tree follows the current time: each move reads it again in the
-// background, the newest move winning.
+// it. The tree follows the current time: the window reads the transform
+// history once (model/tf.History), and each move looks the tree up in it
+// in the background, the newest move winning.
 package tfview
 
 import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -55,12 +55,16 @@ type View struct {
 	// stale says the time moved while the tab was hidden (or nothing was
 	// read yet).
 	stale bool
-	// gen counts reads; pending says the time moved while one ran, to
-	// wantAt.
-	gen     int
-	pending bool // a read runs; the time moved again since it started
-	wantAt  int64
-	reading bool
+	// hist is the recording's transform history (the window reads it
+	// once, for this tab and the 3D tab), histErr the damage its read
+	// stopped on; asked says it was asked for, histAt the time to read
+	// once it comes.
+	hist    *tf.History
+	histErr error
+	asked   bool
+	histAt  int64
+	// reads reads the tree at the newest time moved to.
+	reads *link.Latest
 	// plotting cancels the lookup over time being read, nil when none is.
 	plotting func()
 	// OnRead, for tests, is called on the UI goroutine after each tree is
@@ -121,11 +125,11 @@ func New(l link.Link) *View {
 	split := container.NewHSplit(v.tree, container.NewVScroll(right))
 	split.Offset = 0.55
 	v.content = container.NewBorder(v.title, nil, nil, nil, split)
-	// Reading the tree costs a read of every transform message: it is
-	// read only while the tab shows, and once when it is shown again
-	// after the time moved (playback with another tab showing reads
-	// nothing).
+	// The tree is read from the transform history (read once, the first
+	// time the tab shows): only while the tab shows, and once when it is
+	// shown again after the time moved.
 	v.stale = true
+	v.reads = link.ReadLatest(l, v.readTree, func(r treeRead, t int64) { v.show(r.tree, r.err, t) })
 	l.OnCursor(func(t int64) {
 		if !v.content.Visible() {
 			v.stale = true
@@ -192,38 +196,43 @@ func (v *View) now() int64 {
 	return v.l.Doc().Summary.Start.Nanos()
 }
 
-// readAt reads the tree at receive time t in the background. While a read
-// runs, later moves are folded into one read after it.
+// readAt shows the tree at receive time t: once the transform history
+// is read, a search in it in the background, later moves folded into one
+// after it.
 func (v *View) readAt(t int64) {
-	v.wantAt, v.stale = t, false
-	if v.reading {
-		v.pending = true
+	v.stale = false
+	if v.hist != nil {
+		v.reads.At(t)
 		return
 	}
-	v.reading, v.pending = true, false
-	v.gen++
-	gen := v.gen
-	st := v.l.Doc().Storage
-	var mu sync.Mutex
-	var tree *tf.Tree
-	var err error
-	v.l.Go(func(ctx context.Context) {
-		tr, e := tf.Read(ctx, st, bag.TimeFromNanos(t), tf.Options{})
-		mu.Lock()
-		tree, err = tr, e
-		mu.Unlock()
-	}, func() {
-		v.reading = false
-		mu.Lock()
-		tr, e := tree, err
-		mu.Unlock()
-		if gen == v.gen {
-			v.show(tr, e, t)
+	v.histAt = t
+	if v.asked {
+		return
+	}
+	v.asked = true
+	v.l.TFHistory(func(h *tf.History, err error) {
+		if h == nil {
+			v.title.SetText("Cannot read the transforms: " + errText(err))
+			return
 		}
-		if v.pending {
-			v.readAt(v.wantAt)
-		}
+		v.hist, v.histErr = h, err
+		v.reads.At(v.histAt)
 	})
+}
+
+// treeRead is a tree read at a time, with the error that stopped it.
+type treeRead struct {
+	tree *tf.Tree
+	err  error
+}
+
+// readTree is the tree at t (in the background).
+func (v *View) readTree(ctx context.Context, t int64) treeRead {
+	tr, err := v.hist.TreeAt(ctx, bag.TimeFromNanos(t))
+	if err == nil {
+		err = v.histErr
+	}
+	return treeRead{tr, err}
 }
 
 // show puts tree tr (read at t) on screen.
