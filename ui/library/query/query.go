@@ -342,6 +342,11 @@ func (v *View) finish(res *sqlhelper.Result, err error, cancelled bool) {
 		v.idle()
 		v.status.SetText("The query failed.")
 		v.say(err.Error())
+		if row, col, ok := errorAt(v.editor.Text, err.Error()); ok {
+			v.editor.CursorRow, v.editor.CursorColumn = row, col
+			v.editor.Refresh()
+			v.status.SetText(fmt.Sprintf("The query failed at line %d, column %d (the cursor is there).", row+1, col+1))
+		}
 	default:
 		v.res = res
 		v.order = make([]int, len(res.Rows))
