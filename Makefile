@@ -381,6 +381,7 @@ screenshots: build
 	shot find --size 1024x640 --find 'level >= ERROR' testdata/robot.bag
 	shot records --tab Records --select /imu@12.3 --sample
 	shot library --library testdata
+	shot library-query --library --query $$'-- The busiest topics across the library, with their rates and gaps\nSELECT r.path, t.topic, t.type, t.messages,\n       round(t.rate, 1) AS rate_hz, t.gaps, t.longest_gap\nFROM topics t JOIN recordings r USING (path)\nWHERE t.messages >= 100\nORDER BY t.messages DESC' testdata
 	shot timeline --select /imu@0.5 testdata/lz4-multichunk.bag
 	shot scanned $(CUT_BAG)
 	shot findings --tab Findings $(CUT_BAG)
