@@ -93,6 +93,10 @@ type seenChunk struct {
 	channels    map[uint16]bool
 	count       uint64
 	start, end  uint64
+	// vouch is what a read found of the chunk, when the doctor took it
+	// instead of the chunk's data (msgs then stays empty until a message
+	// index record does not fit it: doctor.unvouch).
+	vouch *chunkVouch
 }
 
 type msgAt struct {
@@ -125,6 +129,12 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 		chanCounts: map[uint16]uint64{}, minT: ^uint64(0)}
 	visit := bag.MessageVisitorOf(ctx)
 	d.visit = visit
+	// Chunks a read vouched for (VouchReads) are taken from their vouch,
+	// unless the check hands the messages to a visitor.
+	var vouched map[int64]*chunkVouch
+	if visit == nil {
+		vouched = x.taken()
+	}
 	pipe := newCheckPipe(x, visit)
 	// The walk reads the records in file order on its own goroutine and
 	// queues each with its bytes (a chunk as a job for the pipe's
@@ -144,6 +154,10 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 			case t.Magic || t.Damaged:
 			case t.Op == OpChunk:
 				if t.N > MaxRecordSize {
+					break
+				}
+				if cv := vouched[t.Offset]; cv != nil && cv.fits(t) {
+					it.vouch = cv
 					break
 				}
 				// The decompressed size it declares, after the
@@ -219,10 +233,11 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 // checkItem is one top-level record as the walk read it.
 type checkItem struct {
 	t       topRec
-	content []byte    // the record's content (a copy), when read
-	job     *checkJob // a chunk being loaded
-	err     error     // reading it failed
-	skip    bool      // nothing to check (its bytes could not be read)
+	content []byte      // the record's content (a copy), when read
+	job     *checkJob   // a chunk being loaded
+	vouch   *chunkVouch // a chunk taken from a read's vouch, not loaded
+	err     error       // reading it failed
+	skip    bool        // nothing to check (its bytes could not be read)
 	// crc is the CRC-32 of the whole record, when hasCRC (a chunk's
 	// comes with its job).
 	crc    uint32
@@ -281,6 +296,20 @@ func (d *doctor) item(ctx context.Context, it *checkItem, pipe *checkPipe, progr
 		if it.err != nil {
 			d.add(bag.Error, t.Offset, t.Op, "%v", it.err)
 			return true
+		}
+		if it.vouch != nil {
+			if d.vouchedChunk(t, it.vouch) {
+				return ctx.Err() == nil
+			}
+			// What the vouch holds would not say what the doctor
+			// says of the chunk: it is read here.
+			j := d.loadNow(it.vouch)
+			if j.err != nil {
+				d.add(bag.Error, t.Offset, t.Op, "%v", j.err)
+				return true
+			}
+			d.chunk(t, j)
+			return ctx.Err() == nil
 		}
 		j := it.job.wait()
 		defer pipe.release(j)
@@ -543,6 +572,8 @@ func (d *doctor) sumCRC(it *checkItem) {
 		c = crc32.ChecksumIEEE([]byte(Magic))
 	case it.hasCRC:
 		c = it.crc
+	case it.vouch != nil:
+		c = it.vouch.crc
 	case it.job != nil:
 		j := it.job.wait()
 		if j.err != nil {
@@ -712,6 +743,14 @@ func (d *doctor) messageIndex(c *seenChunk, off int64, ch uint16, content []byte
 	if !c.readable {
 		return
 	}
+	if c.vouch != nil {
+		if c.vouchedIndex(ch, arr) {
+			return
+		}
+		if d.unvouch(c); !c.readable {
+			return
+		}
+	}
 	if c.seen == nil {
 		c.seen = append(d.seenBuf[:0], make([]uint32, len(c.msgs))...)
 	}
@@ -775,7 +814,12 @@ func (d *doctor) closeChunk() {
 	}
 	d.last = nil
 	defer func() {
-		d.msgBuf, d.seenBuf = c.msgs[:0], c.seen[:0]
+		if c.msgs != nil {
+			d.msgBuf = c.msgs[:0]
+		}
+		if c.seen != nil {
+			d.seenBuf = c.seen[:0]
+		}
 		c.msgs, c.seen = nil, nil
 	}()
 	if !c.readable {

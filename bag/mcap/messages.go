@@ -370,7 +370,11 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 	if visit != nil && l.err != nil {
 		visited = map[uint16]int{}
 	}
+	vb := x.newVouchBuilder(c, &l) // nil unless the reader vouches (VouchReads)
 	walked, werr := walkRecords(l.data, func(op Op, off int, content []byte) bool {
+		if vb != nil {
+			vb.record(op, off, content)
+		}
 		if op != OpMessage {
 			return true
 		}
@@ -392,6 +396,7 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 			seq: binary.LittleEndian.Uint32(content[2:]), zstd: zstdStart(content[messageHeaderLen:])})
 		return true
 	})
+	x.keepVouch(vb, raw, werr)
 	if l.err == nil && werr != nil {
 		// Records that make no sense in a stream that decompressed
 		// whole: where they stop, in the compressed bytes.

@@ -78,6 +78,10 @@ type Reader struct {
 	cacheMu   sync.Mutex
 	cacheOff  int64
 	cacheLoad *chunkLoad
+	// vouch, once VouchReads is called, keeps what reads found of the
+	// chunks they decompressed whole, for the doctor after them.
+	vouchMu sync.Mutex
+	vouch   *vouches
 }
 
 // chunk is one chunk record, from the chunk index or the scan.
