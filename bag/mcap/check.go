@@ -132,7 +132,7 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 	// Chunks a read vouched for (VouchReads) are taken from their vouch,
 	// unless the check hands the messages to a visitor.
 	var vouched map[int64]*chunkVouch
-	if visit == nil {
+	if visit == nil && !x.fullCheck {
 		vouched = x.taken()
 	}
 	pipe := newCheckPipe(x, visit)
@@ -316,6 +316,12 @@ func (d *doctor) item(ctx context.Context, it *checkItem, pipe *checkPipe, progr
 		if j.err != nil {
 			d.add(bag.Error, t.Offset, t.Op, "%v", j.err)
 			return true
+		}
+		// A chunk whose worker found nothing of the chunk alone to note
+		// is checked from what it found (its messages were handed to
+		// the visitor already).
+		if cv := j.vouch; cv != nil && cv.fits(t) && d.vouchedChunk(t, cv) {
+			return ctx.Err() == nil
 		}
 		d.chunk(t, j)
 		return ctx.Err() == nil

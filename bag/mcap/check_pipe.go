@@ -50,6 +50,11 @@ type checkJob struct {
 	// Being all message records, each ends where the next starts.
 	plain bool
 	msgs  []msgAt
+	// vouch is what the walk found of a plain chunk, when it holds
+	// nothing the doctor notes of the chunk alone (see chunkVouch): the
+	// doctor then checks the chunk from it, and its message index records
+	// against its digests.
+	vouch *chunkVouch
 }
 
 // checkBudget is the most bytes of chunks the doctor's pipe holds at once
@@ -114,7 +119,7 @@ func (p *checkPipe) release(j *checkJob) {
 		default:
 		}
 	}
-	j.raw, j.dst, j.load.data, j.msgs = nil, nil, nil, nil
+	j.raw, j.dst, j.load.data, j.msgs, j.vouch = nil, nil, nil, nil, nil
 	p.mu.Lock()
 	p.inFlight -= j.weight
 	p.jobsIn--
@@ -194,7 +199,14 @@ func (p *checkPipe) work(j *checkJob, d *decoders, m *bag.Message) {
 			j.msgs = make([]msgAt, 0, len(j.load.data)/256) // grows for smaller records
 		}
 	}
+	var vb *vouchBuilder
+	if plain && !x.fullCheck && uint64(len(j.load.data)) <= 1<<32-1 {
+		vb = startVouch(j.off, j.n, &j.load)
+	}
 	_, werr := walkRecords(j.load.data, func(op Op, off int, content []byte) bool {
+		if vb != nil {
+			vb.record(op, off, content)
+		}
 		if op != OpMessage {
 			plain = false
 			return true
@@ -216,4 +228,9 @@ func (p *checkPipe) work(j *checkJob, d *decoders, m *bag.Message) {
 		return true
 	})
 	j.plain = plain && werr == nil && uint64(len(j.load.data)) <= 1<<32-1
+	if j.plain && vb != nil {
+		if j.vouch = vb.done(); j.vouch != nil {
+			j.vouch.crc = j.crc
+		}
+	}
 }

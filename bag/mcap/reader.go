@@ -82,6 +82,9 @@ type Reader struct {
 	// chunks they decompressed whole, for the doctor after them.
 	vouchMu sync.Mutex
 	vouch   *vouches
+	// fullCheck makes the doctor check every chunk record by record, with
+	// no vouch of a read or of its own workers (tests compare with it).
+	fullCheck bool
 }
 
 // chunk is one chunk record, from the chunk index or the scan.

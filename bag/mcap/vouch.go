@@ -147,7 +147,13 @@ func (x *Reader) newVouchBuilder(c *chunk, l *chunkLoad) *vouchBuilder {
 	if x.vouching(c.Offset) == nil {
 		return nil
 	}
-	return &vouchBuilder{cv: &chunkVouch{off: c.Offset, n: c.DeclaredLen, hdr: l.hdr, size: len(l.data)}, ok: true}
+	return startVouch(c.Offset, c.DeclaredLen, l)
+}
+
+// startVouch starts the vouch of the chunk record at off, of n bytes of
+// content, loaded whole as l.
+func startVouch(off int64, n uint64, l *chunkLoad) *vouchBuilder {
+	return &vouchBuilder{cv: &chunkVouch{off: off, n: n, hdr: l.hdr, size: len(l.data)}, ok: true}
 }
 
 // record notes the record at off of the chunk's records.
@@ -186,14 +192,24 @@ func (vb *vouchBuilder) record(op Op, off int, content []byte) {
 	vc.digest += entryDigest(uint64(off), t)
 }
 
-// keep keeps the vouch once the chunk's records were walked whole (werr
+// done returns the vouch, or nil when the records showed something the
+// doctor notes of the chunk alone.
+func (vb *vouchBuilder) done() *chunkVouch {
+	cv := vb.cv
+	if !vb.ok || cv.count > 0 && (vb.start != cv.hdr.Start || vb.end != cv.hdr.End) {
+		return nil
+	}
+	return cv
+}
+
+// keepVouch keeps the vouch once the chunk's records were walked whole (werr
 // nil), raw being the whole chunk record as read.
 func (x *Reader) keepVouch(vb *vouchBuilder, raw []byte, werr error) {
-	if vb == nil || !vb.ok || werr != nil {
+	if vb == nil || werr != nil {
 		return
 	}
-	cv := vb.cv
-	if cv.count > 0 && (vb.start != cv.hdr.Start || vb.end != cv.hdr.End) {
+	cv := vb.done()
+	if cv == nil {
 		return
 	}
 	v := x.vouching(cv.off)

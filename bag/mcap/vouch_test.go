@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -48,8 +49,10 @@ func (v vouchRead) String() string {
 }
 
 // vouchReports runs the doctor on data twice: on a reader nothing was read
-// through, and on one whose messages were read first (as rd says) with
-// VouchReads asked, so that the doctor takes the read's vouches. It returns
+// through, checking every chunk record by record (fullCheck: no vouch of a
+// read or of its own workers), and on one whose messages were read first
+// (as rd says) with VouchReads asked, so that the doctor takes the read's
+// vouches and its workers'. It returns
 // both reports, how many chunks the read vouched for, and the bytes each
 // doctor read; ok is false when the file does not open.
 func vouchReports(t *testing.T, data []byte, rd vouchRead) (plain, vouched *bag.CheckReport, n int, plainBytes, vouchedBytes int64, ok bool) {
@@ -67,6 +70,7 @@ func vouchReports(t *testing.T, data []byte, rd vouchRead) (plain, vouched *bag.
 	if x == nil {
 		return nil, nil, 0, 0, 0, false
 	}
+	x.fullCheck = true
 	before := cr.n.Load()
 	plain, perr := x.Check(ctx, nil)
 	plainBytes = cr.n.Load() - before
@@ -106,6 +110,28 @@ func sameReports(t *testing.T, name string, data []byte) (most int) {
 	if err == nil && len(x.conns) > 0 {
 		tp := x.conns[len(x.conns)/2].Topic
 		reads = append(reads, vouchRead{topic: tp}, vouchRead{visit: true, topic: tp})
+	}
+	if err == nil {
+		// With a message visitor (the decoding pass), the doctor takes
+		// no read's vouch, and its workers' where they fit: it must say
+		// the same and hand on the same messages.
+		var reps [2]*bag.CheckReport
+		var visited [2][]rec
+		for i, full := range []bool{true, false} {
+			x, _ := NewReader(bytes.NewReader(data), int64(len(data)), "")
+			x.fullCheck = full
+			var mu sync.Mutex
+			reps[i], _ = x.Check(bag.WithMessageVisitor(context.Background(), func(m *bag.Message) {
+				mu.Lock()
+				visited[i] = append(visited[i], rec{Time: uint64(m.Time.Nanos()), Topic: m.Conn.Topic, CRC: crc32.ChecksumIEEE(m.Data), Len: len(m.Data)})
+				mu.Unlock()
+			}), nil)
+			sortRecs(visited[i])
+		}
+		if !reflect.DeepEqual(reps[0], reps[1]) || !reflect.DeepEqual(visited[0], visited[1]) {
+			t.Errorf("%s: the doctor with a visitor, chunk by chunk, says (%d messages visited)\n%s\nfrom its workers' vouches (%d visited)\n%s",
+				name, len(visited[0]), findingsList(reps[0].Findings), len(visited[1]), findingsList(reps[1].Findings))
+		}
 	}
 	for _, rd := range reads {
 		plain, vouched, n, _, _, ok := vouchReports(t, data, rd)
