@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -12,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	fynetooltip "github.com/dweymouth/fyne-tooltip"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/ui/library"
 	"github.com/bagscope/bagscope/ui/library/query"
 	"github.com/bagscope/bagscope/ui/widgets"
@@ -34,14 +36,37 @@ func (c *controller) openLibrary(w fyne.Window) {
 	d.Resize(fyne.NewSize(min(900, w.Canvas().Size().Width*0.9), min(640, w.Canvas().Size().Height*0.9)))
 }
 
-// showLibrary opens the library of dir (a folder of recordings, or a
-// catalogue) in a new window; loaded, when set, is called once its rows
+// showOpenLibraryURLDialog asks for an S3 prefix (or the URL of one
+// recording) and shows it as a library: File › Open Library at URL….
+// Credentials come from the standard AWS chain and AWS_ENDPOINT_URL, as
+// for File › Open URL….
+func (c *controller) showOpenLibraryURLDialog(w fyne.Window) {
+	entry := widget.NewEntry()
+	entry.SetPlaceHolder("s3://bucket/fleet/2026/")
+	entry.Validator = validURL
+	items := []*widget.FormItem{{
+		Text:     "URL",
+		Widget:   entry,
+		HintText: "An S3 prefix, listed with its subfolders (a prefix holding a metadata.yaml is one rosbag2 recording); each recording is read from its index in place.",
+	}}
+	d := dialog.NewForm("Open Library at URL", "Open Library", "Cancel", items, func(ok bool) {
+		if ok {
+			c.showLibrary(strings.TrimSpace(entry.Text), nil)
+		}
+	}, w)
+	d.Resize(fyne.NewSize(620, d.MinSize().Height))
+	d.Show()
+	w.Canvas().Focus(entry)
+}
+
+// showLibrary opens the library of dir (a folder of recordings, a
+// catalogue, or an S3 prefix URL) in a new window; loaded, when set, is called once its rows
 // are shown.
 func (c *controller) showLibrary(dir string, loaded func(*library.View, fyne.Window)) *library.View {
-	if abs, err := filepath.Abs(dir); err == nil && !c.screenshotting {
+	if abs, err := filepath.Abs(dir); err == nil && !c.screenshotting && !bag.IsURL(dir) {
 		dir = abs
 	}
-	w := c.newWindow("Library: " + filepath.Base(dir) + " — bagscope")
+	w := c.newWindow("Library: " + bag.Base(dir) + " — bagscope")
 	var v *library.View
 	v = library.New(w, dir, library.Actions{
 		Open:        func(p string) { c.openPath(p, nil) },

@@ -25,6 +25,7 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	openURL.Shortcut = shortcutOpenURL
 	library := fyne.NewMenuItem("Open Library…", func() { c.openLibrary(w) })
 	library.Shortcut = shortcutOpenLibrary
+	libraryURL := fyne.NewMenuItem("Open Library at URL…", func() { c.showOpenLibraryURLDialog(w) })
 	defs := fyne.NewMenuItem("Add Message Definition Folder…", func() { c.addDefinitionFolder(w) })
 	saveLayout := fyne.NewMenuItem("Save Layout…", func() { c.saveLayout(w) })
 	loadLayout := fyne.NewMenuItem("Load Layout…", func() { c.loadLayout(w) })
@@ -41,7 +42,7 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", func() { c.quitApp() })
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, openURL, library, recent, sample, sample2, fyne.NewMenuItemSeparator(), saveCut, repaired, defs, saveLayout, loadLayout, fyne.NewMenuItemSeparator(), closeItem, quit)
+	file := fyne.NewMenu("File", open, openURL, library, libraryURL, recent, sample, sample2, fyne.NewMenuItemSeparator(), saveCut, repaired, defs, saveLayout, loadLayout, fyne.NewMenuItemSeparator(), closeItem, quit)
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard and mouse", func() { showKeys(w) }), fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
 	return fyne.NewMainMenu(file, c.viewMenu(w), c.findMenu(w), help)
 }

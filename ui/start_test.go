@@ -126,10 +126,10 @@ func TestMenus(t *testing.T) {
 	for _, it := range m.Items[0].Items {
 		labels = append(labels, it.Label)
 	}
-	if got := strings.Join(labels, "|"); got != "Open…|Open URL…|Open Library…|Open Recent|Open ROS 1 Sample|Open ROS 2 Sample||Save Range/Topics As…|Save Repaired Copy…|Add Message Definition Folder…|Save Layout…|Load Layout…||Close|Quit" {
+	if got := strings.Join(labels, "|"); got != "Open…|Open URL…|Open Library…|Open Library at URL…|Open Recent|Open ROS 1 Sample|Open ROS 2 Sample||Save Range/Topics As…|Save Repaired Copy…|Add Message Definition Folder…|Save Layout…|Load Layout…||Close|Quit" {
 		t.Errorf("File menu = %q", got)
 	}
-	if sub := m.Items[0].Items[3].ChildMenu; sub == nil || !strings.HasPrefix(sub.Items[0].Label, "a.bag") ||
+	if sub := m.Items[0].Items[4].ChildMenu; sub == nil || !strings.HasPrefix(sub.Items[0].Label, "a.bag") ||
 		sub.Items[1].Label != "b.mcap  —  https://store.example/run42/" {
 		t.Errorf("Open Recent submenu = %+v", sub)
 	}

@@ -403,6 +403,16 @@ func (v *View) shownName(path string) string {
 	if rel, err := filepath.Rel(base, path); err == nil && !bag.IsURL(path) && rel != "" && rel[0] != '.' {
 		return rel
 	}
+	if bag.IsURL(path) && bag.IsURL(base) {
+		// Below an S3 prefix: the rest of the URL.
+		prefix := bag.Shown(base)
+		if !strings.HasSuffix(prefix, "/") {
+			prefix += "/"
+		}
+		if rel, ok := strings.CutPrefix(bag.Shown(path), prefix); ok && rel != "" {
+			return rel
+		}
+	}
 	return bag.Shown(path)
 }
 
