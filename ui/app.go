@@ -53,6 +53,7 @@ func Run(args []string) int {
 	a.SetIcon(iconResource)
 	c := newController(a)
 	c.tab, c.sel, c.rng, c.plots, c.find = opts.tab, opts.sel, opts.rng, opts.plots, opts.find
+	c.compare = opts.compare
 	if opts.size != nil {
 		bagWindowSize = *opts.size
 	} else if opts.screenshot == "" {
@@ -101,14 +102,15 @@ type options struct {
 	// catalogues, each shown as a library.
 	library bool
 	// query is --query: SQL run in the library's query box.
-	query string
-	tab   string
-	sel   *selection
-	rng   *timeRange
-	plots []string
-	find  string
-	msgs  []string
-	files []string
+	query   string
+	tab     string
+	sel     *selection
+	rng     *timeRange
+	plots   []string
+	find    string
+	compare string
+	msgs    []string
+	files   []string
 	// size is --size: the bag windows' size (and --screenshot's).
 	size *fyne.Size
 }
@@ -127,6 +129,7 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 		return nil
 	})
 	fs.StringVar(&o.find, "find", "", "open the Find bar and search for `EXPR` (as `bagscope find` does)")
+	fs.StringVar(&o.compare, "compare", "", "show the Diff tab comparing FILE with recording `B` (as `bagscope diff FILE B` does)")
 	fs.Func("msgs", "also look in `DIR` for the ROS 2 message definitions a recording lacks (repeatable)", func(s string) error {
 		o.msgs = append(o.msgs, s)
 		return nil
@@ -147,7 +150,7 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 		return err
 	})
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--range START:END] [--size WxH] [--plot PATHS]... [--find EXPR] [--msgs DIR]... [FILE...]")
+		fmt.Fprintln(stderr, "usage: bagscope [--sample] [--screenshot OUT.png] [--tab NAME] [--select TOPIC@TIME] [--range START:END] [--size WxH] [--plot PATHS]... [--find EXPR] [--compare B] [--msgs DIR]... [FILE...]")
 		fmt.Fprintln(stderr, "       bagscope --library [--query SQL] [--screenshot OUT.png] [--size WxH] DIR...")
 		fmt.Fprintln(stderr, "       bagscope help            list the headless commands")
 		fs.PrintDefaults()
@@ -192,6 +195,8 @@ type controller struct {
 	plots []string
 	// find is --find: the expression the Find bar searches for on open.
 	find string
+	// compare is --compare: the recording the Diff tab compares with.
+	compare string
 	// ws sizes and places bag windows on their screen; nil leaves them
 	// at bagWindowSize where the window manager puts them.
 	ws windowSystem

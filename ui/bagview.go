@@ -45,6 +45,9 @@ type bagView struct {
 	// allowScan is set once the user confirmed reading a remote file
 	// without a usable index whole.
 	allowScan bool
+	// compare is the recording the Diff tab compares with once loaded
+	// (the library's Compare); "" for none.
+	compare string
 }
 
 func newBagView(c *controller, w fyne.Window, src source) *bagView {
@@ -116,6 +119,7 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 		v.link, v.views = dv.link, dv
 		v.show(content)
 		markTiming("topics shown")
+		v.c.wireDiff(v, dv)
 		v.c.restoreLayout(dv)
 		if len(v.c.plots) > 0 && dv.plots != nil {
 			dv.plots.PlotPaths(v.c.plots)

@@ -16,6 +16,7 @@ import (
 	"github.com/bagscope/bagscope/ui/bookmarks"
 	"github.com/bagscope/bagscope/ui/chunk"
 	"github.com/bagscope/bagscope/ui/diagview"
+	"github.com/bagscope/bagscope/ui/diffview"
 	"github.com/bagscope/bagscope/ui/fetch"
 	findbar "github.com/bagscope/bagscope/ui/find"
 	"github.com/bagscope/bagscope/ui/findings"
@@ -55,6 +56,9 @@ type docViews struct {
 	fetch *fetch.Status
 	// topics is the Topics tab; nil for a recording without messages.
 	topics *topics.Panel
+	// diff is the Diff tab, shown once File › Compare With… picks B; nil
+	// for a recording without messages.
+	diff *diffview.View
 }
 
 // newViews builds the linked views of a bag with messages: the timeline
@@ -129,7 +133,8 @@ func newViews(d *model.Document, w fyne.Window, dv *docViews, winH, topH float32
 			tabs.Append(it)
 		}
 	}
-	diagview.AppendTab(tabs, l) // the Diagnostics tab, where the bag has diagnostics
+	diagview.AppendTab(tabs, l)   // the Diagnostics tab, where the bag has diagnostics
+	dv.diff = addDiffTab(l, tabs) // the Diff tab, once B is chosen
 	l.SetTabs(func(name string) bool { return selectTabNamed(tabs, name) })
 	tabs.OnSelected = func(*container.TabItem) { l.CatchUp(false) }
 	dv.timeline, dv.plots, dv.tabs, dv.topics = tp, plotsView, tabs, topicsView

@@ -71,6 +71,7 @@ func (c *controller) showLibrary(dir string, loaded func(*library.View, fyne.Win
 	v = library.New(w, dir, library.Actions{
 		Open:        func(p string) { c.openPath(p, nil) },
 		OpenLibrary: func() { c.openLibrary(w) },
+		Compare:     c.openCompared,
 	}, func() {
 		if loaded != nil {
 			loaded(v, w)

@@ -26,6 +26,8 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	library := fyne.NewMenuItem("Open Library…", func() { c.openLibrary(w) })
 	library.Shortcut = shortcutOpenLibrary
 	libraryURL := fyne.NewMenuItem("Open Library at URL…", func() { c.showOpenLibraryURLDialog(w) })
+	compare := fyne.NewMenuItem("Compare With…", func() { c.compareWith(w) })
+	compare.Shortcut = shortcutCompare
 	defs := fyne.NewMenuItem("Add Message Definition Folder…", func() { c.addDefinitionFolder(w) })
 	saveLayout := fyne.NewMenuItem("Save Layout…", func() { c.saveLayout(w) })
 	loadLayout := fyne.NewMenuItem("Load Layout…", func() { c.loadLayout(w) })
@@ -42,7 +44,7 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", func() { c.quitApp() })
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, openURL, library, libraryURL, recent, sample, sample2, fyne.NewMenuItemSeparator(), saveCut, repaired, defs, saveLayout, loadLayout, fyne.NewMenuItemSeparator(), closeItem, quit)
+	file := fyne.NewMenu("File", open, openURL, library, libraryURL, recent, sample, sample2, fyne.NewMenuItemSeparator(), compare, saveCut, repaired, defs, saveLayout, loadLayout, fyne.NewMenuItemSeparator(), closeItem, quit)
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard and mouse", func() { showKeys(w) }), fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
 	return fyne.NewMainMenu(file, c.viewMenu(w), c.findMenu(w), help)
 }
@@ -88,6 +90,7 @@ func (c *controller) addShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutPrevMessage, func(fyne.Shortcut) { c.stepMessage(w, -1) })
 	w.Canvas().AddShortcut(shortcutNextMessage, func(fyne.Shortcut) { c.stepMessage(w, +1) })
 	w.Canvas().AddShortcut(shortcutSaveRepaired, func(fyne.Shortcut) { c.saveRepaired(w) })
+	w.Canvas().AddShortcut(shortcutCompare, func(fyne.Shortcut) { c.compareWith(w) })
 	c.addPlaybackShortcuts(w)
 	c.addFindShortcuts(w)
 	for i, name := range viewNames {

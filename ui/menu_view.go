@@ -89,6 +89,7 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Ctrl+O", What: "open a recording: a file (.bag, .mcap, .db3, metadata.yaml) or a folder; type or paste its path and press Enter"},
 	{Keys: "Ctrl+L", What: "open a recording by URL (http://, https://, s3://, gs://), read in place"},
 	{Keys: "Ctrl+Shift+O", What: "open a library: a folder of recordings (or a catalogue) as a table to sort, filter, open (Enter, double-click) and compare (Ctrl+click two)"},
+	{Keys: "Ctrl+Shift+D", What: "compare with another recording (a file, a folder or a URL): the Diff tab, as bagscope diff compares; click a topic to go to its first differing message"},
 	{Keys: "Ctrl+W / Ctrl+Q", What: "close the window, quit"},
 	{Keys: "Ctrl+1 … Ctrl+9, Ctrl+0", What: "Topics, Message, Sensor, Log, Plots, Chunk, Records, Findings, TF, 3D (Sensor, Log, TF and 3D where the recording has images, point clouds, scans, /rosout or /tf)"},
 	{Keys: "Alt+Left / Alt+Right", What: "previous, next message in time of the selected topics (or of the message's topic), from any view"},

@@ -121,12 +121,21 @@ type openDialog struct {
 	where   *widgets.ClipRich
 	status  *widget.Label
 	d       *dialog.ConfirmDialog
+	// pick, when set, takes the path picked instead of opening it.
+	pick func(path string)
 }
 
 // showOpenDialog asks for a recording, a file or a folder, to open in
 // (or from) window w.
 func (c *controller) showOpenDialog(w fyne.Window) *openDialog {
-	o := &openDialog{c: c, w: w}
+	return c.showPickDialog(w, "Open a recording", "Open", nil)
+}
+
+// showPickDialog is the Open dialog with another title and button; pick,
+// when set, takes the path picked instead of opening it (File › Compare
+// With…).
+func (c *controller) showPickDialog(w fyne.Window, title, confirm string, pick func(path string)) *openDialog {
+	o := &openDialog{c: c, w: w, pick: pick}
 	o.path = widget.NewEntry()
 	o.path.SetPlaceHolder("Type or paste a path: a recording file or folder, then Enter")
 	o.path.OnSubmitted = func(string) { o.submit() }
@@ -179,7 +188,7 @@ func (c *controller) showOpenDialog(w fyne.Window) *openDialog {
 	top := container.NewVBox(o.path, container.NewBorder(nil, nil, container.NewHBox(up, home), thisFolder, o.where))
 	body := container.NewBorder(top, o.status, nil, nil, o.list)
 
-	o.d = dialog.NewCustomConfirm("Open a recording", "Open", "Cancel", body, func(ok bool) {
+	o.d = dialog.NewCustomConfirm(title, confirm, "Cancel", body, func(ok bool) {
 		if ok {
 			o.submit()
 		}
@@ -262,5 +271,9 @@ func (o *openDialog) submit() {
 // open opens path and closes the dialog.
 func (o *openDialog) open(path string) {
 	o.d.Hide()
+	if o.pick != nil {
+		o.pick(path)
+		return
+	}
 	o.c.openPath(path, o.w)
 }

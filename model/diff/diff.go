@@ -126,6 +126,11 @@ type Difference struct {
 	Where [2]string
 	// Size is each message's payload size (-1 on the side that has none).
 	Size [2]int
+	// Conn and Loc are each message's connection and place (bag.Loc),
+	// for reading it again (Storage.ReadMessage); nil and zero on the
+	// side that has none.
+	Conn [2]*bag.Connection
+	Loc  [2]bag.Loc
 	// Field is the first field that differs (by value), or "" with the
 	// byte offset At of the first differing byte (by bytes; -1 when one
 	// payload is a prefix of the other). A and B are the two values as

@@ -285,6 +285,7 @@ func (m *matcher) note(k Kind, a, b *rec, field, va, vb string, at int) {
 		if x != nil {
 			d.Index[i] = x.ordinal
 			d.Size[i] = len(x.data)
+			d.Conn[i], d.Loc[i] = x.conn, x.loc
 			locs[i] = x.loc
 		}
 	}

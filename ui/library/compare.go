@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/bag"
@@ -120,6 +121,17 @@ func (v *View) showComparison(c *Comparison) {
 			container.NewVSplit(topicTable(c.Result), container.NewVScroll(details)))
 	}
 	d := dialog.NewCustom("Compare recordings", "Close", body, v.win)
+	if v.acts.Compare != nil {
+		// The window's Diff tab shows more: the options, and both
+		// messages of a difference side by side.
+		d.SetButtons([]fyne.CanvasObject{
+			widget.NewButtonWithIcon("Open A with a Diff tab", theme.ContentCopyIcon(), func() {
+				d.Hide()
+				v.acts.Compare(c.Paths[0], c.Paths[1])
+			}),
+			widget.NewButton("Close", d.Hide),
+		})
+	}
 	size := v.win.Canvas().Size()
 	d.Resize(fyne.NewSize(min(1000, size.Width*0.92), min(640, size.Height*0.9)))
 	d.Show()

@@ -38,6 +38,9 @@ type Actions struct {
 	// OpenLibrary asks for another folder or catalogue (the empty
 	// state's button).
 	OpenLibrary func()
+	// Compare, when set, opens recording a in its own window showing
+	// its Diff tab against b (the comparison dialog's button).
+	Compare func(a, b string)
 }
 
 // Background runs the library's work off the UI goroutine; tests make it

@@ -35,4 +35,10 @@ type Actions struct {
 	// AddDefinitionFolder asks for a folder of ROS 2 message definitions
 	// and reopens the recording with it when it lacked one: the window.
 	AddDefinitionFolder func()
+	// CompareWith shows the Diff tab comparing the recording with the
+	// one at path (a file, a folder or a URL): the Diff view.
+	CompareWith func(path string)
+	// ChooseCompare asks for the recording to compare with (File ›
+	// Compare With…): the window.
+	ChooseCompare func()
 }

@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bagscope/bagscope/assets"
+	"github.com/bagscope/bagscope/model/cli"
+	"github.com/bagscope/bagscope/ui/diffview"
+	"github.com/bagscope/bagscope/ui/internal/uitest"
+	"github.com/bagscope/bagscope/ui/library"
+)
+
+// diffEqual runs `bagscope diff --json A B` and returns its verdict.
+func diffEqual(t *testing.T, a, b string) bool {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := cli.Run([]string{"diff", "--json", a, b}, &out, &errb); code > 1 {
+		t.Fatalf("diff %s %s: exit %d: %s", a, b, code, errb.String())
+	}
+	var d struct{ Equal bool }
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+		t.Fatal(err)
+	}
+	return d.Equal
+}
+
+// Ctrl+Shift+D (File › Compare With…) asks for recording B in the Open
+// dialog; a path typed there with Enter shows the Diff tab comparing the
+// window's recording with it, as `bagscope diff` does.
+func init() {
+	keyChecks["Ctrl+Shift+D"] = func(t *testing.T, k *keysWindow) {
+		uitest.PressShortcut(k.w, shortcutCompare)
+		top := k.w.Canvas().Overlays().Top()
+		if top == nil || !uitest.ContainsText(uitest.ShownObjects(top), "Open this folder") || !strings.Contains(uitest.ShownLines(k.w), "Compare") {
+			t.Fatalf("Ctrl+Shift+D showed no dialog asking for B:\n%s", uitest.ShownLines(k.w))
+		}
+		entry, ok := k.w.Canvas().Focused().(*widget.Entry)
+		if !ok {
+			t.Fatalf("the path field does not have the keyboard: %T does", k.w.Canvas().Focused())
+		}
+		// B: the sample (the window's recording) written to a file.
+		b := filepath.Join(t.TempDir(), "b.bag")
+		if err := os.WriteFile(b, assets.SampleBag, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		entry.SetText(b)
+		entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		if !strings.HasPrefix(k.tabs.Selected().Text, diffview.Title) {
+			t.Fatalf("the %q tab shows, not Diff", k.tabs.Selected().Text)
+		}
+		st := k.v.views.diff.State()
+		if st.Result == nil || st.Err != nil || st.B != b {
+			t.Fatalf("the Diff tab shows %+v", st)
+		}
+		a := filepath.Join(t.TempDir(), "a.bag")
+		if err := os.WriteFile(a, assets.SampleBag, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if want := diffEqual(t, a, b); st.Result.Equal() != want || !want {
+			t.Errorf("the tab says equal %v; the command %v", st.Result.Equal(), want)
+		}
+		closeOverlays(k.w)
+	}
+}
+
+// TestLibraryCompareOpensDiffTab: the library's comparison offers "Open A
+// with a Diff tab", which opens A in a window of its own showing its Diff
+// tab against B, with the verdict the command gives.
+func TestLibraryCompareOpensDiffTab(t *testing.T) {
+	c := newTestController(t)
+	old := library.Background
+	library.Background = uitest.SyncRun
+	t.Cleanup(func() { library.Background = old })
+	dir := t.TempDir()
+	robot := uitest.Testdata(t, "robot.bag")
+	data, err := os.ReadFile(robot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := filepath.Join(dir, "a.bag"), filepath.Join(dir, "b.mcap")
+	if err := os.WriteFile(a, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := cli.Run([]string{"convert", a, b}, &out, &errb); code != 0 {
+		t.Fatalf("convert: exit %d: %s", code, errb.String())
+	}
+	var lw fyne.Window
+	v := c.showLibrary(dir, func(_ *library.View, w fyne.Window) { lw = w })
+	if lw == nil || v.Rows().Len() != 2 {
+		t.Fatalf("the library did not load its two recordings")
+	}
+	lw.Resize(fyne.NewSize(1024, 640))
+	for i := range 2 {
+		v.Tap(i, i == 1)
+	}
+	test.Tap(uitest.FindButton(t, lw.Content(), "Compare"))
+	top := lw.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("Compare showed no comparison")
+	}
+	open := uitest.FindButton(t, top, "Open A with a Diff tab")
+	test.Tap(open)
+	if len(c.views) != 1 {
+		t.Fatalf("%d bag windows opened, want 1", len(c.views))
+	}
+	sel := v.Selected()
+	for bw, bv := range c.views {
+		if bv.src.path != sel[0] || bv.views == nil || bv.views.diff == nil {
+			t.Fatalf("opened %q (views %v), want %s", bv.src.path, bv.views, sel[0])
+		}
+		if tab := appTabs(t, bw).Selected(); !strings.HasPrefix(tab.Text, diffview.Title) {
+			t.Errorf("the %q tab shows, not Diff", tab.Text)
+		}
+		st := bv.views.diff.State()
+		if st.B != sel[1] || st.Result == nil || st.Result.Equal() != diffEqual(t, sel[0], sel[1]) || !st.Result.Equal() {
+			t.Errorf("the Diff tab shows %+v against %s", st, sel[1])
+		}
+	}
+}
