@@ -151,6 +151,9 @@ func read(ctx context.Context, e entry, o Options) (Recording, []Topic, string) 
 	}
 	if o.ReadAll {
 		if bytesOf, err = stats.MessageBytes(ctx, b, nil); err != nil {
+			if isRemoteFailure(err) {
+				return unreached(r, err)
+			}
 			r.Error = err.Error()
 		}
 	}

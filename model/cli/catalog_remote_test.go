@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/bagscope/bagscope/bag/remote/remotetest"
 	"github.com/bagscope/bagscope/model/catalog"
@@ -63,6 +64,9 @@ type s3Proxy struct {
 	mu     sync.Mutex
 	reads  map[string]int // object path -> ranged GETs
 	refuse map[string]int // object path suffix -> status
+	// onRead, when set, hears of each ranged GET before it is
+	// forwarded, with the object's count so far.
+	onRead func(path string, n int)
 }
 
 func newS3Proxy(t *testing.T, s *remotetest.S3Server) *s3Proxy {
@@ -72,6 +76,9 @@ func newS3Proxy(t *testing.T, s *remotetest.S3Server) *s3Proxy {
 		defer p.mu.Unlock()
 		if r.Method == http.MethodGet && r.Header.Get("Range") != "" {
 			p.reads[r.URL.Path]++
+			if p.onRead != nil {
+				p.onRead(r.URL.Path, p.reads[r.URL.Path])
+			}
 		}
 		for suffix, code := range p.refuse {
 			if strings.HasSuffix(r.URL.Path, suffix) {
@@ -281,6 +288,40 @@ func TestCatalogS3Prefix(t *testing.T) {
 		t.Errorf("after changing one byte of an object: %+v, objects read %v; want only b/tf.bag read", flipped, reads)
 	}
 
+	// An object rewritten while it is read (test1.bag, read in many
+	// requests: after its third) is a row saying it changed during the
+	// read, tried again by the next run, which reads it whole.
+	test1, _ := os.ReadFile(filepath.Join(fleet, "big", "test1.bag"))
+	other := append([]byte(nil), test1...)
+	other[len(other)/3] ^= 0xff
+	proxy.mu.Lock()
+	proxy.onRead = func(path string, n int) {
+		if path == "/fleet/2026/big/test1.bag" && n == 3 {
+			s3.Put(t, "fleet", "2026/big/test1.bag", other)
+		}
+	}
+	proxy.mu.Unlock()
+	// A listing before the rewrite: the object's ETag as it was.
+	mid, _ := runRemoteCatalog(t, prefix, "--endpoint-url", ep, "-o", remoteCat, "--read-all")
+	proxy.mu.Lock()
+	proxy.onRead = nil
+	proxy.mu.Unlock()
+	proxy.takeReads()
+	var midRow catalog.Recording
+	recs, _ = catalog.ReadRecordings(remoteCat)
+	for _, r := range recs {
+		if strings.HasSuffix(r.Path, "/big/test1.bag") {
+			midRow = r
+		}
+	}
+	if mid.Failed != 1 || !strings.Contains(midRow.Health, "changed during the read") || midRow.Validator != "" {
+		t.Errorf("rewritten while read: %+v, row %+v; want its row saying it changed during the read", mid, midRow)
+	}
+	after, _ := runRemoteCatalog(t, prefix, "--endpoint-url", ep, "-o", remoteCat, "--read-all")
+	if reads := proxy.takeReads(); after.Failed != 0 || after.Read != 1 || len(reads) != 1 || reads["/fleet/2026/big/test1.bag"] == 0 {
+		t.Errorf("the run after: %+v, objects read %v; want test1.bag alone read again", after, reads)
+	}
+
 	// Three processes, one shard each, write the rows of one run.
 	bin := filepath.Join(dir, "bagscope")
 	if out, err := exec.Command("go", "build", "-o", bin, "./bagscope").CombinedOutput(); err != nil {
@@ -344,5 +385,71 @@ func TestCatalogS3Prefix(t *testing.T) {
 		if found != 3 {
 			t.Errorf("%d rows of the 3 unreadable objects", found)
 		}
+	}
+}
+
+// TestCatalogHTTPURL: http(s) URLs of recordings (served by nginx) are
+// catalogued as their local files are; a re-run reads none of them (the
+// opening suffix read's ETag is the same), a touched file is read again,
+// and a URL the server has not is a row saying so.
+func TestCatalogHTTPURL(t *testing.T) {
+	fleet := s3Fleet(t)
+	web := remotetest.Nginx(t, fleet)
+	dir := t.TempDir()
+	rels := []string{"a/robot.bag", "a/ros2-mixed.mcap", "big/test1.bag"}
+	var local, urls []string
+	for _, rel := range rels {
+		local = append(local, filepath.Join(fleet, rel))
+		urls = append(urls, web.URL+rel)
+	}
+	localCat, webCat := filepath.Join(dir, "local"), filepath.Join(dir, "web")
+	runCatalog(t, append(local, "-o", localCat)...)
+	cold, code := runRemoteCatalog(t, append(urls, "-o", webCat)...)
+	if code != 0 || cold.Read != 3 || cold.Bytes == 0 {
+		t.Fatalf("cold: exit %d, %+v; want 3 read", code, cold)
+	}
+	lr, lt := rowsByName(t, localCat, fleet+"/")
+	wr, wt := rowsByName(t, webCat, web.URL)
+	for _, rel := range rels {
+		l, w := lr[rel], wr[rel]
+		l.MTime = w.MTime
+		if w.MTime.IsZero() || !reflect.DeepEqual(l, w) || !reflect.DeepEqual(lt[rel], wt[rel]) {
+			t.Errorf("%s:\nurl   %+v\nlocal %+v", rel, w, l)
+		}
+	}
+	recs, _ := catalog.ReadRecordings(webCat)
+	for _, r := range recs {
+		if !strings.HasPrefix(r.Validator, "etag:") {
+			t.Errorf("%s: validator %q; want nginx's ETag", r.Path, r.Validator)
+		}
+	}
+	again, _ := runRemoteCatalog(t, append(urls, "-o", webCat)...)
+	if again.Read != 0 || again.Unchanged != 3 {
+		t.Errorf("unchanged: %+v; want nothing read", again)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(fleet, "a", "robot.bag"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	touched, _ := runRemoteCatalog(t, append(urls, "-o", webCat)...)
+	if touched.Read != 1 || touched.Unchanged != 2 {
+		t.Errorf("after touching robot.bag: %+v; want it alone read", touched)
+	}
+	missing, code := runRemoteCatalog(t, append(urls, web.URL+"a/missing.bag", "-o", webCat)...)
+	if code != 1 || missing.Failed != 1 || missing.Unchanged != 3 {
+		t.Errorf("with a missing URL: exit %d, %+v; want exit 1, it failed, 3 unchanged", code, missing)
+	}
+	recs, _ = catalog.ReadRecordings(webCat)
+	found := false
+	for _, r := range recs {
+		if strings.HasSuffix(r.Path, "/missing.bag") {
+			found = true
+			if !strings.Contains(r.Health, "HTTP 404") || r.Format != "ROS 1 bag" {
+				t.Errorf("missing.bag: %+v; want its health saying HTTP 404", r)
+			}
+		}
+	}
+	if !found {
+		t.Error("no row for the missing URL")
 	}
 }
