@@ -81,11 +81,26 @@ func SampleOf(b bag.Storage) *FieldSample {
 func SampleFields(ctx context.Context, b bag.Storage, cache *rosmsg.Cache) (*FieldSample, error) {
 	s := &FieldSample{paths: map[string][]string{}}
 	blocks := b.Blocks()
+	// The topics the summary counts no messages of are not read: reading
+	// one looks through every message for none (a .db3 has no blocks to
+	// say where a topic's messages lie), the whole file over a network.
+	// A summary that counts some messages lists every connection that
+	// has any.
+	var counts map[uint32]uint64
+	if sum, err := b.Summary(); err == nil && sum != nil && sum.Indexed && len(sum.ConnMessages) > 0 {
+		counts = sum.ConnMessages
+	}
 	for _, topic := range Topics(b) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		paths, err := sampleTopic(ctx, b, cache, blocks, topic)
+		empty := counts != nil
+		for _, c := range topicConns(b, topic) {
+			if counts[c.ID] > 0 {
+				empty = false
+			}
+		}
+		paths, err := sampleTopic(ctx, b, cache, blocks, topic, empty)
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +133,7 @@ func (s *sampler) Value(name []byte, _ float64) {
 }
 
 // sampleTopic lists topic's sampled paths.
-func sampleTopic(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, blocks []*bag.Block, topic string) ([]string, error) {
+func sampleTopic(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, blocks []*bag.Block, topic string, empty bool) ([]string, error) {
 	conns := topicConns(b, topic)
 	type connPlan struct {
 		plan     *rosmsg.Plan
@@ -204,12 +219,14 @@ func sampleTopic(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, blocks
 		}
 		return it.Err()
 	}
-	if err := read(head, false); err != nil {
-		return nil, err
-	}
-	if len(blocks) > 0 && !tail.Start.IsZero() {
-		if err := read(tail, true); err != nil {
+	if !empty { // else no messages to sample: the paths alone
+		if err := read(head, false); err != nil {
 			return nil, err
+		}
+		if len(blocks) > 0 && !tail.Start.IsZero() {
+			if err := read(tail, true); err != nil {
+				return nil, err
+			}
 		}
 	}
 	// The list: each plan's paths, "[*]" paths followed by what was seen
