@@ -50,9 +50,10 @@ type View struct {
 	// hides the button.
 	pick func()
 
-	root    *fyne.Container
-	body    *fyne.Container // a stack: the empty state, or the results
-	results fyne.CanvasObject
+	root *fyne.Container
+	body *fyne.Container // a stack: the empty state, or the results
+	// pair holds A's and B's messages side by side.
+	pair fyne.CanvasObject
 
 	bLabel  *widget.Label
 	choose  *ttwidget.Button
@@ -66,6 +67,7 @@ type View struct {
 	notes   *widget.Label
 	table   *widget.Table
 	sides   [2]*widget.RichText
+	scrolls [2]*container.Scroll
 	heads   [2]*widget.Label
 
 	bPath  string
@@ -156,13 +158,13 @@ func New(l link.Link, pick func()) *View {
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(v.choose, v.run, v.stop), v.bLabel),
 		opts, v.bar, v.verdict)
+	for i := range v.scrolls {
+		v.scrolls[i] = container.NewScroll(v.sides[i])
+	}
 	pair := container.NewHSplit(
-		container.NewBorder(v.heads[0], nil, nil, nil, container.NewScroll(v.sides[0])),
-		container.NewBorder(v.heads[1], nil, nil, nil, container.NewScroll(v.sides[1])))
-	lower := container.NewBorder(container.NewVBox(v.notes, widget.NewSeparator()), nil, nil, nil, pair)
-	split := container.NewVSplit(v.table, lower)
-	split.Offset = 0.55
-	v.results = split
+		container.NewBorder(v.heads[0], nil, nil, nil, v.scrolls[0]),
+		container.NewBorder(v.heads[1], nil, nil, nil, v.scrolls[1]))
+	v.pair = pair
 	v.body = container.NewStack()
 	v.root = container.NewBorder(top, nil, nil, nil, v.body)
 	v.showEmpty()
@@ -351,6 +353,11 @@ func (v *View) finish(st State, b bag.Storage) {
 	v.verdict.Importance = imp
 	v.verdict.SetText(text)
 	v.notes.SetText(notes(st, v.start))
+	if v.notes.Text == "" {
+		v.notes.Hide()
+	} else {
+		v.notes.Show()
+	}
 	if st.Result == nil {
 		v.body.Objects = []fyne.CanvasObject{widgets.NewEmptyState(emptyTitle(st), text)}
 		if st.Err == nil && !st.Cancelled {
@@ -358,7 +365,7 @@ func (v *View) finish(st State, b bag.Storage) {
 			return
 		}
 	} else {
-		v.body.Objects = []fyne.CanvasObject{v.results}
+		v.body.Objects = []fyne.CanvasObject{v.resultsPane(len(st.Result.Differing()) > 0)}
 		v.table.Refresh()
 		v.table.ScrollToTop()
 		// The first difference's messages show at once, the time left
@@ -454,9 +461,6 @@ func notes(st State, start bag.Time) string {
 			out = append(out, fmt.Sprintf("%s: %d message(s) read from damaged units", "AB"[i:i+1], n))
 		}
 	}
-	if len(out) == 0 && !res.Equal() {
-		out = append(out, "Click a topic to go to its first differing message and see A's and B's side by side (the Last column: its last).")
-	}
 	return strings.Join(out, "\n")
 }
 
@@ -514,4 +518,16 @@ func (v *View) Shown() *diff.Difference {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.shown
+}
+
+// resultsPane is the table with the notes, and below them, when messages
+// differ, A's and B's side by side.
+func (v *View) resultsPane(differ bool) fyne.CanvasObject {
+	notes := container.NewVBox(v.notes, widget.NewSeparator())
+	if !differ {
+		return container.NewBorder(nil, notes, nil, nil, v.table)
+	}
+	split := container.NewVSplit(v.table, container.NewBorder(notes, nil, nil, nil, v.pair))
+	split.Offset = 0.45
+	return split
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -312,6 +313,9 @@ func TestDiffTabMatchesCommand(t *testing.T) {
 				}
 				if !markedShown(v.sides[0]) {
 					t.Error("no line of A's side is drawn marked")
+				}
+				if first := slices.Index(marked[0], true); first > 4 && v.scrolls[0].Offset.Y <= 0 {
+					t.Errorf("the first marked line is line %d, and A's side is not scrolled to it", first)
 				}
 			}
 		})

@@ -3,7 +3,10 @@ package diffview
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+
+	"fyne.io/fyne/v2"
 
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -144,5 +147,21 @@ func (v *View) showSides(t *diff.Topic, d *diff.Difference, sides [2]Side) {
 		}
 		v.sides[i].Segments = segs
 		v.sides[i].Refresh()
+		v.scrollTo(i, marked[i])
 	}
+}
+
+// scrollTo scrolls side i to a few lines above its first marked line.
+func (v *View) scrollTo(i int, marked []bool) {
+	sc := v.scrolls[i]
+	// The scroll clamps its offset to its content's size, which its
+	// next layout would set: set it now.
+	sc.Content.Resize(sc.Content.MinSize().Max(sc.Size()))
+	sc.Offset = fyne.NewPos(0, 0)
+	first := slices.Index(marked, true)
+	if n := len(v.sides[i].Segments); first > 2 && n > 0 {
+		lh := v.sides[i].MinSize().Height / float32(n)
+		sc.Offset.Y = max(0, min(lh*float32(first-2), v.sides[i].MinSize().Height-sc.Size().Height))
+	}
+	sc.Refresh()
 }
