@@ -383,6 +383,12 @@ screenshots: build
 	shot library --library testdata
 	shot library-query --library --query $$'-- The busiest topics across the library, with their rates and gaps\nSELECT r.path, t.topic, t.type, t.messages,\n       round(t.rate, 1) AS rate_hz, t.gaps, t.longest_gap\nFROM topics t JOIN recordings r USING (path)\nWHERE t.messages >= 100\nORDER BY t.messages DESC' testdata
 	shot timeline --select /imu@0.5 testdata/lz4-multichunk.bag
+	# The Diff tab against a copy the reference rosbag wrote with one
+	# /odom message changed, made beside the sources (a relative path).
+	rm -rf compared && mkdir compared
+	/usr/bin/python3 testdata/oracle/diff_variant.py testdata/robot.bag compared/robot-edited.bag change /odom 7 pose.pose.position.x 0.5 >/dev/null
+	shot diff --compare compared/robot-edited.bag testdata/robot.bag
+	rm -rf compared
 	shot scanned $(CUT_BAG)
 	shot findings --tab Findings $(CUT_BAG)
 	shot sensor-image --tab Sensor --select /raspicam_node/image/compressed@0 ../shared/bags/UbiquityRobotics__fiducials/fiducial_slam/test/aruco_images.bag
