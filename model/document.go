@@ -51,6 +51,10 @@ type Document struct {
 	// Scan is set when a ROS 1 bag could not be read through its index
 	// (unindexed, cut or damaged) and was scanned record by record instead.
 	Scan *ros1.ScanReport
+	// Members are the recordings of a document of several (Combine), the
+	// first being the one the others align to; nil for one recording.
+	// Close closes them.
+	Members []Member
 
 	src    io.ReaderAt // the file's bytes, for a fresh read (check, repair)
 	closer io.Closer
@@ -310,6 +314,13 @@ func (d *Document) Duration() float64 {
 
 // Close closes the document's file.
 func (d *Document) Close() error {
+	if len(d.Members) > 0 {
+		var err error
+		for _, m := range d.Members {
+			err = errors.Join(err, m.Doc.Close())
+		}
+		return err
+	}
 	err := d.Storage.Close()
 	if d.closer != nil {
 		if cerr := d.closer.Close(); err == nil {

@@ -52,7 +52,7 @@ func Run(args []string) int {
 	a := app.NewWithID(AppID)
 	a.SetIcon(iconResource)
 	c := newController(a)
-	c.tab, c.sel, c.rng, c.plots, c.find = opts.tab, opts.sel, opts.rng, opts.plots, opts.find
+	c.tab, c.sel, c.rng, c.plots, c.find, c.adds = opts.tab, opts.sel, opts.rng, opts.plots, opts.find, opts.add
 	c.compare = opts.compare
 	if opts.size != nil {
 		bagWindowSize = *opts.size
@@ -109,6 +109,7 @@ type options struct {
 	plots   []string
 	find    string
 	compare string
+	add     []string
 	msgs    []string
 	files   []string
 	// size is --size: the bag windows' size (and --screenshot's).
@@ -126,6 +127,10 @@ func parseArgs(args []string, stderr io.Writer) (options, int, bool) {
 	fs.StringVar(&o.tab, "tab", "", "show the tab whose title starts with `NAME` (e.g. Findings)")
 	fs.Func("plot", "plot `PATHS` (e.g. /imu.linear_acceleration.x; commas put several in one plot); repeat for more plots", func(s string) error {
 		o.plots = append(o.plots, s)
+		return nil
+	})
+	fs.Func("add", "show `FILE` in the window of the first FILE too, its topics under B: (then C:, …), aligned start to start (File › Add Recording…); repeatable", func(s string) error {
+		o.add = append(o.add, s)
 		return nil
 	})
 	fs.StringVar(&o.find, "find", "", "open the Find bar and search for `EXPR` (as `bagscope find` does)")
@@ -197,6 +202,8 @@ type controller struct {
 	find string
 	// compare is --compare: the recording the Diff tab compares with.
 	compare string
+	// adds is --add: recordings shown with each one opened (multi.go).
+	adds []string
 	// ws sizes and places bag windows on their screen; nil leaves them
 	// at bagWindowSize where the window manager puts them.
 	ws windowSystem

@@ -48,6 +48,10 @@ type bagView struct {
 	// compare is the recording the Diff tab compares with once loaded
 	// (the library's Compare); "" for none.
 	compare string
+	// members are the recordings the window shows together (File › Add
+	// Recording…), the first being the one opened; nil for one. doc is
+	// then their combination (multi.go).
+	members []model.Member
 }
 
 func newBagView(c *controller, w fyne.Window, src source) *bagView {
@@ -106,40 +110,58 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 			v.c.recent.Add(bag.Shown(v.src.path))
 			v.c.refreshMenus()
 		}
-		winH := v.win.Canvas().Size().Height
-		if winH <= 0 {
-			winH = bagWindowSize.Height
+		if len(v.c.adds) > 0 && v.members == nil {
+			// --add: the recordings to show with it (multi.go), then
+			// what the command line asks of the window.
+			v.openAdds(doc, v.c.adds)
+			return
 		}
-		if v.c.screenshotting {
-			// The picture is drawn at --size pixels, which on a scaled
-			// screen are fewer units (screenshot.go).
-			winH = bagWindowSize.Height / shotScale(v.win.Canvas().Scale())
-		}
-		content, dv := newDocumentPanel(doc, v.win, winH, func() { v.c.addDefinitionFolder(v.win) })
-		v.link, v.views = dv.link, dv
-		v.show(content)
-		markTiming("topics shown")
-		v.c.wireDiff(v, dv)
-		v.c.restoreLayout(dv)
-		if len(v.c.plots) > 0 && dv.plots != nil {
-			dv.plots.PlotPaths(v.c.plots)
-		}
-		if v.c.find != "" && dv.find != nil {
-			dv.find.SearchFor(v.c.find)
-		}
-		if c := v.c; c.tab != "" && !dv.link.SelectTab(c.tab) {
-			fmt.Fprintf(os.Stderr, "bagscope: no tab called %q\n", c.tab)
-		}
-		if r := v.c.rng; r != nil {
-			applyRange(dv.link, *r)
-		}
-		if sel := v.c.sel; sel != nil {
-			applySelection(dv.link, *sel, strings.HasPrefix(v.c.tab, "Records"), func(err error) { fmt.Fprintf(os.Stderr, "bagscope: %s: %v\n", v.src.name, err) })
-		}
+		v.present(doc)
 	}
 	if v.c.onOpened != nil {
 		v.c.onOpened(v)
 	}
+}
+
+// present shows the opened document and applies what the command line
+// asks of the window (--plot, --find, --tab, --range, --select).
+func (v *bagView) present(doc *model.Document) {
+	dv := v.showDoc(doc)
+	markTiming("topics shown")
+	v.c.wireDiff(v, dv)
+	v.c.restoreLayout(dv)
+	if len(v.c.plots) > 0 && dv.plots != nil {
+		dv.plots.PlotPaths(v.c.plots)
+	}
+	if v.c.find != "" && dv.find != nil {
+		dv.find.SearchFor(v.c.find)
+	}
+	if c := v.c; c.tab != "" && !dv.link.SelectTab(c.tab) {
+		fmt.Fprintf(os.Stderr, "bagscope: no tab called %q\n", c.tab)
+	}
+	if r := v.c.rng; r != nil {
+		applyRange(dv.link, *r)
+	}
+	if sel := v.c.sel; sel != nil {
+		applySelection(dv.link, *sel, strings.HasPrefix(v.c.tab, "Records"), func(err error) { fmt.Fprintf(os.Stderr, "bagscope: %s: %v\n", v.src.name, err) })
+	}
+}
+
+// showDoc shows doc's panel and views in the window.
+func (v *bagView) showDoc(doc *model.Document) *docViews {
+	winH := v.win.Canvas().Size().Height
+	if winH <= 0 {
+		winH = bagWindowSize.Height
+	}
+	if v.c.screenshotting {
+		// The picture is drawn at --size pixels, which on a scaled
+		// screen are fewer units (screenshot.go).
+		winH = bagWindowSize.Height / shotScale(v.win.Canvas().Scale())
+	}
+	content, dv := newDocumentPanel(doc, v.win, winH, func() { v.c.addDefinitionFolder(v.win) })
+	v.link, v.views = dv.link, dv
+	v.show(content)
+	return dv
 }
 
 func (v *bagView) show(o fyne.CanvasObject) {
@@ -186,6 +208,7 @@ func (v *bagView) reload() {
 		v.doc.Close()
 		v.doc = nil
 	}
+	v.members = nil // the added recordings are closed with the combination
 	v.load()
 }
 

@@ -44,7 +44,10 @@ func (c *controller) mainMenu(w fyne.Window) *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", func() { c.quitApp() })
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", open, openURL, library, libraryURL, recent, sample, sample2, fyne.NewMenuItemSeparator(), compare, saveCut, repaired, defs, saveLayout, loadLayout, fyne.NewMenuItemSeparator(), closeItem, quit)
+	items := append([]*fyne.MenuItem{open, openURL, library, libraryURL, recent, sample, sample2, fyne.NewMenuItemSeparator()}, c.recordingItems(w)...)
+	items = append(items, compare)
+	items = append(items, fyne.NewMenuItemSeparator(), saveCut, repaired, defs, saveLayout, loadLayout, fyne.NewMenuItemSeparator(), closeItem, quit)
+	file := fyne.NewMenu("File", items...)
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard and mouse", func() { showKeys(w) }), fyne.NewMenuItem("About bagscope", func() { c.showAbout(w) }))
 	return fyne.NewMainMenu(file, c.viewMenu(w), c.findMenu(w), help)
 }
@@ -84,6 +87,7 @@ func (c *controller) addShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutOpen, func(fyne.Shortcut) { c.openRecording(w) })
 	w.Canvas().AddShortcut(shortcutOpenURL, func(fyne.Shortcut) { c.showOpenURLDialog(w) })
 	w.Canvas().AddShortcut(shortcutOpenLibrary, func(fyne.Shortcut) { c.openLibrary(w) })
+	w.Canvas().AddShortcut(shortcutAddRecording, func(fyne.Shortcut) { c.addRecording(w) })
 	w.Canvas().AddShortcut(shortcutClose, func(fyne.Shortcut) { c.closeWindow(w) })
 	w.Canvas().AddShortcut(shortcutQuit, func(fyne.Shortcut) { c.quitApp() })
 	w.Canvas().AddShortcut(shortcutHeader, func(fyne.Shortcut) { c.toggleHeader(w) })

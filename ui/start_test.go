@@ -126,7 +126,7 @@ func TestMenus(t *testing.T) {
 	for _, it := range m.Items[0].Items {
 		labels = append(labels, it.Label)
 	}
-	if got := strings.Join(labels, "|"); got != "Open…|Open URL…|Open Library…|Open Library at URL…|Open Recent|Open ROS 1 Sample|Open ROS 2 Sample||Compare With…|Save Range/Topics As…|Save Repaired Copy…|Add Message Definition Folder…|Save Layout…|Load Layout…||Close|Quit" {
+	if got := strings.Join(labels, "|"); got != "Open…|Open URL…|Open Library…|Open Library at URL…|Open Recent|Open ROS 1 Sample|Open ROS 2 Sample||Add Recording…|Compare With…||Save Range/Topics As…|Save Repaired Copy…|Add Message Definition Folder…|Save Layout…|Load Layout…||Close|Quit" {
 		t.Errorf("File menu = %q", got)
 	}
 	if sub := m.Items[0].Items[4].ChildMenu; sub == nil || !strings.HasPrefix(sub.Items[0].Label, "a.bag") ||
@@ -136,7 +136,7 @@ func TestMenus(t *testing.T) {
 	if m.Items[3].Label != "Help" || m.Items[3].Items[1].Label != "About bagscope" {
 		t.Errorf("Help menu = %+v", m.Items[3])
 	}
-	for _, s := range []fyne.Shortcut{shortcutOpen, shortcutOpenURL, shortcutOpenLibrary, shortcutCompare, shortcutClose, shortcutQuit} {
+	for _, s := range []fyne.Shortcut{shortcutOpen, shortcutOpenURL, shortcutOpenLibrary, shortcutAddRecording, shortcutCompare, shortcutClose, shortcutQuit} {
 		if s.ShortcutName() == "" {
 			t.Errorf("shortcut %v has no name", s)
 		}

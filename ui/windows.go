@@ -28,8 +28,17 @@ func (c *controller) newWindow(title string) fyne.Window {
 }
 
 // dropped opens the files and folders dropped on window w, each in its
-// own window (the start page's window takes the first).
+// own window (the start page's window takes the first); dropped on a
+// window that shows a recording, they may join it instead (multi.go).
 func (c *controller) dropped(w fyne.Window, uris []fyne.URI) {
+	if v := c.views[w]; v != nil && v.doc != nil && len(uris) > 0 {
+		paths := make([]string, len(uris))
+		for i, u := range uris {
+			paths[i] = u.Path()
+		}
+		c.droppedOnRecording(w, v, paths)
+		return
+	}
 	for _, u := range uris {
 		c.openPath(u.Path(), w)
 	}

@@ -167,6 +167,7 @@ func addWindowFlags(fs *pflag.FlagSet) {
 	fs.StringArray("plot", nil, "plot `PATHS` (e.g. /imu.linear_acceleration.x; commas put several in one plot); repeat for more plots")
 	fs.String("find", "", "open the Find bar and search for `EXPR` (as `bagscope find` does)")
 	fs.String("compare", "", "show the Diff tab comparing FILE with recording `B` (as `bagscope diff FILE B` does)")
+	fs.StringArray("add", nil, "show `FILE` in the window of the first FILE too, its topics under B: (then C:, …), aligned start to start (File › Add Recording…); repeatable")
 	fs.Bool("library", false, "show each DIR (a folder of recordings, or a catalogue) as a library, as File › Open Library… does")
 	fs.String("query", "", "with --library: run `SQL` in the library's query box (as bagscope sql runs it)")
 }

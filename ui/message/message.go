@@ -463,6 +463,14 @@ func (p *messagePanel) setWhere(x *model.MessageIndex) {
 	t := bag.TimeFromNanos(ref.T)
 	parts = append(parts, human.RelTime(ref.T-start.Nanos()),
 		fmt.Sprintf("%s UTC (%d.%09d)", human.Time(t), t.Sec, t.NSec))
+	if tm != nil {
+		// A message of an added recording (File › Add Recording…) is
+		// shown at its time plus the offset: its own time too.
+		if r, _ := link.RecordingOf(p.l.Doc(), tm.Topic); r.Prefix != "" {
+			own := bag.TimeFromNanos(ref.T - r.Offset)
+			parts = append(parts, fmt.Sprintf("in %s %s: %s UTC (%d.%09d), offset %+.3f s", strings.TrimSuffix(r.Prefix, ":"), r.Name, human.Time(own), own.Sec, own.NSec, float64(r.Offset)/1e9))
+		}
+	}
 	if m := p.msg; m != nil {
 		parts = append(parts, messagePlace(p.l.Doc(), m))
 	}
