@@ -98,6 +98,29 @@ func WithMessageVisitor(ctx context.Context, fn func(m *Message)) context.Contex
 	return context.WithValue(ctx, visitKey{}, fn)
 }
 
+// visitConnsKey marks a context whose visitor wants some connections only.
+type visitConnsKey struct{}
+
+// WithVisitedConns returns a context saying that its message visitor
+// (WithMessageVisitor) wants the messages of the connections conns only
+// (by Connection.ID): a doctor may leave the others out (MCAP's does: a
+// search of one topic then does not build a message for every other one).
+// The visitor must still take any message it is handed; CheckReport.Visited
+// then says every message of those connections was visited. No conns: all.
+func WithVisitedConns(ctx context.Context, conns []uint32) context.Context {
+	if len(conns) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, visitConnsKey{}, conns)
+}
+
+// VisitedConnsOf returns the connections the visitor of ctx wants
+// (WithVisitedConns), or nil for all.
+func VisitedConnsOf(ctx context.Context) []uint32 {
+	c, _ := ctx.Value(visitConnsKey{}).([]uint32)
+	return c
+}
+
 // VisitingDoctor is a Storage whose doctor honours WithMessageVisitor
 // (MCAP's). A caller that reads the messages and runs the doctor may then
 // do both in one pass; with another doctor it reads them itself.

@@ -60,6 +60,9 @@ type doctor struct {
 	// nil; notVisited is set when a message could not be handed to it.
 	visit      func(m *bag.Message)
 	notVisited bool
+	// wanted, when not nil, says by channel ID which channels' messages
+	// the visitor wants (bag.WithVisitedConns).
+	wanted []bool
 
 	// Per channel ID, counted as the chunks are walked (a map update per
 	// message cost more than the rest of the walk): messages, payload
@@ -136,6 +139,18 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 		vouched = x.taken()
 	}
 	pipe := newCheckPipe(x, visit)
+	if ids := bag.VisitedConnsOf(ctx); visit != nil && ids != nil {
+		// The visitor wants these connections only.
+		want := map[uint32]bool{}
+		for _, id := range ids {
+			want[id] = true
+		}
+		pipe.wanted = make([]bool, len(x.connTab))
+		for ch, c := range x.connTab {
+			pipe.wanted[ch] = c != nil && want[c.ID]
+		}
+		d.wanted = pipe.wanted
+	}
 	// The walk reads the records in file order on its own goroutine and
 	// queues each with its bytes (a chunk as a job for the pipe's
 	// workers); the doctor takes them in the same order here.
@@ -606,7 +621,7 @@ func (d *doctor) visitLoose(off int64, content []byte) {
 	}
 	x := d.x
 	ch := binary.LittleEndian.Uint16(content)
-	if int(ch) >= len(x.connTab) || x.connTab[ch] == nil {
+	if int(ch) >= len(x.connTab) || x.connTab[ch] == nil || d.wanted != nil && !d.wanted[ch] {
 		return
 	}
 	d.visit(&bag.Message{Conn: x.connTab[ch], Time: bag.TimeFromUnixNanos(binary.LittleEndian.Uint64(content[6:])),

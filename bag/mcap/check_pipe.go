@@ -18,7 +18,10 @@ import (
 type checkPipe struct {
 	x     *Reader
 	visit func(m *bag.Message)
-	jobs  chan *checkJob
+	// wanted, when not nil, says by channel ID which channels' messages
+	// visit wants (bag.WithVisitedConns); the others are not handed on.
+	wanted []bool
+	jobs   chan *checkJob
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -215,7 +218,7 @@ func (p *checkPipe) work(j *checkJob, d *decoders, m *bag.Message) {
 		if plain {
 			j.msgs = append(j.msgs, msgAt{uint32(off), ch, binary.LittleEndian.Uint64(content[6:])})
 		}
-		if p.visit == nil || int(ch) >= len(x.connTab) || x.connTab[ch] == nil {
+		if p.visit == nil || int(ch) >= len(x.connTab) || x.connTab[ch] == nil || p.wanted != nil && !p.wanted[ch] {
 			return true
 		}
 		m.Conn = x.connTab[ch]

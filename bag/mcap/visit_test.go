@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"hash/crc32"
+	"slices"
 	"sync"
 	"testing"
 
@@ -194,6 +195,54 @@ func TestCheckVisits(t *testing.T) {
 					if got[i] != want[i] {
 						t.Fatalf("%s: message %d is %+v, the iterator's %+v", name, i, got[i], want[i])
 					}
+				}
+			}
+		})
+	}
+}
+
+// TestCheckVisitsWantedConns: a check whose visitor wants one connection
+// only (bag.WithVisitedConns) hands it exactly the messages of that
+// connection the iterator gives, each once, says so (Visited), and finds
+// what the check without a visitor finds, for every way of writing a file
+// (loose messages too) and for a file cut in the middle of a chunk.
+func TestCheckVisitsWantedConns(t *testing.T) {
+	for _, v := range variants() {
+		t.Run(v.name, func(t *testing.T) {
+			data, _ := genMCAP(t, v, 700, 1024)
+			for name, b := range map[string][]byte{"whole": data, "cut": data[:len(data)*2/3]} {
+				r, err := NewReader(bytesReader(b), int64(len(b)), "")
+				if err != nil || len(r.conns) < 2 {
+					continue // the cut file without its summary
+				}
+				conn := r.conns[1]
+				want, _ := ourRecs(t, r, bag.MessageFilter{Conns: []uint32{conn.ID}})
+				sortRecs(want)
+				plain, err := r.Check(context.Background(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var mu sync.Mutex
+				var got []rec
+				ctx := bag.WithVisitedConns(bag.WithMessageVisitor(context.Background(), func(m *bag.Message) {
+					r := rec{Time: uint64(m.Time.Nanos()), Pub: uint64(m.PublishTime.Nanos()), Topic: m.Conn.Topic, CRC: crc32.ChecksumIEEE(m.Data), Len: len(m.Data)}
+					mu.Lock()
+					got = append(got, r)
+					mu.Unlock()
+				}), []uint32{conn.ID})
+				rep, err := r.Check(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !rep.Visited {
+					t.Fatalf("%s: not Visited", name)
+				}
+				if fmt.Sprint(rep.Findings) != fmt.Sprint(plain.Findings) {
+					t.Fatalf("%s: the findings differ with a visitor:\n%v\nwithout:\n%v", name, rep.Findings, plain.Findings)
+				}
+				sortRecs(got)
+				if len(want) == 0 || !slices.Equal(got, want) {
+					t.Fatalf("%s: %d messages of %s visited, the iterator gives %d", name, len(got), conn.Topic, len(want))
 				}
 			}
 		})

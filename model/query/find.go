@@ -146,6 +146,9 @@ func (c *Compiled) Find(ctx context.Context, s bag.Storage, f bag.MessageFilter,
 				}
 			}
 			dctx := bag.WithMessageVisitor(bag.WithQuickCheck(ctx), bag.DecompressingVisitor(visit))
+			// Only the expression's connections: a doctor that can
+			// then hands on no other message.
+			dctx = bag.WithVisitedConns(dctx, c.conns)
 			r, err := s.Check(dctx, nil)
 			if err != nil && ctx.Err() != nil {
 				return run.finish(nil, err), err
