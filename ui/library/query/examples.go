@@ -55,6 +55,9 @@ func exampleNames() []string {
 // useExample puts the example named name in the box, with the library's
 // sample recording and topic.
 func (v *View) useExample(name string) {
+	if name == "" {
+		return // the drop-down cleared below
+	}
 	path, topic := "/path/to/recording.bag", "/topic"
 	if v.acts.Sample != nil {
 		if p, t := v.acts.Sample(); p != "" {
