@@ -14,6 +14,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model/catalog"
 	"github.com/bagscope/bagscope/model/sqlhelper"
@@ -186,5 +187,132 @@ for topic, msg, t in rosbag.Bag(sys.argv[1]).read_messages(topics=['/turtle1/pos
 	v.Close()
 	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
 		t.Errorf("%s is left after the window closed: %v", tmp, err)
+	}
+}
+
+// TestLibraryQueryBoxMCAP checks a messages() query of an MCAP run in the
+// query box against the MCAP oracle (@mcap/core and
+// @foxglove/rosmsg2-serialization: testdata/oracle/mcap_cat.mjs), message
+// by message: the log time and decoded fields.
+func TestLibraryQueryBoxMCAP(t *testing.T) {
+	buildSQLHelper(t)
+	modules := os.Getenv("BAGSCOPE_ORACLES")
+	if modules == "" {
+		home, _ := os.UserHomeDir()
+		modules = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
+	}
+	if _, err := os.Stat(filepath.Join(modules, "@mcap", "core")); err != nil {
+		if os.Getenv("CI") == "" {
+			t.Skipf("skipping (CI never skips this): the npm oracles are not installed (make oracles): %v", err)
+		}
+		t.Fatalf("the npm oracles are not installed (make oracles): %v", err)
+	}
+	dir := t.TempDir()
+	mcap := filepath.Join(dir, "ros2-mixed.mcap")
+	copyTo(t, "../../testdata/ros2-mixed.mcap", mcap)
+	// --no-concurrent-recompilation: as model/internal/reftest runs node
+	// (Debian's node 20 can deadlock without it on a loaded machine).
+	cmd := exec.Command("node", "--no-concurrent-recompilation", "../../testdata/oracle/mcap_cat.mjs", mcap)
+	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+modules)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the MCAP oracle: %v", err)
+	}
+	type odom struct {
+		Topic string
+		Time  struct{ Secs, Nsecs int64 }
+		Msg   struct {
+			Pose struct {
+				Pose struct{ Position struct{ X, Y float64 } }
+			}
+			Twist struct {
+				Twist struct{ Linear struct{ X float64 } }
+			}
+		}
+	}
+	var want []odom
+	for _, l := range bytes.Split(out, []byte("\n")) {
+		if !bytes.Contains(l, []byte(`"/odom"`)) {
+			continue
+		}
+		var o odom
+		if err := json.Unmarshal(l, &o); err != nil {
+			t.Fatal(err)
+		}
+		if o.Topic == "/odom" {
+			want = append(want, o)
+		}
+	}
+	var opened []string
+	v, _ := newLibrary(t, dir, &opened)
+	qv := runQuery(t, v, `SELECT log_time, "pose.pose.position.x" AS x, "pose.pose.position.y" AS y, "twist.twist.linear.x" AS vx
+FROM messages(`+sqlhelper.Quote(mcap)+`, '/odom') ORDER BY log_time`)
+	got := qv.Shown()
+	if qv.Result().Total != len(want) || len(want) == 0 || len(got) != min(len(want), query.Limit) {
+		t.Fatalf("messages() of /odom: %d rows (%d shown), the oracle reads %d", qv.Result().Total, len(got), len(want))
+	}
+	for i, r := range got {
+		w := want[i]
+		at, err := time.Parse(time.RFC3339Nano, r[0].Text)
+		if err != nil || at.UnixNano() != w.Time.Secs*1e9+w.Time.Nsecs {
+			t.Errorf("row %d: log_time %s, the oracle %d.%09d", i, r[0].Text, w.Time.Secs, w.Time.Nsecs)
+		}
+		for j, f := range []float64{w.Msg.Pose.Pose.Position.X, w.Msg.Pose.Pose.Position.Y, w.Msg.Twist.Twist.Linear.X} {
+			if g, err := strconv.ParseFloat(r[j+1].Text, 64); err != nil || g != f {
+				t.Errorf("row %d: %s %s, the oracle %v", i, qv.Result().Columns[j+1], r[j+1].Text, f)
+			}
+		}
+	}
+}
+
+// TestLibraryQueryExamples picks each of Examples… in a library of real
+// recordings: the query names the library's recording and topic, and
+// runs (the one that asks for a field name gets DuckDB's error naming the
+// columns there are).
+func TestLibraryQueryExamples(t *testing.T) {
+	buildSQLHelper(t)
+	dir, _ := fleet(t)
+	var opened []string
+	v, w := newLibrary(t, dir, &opened)
+	v.ShowQuery()
+	var sel *widget.Select
+	for _, o := range uitest.ShownObjects(w.Content()) {
+		if s, ok := o.(*widget.Select); ok {
+			sel = s
+		}
+	}
+	if sel == nil || len(sel.Options) < 3 {
+		t.Fatalf("no Examples drop-down with 3 examples or more: %v", sel)
+	}
+	path, topic := v.sample()
+	if path == "" || topic == "" {
+		t.Fatal("no sample recording and topic")
+	}
+	named := 0
+	for _, name := range sel.Options {
+		sel.SetSelected(name)
+		q := v.Query().Editor().Text
+		if strings.Contains(q, "PATH") || strings.Contains(q, "TOPIC") || strings.Contains(q, "messages(") && !strings.Contains(q, "messages("+sqlhelper.Quote(path)+", "+sqlhelper.Quote(topic)+")") {
+			t.Errorf("%s: the query does not name the library's recording %s and topic %s:\n%s", name, path, topic, q)
+		}
+		if strings.Contains(q, topic) {
+			named++
+		}
+		old, every := query.Background, query.ProgressEvery
+		query.Background, query.ProgressEvery = uitest.SyncRun, 0
+		v.Query().Run()
+		query.Background, query.ProgressEvery = old, every
+		msg := v.Query().Message()
+		switch {
+		case strings.Contains(q, `"FIELD"`):
+			if !strings.Contains(msg, `"FIELD" not found`) || !strings.Contains(msg, "log_time") {
+				t.Errorf("%s: %q, want DuckDB's error naming the columns", name, msg)
+			}
+		case msg != "":
+			t.Errorf("%s: %s\n%s", name, msg, q)
+		}
+	}
+	if named < 3 {
+		t.Errorf("%d examples name the library's topic %s, want 3 or more", named, topic)
 	}
 }

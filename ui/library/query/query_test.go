@@ -15,6 +15,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
 
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/sqlhelper"
@@ -291,5 +292,45 @@ func TestQueryBoxWithoutHelper(t *testing.T) {
 		if m := v.Message(); !strings.Contains(m, "bagscope-sql") || !strings.Contains(m, "make build") {
 			t.Errorf("without the helper, %s: %q", when, m)
 		}
+	}
+}
+
+// TestQueryBoxExportCSV: Export CSV… writes every row (more than the box
+// shows) as `bagscope sql --csv` prints them.
+func TestQueryBoxExportCSV(t *testing.T) {
+	bin := helper(t)
+	old := Limit
+	Limit = 5
+	t.Cleanup(func() { Limit = old })
+	v, _ := newBox(t, Actions{})
+	q := `SELECT i, CASE WHEN i % 3 = 0 THEN NULL ELSE 'v,' || i END AS s, i / 7 AS f FROM range(50) t(i) ORDER BY i`
+	runSync(t, v, q)
+	if len(v.Shown()) != 5 || v.Result().Total != 50 {
+		t.Fatalf("%d rows shown of %d", len(v.Shown()), v.Result().Total)
+	}
+	out := filepath.Join(t.TempDir(), "all.csv")
+	wc, err := storage.Writer(storage.NewFileURI(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := false
+	v.OnDone(func() { done = true })
+	oldBg := Background
+	Background = uitest.SyncRun
+	t.Cleanup(func() { Background = oldBg })
+	v.ExportTo(wc)
+	if !done || !strings.HasPrefix(v.Status(), "Saved every row") {
+		t.Fatalf("export: done %v, status %q", done, v.Status())
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := exec.Command(bin, "--csv", "--", q).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) || strings.Count(string(got), "\n") != 51 {
+		t.Errorf("the file:\n%s\nbagscope sql --csv:\n%s", got, want)
 	}
 }
