@@ -341,6 +341,28 @@ func (c *Client) List(ctx context.Context, name string) ([]Entry, error) {
 	return ents, err
 }
 
+// ListAll lists every file below the S3 prefix a URL names, at any depth
+// (each Entry's Name is its path below the prefix): one request per 1,000
+// files, where List asks once per folder. Only S3 stores list.
+func (c *Client) ListAll(ctx context.Context, name string) ([]Entry, error) {
+	l, err := parseLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	if !l.isS3() {
+		return nil, &Error{Op: "list", URL: Redact(name), Err: ErrNoListing}
+	}
+	var ents []Entry
+	err = c.attempt(ctx, "list", l, nil, func(actx context.Context) error {
+		var err error
+		var pages int
+		ents, pages, err = c.backend(l).(*s3Backend).listAll(actx, l)
+		c.stats.requests.Add(int64(max(pages-1, 0))) // attempt counts one
+		return err
+	})
+	return ents, err
+}
+
 // Open opens a remote file: one suffix request (none after a Stat or an
 // Open of the same URL a moment ago) learns its size and version and keeps
 // its last TailBytes.

@@ -204,6 +204,40 @@ func (b *s3Backend) list(ctx context.Context, l location) ([]Entry, error) {
 	return out, nil
 }
 
+// listAll lists every object below the prefix l (its key ends with "/"),
+// at any depth, a page of up to 1,000 keys a request; each entry's Name is
+// its key below the prefix. It says how many pages (requests) it took.
+func (b *s3Backend) listAll(ctx context.Context, l location) ([]Entry, int, error) {
+	c, err := b.s3(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	prefix := l.key
+	if prefix != "" && !strings.HasSuffix(prefix, "/") {
+		prefix += "/"
+	}
+	base := l.scheme + "://" + l.bucket + "/"
+	var out []Entry
+	pages := 0
+	p := s3.NewListObjectsV2Paginator(c, &s3.ListObjectsV2Input{Bucket: aws.String(l.bucket), Prefix: aws.String(prefix)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		pages++
+		if err != nil {
+			return nil, pages, b.fail(err, l)
+		}
+		for _, o := range page.Contents {
+			key := aws.ToString(o.Key)
+			name := strings.TrimPrefix(key, prefix)
+			if name == "" || strings.HasSuffix(name, "/") {
+				continue // folder marker objects
+			}
+			out = append(out, Entry{URL: base + key, Name: name, Size: aws.ToInt64(o.Size), ETag: aws.ToString(o.ETag), LastModified: lastModified(o.LastModified)})
+		}
+	}
+	return out, pages, nil
+}
+
 // lastModified formats an S3 time as HTTP does.
 func lastModified(t *time.Time) string {
 	if t == nil {

@@ -29,3 +29,5 @@ func (b *s3Backend) get(context.Context, location, int64, int64, *version) (*ans
 }
 
 func (b *s3Backend) list(context.Context, location) ([]Entry, error) { return nil, errNoS3 }
+
+func (b *s3Backend) listAll(context.Context, location) ([]Entry, int, error) { return nil, 0, errNoS3 }

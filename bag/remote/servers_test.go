@@ -154,6 +154,22 @@ func TestVersitygw(t *testing.T) {
 	if strings.Join(names, ",") != "metadata.yaml,x.bin,sub" {
 		t.Errorf("List = %v, want metadata.yaml, x.bin and the folder sub", names)
 	}
+	// ListAll: every key at any depth, with the validators the object's
+	// own answers carry.
+	all, err := c.ListAll(ctx, "s3://recordings/run42/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = names[:0]
+	for _, e := range all {
+		names = append(names, e.Name)
+		if st, err := c.Stat(ctx, e.URL); err != nil || e.ETag == "" || st.ETag != e.ETag || st.LastModified != e.LastModified || st.Size != e.Size {
+			t.Errorf("ListAll's %s: %+v; Stat says %+v, %v", e.Name, e, st, err)
+		}
+	}
+	if strings.Join(names, ",") != "metadata.yaml,sub/y.bin,x.bin" {
+		t.Errorf("ListAll = %v, want metadata.yaml, sub/y.bin and x.bin", names)
+	}
 	if info, err := c.Stat(ctx, "s3://recordings/run42"); err != nil || !info.Dir {
 		t.Errorf("Stat of a prefix without its /: %+v, %v; want a folder", info, err)
 	}
