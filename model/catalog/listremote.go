@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/bagscope/bagscope/bag"
@@ -15,15 +14,11 @@ import (
 )
 
 // Remote recordings are found by listing, never by reading them: an S3
-// prefix is listed folder by folder (one request per folder, a few in
-// flight), and each object's size, ETag and Last-Modified come with the
-// listing, so a run over an unchanged prefix makes no read at all. A
-// prefix holding a metadata.yaml is one rosbag2 recording, as a local
-// folder is. An http(s) URL names one recording; it is asked for its
+// prefix is listed whole, at any depth (one request per 1,000 objects),
+// and each object's size, ETag and Last-Modified come with the listing,
+// so a run over an unchanged prefix makes no read at all. A prefix
+// holding a metadata.yaml is one rosbag2 recording, as a local folder is. An http(s) URL names one recording; it is asked for its
 // size and validators by the suffix read that opening it makes anyway.
-
-// listInFlight bounds the listing requests in flight at once.
-const listInFlight = 8
 
 // listRemote finds the recordings a URL names: below an S3 prefix, the
 // S3 object itself, or the http(s) file. A recording that cannot be
@@ -59,16 +54,14 @@ func listRemote(ctx context.Context, c *remote.Client, root string) ([]entry, er
 		}
 		dir = root + "/"
 	}
-	w := &remoteWalk{c: c, sem: make(chan struct{}, listInFlight)}
-	w.walk(ctx, dir)
-	w.wg.Wait()
-	if w.err != nil {
-		return nil, w.err
+	if !strings.HasSuffix(dir, "/") {
+		dir += "/" // a bucket
 	}
-	if err := ctx.Err(); err != nil {
+	ents, err := c.ListAll(ctx, dir)
+	if err != nil {
 		return nil, err
 	}
-	return w.out, nil
+	return groupListing(dir, ents), nil
 }
 
 // isBucketURL reports whether an s3:// or gs:// URL names a whole bucket.
@@ -77,52 +70,65 @@ func isBucketURL(u string) bool {
 	return !strings.Contains(strings.TrimSuffix(rest, "/"), "/")
 }
 
-// remoteWalk lists a prefix's folders concurrently.
-type remoteWalk struct {
-	c   *remote.Client
-	sem chan struct{}
-	wg  sync.WaitGroup
-
-	mu  sync.Mutex
-	out []entry
-	err error
+// groupListing finds the recordings among the objects below the prefix
+// dir (Names relative to it), as the local lister finds them among files:
+// a folder holding a metadata.yaml is one rosbag2 recording (what is
+// below it is not looked into), and any other file with a recording's
+// name is one.
+func groupListing(dir string, ents []remote.Entry) []entry {
+	byDir := map[string][]remote.Entry{}
+	for _, e := range ents {
+		d, name := "", e.Name
+		if i := strings.LastIndex(e.Name, "/"); i >= 0 {
+			d, name = e.Name[:i], e.Name[i+1:]
+		}
+		e.Name = name
+		byDir[d] = append(byDir[d], e)
+	}
+	bagDirs := map[string]bool{}
+	for d, files := range byDir {
+		if slices.ContainsFunc(files, func(e remote.Entry) bool { return e.Name == "metadata.yaml" }) {
+			bagDirs[d] = true
+		}
+	}
+	// insideBag: a folder above d is a rosbag2 folder.
+	insideBag := func(d string) bool {
+		for d != "" {
+			d = parentDir(d)
+			if bagDirs[d] {
+				return true
+			}
+		}
+		return false
+	}
+	var out []entry
+	for d, files := range byDir {
+		url := dir
+		if d != "" {
+			url += d + "/"
+		}
+		switch {
+		case insideBag(d):
+			// Below a rosbag2 folder: not looked into.
+		case bagDirs[d]:
+			out = append(out, folderEntry(url, files))
+		default:
+			for _, f := range files {
+				if bag.IsRecordingName(f.Name) {
+					out = append(out, fileEntry(f.URL, f.Size, f.ETag, f.LastModified))
+				}
+			}
+		}
+	}
+	return out
 }
 
-func (w *remoteWalk) walk(ctx context.Context, dir string) {
-	w.wg.Add(1)
-	go func() {
-		defer w.wg.Done()
-		select {
-		case w.sem <- struct{}{}:
-		case <-ctx.Done():
-			return
-		}
-		ents, err := w.c.List(ctx, dir)
-		<-w.sem
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if err != nil {
-			if w.err == nil {
-				w.err = err
-			}
-			return
-		}
-		if w.err != nil {
-			return
-		}
-		if slices.ContainsFunc(ents, func(e remote.Entry) bool { return !e.Dir && e.Name == "metadata.yaml" }) {
-			w.out = append(w.out, folderEntry(dir, ents))
-			return
-		}
-		for _, e := range ents {
-			switch {
-			case e.Dir:
-				w.walk(ctx, e.URL)
-			case bag.IsRecordingName(e.Name):
-				w.out = append(w.out, fileEntry(e.URL, e.Size, e.ETag, e.LastModified))
-			}
-		}
-	}()
+// parentDir is the folder above d ("" above a top one).
+func parentDir(d string) string {
+	if i := strings.LastIndex(d, "/"); i >= 0 {
+		return d[:i]
+	}
+	return ""
 }
 
 // fileEntry is the entry of one remote file.
