@@ -10,7 +10,10 @@
 // Each recording is read from its index or summary alone; a recording
 // without one is listed but read only when asked (Options.Scan). A run is
 // incremental: a recording whose size and modification time are those of
-// its row is not opened again. A run may take one shard of the recordings
+// its row is not opened again; below an S3 prefix, listed whole, also its
+// ETag (Recording.Validator), so an unchanged prefix costs its listing
+// alone (listremote.go). A remote recording that cannot be reached is a
+// row saying why, tried again by the next run. A run may take one shard of the recordings
 // (by a hash of the path), so that several processes, on one machine or
 // many, write one dataset, each its own partition.
 package catalog
