@@ -213,20 +213,19 @@ func (v *bagView) reload() {
 }
 
 // throttle passes progress on at most every 50 ms, and always the end of a
-// stage.
+// stage, one call at a time: progress comes from several goroutines (a
+// remote file's reads report from their own), and under the test driver
+// fyne.Do runs f on the caller's goroutine.
 func throttle(f model.ProgressFunc) model.ProgressFunc {
 	var mu sync.Mutex
 	var last time.Time
 	var lastStage string
 	return func(done, total int64, stage string) {
 		mu.Lock()
+		defer mu.Unlock()
 		now := time.Now()
-		pass := stage != lastStage || done == total || now.Sub(last) >= 50*time.Millisecond
-		if pass {
+		if stage != lastStage || done == total || now.Sub(last) >= 50*time.Millisecond {
 			last, lastStage = now, stage
-		}
-		mu.Unlock()
-		if pass {
 			f(done, total, stage)
 		}
 	}

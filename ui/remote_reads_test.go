@@ -1,13 +1,17 @@
 package ui
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/db3/db3test"
 	"github.com/bagscope/bagscope/bag/remote"
 	"github.com/bagscope/bagscope/bag/remote/remotetest"
 	"github.com/bagscope/bagscope/model"
@@ -151,4 +155,94 @@ func checkAsked(t *testing.T, v *bagView, ld *model.Document, indexBytes, chunkB
 	if rep.Errors() != 0 || !strings.Contains(shown, want) {
 		t.Errorf("the remote check does not say %q (the local check: %d errors):\n%s", want, rep.Errors(), shown)
 	}
+}
+
+// TestRemoteDb3WindowReadsWhatItShows opens a rosbag2 folder served by
+// nginx whose .db3 holds images (rows that spill onto overflow pages)
+// and a topic without messages: what opening starts (the message index
+// of the timeline, the Records tab's pages, the Plots tab's field sample,
+// the Message tab) must fetch about the messages table's own pages (as
+// SQLite's dbstat counts them on the local copy) and 24 MiB more, not
+// the file: the walk of the index read every page, the page map of the
+// Records tab the file again, and the sample of the empty topic the file
+// again (issue 25).
+func TestRemoteDb3WindowReadsWhatItShows(t *testing.T) {
+	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
+		t.Skip("python3 is needed to write the .db3")
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root := t.TempDir()
+	dir := filepath.Join(root, "run")
+	os.Mkdir(dir, 0o755)
+	file := filepath.Join(dir, "run_0.db3")
+	if out, err := exec.Command("/usr/bin/python3", "../bag/db3/testdata/mkdb3.py", file, "60000").CombinedOutput(); err != nil {
+		t.Fatalf("mkdb3.py: %v\n%s", err, out)
+	}
+	out, err := exec.Command("/usr/bin/python3", "-c", `import sqlite3, sys
+db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+print(db.execute("SELECT count(*) FROM dbstat WHERE name = 'messages' AND pagetype IN ('internal', 'leaf')").fetchone()[0])
+lo, hi = db.execute("SELECT min(timestamp), max(timestamp) FROM messages").fetchone()
+print(lo, hi)
+for name, typ, n in db.execute("SELECT name, type, (SELECT count(*) FROM messages m WHERE m.topic_id = t.id) FROM topics t ORDER BY id"):
+    print(name, typ, n)`, file).CombinedOutput()
+	if err != nil {
+		t.Fatalf("reference: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	tablePages, _ := strconv.ParseInt(lines[0], 10, 64)
+	span := strings.Fields(lines[1])
+	lo, _ := strconv.ParseInt(span[0], 10, 64)
+	hi, _ := strconv.ParseInt(span[1], 10, 64)
+	var topics []db3test.Topic
+	for _, l := range lines[2:] {
+		f := strings.Fields(l)
+		n, _ := strconv.Atoi(f[2])
+		topics = append(topics, db3test.Topic{Name: f[0], Type: f[1], Messages: n})
+	}
+	if err := os.WriteFile(filepath.Join(dir, "metadata.yaml"), []byte(db3test.FolderMetadata("run_0.db3", topics, lo, hi)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := tablePages * 4096
+	if table <= 0 || table > fi.Size()/3 {
+		t.Fatalf("the messages table's pages are %d bytes of the file's %d: the test needs rows on overflow pages", table, fi.Size())
+	}
+	web := remotetest.Nginx(t, root)
+	defer remote.SetDefault(nil)
+	remote.SetDefault(remote.NewClient(remote.Options{}))
+
+	c := newTestController(t)
+	var v *bagView
+	c.onOpened = func(o *bagView) { v = o }
+	c.openPath(web.URL+"run/", nil) // synchronous: what opening starts has run
+	if v == nil || v.err != nil || v.views == nil {
+		t.Fatalf("the window did not open the URL: %+v", v)
+	}
+	t.Cleanup(func() { v.win.Close() })
+	idx := v.views.link.Index()
+	if idx == nil {
+		t.Fatal("the window has no message index (its timeline needs it)")
+	}
+	want := 0
+	for _, tp := range topics {
+		want += tp.Messages
+	}
+	if idx.Count() != want {
+		t.Errorf("the window's index has %d messages, SQLite counts %d", idx.Count(), want)
+	}
+	v.views.link.SelectTab("Records")
+	v.views.link.SelectTab("Plots")
+	v.views.fetch.Hold(func() {
+		got := bag.TransferOf(v.doc.Storage)
+		// The table, and the first messages of each topic read ahead
+		// (the Plots tab's field sample, the Message tab).
+		bound := table*6/5 + 24<<20
+		t.Logf("file %s, the messages table's pages %s; the window fetched %s in %d requests (bound %s)", human.Size(fi.Size()), human.Size(table), human.Size(got.Bytes), got.Requests, human.Size(bound))
+		if got.Bytes > bound || bound > fi.Size()*3/4 {
+			t.Errorf("the window fetched %d bytes; want at most %d (the table's %d and 24 MiB; the file has %d)", got.Bytes, bound, table, fi.Size())
+		}
+	})
 }
