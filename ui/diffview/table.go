@@ -2,9 +2,11 @@ package diffview
 
 import (
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+	ttwidget "github.com/dweymouth/fyne-tooltip/widget"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model/diff"
@@ -41,7 +43,7 @@ func (v *View) newTable() *widget.Table {
 	t := widget.NewTableWithHeaders(
 		func() (int, int) { return len(v.topicRows()), nCols },
 		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
+			l := ttwidget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
@@ -51,9 +53,10 @@ func (v *View) newTable() *widget.Table {
 				return
 			}
 			text, align, imp := Cell(rows[id.Row], id.Col, v.start)
-			l := o.(*widget.Label)
+			l := o.(*ttwidget.Label)
 			l.Alignment, l.Importance = align, imp
 			l.SetText(text)
+			l.SetToolTip(cellTip(rows[id.Row], id.Col, v.start))
 		})
 	t.ShowHeaderColumn = false
 	t.CreateHeader = func() fyne.CanvasObject {
@@ -154,4 +157,36 @@ func num(s *diff.Side, f float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.3f", f)
+}
+
+// cellTip is a cell's tooltip: a differing message in full (its time,
+// places and what differs, as `bagscope diff` prints it), the topic's
+// types, or what a click does.
+func cellTip(t *diff.Topic, col int, start bag.Time) string {
+	switch col {
+	case colFirst, colLast:
+		d := t.First
+		if col == colLast {
+			d = t.Last
+		}
+		if d == nil {
+			return ""
+		}
+		return d.Describe(start) + "\nClick to move the time here and see both messages."
+	case colTopic:
+		return "A: " + types(&t.Side[0]) + "\nB: " + types(&t.Side[1])
+	case colDiff:
+		if t.Equal() {
+			return "The same type, definition and messages in A and B"
+		}
+		return "Click to move the time to the first differing message and see both"
+	}
+	return ""
+}
+
+func types(s *diff.Side) string {
+	if !s.Present {
+		return "no such topic"
+	}
+	return strings.Join(s.Types, ", ")
 }
