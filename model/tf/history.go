@@ -242,9 +242,10 @@ func (h *History) window(ctx context.Context, name string, f *frameSamples, boun
 		w = max(w, (f.last.Nanos()-f.first.Nanos())/int64(f.n-1)*16)
 	}
 	cache := &rosmsg.Cache{}
+	scratch := &rosmsg.Scratch{}
 	for {
 		lo := T - w
-		best, found, err := h.windowRead(ctx, cache, name, lo, T, f.lagMin, f.lagMax)
+		best, found, err := h.windowRead(ctx, cache, scratch, name, lo, T, f.lagMin, f.lagMax)
 		if err != nil || found || lo < f.first.Nanos() {
 			return best, found, err
 		}
@@ -254,7 +255,7 @@ func (h *History) window(ctx context.Context, name string, f *frameSamples, boun
 
 // windowRead is one read of window: the latest transform of frame name
 // stamped in (lo, T] (nanoseconds).
-func (h *History) windowRead(ctx context.Context, cache *rosmsg.Cache, name string, lo, T, lagMin, lagMax int64) (sample, bool, error) {
+func (h *History) windowRead(ctx context.Context, cache *rosmsg.Cache, scratch *rosmsg.Scratch, name string, lo, T, lagMin, lagMax int64) (sample, bool, error) {
 	flt := bag.MessageFilter{Conns: h.ids, Start: bag.TimeFromNanos(lo + lagMin), End: bag.TimeFromNanos(T + lagMax)}
 	if flt.End.IsZero() {
 		return sample{}, false, nil
@@ -277,7 +278,7 @@ func (h *History) windowRead(ctx context.Context, cache *rosmsg.Cache, name stri
 		if err != nil {
 			continue
 		}
-		node, err := plan.Decode(m.Data)
+		node, err := plan.DecodeScratch(m.Data, scratch)
 		if err != nil {
 			continue
 		}

@@ -112,8 +112,8 @@ func TestHistoryTreeEqualsRead(t *testing.T) {
 	} {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			st := open(t, path)
-			times := historyTimes(t, st, 60)
-			for _, maxSamples := range []int{0, 7, 1} {
+			times := historyTimes(t, st, 30)
+			for _, maxSamples := range []int{0, 1} {
 				h, err := BuildHistory(context.Background(), st, HistoryOptions{MaxSamples: maxSamples})
 				if err != nil {
 					t.Fatal(err)
@@ -171,7 +171,8 @@ func TestHistoryMatchesReference(t *testing.T) {
 
 // makeLargeTF writes a recording of n /tf messages by the reference
 // writer: three dynamic frames at 1 kHz (one reparented halfway, one with
-// every 5th stamp 30 ms late, one stamped 2 s ahead) and a static one.
+// every 5th stamp 30 ms late, one stamped 2 s ahead), every 7th message
+// sent twice (the repeat is not a new transform) and a static one.
 func makeLargeTF(t *testing.T, n int) string {
 	t.Helper()
 	reftest.RequireRef(t)
@@ -198,6 +199,8 @@ with rosbag.Bag(out, 'w') as b:
         if i % 3 == 0:
             msg.transforms.append(tr('base_link', 'imu', recv + rospy.Duration(2), i * 0.03))
         b.write('/tf', msg, recv)
+        if i % 7 == 0:
+            b.write('/tf', msg, recv + rospy.Duration(0, 500000))  # sent again: a repeat
 `
 	cmd := exec.Command(reftest.Python, "-c", script, out, fmt.Sprint(n))
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -210,8 +213,8 @@ with rosbag.Bag(out, 'w') as b:
 // bound below its transforms: it holds no more than the bound, gives up
 // the frames holding the most, and its trees still equal Read's.
 func TestHistoryMemoryBounded(t *testing.T) {
-	st := open(t, makeLargeTF(t, 20000))
-	const bound = 8000
+	st := open(t, makeLargeTF(t, 6000))
+	const bound = 2400
 	h, err := BuildHistory(context.Background(), st, HistoryOptions{MaxSamples: bound})
 	if err != nil {
 		t.Fatal(err)
@@ -220,16 +223,16 @@ func TestHistoryMemoryBounded(t *testing.T) {
 		t.Fatalf("holds %d transforms (%d bytes), over the bound %d", h.Samples(), h.Bytes(), bound)
 	}
 	if w := h.Windowed(); len(w) != 2 || w[0] != "arm" || w[1] != "base_link" {
-		t.Fatalf("windowed %v, want the two frames with 20,000 transforms", w)
+		t.Fatalf("windowed %v, want the two frames with 6,000 transforms", w)
 	}
 	all, err := BuildHistory(context.Background(), st, HistoryOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if all.Samples() != 20000*2+20000/3+1 || len(all.Windowed()) != 0 {
+	if all.Samples() != 6000*2+(6000+2)/3 || len(all.Windowed()) != 0 {
 		t.Fatalf("unbounded: %d transforms held, windowed %v", all.Samples(), all.Windowed())
 	}
-	times := historyTimes(t, st, 60)
+	times := historyTimes(t, st, 30)
 	checkHistory(t, st, h, times)
 	checkHistory(t, st, all, times[:10])
 }

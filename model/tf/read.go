@@ -75,6 +75,9 @@ func readInto(ctx context.Context, st bag.Storage, ids []uint32, b *builder, opt
 		}
 	}
 	cache := &rosmsg.Cache{}
+	// The builder keeps nothing of a message's tree (strings are copies):
+	// each message's nodes reuse the last one's.
+	var scratch rosmsg.Scratch
 	it := st.Messages(bag.MessageFilter{Conns: ids})
 	defer it.Close()
 	var done int64
@@ -94,7 +97,7 @@ func readInto(ctx context.Context, st bag.Storage, ids []uint32, b *builder, opt
 			b.undecodable(m, err)
 			continue
 		}
-		n, err := plan.Decode(m.Data)
+		n, err := plan.DecodeScratch(m.Data, &scratch)
 		if err != nil {
 			b.undecodable(m, err)
 			continue
