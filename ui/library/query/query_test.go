@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
 
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/sqlhelper"
@@ -332,5 +333,37 @@ func TestQueryBoxExportCSV(t *testing.T) {
 	}
 	if string(got) != string(want) || strings.Count(string(got), "\n") != 51 {
 		t.Errorf("the file:\n%s\nbagscope sql --csv:\n%s", got, want)
+	}
+}
+
+// TestQueryBoxDoubleClickOpensPath: a double click on a cell of a row
+// with a path column opens that path; a NULL path opens nothing, and a
+// result without a path column opens nothing.
+func TestQueryBoxDoubleClickOpensPath(t *testing.T) {
+	helper(t)
+	var opened []string
+	v, w := newBox(t, Actions{Open: func(p string) { opened = append(opened, p) }})
+	tapRow := func(row int) {
+		t.Helper()
+		for _, o := range uitest.ShownObjects(w.Content()) {
+			if c, ok := o.(*cell); ok && c.Visible() && c.row == row && c.col == 1 {
+				test.DoubleTap(c)
+				return
+			}
+		}
+		t.Fatalf("no cell of row %d drawn", row)
+	}
+	runSync(t, v, `SELECT n, p AS path FROM (VALUES (1, '/data/run 1.bag'), (2, NULL), (3, '/data/o''brien.mcap')) t(n, p) ORDER BY n`)
+	for _, row := range []int{0, 1, 2} {
+		tapRow(row)
+	}
+	if strings.Join(opened, "|") != "/data/run 1.bag|/data/o'brien.mcap" {
+		t.Errorf("double clicks on rows 0, 1 (NULL), 2 opened %q", opened)
+	}
+	opened = nil
+	runSync(t, v, `SELECT 1 AS n, '/data/x.bag' AS file`)
+	tapRow(0)
+	if len(opened) != 0 {
+		t.Errorf("a result without a path column opened %q", opened)
 	}
 }
