@@ -98,8 +98,13 @@ func applyLayout(dv *docViews, lay winLayout) (missing []string) {
 	for _, t := range dv.link.Doc().Topics {
 		have[t.Topic] = true
 	}
+	// A layout saved for one recording applies to another: its topics
+	// resolve with and without a recording's prefix ("B:/imu" in a
+	// window of several recordings, "/imu" in B's own).
+	prefixes := recordingPrefixes(dv.link.Doc())
 	var topics []string
 	for _, t := range lay.Topics {
+		t = resolveTopic(t, have, prefixes)
 		if have[t] {
 			topics = append(topics, t)
 		} else if !slices.Contains(missing, t) {
@@ -116,6 +121,7 @@ func applyLayout(dv *docViews, lay winLayout) (missing []string) {
 		for i, p := range lay.Plots {
 			var keep []string
 			for _, s := range p {
+				s = resolvePlotPath(s, have, prefixes)
 				if topic := plotTopic(s, have); topic != "" && !have[topic] {
 					if !slices.Contains(missing, topic) {
 						missing = append(missing, topic)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +17,7 @@ import (
 	"github.com/bagscope/bagscope/model/cli"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
+	"github.com/bagscope/bagscope/ui/plots"
 )
 
 // refPoint is one message of a topic as the reference reader reads it:
@@ -193,5 +196,140 @@ func TestAddRecordingFollowsTheTime(t *testing.T) {
 	v.removeMember("B:")
 	if v.members != nil || len(v.doc.Topics) != len(infoA.Topics) || v.doc.Name != "test2.bag" {
 		t.Errorf("after removing B: %d members, %d topics, %q", len(v.members), len(v.doc.Topics), v.doc.Name)
+	}
+}
+
+// mcapTimes reads the receive times of topic's messages in an MCAP file
+// with the MCAP oracle (@mcap/core through testdata/oracle/mcap_cat.mjs).
+func mcapTimes(t *testing.T, file, topic string) []int64 {
+	t.Helper()
+	oracles := os.Getenv("BAGSCOPE_ORACLES")
+	if oracles == "" {
+		home, _ := os.UserHomeDir()
+		oracles = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
+	}
+	_, errNode := exec.LookPath("node")
+	_, errPkg := os.Stat(filepath.Join(oracles, "@mcap", "core", "package.json"))
+	if errNode != nil || errPkg != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the MCAP oracle is needed: node %v, @mcap/core %v", errNode, errPkg)
+		}
+		t.Skip("no node or @mcap/core: the MCAP oracle is missing (CI is unset)")
+	}
+	var out, errb bytes.Buffer
+	cmd := exec.Command("node", "--no-concurrent-recompilation", "../testdata/oracle/mcap_cat.mjs", file)
+	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oracles)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mcap_cat.mjs %s: %v\n%s", file, err, errb.String())
+	}
+	var ts []int64
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			Topic string
+			Time  struct{ Secs, Nsecs int64 }
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("mcap_cat.mjs: %q: %v", line, err)
+		}
+		if m.Topic == topic {
+			ts = append(ts, m.Time.Secs*1e9+m.Time.Nsecs)
+		}
+	}
+	return ts
+}
+
+// nearestDiff is b − a at b's times, a's value taken from its point
+// nearest in time (the earlier on a tie, the first when all are later),
+// b's times moved by off: the difference series computed from the
+// reference's points.
+func nearestDiff(a, b []refPoint, off int64) []refPoint {
+	out := make([]refPoint, len(b))
+	for k, pb := range b {
+		tb := pb.ns + off
+		// i: the last point of a at or before tb.
+		i := sort.Search(len(a), func(i int) bool { return a[i].ns > tb }) - 1
+		j := i
+		switch {
+		case i < 0:
+			j = 0
+		case i+1 < len(a) && a[i+1].ns-tb < tb-a[i].ns:
+			j = i + 1
+		}
+		out[k] = refPoint{tb, pb.v - a[j].v}
+	}
+	return out
+}
+
+// TestDifferenceSeriesMatchesReference plots a field from each recording
+// and their difference B − A, as the Plots tab offers it in a window of
+// two recordings, and compares the difference with the one computed from
+// both recordings read by the reference readers: for a bag and its
+// converted MCAP (every difference 0; the MCAP's times from the MCAP
+// oracle) and for two different recordings (python3-rosbag).
+func TestDifferenceSeriesMatchesReference(t *testing.T) {
+	a := uitest.SharedBags(t, "cra-ros-pkg__robot_localization/test/test2.bag")
+	conv := filepath.Join(t.TempDir(), "test2.mcap")
+	var out, errb bytes.Buffer
+	if code := cli.Run([]string{"convert", a, conv}, &out, &errb); code != 0 {
+		t.Fatalf("convert: exit %d: %s", code, errb.String())
+	}
+	const field = "/imu/data.linear_acceleration.x"
+	refA := refField(t, a, "/imu/data", "linear_acceleration.x")
+	for _, tc := range []struct {
+		name, b string
+		same    bool
+	}{
+		{"a bag and its MCAP", conv, true},
+		{"two recordings", uitest.SharedBags(t, "cra-ros-pkg__robot_localization/test/test1.bag"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, v := openWithAdded(t, a, tc.b)
+			g := v.views.plots
+			g.AddFromEachRecording(nil, field)
+			for _, name := range []string{field, "B:" + field} {
+				if _, ok := g.Points(name); !ok {
+					t.Fatalf("adding from each recording did not plot %s (plots %v)", name, g.Series())
+				}
+			}
+			g.AddDifferences(nil, field)
+			got, ok := g.Points(plots.DifferencePath("B:"+field, field))
+			if !ok {
+				t.Fatalf("no difference series (plots %v)", g.Series())
+			}
+			var refB []refPoint
+			if tc.same {
+				// convert keeps every message byte-equal: B's values are
+				// the bag's, at the times the MCAP oracle reads.
+				ts := mcapTimes(t, conv, "/imu/data")
+				if len(ts) != len(refA) {
+					t.Fatalf("the MCAP oracle reads %d /imu/data messages, the bag has %d", len(ts), len(refA))
+				}
+				for i, ns := range ts {
+					refB = append(refB, refPoint{ns, refA[i].v})
+				}
+			} else {
+				refB = refField(t, tc.b, "/imu/data", "linear_acceleration.x")
+			}
+			want := nearestDiff(refA, refB, v.members[1].Offset)
+			if len(got.T) != len(want) {
+				t.Fatalf("difference: %d points, the reference %d", len(got.T), len(want))
+			}
+			nonzero := 0
+			for i, w := range want {
+				if got.T[i] != w.ns || got.V[i] != w.v {
+					t.Fatalf("difference point %d: %d %g, the reference %d %g", i, got.T[i], got.V[i], w.ns, w.v)
+				}
+				if w.v != 0 {
+					nonzero++
+				}
+			}
+			if tc.same && nonzero != 0 {
+				t.Errorf("a bag and its MCAP differ at %d points", nonzero)
+			}
+			if !tc.same && nonzero == 0 {
+				t.Errorf("two different recordings do not differ")
+			}
+		})
 	}
 }

@@ -66,9 +66,13 @@ type View struct {
 	equal     *widget.Check
 	removeBtn *widget.Button
 	legendSel *widget.Select
-	base      series.TimeBase
-	absolute  bool
-	legendAt  legendPlace
+	// The offer of a field from each recording (plotrecordings.go).
+	offer                *fyne.Container
+	offerText            *widget.Label
+	offerEach, offerDiff *widget.Button
+	base                 series.TimeBase
+	absolute             bool
+	legendAt             legendPlace
 	// dropZone, below the panels while a field is dragged, makes a new
 	// panel; zoneMark highlights it when the pointer is over it.
 	dropZone *fyne.Container
@@ -180,7 +184,7 @@ func (g *View) newToolbar() fyne.CanvasObject {
 	hint := widgets.DimText("Wheel: scroll the plots · Ctrl+wheel: zoom · drag: pan · Shift+drag: zoom to a box · double-click: fit · click a point: select its message · "+
 		"the toolbar acts on the framed plot (click one to select it)", theme.SizeNameCaptionText, fyne.TextAlignLeading)
 	row2 := container.NewBorder(nil, nil, container.NewHBox(g.equal, newPlot, g.removeBtn, legendBox), nil, hint)
-	return container.NewVBox(row1, row2)
+	return container.NewVBox(row1, row2, g.newOffer())
 }
 
 // scrollPlots scrolls the stack of plots: the wheel over a plot scrolls
@@ -412,6 +416,9 @@ func (g *View) add(p *plotPanel, text string) bool {
 	p.series = append(p.series, s)
 	p.extract(s)
 	p.seriesChanged()
+	if s.ref.Topic != "" && !s.isDerived() && !s.isXY() {
+		g.offerFor(p, s.ref)
+	}
 	return true
 }
 
