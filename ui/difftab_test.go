@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	ttwidget "github.com/dweymouth/fyne-tooltip/widget"
 
 	"github.com/bagscope/bagscope/assets"
 	"github.com/bagscope/bagscope/model/cli"
@@ -125,5 +127,67 @@ func TestLibraryCompareOpensDiffTab(t *testing.T) {
 		if st.B != sel[1] || st.Result == nil || st.Result.Equal() != diffEqual(t, sel[0], sel[1]) || !st.Result.Equal() {
 			t.Errorf("the Diff tab shows %+v against %s", st, sel[1])
 		}
+	}
+}
+
+// TestDiffTabOffersAddedRecordings: in a window showing A with B added
+// (File › Add Recording…), the Diff tab offers B, compares A alone (not
+// the window's combination) with it as `bagscope diff A B` does, and a
+// click on the differing topic moves the window's time to the message.
+func TestDiffTabOffersAddedRecordings(t *testing.T) {
+	robot := uitest.Testdata(t, "robot.bag")
+	b := filepath.Join(t.TempDir(), "b.bag")
+	out, err := exec.Command("/usr/bin/python3", filepath.Join(uitest.Root(t), "testdata", "oracle", "diff_variant.py"), robot, b, "drop", "/scan", "3").Output()
+	if err != nil {
+		if os.Getenv("CI") == "" {
+			t.Skipf("skipping (CI never skips this): the reference rosbag: %v", err)
+		}
+		t.Fatal(err)
+	}
+	var did struct {
+		Topic string `json:"topic"`
+		NS    int64  `json:"ns"`
+	}
+	if err := json.Unmarshal(out, &did); err != nil {
+		t.Fatal(err)
+	}
+	_, v := openWithAdded(t, robot, b)
+	tab := v.views.diff
+	others := tab.Others()
+	if len(others) != 1 || others[0].Doc.Path != b {
+		t.Fatalf("the Diff tab offers %+v; want B", others)
+	}
+	sel := uitest.ShownObjects(tab.Content())
+	var pick *ttwidget.Select
+	for _, o := range sel {
+		if s, ok := o.(*ttwidget.Select); ok {
+			pick = s
+		}
+	}
+	if pick == nil || len(pick.Options) != 1 {
+		t.Fatalf("no choice of the window's recordings: %v", pick)
+	}
+	v.link.Actions().CompareWith(b) // shows the tab
+	pick.SetSelected(pick.Options[0])
+	st := tab.State()
+	if st.Result == nil || st.B != b {
+		t.Fatalf("the Diff tab shows %+v", st)
+	}
+	if want := diffEqual(t, robot, b); st.Result.Equal() != want || want {
+		t.Fatalf("equal %v; the command says %v", st.Result.Equal(), want)
+	}
+	for _, tp := range st.Result.Topics {
+		if strings.HasPrefix(tp.Name, "B:") {
+			t.Errorf("the window's combination was compared: topic %s", tp.Name)
+		}
+		if tp.Name == did.Topic && (tp.First == nil || tp.First.Kind != "dropped" || tp.First.Time.Nanos() != did.NS) {
+			t.Errorf("%s: first difference %+v; the reference dropped the message at %d", tp.Name, tp.First, did.NS)
+		}
+	}
+	if !tab.SelectTopic(did.Topic) {
+		t.Fatalf("no row of %s", did.Topic)
+	}
+	if cur, ok := v.link.Cursor(); !ok || cur != did.NS {
+		t.Errorf("the window's time is %d after the click; want the dropped message's %d", cur, did.NS)
 	}
 }

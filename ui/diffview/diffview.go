@@ -57,6 +57,7 @@ type View struct {
 
 	bLabel  *widget.Label
 	choose  *ttwidget.Button
+	others  *ttwidget.Select
 	values  *ttwidget.Check
 	tol     *widget.Entry
 	topics  *widget.Entry
@@ -101,7 +102,7 @@ type State struct {
 // for the recording to compare with (the window's File › Compare With…).
 func New(l link.Link, pick func()) *View {
 	v := &View{l: l, pick: pick}
-	if sum := l.Doc().Summary; sum != nil {
+	if sum := v.docA().Summary; sum != nil {
 		v.start = sum.Start
 	}
 	v.bLabel = widget.NewLabel("B: none chosen")
@@ -114,6 +115,22 @@ func New(l link.Link, pick func()) *View {
 	v.choose.SetToolTip("Choose recording B: a file, a folder or a URL (File › Compare With…, Ctrl+Shift+D)")
 	if pick == nil {
 		v.choose.Hide()
+	}
+	var names []string
+	for _, m := range v.Others() {
+		names = append(names, m.Name())
+	}
+	v.others = ttwidget.NewSelect(names, func(name string) {
+		for _, m := range v.Others() {
+			if m.Name() == name {
+				v.CompareWith(m.Doc.Path)
+			}
+		}
+	})
+	v.others.PlaceHolder = "Recording B of this window"
+	v.others.SetToolTip("Compare A with a recording this window shows too (File › Add Recording…)")
+	if len(names) == 0 {
+		v.others.Hide()
 	}
 	v.values = ttwidget.NewCheck("Decoded values", func(on bool) {
 		if on {
@@ -156,7 +173,7 @@ func New(l link.Link, pick func()) *View {
 	tolBox := container.NewGridWrap(fyne.NewSize(110, v.tol.MinSize().Height), v.tol)
 	opts := container.NewBorder(nil, nil, container.NewHBox(v.values, widget.NewLabel("tolerance"), tolBox, widget.NewLabel("Topics")), nil, v.topics)
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, nil, container.NewHBox(v.choose, v.run, v.stop), v.bLabel),
+		container.NewBorder(nil, nil, nil, container.NewHBox(v.others, v.choose, v.run, v.stop), v.bLabel),
 		opts, v.bar, v.verdict)
 	for i := range v.scrolls {
 		v.scrolls[i] = container.NewScroll(v.sides[i])
@@ -260,21 +277,20 @@ func (v *View) Run() {
 			}
 		})
 	}
-	a, path := v.l.Doc().Storage, v.bPath
+	a, path := v.docA().Storage, v.bPath
+	member := v.member(path)
 	var st State
 	var b bag.Storage
 	v.l.Go(func(context.Context) {
-		st, b = compare(ctx, a, path, o, filter)
+		st, b = compare(ctx, a, path, member, o, filter)
 		if ctx.Err() != nil && b != nil {
 			// Stopped, or the window closed: done may never run.
-			b.Close()
+			v.release(b)
 			b = nil
 		}
 	}, func() {
 		if gen != v.gen {
-			if b != nil {
-				b.Close()
-			}
+			v.release(b)
 			return
 		}
 		cancel()
@@ -283,10 +299,15 @@ func (v *View) Run() {
 	})
 }
 
-// compare opens B and compares a with it; the State says what came of it.
-func compare(ctx context.Context, a bag.Storage, path string, o diff.Options, filter string) (State, bag.Storage) {
+// compare opens B (member, when not nil: a recording the window shows
+// too, open already) and compares a with it; the State says what came of
+// it.
+func compare(ctx context.Context, a bag.Storage, path string, member bag.Storage, o diff.Options, filter string) (State, bag.Storage) {
 	st := State{B: path, Options: o}
-	b, err := model.OpenStorageWith(path, bag.OpenOptions{Context: ctx})
+	b, err := member, error(nil)
+	if b == nil {
+		b, err = model.OpenStorageWith(path, bag.OpenOptions{Context: ctx})
+	}
 	if err != nil {
 		st.Cancelled = ctx.Err() != nil
 		st.Err = fmt.Errorf("cannot open B, %s: %w", bag.Shown(path), err)
@@ -327,16 +348,14 @@ func (v *View) finish(st State, b bag.Storage) {
 	v.b = b
 	v.shown = nil
 	v.mu.Unlock()
-	if old != nil {
-		old.Close()
-	}
+	v.release(old)
 	if b != nil {
 		context.AfterFunc(v.l.Context(), func() {
 			v.mu.Lock()
 			defer v.mu.Unlock()
 			if v.b == b {
 				v.b = nil
-				b.Close()
+				v.release(b)
 			}
 		})
 	}
@@ -505,7 +524,20 @@ func (v *View) selectDifference(t *diff.Topic, d *diff.Difference) {
 	if d == nil {
 		return
 	}
-	if d.Conn[0] != nil {
+	if len(v.l.Doc().Members) > 0 {
+		// The window shows several recordings, whose messages it
+		// places itself: the time moves (A's times are the window's;
+		// B's are moved by its offset).
+		t := d.Time.Nanos()
+		if d.Conn[0] == nil {
+			for _, m := range v.Others() {
+				if m.Doc.Path == v.bPath {
+					t += m.Offset
+				}
+			}
+		}
+		v.l.SetCursor(t)
+	} else if d.Conn[0] != nil {
 		v.l.SelectMessage(msgref.Ref{T: d.Time.Nanos(), Loc: msgref.Loc{ChunkPos: d.Loc[0].Block, Offset: d.Loc[0].Offset, Conn: d.Conn[0].ID}})
 	} else {
 		v.l.SetCursor(d.Time.Nanos())
@@ -530,4 +562,47 @@ func (v *View) resultsPane(differ bool) fyne.CanvasObject {
 	split := container.NewVSplit(v.table, container.NewBorder(notes, nil, nil, nil, v.pair))
 	split.Offset = 0.45
 	return split
+}
+
+// docA is recording A: the window's recording, or the first of those it
+// shows together (File › Add Recording…).
+func (v *View) docA() *model.Document {
+	d := v.l.Doc()
+	if len(d.Members) > 0 {
+		return d.Members[0].Doc
+	}
+	return d
+}
+
+// Others are the recordings the window shows beside A (File › Add
+// Recording…), which the tab offers as B.
+func (v *View) Others() []model.Member {
+	if ms := v.l.Doc().Members; len(ms) > 1 {
+		return ms[1:]
+	}
+	return nil
+}
+
+// member returns the storage of the recording the window shows beside A
+// at path (open already, and not the tab's to close), or nil.
+func (v *View) member(path string) bag.Storage {
+	for _, m := range v.Others() {
+		if m.Doc.Path == path && path != "" {
+			return m.Doc.Storage
+		}
+	}
+	return nil
+}
+
+// release closes B unless it is a recording the window shows.
+func (v *View) release(b bag.Storage) {
+	if b == nil {
+		return
+	}
+	for _, m := range v.Others() {
+		if m.Doc.Storage == b {
+			return
+		}
+	}
+	b.Close()
 }

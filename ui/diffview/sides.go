@@ -54,7 +54,7 @@ func (v *View) showMessages(t *diff.Topic, d *diff.Difference) {
 	for i := range v.heads {
 		v.heads[i].SetText("ABA"[i:i+1] + ": reading…")
 	}
-	a := v.l.Doc().Storage
+	a := v.docA().Storage
 	var sides [2]Side
 	v.l.Go(func(context.Context) {
 		v.mu.Lock()

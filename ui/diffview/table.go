@@ -190,3 +190,16 @@ func types(s *diff.Side) string {
 	}
 	return strings.Join(s.Types, ", ")
 }
+
+// SelectTopic selects a topic's row, as a click on it does: the time
+// moves to its first differing message, shown from A and B. It returns
+// false when no row has that topic.
+func (v *View) SelectTopic(name string) bool {
+	for i, t := range v.topicRows() {
+		if t.Name == name {
+			v.table.Select(widget.TableCellID{Row: i, Col: colDiff})
+			return true
+		}
+	}
+	return false
+}
