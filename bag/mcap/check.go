@@ -157,6 +157,10 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	items := make(chan checkItem, 256)
+	// Message index records (a few per chunk, 16 bytes a message) are
+	// copied into buffers the doctor hands back once it has checked
+	// them: it keeps nothing of them.
+	idxBufs := make(chan []byte, 64)
 	var werr error
 	go func() {
 		defer close(items)
@@ -202,7 +206,16 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 					it.err = err
 					break
 				}
-				it.content = bytes.Clone(rec[recHeaderLen:])
+				if t.Op == OpMessageIndex {
+					var b []byte
+					select {
+					case b = <-idxBufs:
+					default:
+					}
+					it.content = append(b[:0], rec[recHeaderLen:]...)
+				} else {
+					it.content = bytes.Clone(rec[recHeaderLen:])
+				}
 				it.crc, it.hasCRC = crc32.ChecksumIEEE(rec), true
 			}
 			select {
@@ -229,6 +242,12 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 		if !d.item(ctx, &it, pipe, progress, &lastProgress) {
 			stopped = true
 			cancel()
+		}
+		if it.t.Op == OpMessageIndex && cap(it.content) > 0 && cap(it.content) <= 1<<20 {
+			select {
+			case idxBufs <- it.content[:0]:
+			default:
+			}
 		}
 	}
 	d.closeChunk()
