@@ -187,6 +187,25 @@ func PrefetchHeld(r io.ReaderAt, offs, lens []int64) (release func()) {
 	return release
 }
 
+// PrefetchHeldApart is PrefetchHeld for ranges with bytes between them
+// not to be fetched: over multi-range requests, ranges more than gap
+// bytes apart stay apart (see remote.File.PrefetchHeldApart). For a local
+// file it does nothing.
+func PrefetchHeldApart(r io.ReaderAt, offs, lens []int64, gap int64) (release func()) {
+	p, ok := r.(interface {
+		PrefetchHeldApart([]remote.Range, int64) (func(), error)
+	})
+	if !ok || len(offs) == 0 || len(offs) != len(lens) {
+		return PrefetchHeld(r, offs, lens)
+	}
+	rs := make([]remote.Range, len(offs))
+	for i, off := range offs {
+		rs[i] = remote.Range{Off: off, Len: lens[i]}
+	}
+	release, _ = p.PrefetchHeldApart(rs, gap) // a read that still misses fetches on its own
+	return release
+}
+
 // BlockIndexPrefetcher is a Storage that fetches what BlockIndex reads
 // of many blocks together, ahead of the calls: for a remote file, a few
 // multi-range requests instead of a round trip per block

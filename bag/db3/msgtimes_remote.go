@@ -13,7 +13,7 @@ import (
 // leaves as well (the overflow pages of large rows, the timestamp index's
 // pages), and each interior page is a round trip of its own. remoteTimes
 // walks the tree a level at a time instead: each level's pages, in key
-// order, are fetched together (bag.PrefetchHeld: a few multi-range
+// order, are fetched together (bag.PrefetchHeldApart: a few multi-range
 // requests per batch, the next batch in flight while one is read), and
 // only the table's own pages are fetched. The timestamp index would give
 // the times without the leaves, but not the topics, which the message
@@ -124,7 +124,9 @@ func (s *Store) eachPage(ctx context.Context, p *pager, refs []tableRef, fn func
 		for i, r := range batch {
 			offs[i], lens[i] = p.offset(max(r.n, 1)), int64(p.pageSize)
 		}
-		return bag.PrefetchHeld(p.r, offs, lens)
+		// Only the table's pages: the single pages of the timestamp
+		// index between them cost more than a multi-range part.
+		return bag.PrefetchHeldApart(p.r, offs, lens, 0)
 	}
 	type fetched struct{ release func() }
 	var ahead chan fetched

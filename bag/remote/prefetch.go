@@ -50,7 +50,7 @@ type extent struct {
 // that will need them, together, and keeps their bytes. Ranges already
 // cached are skipped. An error leaves the reads to fetch what is missing.
 func (f *File) Prefetch(ranges []Range) error {
-	_, err := f.prefetch(ranges)
+	_, err := f.prefetch(ranges, mergeGap)
 	return err
 }
 
@@ -59,19 +59,35 @@ func (f *File) Prefetch(ranges []Range) error {
 // pass over many such spans (every chunk's message index) prefetches
 // them batch by batch within the file's budget.
 func (f *File) PrefetchHeld(ranges []Range) (release func(), err error) {
-	parts, err := f.prefetch(ranges)
+	parts, err := f.prefetch(ranges, mergeGap)
 	return func() { f.drop(parts) }, err
 }
 
-// prefetch is Prefetch; it returns the extents it fetched.
-func (f *File) prefetch(ranges []Range) ([]extent, error) {
-	want := f.missingRanges(ranges)
+// PrefetchHeldApart is PrefetchHeld for ranges that many bytes lie
+// between, not to be fetched: over multi-range requests ranges are
+// joined only when at most gap bytes apart, not mergeGap (a .db3's table
+// pages, between which lie single pages of an index). Where each range
+// is a request of its own (S3), they are joined as PrefetchHeld joins
+// them.
+func (f *File) PrefetchHeldApart(ranges []Range, gap int64) (release func(), err error) {
+	parts, err := f.prefetch(ranges, gap)
+	return func() { f.drop(parts) }, err
+}
+
+// prefetch is Prefetch joining ranges at most gap bytes apart over
+// multi-range requests; it returns the extents it fetched.
+func (f *File) prefetch(ranges []Range, gap int64) ([]extent, error) {
+	multi := !f.loc.isS3() && !f.c.noMultiRange.Load()
+	if !multi {
+		gap = mergeGap
+	}
+	want := f.missingRanges(ranges, gap)
 	if len(want) == 0 {
 		return nil, nil
 	}
 	var err error
 	var all []extent
-	if !f.loc.isS3() && !f.c.noMultiRange.Load() {
+	if multi {
 		var parts []extent
 		parts, err = f.fetchMultiRange(want)
 		f.keep(parts)
@@ -80,7 +96,7 @@ func (f *File) prefetch(ranges []Range) ([]extent, error) {
 			f.c.noMultiRange.Store(true)
 			err = nil
 		}
-		want = f.missingRanges(want)
+		want = f.missingRanges(want, mergeGap)
 	}
 	if len(want) > 0 && err == nil {
 		var parts []extent
@@ -131,9 +147,9 @@ func (f *File) keep(parts []extent) {
 	}
 }
 
-// missingRanges clips, sorts and merges ranges, dropping what the file
-// already holds and what is beyond the budget.
-func (f *File) missingRanges(ranges []Range) []Range {
+// missingRanges clips, sorts and merges ranges at most gap bytes apart,
+// dropping what the file already holds and what is beyond the budget.
+func (f *File) missingRanges(ranges []Range, gap int64) []Range {
 	var rs []Range
 	for _, r := range ranges {
 		if r.Off < 0 || r.Off >= f.size || r.Len <= 0 {
@@ -149,7 +165,7 @@ func (f *File) missingRanges(ranges []Range) []Range {
 	var out []Range
 	var total int64
 	for _, r := range rs {
-		if n := len(out); n > 0 && r.Off <= out[n-1].Off+out[n-1].Len+mergeGap {
+		if n := len(out); n > 0 && r.Off <= out[n-1].Off+out[n-1].Len+gap {
 			last := &out[n-1]
 			end := max(last.Off+last.Len, r.Off+r.Len)
 			total += end - (last.Off + last.Len)
