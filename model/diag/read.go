@@ -8,6 +8,7 @@ import (
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/internal/typed"
 )
 
 // ErrNoDiagnostics says a recording has no diagnostics topic.
@@ -79,68 +80,36 @@ func each(ctx context.Context, st bag.Storage, f bag.MessageFilter, opt Options,
 		return ErrNoDiagnostics
 	}
 	f.Conns = ids
-	var total int64
-	if s, _ := st.Summary(); s != nil {
-		for _, id := range ids {
-			total += int64(s.ConnMessages[id])
-		}
-	}
-	cache := &rosmsg.Cache{}
-	it := st.Messages(f)
-	defer it.Close()
-	var done int64
-	for it.Next() {
-		if done%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if opt.Progress != nil {
-				opt.Progress(done, total)
-			}
-		}
-		done++
-		m := it.Message()
-		u.Messages++
-		plan, err := cache.GetSchema(m.Conn.SchemaEncoding, m.Conn.Encoding, m.Conn.Type, m.Conn.Definition)
-		if err != nil {
+	return typed.Each(ctx, st, f, typed.Reader{Progress: opt.Progress, Done: opt.Done,
+		Undecodable: func(m *bag.Message, err error) {
+			u.Messages++
 			u.undecodable(m, err)
-			continue
-		}
-		n, err := plan.Decode(m.Data)
-		if err != nil {
-			u.undecodable(m, err)
-			continue
-		}
-		arr := n.Field("status")
-		if arr == nil || !arr.Array {
-			u.undecodable(m, errors.New("no status array: not a diagnostic_msgs/DiagnosticArray"))
-			continue
-		}
-		var stamp bag.Time
-		if h := n.Field("header"); h != nil {
-			stamp, _ = stampOf(h.Field("stamp"))
-		}
-		for i := 0; i < arr.Len(); i++ {
-			e, ok := arr.Elem(i)
-			if !ok {
-				break
+		},
+		Visit: func(m *bag.Message, n *rosmsg.Node) {
+			u.Messages++
+			arr := n.Field("status")
+			if arr == nil || !arr.Array {
+				u.undecodable(m, errors.New("no status array: not a diagnostic_msgs/DiagnosticArray"))
+				return
 			}
-			s, err := decodeStatus(&e)
-			if err != nil {
-				u.undecodable(m, err)
-				break
+			var stamp bag.Time
+			if h := n.Field("header"); h != nil {
+				stamp, _ = typed.StampOf(h.Field("stamp"))
 			}
-			s.Topic, s.Received, s.Stamp, s.Suspect = m.Conn.Topic, m.Time, stamp, m.Suspect
-			visit(m, s)
-		}
-	}
-	if opt.Progress != nil {
-		opt.Progress(done, total)
-	}
-	if opt.Done != nil {
-		opt.Done(it)
-	}
-	return it.Err()
+			for i := 0; i < arr.Len(); i++ {
+				e, ok := arr.Elem(i)
+				if !ok {
+					break
+				}
+				s, err := decodeStatus(&e)
+				if err != nil {
+					u.undecodable(m, err)
+					break
+				}
+				s.Topic, s.Received, s.Stamp, s.Suspect = m.Conn.Topic, m.Time, stamp, m.Suspect
+				visit(m, s)
+			}
+		}})
 }
 
 // decodeStatus reads one diagnostic_msgs/DiagnosticStatus.
@@ -171,27 +140,6 @@ func decodeStatus(e *rosmsg.Node) (Status, error) {
 		}
 	}
 	return s, nil
-}
-
-// stampOf reads a time field: a ROS 1 time, or a ROS 2
-// builtin_interfaces/Time message (sec, nanosec).
-func stampOf(n *rosmsg.Node) (bag.Time, bool) {
-	if n == nil {
-		return bag.Time{}, false
-	}
-	if n.Kind == rosmsg.KindTime && !n.Array {
-		t := n.Time()
-		return bag.Time{Sec: t.Sec, NSec: t.Nsec}, true
-	}
-	s, ns := n.Field("sec"), n.Field("nanosec")
-	if s == nil || ns == nil {
-		return bag.Time{}, false
-	}
-	sec := s.Int()
-	if sec < 0 || sec > 1<<32-1 || ns.Uint() >= 1e9 {
-		return bag.Time{}, false
-	}
-	return bag.Time{Sec: uint32(sec), NSec: uint32(ns.Uint())}, true
 }
 
 // recordingEnd is st's last receive time, nanoseconds.

@@ -2,12 +2,12 @@ package tf
 
 import (
 	"context"
-	"errors"
 	"math"
 	"sort"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/internal/typed"
 )
 
 // DefaultHistorySamples bounds the dynamic transforms a History holds
@@ -241,11 +241,9 @@ func (h *History) window(ctx context.Context, name string, f *frameSamples, boun
 	if f.n > 1 {
 		w = max(w, (f.last.Nanos()-f.first.Nanos())/int64(f.n-1)*16)
 	}
-	cache := &rosmsg.Cache{}
-	scratch := &rosmsg.Scratch{}
 	for {
 		lo := T - w
-		best, found, err := h.windowRead(ctx, cache, scratch, name, lo, T, f.lagMin, f.lagMax)
+		best, found, err := h.windowRead(ctx, name, lo, T, f.lagMin, f.lagMax)
 		if err != nil || found || lo < f.first.Nanos() {
 			return best, found, err
 		}
@@ -255,36 +253,17 @@ func (h *History) window(ctx context.Context, name string, f *frameSamples, boun
 
 // windowRead is one read of window: the latest transform of frame name
 // stamped in (lo, T] (nanoseconds).
-func (h *History) windowRead(ctx context.Context, cache *rosmsg.Cache, scratch *rosmsg.Scratch, name string, lo, T, lagMin, lagMax int64) (sample, bool, error) {
-	flt := bag.MessageFilter{Conns: h.ids, Start: bag.TimeFromNanos(lo + lagMin), End: bag.TimeFromNanos(T + lagMax)}
-	if flt.End.IsZero() {
+func (h *History) windowRead(ctx context.Context, name string, lo, T, lagMin, lagMax int64) (sample, bool, error) {
+	flt := bag.MessageFilter{Conns: h.dynamicIDs(), Start: bag.TimeFromNanos(lo + lagMin), End: bag.TimeFromNanos(T + lagMax)}
+	if flt.End.IsZero() || len(flt.Conns) == 0 {
 		return sample{}, false, nil
 	}
-	it := h.st.Messages(flt)
-	defer it.Close()
 	var best, prev sample
 	found, havePrev := false, false
-	for n := 0; it.Next(); n++ {
-		if n%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return sample{}, false, err
-			}
-		}
-		m := it.Message()
-		if IsStaticTopic(m.Conn.Topic) {
-			continue
-		}
-		plan, err := cache.GetSchema(m.Conn.SchemaEncoding, m.Conn.Encoding, m.Conn.Type, m.Conn.Definition)
-		if err != nil {
-			continue
-		}
-		node, err := plan.DecodeScratch(m.Data, scratch)
-		if err != nil {
-			continue
-		}
+	err := typed.Each(ctx, h.st, flt, typed.Reader{Undecodable: func(*bag.Message, error) {}, Visit: func(m *bag.Message, node *rosmsg.Node) {
 		arr := node.Field("transforms")
 		if arr == nil || !arr.Array {
-			continue
+			return
 		}
 		for i := 0; i < arr.Len(); i++ {
 			e, ok := arr.Elem(i)
@@ -305,9 +284,18 @@ func (h *History) windowRead(ctx context.Context, cache *rosmsg.Cache, scratch *
 				best, found = smp, true
 			}
 		}
+	}})
+	return best, found, err
+}
+
+// dynamicIDs are the transform connections of dynamic topics (not
+// /tf_static).
+func (h *History) dynamicIDs() []uint32 {
+	var out []uint32
+	for _, c := range h.st.Connections() {
+		if IsTFType(c.Type) && !IsStaticTopic(c.Topic) {
+			out = append(out, c.ID)
+		}
 	}
-	if err := it.Err(); err != nil && !errors.Is(err, context.Canceled) {
-		return best, found, err
-	}
-	return best, found, nil
+	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model/internal/typed"
 )
 
 // ErrNoTF says a recording has no transform topic.
@@ -68,70 +69,8 @@ func Read(ctx context.Context, st bag.Storage, at bag.Time, opt Options) (*Tree,
 
 // readInto gives builder b every transform message of connections ids.
 func readInto(ctx context.Context, st bag.Storage, ids []uint32, b *builder, opt Options) error {
-	var total int64
-	if s, _ := st.Summary(); s != nil {
-		for _, id := range ids {
-			total += int64(s.ConnMessages[id])
-		}
-	}
-	cache := &rosmsg.Cache{}
-	// The builder keeps nothing of a message's tree (strings are copies):
-	// each message's nodes reuse the last one's.
-	var scratch rosmsg.Scratch
-	it := st.Messages(bag.MessageFilter{Conns: ids})
-	defer it.Close()
-	var done int64
-	for it.Next() {
-		if done%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if opt.Progress != nil {
-				opt.Progress(done, total)
-			}
-		}
-		done++
-		m := it.Message()
-		plan, err := cache.GetSchema(m.Conn.SchemaEncoding, m.Conn.Encoding, m.Conn.Type, m.Conn.Definition)
-		if err != nil {
-			b.undecodable(m, err)
-			continue
-		}
-		n, err := plan.DecodeScratch(m.Data, &scratch)
-		if err != nil {
-			b.undecodable(m, err)
-			continue
-		}
-		b.message(m, n)
-	}
-	if opt.Progress != nil {
-		opt.Progress(done, total)
-	}
-	if opt.Done != nil {
-		opt.Done(it)
-	}
-	return it.Err()
-}
-
-// stampOf reads a time field: a ROS 1 time, or a ROS 2
-// builtin_interfaces/Time message (sec, nanosec).
-func stampOf(n *rosmsg.Node) (bag.Time, bool) {
-	if n == nil {
-		return bag.Time{}, false
-	}
-	if n.Kind == rosmsg.KindTime && !n.Array {
-		t := n.Time()
-		return bag.Time{Sec: t.Sec, NSec: t.Nsec}, true
-	}
-	s, ns := n.Field("sec"), n.Field("nanosec")
-	if s == nil || ns == nil {
-		return bag.Time{}, false
-	}
-	sec := s.Int()
-	if sec < 0 || sec > 1<<32-1 || ns.Uint() >= 1e9 {
-		return bag.Time{}, false
-	}
-	return bag.Time{Sec: uint32(sec), NSec: uint32(ns.Uint())}, true
+	return typed.Each(ctx, st, bag.MessageFilter{Conns: ids}, typed.Reader{Progress: opt.Progress, Done: opt.Done,
+		Visit: b.message, Undecodable: b.undecodable})
 }
 
 // floats reads the named float fields of n.
@@ -174,7 +113,7 @@ func decodeStamped(e *rosmsg.Node) (stamped, error) {
 	if fid == nil {
 		return s, errors.New("header without frame_id")
 	}
-	stamp, ok := stampOf(h.Field("stamp"))
+	stamp, ok := typed.StampOf(h.Field("stamp"))
 	if !ok {
 		return s, errors.New("header without a readable stamp")
 	}
