@@ -91,6 +91,7 @@ func Run(args []string) int {
 		c.showStart()
 	}
 	a.Run()
+	removeLibraryTemporary() // a quit closes no library window
 	return status
 }
 

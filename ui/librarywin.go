@@ -134,3 +134,8 @@ func (c *controller) screenshotLibrary(out, dir, sql string, status *int) {
 		time.AfterFunc(settle, func() { fyne.Do(capture) })
 	}))
 }
+
+// removeLibraryTemporary removes the catalogues the libraries' query
+// boxes wrote for folders: Run calls it once the app has quit, which
+// closes no window.
+func removeLibraryTemporary() { library.RemoveTemporary() }

@@ -87,6 +87,7 @@ func runQuery(t *testing.T, v *View, q string) *query.View {
 	old, every := query.Background, query.ProgressEvery
 	query.Background, query.ProgressEvery = uitest.SyncRun, 0
 	t.Cleanup(func() { query.Background, query.ProgressEvery = old, every })
+	t.Cleanup(v.qcat.remove)
 	v.ShowQuery()
 	qv := v.Query()
 	qv.Editor().SetText(q)
@@ -300,6 +301,7 @@ func TestLibraryQueryExamples(t *testing.T) {
 		}
 		old, every := query.Background, query.ProgressEvery
 		query.Background, query.ProgressEvery = uitest.SyncRun, 0
+		t.Cleanup(v.qcat.remove)
 		v.Query().Run()
 		query.Background, query.ProgressEvery = old, every
 		msg := v.Query().Message()

@@ -56,7 +56,21 @@ func (q *queryCatalog) dir() (string, error) {
 		return "", err
 	}
 	q.tmp = tmp
+	written.Store(q, struct{}{})
 	return tmp, nil
+}
+
+// written are the catalogues for query boxes whose folders may still be
+// there: a quit closes no window.
+var written sync.Map
+
+// RemoveTemporary removes the catalogues written for query boxes of
+// windows still open (the app calls it as it quits).
+func RemoveTemporary() {
+	written.Range(func(k, _ any) bool {
+		k.(*queryCatalog).remove()
+		return true
+	})
 }
 
 func (q *queryCatalog) remove() {
@@ -70,6 +84,7 @@ func (q *queryCatalog) removeLocked() {
 		os.RemoveAll(q.tmp)
 		q.tmp = ""
 	}
+	written.Delete(q)
 }
 
 // sample is a recording and topic for the query box's examples: the
