@@ -168,6 +168,9 @@ func TestDiffTabOffersAddedRecordings(t *testing.T) {
 		t.Fatalf("no choice of the window's recordings: %v", pick)
 	}
 	v.link.Actions().CompareWith(b) // shows the tab
+	if pick.Selected != pick.Options[0] {
+		t.Errorf("comparing with B, the choice shows %q", pick.Selected)
+	}
 	pick.SetSelected(pick.Options[0])
 	st := tab.State()
 	if st.Result == nil || st.B != b {

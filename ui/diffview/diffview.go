@@ -213,6 +213,14 @@ func (v *View) SetTopicFilter(s string) { v.topics.SetText(s) }
 func (v *View) CompareWith(path string) {
 	v.bPath = path
 	v.bLabel.SetText("B: " + bag.Shown(path))
+	// The choice of the window's recordings names B when it is one.
+	v.others.Selected = ""
+	for _, m := range v.Others() {
+		if m.Doc.Path == path {
+			v.others.Selected = m.Name()
+		}
+	}
+	v.others.Refresh()
 	v.Run()
 }
 
