@@ -1,8 +1,11 @@
 package bag_test
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
@@ -134,5 +137,47 @@ func TestCombineReadsEachRecordingShifted(t *testing.T) {
 				t.Errorf("B after closing the combination: %v", err)
 			}
 		})
+	}
+}
+
+// TestCombineReportsBsDamage cuts a copy of B: the combination's damage
+// names B's file with the offsets B alone reports, and A loses nothing.
+func TestCombineReportsBsDamage(t *testing.T) {
+	a := openShared(t, "cra-ros-pkg__robot_localization/test/test2.bag")
+	data, err := os.ReadFile(filepath.Join(sharedBags, "cra-ros-pkg__robot_localization/test/test1.bag"))
+	if err != nil {
+		t.Skipf("shared bag: %v", err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.bag")
+	if err := os.WriteFile(cut, data[:len(data)*6/10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := bag.Open(cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	alone := bag.DamageOf(b)
+	if !alone.Lost() {
+		t.Fatal("the cut copy reports no damage alone")
+	}
+	c, err := bag.Combine([]bag.Member{{Storage: a}, {Storage: b, Prefix: "B:", Offset: 5e9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := bag.DamageOf(c)
+	var got []string
+	for _, r := range d.Ranges {
+		if r.File != cut {
+			t.Errorf("a lost range in %s (%s), not in B's file", r.File, r.Why)
+		}
+		got = append(got, fmt.Sprintf("%d..%d", r.Start, r.End))
+	}
+	var want []string
+	for _, r := range alone.Ranges {
+		want = append(want, fmt.Sprintf("%d..%d", r.Start, r.End))
+	}
+	if len(want) == 0 || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("combined: B lost %v, alone %v", got, want)
 	}
 }
