@@ -12,6 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/cli"
@@ -331,5 +335,28 @@ func TestDifferenceSeriesMatchesReference(t *testing.T) {
 				t.Errorf("two different recordings do not differ")
 			}
 		})
+	}
+}
+
+// TestDropOnRecordingAsks drops a recording on a window that shows one:
+// it asks, and "Add to this window" adds it under B:.
+func TestDropOnRecordingAsks(t *testing.T) {
+	a := uitest.SharedBags(t, "cra-ros-pkg__robot_localization/test/test2.bag")
+	b := uitest.SharedBags(t, "cra-ros-pkg__robot_localization/test/test1.bag")
+	c := newTestController(t)
+	c.openPath(a, nil)
+	var v *bagView
+	for _, bv := range c.views {
+		v = bv
+	}
+	t.Cleanup(func() { v.win.Close() })
+	c.dropped(v.win, []fyne.URI{storage.NewFileURI(b)})
+	top := v.win.Canvas().Overlays().Top()
+	if top == nil || len(c.views) != 1 {
+		t.Fatalf("the drop opened %d windows and asked nothing", len(c.views))
+	}
+	test.Tap(uitest.FindButton(t, top, "Add to this window"))
+	if len(v.members) != 2 || v.members[1].Prefix != "B:" || v.members[1].Doc.Name != "test1.bag" {
+		t.Fatalf("after Add to this window: %d recordings", len(v.members))
 	}
 }
