@@ -35,12 +35,12 @@ func xPos(t *testing.T, wid string) (x, y int, err error) {
 // for a stuck window, not a measure of time).
 func waitFor(t *testing.T, what string, cond func() bool, state ...func() string) {
 	t.Helper()
-	for end := time.Now().Add(time.Minute); !cond(); time.Sleep(50 * time.Millisecond) {
+	for end := time.Now().Add(3 * time.Minute); !cond(); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(end) {
 			for _, s := range state {
 				what += " (" + s() + ")"
 			}
-			t.Fatalf("after a minute: %s", what)
+			t.Fatalf("after three minutes: %s", what)
 		}
 	}
 }
@@ -126,10 +126,20 @@ func TestSecondWindowFitsScreen(t *testing.T) {
 	cmd := exec.Command(gui, "testdata/robot.bag", "testdata/tf.bag")
 	cmd.WaitDelay = 10 * time.Second
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	defer func() {
+		cmd.Process.Kill()
+		<-exited
+		if t.Failed() {
+			t.Logf("the window's stderr:\n%s", stderr.String())
+		}
+	}()
 	pid := strconv.Itoa(cmd.Process.Pid)
 	// A window's title changes as its recording loads, so the windows
 	// are found again by their final titles at every look, and must be
@@ -150,6 +160,12 @@ func TestSecondWindowFitsScreen(t *testing.T) {
 	// Wait until both are placed: apart, and the second inside the screen.
 	last := ""
 	waitFor(t, "the second window is not inside the screen, down and right of the first", func() bool {
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("the window's process ended before both windows were placed: %v", err)
+		default:
+		}
 		as, bs := ids(`^robot\.bag `), ids(`^tf\.bag `)
 		if len(as) != 1 || len(bs) != 1 || as[0] == bs[0] {
 			last = fmt.Sprintf("windows titled robot.bag %v, tf.bag %v", as, bs)
@@ -270,4 +286,22 @@ func TestWindowPlaceRemembered(t *testing.T) {
 		x, y, err = xPos(t, wid)
 		return err == nil && x == 5 && y == 10
 	})
+}
+
+// lockedBuffer collects a process's stderr while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
