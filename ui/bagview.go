@@ -52,6 +52,9 @@ type bagView struct {
 	// Recording…), the first being the one opened; nil for one. doc is
 	// then their combination (multi.go).
 	members []model.Member
+	// reAdd are the added recordings a reload opens again with the
+	// window's own, with their prefixes and offsets (multi.go).
+	reAdd []addedRec
 }
 
 func newBagView(c *controller, w fyne.Window, src source) *bagView {
@@ -110,10 +113,19 @@ func (v *bagView) loaded(doc *model.Document, err error) {
 			v.c.recent.Add(bag.Shown(v.src.path))
 			v.c.refreshMenus()
 		}
-		if len(v.c.adds) > 0 && v.members == nil {
-			// --add: the recordings to show with it (multi.go), then
-			// what the command line asks of the window.
-			v.openAdds(doc, v.c.adds)
+		if v.members == nil && (len(v.reAdd) > 0 || len(v.c.adds) > 0) {
+			// --add, or the recordings a reload keeps: those to show
+			// with it (multi.go), then what the command line asks of
+			// the window.
+			adds := v.reAdd
+			if adds == nil {
+				adds = make([]addedRec, len(v.c.adds))
+				for i, p := range v.c.adds {
+					adds[i] = addedRec{path: p}
+				}
+			}
+			v.reAdd = nil
+			v.openAdds(doc, adds)
 			return
 		}
 		v.present(doc)
@@ -203,6 +215,12 @@ func (v *bagView) reload() {
 		v.link.Close()
 		v.waitFetch()
 		v.link, v.views = nil, nil
+	}
+	// The added recordings are opened again after the window's own,
+	// each under its prefix at its offset.
+	v.reAdd = nil
+	for _, m := range v.members[min(1, len(v.members)):] {
+		v.reAdd = append(v.reAdd, addedRec{path: m.Doc.Path, prefix: m.Prefix, offset: m.Offset, keep: true})
 	}
 	if v.doc != nil {
 		v.doc.Close()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,6 +39,15 @@ func (c *controller) addRecording(w fyne.Window) {
 	c.showPickDialog(w, "Add a recording to this window", "Add", func(path string) { v.addPath(path, nil) })
 }
 
+// addedRec is a recording to add: its path, and when keep is set (a
+// reload opening it again) the prefix and offset it had.
+type addedRec struct {
+	path   string
+	prefix string
+	offset int64
+	keep   bool
+}
+
 // memberList returns the window's recordings, the first alone when
 // nothing was added yet.
 func (v *bagView) memberList() []model.Member {
@@ -50,6 +60,14 @@ func (v *bagView) memberList() []model.Member {
 // addPath opens the recording at path in the background and adds it,
 // aligned start to start; then calls done, if not nil.
 func (v *bagView) addPath(path string, done func()) {
+	v.addRec(addedRec{path: path}, done)
+}
+
+// addRec opens r's recording in the background and adds it, under its
+// prefix at its offset when r.keep, else aligned start to start; then
+// calls done, if not nil.
+func (v *bagView) addRec(r addedRec, done func()) {
+	path := r.path
 	if !bag.IsURL(path) && !v.c.screenshotting {
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
@@ -68,7 +86,7 @@ func (v *bagView) addPath(path string, done func()) {
 		fyne.Do(func() {
 			prog.Hide()
 			cancel()
-			v.added(doc, err, name)
+			v.added(doc, err, name, r)
 			if done != nil {
 				done()
 			}
@@ -77,7 +95,7 @@ func (v *bagView) addPath(path string, done func()) {
 }
 
 // added adds an opened recording to the window, or says why it cannot.
-func (v *bagView) added(doc *model.Document, err error, name string) {
+func (v *bagView) added(doc *model.Document, err error, name string, r addedRec) {
 	if v.closed || v.doc == nil {
 		if doc != nil {
 			doc.Close()
@@ -92,6 +110,9 @@ func (v *bagView) added(doc *model.Document, err error, name string) {
 	}
 	members := v.memberList()
 	m := model.Member{Doc: doc, Prefix: model.PrefixLetter(members), Offset: model.StartOffset(members[0].Doc, doc)}
+	if r.keep && r.prefix != "" && !slices.ContainsFunc(members, func(o model.Member) bool { return o.Prefix == r.prefix }) {
+		m.Prefix, m.Offset = r.prefix, r.offset
+	}
 	if !v.recombine(append(members[:len(members):len(members)], m)) {
 		doc.Close()
 	}
@@ -169,9 +190,10 @@ func (v *bagView) setOffset(prefix string, off int64) {
 	v.recombine(members)
 }
 
-// openAdds opens --add's recordings after the window's own, then shows
-// them together as present does one.
-func (v *bagView) openAdds(doc *model.Document, paths []string) {
+// openAdds opens the recordings to add (--add's, or those a reload
+// keeps) after the window's own, then shows them together as present
+// does one.
+func (v *bagView) openAdds(doc *model.Document, paths []addedRec) {
 	var next func(i int)
 	next = func(i int) {
 		if i == len(paths) {
@@ -185,7 +207,7 @@ func (v *bagView) openAdds(doc *model.Document, paths []string) {
 			}
 			return
 		}
-		v.addPath(paths[i], func() { next(i + 1) })
+		v.addRec(paths[i], func() { next(i + 1) })
 	}
 	next(0)
 }

@@ -360,3 +360,52 @@ func TestDropOnRecordingAsks(t *testing.T) {
 		t.Fatalf("after Add to this window: %d recordings", len(v.members))
 	}
 }
+
+// TestAddRecordingKeptOnReload reloads a window showing A with B added
+// and aligned by a typed offset (File › Reload, as adding a definition
+// folder does): B is opened again under B: at the same offset, its
+// topics listed with the counts `info --json` gives of B alone, and the
+// time set to a B message's time plus the offset shows that message
+// (the reference reader's times).
+func TestAddRecordingKeptOnReload(t *testing.T) {
+	a := uitest.SharedBags(t, "cra-ros-pkg__robot_localization/test/test2.bag")
+	b := uitest.SharedBags(t, "cra-ros-pkg__robot_localization/test/test1.bag")
+	_, v := openWithAdded(t, a, b)
+	off := v.members[1].Offset + 1_250_000_000
+	v.setOffset("B:", off)
+	oldB := v.members[1].Doc
+
+	v.reload()
+	if len(v.members) != 2 {
+		t.Fatalf("after a reload the window shows %d recordings, want A and B", len(v.members))
+	}
+	if m := v.members[1]; m.Prefix != "B:" || m.Offset != off || m.Doc == oldB || m.Doc.Path != oldB.Path {
+		t.Fatalf("after a reload B is %q at %d (%s, reopened %v), want B: at %d", m.Prefix, m.Offset, m.Doc.Path, m.Doc != oldB, off)
+	}
+	counts := map[string]uint64{}
+	for _, tp := range v.doc.Topics {
+		counts[tp.Topic] = tp.Messages
+	}
+	infoB := infoOf(t, b)
+	for _, tp := range infoB.Topics {
+		if got, ok := counts["B:"+tp.Topic]; !ok || got != tp.Messages {
+			t.Errorf("after a reload B:%s: %d messages (listed %v), info --json of B says %d", tp.Topic, got, ok, tp.Messages)
+		}
+	}
+	if want := len(infoOf(t, a).Topics) + len(infoB.Topics); len(v.doc.Topics) != want {
+		t.Errorf("after a reload %d topics, want %d", len(v.doc.Topics), want)
+	}
+	ref := refField(t, b, "/imu/data", "linear_acceleration.x")
+	at := ref[100].ns + off
+	v.link.SetTime(at, []string{"B:/imu/data"})
+	if m, ok := v.link.Message(); !ok || m.T != at || v.link.TopicName(m) != "B:/imu/data" {
+		t.Errorf("after a reload the time at B's message 100 (%d + %d) selected %s at %d", ref[100].ns, off, v.link.TopicName(m), m.T)
+	}
+	var labels []string
+	for _, it := range v.c.mainMenu(v.win).Items[0].Items {
+		labels = append(labels, it.Label)
+	}
+	if got := strings.Join(labels, "|"); !strings.Contains(got, "|Align B (test1.bag)…|Remove B (test1.bag)|") {
+		t.Errorf("after a reload the File menu = %q", got)
+	}
+}
