@@ -107,3 +107,67 @@ func latest(a, b time.Time) time.Time {
 	}
 	return a
 }
+
+// Found is a recording found under the roots, as catalog lists it: Path
+// as listed, Name its path below the root it was found under without the
+// recording's extension ("day1/run3"; the root's own name when the root
+// is one recording), with the extension kept where two would share a
+// name, and the path as shown where they still would: unique among the
+// recordings found, and the same in every process given the same roots.
+type Found struct {
+	Path, Name string
+}
+
+// Find lists the recordings under roots as a catalogue run does (files,
+// rosbag2 folders and S3 prefixes, sorted by path), each with its Name:
+// export writes each to its own partition by it. The caller takes a shard
+// of them with ShardOf.
+func Find(ctx context.Context, roots []string) ([]Found, error) {
+	var out []Found
+	seen := map[string]bool{}
+	for _, root := range roots {
+		ents, err := list(ctx, []string{root})
+		if err != nil {
+			return nil, err
+		}
+		base := strings.TrimSuffix(root, "/")
+		for _, e := range ents {
+			if seen[e.path] {
+				continue
+			}
+			seen[e.path] = true
+			rel := strings.TrimPrefix(strings.TrimPrefix(e.path, base), "/")
+			if e.path == base || rel == e.path {
+				rel = bag.Base(e.path)
+			}
+			out = append(out, Found{Path: e.path, Name: rel})
+		}
+	}
+	slices.SortFunc(out, func(a, b Found) int { return strings.Compare(a.Path, b.Path) })
+	count := func(name func(Found) string) map[string]int {
+		n := map[string]int{}
+		for _, f := range out {
+			n[name(f)]++
+		}
+		return n
+	}
+	bare := count(func(f Found) string { return trimRecordingExt(f.Name) })
+	full := count(func(f Found) string { return f.Name })
+	for i, f := range out {
+		switch {
+		case bare[trimRecordingExt(f.Name)] == 1:
+			out[i].Name = trimRecordingExt(f.Name)
+		case full[f.Name] > 1:
+			out[i].Name = strings.TrimLeft(bag.Shown(f.Path), "/")
+		}
+	}
+	return out, nil
+}
+
+// trimRecordingExt drops a recording's extensions (".bag", ".mcap.zstd").
+func trimRecordingExt(name string) string {
+	for _, ext := range []string{".zstd", ".bag", ".mcap", ".db3"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	return name
+}

@@ -51,6 +51,21 @@ type exportSkipJSON struct {
 // runExport writes the tables (model/export, which links parquet-go); the
 // front hands export to the full binary instead (tables_front.go).
 func runExport(b bag.Storage, in, dir string, req exportRequest, asJSON bool, stdout, stderr io.Writer) error {
+	j, code, err := exportOne(b, in, dir, req, !asJSON, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		writeJSON(stdout, j)
+	}
+	return status(code)
+}
+
+// exportOne writes one recording's tables, lists them on stdout when list
+// (else only in the object returned) and its losses on stderr, and
+// returns its --json object and exit status. The error is a usage mistake
+// (a table that exists).
+func exportOne(b bag.Storage, in, dir string, req exportRequest, list bool, stdout, stderr io.Writer) (exportJSON, int, error) {
 	opt := export.Options{Format: req.format, Filter: req.filter, Hive: req.hive, Recording: req.recording, Force: req.force, Clock: req.clock}
 	pl := newProgress(stderr, "exporting")
 	opt.Progress = pl.update
@@ -58,17 +73,15 @@ func runExport(b bag.Storage, in, dir string, req exportRequest, asJSON bool, st
 	pl.end()
 	if err != nil {
 		if rep == nil && strings.Contains(err.Error(), "exists") {
-			return usagef("%v", err)
+			return exportJSON{}, ExitUsage, usagef("%v", err)
 		}
-		if asJSON {
-			writeJSON(stdout, exportJSON{Path: in, Output: dir, Format: opt.Format, Tables: []exportTableJSON{},
-				Skipped: []exportSkipJSON{}, Lost: noLoss(), Verdict: "failed", Error: err.Error()})
-		}
-		return status(fail(stderr, in, err))
+		j := exportJSON{Path: in, Output: dir, Format: opt.Format, Tables: []exportTableJSON{},
+			Skipped: []exportSkipJSON{}, Lost: noLoss(), Verdict: "failed", Error: err.Error()}
+		return j, fail(stderr, in, err), nil
 	}
 	j := exportJSON{Path: in, Output: dir, Format: opt.Format, Messages: rep.Messages, Tables: []exportTableJSON{}, Skipped: []exportSkipJSON{}}
 	for _, t := range rep.Tables {
-		if asJSON {
+		if !list {
 			j.Tables = append(j.Tables, exportTableJSON{t.Path, t.Topic, t.Type, t.Rows, t.Columns, t.Failed})
 			continue
 		}
@@ -90,12 +103,9 @@ func runExport(b bag.Storage, in, dir string, req exportRequest, asJSON bool, st
 	if l.any() {
 		code = ExitProblems
 	}
-	if asJSON {
-		j.Lost, j.OK, j.Verdict = l.json(), code == ExitOK, "ok"
-		if code != ExitOK {
-			j.Verdict = "problems"
-		}
-		writeJSON(stdout, j)
+	j.Lost, j.OK, j.Verdict = l.json(), code == ExitOK, "ok"
+	if code != ExitOK {
+		j.Verdict = "problems"
 	}
-	return status(code)
+	return j, code, nil
 }

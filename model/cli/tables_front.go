@@ -5,6 +5,8 @@ package cli
 import (
 	"io"
 
+	"github.com/spf13/cobra"
+
 	"github.com/bagscope/bagscope/bag"
 )
 
@@ -20,6 +22,10 @@ const tablesLinked = false
 // catalog hand their command line to the full binary before reading.
 func runExport(bag.Storage, string, string, exportRequest, bool, io.Writer, io.Writer) error {
 	return handOff("write Parquet or CSV tables")
+}
+
+func exportInputs(*env, *cobra.Command, *selection, []string, string, exportRequest, bool, string, bool) (bool, error) {
+	return true, handOff("write Parquet or CSV tables")
 }
 
 func writeCatalog(*env, []string, catalogRequest) error {
