@@ -45,7 +45,8 @@ export writes each recording to its own partition, so --hive is required: OUTDIR
 recording=NAME/NAME.parquet, NAME the recording's path below its input without its extension
 ("day1/run3", escaped in the partition). --shard I/N exports only the recordings whose path hashes to I
 of N (the hash catalog --shard uses), so N processes (a Kubernetes indexed Job, Spark, Ray tasks) write
-one dataset together. Each recording's losses are reported as for one; exit 1 when any recording lost
+one dataset together. A recording without the topics (or range) selected is passed over, said on
+stderr; a selection that none has is a usage mistake. Each recording's losses are reported as for one; exit 1 when any recording lost
 data or could not be read. --json prints one object listing each recording's tables.`,
 		Example: `  bagscope export x.bag out/ --format parquet
   bagscope export x.mcap out/ --format csv --topics /imu,/odom --range 10:20

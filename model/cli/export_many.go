@@ -4,11 +4,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model/catalog"
 )
 
@@ -57,6 +59,7 @@ func exportInputs(e *env, cmd *cobra.Command, sel *selection, inputs []string, d
 	}
 	out := exportManyJSON{Output: dir, Shard: shard, Listed: len(found), Recordings: []exportNamedJSON{}}
 	code := ExitOK
+	unselected, firstUnselected := 0, ""
 	for _, f := range found {
 		if catalog.ShardOf(f.Path, n) != i {
 			continue
@@ -68,8 +71,20 @@ func exportInputs(e *env, cmd *cobra.Command, sel *selection, inputs []string, d
 		if c == ExitUsage && j.Verdict == "" {
 			return true, usagef("%s", j.Error)
 		}
+		if j.Verdict == verdictNoneSelected {
+			unselected++
+			if firstUnselected == "" {
+				firstUnselected = j.Error
+			}
+			c = ExitOK
+		}
 		out.Recordings = append(out.Recordings, exportNamedJSON{f.Name, j})
 		code = max(code, min(c, ExitProblems))
+	}
+	if unselected > 0 && unselected == out.Mine {
+		// A topic or range no recording has is a mistake, not a fleet's
+		// recordings that lack a topic.
+		return true, usagef("the selection matches none of the %d recordings: %s", out.Mine, firstUnselected)
 	}
 	if asJSON {
 		out.OK, out.Verdict = code == ExitOK, "ok"
@@ -82,6 +97,11 @@ func exportInputs(e *env, cmd *cobra.Command, sel *selection, inputs []string, d
 	}
 	return true, status(code)
 }
+
+// verdictNoneSelected is the verdict of a recording of many that has none
+// of the topics (or not the range) asked for: nothing is written of it,
+// and it costs no exit status unless no recording has them.
+const verdictNoneSelected = "none selected"
 
 // exportFound exports one recording of many: a recording that cannot be
 // opened is said on stderr and in its object, and costs exit 1.
@@ -96,6 +116,14 @@ func exportFound(e *env, cmd *cobra.Command, sel *selection, path, dir string, r
 	}
 	defer b.Close()
 	f, err := sel.resolve(b)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		// Not every recording of a fleet has the topics asked for.
+		fmt.Fprintf(e.stderr, "bagscope: %s: not exported: %v\n", bag.Shown(path), err)
+		j, _ := failed(err)
+		j.Verdict, j.OK = verdictNoneSelected, true
+		return j, ExitOK
+	}
 	if err != nil {
 		fail(e.stderr, path, err)
 		return failed(err)

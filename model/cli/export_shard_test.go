@@ -245,3 +245,44 @@ func TestExportShards(t *testing.T) {
 		t.Errorf("DuckDB reads %d (recording, topic) pairs; info lists %d exported", len(duck), rows)
 	}
 }
+
+// TestExportManySelection: over many recordings, --topics exports the
+// recordings that have the topic (a table each, its rows info's count) and
+// passes over those without it, said on stderr, exit 0; a topic none has
+// is a usage mistake.
+func TestExportManySelection(t *testing.T) {
+	fleet := exportFleet(t)
+	out := filepath.Join(t.TempDir(), "lake")
+	stdout, stderr, code := run("export", "--json", "--hive", "--topics", "/odom", fleet, out)
+	if code != ExitOK {
+		t.Fatalf("export --topics /odom: exit %d\n%s", code, stderr)
+	}
+	var got exportManyOut
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	with, without := 0, 0
+	for _, r := range got.Recordings {
+		info, _, _ := run("info", "--json", r.Path)
+		var v struct{ Topics []struct{ Topic string } }
+		json.Unmarshal([]byte(info), &v)
+		has := slices.ContainsFunc(v.Topics, func(x struct{ Topic string }) bool { return x.Topic == "/odom" })
+		switch {
+		case has && (r.Verdict != "ok" || len(r.Tables) != 1 || r.Tables[0].Topic != "/odom"):
+			t.Errorf("%s has /odom: verdict %q, tables %+v", r.Path, r.Verdict, r.Tables)
+		case !has && (r.Verdict != verdictNoneSelected || len(r.Tables) != 0 || !strings.Contains(stderr, r.Path+": not exported: no topic /odom")):
+			t.Errorf("%s has no /odom: verdict %q, tables %+v; stderr %s", r.Path, r.Verdict, r.Tables, stderr)
+		}
+		if has {
+			with++
+		} else {
+			without++
+		}
+	}
+	if with < 2 || without < 2 {
+		t.Errorf("%d recordings with /odom, %d without; the fleet has both", with, without)
+	}
+	if _, stderr, code := run("export", "--hive", "--topics", "/no_such_topic", fleet, out+"2"); code != ExitUsage || !strings.Contains(stderr, "matches none of the 8 recordings") {
+		t.Errorf("a topic no recording has: exit %d, %s; want 2", code, stderr)
+	}
+}
