@@ -1,8 +1,10 @@
 package model
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bagscope/bagscope/bag"
@@ -98,6 +100,16 @@ func Combine(members []Member) (*Document, error) {
 		distrust: bag.NewDistrust(st),
 	}
 	d.Topics = topicsOf(s)
+	memberOf := map[string]int{}
+	for i, m := range members {
+		for _, t := range m.Doc.Topics {
+			memberOf[m.Prefix+t.Topic] = i
+		}
+	}
+	for i := range d.Topics {
+		d.Topics[i].Member = memberOf[d.Topics[i].Topic]
+	}
+	slices.SortStableFunc(d.Topics, func(a, b Topic) int { return cmp.Compare(a.Member, b.Member) })
 	return d, nil
 }
 

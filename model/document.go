@@ -99,6 +99,11 @@ type Topic struct {
 	// Stats are the topic's timing statistics once computed from the
 	// message index (see TopicView.SetStats); nil until then.
 	Stats *stats.Topic
+	// Member is the index of the recording the topic is from in a
+	// combination of several (Document.Members; 0 for the first and for
+	// a recording alone): views list a recording's topics before the
+	// next one's, whatever their names.
+	Member int
 }
 
 // ConnRow is one connection of a topic, for the topics table.

@@ -137,7 +137,19 @@ func BuildTimeline(d *Document) *Timeline {
 			}
 		}
 	}
-	sort.Slice(tl.Topics, func(i, j int) bool { return tl.Topics[i].Topic < tl.Topics[j].Topic })
+	// By name, a recording's topics before the next one's in a window
+	// of several (Topic.Member).
+	member := map[string]int{}
+	for _, t := range d.Topics {
+		member[t.Topic] = t.Member
+	}
+	sort.Slice(tl.Topics, func(i, j int) bool {
+		a, b := tl.Topics[i].Topic, tl.Topics[j].Topic
+		if ma, mb := member[a], member[b]; ma != mb {
+			return ma < mb
+		}
+		return a < b
+	})
 	for i := range tl.Topics {
 		for _, v := range tl.Topics[i].Bins {
 			tl.Topics[i].Max = max(tl.Topics[i].Max, v)

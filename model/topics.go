@@ -125,6 +125,14 @@ func (v *TopicView) apply() {
 		}
 	}
 	slices.SortStableFunc(v.rows, func(a, b Topic) int {
+		if c := cmp.Compare(a.Member, b.Member); c != 0 && v.col == ColTopic {
+			// Several recordings: by name is the first's topics,
+			// then the next one's (B:…), whatever the names.
+			if v.desc {
+				return -c
+			}
+			return c
+		}
 		c := compareTopics(a, b, v.col)
 		if c == 0 {
 			c = cmp.Compare(a.Topic, b.Topic)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -407,5 +408,66 @@ func TestAddRecordingKeptOnReload(t *testing.T) {
 	}
 	if got := strings.Join(labels, "|"); !strings.Contains(got, "|Align B (test1.bag)…|Remove B (test1.bag)|") {
 		t.Errorf("after a reload the File menu = %q", got)
+	}
+}
+
+// slashlessBag writes, with the reference writer, a bag whose topics are
+// /x and rosout (no leading slash), in a temporary folder.
+func slashlessBag(t *testing.T, name string, start int) string {
+	t.Helper()
+	if err := exec.Command(uitest.RefPython, "-c", "import rosbag").Run(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the reference rosbag is required in CI: %v", err)
+		}
+		t.Skipf("skipping: no reference rosbag (%v); CI never skips this", err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	script := `import sys, rosbag, rospy
+from std_msgs.msg import Float64, String
+with rosbag.Bag(sys.argv[1], 'w') as b:
+    for i in range(20):
+        t = rospy.Time(int(sys.argv[2]) + i)
+        b.write('/x', Float64(i), t)
+        b.write('rosout', String('line %d' % i), t)
+`
+	if out, err := exec.Command(uitest.RefPython, "-c", script, path, strconv.Itoa(start)).CombinedOutput(); err != nil {
+		t.Fatalf("writing %s with the reference rosbag: %v\n%s", name, err, out)
+	}
+	return path
+}
+
+// TestAddRecordingOrdersByRecording: a window of two recordings whose
+// topics include one without a leading slash (rosout, which by name
+// sorts after B:) lists A's topics, then B's, in the Topics tab (by
+// name, and reversed) and on the timeline's lanes.
+func TestAddRecordingOrdersByRecording(t *testing.T) {
+	a := slashlessBag(t, "a.bag", 1700000000)
+	b := slashlessBag(t, "b.bag", 1700000100)
+	_, v := openWithAdded(t, a, b)
+	want := []string{"/x", "rosout", "B:/x", "B:rosout"}
+
+	var lanes []string
+	for _, l := range v.views.timeline.View().Timeline().Topics {
+		lanes = append(lanes, l.Topic)
+	}
+	if !slices.Equal(lanes, want) {
+		t.Errorf("lanes %q, want %q", lanes, want)
+	}
+	tv := v.views.topics.View()
+	rows := func() []string {
+		var out []string
+		for _, r := range tv.Rows() {
+			out = append(out, r.Topic)
+		}
+		return out
+	}
+	if got := rows(); !slices.Equal(got, want) {
+		t.Errorf("Topics tab %q, want %q", got, want)
+	}
+	tv.SortBy(model.ColTopic) // again: reversed
+	rev := slices.Clone(want)
+	slices.Reverse(rev)
+	if got := rows(); !slices.Equal(got, rev) {
+		t.Errorf("Topics tab by name reversed %q, want %q", got, rev)
 	}
 }
