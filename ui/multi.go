@@ -17,6 +17,7 @@ import (
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/model/marks"
 )
 
 // Several recordings in one window (issue 27): File › Add Recording…
@@ -268,7 +269,40 @@ const (
 	alignStart  = "Start to start"
 	alignEvent  = "First message of a topic in each"
 	alignOffset = "Offset in seconds"
+	alignMark   = "A bookmark in each"
 )
+
+// bookmarksOf returns the bookmarks of the recording at path (its
+// sidecar's; none for a URL or a file without).
+func bookmarksOf(path string) []marks.Bookmark {
+	if path == "" || bag.IsURL(path) {
+		return nil
+	}
+	b, err := marks.Load(path)
+	if err != nil || b == nil {
+		return nil
+	}
+	return b.List
+}
+
+// markLabels names bookmarks for a choice: name and time from start.
+func markLabels(list []marks.Bookmark, start bag.Time) []string {
+	out := make([]string, len(list))
+	for i, b := range list {
+		name := b.Name
+		if name == "" {
+			name = "bookmark"
+		}
+		out[i] = fmt.Sprintf("%d. %s at %+.3f s", i+1, name, float64(b.Time.Nanos()-start.Nanos())/1e9)
+	}
+	return out
+}
+
+// alignAtMarks aligns the added recording with prefix so that its
+// bookmark b is shown at the first recording's bookmark a.
+func (v *bagView) alignAtMarks(prefix string, a, b marks.Bookmark) {
+	v.setOffset(prefix, a.Time.Nanos()-b.Time.Nanos())
+}
 
 // showAlign asks how the added recording with prefix aligns to the first:
 // start to start, at an event (the first message of a topic in each), or
@@ -309,7 +343,24 @@ func (v *bagView) showAlign(prefix string) {
 	secs.SetText(strconv.FormatFloat(float64(member.Offset)/1e9, 'f', 9, 64))
 	status := widget.NewLabel("")
 	status.Wrapping = fyne.TextWrapWord
-	mode := widget.NewRadioGroup([]string{alignStart, alignEvent, alignOffset}, nil)
+	modes := []string{alignStart, alignEvent, alignOffset}
+	// A bookmark of each, where both have some: A's are the window's
+	// (at A's times), B's its own sidecar's (at B's).
+	var marksA []marks.Bookmark
+	if v.views != nil && v.views.marks != nil {
+		marksA = v.views.marks.Bookmarks()
+	} else {
+		marksA = bookmarksOf(first.Path)
+	}
+	marksB := bookmarksOf(member.Doc.Path)
+	markA := widget.NewSelect(markLabels(marksA, first.Summary.Start), nil)
+	markB := widget.NewSelect(markLabels(marksB, member.Doc.Summary.Start), nil)
+	if len(marksA) > 0 && len(marksB) > 0 {
+		modes = append(modes, alignMark)
+		markA.SetSelectedIndex(0)
+		markB.SetSelectedIndex(0)
+	}
+	mode := widget.NewRadioGroup(modes, nil)
 	mode.SetSelected(alignOffset)
 	form := widget.NewForm(
 		widget.NewFormItem("Align by", mode),
@@ -317,8 +368,12 @@ func (v *bagView) showAlign(prefix string) {
 		widget.NewFormItem("Topic in "+member.Doc.Name, topicB),
 		widget.NewFormItem("Offset (s)", secs),
 	)
+	if len(marksA) > 0 && len(marksB) > 0 {
+		form.Append("Bookmark in "+first.Name, markA)
+		form.Append("Bookmark in "+member.Doc.Name, markB)
+	}
 	label := strings.TrimSuffix(prefix, ":")
-	help := widget.NewLabel(fmt.Sprintf("%s's messages are shown at %s's time + offset. Start to start puts their first messages together; an event puts the first message of a topic in %s at the first of a topic in %s.", label, label, label, first.Name))
+	help := widget.NewLabel(fmt.Sprintf("%s's messages are shown at %s's time + offset. Start to start puts their first messages together; an event puts the first message of a topic in %s at the first of a topic in %s; a bookmark in each (where both have some) puts %s's at %s's.", label, label, label, first.Name, label, first.Name))
 	help.Wrapping = fyne.TextWrapWord
 	var d dialog.Dialog
 	d = dialog.NewCustomConfirm("Align "+label+" ("+member.Doc.Name+")", "Align", "Cancel", container.NewVBox(help, form, status), func(ok bool) {
@@ -328,6 +383,14 @@ func (v *bagView) showAlign(prefix string) {
 		switch mode.Selected {
 		case alignStart:
 			v.setOffset(prefix, model.StartOffset(first, member.Doc))
+		case alignMark:
+			i, j := markA.SelectedIndex(), markB.SelectedIndex()
+			if i < 0 || j < 0 {
+				status.SetText("Choose a bookmark in each recording")
+				d.Show()
+				return
+			}
+			v.alignAtMarks(prefix, marksA[i], marksB[j])
 		case alignEvent:
 			a, b := topicA.Selected, topicB.Selected
 			v.c.async(func() {

@@ -16,11 +16,13 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/cli"
 	"github.com/bagscope/bagscope/model/human"
+	"github.com/bagscope/bagscope/model/marks"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/plots"
 )
@@ -469,5 +471,69 @@ func TestAddRecordingOrdersByRecording(t *testing.T) {
 	slices.Reverse(rev)
 	if got := rows(); !slices.Equal(got, rev) {
 		t.Errorf("Topics tab by name reversed %q, want %q", got, rev)
+	}
+}
+
+// TestAddRecordingAlignsAtBookmarks: File › Align B… offers a bookmark
+// of each recording when both have some, and aligning at A's bookmark
+// and B's second puts B's message at that bookmark's time (B's own, as
+// the reference writer wrote it) at A's bookmark's time.
+func TestAddRecordingAlignsAtBookmarks(t *testing.T) {
+	a := slashlessBag(t, "a.bag", 1700000000)
+	b := slashlessBag(t, "b.bag", 1700000100)
+	markAt := func(path string, secs ...int64) {
+		bm, err := marks.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range secs {
+			if err := bm.Add(marks.Bookmark{Time: bag.TimeFromNanos(s * 1e9), Name: fmt.Sprintf("mark %d", i+1)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	markAt(a, 1700000005)
+	markAt(b, 1700000102, 1700000107)
+	_, v := openWithAdded(t, a, b)
+
+	v.showAlign("B:")
+	top := v.win.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("File › Align B… shows no dialog")
+	}
+	var radio *widget.RadioGroup
+	var selects []*widget.Select
+	for _, o := range uitest.ShownObjects(top) {
+		switch w := o.(type) {
+		case *widget.RadioGroup:
+			radio = w
+		case *widget.Select:
+			selects = append(selects, w)
+		}
+	}
+	if radio == nil || !slices.Contains(radio.Options, alignMark) {
+		t.Fatalf("the Align dialog offers no bookmark (%v)", radio)
+	}
+	radio.SetSelected(alignMark)
+	var markB *widget.Select
+	for _, s := range selects {
+		if len(s.Options) == 2 && strings.Contains(s.Options[1], "mark 2 at +7.000 s") {
+			markB = s
+		}
+	}
+	if markB == nil {
+		t.Fatal("no choice of B's bookmarks (mark 2 at +7.000 s)")
+	}
+	markB.SetSelectedIndex(1)
+	test.Tap(uitest.FindButton(t, top, "Align"))
+
+	const want = (1700000005 - 1700000107) * int64(1e9)
+	if got := v.members[1].Offset; got != want {
+		t.Fatalf("aligned at the bookmarks: offset %d, want %d", got, want)
+	}
+	at := int64(1700000005e9)
+	v.link.SetTime(at, []string{"B:/x"})
+	if m, ok := v.link.Message(); !ok || m.T != at || v.link.TopicName(m) != "B:/x" {
+		t.Errorf("at A's bookmark B:/x selected %s at %d, want B's message at its bookmark", v.link.TopicName(m), m.T)
 	}
 }
