@@ -537,3 +537,92 @@ func TestAddRecordingAlignsAtBookmarks(t *testing.T) {
 		t.Errorf("at A's bookmark B:/x selected %s at %d, want B's message at its bookmark", v.link.TopicName(m), m.T)
 	}
 }
+
+// mcapField reads topic's float field (a dotted path) from an MCAP file
+// of ROS 2 messages with the MCAP oracle (@mcap/core and
+// @foxglove/rosmsg2-serialization through testdata/oracle/mcap_cat.mjs).
+func mcapField(t *testing.T, file, topic, field string) []refPoint {
+	t.Helper()
+	mcapTimes(t, file, topic) // skips or fails as the oracle's times do
+	oracles := os.Getenv("BAGSCOPE_ORACLES")
+	if oracles == "" {
+		home, _ := os.UserHomeDir()
+		oracles = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
+	}
+	var out, errb bytes.Buffer
+	cmd := exec.Command("node", "--no-concurrent-recompilation", "../testdata/oracle/mcap_cat.mjs", file)
+	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oracles)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mcap_cat.mjs %s: %v\n%s", file, err, errb.String())
+	}
+	var pts []refPoint
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			Topic string
+			Time  struct{ Secs, Nsecs int64 }
+			Msg   map[string]any
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("mcap_cat.mjs: %q: %v", line, err)
+		}
+		if m.Topic != topic {
+			continue
+		}
+		var v any = m.Msg
+		for _, k := range strings.Split(field, ".") {
+			obj, _ := v.(map[string]any)
+			v = obj[k]
+		}
+		f, ok := v.(float64)
+		if !ok {
+			t.Fatalf("mcap_cat.mjs: %s's %s is %v, not a number", topic, field, v)
+		}
+		pts = append(pts, refPoint{m.Time.Secs*1e9 + m.Time.Nsecs, f})
+	}
+	return pts
+}
+
+// TestDifferenceSeriesROS2 plots the difference B − A of a ROS 2 field
+// for two ROS 2 MCAP recordings (ros2-mixed.mcap and a part of it that
+// filter wrote, aligned start to start, so each B message meets another
+// A one) and compares it with the one computed from both read by the
+// MCAP oracle.
+func TestDifferenceSeriesROS2(t *testing.T) {
+	a := "../testdata/ros2-mixed.mcap"
+	b := filepath.Join(t.TempDir(), "part.mcap")
+	var out, errb bytes.Buffer
+	if code := cli.Run([]string{"filter", a, b, "--topics", "/imu", "--range", "3:6"}, &out, &errb); code != 0 {
+		t.Fatalf("filter: exit %d: %s", code, errb.String())
+	}
+	const field = "/imu.linear_acceleration.x"
+	_, v := openWithAdded(t, a, b)
+	g := v.views.plots
+	g.AddFromEachRecording(nil, field)
+	g.AddDifferences(nil, field)
+	got, ok := g.Points(plots.DifferencePath("B:"+field, field))
+	if !ok {
+		t.Fatalf("no difference series (plots %v)", g.Series())
+	}
+	refA := mcapField(t, a, "/imu", "linear_acceleration.x")
+	refB := mcapField(t, b, "/imu", "linear_acceleration.x")
+	if len(refB) == 0 || len(refB) >= len(refA) {
+		t.Fatalf("the part has %d /imu messages of %d", len(refB), len(refA))
+	}
+	want := nearestDiff(refA, refB, v.members[1].Offset)
+	if len(got.T) != len(want) {
+		t.Fatalf("difference: %d points, the reference %d", len(got.T), len(want))
+	}
+	nonzero := 0
+	for i, w := range want {
+		if got.T[i] != w.ns || got.V[i] != w.v {
+			t.Fatalf("difference point %d: %d %g, the reference %d %g", i, got.T[i], got.V[i], w.ns, w.v)
+		}
+		if w.v != 0 {
+			nonzero++
+		}
+	}
+	if nonzero == 0 {
+		t.Error("a part moved to the start does not differ from the start")
+	}
+}
