@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -41,22 +40,9 @@ func (c *controller) openLibrary(w fyne.Window) {
 // Credentials come from the standard AWS chain and AWS_ENDPOINT_URL, as
 // for File › Open URL….
 func (c *controller) showOpenLibraryURLDialog(w fyne.Window) {
-	entry := widget.NewEntry()
-	entry.SetPlaceHolder("s3://bucket/fleet/2026/")
-	entry.Validator = validURL
-	items := []*widget.FormItem{{
-		Text:     "URL",
-		Widget:   entry,
-		HintText: "An S3 prefix, listed with its subfolders (a prefix holding a metadata.yaml is one rosbag2 recording); each recording is read from its index in place.",
-	}}
-	d := dialog.NewForm("Open Library at URL", "Open Library", "Cancel", items, func(ok bool) {
-		if ok {
-			c.showLibrary(strings.TrimSpace(entry.Text), nil)
-		}
-	}, w)
-	d.Resize(fyne.NewSize(620, d.MinSize().Height))
-	d.Show()
-	w.Canvas().Focus(entry)
+	askURL(w, "Open Library at URL", "Open Library", "s3://bucket/fleet/2026/",
+		"An S3 prefix, listed with its subfolders (a prefix holding a metadata.yaml is one rosbag2 recording); each recording is read from its index in place.",
+		func(url string) { c.showLibrary(url, nil) })
 }
 
 // showLibrary opens the library of dir (a folder of recordings, a

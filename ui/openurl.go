@@ -31,17 +31,21 @@ func validURL(s string) error {
 
 // showOpenURLDialog asks for a URL and opens it in w (or a new window).
 func (c *controller) showOpenURLDialog(w fyne.Window) {
+	askURL(w, "Open URL", "Open", "https://host/run.mcap  or  s3://bucket/run42/",
+		"A recording, a rosbag2 folder (…/ or …/metadata.yaml) or a presigned URL, read in place.",
+		func(url string) { c.openPath(url, w) })
+}
+
+// askURL shows a form over w with one URL entry, checked as typed; done
+// gets the URL, trimmed, when the user confirms.
+func askURL(w fyne.Window, title, confirm, placeholder, hint string, done func(url string)) {
 	entry := widget.NewEntry()
-	entry.SetPlaceHolder("https://host/run.mcap  or  s3://bucket/run42/")
+	entry.SetPlaceHolder(placeholder)
 	entry.Validator = validURL
-	items := []*widget.FormItem{{
-		Text:     "URL",
-		Widget:   entry,
-		HintText: "A recording, a rosbag2 folder (…/ or …/metadata.yaml) or a presigned URL, read in place.",
-	}}
-	d := dialog.NewForm("Open URL", "Open", "Cancel", items, func(ok bool) {
+	items := []*widget.FormItem{{Text: "URL", Widget: entry, HintText: hint}}
+	d := dialog.NewForm(title, confirm, "Cancel", items, func(ok bool) {
 		if ok {
-			c.openPath(strings.TrimSpace(entry.Text), w)
+			done(strings.TrimSpace(entry.Text))
 		}
 	}, w)
 	d.Resize(fyne.NewSize(620, d.MinSize().Height))
