@@ -260,7 +260,7 @@ fuzz:
 # .db3 folder, each made when missing by the scripts below.
 BENCH_DIR ?= ../bench
 BENCH_GEN ?= ../shared/tools/gen_bench_bags.py
-BENCH_PKGS := hyperfine time g++ librosbag-storage-dev libsensor-msgs-dev pluginlib-dev sqlite3
+BENCH_PKGS := hyperfine time g++ librosbag-storage-dev libsensor-msgs-dev pluginlib-dev sqlite3 python3-pandas
 
 # Go benchmarks once each, then the commands users run against the peers,
 # side by side in one run each (BENCHMARKS.md): ROS 1 against the C++ and
