@@ -39,6 +39,9 @@ const (
 	// CacheBytes bounds the decoded pictures kept (the one asked for is
 	// kept whatever its size).
 	CacheBytes = 96 << 20
+	// ReorderSlack is the most pictures an H.264 or H.265 decoder may
+	// hold back to put B-frames in presentation order (a DPB of 16).
+	ReorderSlack = 16
 	// maxPixels bounds one decoded picture: 64 megapixels.
 	maxPixels = 64 << 20
 )
@@ -59,8 +62,18 @@ func LookFFmpeg() (string, error) {
 // `ffmpeg -f h264|hevc -i pipe:0 -pix_fmt rgba -c:v pam -f image2pipe
 // pipe:1`, which writes each decoded picture as a PAM image (raw RGBA
 // after a short header that carries the size, so nothing is parsed from
-// ffmpeg's log). Pictures are matched to messages in order: one picture
-// per access unit, as robot cameras encode without B-frames.
+// ffmpeg's log).
+//
+// B-frames: the messages are in decode order, and the decoder gives its
+// pictures in presentation order (a stream encoded with -bf 2 sends I0
+// P3 B1 B2 and shows I0 B1 B2 P3). The messages' times are the frame
+// slots: the n-th picture out from a keyframe is the one shown from the
+// n-th picture-carrying message's time after it, so frame i is the
+// picture whose presentation time is the latest at or before message
+// i's time. Without B-frames the two orders are the same. A run that
+// stops before its GOP's end cannot know the pictures still held back
+// for reordering, so it keeps only the pictures at least ReorderSlack
+// frames before its last.
 //
 // Design choice: the process is not kept alive between time moves.
 // ffmpeg's raw-stream parser only finishes an access unit when it sees
@@ -124,8 +137,15 @@ func (d *Decoder) Frame(ctx context.Context, x *Index, i int, read ReadFunc) (*i
 	if i-k >= MaxRun {
 		return nil, fmt.Errorf("the keyframe before frame %d is %d frames back; decoding stops at %d", i+1, i-k, MaxRun)
 	}
-	end := min(i+Ahead, x.NextKey(i)-1, len(x.Frames)-1)
-	pics, err := d.run(ctx, x.Codec, k, end, i, read)
+	next := x.NextKey(i)
+	end := min(i+Ahead, next-1, len(x.Frames)-1)
+	// Pictures after safe may be shown out of place when the run stops
+	// inside a GOP: a B-frame shown before the last fed frame is not fed.
+	safe := end
+	if end < next-1 && end < len(x.Frames)-1 {
+		safe = max(i, end-ReorderSlack)
+	}
+	pics, err := d.run(ctx, x.Codec, k, end, i, safe, read)
 	if err != nil {
 		return nil, err
 	}
@@ -140,9 +160,10 @@ func (d *Decoder) Frame(ctx context.Context, x *Index, i int, read ReadFunc) (*i
 }
 
 // run decodes frames first..last with one ffmpeg process and returns the
-// pictures of those kept: target always, then the frames around it
-// within Behind and the budget.
-func (d *Decoder) run(ctx context.Context, c Codec, first, last, target int, read ReadFunc) (map[int]*image.NRGBA, error) {
+// pictures of those kept: target always, then the frames around it up to
+// safe, within Behind and the budget. The n-th picture out is the n-th
+// fed frame with a picture slice (presentation order: see Decoder).
+func (d *Decoder) run(ctx context.Context, c Codec, first, last, target, safe int, read ReadFunc) (map[int]*image.NRGBA, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// One picture out per access unit in: -fps_mode passthrough (ffmpeg
@@ -191,9 +212,14 @@ func (d *Decoder) run(ctx context.Context, c Codec, first, last, target int, rea
 				}
 				continue
 			}
-			fedMu.Lock()
-			fed = append(fed, j)
-			fedMu.Unlock()
+			// A message without a picture slice (parameter sets
+			// alone, or damage) gives no picture: fed to the decoder,
+			// not counted.
+			if Inspect(c, fd.Data).Slices > 0 {
+				fedMu.Lock()
+				fed = append(fed, j)
+				fedMu.Unlock()
+			}
 			if _, err := stdin.Write(fd.Data); err != nil {
 				return
 			}
@@ -219,7 +245,7 @@ func (d *Decoder) run(ctx context.Context, c Codec, first, last, target int, rea
 		}
 		fedMu.Unlock()
 		size := w * h * 4
-		keep := j == target || (j >= target-Behind && kept+size <= CacheBytes-size)
+		keep := j == target || (j >= target-Behind && j <= safe && kept+size <= CacheBytes-size)
 		if !keep {
 			if _, err := io.CopyN(io.Discard, br, int64(size)); err != nil {
 				perr = err
@@ -263,7 +289,7 @@ func (d *Decoder) run(ctx context.Context, c Codec, first, last, target int, rea
 			d.mu.Lock()
 			d.oldSync = true
 			d.mu.Unlock()
-			return d.run(ctx, c, first, last, target, read)
+			return d.run(ctx, c, first, last, target, safe, read)
 		}
 		if msg != "" {
 			return nil, fmt.Errorf("ffmpeg decoded no picture for frame %d: %s", target+1, msg)
