@@ -286,6 +286,10 @@ bench: deps
 	testdata/bench/run_db3.sh "$(BENCH_DIR)"
 	echo "== start-up: the headless front against a bare Go binary"
 	testdata/bench/startup.sh
+	echo "== the window: time to topics (Xvfb)"
+	BAGSCOPE_BENCH_DIR="$(BENCH_DIR)" testdata/bench/window.sh
+	echo "== find and export against check's pass, the node and pandas peers"
+	testdata/bench/run_findexport.sh "$(BENCH_DIR)"
 	echo "== uptime: $$(uptime)"
 
 install: build
