@@ -89,7 +89,7 @@ type Decoder struct {
 	FFmpeg string // the ffmpeg executable
 
 	mu      sync.Mutex
-	cache   *Index // the index the cached pictures belong to
+	cache   *byte // the stream the cached pictures belong to (Index.stream)
 	pics    map[int]*image.NRGBA
 	oldSync bool // ffmpeg before 5.1: -vsync rather than -fps_mode
 }
@@ -111,7 +111,7 @@ func NewDecoder(ffmpeg string) (*Decoder, error) {
 func (d *Decoder) Cached(x *Index, i int) (*image.NRGBA, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.cache != x {
+	if d.cache == nil || d.cache != x.stream {
 		return nil, false
 	}
 	p, ok := d.pics[i]
@@ -150,7 +150,7 @@ func (d *Decoder) Frame(ctx context.Context, x *Index, i int, read ReadFunc) (*i
 		return nil, err
 	}
 	d.mu.Lock()
-	d.cache, d.pics = x, pics
+	d.cache, d.pics = x.stream, pics
 	d.mu.Unlock()
 	p, ok := pics[i]
 	if !ok {
