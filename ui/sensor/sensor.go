@@ -152,7 +152,7 @@ func newSensorPanel(l link.Link) *sensorPanel {
 
 	p.buildImagePane()
 	p.buildPointPane()
-	p.vs = &videoState{reader: model.NewMessageReader(l.Doc().Storage, nil), indexes: map[string]*video.Index{}}
+	p.vs = &videoState{reader: model.NewMessageReader(l.Doc().Storage, nil), indexes: map[string]*video.Index{}, lazy: map[string]*video.Index{}}
 	p.strip = newFrameStrip()
 	p.strip.OnSelect = p.selectFrame
 	p.strip.Hide()
@@ -334,13 +334,7 @@ func (p *sensorPanel) read(ref msgref.Ref) {
 			tm = x.Topic(c.Topic)
 		}
 	}
-	vj := &videoJob{state: p.vs, topic: tm, progress: func(done, total int) {
-		fyne.Do(func() {
-			if p.reading && p.ref == ref {
-				p.note.SetText(fmt.Sprintf("Indexing video frames: %s of %s…", human.Count(uint64(done)), human.Count(uint64(total))))
-			}
-		})
-	}}
+	vj := &videoJob{state: p.vs, topic: tm}
 	p.l.Go(func(ctx context.Context) {
 		vj.ctx = ctx
 		r := readSensor(p.reader, ref, set, vj)
@@ -385,7 +379,7 @@ func readSensor(rd *model.MessageReader, ref msgref.Ref, set sensorSettings, vj 
 		if vj == nil {
 			vj = &videoJob{ctx: context.Background()}
 		}
-		r.fillVideo(vj.ctx, vj.state, vj.topic, root, c, format, vj.progress)
+		r.fillVideo(vj.ctx, vj.state, vj.topic, root, c, format)
 		return r
 	}
 	r.fill(root, set)
@@ -526,6 +520,7 @@ func cloudPoints(c *msensor.Cloud, cm *msensor.ColorMap) *pointSet {
 func (p *sensorPanel) display(r *sensorResult) {
 	prev := p.cur
 	p.cur = r
+	defer p.indexVideo(r) // a lazily indexed video topic's whole index, or stop another's
 	p.updatePosition()
 	start := p.l.Doc().Summary.Start.Nanos()
 	title := fmt.Sprintf("%s  ·  %s  ·  %s", r.topic, r.typ, human.RelTime(r.ref.T-start))

@@ -32,14 +32,31 @@ import (
 
 // videoState is the panel's video work: the topics' frame indexes, the
 // decoder, and the cancel of the decode in progress. Its methods run in
-// the panel's read job (one at a time), except cancelDecode.
+// the panel's read job (one at a time), except cancelDecode and the
+// background index's (on the UI goroutine).
+//
+// The first show of a topic does not read the topic: a lazy index
+// (video.NewLazyIndex, from the message index's times) reads back from
+// the frame shown to its keyframe, the picture is decoded, and then the
+// whole index is built in the background with progress in the note (its
+// rate, GOP and keyframe counts, and the strip's sizes), cancelled when
+// another topic is shown. When it is done it replaces the lazy one and
+// keeps its decoded pictures.
 type videoState struct {
-	reader  *model.MessageReader
-	indexes map[string]*video.Index // by topic
-	dec     *video.Decoder          // nil until ffmpeg is found
+	reader *model.MessageReader
+	dec    *video.Decoder // nil until ffmpeg is found
 
-	mu     sync.Mutex
-	cancel context.CancelFunc // of the decode in progress
+	mu      sync.Mutex
+	indexes map[string]*video.Index // whole, by topic
+	lazy    map[string]*video.Index // lazy, by topic, until the whole one is built
+	cancel  context.CancelFunc      // of the decode in progress
+	// dataRead counts the frame data bytes the read job read for the
+	// index and the decoder (not the background index's).
+	dataRead int64
+
+	// The background index (UI goroutine only): its topic and cancel.
+	bgTopic  string
+	bgCancel context.CancelFunc
 }
 
 // videoResult is what the panel shows of a video frame besides its
@@ -82,19 +99,20 @@ func videoCodec(typ string, root *rosmsg.Node) (video.Codec, string, bool) {
 }
 
 // frameReader reads frame i of a topic's messages for the index and the
-// decoder. A message from a damaged unit does not count as a frame.
-func (v *videoState) frameReader(tm *model.TopicMessages) video.ReadFunc {
+// decoder through rd, adding the data bytes to *count (nil: not
+// counted). A message from a damaged unit does not count as a frame.
+func frameReader(rd *model.MessageReader, tm *model.TopicMessages, count *int64) video.ReadFunc {
 	return func(i int) (video.FrameData, error) {
 		ref := tm.At(i)
 		fd := video.FrameData{T: ref.T}
-		m, err := v.reader.Read(ref)
+		m, err := rd.Read(ref)
 		if err != nil {
 			return fd, err
 		}
 		if m.Suspect != "" {
 			return fd, fmt.Errorf("read from a damaged unit: %s", m.Suspect)
 		}
-		root, _, err := v.reader.Decode(m)
+		root, _, err := rd.Decode(m)
 		if err != nil {
 			return fd, err
 		}
@@ -104,14 +122,51 @@ func (v *videoState) frameReader(tm *model.TopicMessages) video.ReadFunc {
 		if f := root.Field("data"); f != nil {
 			fd.Data = f.Bytes()
 		}
+		if count != nil {
+			*count += int64(len(fd.Data))
+		}
 		return fd, nil
 	}
 }
 
+// frameReader reads frames for the read job.
+func (v *videoState) frameReader(tm *model.TopicMessages) video.ReadFunc {
+	return frameReader(v.reader, tm, &v.dataRead)
+}
+
+// index returns the topic's index: the whole one when built, else its
+// lazy one with the frames back to frame i's keyframe read.
+func (v *videoState) index(ctx context.Context, topic string, tm *model.TopicMessages, c video.Codec, i int) (*video.Index, error) {
+	v.mu.Lock()
+	x, lz := v.indexes[topic], v.lazy[topic]
+	v.mu.Unlock()
+	if x != nil {
+		return x, nil
+	}
+	if lz == nil {
+		lz = video.NewLazyIndex(c, tm.Len(), func(i int) int64 { return tm.At(i).T })
+	}
+	lz, err := lz.Locate(ctx, i, v.frameReader(tm))
+	v.mu.Lock()
+	if v.indexes[topic] == nil {
+		v.lazy[topic] = lz
+	}
+	v.mu.Unlock()
+	return lz, err
+}
+
+// stopIndexing cancels the background index (UI goroutine).
+func (v *videoState) stopIndexing() {
+	if v.bgCancel != nil {
+		v.bgCancel()
+	}
+	v.bgTopic, v.bgCancel = "", nil
+}
+
 // fillVideo shows a video message: its frame's NAL units at once, the
-// topic's index (built the first time, progress through progress), and
-// the picture when ffmpeg is installed.
-func (r *sensorResult) fillVideo(ctx context.Context, v *videoState, tm *model.TopicMessages, root *rosmsg.Node, c video.Codec, format string, progress func(done, total int)) {
+// topic's index (lazy until the whole one is built in the background),
+// and the picture when ffmpeg is installed.
+func (r *sensorResult) fillVideo(ctx context.Context, v *videoState, tm *model.TopicMessages, root *rosmsg.Node, c video.Codec, format string) {
 	r.kind = msensor.KindImage
 	var data []byte
 	if f := root.Field("data"); f != nil {
@@ -133,15 +188,10 @@ func (r *sensorResult) fillVideo(ctx context.Context, v *videoState, tm *model.T
 		return
 	}
 	vr.i = tm.IndexOf(r.ref)
-	x := v.indexes[r.topic]
-	if x == nil {
-		var err error
-		x, err = video.BuildIndex(ctx, tm.Len(), v.frameReader(tm), progress)
-		if err != nil {
-			r.err = err
-			return
-		}
-		v.indexes[r.topic] = x
+	x, err := v.index(ctx, r.topic, tm, c, vr.i)
+	if err != nil {
+		r.err = err
+		return
 	}
 	vr.x = x
 	if r.frame.Info.Width == 0 {
@@ -214,6 +264,16 @@ func videoNote(vr *videoResult) string {
 		return "Indexing the topic's frames…"
 	}
 	var parts []string
+	if !x.Complete() {
+		// A lazy index: only the frames back to the keyframe are known.
+		parts = append(parts, "Indexing the topic's frames…")
+		if vr.i >= 0 {
+			if k := x.KeyAtOrBefore(vr.i); k >= 0 && k != vr.i {
+				parts = append(parts, fmt.Sprintf("%d after keyframe %s", vr.i-k, human.Count(uint64(k+1))))
+			}
+		}
+		return strings.Join(parts, " · ")
+	}
 	if r := x.Rate(); r > 0 {
 		parts = append(parts, fmt.Sprintf("%.1f frames/s", r))
 	}
@@ -361,13 +421,80 @@ func toNRGBAColor(c color.Color) color.NRGBA {
 }
 
 // videoJob is what a read job needs to draw a video frame: the panel's
-// video state, the topic's messages (nil before the index is built), the
-// job's context and the indexing progress.
+// video state, the topic's messages (nil before the index is built) and
+// the job's context.
 type videoJob struct {
-	ctx      context.Context
-	state    *videoState
-	topic    *model.TopicMessages
-	progress func(done, total int)
+	ctx   context.Context
+	state *videoState
+	topic *model.TopicMessages
+}
+
+// indexVideo builds the whole index of a shown video frame's topic in
+// the background when it is shown from a lazy one, with progress in the
+// note, and shows it when done; showing another topic cancels it.
+func (p *sensorPanel) indexVideo(r *sensorResult) {
+	v := p.vs
+	if r.video == nil || r.video.x == nil || r.video.x.Complete() {
+		if v.bgTopic != "" && (r.video == nil || v.bgTopic != r.topic) {
+			v.stopIndexing()
+		}
+		return
+	}
+	if v.bgTopic == r.topic {
+		return // running
+	}
+	v.stopIndexing()
+	var tm *model.TopicMessages
+	p.l.WithIndex(func(x *model.MessageIndex) { tm = x.Topic(r.topic) })
+	if tm == nil {
+		return
+	}
+	topic := r.topic
+	ctx, cancel := context.WithCancel(p.l.Context())
+	v.bgTopic, v.bgCancel = topic, cancel
+	rd := model.NewMessageReader(p.l.Doc().Storage, nil)
+	var (
+		mu   sync.Mutex
+		full *video.Index
+	)
+	p.l.Go(func(context.Context) {
+		x, err := video.BuildIndex(ctx, tm.Len(), frameReader(rd, tm, nil), func(done, total int) {
+			fyne.Do(func() {
+				if ctx.Err() == nil && p.cur != nil && p.cur.topic == topic && p.cur.video != nil && p.cur.video.x != nil && !p.cur.video.x.Complete() {
+					p.note.SetText(fmt.Sprintf("Indexing video frames: %s of %s…", human.Count(uint64(done)), human.Count(uint64(total))))
+				}
+			})
+		})
+		if err == nil {
+			mu.Lock()
+			full = x
+			mu.Unlock()
+		}
+	}, func() {
+		cancel()
+		if v.bgTopic == topic {
+			v.bgTopic, v.bgCancel = "", nil
+		}
+		mu.Lock()
+		x := full
+		mu.Unlock()
+		if x == nil {
+			return
+		}
+		v.mu.Lock()
+		x.Follows(v.lazy[topic])
+		v.indexes[topic] = x
+		delete(v.lazy, topic)
+		v.mu.Unlock()
+		if r := p.cur; r != nil && r.topic == topic && r.video != nil && r.video.x != nil {
+			r.video.x = x
+			p.showStrip(r)
+			p.note.SetText(videoNote(r.video))
+			if r.video.noDecoder {
+				p.noDecoder.SetText(noDecoderText(r))
+			}
+		}
+	})
 }
 
 // showStrip shows the frame strip for a video frame of an indexed topic.
