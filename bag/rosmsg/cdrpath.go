@@ -181,6 +181,24 @@ func (p *Path) float64CDR(data []byte) (float64, error) {
 		herr.Path = p.text
 		return 0, herr
 	}
+	off, fail := p.seekCDR(data, be)
+	if fail.code != seekOK {
+		return 0, p.seekError(fail)
+	}
+	v, _ := scalarFloat(p.kind, readScalarCDR(p.kind, data, off, be))
+	return v, nil
+}
+
+// cdrHeaderOK is cdrHeader without the error.
+func cdrHeaderOK(data []byte) (be, ok bool) {
+	if len(data) < 4 || data[0] != 0 || data[1] > 1 {
+		return false, false
+	}
+	return data[1] == 0, true
+}
+
+// seekCDR is seek for a CDR path, after the header.
+func (p *Path) seekCDR(data []byte, be bool) (int, seekFail) {
 	off := 4
 	for i := range p.ops {
 		op := &p.ops[i]
@@ -197,25 +215,24 @@ func (p *Path) float64CDR(data []byte) (float64, error) {
 		case opCIndex:
 			off = cdrAlign(off, 4)
 			if off > len(data)-4 {
-				return 0, p.fail(min(off, len(data)), ErrTruncated, "array count cut off")
+				return off, seekFail{code: seekCount, off: min(off, len(data))}
 			}
 			n := int(cdrU32(data, off, be))
 			if op.n >= n {
-				return 0, p.fail(off, ErrIndex, fmt.Sprintf("index %d, array has %d elements", op.n, n))
+				return off, seekFail{code: seekIndex, off: off, n: op.n, of: n}
 			}
 			off, ok = cdrSkipElems(op.field, op.n, data, off+4, be)
 		case opCFixedIndex:
 			off, ok = cdrSkipElems(op.field, op.n, data, off, be)
 		}
 		if !ok {
-			return 0, p.fail(min(off, len(data)), ErrTruncated, "message data ends before the field")
+			return off, seekFail{code: seekTruncated, off: min(off, len(data))}
 		}
 	}
 	if size := p.kind.Size(); off > len(data)-size {
-		return 0, p.fail(min(off, len(data)), ErrTruncated, "message data ends before the field")
+		return off, seekFail{code: seekTruncated, off: min(off, len(data))}
 	}
-	v, _ := scalarFloat(p.kind, readScalarCDR(p.kind, data, off, be))
-	return v, nil
+	return off, seekFail{}
 }
 
 // The CDR skip functions return the offset after the skipped bytes, or the

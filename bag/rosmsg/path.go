@@ -177,6 +177,80 @@ func (p *Path) Float64(data []byte) (float64, error) {
 	if p.cdr {
 		return p.float64CDR(data)
 	}
+	off, fail := p.seek(data)
+	if fail.code != seekOK {
+		return 0, p.seekError(fail)
+	}
+	switch p.part {
+	case 1:
+		if p.kind == KindDuration {
+			return float64(int32(binary.LittleEndian.Uint32(data[off:]))), nil
+		}
+		return float64(binary.LittleEndian.Uint32(data[off:])), nil
+	case 2:
+		if p.kind == KindDuration {
+			return float64(int32(binary.LittleEndian.Uint32(data[off:]))), nil
+		}
+		return float64(binary.LittleEndian.Uint32(data[off:])), nil
+	}
+	v, _ := scalarFloat(p.kind, readScalar(p.kind, data, off))
+	return v, nil
+}
+
+// Bits reads the path's value from one serialized message as the raw bits
+// Cursor.Scalar reads of a value of Kind (a bool 0 or 1, an integer's bits,
+// a float's IEEE bits), without allocating. ok is false where Float64
+// fails, and for a path to a time's or duration's secs or nsecs.
+func (p *Path) Bits(data []byte) (bits uint64, ok bool) {
+	if p.part != 0 {
+		return 0, false
+	}
+	if p.cdr {
+		be, herr := cdrHeaderOK(data)
+		if !herr {
+			return 0, false
+		}
+		off, fail := p.seekCDR(data, be)
+		if fail.code != seekOK {
+			return 0, false
+		}
+		return readScalarCDR(p.kind, data, off, be), true
+	}
+	off, fail := p.seek(data)
+	if fail.code != seekOK {
+		return 0, false
+	}
+	return readScalar(p.kind, data, off), true
+}
+
+// seekFail says why and where a path's walk stopped.
+type seekFail struct {
+	code  uint8
+	off   int
+	n, of int // seekIndex: the index and the array's count
+}
+
+const (
+	seekOK        = iota
+	seekTruncated // the data ends before the field
+	seekCount     // an array's count is cut off
+	seekIndex     // an index beyond its array
+)
+
+// seekError is the *Error of a failed walk.
+func (p *Path) seekError(f seekFail) error {
+	switch f.code {
+	case seekCount:
+		return p.fail(f.off, ErrTruncated, "array count cut off")
+	case seekIndex:
+		return p.fail(f.off, ErrIndex, fmt.Sprintf("index %d, array has %d elements", f.n, f.of))
+	}
+	return p.fail(f.off, ErrTruncated, "message data ends before the field")
+}
+
+// seek runs a ROS 1 path's ops and returns the offset of its value, whose
+// bytes are all in data.
+func (p *Path) seek(data []byte) (int, seekFail) {
 	off := 0
 	for i := range p.ops {
 		op := &p.ops[i]
@@ -196,18 +270,18 @@ func (p *Path) Float64(data []byte) (float64, error) {
 			off, ok = skipField(op.field, data, off)
 		case opIndex:
 			if len(data)-off < 4 {
-				return 0, p.fail(off, ErrTruncated, "array count cut off")
+				return off, seekFail{code: seekCount, off: off}
 			}
 			n := int(binary.LittleEndian.Uint32(data[off:]))
 			if op.n >= n {
-				return 0, p.fail(off, ErrIndex, fmt.Sprintf("index %d, array has %d elements", op.n, n))
+				return off, seekFail{code: seekIndex, off: off, n: op.n, of: n}
 			}
 			off, ok = skipElems(op.field, op.n, data, off+4)
 		case opFixedIndex:
 			off, ok = skipElems(op.field, op.n, data, off)
 		}
 		if !ok {
-			return 0, p.fail(off, ErrTruncated, "message data ends before the field")
+			return off, seekFail{code: seekTruncated, off: off}
 		}
 	}
 	size := p.kind.Size()
@@ -215,22 +289,9 @@ func (p *Path) Float64(data []byte) (float64, error) {
 		size = 4
 	}
 	if len(data)-off < size {
-		return 0, p.fail(off, ErrTruncated, "message data ends before the field")
+		return off, seekFail{code: seekTruncated, off: off}
 	}
-	switch p.part {
-	case 1:
-		if p.kind == KindDuration {
-			return float64(int32(binary.LittleEndian.Uint32(data[off:]))), nil
-		}
-		return float64(binary.LittleEndian.Uint32(data[off:])), nil
-	case 2:
-		if p.kind == KindDuration {
-			return float64(int32(binary.LittleEndian.Uint32(data[off:]))), nil
-		}
-		return float64(binary.LittleEndian.Uint32(data[off:])), nil
-	}
-	v, _ := scalarFloat(p.kind, readScalar(p.kind, data, off))
-	return v, nil
+	return off, seekFail{}
 }
 
 func (p *Path) fail(off int, sentinel error, msg string) error {

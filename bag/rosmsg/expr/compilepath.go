@@ -113,7 +113,7 @@ func (c *compiler) path(a *ast) (cnode, *Error) {
 // term wraps a resolved walk as a node of the type its leaf reads.
 func (c *compiler) term(name string, w *walk, a *ast) (cnode, *Error) {
 	id := c.termID(name, w)
-	n := &termNode{id: id, w: w}
+	n := &termNode{id: id, w: w, fast: c.fastPath(w)}
 	c.noteUses(w, a)
 	switch w.leaf.kind {
 	case lString:
@@ -128,6 +128,47 @@ func (c *compiler) term(name string, w *walk, a *ast) (cnode, *Error) {
 		}
 	}
 	return cnode{n: n, t: tyNum, w: w}, nil
+}
+
+// fastPath compiles a walk from the message's start through fields (no
+// array) to a number or bool into the rosmsg.Path that plot reads fields
+// with (fixed fields skipped by offset, the rest by their lengths only), or
+// returns nil for any other walk.
+func (c *compiler) fastPath(w *walk) *rosmsg.Path {
+	if w.base >= 0 || w.keyed || w.leaf.kind != lScalar || w.leaf.part != 0 || !scalarKind(w.leaf.vk) {
+		return nil
+	}
+	var b strings.Builder
+	for i, st := range w.steps {
+		switch st.kind {
+		case sField:
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(st.m.Fields[st.k].Name)
+		default:
+			// An index: the walk reads an array only when all of it is
+			// in the data, where the path needs the elements up to the
+			// index only, so a cut message would read differently.
+			return nil
+		}
+	}
+	p, err := rosmsg.CompilePath(c.plan, b.String())
+	if err != nil || p.Kind() != w.leaf.vk {
+		return nil
+	}
+	return p
+}
+
+// scalarKind reports whether k is a number or bool read whole by
+// scalarVal.
+func scalarKind(k rosmsg.Kind) bool {
+	switch k {
+	case rosmsg.KindBool, rosmsg.KindInt8, rosmsg.KindUint8, rosmsg.KindInt16, rosmsg.KindUint16,
+		rosmsg.KindInt32, rosmsg.KindUint32, rosmsg.KindInt64, rosmsg.KindUint64, rosmsg.KindFloat32, rosmsg.KindFloat64:
+		return true
+	}
+	return false
 }
 
 // noteUses records the vars a walk reads from, in the current scope.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math"
 	"regexp"
+
+	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
 // node is a compiled expression.
@@ -19,9 +21,20 @@ func (n *constNode) eval(*State) val { return n.v }
 type termNode struct {
 	id int
 	w  *walk
+	// fast, when set, reads the walk's number or bool by its path's ops;
+	// where it cannot (the data ends before the field, an index beyond
+	// its array), the walk is run for the error or the absence.
+	fast *rosmsg.Path
 }
 
 func (n *termNode) eval(s *State) val {
+	if n.fast != nil {
+		if bits, ok := n.fast.Bits(s.in.Data); ok {
+			v := scalarVal(n.w.leaf.vk, bits)
+			s.record(n.id, v)
+			return v
+		}
+	}
 	off, st := s.locate(n.w)
 	if st != stOK {
 		return val{}
@@ -160,18 +173,22 @@ func newCmp(op string, l, r node) *cmpNode {
 
 func (n *cmpNode) eval(s *State) val {
 	a := n.l.eval(s)
-	var b val
+	var c int
+	var ok bool
+	var bk vkind
 	if n.rc != nil {
-		b = *n.rc
+		c, ok = comparePtr(&a, n.rc)
+		bk = n.rc.k
 	} else {
-		b = n.r.eval(s)
+		b := n.r.eval(s)
+		c, ok = comparePtr(&a, &b)
+		bk = b.k
 	}
-	c, ok := compare(a, b)
 	if !ok {
-		if a.k != vNone && b.k != vNone && n.op == opNe {
+		if a.k != vNone && bk != vNone && n.op == opNe {
 			return boolVal(true) // NaN != x
 		}
-		if a.k != vNone && b.k != vNone {
+		if a.k != vNone && bk != vNone {
 			return boolVal(false) // NaN compares false
 		}
 		return val{}

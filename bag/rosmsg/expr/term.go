@@ -261,6 +261,23 @@ func (s *State) step() bool {
 	return true
 }
 
+// scalarVal is the value of the bits Cursor.Scalar reads of kind k.
+func scalarVal(k rosmsg.Kind, bits uint64) val {
+	if k == rosmsg.KindBool {
+		return val{k: vBool, i: int64(bits)}
+	}
+	if i, ok := rosmsg.ScalarInt(k, bits); ok {
+		return val{k: vInt, i: i}
+	}
+	switch k {
+	case rosmsg.KindTime:
+		return val{k: vFloat, f: rosmsg.ScalarFloat(k, bits), i: int64(uint32(bits))*1e9 + int64(uint32(bits>>32)), tm: 1}
+	case rosmsg.KindDuration:
+		return val{k: vFloat, f: rosmsg.ScalarFloat(k, bits), i: int64(int32(uint32(bits)))*1e9 + int64(int32(uint32(bits>>32))), tm: 2}
+	}
+	return val{k: vFloat, f: rosmsg.ScalarFloat(k, bits)}
+}
+
 // readLeaf reads the value of leaf l at off (recording it as term id's
 // value when id >= 0).
 func (s *State) readLeaf(l *leaf, off int, id int) val {
@@ -283,19 +300,7 @@ func (s *State) readLeaf(l *leaf, off int, id int) val {
 			s.bad(off)
 			return val{}
 		}
-		if k == rosmsg.KindBool {
-			return val{k: vBool, i: int64(bits)}
-		}
-		if i, ok := rosmsg.ScalarInt(k, bits); ok {
-			return val{k: vInt, i: i}
-		}
-		switch k {
-		case rosmsg.KindTime:
-			return val{k: vFloat, f: rosmsg.ScalarFloat(k, bits), i: int64(uint32(bits))*1e9 + int64(uint32(bits>>32)), tm: 1}
-		case rosmsg.KindDuration:
-			return val{k: vFloat, f: rosmsg.ScalarFloat(k, bits), i: int64(int32(uint32(bits)))*1e9 + int64(int32(uint32(bits>>32))), tm: 2}
-		}
-		return val{k: vFloat, f: rosmsg.ScalarFloat(k, bits)}
+		return scalarVal(k, bits)
 	case lString:
 		var buf []byte
 		if id >= 0 {

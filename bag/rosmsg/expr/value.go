@@ -48,7 +48,22 @@ func (v val) isTrue() bool { return v.k == vBool && v.i != 0 }
 
 // compare returns -1, 0 or 1, and false when the values do not compare
 // (a NaN, or no value).
-func compare(a, b val) (int, bool) {
+func compare(a, b val) (int, bool) { return comparePtr(&a, &b) }
+
+// comparePtr is compare without copying the values.
+func comparePtr(a, b *val) (int, bool) {
+	if a.k == vFloat && b.k == vFloat {
+		// The usual case (a float field against a literal) first.
+		switch x, y := a.f, b.f; {
+		case x < y:
+			return -1, true
+		case x > y:
+			return 1, true
+		case x == y:
+			return 0, true
+		}
+		return 0, false
+	}
 	switch {
 	case a.k == vNone || b.k == vNone:
 		return 0, false
