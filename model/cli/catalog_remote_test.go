@@ -323,10 +323,7 @@ func TestCatalogS3Prefix(t *testing.T) {
 	}
 
 	// Three processes, one shard each, write the rows of one run.
-	bin := filepath.Join(dir, "bagscope")
-	if out, err := exec.Command("go", "build", "-o", bin, "./bagscope").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtBagscope(t)
 	whole, sharded := filepath.Join(dir, "whole"), filepath.Join(dir, "sharded")
 	runRemoteCatalog(t, prefix, "--endpoint-url", ep, "-o", whole)
 	var wg sync.WaitGroup

@@ -227,10 +227,7 @@ func TestCatalogIncremental(t *testing.T) {
 func TestCatalogShards(t *testing.T) {
 	fleet := catalogFleet(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "bagscope")
-	if out, err := exec.Command("go", "build", "-o", bin, "./bagscope").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtBagscope(t)
 	whole, sharded := filepath.Join(dir, "whole"), filepath.Join(dir, "sharded")
 	runCatalog(t, fleet, "-o", whole)
 	var wg sync.WaitGroup

@@ -93,10 +93,7 @@ func treeFiles(t *testing.T, dir string) map[string][]byte {
 func TestExportShards(t *testing.T) {
 	fleet := exportFleet(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "bagscope")
-	if out, err := exec.Command("go", "build", "-o", bin, "./bagscope").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtBagscope(t)
 	whole, sharded := filepath.Join(dir, "whole"), filepath.Join(dir, "sharded")
 
 	// Many recordings without --hive is a usage mistake.

@@ -363,10 +363,7 @@ func bombCommandsChild(t *testing.T) {
 // checks no temporary file is left beside the output.
 func TestFixStoppedBySignal(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "bagscope")
-	if out, err := exec.Command("go", "build", "-o", bin, "./bagscope").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtBagscope(t)
 	in := filepath.Join(dir, "big.bag")
 	writeBigBag(t, in, 48<<20)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
