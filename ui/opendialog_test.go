@@ -190,13 +190,13 @@ func TestOpenDialogShots(t *testing.T) {
 	c.start = w
 	w.SetContent(newStartPage(c, w))
 	w.Resize(fyne.NewSize(1024, 640))
-	if err := widgets.WritePNG(filepath.Join(dir, "start-1024.png"), w.Canvas().Capture()); err != nil {
+	if err := widgets.WritePNG(filepath.Join(dir, "start-1024.png"), uitest.Capture(w.Canvas())); err != nil {
 		t.Fatal(err)
 	}
 	o := c.showOpenDialog(w)
 	o.navigate(testdata)
 	o.path.SetText(testdata + "/arm7.bag")
-	if err := widgets.WritePNG(filepath.Join(dir, "open-1024.png"), w.Canvas().Capture()); err != nil {
+	if err := widgets.WritePNG(filepath.Join(dir, "open-1024.png"), uitest.Capture(w.Canvas())); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -233,7 +233,7 @@ func TestDiffTabMatchesCommand(t *testing.T) {
 			want := diffCommand(t, tc.in, b, args...)
 			checkRows(t, v, want)
 			if dir := os.Getenv("BAGSCOPE_SHOTS"); dir != "" {
-				if err := widgets.WritePNG(filepath.Join(dir, "diff-"+strings.ReplaceAll(name, " ", "_")+".png"), w.Canvas().Capture()); err != nil {
+				if err := widgets.WritePNG(filepath.Join(dir, "diff-"+strings.ReplaceAll(name, " ", "_")+".png"), uitest.Capture(w.Canvas())); err != nil {
 					t.Fatal(err)
 				}
 			}

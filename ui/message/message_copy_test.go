@@ -355,7 +355,7 @@ func TestMessageShots(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			if err := png.Encode(f, w.Canvas().Capture()); err != nil {
+			if err := png.Encode(f, uitest.Capture(w.Canvas())); err != nil {
 				t.Fatal(err)
 			}
 		}

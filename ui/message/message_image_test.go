@@ -41,7 +41,7 @@ func TestMessagePanelImage(t *testing.T) {
 	}
 
 	// The window draws the frame: sample the middle of some of its pixels.
-	shot := w.Canvas().Capture()
+	shot := uitest.Capture(w.Canvas()) // not dropping the window as stale (uitest.Capture)
 	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(p.picture)
 	size := p.picture.Size()
 	scale := min(size.Width/64, size.Height/48)

@@ -97,7 +97,7 @@ func TestPlotClockTimeBase(t *testing.T) {
 			cv.SetContent(g.content)
 			cv.Resize(size)
 			name := fmt.Sprintf("plots-clock-%.0f.png", size.Width)
-			if err := widgets.WritePNG(filepath.Join(dir, name), cv.Capture()); err != nil {
+			if err := widgets.WritePNG(filepath.Join(dir, name), uitest.Capture(cv)); err != nil {
 				t.Fatal(err)
 			}
 		}

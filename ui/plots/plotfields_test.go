@@ -292,12 +292,12 @@ func TestFieldDragShot(t *testing.T) {
 	start := uitest.Centre(row)
 	row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: start}})
 	row.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: uitest.Centre(g.panels[1].box)}})
-	if err := widgets.WritePNG(filepath.Join(dir, "plots-drag.png"), w.Canvas().Capture()); err != nil {
+	if err := widgets.WritePNG(filepath.Join(dir, "plots-drag.png"), uitest.Capture(w.Canvas())); err != nil {
 		t.Fatal(err)
 	}
 	row.DragEnd()
 	g.fields.filter.SetText("")
-	if err := widgets.WritePNG(filepath.Join(dir, "plots-dropped.png"), w.Canvas().Capture()); err != nil {
+	if err := widgets.WritePNG(filepath.Join(dir, "plots-dropped.png"), uitest.Capture(w.Canvas())); err != nil {
 		t.Fatal(err)
 	}
 }

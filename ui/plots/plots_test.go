@@ -475,7 +475,7 @@ func TestPlotsShots(t *testing.T) {
 			g.l.SetCursor(g.origin + 7e9)
 			c := g.panels[0].canvas
 			c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(c.Size().Width*0.3, 60)}})
-			img := cv.Capture()
+			img := uitest.Capture(cv)
 			if err := widgets.WritePNG(filepath.Join(dir, "plots-"+v.name+".png"), img); err != nil {
 				t.Fatal(err)
 			}

@@ -148,7 +148,7 @@ func TestSensorImageZoomPanReadout(t *testing.T) {
 	if v.Zoom() != 1 {
 		t.Fatal("not at 1:1")
 	}
-	shot := w.Canvas().Capture()
+	shot := uitest.Capture(w.Canvas()) // not dropping the window as stale (uitest.Capture)
 	abs := fyne.CurrentApp().Driver().AbsolutePositionForObject(v)
 	x0, y0 := int(math.Round(float64(abs.X+v.origin.X))), int(math.Round(float64(abs.Y+v.origin.Y)))
 	// The painter places the widget to within a pixel: look for the one

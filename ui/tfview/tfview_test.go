@@ -107,7 +107,7 @@ func TestTFViewMatchesCommand(t *testing.T) {
 				}
 			}
 			if dir := os.Getenv("BAGSCOPE_SHOTS"); dir != "" {
-				if err := widgets.WritePNG(filepath.Join(dir, "tf-"+filepath.Base(tc.path)+".png"), w.Canvas().Capture()); err != nil {
+				if err := widgets.WritePNG(filepath.Join(dir, "tf-"+filepath.Base(tc.path)+".png"), uitest.Capture(w.Canvas())); err != nil {
 					t.Fatal(err)
 				}
 			}

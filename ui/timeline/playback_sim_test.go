@@ -90,7 +90,7 @@ func TestPlaybackBySimTime(t *testing.T) {
 		t.Errorf("the transport shows %q, without the sim time", tr.time.Text)
 	}
 	if dir := os.Getenv("BAGSCOPE_SHOTS"); dir != "" {
-		if err := widgets.WritePNG(filepath.Join(dir, "playback-sim.png"), w.Canvas().Capture()); err != nil {
+		if err := widgets.WritePNG(filepath.Join(dir, "playback-sim.png"), uitest.Capture(w.Canvas())); err != nil {
 			t.Fatal(err)
 		}
 	}
