@@ -70,6 +70,9 @@ type builder struct {
 	// onDynamic, when set, is given each dynamic transform kept (not a
 	// repeat of the frame's previous one), in read order.
 	onDynamic func(h *history, s sample)
+	// parents, when not nil, gathers every parent each frame ever has
+	// (static and dynamic transforms tf2 takes, repeats included).
+	parents map[string]map[string]bool
 }
 
 func newBuilder(at bag.Time) *builder {
@@ -140,6 +143,14 @@ func (b *builder) add(m *bag.Message, s stamped, static bool) {
 		}
 		r.n++
 		return
+	}
+	if b.parents != nil {
+		ps := b.parents[s.child]
+		if ps == nil {
+			ps = map[string]bool{}
+			b.parents[s.child] = ps
+		}
+		ps[s.parent] = true
 	}
 	h := b.hist[s.child]
 	if h == nil {

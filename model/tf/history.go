@@ -86,6 +86,7 @@ func BuildHistory(ctx context.Context, st bag.Storage, opt HistoryOptions) (*His
 	}
 	h.base = newBuilder(bag.Time{})
 	h.base.onDynamic = h.keep
+	h.base.parents = map[string]map[string]bool{}
 	err := readInto(ctx, st, ids, h.base, opt.Options)
 	if err != nil && ctx.Err() != nil {
 		return nil, err

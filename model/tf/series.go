@@ -193,15 +193,8 @@ func (r *seriesRun) each(ctx context.Context, f func(s stamped, static bool) err
 // how many dynamic transforms they have in the bounds.
 func (r *seriesRun) structure(ctx context.Context) error {
 	parents := map[string]map[string]bool{}
-	type count struct {
-		n           int
-		first, last uint64
-	}
-	counts := map[string]*count{}
-	r.from, r.to = r.opt.From.Key(), r.opt.To.Key()
-	if r.opt.To.IsZero() {
-		r.to = math.MaxUint64
-	}
+	counts := map[string]*frameCount{}
+	r.bounds()
 	// Each frame's static transform is its last one that is not a repeat
 	// of an earlier one, as Read keeps it.
 	statics := map[string]stamped{}
@@ -235,7 +228,7 @@ func (r *seriesRun) structure(ctx context.Context) error {
 		}
 		c := counts[s.child]
 		if c == nil {
-			c = &count{first: k, last: k}
+			c = &frameCount{first: k, last: k}
 			counts[s.child] = c
 		}
 		c.n++
@@ -245,6 +238,29 @@ func (r *seriesRun) structure(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	return r.setup(parents, statics, counts)
+}
+
+// frameCount is a frame's dynamic transforms in the bounds: how many, the
+// earliest and latest stamps (keys).
+type frameCount struct {
+	n           int
+	first, last uint64
+}
+
+// bounds sets from and to from the options.
+func (r *seriesRun) bounds() {
+	r.from, r.to = r.opt.From.Key(), r.opt.To.Key()
+	if r.opt.To.IsZero() {
+		r.to = math.MaxUint64
+	}
+}
+
+// setup finds the frames the lookup can pass through from every parent
+// each frame ever has (parents), with their static transforms (each
+// frame's last one that is not a repeat of an earlier one, as Read keeps
+// it) and their dynamic transforms in the bounds (counts).
+func (r *seriesRun) setup(parents map[string]map[string]bool, statics map[string]stamped, counts map[string]*frameCount) error {
 	for _, f := range []string{r.target, r.source} {
 		if parents[f] != nil || r.isAnyParent(parents, f) {
 			continue
@@ -319,22 +335,7 @@ var errFull = errors.New("the stretch holds too many transforms")
 
 // run reads the stretches in time order and emits the series.
 func (r *seriesRun) run(ctx context.Context) error {
-	start := r.from
-	if r.opt.From.IsZero() {
-		start = r.first
-		if r.dynamic == 0 {
-			start = 0
-			if s, _ := r.st.Summary(); s != nil {
-				start = s.Start.Key()
-			}
-		}
-	}
-	// Without dynamic transforms in the bounds, one sample at start (the
-	// dynamic transforms before it, if any, still count).
-	end := start
-	if r.dynamic > 0 {
-		end = max(start, min(r.last, r.to))
-	}
+	start, end := r.span()
 	// Stretches of about MaxSamples transforms each, if they were spread
 	// evenly; one that is not is split again.
 	parts := uint64(r.dynamic/r.opt.MaxSamples + 1)
@@ -355,6 +356,29 @@ func (r *seriesRun) run(ctx context.Context) error {
 		}
 		lo = hi + 1
 	}
+}
+
+// span is the stamps the series covers: from From (or the first dynamic
+// transform of the frames, or the recording's start) to the last one in
+// the bounds.
+func (r *seriesRun) span() (start, end uint64) {
+	start = r.from
+	if r.opt.From.IsZero() {
+		start = r.first
+		if r.dynamic == 0 {
+			start = 0
+			if s, _ := r.st.Summary(); s != nil {
+				start = s.Start.Key()
+			}
+		}
+	}
+	// Without dynamic transforms in the bounds, one sample at start (the
+	// dynamic transforms before it, if any, still count).
+	end = start
+	if r.dynamic > 0 {
+		end = max(start, min(r.last, r.to))
+	}
+	return start, end
 }
 
 // stretch emits the series over stamps [lo, hi], splitting it in halves

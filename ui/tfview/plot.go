@@ -19,7 +19,8 @@ import (
 const plotBuckets = 4096
 
 // PlotOverTime reads the lookup of the source frame in the target frame
-// over the time range (the whole recording without one) and plots its
+// over the time range (the whole recording without one), from the
+// window's transform history once it is read, and plots its
 // translation and its roll, pitch and yaw in two plots of the Plots tab,
 // which it shows. A second press while it reads cancels the read.
 func (v *View) PlotOverTime() {
@@ -62,9 +63,21 @@ func (v *View) PlotOverTime() {
 			}
 		})
 	}
+	// The window's transform history holds every transform the lookup
+	// needs unless the read stopped on damage (then the read says where)
+	// or a frame was past its memory bound (then it reads the recording).
+	hist := v.hist
+	if v.histErr != nil {
+		hist = nil
+	}
 	v.l.Go(func(context.Context) {
 		c := tf.NewColumns(lo, hi, plotBuckets)
-		_, e := tf.LookupSeries(ctx, doc.Storage, target, source, opt, c.Add)
+		var e error
+		if hist != nil {
+			_, e = hist.LookupSeries(ctx, target, source, opt, c.Add)
+		} else {
+			_, e = tf.LookupSeries(ctx, doc.Storage, target, source, opt, c.Add)
+		}
 		mu.Lock()
 		cols, err = c, e
 		mu.Unlock()
