@@ -115,6 +115,10 @@ type Input struct {
 	Index  *model.MessageIndex
 	// Tree is the transform tree at the time (nil: no transforms).
 	Tree *tf.Tree
+	// History, when not nil, places each message with the transforms at
+	// its header.stamp, as tf2 does (see place.go); Tree then places
+	// what is outside it, and frame-locked markers.
+	History *tf.History
 }
 
 // DefaultFixed picks a fixed frame: map, else odom, else world, else the
@@ -140,16 +144,18 @@ func DefaultFixed(tree *tf.Tree, frames []string) string {
 
 // Load reads each topic's message at or before at (receive-time
 // nanoseconds) and builds the scene in opt.Fixed. Each message is placed
+// with the transforms at its header.stamp when in.History is set, else
 // with the transform tree at the time (in.Tree, read at at). A topic that
 // cannot be drawn says why in its Layer; the others are drawn.
 func Load(ctx context.Context, in Input, at int64, opt Options) *Scene {
 	s := &Scene{Frame: opt.Fixed, At: at}
+	pl := newPlacer(ctx, in, opt.Fixed)
 	for _, t := range opt.Topics {
 		if ctx.Err() != nil {
 			break
 		}
 		ly := Layer{Topic: t.Name, Type: t.Type}
-		s.loadTopic(in, at, opt, t, &ly)
+		s.loadTopic(in, pl, at, opt, t, &ly)
 		s.Layers = append(s.Layers, ly)
 	}
 	if opt.Axes && in.Tree != nil {
@@ -162,7 +168,7 @@ func Load(ctx context.Context, in Input, at int64, opt Options) *Scene {
 	return s
 }
 
-func (s *Scene) loadTopic(in Input, at int64, opt Options, t Topic, ly *Layer) {
+func (s *Scene) loadTopic(in Input, pl *placer, at int64, opt Options, t Topic, ly *Layer) {
 	if in.Index == nil {
 		ly.Problem = "the message index is not read yet"
 		return
@@ -199,14 +205,15 @@ func (s *Scene) loadTopic(in Input, at int64, opt Options, t Topic, ly *Layer) {
 	ly.Frame = HeaderFrame(root)
 	switch t.Kind {
 	case KindMarker, KindMarkerArray:
-		s.loadMarkers(in, opt, t, ly, root, last, read, func(i int) int64 { return tm.At(i).T }, at)
+		s.loadMarkers(pl, t, ly, root, last, read, func(i int) int64 { return tm.At(i).T }, at)
 		return
 	}
-	pose, err := FramePose(in.Tree, opt.Fixed, ly.Frame)
+	pose, note, err := pl.place(ly.Frame, headerStamp(root))
 	if err != nil {
 		ly.Problem = err.Error()
 		return
 	}
+	ly.Note = note
 	var pts *Points
 	switch t.Kind {
 	case KindCloud:
@@ -286,7 +293,7 @@ func (s *Scene) loadTrail(frame Pose, root *rosmsg.Node, last int, read func(int
 // loadMarkers draws the markers live at the time: gathered from the
 // topic's messages newest first (see markerSet), each placed by its own
 // header's frame.
-func (s *Scene) loadMarkers(in Input, opt Options, t Topic, ly *Layer, root *rosmsg.Node, last int,
+func (s *Scene) loadMarkers(pl *placer, t Topic, ly *Layer, root *rosmsg.Node, last int,
 	read func(int) (*rosmsg.Node, error), recv func(int) int64, at int64) {
 	var ms markerSet
 	array := t.Kind == KindMarkerArray
@@ -299,10 +306,16 @@ func (s *Scene) loadMarkers(in Input, opt Options, t Topic, ly *Layer, root *ros
 		ms.addNewest(markersOf(r, array), recv(i), at)
 	}
 	problems := map[string]int{}
+	extrapolated := 0
 	for _, m := range ms.live {
-		if why := s.addMarker(m, in.Tree, opt.Fixed); why != "" {
+		why, note := s.addMarker(m, pl)
+		if why != "" {
 			problems[why]++
 			continue
+		}
+		if note != "" {
+			extrapolated++
+			ly.Note = note
 		}
 		ly.Count++
 		if ly.Frame == "" {
@@ -314,6 +327,9 @@ func (s *Scene) loadMarkers(in Input, opt Options, t Topic, ly *Layer, root *ros
 		whys = append(whys, why)
 	}
 	slices.Sort(whys)
+	if extrapolated > 1 {
+		ly.Note = fmt.Sprintf("%d markers %s", extrapolated, ly.Note)
+	}
 	for _, why := range whys {
 		if ly.Problem != "" {
 			ly.Problem += "; "

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"image/color"
 
+	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
-	"github.com/bagscope/bagscope/model/tf"
 )
 
 // visualization_msgs/Marker types and actions.
@@ -124,18 +124,25 @@ const maxListShapes = 200
 
 // addMarker draws one marker in the fixed frame. It returns why it is not
 // drawn, or "".
-func (s *Scene) addMarker(m *rosmsg.Node, tree *tf.Tree, fixed string) string {
+func (s *Scene) addMarker(m *rosmsg.Node, pl *placer) (why, note string) {
 	typ := m.Field("type")
 	if typ == nil {
-		return "not a visualization_msgs/Marker"
+		return "not a visualization_msgs/Marker", ""
 	}
-	frame, err := FramePose(tree, fixed, HeaderFrame(m))
+	// A frame-locked marker moves with its frame: placed with the
+	// transforms at the current time, not at its stamp (rviz's
+	// frame_locked).
+	stamp := headerStamp(m)
+	if fl := m.Field("frame_locked"); fl != nil && fl.Bool() {
+		stamp = bag.Time{}
+	}
+	frame, note, err := pl.place(HeaderFrame(m), stamp)
 	if err != nil {
-		return err.Error()
+		return err.Error(), ""
 	}
 	local, ok := poseOf(m.Field("pose"))
 	if !ok {
-		return "a marker without a readable pose"
+		return "a marker without a readable pose", ""
 	}
 	p := frame.Compose(local)
 	scale, _ := vecOf(m.Field("scale"))
@@ -223,9 +230,9 @@ func (s *Scene) addMarker(m *rosmsg.Node, tree *tf.Tree, fixed string) string {
 			s.Tris = append(s.Tris, Tri{A: p.Apply(pts[i]), B: p.Apply(pts[i+1]), C: p.Apply(pts[i+2]), Color: colAt(i)})
 		}
 	case MarkerMesh:
-		return "mesh markers are not drawn"
+		return "mesh markers are not drawn", ""
 	default:
-		return fmt.Sprintf("marker type %d is not drawn", t)
+		return fmt.Sprintf("marker type %d is not drawn", t), ""
 	}
-	return ""
+	return "", note
 }

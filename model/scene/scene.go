@@ -32,6 +32,9 @@ type Layer struct {
 	Count int
 	// Problem, when not "", says why the topic is not (all) drawn.
 	Problem string
+	// Note, when not "", says how it is drawn when not as tf2 would: a
+	// message placed by an extrapolated transform (see place.go).
+	Note string
 	// Fields are what its points can be coloured by.
 	Fields []string
 	// Info is what was read of a cloud (nil for others).

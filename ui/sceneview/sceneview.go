@@ -304,7 +304,7 @@ func (v *View) read(t int64, finish func(apply func())) {
 					o.Fixed = scene.DefaultFixed(nil, firstFrames(ctx, rd, x, t, o.Topics))
 				}
 			}
-			s := scene.Load(ctx, scene.Input{Reader: rd, Index: x, Tree: tr}, t, o)
+			s := scene.Load(ctx, scene.Input{Reader: rd, Index: x, Tree: tr, History: h}, t, o)
 			mu.Lock()
 			sc, tree, treeErr = s, tr, err
 			mu.Unlock()
@@ -410,6 +410,9 @@ func (v *View) titleOf(s *scene.Scene, err error) string {
 	for _, ly := range s.Layers {
 		if ly.Problem != "" {
 			probs = append(probs, ly.Topic+": "+ly.Problem)
+		}
+		if ly.Note != "" {
+			probs = append(probs, ly.Topic+": "+ly.Note)
 		}
 	}
 	if err != nil {
