@@ -23,6 +23,11 @@ type loadedChunk struct {
 	// not hand on every message.
 	visit  func(ch *Chunk, data []byte) bool
 	missed bool
+	// walk asks the worker for the vouch of the chunk read whole (see
+	// walkVouch): the doctor's walk of its records, off the doctor's
+	// goroutine; vouch is it, or nil.
+	walk  bool
+	vouch *chunkVouch
 }
 
 // loadInOrder reads and decompresses chunks on one worker per core and
@@ -31,7 +36,7 @@ type loadedChunk struct {
 // than ChunkBudget allows. The data is reused once fn returns. It stops at
 // fn's first error, or when ctx ends, and returns that error.
 func (b *Bag) loadInOrder(ctx context.Context, chunks []*Chunk, fn func(ch *Chunk, data []byte, err error) error) error {
-	return b.loadChunks(ctx, chunks, nil, nil, func(l *loadedChunk) error {
+	return b.loadChunks(ctx, chunks, nil, nil, false, func(l *loadedChunk) error {
 		if l.err != nil {
 			return fn(l.ch, nil, l.err)
 		}
@@ -42,8 +47,9 @@ func (b *Bag) loadInOrder(ctx context.Context, chunks []*Chunk, fn func(ch *Chun
 // loadChunks is loadInOrder handing over the whole loadedChunk: the data
 // that could be read beside the error, and, with v set, the messages that
 // do not decode, found on the workers; with visit set, each chunk read
-// whole is handed to it on the worker too.
-func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, visit func(ch *Chunk, data []byte) bool, fn func(l *loadedChunk) error) error {
+// whole is handed to it on the worker too; with walk, the worker adds the
+// chunk's vouch.
+func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, visit func(ch *Chunk, data []byte) bool, walk bool, fn func(l *loadedChunk) error) error {
 	if len(chunks) == 0 {
 		return nil
 	}
@@ -56,6 +62,10 @@ func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, vis
 		l.missed = false
 		if l.visit != nil && l.err == nil {
 			l.missed = !l.visit(l.ch, l.data)
+		}
+		l.vouch = nil
+		if l.walk && l.err == nil && !l.ch.Open {
+			l.vouch = walkVouch(l.ch, l.data)
 		}
 	})
 	defer o.Close()
@@ -95,7 +105,7 @@ func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, vis
 		if o.Len() == 0 {
 			ChunkBudget.Acquire(w) // with nothing else in flight, always
 		}
-		o.Submit(func(l *loadedChunk) { l.ch, l.weight, l.validate, l.visit = ch, w, v, visit })
+		o.Submit(func(l *loadedChunk) { l.ch, l.weight, l.validate, l.visit, l.walk = ch, w, v, visit, walk })
 	}
 	for o.Len() > 0 {
 		if err := take(); err != nil {

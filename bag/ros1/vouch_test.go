@@ -15,7 +15,9 @@ import (
 // nothing was read through, and on one whose messages (those of topics,
 // or all) were read first with VouchReads asked, so that the doctor takes
 // the read's vouches. It returns both reports and how many chunks the
-// read vouched for.
+// read vouched for. The first run's workers vouch for the chunks they
+// decompress (walkOnWorkers): a third run, with the doctor walking every
+// chunk itself, must say the same.
 func quickReports(t *testing.T, path string, topics []string) (plain, vouched *bag.CheckReport, n int) {
 	t.Helper()
 	ctx := bag.WithQuickCheck(context.Background())
@@ -37,7 +39,14 @@ func quickReports(t *testing.T, path string, topics []string) (plain, vouched *b
 	if s == nil {
 		return nil, nil, 0
 	}
+	walkOnWorkers = false
+	walked, werr := s.Check(ctx, nil)
+	walkOnWorkers = true
+	s = open()
 	plain, perr := s.Check(ctx, nil)
+	if (perr == nil) != (werr == nil) || !reflect.DeepEqual(plain, walked) {
+		t.Errorf("%s: the doctor walking every chunk says (error %v)\n%s\nwith its workers' vouches (error %v)\n%s", path, werr, showReport(walked), perr, showReport(plain))
+	}
 	s = open()
 	s.VouchReads()
 	it := s.Messages(bag.MessageFilter{Topics: topics})
