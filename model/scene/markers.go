@@ -146,8 +146,12 @@ func (s *Scene) addMarker(m *rosmsg.Node, pl *placer) (why, note string) {
 	}
 	p := frame.Compose(local)
 	scale, _ := vecOf(m.Field("scale"))
+	// color.a is honoured on surfaces (cubes, spheres, cylinders,
+	// triangles, meshes): blended over what is behind; 0 is invisible, as
+	// in rviz. Lines, points and text are drawn opaque.
 	col, _ := colorOf(m.Field("color"))
-	col.A = 255 // drawn opaque: the renderer does not blend
+	surface := col
+	col.A = 255
 	var pts []Vec
 	if ps := m.Field("points"); ps != nil {
 		for i := 0; i < ps.Len(); i++ {
@@ -163,8 +167,7 @@ func (s *Scene) addMarker(m *rosmsg.Node, pl *placer) (why, note string) {
 		for i := 0; i < cs.Len(); i++ {
 			e, _ := cs.Elem(i)
 			c, _ := colorOf(&e)
-			c.A = 255
-			cols = append(cols, c)
+			cols = append(cols, c) // lines and points ignore its alpha
 		}
 	}
 	colAt := func(i int) color.NRGBA {
@@ -183,11 +186,11 @@ func (s *Scene) addMarker(m *rosmsg.Node, pl *placer) (why, note string) {
 			s.addArrow(p.T, p.Apply(Vec{scale[0], 0, 0}), scale[1], scale[0]*0.3, col)
 		}
 	case MarkerCube:
-		s.addBox(p, scale, col)
+		s.addBox(p, scale, surface)
 	case MarkerSphere:
-		s.addSphere(p, scale, col)
+		s.addSphere(p, scale, surface)
 	case MarkerCylinder:
-		s.addCylinder(p, scale, col)
+		s.addCylinder(p, scale, surface)
 	case MarkerLineStrip, MarkerLineList:
 		step := 1
 		if t == MarkerLineList {
@@ -227,10 +230,18 @@ func (s *Scene) addMarker(m *rosmsg.Node, pl *placer) (why, note string) {
 		s.Labels = append(s.Labels, Label{At: p.T, Text: text, Color: col})
 	case MarkerTriangles:
 		for i := 0; i+2 < len(pts); i += 3 {
-			s.Tris = append(s.Tris, Tri{A: p.Apply(pts[i]), B: p.Apply(pts[i+1]), C: p.Apply(pts[i+2]), Color: colAt(i)})
+			c := surface
+			if i < len(cols) {
+				c = cols[i]
+			}
+			s.Tris = append(s.Tris, Tri{A: p.Apply(pts[i]), B: p.Apply(pts[i+1]), C: p.Apply(pts[i+2]), Color: c})
 		}
 	case MarkerMesh:
-		return "mesh markers are not drawn", ""
+		uri := ""
+		if f := m.Field("mesh_resource"); f != nil {
+			uri = f.Text()
+		}
+		s.addMesh(p, scale, surface, uri)
 	default:
 		return fmt.Sprintf("marker type %d is not drawn", t), ""
 	}

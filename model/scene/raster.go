@@ -75,14 +75,24 @@ func (r *Renderer) Render(s *Scene, c *Camera, w, h int) *image.RGBA {
 	for _, g := range s.Grids {
 		r.texture(&v, g)
 	}
+	// Opaque triangles, lines and points first; then the translucent
+	// triangles (a marker's color.a below 1) blended over what is nearer
+	// than them, without hiding what is drawn after.
 	for i := range s.Tris {
-		r.tri(&v, &s.Tris[i])
+		if s.Tris[i].Color.A == 255 {
+			r.tri(&v, &s.Tris[i])
+		}
 	}
 	for i := range s.Lines {
 		r.line(&v, s.Lines[i])
 	}
 	for _, p := range s.Clouds {
 		r.points(&v, p)
+	}
+	for i := range s.Tris {
+		if a := s.Tris[i].Color.A; a != 255 && a != 0 {
+			r.tri(&v, &s.Tris[i])
+		}
 	}
 	for _, l := range s.Labels {
 		r.label(&v, l)
@@ -263,7 +273,9 @@ func (r *Renderer) tri(v *view, t *Tri) {
 	x1 := min(int(math.Ceil(max(ax, bx, cx))), w-1)
 	y0 := max(int(math.Floor(min(ay, by, cy))), 0)
 	y1 := min(int(math.Ceil(max(ay, by, cy))), h-1)
-	col := Pack(shade(t))
+	sc := shade(t)
+	col := Pack(sc)
+	alpha := sc.A
 	for y := y0; y <= y1; y++ {
 		py := float64(y) + 0.5
 		for x := x0; x <= x1; x++ {
@@ -274,9 +286,33 @@ func (r *Renderer) tri(v *view, t *Tri) {
 			if wa < 0 || wb < 0 || wc < 0 {
 				continue
 			}
-			r.plot(x, y, float32(wa*a[2]+wb*b[2]+wc*c[2]), col)
+			d := float32(wa*a[2] + wb*b[2] + wc*c[2])
+			if alpha == 255 {
+				r.plot(x, y, d, col)
+			} else {
+				r.blend(x, y, d, sc)
+			}
 		}
 	}
+}
+
+// blend mixes col over pixel (x, y) by its alpha where depth d is nearer
+// than what is there, leaving the depth as it is (translucent).
+func (r *Renderer) blend(x, y int, d float32, col color.NRGBA) {
+	w := r.img.Rect.Dx()
+	if uint(x) >= uint(w) || uint(y) >= uint(r.img.Rect.Dy()) {
+		return
+	}
+	k := y*w + x
+	if d >= r.depth[k] {
+		return
+	}
+	o := 4 * k
+	a := uint32(col.A)
+	px := r.img.Pix[o : o+3 : o+3]
+	px[0] = byte((uint32(col.R)*a + uint32(px[0])*(255-a) + 127) / 255)
+	px[1] = byte((uint32(col.G)*a + uint32(px[1])*(255-a) + 127) / 255)
+	px[2] = byte((uint32(col.B)*a + uint32(px[2])*(255-a) + 127) / 255)
 }
 
 // shade darkens a triangle by how far its normal turns from the fixed
