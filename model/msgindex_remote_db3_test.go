@@ -19,12 +19,13 @@ import (
 // .db3 (its /image rows spill onto overflow pages) served by nginx, as a
 // lone file and as a folder whose metadata.yaml lets it open without
 // counting its rows: the index must be the local file's, and fetching it
-// must cost at most the messages table's own pages (as SQLite's dbstat
-// counts them on the local copy) and a block, not the overflow pages of
-// its large rows nor the timestamp index's, in a few large requests (issues 25, 27:
+// must cost at most half the messages table's own pages (as SQLite's
+// dbstat counts them on the local copy), not the overflow pages of its
+// large rows nor the timestamp index's, in a few requests (issues 25, 27:
 // the iteration it was built from fetched 2.7 times the file in mostly
-// single blocks; the walk of every page in file order, the file; here,
-// the table's pages in 4 requests).
+// single blocks; the walk of every page in file order, the file; then
+// the table's pages in 4 requests; here, of the leaves only the parts
+// the times are in).
 func TestRemoteDb3MessageIndexReadsTheFileOnce(t *testing.T) {
 	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
 		t.Skip("python3 is needed to write the .db3")
@@ -95,11 +96,15 @@ print(db.execute("SELECT count(*) FROM dbstat WHERE name = 'messages' AND pagety
 			bytes, reqs := st.Bytes-opened.Bytes, st.Requests-opened.Requests
 			pages := fi.Size() / 4096
 			t.Logf("the index fetched %d bytes in %d requests of a %d-byte file (%d pages, %d of them the messages table's)", bytes, reqs, fi.Size(), pages, tablePages)
-			if bytes > tablePages*4096+64<<10 {
-				t.Errorf("the index fetched %d bytes; the messages table's pages are %d (the file %d)", bytes, tablePages*4096, fi.Size())
+			// The leaves hold mostly the first kilobytes of /image rows:
+			// they are read in parts (header, cell pointers, each
+			// cell's first bytes), at most half the table's pages, in
+			// multi-range requests of 100 parts, a few rounds a batch.
+			if bytes > tablePages*4096/2 {
+				t.Errorf("the index fetched %d bytes; the messages table's pages are %d (the file %d): its leaves are mostly data", bytes, tablePages*4096, fi.Size())
 			}
-			if reqs > pages/256+2 {
-				t.Errorf("the index took %d requests for a file of %d pages", reqs, pages)
+			if reqs > tablePages/16+4 {
+				t.Errorf("the index took %d requests for a table of %d pages", reqs, tablePages)
 			}
 			if got.Count() != want.Count() || len(got.Topics) != len(want.Topics) {
 				t.Fatalf("remote index of %d messages, local %d", got.Count(), want.Count())

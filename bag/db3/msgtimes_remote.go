@@ -3,8 +3,6 @@ package db3
 import (
 	"context"
 	"encoding/binary"
-
-	"github.com/bagscope/bagscope/bag"
 )
 
 // A remote file's message times (issue 25). The walk of fastTimes reads
@@ -17,8 +15,8 @@ import (
 // requests per batch, the next batch in flight while one is read), and
 // only the table's own pages are fetched. The timestamp index would give
 // the times without the leaves, but not the topics, which the message
-// index needs; each leaf is read whole, as a row's topic and timestamp
-// lie in its cell, all over the page.
+// index needs. A leaf is read in parts where they are worth it: its
+// header, cell pointers and each cell's first bytes (msgtimes_partial.go).
 
 // tableRef is a page of the messages table and the row ids its parent
 // says it may hold.
@@ -27,9 +25,10 @@ type tableRef struct {
 	keys keyRange
 }
 
-// batchBytes is how many bytes of pages remoteTimes fetches together: two
-// batches (the one read and the next, in flight) stay well within a
-// remote file's prefetch budget.
+// batchBytes is how many bytes of pages remoteTimes fetches together:
+// the pages' bytes are copied out of the prefetched ones as soon as they
+// arrive, so the batches in flight stay well within a remote file's
+// prefetch budget.
 const batchBytes = 4 << 20
 
 // remoteTimes is fastTimes for a remote file (see above): the same rows
@@ -115,62 +114,83 @@ func (s *Store) remoteTimes(ctx context.Context, fp *fastPlan, emit func(topic, 
 var errStop = unexpected("stop")
 
 // eachPage reads the pages refs in turn and hands each to fn, fetching
-// them batchBytes at a time ahead of the reads, the next batch while fn
-// reads one. It stops at fn's first error, and with ctx's.
+// them a batch at a time ahead of the reads (fetchPages: whole, or a
+// leaf's parts the walk reads), aheadBatches batches in flight while fn
+// reads one. A large level's first batch is a sample of smallLevel pages
+// read in parts where they are worth it; the batches after it start when
+// it is read, as it says (then each as the last one read says). It stops
+// at fn's first error, and with ctx's.
 func (s *Store) eachPage(ctx context.Context, p *pager, refs []tableRef, fn func(tableRef, []byte) error) error {
 	per := max(batchBytes/p.pageSize, 1)
-	fetch := func(batch []tableRef) (release func()) {
-		offs, lens := make([]int64, len(batch)), make([]int64, len(batch))
-		for i, r := range batch {
-			offs[i], lens[i] = p.offset(max(r.n, 1)), int64(p.pageSize)
-		}
-		// Only the table's pages: the single pages of the timestamp
-		// index between them cost more than a multi-range part.
-		return bag.PrefetchHeldApart(p.r, offs, lens, 0)
+	type batch struct {
+		refs []tableRef
+		ch   chan []pageRead
+		st   *batchStats
 	}
-	type fetched struct{ release func() }
-	var ahead chan fetched
-	start := func(from int) {
-		if from >= len(refs) {
-			ahead = nil
+	var last batchStats // a small level is read whole
+	sampling := len(refs) >= smallLevel
+	if sampling {
+		last = batchStats{leaves: 1, partial: 1, maxCells: 64}
+	}
+	var ahead []batch
+	next := 0
+	start := func(n int) {
+		if next >= len(refs) {
 			return
 		}
-		batch := refs[from:min(from+per, len(refs))]
-		ch := make(chan fetched, 1)
-		go func() { ch <- fetched{fetch(batch)} }()
-		ahead = ch
+		b := batch{refs: refs[next:min(next+n, len(refs))], ch: make(chan []pageRead, 1), st: new(batchStats)}
+		next += len(b.refs)
+		partial, est := last.partialFirst(), max(last.maxCells+8, 16)
+		go func() {
+			reads, st := s.fetchPages(ctx, p, b.refs, partial, est)
+			*b.st = st
+			b.ch <- reads
+		}()
+		ahead = append(ahead, b)
 	}
-	start(0)
 	defer func() {
-		if ahead != nil {
-			(<-ahead).release()
+		for _, b := range ahead {
+			<-b.ch
 		}
 	}()
+	if sampling {
+		start(smallLevel)
+	} else {
+		for range aheadBatches {
+			start(per)
+		}
+	}
 	var buf []byte
-	for from := 0; from < len(refs); from += per {
-		cur := <-ahead
-		ahead = nil
-		start(from + per)
-		err := func() error {
-			defer cur.release()
-			for _, r := range refs[from:min(from+per, len(refs))] {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				pg, err := p.page(r.n, buf)
-				if err != nil {
+	for len(ahead) > 0 {
+		cur := ahead[0]
+		reads := <-cur.ch
+		ahead = ahead[1:]
+		if cur.st.leaves > 0 {
+			last = *cur.st
+		}
+		for len(ahead) < aheadBatches && next < len(refs) {
+			start(per)
+		}
+		for k, r := range cur.refs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			pg := reads[k].pg
+			if reads[k].err {
+				var err error
+				if pg, err = p.page(r.n, buf); err != nil {
 					return unexpected("table page %d: %v", r.n, err)
 				}
 				buf = pg
-				if err := fn(r, pg); err != nil {
-					return err
-				}
 			}
-			return nil
-		}()
-		if err != nil {
-			return err
+			if err := fn(r, pg); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
+
+// aheadBatches is how many batches eachPage keeps in flight: a batch
+// read in parts takes a few round trips, in requests of its own.
+const aheadBatches = 3

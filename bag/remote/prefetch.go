@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -38,6 +40,10 @@ const (
 	// smallInFlight is how many single-range requests Prefetch keeps in
 	// flight (each small: a server takes many).
 	smallInFlight = 16
+	// multiInFlight is how many multi-range requests one prefetch keeps
+	// in flight (a .db3 leaf level read in parts asks for thousands of
+	// ranges at once).
+	multiInFlight = 16
 )
 
 // extent is prefetched bytes at off.
@@ -138,13 +144,65 @@ func (f *File) drop(parts []extent) {
 	f.extents = kept
 }
 
-// keep adds prefetched bytes to the file's.
+// keep adds prefetched bytes to the file's. Many parts at once (a .db3
+// leaf's cells: thousands) are merged into the sorted extents in one pass,
+// as addExtent would add them one by one, which is quadratic.
 func (f *File) keep(parts []extent) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for _, p := range parts {
-		f.addExtent(p)
+	if len(parts) <= 16 {
+		for _, p := range parts {
+			f.addExtent(p)
+		}
+		return
 	}
+	add := slices.Clone(parts)
+	slices.SortFunc(add, func(a, b extent) int { return cmp.Compare(a.off, b.off) })
+	// The new extents held whole by one kept (or by an earlier new one)
+	// are not kept; those kept that a new one holds whole are dropped.
+	fresh := add[:0]
+	for _, e := range add {
+		end := e.off + int64(len(e.data))
+		if f.extentAt(e.off, end) != nil {
+			continue
+		}
+		if n := len(fresh); n > 0 && end <= fresh[n-1].off+int64(len(fresh[n-1].data)) {
+			continue
+		}
+		fresh = append(fresh, e)
+	}
+	held := func(x extent) bool {
+		xend := x.off + int64(len(x.data))
+		i := sort.Search(len(fresh), func(i int) bool { return fresh[i].off > x.off }) - 1
+		for j := i; j >= 0 && j > i-maxOverlap; j-- {
+			if xend <= fresh[j].off+int64(len(fresh[j].data)) {
+				return true
+			}
+		}
+		return false
+	}
+	merged := make([]extent, 0, len(f.extents)+len(fresh))
+	i := 0
+	for _, x := range f.extents {
+		for ; i < len(fresh) && fresh[i].off < x.off; i++ {
+			if f.extentBytes+int64(len(fresh[i].data)) <= extentBudget {
+				merged = append(merged, fresh[i])
+				f.extentBytes += int64(len(fresh[i].data))
+			}
+		}
+		if held(x) {
+			f.extentBytes -= int64(len(x.data))
+			continue
+		}
+		merged = append(merged, x)
+	}
+	for ; i < len(fresh); i++ {
+		if f.extentBytes+int64(len(fresh[i].data)) <= extentBudget {
+			merged = append(merged, fresh[i])
+			f.extentBytes += int64(len(fresh[i].data))
+		}
+	}
+	f.extents = merged
 }
 
 // missingRanges clips, sorts and merges ranges at most gap bytes apart,
@@ -262,10 +320,13 @@ func (f *File) fetchMultiRange(rs []Range) ([]extent, error) {
 	out := make([][]extent, len(batches))
 	errs := make([]error, len(batches))
 	var wg sync.WaitGroup
+	sem := make(chan struct{}, multiInFlight)
 	for i, b := range batches {
 		wg.Add(1)
+		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
+			defer func() { <-sem }()
 			out[i], errs[i] = f.multiRange(b)
 		}()
 	}
