@@ -307,6 +307,14 @@ func (s *Scene) loadMarkers(pl *placer, t Topic, ly *Layer, root *rosmsg.Node, l
 	}
 	problems := map[string]int{}
 	extrapolated := 0
+	// The layer's frame is its first live marker's, drawn or not: a
+	// MarkerArray has no header of its own, and without transforms it is
+	// what a fixed frame is picked from.
+	for _, m := range ms.live {
+		if ly.Frame = HeaderFrame(m); ly.Frame != "" {
+			break
+		}
+	}
 	for _, m := range ms.live {
 		why, note := s.addMarker(m, pl)
 		if why != "" {
@@ -318,9 +326,6 @@ func (s *Scene) loadMarkers(pl *placer, t Topic, ly *Layer, root *rosmsg.Node, l
 			ly.Note = note
 		}
 		ly.Count++
-		if ly.Frame == "" {
-			ly.Frame = HeaderFrame(m)
-		}
 	}
 	whys := make([]string, 0, len(problems))
 	for why := range problems {

@@ -97,8 +97,14 @@ func TestMeshMarkers(t *testing.T) {
 	s := Load(context.Background(), Input{Reader: model.NewMessageReader(d.Storage, nil), Index: x}, d.Summary.Start.Nanos(),
 		Options{Fixed: "map", Topics: Topics(d)})
 	ly := s.Layers[0]
-	if ly.Problem != "" || ly.Count != 5 {
+	if ly.Problem != "" || ly.Count != 5 || ly.Frame != "map" {
 		t.Fatalf("layer %+v", ly)
+	}
+	// Without transforms, in no frame (as the 3D view asks for a fixed
+	// frame to pick): nothing drawn, and the markers' frame is named.
+	if ly := Load(context.Background(), Input{Reader: model.NewMessageReader(d.Storage, nil), Index: x}, d.Summary.Start.Nanos(),
+		Options{Fixed: "\x00", Topics: Topics(d)}).Layers[0]; ly.Count != 0 || ly.Frame != "map" {
+		t.Errorf("in no frame: %+v", ly)
 	}
 	byColor := map[color.NRGBA][]Tri{}
 	for _, tr := range s.Tris {
