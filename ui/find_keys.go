@@ -42,7 +42,8 @@ func (c *controller) withFind(w fyne.Window, f func(*findbar.Bar)) {
 
 // addFindShortcuts registers the Find bar's keys on w's canvas: Ctrl+F,
 // Ctrl+G, Ctrl+Shift+G, and (where no widget has the keyboard) F3,
-// Shift+F3 and Escape, which closes the bar.
+// Shift+F3 and Escape, which closes the bar (and on the TF and 3D tabs
+// stops the transform history's read).
 func (c *controller) addFindShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutFind, func(fyne.Shortcut) { c.withFind(w, (*findbar.Bar).Show) })
 	w.Canvas().AddShortcut(shortcutFindNext, func(fyne.Shortcut) { c.withFind(w, func(b *findbar.Bar) { b.Step(+1) }) })
@@ -68,8 +69,21 @@ func (c *controller) addFindShortcuts(w fyne.Window) {
 			c.withFind(w, func(b *findbar.Bar) { b.Step(findbar.StepOf(shift)) })
 		case fyne.KeyEscape:
 			c.withFind(w, (*findbar.Bar).Hide)
+			c.stopTFHistory(w)
 		}
 	})
+}
+
+// stopTFHistory stops the transform history's read (Escape) while the
+// TF or 3D tab, which show its progress, is the one shown.
+func (c *controller) stopTFHistory(w fyne.Window) {
+	v := c.views[w]
+	if v == nil || v.views == nil || v.views.tabs == nil || v.views.link == nil {
+		return
+	}
+	if sel := v.views.tabs.Selected(); sel != nil && (sel.Text == "TF" || sel.Text == "3D") {
+		v.views.link.StopTFHistory()
+	}
 }
 
 // findMenu is a bag window's Find menu: the Find bar, bookmarks, and

@@ -85,6 +85,13 @@ type Link interface {
 	// TFHistory calls f with the transform history of /tf and /tf_static
 	// (model/tf), read in the background the first time it is asked for.
 	TFHistory(f func(*tf.History, error))
+	// OnTFHistoryProgress calls f as the history's read goes (transform
+	// messages read of the total); StopTFHistory stops the read (those
+	// waiting get ErrTFHistoryStopped; the next TFHistory reads again);
+	// TFHistoryReading says whether it runs.
+	OnTFHistoryProgress(f func(done, total int64))
+	StopTFHistory() bool
+	TFHistoryReading() bool
 	Index() *model.MessageIndex
 	// WithStats calls f with the topics' statistics, computed from the
 	// index the first time.

@@ -11,6 +11,7 @@ package sceneview
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -92,6 +93,9 @@ type View struct {
 	histErr error
 	asked   bool
 	histAt  int64
+	// job is the history's read: its progress and Stop, or Retry once
+	// stopped.
+	job *widgets.JobStatus
 	// OnRead, for tests, is called on the UI goroutine after each scene
 	// is shown.
 	OnRead func()
@@ -176,7 +180,12 @@ func New(l link.Link) *View {
 		sized(v.decSel, 120),
 	)
 	side := container.NewVScroll(container.NewPadded(v.topicBox))
-	top := container.NewVBox(container.NewHScroll(bar), v.title)
+	v.job = widgets.NewJobStatus(func() { l.StopTFHistory() }, func() { v.readAt(v.histAt) })
+	v.job.Relayout = func() { v.content.Refresh() }
+	l.OnTFHistoryProgress(func(done, total int64) {
+		v.job.Progress(link.TFHistoryProgressText(done, total), float64(done)/float64(total))
+	})
+	top := container.NewVBox(container.NewHScroll(bar), v.title, v.job.Content())
 	split := container.NewHSplit(side, v.canvas)
 	split.Offset = 0.16
 	v.content = container.NewBorder(top, v.readout, nil, nil, split)
@@ -266,6 +275,13 @@ func (v *View) readAt(t int64) {
 	}
 	v.asked = true
 	v.l.TFHistory(func(h *tf.History, err error) {
+		if errors.Is(err, link.ErrTFHistoryStopped) {
+			v.asked = false
+			v.title.SetText("TF history stopped")
+			v.job.Stopped(link.TFHistoryStoppedText)
+			return
+		}
+		v.job.Done()
 		if h == nil {
 			v.title.SetText("Cannot read the transforms: " + err.Error())
 			return

@@ -9,6 +9,7 @@ package tfview
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -65,6 +66,9 @@ type View struct {
 	histAt  int64
 	// reads reads the tree at the newest time moved to.
 	reads *link.Latest
+	// job is the history's read: its progress and Stop, or Retry once
+	// stopped.
+	job *widgets.JobStatus
 	// plotting cancels the lookup over time being read, nil when none is.
 	plotting func()
 	// OnRead, for tests, is called on the UI goroutine after each tree is
@@ -124,7 +128,12 @@ func New(l link.Link) *View {
 		lookupRow, v.echo, plotRow, widget.NewSeparator(), v.detail, widget.NewSeparator(), v.issues)
 	split := container.NewHSplit(v.tree, container.NewVScroll(right))
 	split.Offset = 0.55
-	v.content = container.NewBorder(v.title, nil, nil, nil, split)
+	v.job = widgets.NewJobStatus(func() { l.StopTFHistory() }, func() { v.readAt(v.histAt) })
+	v.job.Relayout = func() { v.content.Refresh() }
+	l.OnTFHistoryProgress(func(done, total int64) {
+		v.job.Progress(link.TFHistoryProgressText(done, total), float64(done)/float64(total))
+	})
+	v.content = container.NewBorder(container.NewVBox(v.title, v.job.Content()), nil, nil, nil, split)
 	// The tree is read from the transform history (read once, the first
 	// time the tab shows): only while the tab shows, and once when it is
 	// shown again after the time moved.
@@ -211,6 +220,13 @@ func (v *View) readAt(t int64) {
 	}
 	v.asked = true
 	v.l.TFHistory(func(h *tf.History, err error) {
+		if errors.Is(err, link.ErrTFHistoryStopped) {
+			v.asked = false
+			v.title.SetText("TF history stopped")
+			v.job.Stopped(link.TFHistoryStoppedText)
+			return
+		}
+		v.job.Done()
 		if h == nil {
 			v.title.SetText("Cannot read the transforms: " + errText(err))
 			return

@@ -156,3 +156,60 @@ func TestTFReadsOnlyWhenShown(t *testing.T) {
 		t.Errorf("shown again: %d reads, the tree at %v, want one read at +9 s", reads, v.Tree().At)
 	}
 }
+
+// TestTFHistoryStopAndRetry shows the transform history's read in the
+// tab (its progress, then Stop pressed while it reads), the stopped state
+// (no tree, "TF history stopped" and Retry), and Retry reading it again to
+// the tree at the current time.
+func TestTFHistoryStopAndRetry(t *testing.T) {
+	test.NewTempApp(t)
+	d := uitest.OpenDoc(t, "../../testdata/tf.bag") // 903 transform messages
+	l := link.NewHub(d, uitest.SyncRun)
+	t.Cleanup(l.Close)
+	v := New(l)
+	w := test.NewTempWindow(t, v.Content())
+	w.Resize(fyne.NewSize(1024, 640))
+	var seen []string
+	var last, total int64
+	stop := true
+	l.OnTFHistoryProgress(func(done, tot int64) {
+		seen = append(seen, v.job.Text())
+		last, total = done, tot
+		if !v.job.Running() || !l.TFHistoryReading() {
+			t.Errorf("at %d of %d: the line shows no read running", done, tot)
+		}
+		if stop {
+			stop = false
+			if dir := os.Getenv("BAGSCOPE_SHOTS"); dir != "" {
+				if err := widgets.WritePNG(filepath.Join(dir, "tf-history-reading.png"), uitest.Capture(w.Canvas())); err != nil {
+					t.Fatal(err)
+				}
+			}
+			v.job.TapStop()
+		}
+	})
+	start := d.Summary.Start.Nanos()
+	l.SetCursor(start + 6e9)
+	if len(seen) == 0 || seen[0] != link.TFHistoryProgressText(0, 903) || total != 903 {
+		t.Fatalf("progress %q (%d of %d), want %q first", seen, last, total, link.TFHistoryProgressText(0, 903))
+	}
+	if v.Tree() != nil || v.title.Text != "TF history stopped" || v.job.Text() != link.TFHistoryStoppedText || v.job.Running() || !v.job.Content().Visible() || l.TFHistoryReading() {
+		t.Fatalf("after Stop: tree %v, title %q, line %q (running %v, shown %v), reading %v", v.Tree(), v.title.Text, v.job.Text(), v.job.Running(), v.job.Content().Visible(), l.TFHistoryReading())
+	}
+	if dir := os.Getenv("BAGSCOPE_SHOTS"); dir != "" {
+		if err := widgets.WritePNG(filepath.Join(dir, "tf-history-stopped.png"), uitest.Capture(w.Canvas())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seen = nil
+	v.job.TapRetry()
+	if tr := v.Tree(); tr == nil || tr.At.Nanos() != start+6e9 {
+		t.Fatalf("after Retry: the tree %v, want at +6 s", tr)
+	}
+	if last != 903 || total != 903 || len(seen) < 2 || seen[len(seen)-1] != link.TFHistoryProgressText(903, 903) {
+		t.Errorf("after Retry: progress %q, the last at %d of %d", seen, last, total)
+	}
+	if v.job.Content().Visible() || strings.HasPrefix(v.title.Text, "TF history") {
+		t.Errorf("after Retry: the line %q still shows, title %q", v.job.Text(), v.title.Text)
+	}
+}
