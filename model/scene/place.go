@@ -19,6 +19,12 @@ import (
 // last. Without a history (or a stamp), the tree at the current time
 // places it, as before.
 
+// maxStampTrees bounds the trees one load looks up by stamp (each a
+// search per frame, and a read of the recording for frames the history
+// gave up for memory); past it, messages are placed with the tree at the
+// current time, and their layer says so.
+const maxStampTrees = 256
+
 // placer places one load's messages, keeping the trees it looked up by
 // stamp (a marker array's markers and a topic's messages share stamps).
 type placer struct {
@@ -48,18 +54,19 @@ func headerStamp(root *rosmsg.Node) bag.Time {
 
 // treeAt is the tree at stamp, from the history (nil when it cannot be
 // read there).
-func (p *placer) treeAt(stamp bag.Time) *tf.Tree {
+func (p *placer) treeAt(stamp bag.Time) (*tf.Tree, bool) {
 	if t, ok := p.trees[stamp]; ok {
-		return t
+		return t, true
+	}
+	if len(p.trees) >= maxStampTrees {
+		return nil, false
 	}
 	t, err := p.in.History.TreeAt(p.ctx, stamp)
 	if err != nil {
 		t = nil
 	}
-	if len(p.trees) < 4096 {
-		p.trees[stamp] = t
-	}
-	return t
+	p.trees[stamp] = t
+	return t, true
 }
 
 // place returns the pose of frame in the fixed frame for a message
@@ -69,7 +76,11 @@ func (p *placer) place(frame string, stamp bag.Time) (Pose, string, error) {
 		pose, err := FramePose(p.in.Tree, p.fixed, frame)
 		return pose, "", err
 	}
-	tr := p.treeAt(stamp)
+	tr, ok := p.treeAt(stamp)
+	if !ok {
+		pose, err := FramePose(p.in.Tree, p.fixed, frame)
+		return pose, fmt.Sprintf("placed with the transforms at the current time: more than %d stamps in one scene", maxStampTrees), err
+	}
 	var err error
 	if tr != nil {
 		var pose Pose

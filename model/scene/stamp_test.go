@@ -88,6 +88,23 @@ func TestStampedMessagesPlacedAtTheirStamp(t *testing.T) {
 			t.Errorf("at %g s: the reference placed %d messages", sec, len(want))
 		}
 	}
+	// One scene looks up at most maxStampTrees stamps; past them a
+	// message is placed with the tree at the current time, and says so.
+	at := start + 9e9
+	tree, _ := h.TreeAt(context.Background(), bag.TimeFromNanos(at))
+	now, _ := FramePose(tree, "odom", "base_link")
+	pl := newPlacer(context.Background(), Input{Tree: tree, History: h}, "odom")
+	for i := range maxStampTrees + 1 {
+		stamp := bag.TimeFromNanos(start + 2e9 + int64(i)*1e7) // 2.00, 2.01, ... s
+		p, note, err := pl.place("base_link", stamp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		past := i == maxStampTrees
+		if past != strings.Contains(note, "more than 256 stamps") || past != near3(p.T, now.T, 1e-9) {
+			t.Fatalf("stamp %d: at %v, note %q", i, p.T, note)
+		}
+	}
 }
 
 type placement struct {
