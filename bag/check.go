@@ -1,6 +1,9 @@
 package bag
 
-import "context"
+import (
+	"context"
+	"sync/atomic"
+)
 
 // Severity ranks a finding.
 type Severity int
@@ -47,6 +50,9 @@ type CheckReport struct {
 	Messages uint64
 	// Bytes adds up the payload bytes of those messages per connection ID.
 	Bytes map[uint32]uint64
+	// Counts, when not nil, counts those messages per connection ID (the
+	// doctors that say: MCAP's).
+	Counts map[uint32]uint64
 	// Visited says every message the doctor could read was handed to the
 	// context's message visitor (WithMessageVisitor).
 	Visited bool
@@ -147,6 +153,13 @@ func MessageVisitorOf(ctx context.Context) func(m *Message) {
 // the storages NewStorage opens read them; a frame that does not
 // decompress is not handed on, as the iterators skip it.
 func DecompressingVisitor(fn func(m *Message)) func(m *Message) {
+	return DecompressingVisitorCounting(fn, nil)
+}
+
+// DecompressingVisitorCounting is DecompressingVisitor that also counts in
+// dropped, when not nil, the messages it did not hand on: each is one that
+// a read of the recording skips and reports (see SurveyVisited).
+func DecompressingVisitorCounting(fn func(m *Message), dropped *atomic.Uint64) func(m *Message) {
 	return func(m *Message) {
 		if !compressedMessage(m) {
 			fn(m)
@@ -155,6 +168,8 @@ func DecompressingVisitor(fn func(m *Message)) func(m *Message) {
 		c := *m
 		if _, err := inflate(&c, nil); err == nil {
 			fn(&c)
+		} else if dropped != nil {
+			dropped.Add(1)
 		}
 	}
 }

@@ -249,3 +249,63 @@ func unwrapTo[T any](s Storage) (T, bool) {
 	var zero T
 	return zero, false
 }
+
+// SurveyVisited is SurveyWithReport for a caller whose doctor's pass made
+// rep handing every message it read to a visitor (WithMessageVisitor:
+// check's decoding pass), dropped of them not handed on
+// (DecompressingVisitorCounting). When the doctor visited every message
+// and counted them by connection (rep.Visited, rep.Counts), dropped none,
+// and neither it nor the opening of s found anything wrong (no error, no
+// warning), a read of s through its index meets no damage and reads the
+// messages the doctor's walk met: the survey then takes the doctor's
+// counts instead of reading the recording again. Otherwise it reads, as
+// SurveyWithReport does, so what it says is the same either way.
+func SurveyVisited(ctx context.Context, s Storage, rep *CheckReport, dropped uint64, progress func(done, total int64)) (*Damage, map[uint32]uint64, error) {
+	if !SurveyedByDoctor(s, rep, dropped) {
+		return SurveyWithReport(ctx, s, rep, progress)
+	}
+	conns := s.Connections()
+	known := make(map[uint32]bool, len(conns))
+	for _, c := range conns {
+		known[c.ID] = true
+	}
+	var t Tally
+	out := make(map[uint32]uint64, len(conns))
+	for _, c := range conns {
+		if n := rep.Counts[c.ID]; n > 0 {
+			t.AddConn(c.ID, n, 0)
+			out[c.ID] = n
+		}
+	}
+	for id, n := range rep.Counts {
+		if !known[id] {
+			t.Read += n // of no known connection, as Survey counts them
+		}
+	}
+	if progress != nil {
+		progress(int64(t.Read), int64(t.Read))
+	}
+	d := ReadDamage(s, nil, t, true)
+	if err := addDoctorFindings(ctx, s, d, rep); err != nil {
+		return d, out, err
+	}
+	return d, out, ctx.Err()
+}
+
+// SurveyedByDoctor reports whether the doctor's pass that made rep, having
+// dropped messages not handed to its visitor, read what a Survey of s
+// would: then SurveyVisited does not read s again.
+func SurveyedByDoctor(s Storage, rep *CheckReport, dropped uint64) bool {
+	if rep == nil || !rep.Visited || rep.Counts == nil || dropped > 0 || AsMulti(s) != nil {
+		return false
+	}
+	if d := DamageOf(s); d != nil && len(d.Ranges) > 0 {
+		return false
+	}
+	for _, f := range rep.Findings {
+		if f.Severity >= Warning {
+			return false
+		}
+	}
+	return true
+}

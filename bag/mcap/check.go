@@ -125,7 +125,7 @@ func (x *Reader) DoctorVisits() bool { return true }
 // makes, and more). Each finding names the offset of the record concerned.
 // progress, if not nil, gets the bytes walked of the file's size.
 func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*bag.CheckReport, error) {
-	d := &doctor{x: x, rep: &bag.CheckReport{Indexed: x.info.Indexed, Bytes: map[uint32]uint64{}},
+	d := &doctor{x: x, rep: &bag.CheckReport{Indexed: x.info.Indexed, Bytes: map[uint32]uint64{}, Counts: map[uint32]uint64{}},
 		schemas: map[uint16]*schema{}, chans: map[uint16]*channel{}, sumSchemas: map[uint16]bool{}, sumChans: map[uint16]bool{},
 		sumOnlySchemas: map[uint16]*schema{}, sumOnlyChans: map[uint16]*channel{},
 		first: true, dataEnd: -1, secOK: true, footerOff: -1, chunks: map[int64]*seenChunk{}, atts: map[int64]attachment{}, metas: map[int64]string{},
@@ -885,6 +885,7 @@ func (d *doctor) flushCounts() {
 		if n > 0 {
 			d.chanCounts[uint16(ch)] = n
 			d.rep.Bytes[uint32(ch)] = d.bytesBy[ch]
+			d.rep.Counts[uint32(ch)] = n
 		}
 	}
 }

@@ -103,6 +103,8 @@ func TestOnePassSaysWhatTheDoctorSays(t *testing.T) {
 					{"plot", p, s.field, "--stats"},
 					{"diff", s.path, p},
 					{"fix", p, out},
+					{"check", p},
+					{"check", "--json", p},
 				}
 				for _, args := range cmds {
 					var got [2]struct {
@@ -131,5 +133,80 @@ func TestOnePassSaysWhatTheDoctorSays(t *testing.T) {
 	}
 	if differ == 0 {
 		t.Fatal("no damaged copy made any command report a loss")
+	}
+}
+
+// TestCheckInOnePassSaysWhatTheSurveySays runs check and check --json on
+// every shared MCAP file and a multi-chunk one, whole and damaged
+// (onePassDamages), once with the doctor's decoding pass standing for the
+// read that says what the recording lost (oneReadPass: bag.SurveyVisited,
+// when the doctor found nothing wrong) and once reading the recording
+// again for it, as before: findings, loss lines, --json and exit statuses
+// must be the same. The intact files must take the one pass.
+func TestCheckInOnePassSaysWhatTheSurveySays(t *testing.T) {
+	var paths []string
+	filepath.WalkDir(sharedBags, func(p string, d os.DirEntry, err error) error {
+		// onePassDamages edits bytes 300 from the end.
+		if info, ierr := os.Stat(p); err == nil && ierr == nil && !d.IsDir() && filepath.Ext(p) == ".mcap" && info.Size() > 400 {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if len(paths) == 0 {
+		t.Fatalf("the shared recordings are needed: no .mcap under %s", sharedBags)
+	}
+	src, err := bag.OpenFile(filepath.Join(sharedBags, "facontidavide__PlotJuggler/datasamples/tilt_laser.bag"))
+	if err != nil {
+		t.Fatalf("the shared recordings are needed: %v", err)
+	}
+	chunked := filepath.Join(t.TempDir(), "tilt_laser_chunked.mcap")
+	f, err := os.Create(chunked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mcap.Write(f, src, mcap.WriteOptions{Compression: "lz4", ChunkSize: 32 << 10}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	src.Close()
+	paths = append(paths, chunked)
+	defer func() { oneReadPass = true }()
+	spared0 := checkReadsSpared.Load()
+	intact, lost := 0, 0
+	for _, p := range paths {
+		for damage, dp := range onePassDamages(t, p) {
+			for _, args := range [][]string{{"check", dp}, {"check", "--json", dp}} {
+				var got [2]struct {
+					stdout, stderr string
+					code           int
+				}
+				for i, one := range []bool{false, true} {
+					oneReadPass = one
+					g := &got[i]
+					g.stdout, g.stderr, g.code = run(args...)
+				}
+				if got[0] != got[1] {
+					t.Errorf("%s, %s: %v: reading again, exit %d, stderr\n%s\nstdout %.3000s\nin one pass, exit %d, stderr\n%s\nstdout %.3000s",
+						p, damage, args[:len(args)-1], got[0].code, got[0].stderr, got[0].stdout, got[1].code, got[1].stderr, got[1].stdout)
+				}
+				if got[0].code != 0 {
+					lost++
+				}
+			}
+			if damage == "intact" {
+				intact++
+			}
+		}
+	}
+	if spared := checkReadsSpared.Load() - spared0; spared < int64(intact) {
+		// Each intact file's two checks may take the one pass; every
+		// file the doctor finds sound must.
+		t.Logf("%d of %d checks of intact files took the one pass", spared, 2*intact)
+	}
+	if checkReadsSpared.Load() == spared0 {
+		t.Error("no check took the one pass")
+	}
+	if lost == 0 {
+		t.Error("no damaged copy made check report anything")
 	}
 }
