@@ -722,6 +722,31 @@ func (x *Reader) BlockIndex(b *bag.Block) ([]bag.IndexEntry, error) {
 	return ents, err
 }
 
+// BlockIndexCounts returns, per channel, the entries BlockIndex lists for
+// b and the error it returns, without listing and sorting them when the
+// chunk's message index records read (bag.BlockIndexCounter): the walk
+// and checks are BlockIndex's, so where they fail, BlockIndex's own
+// entries are counted.
+func (x *Reader) BlockIndexCounts(b *bag.Block) (map[uint32]uint64, error) {
+	if c := x.chunkAt(b.Offset); c != nil {
+		if counts, err := x.indexCounts(c); err == nil {
+			out := make(map[uint32]uint64, len(counts))
+			for id, n := range counts {
+				if n > 0 {
+					out[uint32(id)] = n
+				}
+			}
+			return out, nil
+		}
+	}
+	ents, err := x.BlockIndex(b)
+	out := map[uint32]uint64{}
+	for _, e := range ents {
+		out[e.Conn]++
+	}
+	return out, err
+}
+
 // ReadMessage reads the message of channel conn at loc.
 func (x *Reader) ReadMessage(conn uint32, loc bag.Loc) (*bag.Message, error) {
 	if c := x.chunkAt(loc.Block); c != nil {

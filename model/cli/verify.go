@@ -218,6 +218,9 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 
 	var mu sync.Mutex
 	var problems []error
+	// joinIndex, when not nil, waits for the index entries counted
+	// beside the read and adds them.
+	var joinIndex func()
 	// A file without chunks (an unchunked MCAP) has no index to check,
 	// and a time range reads only part of each block's entries.
 	checkIndex := f.Start.IsZero() && f.End.IsZero()
@@ -241,6 +244,32 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 		})
 	} else if blocks := b.Blocks(); len(blocks) == 0 {
 		checkIndex = false
+	} else if ic := bag.IndexCounter(b); ic != nil {
+		// Counted by a goroutine of its own while the messages are
+		// read (on the cores the read leaves idle), joined after.
+		var counted sync.WaitGroup
+		var errs []error
+		counts := map[uint32]uint64{}
+		counted.Go(func() {
+			for _, blk := range blocks {
+				n, err := ic.BlockIndexCounts(blk)
+				if err != nil {
+					errs = append(errs, err)
+				}
+				for id, k := range n {
+					counts[id] += k
+				}
+			}
+		})
+		joinIndex = func() {
+			counted.Wait()
+			problems = append(problems, errs...)
+			for id, k := range counts {
+				if selected[id] {
+					indexCount[id] += k
+				}
+			}
+		}
 	} else {
 		for _, blk := range blocks {
 			idx, err := b.BlockIndex(blk)
@@ -255,6 +284,13 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 		}
 	}
 
+	if joinIndex != nil {
+		defer func() {
+			if joinIndex != nil {
+				joinIndex()
+			}
+		}()
+	}
 	var t bag.Tally
 	for it.Next() {
 		m := it.Message()
@@ -274,6 +310,10 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 	}
 	if err := it.Err(); err != nil {
 		return nil, err
+	}
+	if joinIndex != nil {
+		joinIndex()
+		joinIndex = nil
 	}
 	// What was read, not what an index counts, when every message was.
 	res.lost = readLoss(b, it, t, f.Whole())
