@@ -398,7 +398,20 @@ func (c *compiler) msgNorm(a *ast, x cnode) (cnode, *Error) {
 	if len(fields) == 0 {
 		return cnode{}, errAt(a.pos, a.end-a.pos, "%s (%s) has no number fields to take the norm of: name a vector inside it", c.src[a.pos:a.end], m.Type)
 	}
-	return cnode{n: &msgNormNode{w: x.w, fields: fields}, t: tyNum}, nil
+	n := &msgNormNode{w: x.w, fields: fields}
+	if base, ok := plainPath(x.w); ok {
+		// Each number field through its rosmsg.Path, as a term's.
+		for _, k := range fields {
+			f := &m.Fields[k]
+			p, err := rosmsg.CompilePath(c.plan, base+"."+f.Name)
+			if err != nil || !scalarKind(f.Kind) || p.Kind() != f.Kind {
+				n.fast = nil
+				break
+			}
+			n.fast = append(n.fast, p)
+		}
+	}
+	return cnode{n: n, t: tyNum}, nil
 }
 
 // bind hands each var to the aggregates that walk it: each use sits in

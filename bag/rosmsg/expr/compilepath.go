@@ -135,29 +135,40 @@ func (c *compiler) term(name string, w *walk, a *ast) (cnode, *Error) {
 // with (fixed fields skipped by offset, the rest by their lengths only), or
 // returns nil for any other walk.
 func (c *compiler) fastPath(w *walk) *rosmsg.Path {
-	if w.base >= 0 || w.keyed || w.leaf.kind != lScalar || w.leaf.part != 0 || !scalarKind(w.leaf.vk) {
+	if w.leaf.kind != lScalar || w.leaf.part != 0 || !scalarKind(w.leaf.vk) {
 		return nil
 	}
-	var b strings.Builder
-	for i, st := range w.steps {
-		switch st.kind {
-		case sField:
-			if i > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(st.m.Fields[st.k].Name)
-		default:
-			// An index: the walk reads an array only when all of it is
-			// in the data, where the path needs the elements up to the
-			// index only, so a cut message would read differently.
-			return nil
-		}
+	text, ok := plainPath(w)
+	if !ok {
+		return nil
 	}
-	p, err := rosmsg.CompilePath(c.plan, b.String())
+	p, err := rosmsg.CompilePath(c.plan, text)
 	if err != nil || p.Kind() != w.leaf.vk {
 		return nil
 	}
 	return p
+}
+
+// plainPath writes a walk from the message's start through fields only as
+// a rosmsg path; ok is false for any other walk. An index is not taken:
+// the walk reads an array only when all of it is in the data, where a
+// rosmsg.Path needs the elements up to the index only, so a cut message
+// would read differently.
+func plainPath(w *walk) (string, bool) {
+	if w.base >= 0 || w.keyed {
+		return "", false
+	}
+	var b strings.Builder
+	for i, st := range w.steps {
+		if st.kind != sField {
+			return "", false
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(st.m.Fields[st.k].Name)
+	}
+	return b.String(), true
 }
 
 // scalarKind reports whether k is a number or bool read whole by

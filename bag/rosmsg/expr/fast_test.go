@@ -20,11 +20,12 @@ import (
 // first messages of each connection of every
 // shared recording (arrays at their first and last element), and against
 // the generic walk on the same messages cut short: the same value, the
-// same absence, the same error at the same offset.
+// same absence, the same error at the same offset. Likewise norm(MSG) of
+// every message field outside arrays.
 func TestFastPathMatchesDecoder(t *testing.T) {
 	const perConn = 3
 	recs := sharedRecordingPaths(t)
-	var fast, types, cutChecks int
+	var fast, norms, types, cutChecks int
 	seenTypes := map[string]bool{}
 	for _, path := range recs {
 		s, err := model.OpenStorage(path)
@@ -90,14 +91,80 @@ func TestFastPathMatchesDecoder(t *testing.T) {
 					cutChecks++
 				}
 			}
+			var msgs []fastLeaf
+			collectMsgs(root, "", 0, &msgs)
+			for _, l := range msgs {
+				where := fmt.Sprintf("%s: %s norm(%s)", filepath.Base(path), plan.Type, l.path)
+				e, err := Parse("norm(" + l.path + ") == 0")
+				if err != nil {
+					continue
+				}
+				prog, err := e.Compile(plan, "")
+				if err != nil {
+					continue // no number fields
+				}
+				nn, _ := prog.root.(*cmpNode).l.(*msgNormNode)
+				if nn == nil || nn.fast == nil {
+					continue
+				}
+				norms++
+				want := 0.0
+				for _, k := range nn.fields {
+					x, _ := l.node.Children[k].Float64()
+					want += x * x
+				}
+				want = math.Sqrt(want)
+				wantVal := fmt.Sprintf("error <nil>, value %d %x", vFloat, math.Float64bits(want))
+				if got := normOf(prog, nn, data); !strings.HasSuffix(got, wantVal) && !(math.IsNaN(want) && strings.Contains(got, "error <nil>, value 3 7ff8")) {
+					t.Errorf("%s: %s, the decoder %v", where, got, want)
+				}
+				for _, c := range cutsOf(len(data)) {
+					withFast := normOf(prog, nn, data[:c])
+					f := nn.fast
+					nn.fast = nil
+					slow := normOf(prog, nn, data[:c])
+					nn.fast = f
+					if withFast != slow {
+						t.Errorf("%s cut at %d of %d bytes: fast path %s, walk %s", where, c, len(data), withFast, slow)
+					}
+					cutChecks++
+				}
+			}
 		}
 		it.Close()
 		s.Close()
 	}
-	if fast < 500 || types < 20 {
-		t.Fatalf("only %d fields of %d message types read by the fast path", fast, types)
+	if fast < 500 || types < 20 || norms < 100 {
+		t.Fatalf("only %d fields and %d norms of %d message types read by the fast path", fast, norms, types)
 	}
-	t.Logf("%d message types, %d fields read by the fast path, %d cut comparisons", types, fast, cutChecks)
+	t.Logf("%d message types, %d fields and %d norm(message)s read by the fast path, %d cut comparisons", types, fast, norms, cutChecks)
+}
+
+// normOf matches a "norm(PATH) == 0" program on data and evaluates its
+// norm node again on the state the match left.
+func normOf(p *Program, nn *msgNormNode, data []byte) string {
+	s := p.NewState()
+	ok, err := p.Match(s, &Input{Data: data})
+	var v val
+	if err == nil {
+		v = nn.eval(s)
+	}
+	return fmt.Sprintf("match %v, error %v, value %d %x", ok, err, v.k, math.Float64bits(v.f))
+}
+
+// collectMsgs lists the message fields of n outside arrays.
+func collectMsgs(n *rosmsg.Node, prefix string, depth int, out *[]fastLeaf) {
+	if depth > 8 {
+		return
+	}
+	for i := range n.Children {
+		c := &n.Children[i]
+		if c.Array || c.Kind != rosmsg.KindMessage {
+			continue
+		}
+		*out = append(*out, fastLeaf{prefix + c.Name, *c})
+		collectMsgs(c, prefix+c.Name+".", depth+1, out)
+	}
 }
 
 type fastLeaf struct {

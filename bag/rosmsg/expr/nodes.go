@@ -379,9 +379,27 @@ func (n *hypotNode) eval(s *State) val {
 type msgNormNode struct {
 	w      *walk
 	fields []int // the message's number fields
+	// fast, when set, reads each field through its path (see termNode);
+	// where one cannot, the walk runs.
+	fast []*rosmsg.Path
 }
 
 func (n *msgNormNode) eval(s *State) val {
+	if n.fast != nil {
+		sum, ok := 0.0, true
+		for _, p := range n.fast {
+			bits, rok := p.Bits(s.in.Data)
+			if !rok {
+				ok = false
+				break
+			}
+			x := scalarVal(p.Kind(), bits).float()
+			sum += x * x
+		}
+		if ok {
+			return val{k: vFloat, f: math.Sqrt(sum)}
+		}
+	}
 	off, st := s.locate(n.w)
 	if st != stOK {
 		return val{}
