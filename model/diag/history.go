@@ -32,6 +32,8 @@ type Track struct {
 	// MaxGap the longest time between two of its reports.
 	First, Last, MaxGap int64
 	Reports             uint64
+	// buckets are the time buckets it reported in (statusIndex).
+	buckets []uint64
 }
 
 // History is every status's level over the recording.
@@ -44,6 +46,9 @@ type History struct {
 	// after it.
 	End int64
 	Unread
+	// index finds the buckets holding each status's latest report at a
+	// time (ReadRanges).
+	index statusIndex
 }
 
 // ReadHistory reads every diagnostics message of st once and returns each
@@ -51,6 +56,8 @@ type History struct {
 // with the error.
 func ReadHistory(ctx context.Context, st bag.Storage, opt Options) (*History, error) {
 	h := &History{Topics: Topics(st), End: recordingEnd(st)}
+	start, _ := model.TimeRange(st)
+	h.index = statusIndex{start: start.Nanos(), width: max((h.End-start.Nanos())/indexBuckets+1, 1)}
 	byKey := map[Key]*Track{}
 	err := each(ctx, st, bag.MessageFilter{}, opt, &h.Unread, func(m *bag.Message, s Status) {
 		t := m.Time.Nanos()
@@ -63,6 +70,7 @@ func ReadHistory(ctx context.Context, st bag.Storage, opt Options) (*History, er
 		tr.MaxGap = max(tr.MaxGap, t-tr.Last)
 		tr.Last = t
 		tr.Reports++
+		h.index.mark(tr, t)
 		tr.HardwareID = s.HardwareID
 		if n := len(tr.Spans); n == 0 || tr.Spans[n-1].Level != s.Level {
 			if n > 0 {

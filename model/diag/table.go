@@ -21,23 +21,39 @@ type Table struct {
 
 // TableAt reads the statuses at receive time at (zero: each status's
 // latest report). With h, the history of the same recording, it reads
-// only the messages from h.WindowStart(at); without, from the start. A
+// only the time buckets that hold each status's latest report
+// (h.ReadRanges), however long ago it was; without, from the start. A
 // read that stops returns the table so far with the error.
 func TableAt(ctx context.Context, st bag.Storage, h *History, at bag.Time, opt Options) (*Table, error) {
 	t := &Table{At: at}
-	f := bag.MessageFilter{End: at}
+	filters := []bag.MessageFilter{{End: at}}
 	if h != nil && !at.IsZero() {
-		f.Start = bag.TimeFromNanos(max(0, h.WindowStart(at.Nanos())))
+		filters = filters[:0]
+		for _, r := range h.ReadRanges(at.Nanos()) {
+			filters = append(filters, bag.MessageFilter{Start: bag.TimeFromNanos(max(r[0], 0)), End: bag.TimeFromNanos(r[1])})
+		}
+		if len(filters) == 0 && len(Connections(st)) == 0 {
+			return nil, ErrNoDiagnostics
+		}
 	}
 	latest := map[Key]int{}
-	err := each(ctx, st, f, opt, &t.Unread, func(_ *bag.Message, s Status) {
-		if i, ok := latest[s.Key()]; ok {
-			t.Rows[i] = s
-			return
+	var err error
+	for _, f := range filters {
+		if f.End.IsZero() && !at.IsZero() {
+			continue // a range before the epoch's first nanosecond
 		}
-		latest[s.Key()] = len(t.Rows)
-		t.Rows = append(t.Rows, s)
-	})
+		err = each(ctx, st, f, opt, &t.Unread, func(_ *bag.Message, s Status) {
+			if i, ok := latest[s.Key()]; ok {
+				t.Rows[i] = s
+				return
+			}
+			latest[s.Key()] = len(t.Rows)
+			t.Rows = append(t.Rows, s)
+		})
+		if err != nil {
+			break
+		}
+	}
 	if err == ErrNoDiagnostics {
 		return nil, err
 	}

@@ -8,9 +8,10 @@
 // (link.SetStateLanes).
 //
 // The levels over time are read once, in the background, when the window
-// opens; the table is read again, from the earliest message that can hold
-// a status's latest report (diag.History.WindowStart), each time the
-// current time moves while the tab shows, the newest move winning.
+// opens, with each status's per-bucket index; the table is read again,
+// only from the time buckets holding each status's latest report
+// (diag.History.ReadRanges), each time the current time moves while the
+// tab shows, the newest move winning.
 package diagview
 
 import (
