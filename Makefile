@@ -220,19 +220,22 @@ test-long: deps
 	echo "== long sweeps done in $${SECONDS}s"
 
 # The window tests need an X display: use Xvfb when there is none.
-# Every benchmark runs once too (-bench . -benchtime 1x), so they keep
-# compiling and working, in the same test binaries as the tests: a second
-# `go test -bench` linked ~30 race test binaries again and took 139 s of
-# the 1,076 (ci5). BAGSCOPE_BENCH_DIR=/nonexistent keeps them on the
-# fixtures and small generated inputs (make bench uses the large files).
+# Every benchmark runs once too, so they keep compiling and working, in the
+# same test binaries as the tests (a second `go test -bench` linked ~30
+# race test binaries again and took 139 s of the 1,076 in ci5), asked of
+# the test binaries after -args: given to go test itself, -bench makes it
+# run the packages one at a time ("benchmarks run in serial", after every
+# build), which had made the whole test stage serial (ci13: 1,375 s of
+# tests, the sum of the packages' 1,394 s). BAGSCOPE_BENCH_DIR=/nonexistent
+# keeps them on the fixtures and small generated inputs (make bench uses
+# the large files).
 #
-# The packages run two at a time (go test's -p is the number of cores), and
-# go test starts their test binaries in the order of its package list:
-# ./... alone is alphabetical and put ui, the longest (582 s of ci16's
-# ~25 min, model/cli 431 s, bag/ros1 113 s), last, running alone on one
-# core for its last ten minutes while the other core was idle. UNIT_PKGS
-# lists the longest first (then ./..., which adds the rest once), so the
-# short ones fill the other core meanwhile.
+# The packages now run two at a time (go test's -p is the number of
+# cores), and go test starts their test binaries in the order of its
+# package list: ./... alone is alphabetical and puts ui, the longest (582 s
+# in ci16, model/cli 431 s, bag/ros1 113 s), last, to run alone on one core
+# at the end. UNIT_PKGS lists the longest first (then ./..., which adds the
+# rest once), so the short ones fill the other core meanwhile.
 UNIT_PKGS := ./ui/ ./model/cli/ ./bag/ros1/ ./model/tf/ ./bag/db3/ . ./model/ ./model/query/ ./bag/mcap/ ./bag/ ./...
 unit:
 	xvfb=()
@@ -240,7 +243,7 @@ unit:
 		xvfb=(xvfb-run -a -s "-screen 0 1400x900x24")
 	fi
 	echo "== go test -race, and every benchmark once $${xvfb[*]:+(under xvfb-run)}"
-	CI="$${CI:-}" BAGSCOPE_BENCH_DIR=/nonexistent "$${xvfb[@]}" .ci/gotest -race -timeout 50m -bench . -benchtime 1x $(UNIT_PKGS)
+	CI="$${CI:-}" BAGSCOPE_BENCH_DIR=/nonexistent "$${xvfb[@]}" .ci/gotest -race -timeout 50m $(UNIT_PKGS) -args -test.bench=. -test.benchtime=1x
 	echo "== tests done in $${SECONDS}s"
 
 # Every fuzz target of the repository (func FuzzX in a _test.go file), one
