@@ -135,6 +135,14 @@ type fastIter struct {
 	check bool
 	// checkedPages has a bit per page checked already.
 	checkedPages []uint64
+	// passed is the store's set of pages that passed their checks, by
+	// this read or another, or by the survey (see pageBits).
+	passed pageBits
+	// awaitSurvey is set when the survey runs beside this read (see
+	// healIter): before handing over to SQL, which reads through damage,
+	// the read waits for its verdict and, when it found damage, ends with
+	// the error, for healIter to hand over to the rescue.
+	awaitSurvey bool
 
 	last    [2]int64 // (timestamp, row id) of the last message given
 	given   bool
@@ -151,6 +159,9 @@ func (s *Store) fastMessages(ids map[uint32]bool, all bool, f bag.MessageFilter,
 	p := *fp.p
 	p.ra = &readAhead{r: s.r, size: s.size}
 	it := &fastIter{s: s, fp: fp, p: &p, ids: ids, all: all, f: f, interior: map[uint32][]byte{}, check: s.surveyPending()}
+	if it.check {
+		it.passed = s.passedPages()
+	}
 	if !f.Start.IsZero() {
 		it.start = f.Start.Nanos()
 	} else {
@@ -193,6 +204,7 @@ func (it *fastIter) push(n uint32) error {
 		if why := it.p.pageProblem(pg, n, hoff, h, keyRange{}); why != "" {
 			return pageDamage(why)
 		}
+		it.passed.add(n)
 	}
 	fr := &frame{pg: pg, h: h, hoff: hoff}
 	if !it.started {
@@ -328,6 +340,7 @@ func (it *fastIter) row(id int64) ([]byte, cell, error) {
 				if why := p.pageProblem(pg, n, hoff, h, keys); why != "" {
 					return nil, cell{}, pageDamage(why)
 				}
+				it.passed.add(n)
 			}
 			if h.typ == pageTableLeaf {
 				it.scratch, it.leaf = it.leaf, pg
@@ -373,7 +386,7 @@ func (it *fastIter) mustCheck(n uint32) bool {
 	if it.checkedPages == nil {
 		it.checkedPages = make([]uint64, it.p.pages/64+1)
 	}
-	if n > it.p.pages || it.checkedPages[n/64]&(1<<(n%64)) != 0 {
+	if n > it.p.pages || it.checkedPages[n/64]&(1<<(n%64)) != 0 || it.passed.has(n) {
 		return false
 	}
 	it.checkedPages[n/64] |= 1 << (n % 64)
@@ -559,6 +572,11 @@ func (it *fastIter) Next() bool {
 		return ok
 	}
 	if !errors.Is(err, errUnexpected) {
+		it.err = err
+		it.Close()
+		return false
+	}
+	if it.awaitSurvey && it.s.surveyed() != nil {
 		it.err = err
 		it.Close()
 		return false

@@ -3,6 +3,7 @@ package db3
 import (
 	"encoding/binary"
 	"sort"
+	"sync/atomic"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -131,10 +132,20 @@ func (s *Store) rescuedStore() *Store {
 
 // healIter is the message iteration of a store read through SQLite
 // whose pages have not all been checked: a read of every message (whole)
-// surveys the pages before its first message; any read that fails (a
-// page that fails its checks, SQLite refusing a row) asks rescuedStore
-// whether the store needs a rescue, and goes on with the rescued rows
-// after the last message given.
+// surveys the pages; any read that fails (a page that fails its checks,
+// SQLite refusing a row) asks rescuedStore whether the store needs a
+// rescue, and goes on with the rescued rows after the last message given.
+//
+// A whole read through the fast read surveys the pages beside the read,
+// on a goroutine of its own (the survey is a second pass over the file:
+// before the first message it cost as much as the read, issue 29). The
+// fast read then checks each page it reads, as a partial read does, and
+// gives a message only from pages that pass; a page that fails, or
+// anything that would hand the read over to SQL, waits for the survey's
+// verdict; and the read's end waits for it too, so that damage the
+// survey finds elsewhere hands over to the rescue after the last message
+// given, as a partial read does. What is given does not depend on which
+// of the two goes faster.
 type healIter struct {
 	s       *Store
 	f       bag.MessageFilter
@@ -144,12 +155,30 @@ type healIter struct {
 	last    [2]int64 // (timestamp, row id) of the last message given
 	given   bool
 	healed  bool
+	// beside, when not nil, gives the survey's verdict (the rescue, or
+	// nil) once the survey running beside the read is done.
+	beside     chan *Store
+	besideDone bool
+	besideRes  *Store
+}
+
+// besideVerdict waits for the survey running beside the read and returns
+// its rescue (nil: no damage).
+func (it *healIter) besideVerdict() *Store {
+	if !it.besideDone {
+		it.besideRes, it.besideDone = <-it.beside, true
+	}
+	return it.besideRes
 }
 
 func (it *healIter) Next() bool {
 	if !it.checked {
 		it.checked = true
-		if it.whole {
+		if fi, ok := it.inner.(*fastIter); it.whole && ok && fi.check && !surveyFirst.Load() {
+			fi.awaitSurvey = true
+			it.beside = make(chan *Store, 1)
+			go func(s *Store, c chan<- *Store) { c <- s.surveyed() }(it.s, it.beside)
+		} else if it.whole {
 			if r := it.s.surveyed(); r != nil {
 				it.inner.Close()
 				it.healed = true
@@ -163,8 +192,23 @@ func (it *healIter) Next() bool {
 			it.last, it.given = [2]int64{m.Time.Nanos(), RowID(m.Loc)}, true
 			return true
 		}
-		if it.healed || it.inner.Err() == nil {
+		if it.healed {
 			return false
+		}
+		if it.inner.Err() == nil {
+			if it.beside == nil {
+				return false
+			}
+			// The read's end: the survey beside it may have found damage
+			// the read did not meet.
+			r := it.besideVerdict()
+			if r == nil {
+				return false
+			}
+			it.inner.Close()
+			it.healed = true
+			it.inner = r.rescueAfter(it.f, it.last, it.given)
+			continue
 		}
 		r := it.s.rescuedStore()
 		if r == nil {
@@ -178,10 +222,24 @@ func (it *healIter) Next() bool {
 
 func (it *healIter) Message() *bag.Message { return it.inner.Message() }
 func (it *healIter) Err() error            { return it.inner.Err() }
-func (it *healIter) Close()                { it.inner.Close() }
+
+// Close ends the read; a survey running beside it is waited for (it
+// costs no more than the survey a whole read ran before its first message
+// did, and no goroutine outlives the read).
+func (it *healIter) Close() {
+	it.inner.Close()
+	if it.beside != nil {
+		it.besideVerdict()
+	}
+}
 
 // Unwrap returns the iteration it wraps.
 func (it *healIter) Unwrap() bag.MessageIter { return it.inner }
+
+// surveyFirst makes a whole read survey the pages before its first
+// message, as before the survey ran beside the read (for tests and
+// comparisons).
+var surveyFirst atomic.Bool
 
 // rescueAfter iterates over the rescued messages a filter selects, after
 // (timestamp, row id) last when given is true.

@@ -45,6 +45,8 @@ type pageCheckers struct {
 	wg   sync.WaitGroup
 	mu   sync.Mutex
 	bad  []pageVerdict
+	// passed, when not nil, gets the pages that pass (see pageBits).
+	passed pageBits
 }
 
 // newPageCheckers starts the checkers, or returns nil when there is one
@@ -72,6 +74,8 @@ func (c *pageCheckers) run() {
 			c.mu.Lock()
 			c.bad = append(c.bad, pageVerdict{n: j.n, root: j.root, why: why})
 			c.mu.Unlock()
+		} else {
+			c.passed.add(j.n)
 		}
 		c.free <- j.pg[:0]
 	}

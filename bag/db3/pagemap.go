@@ -95,6 +95,10 @@ type pageMap struct {
 	// damage, keeping no index entries and no page key ranges, so that
 	// its memory does not grow with the file.
 	checkOnly bool
+	// passed, when not nil, holds the pages that passed their checks
+	// already (a read beside the survey checked them; see pageBits): the
+	// walk does not check them again, and adds those it finds passing.
+	passed pageBits
 }
 
 // lostKeys is a run of row ids whose page could not be read.
@@ -225,6 +229,7 @@ func (m *pageMap) build(leaf func(tree uint32, pg []byte, n uint32, c cell, chai
 	}
 	if c := newPageCheckers(m.p); c != nil {
 		m.checkers = c
+		c.passed = m.passed
 		defer func() {
 			// A page's verdict is what the walk would have found (see
 			// walk): recorded once every page is checked.
@@ -370,11 +375,17 @@ func (m *pageMap) walk(root uint32, fn leafFunc) {
 		if table && !m.checkOnly {
 			m.bounds[n] = it.keys
 		}
-		if m.checkers != nil {
+		switch {
+		case m.passed.has(n):
+		case m.checkers != nil:
 			m.checkers.check(pg, n, hoff, h, it.keys, root)
-		} else if why := m.p.pageProblem(pg, n, hoff, h, it.keys); why != "" {
-			m.unsound[n] = why
-			m.treeDamaged[root] = true
+		default:
+			if why := m.p.pageProblem(pg, n, hoff, h, it.keys); why != "" {
+				m.unsound[n] = why
+				m.treeDamaged[root] = true
+			} else {
+				m.passed.add(n)
+			}
 		}
 		interior := h.typ == pageTableInterior || h.typ == pageIndexInterior
 		bad := 0

@@ -117,6 +117,9 @@ type Store struct {
 	// surveyDone is set once it ran.
 	surveyOnce sync.Once
 	surveyDone atomic.Bool
+	// passed holds the pages that passed their checks (see pageBits).
+	passedOnce sync.Once
+	passed     pageBits
 }
 
 var (

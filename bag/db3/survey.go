@@ -42,6 +42,9 @@ func (s *Store) survey(path string) error {
 	}
 	pm := newPageMap(s.r, s.size, s.hdr)
 	pm.checkOnly = true
+	if pm.p.pageSize == s.hdr.pageSize && pm.p.usable == s.hdr.pageSize-s.hdr.reserved {
+		pm.passed = s.passedPages()
+	}
 	pm.build(nil)
 	var problems []damage
 	problems = append(problems, pm.damaged...)
