@@ -345,8 +345,14 @@ func (f *File) multiRange(rs []Range) ([]extent, error) {
 		spec = append(spec, fmt.Sprintf("%d-%d", r.Off, r.Off+r.Len-1))
 	}
 	header := "bytes=" + strings.Join(spec, ",")
+	// A request of small parts (a .db3 leaf's cells) is a round trip
+	// more than bytes: it goes with the small requests, more in flight.
+	attempt := f.c.attempt
+	if total := rangesBytes(rs); total <= smallMulti {
+		attempt = f.c.attemptSmall
+	}
 	var parts []extent
-	err := f.c.attempt(f.ctx, "read", f.loc, &f.stats, func(actx context.Context) error {
+	err := attempt(f.ctx, "read", f.loc, &f.stats, func(actx context.Context) error {
 		parts = parts[:0]
 		req, err := http.NewRequestWithContext(actx, http.MethodGet, f.loc.raw, nil)
 		if err != nil {
@@ -415,6 +421,19 @@ func (f *File) multiRange(rs []Range) ([]extent, error) {
 		}
 	})
 	return parts, err
+}
+
+// smallMulti is the most bytes a multi-range request may ask for to go
+// with the small requests.
+const smallMulti = 512 << 10
+
+// rangesBytes is the bytes of rs.
+func rangesBytes(rs []Range) int64 {
+	var n int64
+	for _, r := range rs {
+		n += r.Len
+	}
+	return n
 }
 
 // count adds n bytes received to the file's and the client's counters.
