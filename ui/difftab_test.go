@@ -74,6 +74,51 @@ func init() {
 	}
 }
 
+// Escape in the Diff tab stops the comparison running, as its Cancel
+// button does: the tab says it was cancelled and shows no result, and the
+// work, when it ends, changes nothing. On another tab Escape leaves the
+// comparison running.
+func init() {
+	keyChecks["Diff: Escape"] = func(t *testing.T, k *keysWindow) {
+		var queued []func()
+		k.v.link.SetAsync(func(f func()) { queued = append(queued, f) })
+		run := func() {
+			for len(queued) > 0 {
+				f := queued[0]
+				queued = queued[1:]
+				f()
+			}
+		}
+		b := filepath.Join(t.TempDir(), "b.bag")
+		if err := os.WriteFile(b, assets.SampleBag, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dv := k.v.views.diff
+		k.v.link.Actions().CompareWith(b)
+		if !dv.State().Running {
+			t.Fatalf("the comparison does not run: %+v", dv.State())
+		}
+		// Escape on another tab: the comparison goes on.
+		k.v.link.SelectTab("Topics")
+		typeKey(k.w, fyne.KeyEscape)
+		if !dv.State().Running {
+			t.Fatalf("Escape on the Topics tab stopped the comparison: %+v", dv.State())
+		}
+		k.v.link.SelectTab(diffview.Title)
+		typeKey(k.w, fyne.KeyEscape)
+		run()
+		if st := dv.State(); st.Running || !st.Cancelled || st.Result != nil {
+			t.Fatalf("after Escape in the Diff tab: %+v", st)
+		}
+		// Compare runs it again to the end.
+		dv.Run()
+		run()
+		if st := dv.State(); st.Cancelled || st.Result == nil || !st.Result.Equal() {
+			t.Fatalf("compared again: %+v", st)
+		}
+	}
+}
+
 // TestLibraryCompareOpensDiffTab: the library's comparison offers "Open A
 // with a Diff tab", which opens A in a window of its own showing its Diff
 // tab against B, with the verdict the command gives.

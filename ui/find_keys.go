@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/bagscope/bagscope/ui/bookmarks"
 	"github.com/bagscope/bagscope/ui/cut"
+	"github.com/bagscope/bagscope/ui/diffview"
 	findbar "github.com/bagscope/bagscope/ui/find"
 )
 
@@ -43,7 +46,7 @@ func (c *controller) withFind(w fyne.Window, f func(*findbar.Bar)) {
 // addFindShortcuts registers the Find bar's keys on w's canvas: Ctrl+F,
 // Ctrl+G, Ctrl+Shift+G, and (where no widget has the keyboard) F3,
 // Shift+F3 and Escape, which closes the bar (and on the TF and 3D tabs
-// stops the transform history's read).
+// stops the transform history's read, on the Diff tab the comparison).
 func (c *controller) addFindShortcuts(w fyne.Window) {
 	w.Canvas().AddShortcut(shortcutFind, func(fyne.Shortcut) { c.withFind(w, (*findbar.Bar).Show) })
 	w.Canvas().AddShortcut(shortcutFindNext, func(fyne.Shortcut) { c.withFind(w, func(b *findbar.Bar) { b.Step(+1) }) })
@@ -70,6 +73,7 @@ func (c *controller) addFindShortcuts(w fyne.Window) {
 		case fyne.KeyEscape:
 			c.withFind(w, (*findbar.Bar).Hide)
 			c.stopTFHistory(w)
+			c.stopComparison(w)
 		}
 	})
 }
@@ -83,6 +87,18 @@ func (c *controller) stopTFHistory(w fyne.Window) {
 	}
 	if sel := v.views.tabs.Selected(); sel != nil && (sel.Text == "TF" || sel.Text == "3D") {
 		v.views.link.StopTFHistory()
+	}
+}
+
+// stopComparison cancels the comparison running in the Diff tab
+// (Escape) while that tab is the one shown, as its Cancel button does.
+func (c *controller) stopComparison(w fyne.Window) {
+	v := c.views[w]
+	if v == nil || v.views == nil || v.views.tabs == nil || v.views.diff == nil {
+		return
+	}
+	if sel := v.views.tabs.Selected(); sel != nil && strings.HasPrefix(sel.Text, diffview.Title) && v.views.diff.State().Running {
+		v.views.diff.Cancel()
 	}
 }
 

@@ -108,6 +108,7 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Timeline: Home End Left Right", What: "go to the start, the end, pan earlier, later"},
 	{Keys: "Timeline: Z, Esc", What: "zoom to the selected range, clear it"},
 	{Keys: "Plots: type TOPIC.FIELD, Down, Enter", What: "suggestions show as you type; Down, Enter take one, Enter again adds it"},
+	{Keys: "Diff: Escape", What: "stop the comparison running (as its Cancel button does; Compare runs it again)"},
 	{Keys: "Diagnostics: [ ]", What: "move the current time to the previous, next change of any status's level (click the table first)"},
 	{Keys: "Bytes: arrows, Page Up/Down, Home, End", What: "move the byte cursor (the tree follows it)"},
 	{Keys: "Bytes: Shift+arrows, Ctrl+A, Ctrl+C", What: "select bytes, select all, copy them as hex"},

@@ -153,7 +153,7 @@ func New(l link.Link, pick func()) *View {
 	v.run.SetToolTip("Compare A with B with these options (Enter in a field)")
 	v.run.Importance = widget.HighImportance
 	v.stop = ttwidget.NewButtonWithIcon("Cancel", theme.CancelIcon(), v.Cancel)
-	v.stop.SetToolTip("Stop the comparison")
+	v.stop.SetToolTip("Stop the comparison (Escape)")
 	v.stop.Disable()
 	v.bar = widget.NewProgressBar()
 	v.bar.Hide()
