@@ -126,6 +126,29 @@ var keyChecks = map[string]func(t *testing.T, k *keysWindow){
 			}
 		}
 	},
+	"Alt+D": func(t *testing.T, k *keysWindow) {
+		// The sample has no diagnostics: the key leaves the tab alone.
+		before := k.tabs.Selected().Text
+		uitest.PressShortcut(k.w, shortcutDiagnostics)
+		if got := k.tabs.Selected().Text; got != before {
+			t.Errorf("Alt+D without diagnostics shows %q", got)
+		}
+		d := openKeysWindow(t, k.c, "../testdata/diag.bag")
+		defer d.w.Close()
+		uitest.PressShortcut(d.w, viewShortcut(0))
+		if got := d.tabs.Selected().Text; !strings.HasPrefix(got, "Topics") {
+			t.Fatalf("Ctrl+1 shows %q", got)
+		}
+		uitest.PressShortcut(d.w, shortcutDiagnostics)
+		if got := d.tabs.Selected().Text; got != "Diagnostics" {
+			t.Errorf("Alt+D shows %q, want Diagnostics", got)
+		}
+		for i := range viewNames {
+			if viewShortcut(i).ShortcutName() == shortcutDiagnostics.ShortcutName() {
+				t.Errorf("Alt+D is also %s's key", viewNames[i])
+			}
+		}
+	},
 	"Ctrl+F": func(t *testing.T, k *keysWindow) {
 		bar := k.v.views.find
 		uitest.PressShortcut(k.w, shortcutFind)

@@ -31,18 +31,25 @@ func viewShortcut(i int) *desktop.CustomShortcut {
 var (
 	shortcutPrevMessage = &desktop.CustomShortcut{KeyName: fyne.KeyLeft, Modifier: fyne.KeyModifierAlt}
 	shortcutNextMessage = &desktop.CustomShortcut{KeyName: fyne.KeyRight, Modifier: fyne.KeyModifierAlt}
+	// shortcutDiagnostics shows the Diagnostics tab: Ctrl+1 … Ctrl+0 are
+	// the other tabs'.
+	shortcutDiagnostics = &desktop.CustomShortcut{KeyName: fyne.KeyD, Modifier: fyne.KeyModifierAlt}
 	// shortcutSaveRepaired is the Findings tab's "Save repaired copy…".
 	shortcutSaveRepaired = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 )
 
-// viewMenu lists the views of a bag window with their shortcuts, and the
-// message steps.
+// viewMenu lists the views of a bag window with their shortcuts (the
+// Diagnostics tab, which came after the ten Ctrl+digits, has Alt+D), and
+// the message steps.
 func (c *controller) viewMenu(w fyne.Window) *fyne.Menu {
 	items := make([]*fyne.MenuItem, len(viewNames), len(viewNames)+12)
 	for i, name := range viewNames {
 		items[i] = fyne.NewMenuItem(name, func() { c.showView(w, name) })
 		items[i].Shortcut = viewShortcut(i)
 	}
+	diag := fyne.NewMenuItem("Diagnostics", func() { c.showView(w, "Diagnostics") })
+	diag.Shortcut = shortcutDiagnostics
+	items = append(items, diag)
 	prev := fyne.NewMenuItem("Previous Message", func() { c.stepMessage(w, -1) })
 	prev.Shortcut = shortcutPrevMessage
 	next := fyne.NewMenuItem("Next Message", func() { c.stepMessage(w, +1) })
@@ -92,6 +99,7 @@ var keyHelp = []keyHelpRow{
 	{Keys: "Ctrl+Shift+D", What: "compare with another recording (a file, a folder or a URL): the Diff tab, as bagscope diff compares; click a topic to go to its first differing message"},
 	{Keys: "Ctrl+W / Ctrl+Q", What: "close the window, quit"},
 	{Keys: "Ctrl+1 … Ctrl+9, Ctrl+0", What: "Topics, Message, Sensor, Log, Plots, Chunk, Records, Findings, TF, 3D (Sensor, Log, TF and 3D where the recording has images, point clouds, scans, /rosout or /tf)"},
+	{Keys: "Alt+D", What: "the Diagnostics tab, where the recording has diagnostic_msgs/DiagnosticArray topics"},
 	{Keys: "Alt+Left / Alt+Right", What: "previous, next message in time of the selected topics (or of the message's topic), from any view"},
 	{Keys: "Space", What: "play, pause (when no text field or the bytes have the keyboard; click the timeline first if one does)"},
 	{Keys: "Alt+Shift+Left / Alt+Shift+Right", What: "move the current time back, forward by 1 s, from any view"},

@@ -180,9 +180,10 @@ func TestViewMenu(t *testing.T) {
 		}
 	}
 	view := c.mainMenu(w).Items[1]
-	// The views, a separator, Previous and Next Message, a separator, the
-	// playback items.
-	if view.Label != "View" || len(view.Items) != len(viewNames)+4+len(c.playbackMenuItems(w)) || view.Items[len(viewNames)+2].Label != "Next Message" {
+	// The views, Diagnostics, a separator, Previous and Next Message, a
+	// separator, the playback items.
+	if view.Label != "View" || len(view.Items) != len(viewNames)+5+len(c.playbackMenuItems(w)) || view.Items[len(viewNames)+3].Label != "Next Message" ||
+		view.Items[len(viewNames)].Label != "Diagnostics" || view.Items[len(viewNames)].Shortcut != shortcutDiagnostics {
 		t.Fatalf("View menu = %+v", view)
 	}
 	for i, it := range view.Items[:len(viewNames)] {
