@@ -125,12 +125,12 @@ func (v *TopicView) apply() {
 		}
 	}
 	slices.SortStableFunc(v.rows, func(a, b Topic) int {
-		if c := cmp.Compare(a.Member, b.Member); c != 0 && v.col == ColTopic {
-			// Several recordings: by name is the first's topics,
-			// then the next one's (B:…), whatever the names.
-			if v.desc {
-				return -c
-			}
+		if c := cmp.Compare(a.Member, b.Member); c != 0 {
+			// Several recordings: the first's topics, then the next
+			// one's (B:…), each sorted by the column in either
+			// direction, as the timeline's lanes are grouped: a
+			// column's order across recordings would mix two
+			// recordings' rows whose names differ only by B:.
 			return c
 		}
 		c := compareTopics(a, b, v.col)

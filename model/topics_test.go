@@ -62,6 +62,45 @@ func TestTopicView(t *testing.T) {
 	}
 }
 
+// TestTopicViewGroupsRecordings: in a window of several recordings every
+// column's sort, either way, lists A's topics, then B's (then C's), each
+// sorted by the column, never interleaved by the column's values.
+func TestTopicViewGroupsRecordings(t *testing.T) {
+	topics := []Topic{
+		{Topic: "B:/imu", Type: "sensor_msgs/Imu", Messages: 150, Bytes: 15, Stats: rate(150), Connections: 1, Member: 1},
+		{Topic: "/imu", Type: "sensor_msgs/Imu", Messages: 100, Bytes: 10, Stats: rate(100), Connections: 1},
+		{Topic: "/odom", Type: "nav_msgs/Odometry", Messages: 50, Bytes: 40, Stats: rate(50), Connections: 2},
+		{Topic: "B:/odom", Type: "nav_msgs/Odometry", Messages: 75, Bytes: 5, Stats: rate(75), Connections: 3, Member: 1},
+		{Topic: "C:/a", Type: "std_msgs/Empty", Messages: 1000, Bytes: 1, Stats: rate(1000), Connections: 1, Member: 2},
+	}
+	tests := []struct {
+		name  string
+		sorts []TopicColumn
+		want  string
+	}{
+		{"name", nil, "/imu /odom B:/imu B:/odom C:/a"},
+		{"name reversed", []TopicColumn{ColTopic}, "/odom /imu B:/odom B:/imu C:/a"},
+		{"messages, most first", []TopicColumn{ColMessages}, "/imu /odom B:/imu B:/odom C:/a"},
+		{"messages ascending", []TopicColumn{ColMessages, ColMessages}, "/odom /imu B:/odom B:/imu C:/a"},
+		{"rate, fastest first", []TopicColumn{ColFrequency}, "/imu /odom B:/imu B:/odom C:/a"},
+		{"bytes, most first", []TopicColumn{ColBytes}, "/odom /imu B:/imu B:/odom C:/a"},
+		{"bytes ascending", []TopicColumn{ColBytes, ColBytes}, "/imu /odom B:/odom B:/imu C:/a"},
+		{"type", []TopicColumn{ColType}, "/odom /imu B:/odom B:/imu C:/a"},
+		{"connections, most first", []TopicColumn{ColConnections}, "/odom /imu B:/odom B:/imu C:/a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := NewTopicView(topics)
+			for _, c := range tt.sorts {
+				v.SortBy(c)
+			}
+			if got := names(v.Rows()); got != tt.want {
+				t.Errorf("rows = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestTopicCell(t *testing.T) {
 	row := Topic{Topic: "/chatter", Type: "std_msgs/String", Types: []string{"std_msgs/String", "std_msgs/Int32"}, Messages: 12345, Stats: rate(9.876), Connections: 3, QoS: "reliable, volatile"}
 	want := []string{"/chatter", "std_msgs/String, std_msgs/Int32", "12,345", "9.9", "…", "3", "reliable, volatile"}
