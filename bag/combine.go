@@ -117,3 +117,29 @@ func (noClose) Close() error { return nil }
 
 // Unwrap returns the file.
 func (n noClose) Unwrap() Storage { return n.Storage }
+
+// RecordShift says which recording of a combination (Combine) holds the
+// combination's byte offset off (a top-level record's, a block's): its
+// prefix and the offset added to its times. ok is false for the first
+// recording (its times are the window's), for one recording alone and
+// for an offset outside the combination's files.
+func RecordShift(l RecordLister, off int64) (prefix string, shift int64, ok bool) {
+	m, isMulti := l.(*MultiStorage)
+	if !isMulti {
+		return "", 0, false
+	}
+	p, _ := SplitPart(off)
+	if p < 0 || p >= len(m.parts) {
+		return "", 0, false
+	}
+	for s := m.parts[p]; ; {
+		switch x := s.(type) {
+		case *Shifted:
+			return x.Prefix(), x.Offset(), true
+		case interface{ Unwrap() Storage }:
+			s = x.Unwrap()
+		default:
+			return "", 0, false
+		}
+	}
+}

@@ -395,6 +395,14 @@ func (p *recordsPanel) selectRow(i widget.ListItemID) {
 		p.fields = append(slices.Clip(p.fields), bag.RecordField{Name: "damage", Value: r.Err.Error(), Start: 0, End: r.Len})
 	}
 	p.spans = model.FieldSpans(r)
+	at := r.Offset
+	if in := p.inner(); in != nil {
+		at = in.Block
+	}
+	prefix, shift, added := bag.RecordShift(p.lister, at)
+	if added {
+		p.fields = alignedFields(p.fields, prefix, shift)
+	}
 	p.table.UnselectAll()
 	p.table.Refresh()
 	p.table.ScrollToTop()
@@ -412,6 +420,9 @@ func (p *recordsPanel) selectRow(i widget.ListItemID) {
 	}
 	if r.Damaged {
 		title = fmt.Sprintf("Damaged bytes at %s: %s", where, human.Plural(uint64(r.Len), "byte"))
+	}
+	if added {
+		title += fmt.Sprintf(" · %s's own times (%s: the window's)", strings.TrimSuffix(prefix, ":"), OnTimeline)
 	}
 	p.title.SetText(title)
 	p.hex.OffsetLimit = l.set.Size()
