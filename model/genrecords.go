@@ -39,7 +39,14 @@ func Lister(s bag.Storage) bag.RecordLister {
 
 // OffsetText writes a byte offset in decimal with its hex beside it:
 // "535 (0x217)".
-func OffsetText(off int64) string { return fmt.Sprintf("%d (0x%x)", off, off) }
+func OffsetText(off int64) string {
+	if p, own := bag.SplitPart(off); p > 0 {
+		// A recording of several files (a split set, an added recording)
+		// numbers its files in the offset's high bits (bag.JoinPart).
+		return fmt.Sprintf("%d (0x%x) of file %d", own, own, p+1)
+	}
+	return fmt.Sprintf("%d (0x%x)", off, off)
+}
 
 // ListedRecords is a list of records in byte order, as a RecordLister
 // gives them: a file's top-level records (FileRecords) or the records
@@ -279,7 +286,10 @@ type rangeReader struct {
 }
 
 func (r rangeReader) ReadAt(p []byte, off int64) (int, error) {
-	if off >= r.size {
+	// size bounds the first file only: a later file of a recording of
+	// several is read at its joined offset (bag.JoinPart), past size, and
+	// ends where its own file does.
+	if part, _ := bag.SplitPart(off); part == 0 && off >= r.size {
 		return 0, io.EOF
 	}
 	b, err := r.l.ReadRange(off, len(p))

@@ -425,8 +425,14 @@ func (p *recordsPanel) selectRow(i widget.ListItemID) {
 		title += fmt.Sprintf(" · %s's own times (%s: the window's)", strings.TrimSuffix(prefix, ":"), OnTimeline)
 	}
 	p.title.SetText(title)
-	p.hex.OffsetLimit = l.set.Size()
-	p.hex.SetData(l.set.ReaderAt(), r.Offset, min(r.Len, max(l.set.Size()-r.Offset, 0)), p.spans)
+	n := min(r.Len, max(l.set.Size()-r.Offset, 0))
+	if part, _ := bag.SplitPart(r.Offset); part > 0 {
+		// A record of a later file of several (its offset joined, past
+		// the first file's size): its own length, read from its file.
+		n = r.Len
+	}
+	p.hex.OffsetLimit = max(l.set.Size(), r.Offset+n)
+	p.hex.SetData(l.set.ReaderAt(), r.Offset, n, p.spans)
 	p.linkRecord(r)
 	if _, _, _, ok := savable(r); ok {
 		p.saveBtn.Show()
