@@ -54,15 +54,7 @@ func compare(a, b val) (int, bool) { return comparePtr(&a, &b) }
 func comparePtr(a, b *val) (int, bool) {
 	if a.k == vFloat && b.k == vFloat {
 		// The usual case (a float field against a literal) first.
-		switch x, y := a.f, b.f; {
-		case x < y:
-			return -1, true
-		case x > y:
-			return 1, true
-		case x == y:
-			return 0, true
-		}
-		return 0, false
+		return cmpFloat(a.f, b.f)
 	}
 	switch {
 	case a.k == vNone || b.k == vNone:
@@ -86,7 +78,11 @@ func comparePtr(a, b *val) (int, bool) {
 		c, ok := cmpIntFloat(b.i, a.f)
 		return -c, ok
 	}
-	x, y := a.float(), b.float()
+	return cmpFloat(a.float(), b.float())
+}
+
+// cmpFloat orders two floats; ok is false when either is NaN.
+func cmpFloat(x, y float64) (int, bool) {
 	switch {
 	case x < y:
 		return -1, true
