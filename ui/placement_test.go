@@ -123,6 +123,9 @@ func TestWindowFitsScreen(t *testing.T) {
 	}
 	if tl := find[*timeline.View](t, k, ""); tl.Size().Height < timeline.LaneH {
 		t.Errorf("the timeline's lanes are %.0f px high", tl.Size().Height)
+	} else if n := tl.LanesVisible(); n < 3 {
+		// Compact lanes: several of the sample's 6 topics show, not one.
+		t.Errorf("%d of the sample's %d topic lanes show whole in the timeline's %.0f px", n, len(tl.Timeline().Topics), tl.Size().Height)
 	}
 
 	second := openKeysWindowSized(t, c, "../testdata/single-message.bag")

@@ -159,8 +159,16 @@ func (v *View) chunkRows() int { return min(tlMaxRows, max(1, v.tl.ChunkRows)) }
 
 // chunkLaneH is the height of the chunk lane: 0 for a recording without
 // chunks (a .db3) unless bookmarks are there to show in it, so an empty
-// lane takes no room.
+// lane takes no room; one row is lower on compact lanes.
 func (v *View) chunkLaneH() float32 {
+	if v.chunkRows() == 1 && v.hasChunkLane() && v.compact() {
+		return tlCompactChunkH
+	}
+	return v.fullChunkLaneH()
+}
+
+// fullChunkLaneH is chunkLaneH when the lanes are not compact.
+func (v *View) fullChunkLaneH() float32 {
 	if !v.hasChunkLane() {
 		return 0
 	}
@@ -176,7 +184,7 @@ func (v *View) lanesTop() float32 {
 	if !v.hasChunkLane() {
 		return 0
 	}
-	return v.chunkLaneH() + tlGap
+	return v.chunkLaneH() + v.gap()
 }
 
 // hasChunkLane is whether the lane above the topics is drawn: the
@@ -191,9 +199,9 @@ func (v *View) hasChunkLane() bool {
 func (v *View) laneY(i int) float32 {
 	n := len(v.tl.Topics)
 	if i <= n {
-		return v.lanesTop() + float32(i)*(v.laneH()+tlGap) - v.yOff
+		return v.lanesTop() + float32(i)*(v.laneH()+v.gap()) - v.yOff
 	}
-	return v.lanesTop() + float32(n)*(v.laneH()+tlGap) + float32(i-n)*(tlStateH+tlStateGap) - v.yOff
+	return v.lanesTop() + float32(n)*(v.laneH()+v.gap()) + float32(i-n)*(tlStateH+tlStateGap) - v.yOff
 }
 
 // contentH is the height of all lanes, unscrolled.
@@ -216,19 +224,19 @@ func (v *View) lane(y float32) int {
 	if y < 0 {
 		return -2
 	}
-	if v.hasChunkLane() && y < v.chunkLaneH()+tlGap/2 {
+	if v.hasChunkLane() && y < v.chunkLaneH()+v.gap()/2 {
 		return -1
 	}
 	if y > v.Size().Height {
 		return -2
 	}
-	if y+tlGap/2 >= v.laneY(len(v.tl.Topics)) {
+	if y+v.gap()/2 >= v.laneY(len(v.tl.Topics)) {
 		if v.stateLaneAt(y) < 0 {
 			return -2
 		}
 		return -3
 	}
-	return int((y + v.yOff - v.lanesTop() + tlGap/2) / (v.laneH() + tlGap))
+	return int((y + v.yOff - v.lanesTop() + v.gap()/2) / (v.laneH() + v.gap()))
 }
 
 // chunkAt returns the index of the chunk drawn under p, or -1.
@@ -739,7 +747,11 @@ func compressionText(c model.ChunkSpan) string {
 
 // MinSize fits the chunk lane and one topic lane; more lanes scroll.
 func (v *View) MinSize() fyne.Size {
-	return fyne.NewSize(v.labelW()+200, v.lanesTop()+min(1, float32(len(v.tl.Topics)))*(tlLaneH+tlGap))
+	top := float32(0)
+	if v.hasChunkLane() {
+		top = v.fullChunkLaneH() + tlGap
+	}
+	return fyne.NewSize(v.labelW()+200, top+min(1, float32(len(v.tl.Topics)))*(tlLaneH+tlGap))
 }
 
 // Resize keeps the lanes' scroll inside the new height.

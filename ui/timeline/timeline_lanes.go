@@ -40,13 +40,76 @@ func (v *View) laneDrawing(i int) model.LaneDrawing {
 // tlMaxLaneH is the tallest a topic lane grows when the pane has room.
 const tlMaxLaneH = 40
 
+// Compact lanes: when the topic lanes at tlLaneH do not all fit (a short
+// window, 1024x640, leaves the lanes about 60 px), they shrink towards
+// tlCompactLaneH, with tlCompactGap between them and the chunk lane
+// tlCompactChunkH high, so that several topics show at once; the rest
+// scroll.
+const (
+	tlCompactLaneH  = 10
+	tlCompactGap    = 2
+	tlCompactChunkH = 12
+)
+
+// compact says whether the lanes are drawn compact: the view is shorter
+// than its lanes at their usual height.
+func (v *View) compact() bool {
+	h := v.Size().Height
+	if h <= 0 || len(v.tl.Topics) < 2 {
+		return false
+	}
+	want := float32(len(v.tl.Topics))*(tlLaneH+tlGap) + v.statesH()
+	if v.hasChunkLane() {
+		want += v.fullChunkLaneH() + tlGap
+	}
+	return h < want
+}
+
+// gap is the room between two lanes.
+func (v *View) gap() float32 {
+	if v.compact() {
+		return tlCompactGap
+	}
+	return tlGap
+}
+
 // laneH is the height of a topic lane: tlLaneH, or taller up to
 // tlMaxLaneH when every lane fits in the pane with room to spare (the
-// user enlarged it, or a big screen).
+// user enlarged it, or a big screen), or shorter down to tlCompactLaneH
+// when they do not fit (compact).
 func (v *View) laneH() float32 {
 	n := float32(max(1, len(v.tl.Topics)))
-	h := (v.Size().Height-v.chunkLaneH()-tlGap-v.statesH())/n - tlGap
-	return min(tlMaxLaneH, max(tlLaneH, float32(math.Floor(float64(h)))))
+	g := v.gap()
+	room := v.Size().Height - v.chunkLaneH() - g - v.statesH()
+	if v.compact() {
+		// As many lanes as fit at tlCompactLaneH (at most all of them),
+		// grown to share the room, so that the last one shown is not cut.
+		k := float32(min(n, max(1, float32(math.Floor(float64((room+g)/(tlCompactLaneH+g)))))))
+		return min(tlLaneH, max(tlCompactLaneH, float32(math.Floor(float64((room+g)/k-g)))))
+	}
+	h := float32(math.Floor(float64(room/n - g)))
+	return min(tlMaxLaneH, max(tlLaneH, h))
+}
+
+// titleSize is the text size of the lanes' titles: smaller on compact
+// lanes, so a title stays within its lane and gap.
+func (v *View) titleSize() float32 {
+	if v.laneH() < 16 {
+		return 10
+	}
+	return 12
+}
+
+// LanesVisible is the number of topic lanes drawn whole in the view, as
+// scrolled.
+func (v *View) LanesVisible() int {
+	n := 0
+	for i := range v.tl.Topics {
+		if y := v.laneY(i); y >= v.lanesTop()-0.5 && y+v.laneH() <= v.Size().Height+0.5 {
+			n++
+		}
+	}
+	return n
 }
 
 // laneScaleLabel is the short scale beside a lane's title: "1/tick",
@@ -79,21 +142,21 @@ func (v *View) labelW() float32 {
 
 // titleKey is a lane title fitted to a width.
 type titleKey struct {
-	topic string
-	w     float32
+	topic   string
+	w, size float32
 }
 
-// fittedTitle is fitLaneTitle(topic, w, 12), remembered: the lanes are
+// fittedTitle is fitLaneTitle(topic, w, size), remembered: the lanes are
 // drawn every frame while playing.
-func (v *View) fittedTitle(topic string, w float32) string {
-	k := titleKey{topic, w}
+func (v *View) fittedTitle(topic string, w, size float32) string {
+	k := titleKey{topic, w, size}
 	if s, ok := v.titles[k]; ok {
 		return s
 	}
 	if v.titles == nil || len(v.titles) > 4*v.nLanes() {
 		v.titles = map[titleKey]string{}
 	}
-	s := fitLaneTitle(topic, w, 12)
+	s := fitLaneTitle(topic, w, size)
 	v.titles[k] = s
 	return s
 }

@@ -22,7 +22,7 @@ func TestTimelineLanesReachable(t *testing.T) {
 		t.Fatalf("%d lanes", n)
 	}
 	tv.Resize(fyne.NewSize(900, tv.lanesTop()+3*(tlLaneH+tlGap)))
-	last := func() float32 { return tv.laneY(n-1) + tlLaneH }
+	last := func() float32 { return tv.laneY(n-1) + tv.laneH() }
 	if last() <= tv.Size().Height {
 		t.Fatal("the lanes fit: nothing to scroll")
 	}
@@ -45,7 +45,7 @@ func TestTimelineLanesReachable(t *testing.T) {
 			tv.scrollLanes(-1e6)
 			t0, t1 := tv.Window()
 			tc.scroll()
-			if got := last(); got > tv.Size().Height || got < tv.Size().Height-tlLaneH-tlGap {
+			if got := last(); got > tv.Size().Height || got < tv.Size().Height-tv.laneH()-tv.gap() {
 				t.Errorf("the last lane ends at %v in a view %v high", got, tv.Size().Height)
 			}
 			if a, b := tv.Window(); a != t0 || b != t1 {
@@ -173,5 +173,46 @@ func TestTimelineSteadyLaneDrawsOneHeight(t *testing.T) {
 		if len(heights) != 1 {
 			t.Errorf("a 1/%d of the bag: /imu bars of %d heights %v (%s)", frac, len(heights), heights, tv.laneDrawing(imu).Scale(true))
 		}
+	}
+}
+
+// TestTimelineCompactLanes gives the lanes of a 9-topic bag the room a
+// 1024x640 window leaves them (about 60 px below the toolbar): the lanes
+// shrink so that several show whole, the last shown is not cut, a point
+// in each lane is that lane's, the titles fit their lanes, and the rest
+// scroll into view. With room for every lane at the usual height nothing
+// changes.
+func TestTimelineCompactLanes(t *testing.T) {
+	tv, _ := newTestTimeline(t, "../../../shared/bags/facontidavide__PlotJuggler/datasamples/tilt_laser.bag")
+	n := len(tv.tl.Topics)
+	tv.Resize(fyne.NewSize(900, 62))
+	shown := tv.LanesVisible()
+	if shown < 3 {
+		t.Fatalf("%d of %d lanes show whole in 62 px", shown, n)
+	}
+	if last := tv.laneY(shown-1) + tv.laneH(); tv.Size().Height-last >= tlCompactLaneH+tlCompactGap {
+		t.Errorf("the last whole lane ends at %v in a view %v high: room for another", last, tv.Size().Height)
+	}
+	for i := range shown {
+		if got := tv.lane(tv.laneY(i) + tv.laneH()/2); got != i {
+			t.Errorf("the middle of lane %d is lane %d's", i, got)
+		}
+	}
+	// A title, centred on its lane, stays within the lane and the gaps
+	// either side.
+	if h := fyne.MeasureText("/imu", tv.titleSize(), fyne.TextStyle{}).Height; h > tv.laneH()+2*tv.gap() {
+		t.Errorf("titles %v px high on lanes %v px high with %v between", h, tv.laneH(), tv.gap())
+	}
+	for range 50 {
+		tv.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(10, 30)}, Scrolled: fyne.Delta{DY: -30}})
+	}
+	if got := tv.laneY(n-1) + tv.laneH(); got > tv.Size().Height+0.5 || got < tv.Size().Height-tv.laneH()-tv.gap() {
+		t.Errorf("scrolled to the end, the last lane ends at %v in a view %v high", got, tv.Size().Height)
+	}
+
+	tv.scrollLanes(-1e6)
+	tv.Resize(fyne.NewSize(900, tv.fullChunkLaneH()+tlGap+float32(n)*(tlLaneH+tlGap)))
+	if tv.compact() || tv.laneH() != tlLaneH || tv.LanesVisible() != n {
+		t.Errorf("with room for every lane: compact %v, lanes %v px, %d of %d shown", tv.compact(), tv.laneH(), tv.LanesVisible(), n)
 	}
 }

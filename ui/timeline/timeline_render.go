@@ -141,7 +141,8 @@ func (r *timelineRenderer) build() {
 		d := v.laneDrawing(i)
 		scale := laneScaleLabel(d)
 		sw := fyne.MeasureText(scale, tlScaleSize, fyne.TextStyle{}).Width
-		text(v.fittedTitle(lane.Topic, lw-sw-14), 4, y+(lh-16)/2, c, 12, false)
+		ts := v.titleSize()
+		text(v.fittedTitle(lane.Topic, lw-sw-14, ts), 4, y+(lh-ts*4/3)/2, c, ts, false)
 		text(scale, lw-sw-6, y+(lh-12)/2, col.dim, tlScaleSize, false)
 		fill := widgets.WithAlpha(col.primary, 220)
 		if !shownTopic {
@@ -182,7 +183,8 @@ func (r *timelineRenderer) build() {
 		case v.tl.ChunkRows > 1:
 			title = "chunks (overlapping)"
 		}
-		text(title, 4, (ch-16)/2, col.fg, 12, true)
+		ts := v.titleSize()
+		text(title, 4, (ch-ts*4/3)/2, col.fg, ts, true)
 	}
 
 	// Chunks: one block per chunk on its row, shaded by how well it

@@ -125,7 +125,7 @@ func (r *timelineRenderer) stateLanes(col timelineColors, text func(s string, x,
 			continue
 		}
 		r.lanes.Rect(lw, y, pw, lh, col.laneBG)
-		text(v.fittedTitle(lane.Name, lw-10), 4, y+(lh-14)/2, col.fg, 11, false)
+		text(v.fittedTitle(lane.Name, lw-10, 11), 4, y+(lh-14)/2, col.fg, 11, false)
 		tones := lane.Columns(v.t0, v.t1, cols)
 		for k := 0; k < len(tones); {
 			e := k + 1
