@@ -273,9 +273,10 @@ const (
 )
 
 // bookmarksOf returns the bookmarks of the recording at path (its
-// sidecar's; none for a URL or a file without).
+// sidecar's, or a URL's in the configuration folder; none for a file
+// without).
 func bookmarksOf(path string) []marks.Bookmark {
-	if path == "" || bag.IsURL(path) {
+	if path == "" {
 		return nil
 	}
 	b, err := marks.Load(path)

@@ -19,12 +19,14 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/remote/remotetest"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/cli"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/marks"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 	"github.com/bagscope/bagscope/ui/plots"
+	"github.com/bagscope/bagscope/ui/widgets"
 )
 
 // refPoint is one message of a topic as the reference reader reads it:
@@ -476,10 +478,26 @@ func TestAddRecordingOrdersByRecording(t *testing.T) {
 // TestAddRecordingAlignsAtBookmarks: File › Align B… offers a bookmark
 // of each recording when both have some, and aligning at A's bookmark
 // and B's second puts B's message at that bookmark's time (B's own, as
-// the reference writer wrote it) at A's bookmark's time.
+// the reference writer wrote it) at A's bookmark's time. B is a file, or
+// a URL served by nginx (with a presigned-style signature), whose
+// bookmarks live in the configuration folder by the URL as shown.
 func TestAddRecordingAlignsAtBookmarks(t *testing.T) {
-	a := slashlessBag(t, "a.bag", 1700000000)
-	b := slashlessBag(t, "b.bag", 1700000100)
+	for _, remoteB := range []bool{false, true} {
+		t.Run(map[bool]string{false: "file", true: "URL"}[remoteB], func(t *testing.T) {
+			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+			t.Setenv("XDG_CACHE_HOME", t.TempDir())
+			a := slashlessBag(t, "a.bag", 1700000000)
+			b := slashlessBag(t, "b.bag", 1700000100)
+			if remoteB {
+				web := remotetest.Nginx(t, filepath.Dir(b))
+				b = web.URL + "b.bag?X-Amz-Signature=c2VjcmV0&X-Amz-SignedHeaders=host"
+			}
+			alignAtBookmarks(t, a, b)
+		})
+	}
+}
+
+func alignAtBookmarks(t *testing.T, a, b string) {
 	markAt := func(path string, secs ...int64) {
 		bm, err := marks.Load(path)
 		if err != nil {
@@ -514,6 +532,13 @@ func TestAddRecordingAlignsAtBookmarks(t *testing.T) {
 		t.Fatalf("the Align dialog offers no bookmark (%v)", radio)
 	}
 	radio.SetSelected(alignMark)
+	if dir := os.Getenv("BAGSCOPE_SHOTS"); dir != "" {
+		// The dialog at 1024x640, to look at.
+		v.win.Resize(fyne.NewSize(1024, 640))
+		if err := widgets.WritePNG(filepath.Join(dir, "align-"+strings.ReplaceAll(t.Name(), "/", "-")+".png"), uitest.Capture(v.win.Canvas())); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var markB *widget.Select
 	for _, s := range selects {
 		if len(s.Options) == 2 && strings.Contains(s.Options[1], "mark 2 at +7.000 s") {

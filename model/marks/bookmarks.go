@@ -67,6 +67,9 @@ type Bookmarks struct {
 	// List is sorted by time.
 	List      []Bookmark
 	recording string
+	// inConfig: Path is in the user's configuration folder (a remote
+	// recording's), made when first saved.
+	inConfig bool
 }
 
 // SidecarPath is where the bookmarks of the recording at path live: beside
@@ -96,11 +99,37 @@ func fallbackPath(path string) (string, error) {
 	return filepath.Join(dir, "bagscope", "bookmarks", name+"-"+hex.EncodeToString(sum[:6])+SidecarSuffix), nil
 }
 
+// urlPath is where the bookmarks of the recording at a URL live: nothing
+// is ever written beside a remote recording, so in the user's
+// configuration folder, by the URL as shown (bag.Shown: its password,
+// signature and token hidden, so no secret is written and a presigned
+// URL signed again with the same parameters finds them).
+func urlPath(url string) (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(bag.Shown(url)))
+	return filepath.Join(dir, "bagscope", "bookmarks", "url-"+bag.Base(url)+"-"+hex.EncodeToString(sum[:6])+SidecarSuffix), nil
+}
+
 // Load reads the bookmarks of the recording at path: from the sidecar
 // beside it, else from the fallback in the user's configuration folder
 // (where they go when the recording's folder is read-only); none when
-// there is neither.
+// there is neither. A recording at a URL keeps its bookmarks in the
+// configuration folder (urlPath).
 func Load(path string) (*Bookmarks, error) {
+	if bag.IsURL(path) {
+		file, err := urlPath(path)
+		if err != nil {
+			return &Bookmarks{}, err
+		}
+		b := &Bookmarks{Path: file, recording: bag.Shown(path), inConfig: true}
+		if err := b.read(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return b, err
+		}
+		return b, nil
+	}
 	side := SidecarPath(path)
 	b := &Bookmarks{Path: side, recording: filepath.Base(strings.TrimSuffix(side, SidecarSuffix))}
 	err := b.read(side)
@@ -192,6 +221,12 @@ func (b *Bookmarks) Save() error {
 		return err
 	}
 	data = append(data, '\n')
+	if b.inConfig {
+		if err := os.MkdirAll(filepath.Dir(b.Path), 0o755); err != nil {
+			return err
+		}
+		return writeFile(b.Path, data)
+	}
 	err = writeFile(b.Path, data)
 	if err != nil && (errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrNotExist)) && strings.HasSuffix(b.Path, SidecarSuffix) {
 		fb, ferr := fallbackPath(b.Path)

@@ -102,6 +102,45 @@ func TestBookmarksSidecar(t *testing.T) {
 	}
 }
 
+// TestBookmarksOfURL: a recording at a URL keeps its bookmarks in the
+// configuration folder (nothing is written beside a remote recording,
+// nor in the working folder), keyed by the URL as shown: the same URL
+// signed again reads them back, the file holds no secret, and another
+// URL has its own.
+func TestBookmarksOfURL(t *testing.T) {
+	cfg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	t.Chdir(t.TempDir())
+	const secret, secret2 = "c2VjcmV0LXNpZ25hdHVyZQ", "YW5vdGhlci1zaWduYXR1cmU"
+	url := "https://user:pw@store.example/fleet/run%2042.mcap?X-Amz-Signature=" + secret + "&X-Amz-SignedHeaders=host"
+	b, err := Load(url)
+	if err != nil || len(b.List) != 0 || !strings.HasPrefix(b.Path, filepath.Join(cfg, "bagscope", "bookmarks")+string(filepath.Separator)) {
+		t.Fatalf("Load = %+v, %v", b, err)
+	}
+	at := bag.Time{Sec: 1700000003, NSec: 30}
+	if err := b.Add(Bookmark{Time: at, Name: "dock"}); err != nil {
+		t.Fatal(err)
+	}
+	if cwd, _ := os.ReadDir("."); len(cwd) != 0 {
+		t.Errorf("the working folder holds %v", cwd)
+	}
+	data, err := os.ReadFile(b.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), secret) || strings.Contains(b.Path, secret) || strings.Contains(string(data), "pw@") {
+		t.Errorf("the bookmarks file %s holds a secret:\n%s", b.Path, data)
+	}
+	again, err := Load(strings.Replace(url, secret, secret2, 1))
+	if err != nil || len(again.List) != 1 || again.List[0].Time != at || again.List[0].Name != "dock" || again.Path != b.Path {
+		t.Fatalf("signed again: %+v from %s, %v", again.List, again.Path, err)
+	}
+	other, err := Load("https://store.example/fleet/run%2043.mcap")
+	if err != nil || len(other.List) != 0 || other.Path == b.Path {
+		t.Fatalf("another URL: %+v from %s, %v", other.List, other.Path, err)
+	}
+}
+
 const eventDef = "time start_time\ntime end_time\nfoxglove_msgs/KeyValuePair[] metadata\n" +
 	"================================================================================\nMSG: foxglove_msgs/KeyValuePair\nstring key\nstring value"
 
