@@ -40,7 +40,7 @@ func TestInfoServicesMatchEvents(t *testing.T) {
 				lat                      []int64
 			}
 			wants := map[string]*want{}
-			msgs := servicestest.Oracle(t, "../..", path)
+			msgs := servicestest.Oracle(t, path)
 			// The goals the action's messages name: feedback and status
 			// by goal_id, send_goal requests by theirs.
 			goals := map[string]bool{}

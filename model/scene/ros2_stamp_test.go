@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,20 +13,6 @@ import (
 	"github.com/bagscope/bagscope/model/internal/reftest"
 	"github.com/bagscope/bagscope/model/tf"
 )
-
-// oracleModules is the npm oracles' folder, or a skip (a failure in CI).
-func oracleModules(t *testing.T) string {
-	t.Helper()
-	modules := os.Getenv("BAGSCOPE_ORACLES")
-	if modules == "" {
-		home, _ := os.UserHomeDir()
-		modules = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-	}
-	if _, err := os.Stat(filepath.Join(modules, "@mcap", "core")); err != nil {
-		reftest.SkipOrFail(t, "the npm oracles are not installed (make oracles): "+err.Error())
-	}
-	return modules
-}
 
 // rotateQ rotates v by the unit quaternion q (x, y, z, w).
 func rotateQ(q [4]float64, v Vec) Vec {
@@ -44,19 +29,9 @@ func rotateQ(q [4]float64, v Vec) Vec {
 // the transform stamped at or before each pose's stamp, or, before any,
 // the one at the current time (marked extrapolated).
 func TestROS2StampedMessagesMatchOracle(t *testing.T) {
-	modules := oracleModules(t)
 	path := filepath.Join(t.TempDir(), "stamped.mcap")
-	cmd := reftest.NodeCommand("../../testdata/oracle/make_stamped_mcap.mjs", path)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+modules)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("make_stamped_mcap.mjs: %v\n%s", err, out)
-	}
-	cmd = reftest.NodeCommand("../../testdata/oracle/mcap_cat.mjs", path)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+modules)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("mcap oracle: %v", err)
-	}
+	reftest.RunOracle(t, "make_stamped_mcap.mjs", path)
+	out := reftest.RunOracle(t, "mcap_cat.mjs", path)
 	type stampT struct {
 		Sec     int64 `json:"sec"`
 		Nanosec int64 `json:"nanosec"`

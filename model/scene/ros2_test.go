@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
@@ -23,20 +21,7 @@ import (
 // through tf's lookup (odom -> base_link -> laser).
 func TestROS2OdometryMatchesOracle(t *testing.T) {
 	const path = "../../testdata/ros2-mixed.mcap"
-	modules := os.Getenv("BAGSCOPE_ORACLES")
-	if modules == "" {
-		home, _ := os.UserHomeDir()
-		modules = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-	}
-	if _, err := os.Stat(filepath.Join(modules, "@mcap", "core")); err != nil {
-		reftest.SkipOrFail(t, "the npm oracles are not installed (make oracles): "+err.Error())
-	}
-	cmd := reftest.NodeCommand("../../testdata/oracle/mcap_cat.mjs", path)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+modules)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("mcap oracle: %v", err)
-	}
+	out := reftest.RunOracle(t, "mcap_cat.mjs", path)
 	d, x := openIndexed(t, path)
 	at := d.Summary.Start.Nanos() + 5e9
 	type odom struct {

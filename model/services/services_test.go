@@ -62,7 +62,7 @@ func TestServicePairsMatchEvents(t *testing.T) {
 				path = generated(t)
 			}
 			st := open(t, path)
-			ref := servicestest.Pairs(servicestest.Oracle(t, "../..", path))
+			ref := servicestest.Pairs(servicestest.Oracle(t, path))
 			if len(ref) == 0 {
 				t.Fatal("the oracle found no service event")
 			}
@@ -176,7 +176,7 @@ type refGoal struct {
 // and service event messages say of its goal_id.
 func TestGoalsMatchEvents(t *testing.T) {
 	path := generated(t)
-	msgs := servicestest.Oracle(t, "../..", path)
+	msgs := servicestest.Oracle(t, path)
 	goals := map[string]*refGoal{}
 	g := func(v any) *refGoal {
 		id := servicestest.B64Hex(v)

@@ -75,19 +75,7 @@ func makeLargeTFMCAP(t *testing.T, n int) string {
 	if err := os.WriteFile(spec, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	modules := os.Getenv("BAGSCOPE_ORACLES")
-	if modules == "" {
-		home, _ := os.UserHomeDir()
-		modules = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-	}
-	if _, err := os.Stat(filepath.Join(modules, "@mcap", "core")); err != nil {
-		reftest.SkipOrFail(t, "the npm oracles are not installed (make oracles): "+err.Error())
-	}
-	cmd := reftest.NodeCommand("../../testdata/oracle/make_tf_mcap.mjs", spec, out)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+modules)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("make_tf_mcap.mjs: %v\n%s", err, b)
-	}
+	reftest.RunOracle(t, "make_tf_mcap.mjs", spec, out)
 	return out
 }
 

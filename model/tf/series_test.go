@@ -25,25 +25,18 @@ func oracleArgs(t *testing.T, path string) []string {
 		reftest.RequireRef(t)
 		return []string{path}
 	}
-	modules := os.Getenv("BAGSCOPE_ORACLES")
-	if modules == "" {
-		home, _ := os.UserHomeDir()
-		modules = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-	}
-	if _, err := os.Stat(filepath.Join(modules, "@mcap", "core")); err != nil {
-		reftest.SkipOrFail(t, "the npm oracles are not installed (make oracles): "+err.Error())
-	}
-	cmd := reftest.NodeCommand("../../testdata/oracle/mcap_cat.mjs", path)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+modules)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("mcap oracle: %v", err)
-	}
+	return []string{"--jsonl", mcapLines(t, path)}
+}
+
+// mcapLines writes the MCAP oracle's messages of path (mcap_cat.mjs) to a
+// JSON lines file for tf_lookup.py --jsonl, and returns its path.
+func mcapLines(t *testing.T, path string) string {
+	t.Helper()
 	lines := filepath.Join(t.TempDir(), "messages.jsonl")
-	if err := os.WriteFile(lines, out, 0o644); err != nil {
+	if err := os.WriteFile(lines, reftest.RunOracle(t, "mcap_cat.mjs", path), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return []string{"--jsonl", lines}
+	return lines
 }
 
 // oracleStamps is every distinct stamp of a dynamic transform of the

@@ -45,25 +45,7 @@ func reference(t *testing.T, path string, times []string) []refTree {
 		reftest.RequireRef(t)
 		args = append(args, path)
 	} else {
-		modules := os.Getenv("BAGSCOPE_ORACLES")
-		if modules == "" {
-			home, _ := os.UserHomeDir()
-			modules = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-		}
-		if _, err := os.Stat(filepath.Join(modules, "@mcap", "core")); err != nil {
-			reftest.SkipOrFail(t, "the npm oracles are not installed (make oracles): "+err.Error())
-		}
-		cmd := reftest.NodeCommand("../../testdata/oracle/mcap_cat.mjs", path)
-		cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+modules)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("mcap oracle: %v", err)
-		}
-		lines := filepath.Join(t.TempDir(), "messages.jsonl")
-		if err := os.WriteFile(lines, out, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, "--jsonl", lines)
+		args = append(args, "--jsonl", mcapLines(t, path))
 	}
 	cmd := exec.Command(reftest.Python, append(args, times...)...)
 	var errb bytes.Buffer

@@ -128,31 +128,12 @@ func Bag(t testing.TB, msgs []Message) string {
 	return out
 }
 
-// oracles is the npm oracles' folder, or a skip (in CI a failure).
-func oracles(t testing.TB) string {
-	t.Helper()
-	modules := os.Getenv("BAGSCOPE_ORACLES")
-	if modules == "" {
-		home, _ := os.UserHomeDir()
-		modules = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-	}
-	if _, err := os.Stat(filepath.Join(modules, "@mcap", "core")); err != nil {
-		reftest.SkipOrFail(t, "the npm oracles are not installed (make oracles): "+err.Error())
-	}
-	return modules
-}
-
 // MCAP writes msgs as a ROS 2 MCAP with the npm oracles, or skips (in CI
 // fails) without them.
 func MCAP(t testing.TB, msgs []Message) string {
 	t.Helper()
-	modules := oracles(t)
 	out := filepath.Join(t.TempDir(), "diag.mcap")
-	cmd := reftest.NodeCommand(filepath.Join(Root(), "testdata", "oracle", "make_diag_mcap.mjs"), writeSpec(t, msgs), out)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+modules)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("make_diag_mcap.mjs: %v\n%s", err, b)
-	}
+	reftest.RunOracle(t, "make_diag_mcap.mjs", writeSpec(t, msgs), out)
 	return out
 }
 
@@ -179,13 +160,7 @@ func Reference(t testing.TB, path string) []Message {
 		}
 		return msgs
 	}
-	modules := oracles(t)
-	cmd := reftest.NodeCommand(filepath.Join(Root(), "testdata", "oracle", "mcap_cat.mjs"), path)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+modules)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("mcap_cat.mjs: %v", err)
-	}
+	out := reftest.RunOracle(t, "mcap_cat.mjs", path)
 	var msgs []Message
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<26)

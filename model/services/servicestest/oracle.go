@@ -34,18 +34,10 @@ func (m RawMsg) T() int64 { return m.Time.Secs*1e9 + m.Time.Nsecs }
 
 // Oracle reads path's messages with the npm oracles: @mcap/core and
 // @foxglove/rosmsg2-serialization for MCAP, @foxglove/rosbag2-web for
-// .db3 files and folders. root is the repository's root.
-func Oracle(t testing.TB, root, path string) []RawMsg {
+// .db3 files and folders.
+func Oracle(t testing.TB, path string) []RawMsg {
 	t.Helper()
-	modules := os.Getenv("BAGSCOPE_ORACLES")
-	if modules == "" {
-		home, _ := os.UserHomeDir()
-		modules = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-	}
-	if _, err := os.Stat(filepath.Join(modules, "@mcap", "core")); err != nil {
-		reftest.SkipOrFail(t, "the npm oracles are not installed (make oracles): "+err.Error())
-	}
-	script := filepath.Join(root, "testdata/oracle/mcap_cat.mjs")
+	script := "mcap_cat.mjs"
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
@@ -59,16 +51,9 @@ func Oracle(t testing.TB, root, path string) []RawMsg {
 		}
 	}
 	if fi.IsDir() && !strings.HasSuffix(path, ".mcap") || strings.HasSuffix(path, ".db3") {
-		script = filepath.Join(root, "testdata/oracle/db3_cat.mjs")
+		script = "db3_cat.mjs"
 	}
-	cmd := reftest.NodeCommand(script, path)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+modules)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("oracle %s: %v\n%s", script, err, errb.String())
-	}
+	out := reftest.RunOracle(t, script, path)
 	var msgs []RawMsg
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<24)
