@@ -12,6 +12,7 @@ const (
 	opCSkipField              // skip one field of variable size, alignment-aware
 	opCIndex                  // sequence: align, read count, check n < count, skip n elements
 	opCFixedIndex             // fixed array of strings or messages: skip n elements
+	opCIndexWhole             // strict opCIndex: the whole sequence must be in the data
 )
 
 // maxStaticSkips bounds the fields a CDR path skips by static offsets;
@@ -92,14 +93,14 @@ func (b *cdrPathBuilder) addSkip(f *FieldPlan) {
 }
 
 // compileCDRPath is CompilePath for a CDR plan.
-func compileCDRPath(p *Plan, s string) (*Path, error) {
+func compileCDRPath(p *Plan, s string, strict bool) (*Path, error) {
 	fail := func(format string, args ...any) error {
 		return &Error{Type: p.Type, Path: s, Offset: -1, Err: ErrPath, Msg: fmt.Sprintf(format, args...)}
 	}
 	if s == "" {
 		return nil, fail("empty path")
 	}
-	path := &Path{text: s, cdr: true}
+	path := &Path{text: s, cdr: true, strict: strict}
 	b := cdrPathBuilder{path: path, m: 8}
 	m := p.Root
 	segs := strings.Split(s, ".")
@@ -137,14 +138,27 @@ func compileCDRPath(p *Plan, s string) (*Path, error) {
 			return nil, fail("%s is an array: give an index", name)
 		case !f.Array && idx >= 0:
 			return nil, fail("%s is not an array", name)
+		case strict && f.Array && (f.ElemSize <= 0 || f.Kind == KindMessage):
+			return nil, fail("%s's elements are not of one aligned size: a strict path does not index it", name)
 		case f.Array && f.Len < 0:
 			if f.Bound > 0 && idx >= f.Bound {
 				return nil, fail("index %d out of range for %s", idx, f.Type)
 			}
-			b.dynamic(pathOp{code: opCIndex, n: idx, field: f})
+			code := uint8(opCIndex)
+			if strict {
+				code = opCIndexWhole
+			}
+			b.dynamic(pathOp{code: code, n: idx, field: f})
 		case f.Array:
 			if idx >= f.Len {
 				return nil, fail("index %d out of range for %s", idx, f.Type)
+			}
+			if strict {
+				// As Cursor.Array: the whole array in the data, after its
+				// alignment.
+				b.alignTo(f.ElemSize)
+				b.flush()
+				b.path.ops = append(b.path.ops, pathOp{code: opNeed, n: f.Len * f.ElemSize})
 			}
 			if f.ElemSize > 0 {
 				b.alignTo(f.ElemSize)
@@ -199,8 +213,17 @@ func cdrHeaderOK(data []byte) (be, ok bool) {
 
 // seekCDR is seek for a CDR path, after the header.
 func (p *Path) seekCDR(data []byte, be bool) (int, seekFail) {
-	off := 4
-	for i := range p.ops {
+	off, fail, _ := p.seekCDRFrom(data, be, 0, 4, nil)
+	return off, fail
+}
+
+// seekCDRFrom is seekFrom for a CDR path.
+func (p *Path) seekCDRFrom(data []byte, be bool, from, off int, offs []int) (int, seekFail, int) {
+	i := from
+	for ; i < len(p.ops); i++ {
+		if offs != nil {
+			offs[i] = off
+		}
 		op := &p.ops[i]
 		var ok bool
 		switch op.code {
@@ -215,24 +238,49 @@ func (p *Path) seekCDR(data []byte, be bool) (int, seekFail) {
 		case opCIndex:
 			off = cdrAlign(off, 4)
 			if off > len(data)-4 {
-				return off, seekFail{code: seekCount, off: min(off, len(data))}
+				return off, seekFail{code: seekCount, off: min(off, len(data))}, i
 			}
 			n := int(cdrU32(data, off, be))
 			if op.n >= n {
-				return off, seekFail{code: seekIndex, off: off, n: op.n, of: n}
+				return off, seekFail{code: seekIndex, off: off, n: op.n, of: n}, i
 			}
 			off, ok = cdrSkipElems(op.field, op.n, data, off+4, be)
 		case opCFixedIndex:
 			off, ok = cdrSkipElems(op.field, op.n, data, off, be)
+		case opNeed:
+			ok = off <= len(data) && len(data)-off >= op.n
+		case opCIndexWhole:
+			// As Cursor.Array: the count, then every element in the data
+			// (after the elements' alignment).
+			off = cdrAlign(off, 4)
+			if off > len(data)-4 {
+				return off, seekFail{code: seekCount, off: min(off, len(data))}, i
+			}
+			n := int(cdrU32(data, off, be))
+			es := op.field.ElemSize
+			first := off + 4
+			if n > 0 {
+				first = cdrAlign(first, es)
+			}
+			if first > len(data) || n > (len(data)-first)/es {
+				return off, seekFail{code: seekTruncated, off: min(off, len(data))}, i
+			}
+			if op.n >= n {
+				return off, seekFail{code: seekIndex, off: off, n: op.n, of: n}, i
+			}
+			off, ok = first+op.n*es, true
 		}
 		if !ok {
-			return off, seekFail{code: seekTruncated, off: min(off, len(data))}
+			return off, seekFail{code: seekTruncated, off: min(off, len(data))}, i
 		}
 	}
-	if size := p.kind.Size(); off > len(data)-size {
-		return off, seekFail{code: seekTruncated, off: min(off, len(data))}
+	if offs != nil {
+		offs[i] = off
 	}
-	return off, seekFail{}
+	if size := p.kind.Size(); off > len(data)-size {
+		return off, seekFail{code: seekTruncated, off: min(off, len(data))}, i
+	}
+	return off, seekFail{}, i
 }
 
 // The CDR skip functions return the offset after the skipped bytes, or the

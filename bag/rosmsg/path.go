@@ -13,11 +13,12 @@ import (
 // variable-size ones by reading their lengths only. A Path is immutable and
 // safe for concurrent use; Float64 does not allocate unless it fails.
 type Path struct {
-	text string
-	ops  []pathOp
-	kind Kind  // kind of the value read
-	part uint8 // for time and duration: 0 whole (seconds), 1 secs, 2 nsecs
-	cdr  bool  // the path reads CDR data (ops include the opC* codes)
+	text   string
+	ops    []pathOp
+	strict bool  // indices read like a Cursor walk (CompileStrictPath)
+	kind   Kind  // kind of the value read
+	part   uint8 // for time and duration: 0 whole (seconds), 1 secs, 2 nsecs
+	cdr    bool  // the path reads CDR data (ops include the opC* codes)
 }
 
 type pathOp struct {
@@ -32,6 +33,8 @@ const (
 	opIndex             // variable array: read count, check n < count, skip n elements
 	opFixedIndex        // fixed array of variable-size elements: skip n elements
 	opSkipString        // skip one string: its length, then its bytes
+	opNeed              // strict: n bytes (a fixed array, whole) must follow off
+	opIndexWhole        // strict opIndex: the whole array must be in the data
 )
 
 // CompilePath compiles a field path for plan p. A path is field names
@@ -44,9 +47,19 @@ const (
 //
 // CompileSelection compiles paths whose brackets also hold ranges, [*],
 // keys and field matches, reading one value per selected element.
-func CompilePath(p *Plan, s string) (*Path, error) {
+func CompilePath(p *Plan, s string) (*Path, error) { return compilePath(p, s, false) }
+
+// CompileStrictPath is CompilePath for readers that must fail where a
+// Cursor walk fails (the expression's fast path): an index reads an array
+// only when all of it is in the data, as Cursor.Array requires, not just
+// the elements up to the index. Indices into arrays whose elements vary in
+// size (or, in CDR, into arrays of messages, strings or bytes whose
+// elements alignment may pad) are not compiled: the error says so.
+func CompileStrictPath(p *Plan, s string) (*Path, error) { return compilePath(p, s, true) }
+
+func compilePath(p *Plan, s string, strict bool) (*Path, error) {
 	if p.cdr {
-		return compileCDRPath(p, s)
+		return compileCDRPath(p, s, strict)
 	}
 	fail := func(format string, args ...any) error {
 		return &Error{Type: p.Type, Path: s, Offset: -1, Err: ErrPath, Msg: fmt.Sprintf(format, args...)}
@@ -54,7 +67,7 @@ func CompilePath(p *Plan, s string) (*Path, error) {
 	if s == "" {
 		return nil, fail("empty path")
 	}
-	path := &Path{text: s}
+	path := &Path{text: s, strict: strict}
 	m := p.Root
 	skip := 0
 	flush := func() {
@@ -99,12 +112,22 @@ func CompilePath(p *Plan, s string) (*Path, error) {
 			return nil, fail("%s is an array: give an index", name)
 		case !f.Array && idx >= 0:
 			return nil, fail("%s is not an array", name)
+		case strict && f.Array && f.ElemSize <= 0:
+			return nil, fail("%s's elements vary in size: a strict path does not index it", name)
 		case f.Array && f.Len < 0:
 			flush()
-			path.ops = append(path.ops, pathOp{code: opIndex, n: idx, field: f})
+			code := uint8(opIndex)
+			if strict {
+				code = opIndexWhole
+			}
+			path.ops = append(path.ops, pathOp{code: code, n: idx, field: f})
 		case f.Array:
 			if idx >= f.Len {
 				return nil, fail("index %d out of range for %s", idx, f.Type)
+			}
+			if strict {
+				flush()
+				path.ops = append(path.ops, pathOp{code: opNeed, n: f.Len * f.ElemSize})
 			}
 			if f.ElemSize >= 0 {
 				skip += idx * f.ElemSize
@@ -251,8 +274,20 @@ func (p *Path) seekError(f seekFail) error {
 // seek runs a ROS 1 path's ops and returns the offset of its value, whose
 // bytes are all in data.
 func (p *Path) seek(data []byte) (int, seekFail) {
-	off := 0
-	for i := range p.ops {
+	off, fail, _ := p.seekFrom(data, 0, 0, nil)
+	return off, fail
+}
+
+// seekFrom is seek from op from at off. When offs is not nil it records
+// in offs[i] the offset before each op i it runs (offs[len(ops)]: after
+// the last). It also returns the index of the op it stopped at
+// (len(ops) when it ran them all).
+func (p *Path) seekFrom(data []byte, from, off int, offs []int) (int, seekFail, int) {
+	i := from
+	for ; i < len(p.ops); i++ {
+		if offs != nil {
+			offs[i] = off
+		}
 		op := &p.ops[i]
 		var ok bool
 		switch op.code {
@@ -270,28 +305,47 @@ func (p *Path) seek(data []byte) (int, seekFail) {
 			off, ok = skipField(op.field, data, off)
 		case opIndex:
 			if len(data)-off < 4 {
-				return off, seekFail{code: seekCount, off: off}
+				return off, seekFail{code: seekCount, off: off}, i
 			}
 			n := int(binary.LittleEndian.Uint32(data[off:]))
 			if op.n >= n {
-				return off, seekFail{code: seekIndex, off: off, n: op.n, of: n}
+				return off, seekFail{code: seekIndex, off: off, n: op.n, of: n}, i
 			}
 			off, ok = skipElems(op.field, op.n, data, off+4)
 		case opFixedIndex:
 			off, ok = skipElems(op.field, op.n, data, off)
+		case opNeed:
+			ok = len(data)-off >= op.n
+		case opIndexWhole:
+			// As Cursor.Array: the count, then every element in the data.
+			if len(data)-off < 4 {
+				return off, seekFail{code: seekCount, off: off}, i
+			}
+			n := int(binary.LittleEndian.Uint32(data[off:]))
+			left := len(data) - off - 4
+			if es := op.field.ElemSize; n > left/es {
+				return off, seekFail{code: seekTruncated, off: off}, i
+			}
+			if op.n >= n {
+				return off, seekFail{code: seekIndex, off: off, n: op.n, of: n}, i
+			}
+			off, ok = off+4+op.n*op.field.ElemSize, true
 		}
 		if !ok {
-			return off, seekFail{code: seekTruncated, off: off}
+			return off, seekFail{code: seekTruncated, off: off}, i
 		}
 	}
 	size := p.kind.Size()
 	if p.part != 0 {
 		size = 4
 	}
-	if len(data)-off < size {
-		return off, seekFail{code: seekTruncated, off: off}
+	if offs != nil {
+		offs[i] = off
 	}
-	return off, seekFail{}
+	if len(data)-off < size {
+		return off, seekFail{code: seekTruncated, off: off}, i
+	}
+	return off, seekFail{}, i
 }
 
 func (p *Path) fail(off int, sentinel error, msg string) error {

@@ -70,6 +70,10 @@ type compiler struct {
 	aggs   map[int]*aggNode
 	nuses  int
 	paths  []string // candidate paths for suggestions, built on first need
+	// fast lists the rosmsg paths the fast nodes read, each once
+	// (fastIDs by text): Program.fast reads them all in one walk.
+	fast    []*rosmsg.Path
+	fastIDs map[string]int
 }
 
 // Compile compiles the expression for messages of plan p published on
@@ -90,7 +94,29 @@ func (e *Expr) Compile(p *rosmsg.Plan, topic string) (*Program, error) {
 		return nil, err
 	}
 	c.prog.root = root.n
+	if len(c.fast) > 0 {
+		c.prog.fast = rosmsg.NewPathSet(c.fast)
+	}
 	return c.prog, nil
+}
+
+// fastID returns 1 + the index of path text in the program's fast set,
+// compiling it (strict, so that it fails where the walk fails), or 0 when
+// it does not compile to a value of kind k.
+func (c *compiler) fastID(text string, k rosmsg.Kind) int {
+	if id, ok := c.fastIDs[text]; ok {
+		return id
+	}
+	p, err := rosmsg.CompileStrictPath(c.plan, text)
+	if err != nil || p.Kind() != k {
+		return 0
+	}
+	if c.fastIDs == nil {
+		c.fastIDs = map[string]int{}
+	}
+	c.fast = append(c.fast, p)
+	c.fastIDs[text] = len(c.fast)
+	return len(c.fast)
 }
 
 func (c *compiler) compile(a *ast) (cnode, *Error) {
@@ -401,15 +427,20 @@ func (c *compiler) msgNorm(a *ast, x cnode) (cnode, *Error) {
 	n := &msgNormNode{w: x.w, fields: fields}
 	if base, ok := plainPath(x.w); ok {
 		// Each number field through its rosmsg.Path, as a term's.
+		var ids []int
 		for _, k := range fields {
 			f := &m.Fields[k]
-			p, err := rosmsg.CompilePath(c.plan, base+"."+f.Name)
-			if err != nil || !scalarKind(f.Kind) || p.Kind() != f.Kind {
-				n.fast = nil
+			id := 0
+			if scalarKind(f.Kind) {
+				id = c.fastID(base+"."+f.Name, f.Kind)
+			}
+			if id == 0 {
+				ids = nil
 				break
 			}
-			n.fast = append(n.fast, p)
+			ids = append(ids, id)
 		}
+		n.fast = ids
 	}
 	return cnode{n: n, t: tyNum}, nil
 }

@@ -130,43 +130,47 @@ func (c *compiler) term(name string, w *walk, a *ast) (cnode, *Error) {
 	return cnode{n: n, t: tyNum, w: w}, nil
 }
 
-// fastPath compiles a walk from the message's start through fields (no
-// array) to a number or bool into the rosmsg.Path that plot reads fields
-// with (fixed fields skipped by offset, the rest by their lengths only), or
-// returns nil for any other walk.
-func (c *compiler) fastPath(w *walk) *rosmsg.Path {
+// fastPath returns 1 + the index in the program's fast set of the
+// rosmsg.Path that reads a walk from the message's start through fields
+// and indices to a number or bool (fixed fields skipped by offset, the
+// rest by their lengths only), or 0 for any other walk.
+func (c *compiler) fastPath(w *walk) int {
 	if w.leaf.kind != lScalar || w.leaf.part != 0 || !scalarKind(w.leaf.vk) {
-		return nil
+		return 0
 	}
 	text, ok := plainPath(w)
 	if !ok {
-		return nil
+		return 0
 	}
-	p, err := rosmsg.CompilePath(c.plan, text)
-	if err != nil || p.Kind() != w.leaf.vk {
-		return nil
-	}
-	return p
+	return c.fastID(text, w.leaf.vk)
 }
 
-// plainPath writes a walk from the message's start through fields only as
-// a rosmsg path; ok is false for any other walk. An index is not taken:
-// the walk reads an array only when all of it is in the data, where a
-// rosmsg.Path needs the elements up to the index only, so a cut message
-// would read differently.
+// plainPath writes a walk from the message's start through fields and
+// indices as a rosmsg path; ok is false for any other walk. The path is
+// compiled strict (rosmsg.CompileStrictPath): the walk reads an array
+// only when all of it is in the data, where a plain rosmsg.Path needs the
+// elements up to the index only, so a cut message would read differently.
+// Only arrays whose elements the walk steps over by a stride are indexed
+// (Cursor.Stride): elsewhere the walk counts its steps against MaxSteps.
 func plainPath(w *walk) (string, bool) {
 	if w.base >= 0 || w.keyed {
 		return "", false
 	}
 	var b strings.Builder
 	for i, st := range w.steps {
-		if st.kind != sField {
+		switch st.kind {
+		case sField:
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(st.m.Fields[st.k].Name)
+		case sIndex:
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(st.idx))
+			b.WriteByte(']')
+		default:
 			return "", false
 		}
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(st.m.Fields[st.k].Name)
 	}
 	return b.String(), true
 }

@@ -16,16 +16,18 @@ import (
 
 // TestFastPathMatchesDecoder checks the terms read through a compiled
 // rosmsg.Path (termNode.fast) against rosmsg's tree decoder on every
-// numeric and bool field (outside arrays: see compiler.fastPath) of the
-// first messages of each connection of every
-// shared recording (arrays at their first and last element), and against
-// the generic walk on the same messages cut short: the same value, the
-// same absence, the same error at the same offset. Likewise norm(MSG) of
-// every message field outside arrays.
+// numeric and bool field of the first messages of each connection of
+// every shared recording (arrays at their first and last element), and
+// against the generic walk on the same messages cut short (at fixed
+// places, and around the value read and the end of its array): the same
+// value, the same absence, the same error at the same offset. Likewise
+// norm(MSG) of every message field outside arrays. And every message's
+// fast paths read together in one walk (rosmsg.PathSet, as a program
+// reads them) against each read alone, on the same cuts.
 func TestFastPathMatchesDecoder(t *testing.T) {
 	const perConn = 3
 	recs := sharedRecordingPaths(t)
-	var fast, norms, types, cutChecks int
+	var fast, indexed, norms, types, cutChecks, setChecks int
 	seenTypes := map[string]bool{}
 	for _, path := range recs {
 		s, err := model.OpenStorage(path)
@@ -56,20 +58,31 @@ func TestFastPathMatchesDecoder(t *testing.T) {
 			data := append([]byte(nil), m.Data...)
 			var leaves []fastLeaf
 			collectLeaves(root, "", 0, &leaves)
+			var paths []*rosmsg.Path
+			cuts := map[int]bool{}
 			for _, l := range leaves {
 				where := fmt.Sprintf("%s: %s %s", filepath.Base(path), plan.Type, l.path)
 				prog, tn := termProgram(t, plan, l.path)
 				if tn == nil {
 					continue
 				}
-				if scalarKind(l.node.Kind) && !strings.Contains(l.path, "[") && tn.fast == nil {
+				if scalarKind(l.node.Kind) && !strings.Contains(l.path, "[") && tn.fast == 0 {
 					t.Errorf("%s: a %s field compiled without its fast path", where, l.node.Kind)
 					continue
 				}
-				if tn.fast == nil {
+				if tn.fast == 0 {
 					continue
 				}
 				fast++
+				if strings.Contains(l.path, "[") {
+					indexed++
+				}
+				p, err := rosmsg.CompileStrictPath(plan, l.path)
+				if err != nil {
+					t.Errorf("%s: %v", where, err)
+					continue
+				}
+				paths = append(paths, p)
 				got := matchValues(prog, data)
 				if got.err != nil || len(got.vals) != 1 {
 					t.Errorf("%s: fast path read %v, %v", where, got.vals, got.err)
@@ -78,17 +91,44 @@ func TestFastPathMatchesDecoder(t *testing.T) {
 				if msg := sameAsNode(got.vals[0], &l.node); msg != "" {
 					t.Errorf("%s: %s", where, msg)
 				}
-				// The generic walk on the whole message and cut short.
-				for _, c := range cutsOf(len(data)) {
+				// The generic walk on the whole message and cut short,
+				// also just before, inside and after the value and at
+				// the end of its array.
+				lcuts := cutsOf(len(data))
+				if off, ok := walkOffset(prog, tn, data); ok {
+					size := l.node.Kind.Size()
+					for _, c := range []int{off, off + 1, off + size - 1, off + size, off + size + 1, arrayEnd(prog, tn, data) - 1} {
+						if c > 0 && c < len(data) {
+							lcuts = append(lcuts, c)
+						}
+					}
+				}
+				for _, c := range lcuts {
+					cuts[c] = true
 					withFast := matchValues(prog, data[:c])
 					f := tn.fast
-					tn.fast = nil
+					tn.fast = 0
 					slow := matchValues(prog, data[:c])
 					tn.fast = f
 					if withFast.String() != slow.String() {
 						t.Errorf("%s cut at %d of %d bytes: fast path %s, walk %s", where, c, len(data), withFast, slow)
 					}
 					cutChecks++
+				}
+			}
+			// All the message's paths in one walk, against each alone.
+			set := rosmsg.NewPathSet(paths)
+			vals := set.NewValues()
+			bits, ok := vals.Bits, vals.OK
+			for c := range cuts {
+				set.Read(data[:c], vals)
+				for i, p := range paths {
+					b, o := p.Bits(data[:c])
+					if o != ok[i] || o && b != bits[i] {
+						t.Errorf("%s: %s %s cut at %d of %d bytes: alone %v %x, in a set of %d %v %x",
+							filepath.Base(path), plan.Type, p, c, len(data), o, b, len(paths), ok[i], bits[i])
+					}
+					setChecks++
 				}
 			}
 			var msgs []fastLeaf
@@ -134,10 +174,46 @@ func TestFastPathMatchesDecoder(t *testing.T) {
 		it.Close()
 		s.Close()
 	}
-	if fast < 500 || types < 20 || norms < 100 {
-		t.Fatalf("only %d fields and %d norms of %d message types read by the fast path", fast, norms, types)
+	if fast < 500 || indexed < 100 || types < 20 || norms < 100 || setChecks < 5000 {
+		t.Fatalf("only %d fields (%d indexed) and %d norms of %d message types read by the fast path, %d read in sets", fast, indexed, norms, types, setChecks)
 	}
-	t.Logf("%d message types, %d fields and %d norm(message)s read by the fast path, %d cut comparisons", types, fast, norms, cutChecks)
+	t.Logf("%d message types, %d fields (%d indexed) and %d norm(message)s read by the fast path, %d cut comparisons, %d in sets", types, fast, indexed, norms, cutChecks, setChecks)
+}
+
+// walkOffset is where the generic walk finds term tn's value in data.
+func walkOffset(p *Program, tn *termNode, data []byte) (int, bool) {
+	s := p.NewState()
+	if _, err := p.Match(s, &Input{Data: data}); err != nil {
+		return 0, false
+	}
+	off, st := s.locate(tn.w)
+	return off, st == stOK
+}
+
+// arrayEnd is where the last array the walk of term tn indexes ends in
+// data (0 when it indexes none).
+func arrayEnd(p *Program, tn *termNode, data []byte) int {
+	s := p.NewState()
+	if _, err := p.Match(s, &Input{Data: data}); err != nil {
+		return 0
+	}
+	for i := len(tn.w.steps) - 1; i >= 0; i-- {
+		st := &tn.w.steps[i]
+		if st.kind != sIndex {
+			continue
+		}
+		w := &walk{base: -1, steps: tn.w.steps[:i]}
+		off, status := s.locate(w)
+		if status != stOK {
+			return 0
+		}
+		n, first, ok := s.cur.Array(st.f, off)
+		if !ok {
+			return 0
+		}
+		return first + n*s.cur.Stride(st.f)
+	}
+	return 0
 }
 
 // normOf matches a "norm(PATH) == 0" program on data and evaluates its
@@ -184,7 +260,7 @@ func collectLeaves(n *rosmsg.Node, prefix string, depth int, out *[]fastLeaf) {
 		if c.Array {
 			ln := c.Len()
 			for _, j := range []int{0, ln - 1} {
-				if j < 0 || (j == ln-1 && ln == 1) {
+				if j < 0 || j >= ln || (j == ln-1 && ln == 1) {
 					continue
 				}
 				e, _ := c.Elem(j)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"math"
 	"regexp"
-
-	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
 // node is a compiled expression.
@@ -21,18 +19,18 @@ func (n *constNode) eval(*State) val { return n.v }
 type termNode struct {
 	id int
 	w  *walk
-	// fast, when set, reads the walk's number or bool by its path's ops;
+	// fast, when not 0, is 1 + the index of the rosmsg.Path in the
+	// program's fast set that reads the walk's number or bool by its ops;
 	// where it cannot (the data ends before the field, an index beyond
 	// its array), the walk is run for the error or the absence.
-	fast *rosmsg.Path
+	fast int
 }
 
 func (n *termNode) eval(s *State) val {
-	if n.fast != nil {
-		if bits, ok := n.fast.Bits(s.in.Data); ok {
-			v := scalarVal(n.w.leaf.vk, bits)
-			s.record(n.id, v)
-			return v
+	if n.fast != 0 {
+		if bits, ok := s.fastBits(n.fast - 1); ok {
+			s.recordBits(n.id, n.w.leaf.vk, bits)
+			return scalarVal(n.w.leaf.vk, bits)
 		}
 	}
 	off, st := s.locate(n.w)
@@ -146,6 +144,9 @@ type cmpNode struct {
 	l, r node
 	// rc is r's value when r is a literal, read without a call.
 	rc *val
+	// lt is l when it is a term: its fast path is read here, without a
+	// call.
+	lt *termNode
 }
 
 // cmpOp is a comparison operator.
@@ -168,11 +169,23 @@ func newCmp(op string, l, r node) *cmpNode {
 	if c, ok := r.(*constNode); ok {
 		n.rc = &c.v
 	}
+	n.lt, _ = l.(*termNode)
 	return n
 }
 
 func (n *cmpNode) eval(s *State) val {
-	a := n.l.eval(s)
+	var a val
+	if t := n.lt; t != nil && t.fast != 0 {
+		// termNode.eval, inline.
+		if bits, ok := s.fastBits(t.fast - 1); ok {
+			a = scalarVal(t.w.leaf.vk, bits)
+			s.recordBits(t.id, t.w.leaf.vk, bits)
+		} else {
+			a = t.eval(s)
+		}
+	} else {
+		a = n.l.eval(s)
+	}
 	var c int
 	var ok bool
 	var bk vkind
@@ -379,21 +392,23 @@ func (n *hypotNode) eval(s *State) val {
 type msgNormNode struct {
 	w      *walk
 	fields []int // the message's number fields
-	// fast, when set, reads each field through its path (see termNode);
-	// where one cannot, the walk runs.
-	fast []*rosmsg.Path
+	// fast, when set, holds 1 + the index in the program's fast set of
+	// each field's path (see termNode); where one cannot read, the walk
+	// runs.
+	fast []int
 }
 
 func (n *msgNormNode) eval(s *State) val {
 	if n.fast != nil {
 		sum, ok := 0.0, true
-		for _, p := range n.fast {
-			bits, rok := p.Bits(s.in.Data)
+		m := n.w.leaf.msg
+		for i, id := range n.fast {
+			bits, rok := s.fastBits(id - 1)
 			if !rok {
 				ok = false
 				break
 			}
-			x := scalarVal(p.Kind(), bits).float()
+			x := scalarVal(m.Fields[n.fields[i]].Kind, bits).float()
 			sum += x * x
 		}
 		if ok {

@@ -17,6 +17,9 @@ type Program struct {
 	vars    []*varDef
 	terms   []termInfo
 	termIDs map[string]int
+	// fast reads the values of the fast nodes' paths in one walk of the
+	// message, on the first node's need (nil: none).
+	fast *rosmsg.PathSet
 }
 
 // termInfo is one term the program reads and reports.
@@ -58,12 +61,20 @@ type State struct {
 	ff rosmsg.FieldFinder
 	// Byte copies of the input's topic and type, kept between messages.
 	topic, typ []byte
+	// The values of the program's fast set in this message, once read.
+	fv    *rosmsg.PathValues
+	fread bool
 }
 
 type record struct {
 	v   val
 	set bool
-	idx [maxChain]int32
+	// fast: the value is scalarVal(vk, bits), read by a term's fast path
+	// and made a val only if Values asks.
+	fast bool
+	vk   rosmsg.Kind
+	bits uint64
+	idx  [maxChain]int32
 }
 
 // DataError is a message whose data ends inside a field the expression
@@ -90,7 +101,25 @@ func (e *DataError) Unwrap() []error {
 
 // NewState returns a State for evaluating p.
 func (p *Program) NewState() *State {
-	return &State{p: p, vars: make([]varState, len(p.vars)), rec: make([]record, len(p.terms)), wbuf: make([][]byte, len(p.terms))}
+	s := &State{p: p, vars: make([]varState, len(p.vars)), rec: make([]record, len(p.terms)), wbuf: make([][]byte, len(p.terms))}
+	if p.fast != nil {
+		s.fv = p.fast.NewValues()
+	}
+	return s
+}
+
+// fastBits returns the value of path i of the program's fast set in this
+// message, reading the whole set in one walk on the first call.
+func (s *State) fastBits(i int) (uint64, bool) {
+	if !s.fread {
+		s.readFast()
+	}
+	return s.fv.Bits[i], s.fv.OK[i]
+}
+
+func (s *State) readFast() {
+	s.p.fast.Read(s.in.Data, s.fv)
+	s.fread = true
 }
 
 // String returns the expression as written.
@@ -130,6 +159,7 @@ func (p *Program) Match(s *State, in *Input) (bool, error) {
 	}
 	s.cur, s.root = cur, root
 	s.ff.Reset()
+	s.fread = false
 	v := p.root.eval(s)
 	if s.err != nil {
 		return false, s.err
@@ -137,9 +167,16 @@ func (p *Program) Match(s *State, in *Input) (bool, error) {
 	return v.isTrue(), nil
 }
 
+// recordBits is record of the value scalarVal(vk, bits) of a term read
+// by its fast path (a field path without vars).
+func (s *State) recordBits(id int, vk rosmsg.Kind, bits uint64) {
+	r := &s.rec[id]
+	r.set, r.fast, r.vk, r.bits = true, true, vk, bits
+}
+
 func (s *State) record(id int, v val) {
 	r := &s.rec[id]
-	r.v, r.set = v, true
+	r.v, r.set, r.fast = v, true, false
 	for j, vid := range s.p.terms[id].chain {
 		r.idx[j] = int32(s.vars[vid].idx)
 	}
@@ -171,7 +208,14 @@ func (s *State) typeBytes() []byte {
 func (s *State) Values(dst []Value) []Value {
 	for id := range s.rec {
 		r := &s.rec[id]
-		if !r.set || r.v.k == vNone {
+		if !r.set {
+			continue
+		}
+		v := r.v
+		if r.fast {
+			v = scalarVal(r.vk, r.bits)
+		}
+		if v.k == vNone {
 			continue
 		}
 		t := &s.p.terms[id]
@@ -188,7 +232,7 @@ func (s *State) Values(dst []Value) []Value {
 			}
 			name = string(append(b, name[from:]...))
 		}
-		dst = append(dst, r.v.export(name))
+		dst = append(dst, v.export(name))
 	}
 	return dst
 }

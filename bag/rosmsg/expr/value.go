@@ -22,12 +22,12 @@ const (
 // val is a value during evaluation.
 type val struct {
 	k vkind
-	i int64 // vBool, vInt; a time's nanoseconds (vFloat with tm set)
-	f float64
-	s []byte
 	// tm marks a time (1) or duration (2) read from a field: f holds its
 	// seconds, i its exact nanoseconds, for the values a match reports.
 	tm uint8
+	i  int64 // vBool, vInt; a time's nanoseconds (vFloat with tm set)
+	f  float64
+	s  []byte
 }
 
 func (v val) float() float64 {
