@@ -76,7 +76,7 @@ func (v *View) gap() float32 {
 // laneH is the height of a topic lane: tlLaneH, or taller up to
 // tlMaxLaneH when every lane fits in the pane with room to spare (the
 // user enlarged it, or a big screen), or shorter down to tlCompactLaneH
-// when they do not fit (compact).
+// when they do not fit at tlLaneH (compact: those shown share the room).
 func (v *View) laneH() float32 {
 	n := float32(max(1, len(v.tl.Topics)))
 	g := v.gap()
@@ -85,7 +85,7 @@ func (v *View) laneH() float32 {
 		// As many lanes as fit at tlCompactLaneH (at most all of them),
 		// grown to share the room, so that the last one shown is not cut.
 		k := float32(min(n, max(1, float32(math.Floor(float64((room+g)/(tlCompactLaneH+g)))))))
-		return min(tlLaneH, max(tlCompactLaneH, float32(math.Floor(float64((room+g)/k-g)))))
+		return min(tlMaxLaneH, max(tlCompactLaneH, float32(math.Floor(float64((room+g)/k-g)))))
 	}
 	h := float32(math.Floor(float64(room/n - g)))
 	return min(tlMaxLaneH, max(tlLaneH, h))
