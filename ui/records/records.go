@@ -99,8 +99,10 @@ func newRecordsPanel(d *model.Document, l bag.RecordLister, async func(func())) 
 	}
 	p.list = widget.NewList(p.listLen, p.newRow, p.updateRow)
 	p.list.OnSelected = p.selectRow
+	// The heading and the detail's title wrap rather than cut: on a
+	// 1024 px window a record's place and sizes take two lines.
 	p.crumb = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	p.crumb.Truncation = fyne.TextTruncateEllipsis
+	p.crumb.Wrapping = fyne.TextWrapWord
 	p.back = widget.NewButtonWithIcon("File records", theme.NavigateBackIcon(), p.goBack)
 	p.back.Importance = widget.LowImportance
 	p.count = widget.NewLabel("")
@@ -132,7 +134,7 @@ func newRecordsPanel(d *model.Document, l bag.RecordLister, async func(func())) 
 		}
 	}
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	p.title.Truncation = fyne.TextTruncateEllipsis
+	p.title.Wrapping = fyne.TextWrapWord
 	p.openBtn = widget.NewButtonWithIcon("Show records inside", theme.FolderOpenIcon(), p.openBlock)
 	p.openBtn.Importance = widget.HighImportance
 	p.openBtn.Hide()

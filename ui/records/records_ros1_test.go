@@ -9,9 +9,11 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
@@ -258,5 +260,41 @@ func TestRecordsFollowIntoAnotherChunk(t *testing.T) {
 	}
 	if got, _ := l.Message(); got != later {
 		t.Errorf("following changed the message to %+v", got)
+	}
+}
+
+// TestRecordsTitlesWhole lays the panel out in the room a 1024x640
+// window leaves the tab and selects the sample's chunk, then a message
+// inside it: the detail's title and the list's heading show whole (on
+// two lines where one is too short), never cut with "…".
+func TestRecordsTitlesWhole(t *testing.T) {
+	test.NewTempApp(t)
+	d := uitest.OpenSample(t)
+	p := newRecordsPanel(d, model.Lister(d.Storage), uitest.SyncRun)
+	w := test.NewTempWindow(t, p.content)
+	w.Resize(fyne.NewSize(1024, 400))
+	whole := func(what string, l *widget.Label) {
+		t.Helper()
+		var parts []string
+		for _, o := range test.LaidOutObjects(l) {
+			if tx, ok := o.(*canvas.Text); ok && tx.Visible() && tx.Text != "" {
+				parts = append(parts, strings.TrimSpace(tx.Text))
+			}
+		}
+		if got := strings.Join(parts, " "); got != l.Text {
+			t.Errorf("the %s shows %q of %q", what, got, l.Text)
+		}
+	}
+	p.list.Select(rowOf(p, "chunk"))
+	whole("chunk's title", p.title)
+	whole("heading", p.crumb)
+	test.Tap(p.openBtn)
+	p.list.Select(rowOf(p, "message data"))
+	whole("inner message's title", p.title)
+	whole("chunk's heading", p.crumb)
+	if dir := os.Getenv("BAGSCOPE_SHOTS"); dir != "" {
+		if err := widgets.WritePNG(filepath.Join(dir, "records-titles-1024.png"), widgets.RenderContent(p.content, fyne.NewSize(1024, 400))); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
