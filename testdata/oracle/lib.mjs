@@ -1,9 +1,11 @@
-// Shared helpers for the MCAP oracle scripts (mcap_cat.mjs, make_mcaps.mjs).
+// Shared helpers for the oracle scripts: the readers (mcap_cat.mjs,
+// db3_cat.mjs) and the fixture writers (make_*.mjs).
 //
 // The npm packages are not in the repository: `make oracles` installs them
 // from package-lock.json into $BAGSCOPE_ORACLES (default
 // ~/.cache/bagscope-npm/node_modules), and they are loaded from there.
 
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -257,4 +259,127 @@ function typedValue(f, v, byName) {
   }
   if (f.rosByte) return `{"y": ${v}}`;
   return `{"i": "${jsonInt(v)}"}`;
+}
+
+// ---- Writing fixtures (make_*.mjs).
+
+// scriptArgs is the script's arguments; without the first `need` of them
+// it prints usage and exits with status 2.
+export function scriptArgs(usage, need) {
+  const args = process.argv.slice(2);
+  if (args.length < need || args.slice(0, need).some((a) => !a)) {
+    process.stderr.write(`usage: ${usage}\n`);
+    process.exit(2);
+  }
+  return args;
+}
+
+// seededRandom is mulberry32 seeded by the string seedArg (hashed from
+// start), with the draws the fixture writers use: int (lo to hi
+// inclusive), pick, chance (true with probability p) and u64.
+export function seededRandom(seedArg, start) {
+  let a = start;
+  for (const c of String(seedArg)) a = (Math.imul(a, 31) + c.charCodeAt(0)) | 0;
+  const rnd = () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
+  const pick = (xs) => xs[int(0, xs.length - 1)];
+  const chance = (p) => rnd() < p;
+  const u64 = () => (BigInt(int(0, 0xffffffff)) << 32n) | BigInt(int(0, 0xffffffff));
+  return { rnd, int, pick, chance, u64 };
+}
+
+// MemWritable keeps what @mcap/core's McapWriter writes in memory.
+export class MemWritable {
+  chunks = [];
+  size = 0n;
+  position() {
+    return this.size;
+  }
+  async write(buf) {
+    this.chunks.push(Buffer.from(buf));
+    this.size += BigInt(buf.byteLength);
+  }
+  bytes() {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+// ros2Time is a time in nanoseconds (a BigInt) as builtin_interfaces/Time.
+export function ros2Time(ns) {
+  return { sec: Number(ns / 1000000000n), nanosec: Number(ns % 1000000000n) };
+}
+
+// The ROS 2 definitions the make_*_mcap.mjs writers share, in the text
+// rosbag2 stores: sections after a line of 80 '='.
+export const defSep = "=".repeat(80) + "\n";
+
+// headerDefs are the sections of std_msgs/Header and its Time.
+export const headerDefs = `${defSep}MSG: std_msgs/Header
+builtin_interfaces/Time stamp
+string frame_id
+${defSep}MSG: builtin_interfaces/Time
+int32 sec
+uint32 nanosec
+`;
+
+// xyzDef is the section of a geometry_msgs type of three float64 x, y, z
+// (Vector3, Point).
+export const xyzDef = (name) => `${defSep}MSG: geometry_msgs/${name}
+float64 x
+float64 y
+float64 z
+`;
+
+// quaternionDef is the section of geometry_msgs/Quaternion.
+export const quaternionDef = `${defSep}MSG: geometry_msgs/Quaternion
+float64 x
+float64 y
+float64 z
+float64 w
+`;
+
+// tfMessageDef is tf2_msgs/msg/TFMessage's definition.
+export const tfMessageDef = `geometry_msgs/TransformStamped[] transforms
+${defSep}MSG: geometry_msgs/TransformStamped
+std_msgs/Header header
+string child_frame_id
+Transform transform
+${headerDefs}${defSep}MSG: geometry_msgs/Transform
+Vector3 translation
+Quaternion rotation
+${xyzDef("Vector3")}${quaternionDef}`;
+
+// ros2McapWriter starts an @mcap/core McapWriter of the ros2 profile in
+// memory, chunks of chunkSize bytes (the writer's default when undefined).
+// Its messages are CDR: cdrWriter(definition) is a
+// @foxglove/rosmsg2-serialization MessageWriter of a ROS 2 definition
+// (parsed by @foxglove/rosmsg); schema registers one ros2msg schema;
+// channel one CDR channel (offered_qos_profiles: qos); save writes the file.
+export async function ros2McapWriter(library, chunkSize) {
+  const { McapWriter } = require("@mcap/core");
+  const writable = new MemWritable();
+  const w = new McapWriter({ writable, chunkSize });
+  await w.start({ profile: "ros2", library });
+  return {
+    w,
+    schema: (name, definition) => w.registerSchema({ name, encoding: "ros2msg", data: new TextEncoder().encode(definition) }),
+    channel: (topic, schemaId, qos = "") =>
+      w.registerChannel({ topic, schemaId, messageEncoding: "cdr", metadata: new Map([["offered_qos_profiles", qos]]) }),
+    save: async (outPath) => {
+      await w.end();
+      fs.writeFileSync(outPath, writable.bytes());
+    },
+  };
+}
+
+// cdrWriter serialises messages of a ROS 2 definition as CDR.
+export function cdrWriter(definition) {
+  const { parse } = require("@foxglove/rosmsg");
+  const { MessageWriter } = require("@foxglove/rosmsg2-serialization");
+  return new MessageWriter(parse(definition, { ros2: true }));
 }

@@ -32,38 +32,20 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { require, definitionsByName, jsonMessage, jsonString, jsonTime, base64 } from "./lib.mjs";
+import { require, definitionsByName, jsonMessage, jsonString, jsonTime, base64, scriptArgs, seededRandom } from "./lib.mjs";
 
 const { parse } = require("@foxglove/rosmsg");
 const { MessageReader, MessageWriter } = require("@foxglove/rosmsg2-serialization");
 const { ros2jazzy } = require("@foxglove/rosmsg-msgs-common");
 const zstd = require("@foxglove/wasm-zstd");
 
-const [outDir, seedArg = "1"] = process.argv.slice(2);
-if (!outDir) {
-  process.stderr.write("usage: node make_db3s.mjs OUTDIR [SEED]\n");
-  process.exit(2);
-}
+const [outDir, seedArg = "1"] = scriptArgs("node make_db3s.mjs OUTDIR [SEED]", 1);
 fs.mkdirSync(outDir, { recursive: true });
 await zstd.isLoaded;
 
-// ---- deterministic randomness (as make_mcaps.mjs)
+// ---- deterministic randomness (the seed hashed from 7)
 
-function mulberry32(a) {
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-let seed = 7;
-for (const c of String(seedArg)) seed = (Math.imul(seed, 31) + c.charCodeAt(0)) | 0;
-const rnd = mulberry32(seed);
-const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)); // inclusive
-const pick = (xs) => xs[int(0, xs.length - 1)];
-const chance = (p) => rnd() < p;
-const u64 = () => (BigInt(int(0, 0xffffffff)) << 32n) | BigInt(int(0, 0xffffffff));
+const { rnd, int, pick, chance, u64 } = seededRandom(seedArg, 7);
 function shuffle(xs) {
   for (let i = xs.length - 1; i > 0; i--) {
     const j = int(0, i);

@@ -12,31 +12,14 @@
 // and written in small chunks with @mcap/core's McapWriter.
 
 import fs from "node:fs";
-import { require } from "./lib.mjs";
+import { cdrWriter, defSep, headerDefs, ros2McapWriter, ros2Time, scriptArgs } from "./lib.mjs";
 
-const { McapWriter } = require("@mcap/core");
-const { parse } = require("@foxglove/rosmsg");
-const { MessageWriter } = require("@foxglove/rosmsg2-serialization");
-
-const [specPath, outPath] = process.argv.slice(2);
-if (!specPath || !outPath) {
-  process.stderr.write("usage: node make_diag_mcap.mjs SPEC.json OUT.mcap\n");
-  process.exit(2);
-}
+const [specPath, outPath] = scriptArgs("node make_diag_mcap.mjs SPEC.json OUT.mcap", 2);
 const spec = JSON.parse(fs.readFileSync(specPath, "utf8"));
 
 const definition = `std_msgs/Header header
 DiagnosticStatus[] status
-================================================================================
-MSG: std_msgs/Header
-builtin_interfaces/Time stamp
-string frame_id
-================================================================================
-MSG: builtin_interfaces/Time
-int32 sec
-uint32 nanosec
-================================================================================
-MSG: diagnostic_msgs/DiagnosticStatus
+${headerDefs}${defSep}MSG: diagnostic_msgs/DiagnosticStatus
 byte OK=0
 byte WARN=1
 byte ERROR=2
@@ -46,41 +29,27 @@ string name
 string message
 string hardware_id
 KeyValue[] values
-================================================================================
-MSG: diagnostic_msgs/KeyValue
+${defSep}MSG: diagnostic_msgs/KeyValue
 string key
 string value
 `;
-const writer = new MessageWriter(parse(definition, { ros2: true }));
-
-const chunks = [];
-let size = 0n;
-const writable = {
-  position: () => size,
-  write: async (buf) => {
-    chunks.push(Buffer.from(buf));
-    size += BigInt(buf.byteLength);
-  },
-};
-const w = new McapWriter({ writable, chunkSize: 4096 });
-await w.start({ profile: "ros2", library: "make_diag_mcap.mjs" });
-const schemaId = await w.registerSchema({ name: "diagnostic_msgs/msg/DiagnosticArray", encoding: "ros2msg", data: new TextEncoder().encode(definition) });
+const writer = cdrWriter(definition);
+const mcap = await ros2McapWriter("make_diag_mcap.mjs", 4096);
+const schemaId = await mcap.schema("diagnostic_msgs/msg/DiagnosticArray", definition);
 const channels = new Map();
 let seq = 0;
 for (const m of spec.messages) {
   if (!channels.has(m.topic)) {
-    channels.set(m.topic, await w.registerChannel({ topic: m.topic, schemaId, messageEncoding: "cdr", metadata: new Map([["offered_qos_profiles", ""]]) }));
+    channels.set(m.topic, await mcap.channel(m.topic, schemaId));
   }
-  const stamp = BigInt(m.stamp_ns);
   const msg = {
-    header: { stamp: { sec: Number(stamp / 1000000000n), nanosec: Number(stamp % 1000000000n) }, frame_id: "" },
+    header: { stamp: ros2Time(BigInt(m.stamp_ns)), frame_id: "" },
     status: m.statuses.map((s) => ({
       level: s.level, name: s.name, message: s.message, hardware_id: s.hardware_id,
       values: s.values.map(([key, value]) => ({ key, value })),
     })),
   };
   const t = BigInt(m.time_ns);
-  await w.addMessage({ channelId: channels.get(m.topic), sequence: seq++, logTime: t, publishTime: t, data: writer.writeMessage(msg) });
+  await mcap.w.addMessage({ channelId: channels.get(m.topic), sequence: seq++, logTime: t, publishTime: t, data: writer.writeMessage(msg) });
 }
-await w.end();
-fs.writeFileSync(outPath, Buffer.concat(chunks));
+await mcap.save(outPath);

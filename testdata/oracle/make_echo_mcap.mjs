@@ -18,17 +18,13 @@
 // each message is read back with its MessageReader before it is written.
 
 import fs from "node:fs";
-import { require } from "./lib.mjs";
+import { MemWritable, require, scriptArgs } from "./lib.mjs";
 
 const { McapWriter } = require("@mcap/core");
 const { parse } = require("@foxglove/rosmsg");
 const { MessageReader } = require("@foxglove/rosmsg2-serialization");
 
-const out = process.argv[2];
-if (!out) {
-  process.stderr.write("usage: node make_echo_mcap.mjs OUT.mcap\n");
-  process.exit(2);
-}
+const [out] = scriptArgs("node make_echo_mcap.mjs OUT.mcap", 1);
 
 const sep = "=".repeat(80);
 const definition = `string one
@@ -146,17 +142,7 @@ function message(i) {
 }
 
 const reader = new MessageReader(parse(definition, { ros2: true }));
-const writable = {
-  chunks: [],
-  size: 0n,
-  position() {
-    return this.size;
-  },
-  async write(buf) {
-    this.chunks.push(Buffer.from(buf));
-    this.size += BigInt(buf.byteLength);
-  },
-};
+const writable = new MemWritable();
 const writer = new McapWriter({ writable });
 await writer.start({ profile: "ros2", library: "bagscope make_echo_mcap.mjs" });
 const schemaId = await writer.registerSchema({ name: "bagscope_test/msg/Edge", encoding: "ros2msg", data: utf8(definition) });
@@ -170,4 +156,4 @@ for (let i = 0; i < count; i++) {
   await writer.addMessage({ channelId, sequence: i, logTime: t, publishTime: t, data });
 }
 await writer.end();
-fs.writeFileSync(out, Buffer.concat(writable.chunks));
+fs.writeFileSync(out, writable.bytes());

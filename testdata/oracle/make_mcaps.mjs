@@ -27,7 +27,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { require, definitionsByName, jsonMessage, jsonString, jsonTime } from "./lib.mjs";
+import { require, definitionsByName, jsonMessage, jsonString, jsonTime, MemWritable, scriptArgs, seededRandom } from "./lib.mjs";
 
 const { McapWriter } = require("@mcap/core");
 const { parse } = require("@foxglove/rosmsg");
@@ -35,31 +35,13 @@ const { MessageReader, MessageWriter } = require("@foxglove/rosmsg2-serializatio
 const lz4 = require("lz4js");
 const zstd = require("@foxglove/wasm-zstd");
 
-const [outDir, seedArg = "1"] = process.argv.slice(2);
-if (!outDir) {
-  process.stderr.write("usage: node make_mcaps.mjs OUTDIR [SEED]\n");
-  process.exit(2);
-}
+const [outDir, seedArg = "1"] = scriptArgs("node make_mcaps.mjs OUTDIR [SEED]", 1);
 fs.mkdirSync(outDir, { recursive: true });
 await zstd.isLoaded;
 
-// ---- deterministic randomness
+// ---- deterministic randomness (the seed hashed from 0)
 
-function mulberry32(a) {
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-let seed = 0;
-for (const c of String(seedArg)) seed = (Math.imul(seed, 31) + c.charCodeAt(0)) | 0;
-const rnd = mulberry32(seed);
-const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)); // inclusive
-const pick = (xs) => xs[int(0, xs.length - 1)];
-const chance = (p) => rnd() < p;
-const u64 = () => (BigInt(int(0, 0xffffffff)) << 32n) | BigInt(int(0, 0xffffffff));
+const { rnd, int, pick, chance, u64 } = seededRandom(seedArg, 0);
 
 // ---- message types
 //
@@ -395,21 +377,6 @@ function ros1Encode(definition, msg, byName) {
 }
 
 // ---- fixtures
-
-class MemWritable {
-  chunks = [];
-  size = 0n;
-  position() {
-    return this.size;
-  }
-  async write(buf) {
-    this.chunks.push(Buffer.from(buf));
-    this.size += BigInt(buf.byteLength);
-  }
-  bytes() {
-    return Buffer.concat(this.chunks);
-  }
-}
 
 const COMPRESS = {
   none: undefined,

@@ -12,85 +12,30 @@
 // CDR by @foxglove/rosmsg2-serialization's MessageWriter, MCAP by
 // @mcap/core's McapWriter.
 
-import fs from "node:fs";
-import { require } from "./lib.mjs";
+import { cdrWriter, defSep, headerDefs, quaternionDef, ros2McapWriter, ros2Time, scriptArgs, tfMessageDef, xyzDef } from "./lib.mjs";
 
-const { McapWriter } = require("@mcap/core");
-const { parse } = require("@foxglove/rosmsg");
-const { MessageWriter } = require("@foxglove/rosmsg2-serialization");
-
-const [outPath] = process.argv.slice(2);
-if (!outPath) {
-  process.stderr.write("usage: node make_stamped_mcap.mjs OUT.mcap\n");
-  process.exit(2);
-}
-const sep = "================================================================================\n";
-const common = `${sep}MSG: std_msgs/Header
-builtin_interfaces/Time stamp
-string frame_id
-${sep}MSG: builtin_interfaces/Time
-int32 sec
-uint32 nanosec
-`;
-const tfDef = `geometry_msgs/TransformStamped[] transforms
-${sep}MSG: geometry_msgs/TransformStamped
-std_msgs/Header header
-string child_frame_id
-Transform transform
-${common}${sep}MSG: geometry_msgs/Transform
-Vector3 translation
-Quaternion rotation
-${sep}MSG: geometry_msgs/Vector3
-float64 x
-float64 y
-float64 z
-${sep}MSG: geometry_msgs/Quaternion
-float64 x
-float64 y
-float64 z
-float64 w
-`;
+const [outPath] = scriptArgs("node make_stamped_mcap.mjs OUT.mcap", 1);
 const poseDef = `std_msgs/Header header
 Pose pose
-${common}${sep}MSG: geometry_msgs/Pose
+${headerDefs}${defSep}MSG: geometry_msgs/Pose
 Point position
 Quaternion orientation
-${sep}MSG: geometry_msgs/Point
-float64 x
-float64 y
-float64 z
-${sep}MSG: geometry_msgs/Quaternion
-float64 x
-float64 y
-float64 z
-float64 w
-`;
-const tfWriter = new MessageWriter(parse(tfDef, { ros2: true }));
-const poseWriter = new MessageWriter(parse(poseDef, { ros2: true }));
+${xyzDef("Point")}${quaternionDef}`;
+const tfWriter = cdrWriter(tfMessageDef);
+const poseWriter = cdrWriter(poseDef);
 
-const chunks = [];
-let size = 0n;
-const writable = {
-  position: () => size,
-  write: async (buf) => {
-    chunks.push(Buffer.from(buf));
-    size += BigInt(buf.byteLength);
-  },
-};
-const w = new McapWriter({ writable, chunkSize: 16384 });
-await w.start({ profile: "ros2", library: "make_stamped_mcap.mjs" });
-const tfSchema = await w.registerSchema({ name: "tf2_msgs/msg/TFMessage", encoding: "ros2msg", data: new TextEncoder().encode(tfDef) });
-const poseSchema = await w.registerSchema({ name: "geometry_msgs/msg/PoseStamped", encoding: "ros2msg", data: new TextEncoder().encode(poseDef) });
-const meta = new Map([["offered_qos_profiles", ""]]);
-const tfCh = await w.registerChannel({ topic: "/tf", schemaId: tfSchema, messageEncoding: "cdr", metadata: meta });
-const poseCh = await w.registerChannel({ topic: "/pose", schemaId: poseSchema, messageEncoding: "cdr", metadata: meta });
-const earlyCh = await w.registerChannel({ topic: "/early", schemaId: poseSchema, messageEncoding: "cdr", metadata: meta });
+const mcap = await ros2McapWriter("make_stamped_mcap.mjs", 16384);
+const tfSchema = await mcap.schema("tf2_msgs/msg/TFMessage", tfMessageDef);
+const poseSchema = await mcap.schema("geometry_msgs/msg/PoseStamped", poseDef);
+const tfCh = await mcap.channel("/tf", tfSchema);
+const poseCh = await mcap.channel("/pose", poseSchema);
+const earlyCh = await mcap.channel("/early", poseSchema);
+const w = mcap.w;
 
 const T0 = 1700000000n * 1000000000n;
 const at = (tenths) => T0 + BigInt(tenths) * 100000000n; // tenths of a second from T0
-const stamp = (ns) => ({ sec: Number(ns / 1000000000n), nanosec: Number(ns % 1000000000n) });
 const pose = (ns) => ({
-  header: { stamp: stamp(ns), frame_id: "base_link" },
+  header: { stamp: ros2Time(ns), frame_id: "base_link" },
   pose: { position: { x: 1, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } },
 });
 let seq = 0;
@@ -99,7 +44,7 @@ for (let k = 10; k <= 100; k++) {
   const sec = k / 10;
   const tf = {
     transforms: [{
-      header: { stamp: stamp(t), frame_id: "odom" },
+      header: { stamp: ros2Time(t), frame_id: "odom" },
       child_frame_id: "base_link",
       transform: { translation: { x: sec, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: Math.sin(0.1 * sec), w: Math.cos(0.1 * sec) } },
     }],
@@ -112,5 +57,4 @@ for (let k = 10; k <= 100; k++) {
     await w.addMessage({ channelId: earlyCh, sequence: seq++, logTime: t, publishTime: t, data: poseWriter.writeMessage(pose(at(5))) });
   }
 }
-await w.end();
-fs.writeFileSync(outPath, Buffer.concat(chunks));
+await mcap.save(outPath);
