@@ -94,6 +94,7 @@ func (e *Expr) Compile(p *rosmsg.Plan, topic string) (*Program, error) {
 		return nil, err
 	}
 	c.prog.root = root.n
+	c.prog.test = testerOf(root.n)
 	if len(c.fast) > 0 {
 		c.prog.fast = rosmsg.NewPathSet(c.fast)
 	}
@@ -140,7 +141,7 @@ func (c *compiler) compile(a *ast) (cnode, *Error) {
 			if x.t != tyBool {
 				return cnode{}, c.typeErr(a.args[0], x.t, "'!' takes true or false")
 			}
-			return cnode{n: &notNode{x.n}, t: tyBool}, nil
+			return cnode{n: &notNode{x: x.n, xt: testerOf(x.n)}, t: tyBool}, nil
 		}
 		if x.t != tyNum {
 			return cnode{}, c.typeErr(a.args[0], x.t, "'-' takes a number")
@@ -204,9 +205,9 @@ func (c *compiler) binary(a *ast) (cnode, *Error) {
 			}
 		}
 		if a.text == "&&" {
-			return cnode{n: &andNode{l.n, r.n}, t: tyBool}, nil
+			return cnode{n: &andNode{l: l.n, r: r.n, lt: testerOf(l.n), rt: testerOf(r.n)}, t: tyBool}, nil
 		}
-		return cnode{n: &orNode{l.n, r.n}, t: tyBool}, nil
+		return cnode{n: &orNode{l: l.n, r: r.n, lt: testerOf(l.n), rt: testerOf(r.n)}, t: tyBool}, nil
 	case "~", "!~":
 		return cnode{}, errAt(a.args[1].pos, a.args[1].end-a.args[1].pos, "the right of '%s' is a regular expression in quotes: \"pattern\"", a.text)
 	case "+", "-", "*", "/", "%":

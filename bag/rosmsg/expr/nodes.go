@@ -80,14 +80,72 @@ func nanosSeconds(ns int64) float64 {
 	return float64(ns/1e9) + float64(ns%1e9)/1e9
 }
 
-type notNode struct{ x node }
+// tri is a condition's value without the val around it: true, false or
+// unknown (no value: a field the message lacks).
+type tri uint8
 
-func (n *notNode) eval(s *State) val {
-	v := n.x.eval(s)
+const (
+	tUnknown tri = iota
+	tFalse
+	tTrue
+)
+
+// tester is a node that decides a condition without making a val: the
+// conditions that join conditions (&&, ||, !) and comparisons. Their
+// test(s) is eval(s) as a tri, with the same terms recorded.
+type tester interface {
+	test(s *State) tri
+}
+
+// triOf is v as a condition.
+func triOf(v val) tri {
 	if v.k != vBool {
-		return val{}
+		return tUnknown
 	}
-	return boolVal(v.i == 0)
+	if v.i != 0 {
+		return tTrue
+	}
+	return tFalse
+}
+
+func (t tri) val() val {
+	switch t {
+	case tTrue:
+		return boolVal(true)
+	case tFalse:
+		return boolVal(false)
+	}
+	return val{}
+}
+
+// evalTester tests a node that is not a tester by its eval.
+type evalTester struct{ n node }
+
+func (e evalTester) test(s *State) tri { return triOf(e.n.eval(s)) }
+
+// testerOf returns n's tester.
+func testerOf(n node) tester {
+	if t, ok := n.(tester); ok {
+		return t
+	}
+	return evalTester{n}
+}
+
+type notNode struct {
+	x  node
+	xt tester
+}
+
+func (n *notNode) eval(s *State) val { return n.test(s).val() }
+
+func (n *notNode) test(s *State) tri {
+	switch n.xt.test(s) {
+	case tTrue:
+		return tFalse
+	case tFalse:
+		return tTrue
+	}
+	return tUnknown
 }
 
 type negNode struct{ x node }
@@ -105,38 +163,48 @@ func (n *negNode) eval(s *State) val {
 
 // andNode and orNode decide on what is known: false && unknown is false,
 // true || unknown is true.
-type andNode struct{ l, r node }
-
-func (n *andNode) eval(s *State) val {
-	a := n.l.eval(s)
-	if a.k == vBool && a.i == 0 {
-		return a
-	}
-	b := n.r.eval(s)
-	switch {
-	case b.k == vBool && b.i == 0:
-		return b
-	case a.k == vNone || b.k == vNone:
-		return val{}
-	}
-	return boolVal(true)
+type andNode struct {
+	l, r   node
+	lt, rt tester
 }
 
-type orNode struct{ l, r node }
+func (n *andNode) eval(s *State) val { return n.test(s).val() }
 
-func (n *orNode) eval(s *State) val {
-	a := n.l.eval(s)
-	if a.isTrue() {
+func (n *andNode) test(s *State) tri {
+	a := n.lt.test(s)
+	if a == tFalse {
 		return a
 	}
-	b := n.r.eval(s)
+	b := n.rt.test(s)
 	switch {
-	case b.isTrue():
+	case b == tFalse:
 		return b
-	case a.k == vNone || b.k == vNone:
-		return val{}
+	case a == tUnknown || b == tUnknown:
+		return tUnknown
 	}
-	return boolVal(false)
+	return tTrue
+}
+
+type orNode struct {
+	l, r   node
+	lt, rt tester
+}
+
+func (n *orNode) eval(s *State) val { return n.test(s).val() }
+
+func (n *orNode) test(s *State) tri {
+	a := n.lt.test(s)
+	if a == tTrue {
+		return a
+	}
+	b := n.rt.test(s)
+	switch {
+	case b == tTrue:
+		return b
+	case a == tUnknown || b == tUnknown:
+		return tUnknown
+	}
+	return tFalse
 }
 
 type cmpNode struct {
@@ -173,7 +241,9 @@ func newCmp(op string, l, r node) *cmpNode {
 	return n
 }
 
-func (n *cmpNode) eval(s *State) val {
+func (n *cmpNode) eval(s *State) val { return n.test(s).val() }
+
+func (n *cmpNode) test(s *State) tri {
 	var a val
 	if t := n.lt; t != nil && t.fast != 0 {
 		// termNode.eval, inline.
@@ -199,26 +269,34 @@ func (n *cmpNode) eval(s *State) val {
 	}
 	if !ok {
 		if a.k != vNone && bk != vNone && n.op == opNe {
-			return boolVal(true) // NaN != x
+			return tTrue // NaN != x
 		}
 		if a.k != vNone && bk != vNone {
-			return boolVal(false) // NaN compares false
+			return tFalse // NaN compares false
 		}
-		return val{}
+		return tUnknown
 	}
 	switch n.op {
 	case opEq:
-		return boolVal(c == 0)
+		return triBool(c == 0)
 	case opNe:
-		return boolVal(c != 0)
+		return triBool(c != 0)
 	case opLt:
-		return boolVal(c < 0)
+		return triBool(c < 0)
 	case opLe:
-		return boolVal(c <= 0)
+		return triBool(c <= 0)
 	case opGt:
-		return boolVal(c > 0)
+		return triBool(c > 0)
 	}
-	return boolVal(c >= 0)
+	return triBool(c >= 0)
+}
+
+// triBool is b as a tri.
+func triBool(b bool) tri {
+	if b {
+		return tTrue
+	}
+	return tFalse
 }
 
 type arithNode struct {

@@ -14,6 +14,7 @@ type Program struct {
 	src     string
 	plan    *rosmsg.Plan
 	root    node
+	test    tester // root's
 	vars    []*varDef
 	terms   []termInfo
 	termIDs map[string]int
@@ -160,11 +161,11 @@ func (p *Program) Match(s *State, in *Input) (bool, error) {
 	s.cur, s.root = cur, root
 	s.ff.Reset()
 	s.fread = false
-	v := p.root.eval(s)
+	t := p.test.test(s)
 	if s.err != nil {
 		return false, s.err
 	}
-	return v.isTrue(), nil
+	return t == tTrue, nil
 }
 
 // recordBits is record of the value scalarVal(vk, bits) of a term read
