@@ -1,44 +1,12 @@
 package rosmsg_test
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/bag/rosmsg/internal/rosmsgtest"
 )
-
-// sharedRecordings lists the recordings under ../shared/bags as this
-// folder reaches them: ROS 1 bags, MCAP files and rosbag2 folders.
-func sharedRecordings(t *testing.T) []string {
-	t.Helper()
-	dir := "../../../shared/bags"
-	var out []string
-	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-		case e.IsDir():
-			if _, err := os.Stat(filepath.Join(p, "metadata.yaml")); err == nil {
-				out = append(out, p)
-				return filepath.SkipDir
-			}
-		case strings.HasSuffix(p, ".bag") || strings.HasSuffix(p, ".mcap"):
-			out = append(out, p)
-		}
-		return nil
-	})
-	if len(out) == 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("no recordings under %s (CI needs ../shared)", dir)
-		}
-		t.Skipf("skipping (CI never skips this): no recordings under %s", dir)
-	}
-	return out
-}
 
 // TestFieldFinderMatchesCursor checks the layout plans (FieldFinder)
 // against the plain cursor's walk from the message start
@@ -49,45 +17,25 @@ func sharedRecordings(t *testing.T) []string {
 func TestFieldFinderMatchesCursor(t *testing.T) {
 	const perConn = 12 // messages compared per connection
 	types, msgs, looks := map[string]bool{}, 0, 0
-	for _, path := range sharedRecordings(t) {
-		s, err := model.OpenStorage(path)
-		if err != nil {
-			continue // damaged on purpose: the bag tests say how
-		}
-		var cache rosmsg.Cache
-		seen := map[uint32]int{}
-		it := s.Messages(bag.MessageFilter{})
-		for it.Next() {
-			m := it.Message()
-			if seen[m.Conn.ID] >= perConn {
-				continue
+	rosmsgtest.EachFirstMessages(t, "../../../shared/bags", perConn, func(path string, plan *rosmsg.Plan, m *bag.Message) {
+		types[plan.MessageEncoding+" "+plan.Type] = true
+		msgs++
+		data := m.Data
+		cuts := []int{len(data)}
+		for _, c := range []int{0, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 257, len(data) / 2, len(data) - 1} {
+			if c > 0 && c < len(data) {
+				cuts = append(cuts, c)
 			}
-			seen[m.Conn.ID]++
-			plan, err := cache.GetSchema(m.Conn.SchemaEncoding, m.Conn.Encoding, m.Conn.Type, m.Conn.Definition)
+		}
+		for _, c := range cuts {
+			cur, off, err := plan.Cursor(data[:c])
 			if err != nil {
 				continue
 			}
-			types[plan.MessageEncoding+" "+plan.Type] = true
-			msgs++
-			data := m.Data
-			cuts := []int{len(data)}
-			for _, c := range []int{0, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 257, len(data) / 2, len(data) - 1} {
-				if c > 0 && c < len(data) {
-					cuts = append(cuts, c)
-				}
-			}
-			for _, c := range cuts {
-				cur, off, err := plan.Cursor(data[:c])
-				if err != nil {
-					continue
-				}
-				var ff rosmsg.FieldFinder
-				looks += compareFields(t, path, plan.Type, &ff, cur, plan.Root, off, 0)
-			}
+			var ff rosmsg.FieldFinder
+			looks += compareFields(t, path, plan.Type, &ff, cur, plan.Root, off, 0)
 		}
-		it.Close()
-		s.Close()
-	}
+	})
 	if len(types) == 0 {
 		t.Fatal("no message types compared")
 	}

@@ -2,16 +2,14 @@ package expr
 
 import (
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
-	"github.com/bagscope/bagscope/model"
+	"github.com/bagscope/bagscope/bag/rosmsg/internal/rosmsgtest"
 )
 
 // TestFastPathMatchesDecoder checks the terms read through a compiled
@@ -26,154 +24,133 @@ import (
 // reads them) against each read alone, on the same cuts.
 func TestFastPathMatchesDecoder(t *testing.T) {
 	const perConn = 3
-	recs := sharedRecordingPaths(t)
 	var fast, indexed, norms, types, cutChecks, setChecks int
 	seenTypes := map[string]bool{}
-	for _, path := range recs {
-		s, err := model.OpenStorage(path)
+	rosmsgtest.EachFirstMessages(t, "../../../../shared/bags", perConn, func(path string, plan *rosmsg.Plan, m *bag.Message) {
+		root, err := plan.Decode(m.Data)
 		if err != nil {
-			continue // damaged on purpose: the bag tests say how
+			return // the bag tests report undecodable messages
 		}
-		var cache rosmsg.Cache
-		seen := map[uint32]int{}
-		it := s.Messages(bag.MessageFilter{})
-		for it.Next() {
-			m := it.Message()
-			if seen[m.Conn.ID] >= perConn {
+		if !seenTypes[plan.MessageEncoding+" "+plan.Type] {
+			seenTypes[plan.MessageEncoding+" "+plan.Type] = true
+			types++
+		}
+		data := append([]byte(nil), m.Data...)
+		var leaves []fastLeaf
+		collectLeaves(root, "", 0, &leaves)
+		var paths []*rosmsg.Path
+		cuts := map[int]bool{}
+		for _, l := range leaves {
+			where := fmt.Sprintf("%s: %s %s", filepath.Base(path), plan.Type, l.path)
+			prog, tn := termProgram(t, plan, l.path)
+			if tn == nil {
 				continue
 			}
-			seen[m.Conn.ID]++
-			plan, err := cache.GetSchema(m.Conn.SchemaEncoding, m.Conn.Encoding, m.Conn.Type, m.Conn.Definition)
+			if scalarKind(l.node.Kind) && !strings.Contains(l.path, "[") && tn.fast == 0 {
+				t.Errorf("%s: a %s field compiled without its fast path", where, l.node.Kind)
+				continue
+			}
+			if tn.fast == 0 {
+				continue
+			}
+			fast++
+			if strings.Contains(l.path, "[") {
+				indexed++
+			}
+			p, err := rosmsg.CompileStrictPath(plan, l.path)
+			if err != nil {
+				t.Errorf("%s: %v", where, err)
+				continue
+			}
+			paths = append(paths, p)
+			got := matchValues(prog, data)
+			if got.err != nil || len(got.vals) != 1 {
+				t.Errorf("%s: fast path read %v, %v", where, got.vals, got.err)
+				continue
+			}
+			if msg := sameAsNode(got.vals[0], &l.node); msg != "" {
+				t.Errorf("%s: %s", where, msg)
+			}
+			// The generic walk on the whole message and cut short,
+			// also just before, inside and after the value and at
+			// the end of its array.
+			lcuts := cutsOf(len(data))
+			if off, ok := walkOffset(prog, tn, data); ok {
+				size := l.node.Kind.Size()
+				for _, c := range []int{off, off + 1, off + size - 1, off + size, off + size + 1, arrayEnd(prog, tn, data) - 1} {
+					if c > 0 && c < len(data) {
+						lcuts = append(lcuts, c)
+					}
+				}
+			}
+			for _, c := range lcuts {
+				cuts[c] = true
+				withFast := matchValues(prog, data[:c])
+				f := tn.fast
+				tn.fast = 0
+				slow := matchValues(prog, data[:c])
+				tn.fast = f
+				if withFast.String() != slow.String() {
+					t.Errorf("%s cut at %d of %d bytes: fast path %s, walk %s", where, c, len(data), withFast, slow)
+				}
+				cutChecks++
+			}
+		}
+		// All the message's paths in one walk, against each alone.
+		set := rosmsg.NewPathSet(paths)
+		vals := set.NewValues()
+		bits, ok := vals.Bits, vals.OK
+		for c := range cuts {
+			set.Read(data[:c], vals)
+			for i, p := range paths {
+				b, o := p.Bits(data[:c])
+				if o != ok[i] || o && b != bits[i] {
+					t.Errorf("%s: %s %s cut at %d of %d bytes: alone %v %x, in a set of %d %v %x",
+						filepath.Base(path), plan.Type, p, c, len(data), o, b, len(paths), ok[i], bits[i])
+				}
+				setChecks++
+			}
+		}
+		var msgs []fastLeaf
+		collectMsgs(root, "", 0, &msgs)
+		for _, l := range msgs {
+			where := fmt.Sprintf("%s: %s norm(%s)", filepath.Base(path), plan.Type, l.path)
+			e, err := Parse("norm(" + l.path + ") == 0")
 			if err != nil {
 				continue
 			}
-			root, err := plan.Decode(m.Data)
+			prog, err := e.Compile(plan, "")
 			if err != nil {
-				continue // the bag tests report undecodable messages
+				continue // no number fields
 			}
-			if !seenTypes[plan.MessageEncoding+" "+plan.Type] {
-				seenTypes[plan.MessageEncoding+" "+plan.Type] = true
-				types++
+			nn, _ := prog.root.(*cmpNode).l.(*msgNormNode)
+			if nn == nil || nn.fast == nil {
+				continue
 			}
-			data := append([]byte(nil), m.Data...)
-			var leaves []fastLeaf
-			collectLeaves(root, "", 0, &leaves)
-			var paths []*rosmsg.Path
-			cuts := map[int]bool{}
-			for _, l := range leaves {
-				where := fmt.Sprintf("%s: %s %s", filepath.Base(path), plan.Type, l.path)
-				prog, tn := termProgram(t, plan, l.path)
-				if tn == nil {
-					continue
-				}
-				if scalarKind(l.node.Kind) && !strings.Contains(l.path, "[") && tn.fast == 0 {
-					t.Errorf("%s: a %s field compiled without its fast path", where, l.node.Kind)
-					continue
-				}
-				if tn.fast == 0 {
-					continue
-				}
-				fast++
-				if strings.Contains(l.path, "[") {
-					indexed++
-				}
-				p, err := rosmsg.CompileStrictPath(plan, l.path)
-				if err != nil {
-					t.Errorf("%s: %v", where, err)
-					continue
-				}
-				paths = append(paths, p)
-				got := matchValues(prog, data)
-				if got.err != nil || len(got.vals) != 1 {
-					t.Errorf("%s: fast path read %v, %v", where, got.vals, got.err)
-					continue
-				}
-				if msg := sameAsNode(got.vals[0], &l.node); msg != "" {
-					t.Errorf("%s: %s", where, msg)
-				}
-				// The generic walk on the whole message and cut short,
-				// also just before, inside and after the value and at
-				// the end of its array.
-				lcuts := cutsOf(len(data))
-				if off, ok := walkOffset(prog, tn, data); ok {
-					size := l.node.Kind.Size()
-					for _, c := range []int{off, off + 1, off + size - 1, off + size, off + size + 1, arrayEnd(prog, tn, data) - 1} {
-						if c > 0 && c < len(data) {
-							lcuts = append(lcuts, c)
-						}
-					}
-				}
-				for _, c := range lcuts {
-					cuts[c] = true
-					withFast := matchValues(prog, data[:c])
-					f := tn.fast
-					tn.fast = 0
-					slow := matchValues(prog, data[:c])
-					tn.fast = f
-					if withFast.String() != slow.String() {
-						t.Errorf("%s cut at %d of %d bytes: fast path %s, walk %s", where, c, len(data), withFast, slow)
-					}
-					cutChecks++
-				}
+			norms++
+			want := 0.0
+			for _, k := range nn.fields {
+				x, _ := l.node.Children[k].Float64()
+				want += x * x
 			}
-			// All the message's paths in one walk, against each alone.
-			set := rosmsg.NewPathSet(paths)
-			vals := set.NewValues()
-			bits, ok := vals.Bits, vals.OK
-			for c := range cuts {
-				set.Read(data[:c], vals)
-				for i, p := range paths {
-					b, o := p.Bits(data[:c])
-					if o != ok[i] || o && b != bits[i] {
-						t.Errorf("%s: %s %s cut at %d of %d bytes: alone %v %x, in a set of %d %v %x",
-							filepath.Base(path), plan.Type, p, c, len(data), o, b, len(paths), ok[i], bits[i])
-					}
-					setChecks++
-				}
+			want = math.Sqrt(want)
+			wantVal := fmt.Sprintf("error <nil>, value %d %x", vFloat, math.Float64bits(want))
+			if got := normOf(prog, nn, data); !strings.HasSuffix(got, wantVal) && !(math.IsNaN(want) && strings.Contains(got, "error <nil>, value 3 7ff8")) {
+				t.Errorf("%s: %s, the decoder %v", where, got, want)
 			}
-			var msgs []fastLeaf
-			collectMsgs(root, "", 0, &msgs)
-			for _, l := range msgs {
-				where := fmt.Sprintf("%s: %s norm(%s)", filepath.Base(path), plan.Type, l.path)
-				e, err := Parse("norm(" + l.path + ") == 0")
-				if err != nil {
-					continue
+			for _, c := range cutsOf(len(data)) {
+				withFast := normOf(prog, nn, data[:c])
+				f := nn.fast
+				nn.fast = nil
+				slow := normOf(prog, nn, data[:c])
+				nn.fast = f
+				if withFast != slow {
+					t.Errorf("%s cut at %d of %d bytes: fast path %s, walk %s", where, c, len(data), withFast, slow)
 				}
-				prog, err := e.Compile(plan, "")
-				if err != nil {
-					continue // no number fields
-				}
-				nn, _ := prog.root.(*cmpNode).l.(*msgNormNode)
-				if nn == nil || nn.fast == nil {
-					continue
-				}
-				norms++
-				want := 0.0
-				for _, k := range nn.fields {
-					x, _ := l.node.Children[k].Float64()
-					want += x * x
-				}
-				want = math.Sqrt(want)
-				wantVal := fmt.Sprintf("error <nil>, value %d %x", vFloat, math.Float64bits(want))
-				if got := normOf(prog, nn, data); !strings.HasSuffix(got, wantVal) && !(math.IsNaN(want) && strings.Contains(got, "error <nil>, value 3 7ff8")) {
-					t.Errorf("%s: %s, the decoder %v", where, got, want)
-				}
-				for _, c := range cutsOf(len(data)) {
-					withFast := normOf(prog, nn, data[:c])
-					f := nn.fast
-					nn.fast = nil
-					slow := normOf(prog, nn, data[:c])
-					nn.fast = f
-					if withFast != slow {
-						t.Errorf("%s cut at %d of %d bytes: fast path %s, walk %s", where, c, len(data), withFast, slow)
-					}
-					cutChecks++
-				}
+				cutChecks++
 			}
 		}
-		it.Close()
-		s.Close()
-	}
+	})
 	if fast < 500 || indexed < 100 || types < 20 || norms < 100 || setChecks < 5000 {
 		t.Fatalf("only %d fields (%d indexed) and %d norms of %d message types read by the fast path, %d read in sets", fast, indexed, norms, types, setChecks)
 	}
@@ -356,33 +333,6 @@ func cutsOf(n int) []int {
 			seen[c] = true
 			out = append(out, c)
 		}
-	}
-	return out
-}
-
-// sharedRecordingPaths lists the recordings of ../shared/bags.
-func sharedRecordingPaths(t *testing.T) []string {
-	t.Helper()
-	dir := "../../../../shared/bags"
-	var out []string
-	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-		case e.IsDir():
-			if _, err := os.Stat(filepath.Join(p, "metadata.yaml")); err == nil {
-				out = append(out, p)
-				return filepath.SkipDir
-			}
-		case strings.HasSuffix(p, ".bag") || strings.HasSuffix(p, ".mcap"):
-			out = append(out, p)
-		}
-		return nil
-	})
-	if len(out) == 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("no recordings under %s (CI needs ../shared)", dir)
-		}
-		t.Skipf("skipping (CI never skips this): no recordings under %s", dir)
 	}
 	return out
 }
