@@ -443,7 +443,8 @@ with rosbag.Bag(sys.argv[1], 'w') as b:
 // TestAddRecordingOrdersByRecording: a window of two recordings whose
 // topics include one without a leading slash (rosout, which by name
 // sorts after B:) lists A's topics, then B's, in the Topics tab (by
-// name, and reversed: A's reversed, then B's) and on the timeline's lanes.
+// name, and reversed: A's reversed, then B's), on the timeline's lanes,
+// in the Plots tab's Fields list and in what Find searched.
 func TestAddRecordingOrdersByRecording(t *testing.T) {
 	a := slashlessBag(t, "a.bag", 1700000000)
 	b := slashlessBag(t, "b.bag", 1700000100)
@@ -472,6 +473,17 @@ func TestAddRecordingOrdersByRecording(t *testing.T) {
 	rev := []string{"rosout", "/x", "B:rosout", "B:/x"}
 	if got := rows(); !slices.Equal(got, rev) {
 		t.Errorf("Topics tab by name reversed %q, want %q", got, rev)
+	}
+
+	// The Plots tab's Fields list and the Find bar's topics, as the
+	// Topics tab by name.
+	if got := v.views.plots.FieldTopics(); !slices.Equal(got, want) {
+		t.Errorf("Plots' Fields %q, want %q", got, want)
+	}
+	bar := v.views.find
+	bar.SearchFor("data == data")
+	if got, w := bar.Status(), " of "+strings.Join(want, ", "); !strings.Contains(got, w) {
+		t.Errorf("Find says %q, want the topics as %q", got, w)
 	}
 }
 

@@ -222,6 +222,7 @@ func (b *Bar) check(text string) {
 		return
 	}
 	b.status.Importance = widget.MediumImportance
+	link.SortTopics(b.l.Doc(), c.Topics) // by recording, as the Topics tab
 	b.say(fmt.Sprintf("Enter searches %s: %s", human.Plural(uint64(len(c.Topics)), "topic"), strings.Join(c.Topics, ", ")))
 }
 
@@ -357,6 +358,9 @@ func (b *Bar) done(text string, res *query.Result, err error) {
 			b.showError(text, err)
 		}
 		return
+	}
+	if res.Compiled != nil {
+		link.SortTopics(b.l.Doc(), res.Compiled.Topics) // by recording, as the Topics tab
 	}
 	b.hits, b.expr, b.cur = res.Hits, text, -1
 	marks := make([]link.Mark, len(res.Hits))

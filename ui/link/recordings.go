@@ -1,6 +1,11 @@
 package link
 
-import "github.com/bagscope/bagscope/model"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/bagscope/bagscope/model"
+)
 
 // Recording is one of the recordings a window shows (File › Add
 // Recording…): its path, its name, the prefix of its topics ("" for the
@@ -45,4 +50,23 @@ func RecordingOf(d *model.Document, topic string) (Recording, string) {
 		return rs[0], topic
 	}
 	return rs[best], own
+}
+
+// SortTopics sorts topics of a window showing d as its views list them:
+// the first recording's, then the next one's (B:…), each by name, as the
+// Topics tab sorts by name and the timeline's lanes are grouped. A name
+// alone would put A's "rosout" after B's "B:/x".
+func SortTopics(d *model.Document, topics []string) {
+	rs := Recordings(d)
+	member := make(map[string]int, len(topics))
+	for _, t := range topics {
+		r, _ := RecordingOf(d, t)
+		member[t] = slices.IndexFunc(rs, func(x Recording) bool { return x.Prefix == r.Prefix })
+	}
+	slices.SortStableFunc(topics, func(a, b string) int {
+		if c := cmp.Compare(member[a], member[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 }

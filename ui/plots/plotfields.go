@@ -8,9 +8,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
+	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/series"
+	"github.com/bagscope/bagscope/ui/link"
 	"github.com/bagscope/bagscope/ui/widgets"
 )
 
@@ -20,10 +21,14 @@ type topicFields struct {
 	paths      []string // full paths, "/imu.linear_acceleration.x"
 }
 
-// plottableFields lists, per topic, the field paths that can be plotted:
-// what CompleteField offers for "TOPIC." (array elements as [0], the
-// latency for types with a header).
-func plottableFields(b bag.Storage, cache *rosmsg.Cache) []topicFields {
+// plottableFields lists, per topic of d, the field paths that can be
+// plotted: what CompleteField offers for "TOPIC." (array elements as [0],
+// the latency for types with a header). The topics come as the Topics tab
+// lists them by name: by recording, then by name (link.SortTopics).
+func plottableFields(d *model.Document, cache *rosmsg.Cache) []topicFields {
+	b := d.Storage
+	topics := series.Topics(b)
+	link.SortTopics(d, topics)
 	types := map[string]string{}
 	for _, c := range b.Connections() {
 		if _, ok := types[c.Topic]; !ok {
@@ -31,7 +36,7 @@ func plottableFields(b bag.Storage, cache *rosmsg.Cache) []topicFields {
 		}
 	}
 	var out []topicFields
-	for _, t := range series.Topics(b) {
+	for _, t := range topics {
 		tf := topicFields{topic: t, typ: types[t]}
 		for _, p := range series.CompleteField(b, cache, t+".", 0) {
 			if strings.HasPrefix(p, t+".") {
@@ -68,7 +73,7 @@ type fieldList struct {
 }
 
 func newFieldList(g *View) *fieldList {
-	f := &fieldList{g: g, all: plottableFields(g.l.Doc().Storage, &g.cache), types: map[string]string{}}
+	f := &fieldList{g: g, all: plottableFields(g.l.Doc(), &g.cache), types: map[string]string{}}
 	for _, tf := range f.all {
 		f.types[tf.topic] = tf.typ
 	}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 	"sync"
 
@@ -115,7 +116,7 @@ func New(l link.Link) *View {
 		series.SampleFields(ctx, b, &g.cache)
 	}, func() {
 		f := g.fields
-		f.all = plottableFields(b, &g.cache)
+		f.all = plottableFields(l.Doc(), &g.cache)
 		f.setFilter(f.filter.Text)
 	})
 	split := container.NewHSplit(g.fields.content, plots)
@@ -826,6 +827,9 @@ func splitTop(s string) []string {
 	}
 	return append(out, s[start:])
 }
+
+// FieldTopics are the topics the Fields list shows, in its order.
+func (g *View) FieldTopics() []string { return slices.Clone(g.fields.topics) }
 
 // Content is the Plots tab's content.
 func (g *View) Content() fyne.CanvasObject { return g.content }
