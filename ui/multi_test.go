@@ -416,7 +416,8 @@ func TestAddRecordingKeptOnReload(t *testing.T) {
 }
 
 // slashlessBag writes, with the reference writer, a bag whose topics are
-// /x and rosout (no leading slash), in a temporary folder.
+// /x, and rosout and y (no leading slash; y a number the Plots tab
+// offers), in a temporary folder.
 func slashlessBag(t *testing.T, name string, start int) string {
 	t.Helper()
 	if err := exec.Command(uitest.RefPython, "-c", "import rosbag").Run(); err != nil {
@@ -433,6 +434,7 @@ with rosbag.Bag(sys.argv[1], 'w') as b:
         t = rospy.Time(int(sys.argv[2]) + i)
         b.write('/x', Float64(i), t)
         b.write('rosout', String('line %d' % i), t)
+        b.write('y', Float64(-i), t)
 `
 	if out, err := exec.Command(uitest.RefPython, "-c", script, path, strconv.Itoa(start)).CombinedOutput(); err != nil {
 		t.Fatalf("writing %s with the reference rosbag: %v\n%s", name, err, out)
@@ -449,7 +451,7 @@ func TestAddRecordingOrdersByRecording(t *testing.T) {
 	a := slashlessBag(t, "a.bag", 1700000000)
 	b := slashlessBag(t, "b.bag", 1700000100)
 	_, v := openWithAdded(t, a, b)
-	want := []string{"/x", "rosout", "B:/x", "B:rosout"}
+	want := []string{"/x", "rosout", "y", "B:/x", "B:rosout", "B:y"}
 
 	var lanes []string
 	for _, l := range v.views.timeline.View().Timeline().Topics {
@@ -470,15 +472,16 @@ func TestAddRecordingOrdersByRecording(t *testing.T) {
 		t.Errorf("Topics tab %q, want %q", got, want)
 	}
 	tv.SortBy(model.ColTopic) // again: reversed, A's still first
-	rev := []string{"rosout", "/x", "B:rosout", "B:/x"}
+	rev := []string{"y", "rosout", "/x", "B:y", "B:rosout", "B:/x"}
 	if got := rows(); !slices.Equal(got, rev) {
 		t.Errorf("Topics tab by name reversed %q, want %q", got, rev)
 	}
 
 	// The Plots tab's Fields list and the Find bar's topics, as the
 	// Topics tab by name.
-	if got := v.views.plots.FieldTopics(); !slices.Equal(got, want) {
-		t.Errorf("Plots' Fields %q, want %q", got, want)
+	numbers := []string{"/x", "y", "B:/x", "B:y"} // rosout's strings are not plotted
+	if got := v.views.plots.FieldTopics(); !slices.Equal(got, numbers) {
+		t.Errorf("Plots' Fields %q, want %q", got, numbers)
 	}
 	bar := v.views.find
 	bar.SearchFor("data == data")
