@@ -74,13 +74,20 @@ type compiler struct {
 	// (fastIDs by text): Program.fast reads them all in one walk.
 	fast    []*rosmsg.Path
 	fastIDs map[string]int
+	noFast  bool // compile no fast path (compileWith)
 }
 
 // Compile compiles the expression for messages of plan p published on
 // topic (paths that start with a topic must name this one). Its errors are
 // *Error.
 func (e *Expr) Compile(p *rosmsg.Plan, topic string) (*Program, error) {
-	c := &compiler{src: e.src, plan: p, topic: topic, cur: -1,
+	return e.compileWith(p, topic, true)
+}
+
+// compileWith is Compile; without fast, every term is read by the generic
+// walk (the tests compare the two).
+func (e *Expr) compileWith(p *rosmsg.Plan, topic string, fast bool) (*Program, error) {
+	c := &compiler{src: e.src, plan: p, topic: topic, cur: -1, noFast: !fast,
 		prog: &Program{src: e.src, plan: p, termIDs: map[string]int{}},
 		vars: map[string]*varDef{}, uses: map[int][]use{}, aggs: map[int]*aggNode{}}
 	root, err := c.compile(e.root)
@@ -105,6 +112,9 @@ func (e *Expr) Compile(p *rosmsg.Plan, topic string) (*Program, error) {
 // compiling it (strict, so that it fails where the walk fails), or 0 when
 // it does not compile to a value of kind k.
 func (c *compiler) fastID(text string, k rosmsg.Kind) int {
+	if c.noFast {
+		return 0
+	}
 	if id, ok := c.fastIDs[text]; ok {
 		return id
 	}

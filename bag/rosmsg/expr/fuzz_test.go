@@ -2,6 +2,7 @@ package expr
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -94,7 +95,9 @@ func FuzzParse(f *testing.F) {
 }
 
 // FuzzEval evaluates expressions on random message data: nothing may
-// panic, and the only errors are ErrData and ErrBudget.
+// panic, the only errors are ErrData and ErrBudget, and the terms read
+// through their fast paths (rosmsg.PathSet) say what the generic walk says:
+// the same match, error and values.
 func FuzzEval(f *testing.F) {
 	msgs := [][]byte{jointState(), tfMessage(), logMessage(8, "/cam", "timeout 3.5 s")}
 	for i, s := range fuzzSeeds {
@@ -113,12 +116,23 @@ func FuzzEval(f *testing.F) {
 			return
 		}
 		s := prog.NewState()
-		_, err = prog.Match(s, &Input{Data: data})
+		ok, err := prog.Match(s, &Input{Data: data})
 		if err != nil && !errors.Is(err, ErrData) && !errors.Is(err, ErrBudget) {
 			t.Fatalf("%q: Match: %v", src, err)
 		}
-		for _, v := range s.Values(nil) {
+		vals := s.Values(nil)
+		for _, v := range vals {
 			_ = v.AppendJSON(nil)
+		}
+		slow, err2 := e.compileWith(plans[int(which)%len(plans)], "", false)
+		if err2 != nil {
+			t.Fatalf("%q: compiles with fast paths, not without: %v", src, err2)
+		}
+		ss := slow.NewState()
+		sok, serr := slow.Match(ss, &Input{Data: data})
+		got := fmt.Sprintf("%v %v %v", ok, err, vals)
+		if want := fmt.Sprintf("%v %v %v", sok, serr, ss.Values(nil)); got != want {
+			t.Fatalf("%q on % x: fast paths say %s, the walk %s", src, data, got, want)
 		}
 	})
 }
