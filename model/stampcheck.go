@@ -77,6 +77,13 @@ func (f *stampFinding) add(o stampObs, by int64) {
 func NewStampCheck(s bag.Storage) *StampCheck {
 	var cache rosmsg.Cache
 	c := &StampCheck{conns: map[uint32]*stampConn{}, list: s.Connections(), now: time.Now().UnixNano()}
+	// byID covers every connection of a small ID, those without a stamp
+	// too (nil), so that Visit looks none of them up in the map.
+	for _, conn := range c.list {
+		if conn.ID < 1<<16 && int(conn.ID) >= len(c.byID) {
+			c.byID = append(c.byID, make([]*stampConn, int(conn.ID)+1-len(c.byID))...)
+		}
+	}
 	for _, conn := range c.list {
 		plan, err := planFor(&cache, conn)
 		if err != nil {
@@ -89,9 +96,6 @@ func NewStampCheck(s bag.Storage) *StampCheck {
 		st := &stampConn{paths: sp}
 		c.conns[conn.ID] = st
 		if conn.ID < 1<<16 {
-			if int(conn.ID) >= len(c.byID) {
-				c.byID = append(c.byID, make([]*stampConn, int(conn.ID)+1-len(c.byID))...)
-			}
 			c.byID[conn.ID] = st
 		}
 	}

@@ -381,3 +381,24 @@ func cdrSkipMsg(m *MsgPlan, data []byte, off int, be bool) (int, bool) {
 	}
 	return off, true
 }
+
+// FixedCDR reports the offset of the value a CDR path reads when it is the
+// same in every message (only fixed-size fields, without alignment decided
+// at run time, before it), so that a reader of many messages may read the
+// value there directly. A message the path reads at that offset is at least
+// off+Kind().Size() bytes long and starts with a CDR encapsulation header
+// (data[0] == 0, data[1] <= 1, data[1] == 1 little-endian); Float64 fails on
+// any other. ok is false for a path of a ROS 1 plan.
+func (p *Path) FixedCDR() (off int, ok bool) {
+	if !p.cdr || p.part != 0 {
+		return 0, false
+	}
+	off = 4
+	for _, op := range p.ops {
+		if op.code != opSkip {
+			return 0, false
+		}
+		off += op.n
+	}
+	return off, true
+}

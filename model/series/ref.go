@@ -1,6 +1,7 @@
 package series
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"regexp"
@@ -170,7 +171,15 @@ func compileConn(cache *rosmsg.Cache, ref FieldRef, c *bag.Connection) (*rosmsg.
 
 // Stamp reads a message's header.stamp exactly, as seconds and
 // nanoseconds.
-type Stamp struct{ secs, nsecs *rosmsg.Path }
+type Stamp struct {
+	secs, nsecs *rosmsg.Path
+	// fixed: both are CDR int32 and uint32 (builtin_interfaces/Time) at
+	// the offsets secOff and nsecOff in every message (the header first,
+	// as ROS 2 messages have it), read there directly; end is the least
+	// length of a message that holds both.
+	fixed                bool
+	secOff, nsecOff, end int
+}
 
 // CompileStamp compiles the header.stamp paths of plan: secs and nsecs
 // (ROS 1 time), or sec and nanosec (ROS 2 builtin_interfaces/Time).
@@ -181,7 +190,7 @@ func CompileStamp(plan *rosmsg.Plan) (Stamp, error) {
 		if err == nil {
 			var n *rosmsg.Path
 			if n, err = rosmsg.CompilePath(plan, "header.stamp."+f[1]); err == nil {
-				return Stamp{s, n}, nil
+				return newStamp(s, n), nil
 			}
 		}
 		if first == nil {
@@ -191,8 +200,28 @@ func CompileStamp(plan *rosmsg.Plan) (Stamp, error) {
 	return Stamp{}, first
 }
 
+// newStamp is the Stamp of paths s and n, fixed where they allow.
+func newStamp(s, n *rosmsg.Path) Stamp {
+	st := Stamp{secs: s, nsecs: n}
+	so, sok := s.FixedCDR()
+	no, nok := n.FixedCDR()
+	if sok && nok && s.Kind() == rosmsg.KindInt32 && n.Kind() == rosmsg.KindUint32 {
+		st.fixed, st.secOff, st.nsecOff, st.end = true, so, no, max(so, no)+4
+	}
+	return st
+}
+
 // Nanos reads the stamp of one message as nanoseconds since the epoch.
 func (p Stamp) Nanos(data []byte) (int64, error) {
+	if p.fixed && len(data) >= p.end && data[0] == 0 && data[1] <= 1 {
+		var s, n uint32
+		if data[1] == 1 {
+			s, n = binary.LittleEndian.Uint32(data[p.secOff:]), binary.LittleEndian.Uint32(data[p.nsecOff:])
+		} else {
+			s, n = binary.BigEndian.Uint32(data[p.secOff:]), binary.BigEndian.Uint32(data[p.nsecOff:])
+		}
+		return int64(int32(s))*1e9 + int64(n), nil
+	}
 	s, err := p.secs.Float64(data)
 	if err != nil {
 		return 0, err
