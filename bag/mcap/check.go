@@ -166,8 +166,9 @@ func (x *Reader) Check(ctx context.Context, progress func(done, total int64)) (*
 		defer close(items)
 		defer pipe.close()
 		// The walk reads 64 KiB at a time, so that a chunk's bytes are
-		// read once, by the worker that decompresses it.
-		werr = x.walkTopSpan(wctx, 0, 64<<10, func(t *topRec, w *window) bool {
+		// read once, by the worker that decompresses it; it copies what
+		// it hands on (a buffer of idxBufs, bytes.Clone).
+		werr = x.walkTopSpan(wctx, 0, 64<<10, true, func(t *topRec, w *window) bool {
 			it := checkItem{t: *t}
 			switch {
 			case t.Magic || t.Damaged:

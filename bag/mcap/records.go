@@ -30,18 +30,19 @@ type topRec struct {
 // resyncing after damage. fn gets each record and the window it can read
 // content through.
 func (x *Reader) walkTop(ctx context.Context, from int64, fn func(t *topRec, w *window) bool) error {
-	return x.walkTopSpan(ctx, from, 0, fn)
+	return x.walkTopSpan(ctx, from, 0, false, fn)
 }
 
 // walkTopSpan is walkTop reading the file span bytes at a time (0: the
 // window's default; of a remote file, remoteSpan: a walk that stops after
 // a record or two, as the Chunk tab's of the first chunk, then fetches
-// what it reads, not 4 MiB ahead).
-func (x *Reader) walkTopSpan(ctx context.Context, from, span int64, fn func(t *topRec, w *window) bool) error {
+// what it reads, not 4 MiB ahead). reuse says that fn keeps none of the
+// bytes it gets (see window.reuse).
+func (x *Reader) walkTopSpan(ctx context.Context, from, span int64, reuse bool, fn func(t *topRec, w *window) bool) error {
 	if span == 0 && bag.IsRemote(x.r) {
 		span = remoteSpan
 	}
-	w := &window{r: x.r, size: x.size, off: -1, span: span}
+	w := &window{r: x.r, size: x.size, off: -1, span: span, reuse: reuse}
 	s := &scanner{x: x, end: x.size, full: true, cut: x.foot == nil}
 	if from <= 0 {
 		if !fn(&topRec{Offset: 0, Magic: true, End: magicLen}, w) {

@@ -27,6 +27,12 @@ type window struct {
 	// the large records' bytes elsewhere (the doctor's chunks) keeps it
 	// small, so that they are not read twice.
 	span int64
+	// reuse: a get of more than half a span reads into big, reused by the
+	// next such get, instead of a new buffer each time (the doctor's walk
+	// reads every message index record, many larger than its span, and
+	// keeps none: they are valid until the next get, as any get).
+	reuse bool
+	big   []byte
 }
 
 // get returns file bytes [off, off+n), valid until the next get. The caller
@@ -43,7 +49,15 @@ func (w *window) get(off int64, n int64) ([]byte, error) {
 		if n > MaxRecordSize {
 			return nil, errAt(off, 0, ErrTooLarge, "%d bytes is over the %d limit", n, MaxRecordSize)
 		}
-		b := make([]byte, n)
+		var b []byte
+		if w.reuse {
+			if int64(cap(w.big)) < n {
+				w.big = make([]byte, n)
+			}
+			b = w.big[:n]
+		} else {
+			b = make([]byte, n)
+		}
 		if _, err := w.r.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
 			return nil, err
 		}
