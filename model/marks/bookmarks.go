@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -101,16 +102,43 @@ func fallbackPath(path string) (string, error) {
 
 // urlPath is where the bookmarks of the recording at a URL live: nothing
 // is ever written beside a remote recording, so in the user's
-// configuration folder, by the URL as shown (bag.Shown: its password,
-// signature and token hidden, so no secret is written and a presigned
-// URL signed again with the same parameters finds them).
+// configuration folder, by urlKey.
 func urlPath(url string) (string, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256([]byte(bag.Shown(url)))
+	sum := sha256.Sum256([]byte(urlKey(url)))
 	return filepath.Join(dir, "bagscope", "bookmarks", "url-"+bag.Base(url)+"-"+hex.EncodeToString(sum[:6])+SidecarSuffix), nil
+}
+
+// urlKey is the URL as shown (bag.Shown: its password, signature and
+// token hidden, so no secret is written) without the parameters that
+// presign it (X-Amz-*, X-Goog-*, Expires, Signature, the access key id),
+// which change each time the same object is signed again: a presigned
+// URL of the recording signed tomorrow finds today's bookmarks.
+func urlKey(raw string) string {
+	shown := bag.Shown(raw)
+	base, query, ok := strings.Cut(shown, "?")
+	if !ok {
+		return shown
+	}
+	query, _, _ = strings.Cut(query, "#")
+	v, err := neturl.ParseQuery(query)
+	if err != nil {
+		return shown
+	}
+	for k := range v {
+		switch lk := strings.ToLower(k); {
+		case strings.HasPrefix(lk, "x-amz-"), strings.HasPrefix(lk, "x-goog-"),
+			lk == "expires", lk == "signature", lk == "awsaccesskeyid", lk == "googleaccessid":
+			v.Del(k)
+		}
+	}
+	if len(v) == 0 {
+		return base
+	}
+	return base + "?" + v.Encode()
 }
 
 // Load reads the bookmarks of the recording at path: from the sidecar
@@ -124,7 +152,7 @@ func Load(path string) (*Bookmarks, error) {
 		if err != nil {
 			return &Bookmarks{}, err
 		}
-		b := &Bookmarks{Path: file, recording: bag.Shown(path), inConfig: true}
+		b := &Bookmarks{Path: file, recording: urlKey(path), inConfig: true}
 		if err := b.read(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return b, err
 		}

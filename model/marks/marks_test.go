@@ -104,9 +104,9 @@ func TestBookmarksSidecar(t *testing.T) {
 
 // TestBookmarksOfURL: a recording at a URL keeps its bookmarks in the
 // configuration folder (nothing is written beside a remote recording,
-// nor in the working folder), keyed by the URL as shown: the same URL
-// signed again reads them back, the file holds no secret, and another
-// URL has its own.
+// nor in the working folder), keyed by the URL as shown without what
+// presigns it: the same URL signed again reads them back, the file holds
+// no secret, and another URL or version has its own.
 func TestBookmarksOfURL(t *testing.T) {
 	cfg := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", cfg)
@@ -131,9 +131,15 @@ func TestBookmarksOfURL(t *testing.T) {
 	if strings.Contains(string(data), secret) || strings.Contains(b.Path, secret) || strings.Contains(string(data), "pw@") {
 		t.Errorf("the bookmarks file %s holds a secret:\n%s", b.Path, data)
 	}
-	again, err := Load(strings.Replace(url, secret, secret2, 1))
+	// Signed again: another signature, date, lifetime and key id, the
+	// parameters in another order.
+	again, err := Load("https://user:pw@store.example/fleet/run%2042.mcap?X-Amz-SignedHeaders=host&X-Amz-Date=20261129T101500Z&X-Amz-Expires=600&X-Amz-Credential=AKIA2%2F20261129&X-Amz-Signature=" + secret2)
 	if err != nil || len(again.List) != 1 || again.List[0].Time != at || again.List[0].Name != "dock" || again.Path != b.Path {
 		t.Fatalf("signed again: %+v from %s, %v", again.List, again.Path, err)
+	}
+	// A query that names another object is another recording's.
+	if v, _ := Load("https://store.example/fleet/run%2042.mcap?versionId=7"); v.Path == b.Path {
+		t.Errorf("another version shares the bookmarks file %s", v.Path)
 	}
 	other, err := Load("https://store.example/fleet/run%2043.mcap")
 	if err != nil || len(other.List) != 0 || other.Path == b.Path {
