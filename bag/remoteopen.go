@@ -256,3 +256,15 @@ func ReadAhead(r io.ReaderAt, off, n int64) {
 		a.ReadAhead(off, n)
 	}
 }
+
+// ReadAheadUpTo returns a reader of r for a read that touches nothing
+// past end (a .db3 query of a time window): over a remote file its
+// read-ahead stops at end (none when end is 0, no bound when end < 0) and
+// its random reads fetch just their bytes (see remote.File.Bounded). For
+// a local file it returns r.
+func ReadAheadUpTo(r io.ReaderAt, end int64) io.ReaderAt {
+	if b, ok := r.(interface{ Bounded(int64) io.ReaderAt }); ok {
+		return b.Bounded(end)
+	}
+	return r
+}

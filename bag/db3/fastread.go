@@ -144,6 +144,12 @@ type fastIter struct {
 	// the error, for healIter to hand over to the rescue.
 	awaitSurvey bool
 
+	// bound is set for a remote read of a window whose read-ahead is yet
+	// to be bounded (see boundRemote).
+	bound bool
+	// release lets go of the pages fetched ahead for the window.
+	release func()
+
 	last    [2]int64 // (timestamp, row id) of the last message given
 	given   bool
 	started bool
@@ -169,6 +175,7 @@ func (s *Store) fastMessages(ids map[uint32]bool, all bool, f bag.MessageFilter,
 	}
 	if !f.End.IsZero() {
 		it.end, it.hasEnd = f.End.Nanos(), true
+		it.bound = bag.IsRemote(s.r)
 	}
 	return it
 }
@@ -602,6 +609,12 @@ func (it *fastIter) sqlNext() bool {
 
 // step gives the next message: ok false at the end.
 func (it *fastIter) step() (bool, error) {
+	if it.bound {
+		it.bound = false
+		if err := it.boundRemote(); err != nil {
+			return false, err
+		}
+	}
 	p := it.p
 	for {
 		ts, id, ok, err := it.nextEntry()
@@ -622,6 +635,15 @@ func (it *fastIter) step() (bool, error) {
 			return false, err
 		}
 		pay := pg[c.PayloadOff : c.PayloadOff+c.Local]
+		if uint64(c.Local) < c.PayloadSize && !it.all {
+			// A row of another topic: its overflow pages are not read.
+			if topic, rts, ok := localKey(pay); ok && rts == ts {
+				if conn := it.s.conn(topic); conn == nil || !it.ids[conn.ID] {
+					it.last, it.given = [2]int64{ts, id}, true
+					continue
+				}
+			}
+		}
 		if uint64(c.Local) < c.PayloadSize {
 			if it.pay, err = p.payload(pg, c, it.pay, nil); err != nil {
 				return false, unexpected("row %d: %v", id, err)
@@ -655,6 +677,10 @@ func (it *fastIter) step() (bool, error) {
 
 func (it *fastIter) releasePages() {
 	it.stack, it.spare, it.interior, it.leaf = nil, nil, nil, nil
+	if it.release != nil {
+		it.release()
+		it.release = nil
+	}
 }
 
 func (it *fastIter) Message() *bag.Message {

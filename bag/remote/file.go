@@ -142,6 +142,40 @@ func (f *File) Close() error {
 // ReadAt reads len(p) bytes at off, as io.ReaderAt says: fewer only at the
 // file's end, with io.EOF.
 func (f *File) ReadAt(p []byte, off int64) (int, error) {
+	return f.readAt(p, off, hint{limit: -1})
+}
+
+// hint is what a reader of the file knows of its reads (see Bounded).
+type hint struct {
+	// limit, when >= 0, is where the read-ahead stops: nothing past it
+	// is fetched ahead of a read.
+	limit int64
+	// exact is set when a read that continues no sequential stream and
+	// finds none of its blocks fetches just its own bytes.
+	exact bool
+}
+
+// Bounded returns a reader of the file for a read that knows where it
+// ends (a .db3 query of a time window, which knows the last page it can
+// touch): its reads share the file's cache, but its read-ahead never
+// goes past end (no bound when end < 0), and a read of less than a block
+// that continues no sequential stream (an interior page of a b-tree, the
+// first page of a run) fetches just its own bytes, not whole blocks. With
+// end 0 every read of less than a block is taken as random: just its
+// bytes, no read-ahead (a walk down b-trees). What it fetches is counted
+// as the file's.
+func (f *File) Bounded(end int64) io.ReaderAt { return bounded{f, hint{limit: end, exact: true}} }
+
+// bounded is a File read with a hint.
+type bounded struct {
+	f *File
+	h hint
+}
+
+func (b bounded) ReadAt(p []byte, off int64) (int, error) { return b.f.readAt(p, off, b.h) }
+
+// readAt is ReadAt with a hint.
+func (f *File) readAt(p []byte, off int64, h hint) (int, error) {
 	if off < 0 {
 		return 0, &Error{Op: "read", URL: f.Name(), Err: fmt.Errorf("negative offset %d", off)}
 	}
@@ -155,7 +189,7 @@ func (f *File) ReadAt(p []byte, off int64) (int, error) {
 	var err error
 	for try := 0; try < 2; try++ {
 		var retry bool
-		if retry, err = f.read(p[:n], off); err == nil || !retry {
+		if retry, err = f.read(p[:n], off, h); err == nil || !retry {
 			break
 		}
 	}
@@ -177,12 +211,12 @@ type source struct {
 
 // read fills p from off (within the file). retry is set when it failed on
 // a read-ahead's error, which a demanded request may get past.
-func (f *File) read(p []byte, off int64) (retry bool, err error) {
+func (f *File) read(p []byte, off int64, h hint) (retry bool, err error) {
 	end := off + int64(len(p))
 	if off >= f.tailOff && len(f.tail) > 0 {
 		copy(p, f.tail[off-f.tailOff:])
 		f.mu.Lock()
-		ra := f.readahead(off, end)
+		ra := f.readahead(off, end, h.limit)
 		f.mu.Unlock()
 		for _, ld := range ra {
 			go f.run(ld)
@@ -219,6 +253,32 @@ func (f *File) read(p []byte, off int64) (retry bool, err error) {
 			missing = append(missing, b)
 		}
 	}
+	if h.exact && len(missing) == len(srcs) && int64(len(p)) < bs && (h.limit == 0 || !f.inStream(off)) {
+		// A random read: just its bytes, kept with the file as a
+		// prefetch's are (a b-tree's interior page is read again).
+		if h.limit != 0 {
+			f.readahead(off, end, h.limit) // a stream may start here
+		}
+		f.mu.Unlock()
+		parts, err := f.prefetch([]Range{{Off: off, Len: end - off}}, mergeGap)
+		if err != nil {
+			return false, err
+		}
+		for _, x := range parts {
+			if x.off <= off && end <= x.off+int64(len(x.data)) {
+				copy(p, x.data[off-x.off:])
+				return false, nil
+			}
+		}
+		f.mu.Lock()
+		if d := f.extentAt(off, end); d != nil {
+			copy(p, d)
+			f.mu.Unlock()
+			return false, nil
+		}
+		f.mu.Unlock()
+		return f.read(p, off, hint{limit: h.limit}) // fetched meanwhile, or dropped: read it as blocks
+	}
 	var start []*load
 	for _, r := range coalesce(missing, gapBlocks, maxRequest/bs) {
 		ld := f.register(r[0], r[1], false)
@@ -229,7 +289,7 @@ func (f *File) read(p []byte, off int64) (retry bool, err error) {
 			}
 		}
 	}
-	start = append(start, f.readahead(off, end)...)
+	start = append(start, f.readahead(off, end, h.limit)...)
 	f.mu.Unlock()
 	for _, ld := range start {
 		go f.run(ld)
@@ -296,22 +356,32 @@ func (f *File) register(first, count int64, prefetch bool) *load {
 	return ld
 }
 
-// readahead notes a read of [off, end) and, when it continues a
-// sequential stream that has read minRun already, registers loads of the
-// blocks after it that are not there yet: the window doubles with each
-// sequential read up to maxWindow, in pieces fetched in parallel (under
+// inStream reports whether a read at off continues a sequential stream
+// (under f.mu).
+func (f *File) inStream(off int64) bool { return f.streamAt(off) != nil }
+
+// streamAt returns the stream a read at off continues, or nil (under
 // f.mu).
-func (f *File) readahead(off, end int64) []*load {
+func (f *File) streamAt(off int64) *stream {
 	bs := f.c.opts.BlockSize
-	f.clock++
-	var s *stream
 	for i := range f.streams {
 		t := &f.streams[i]
 		if t.used > 0 && off >= t.next-bs && off <= t.next+2*bs {
-			s = t
-			break
+			return t
 		}
 	}
+	return nil
+}
+
+// readahead notes a read of [off, end) and, when it continues a
+// sequential stream that has read minRun already, registers loads of the
+// blocks after it that are not there yet: the window doubles with each
+// sequential read up to maxWindow, in pieces fetched in parallel, and
+// stops at limit when that is >= 0 (under f.mu).
+func (f *File) readahead(off, end, limit int64) []*load {
+	bs := f.c.opts.BlockSize
+	f.clock++
+	s := f.streamAt(off)
 	if s == nil {
 		s = &f.streams[0]
 		for i := range f.streams {
@@ -331,7 +401,11 @@ func (f *File) readahead(off, end int64) []*load {
 	if f.closed || f.broken != nil {
 		return nil
 	}
-	return f.loadsAhead((end+bs-1)/bs, (end+s.window+bs-1)/bs)
+	to := (end + s.window + bs - 1) / bs
+	if limit >= 0 {
+		to = min(to, (limit+bs-1)/bs)
+	}
+	return f.loadsAhead((end+bs-1)/bs, to)
 }
 
 // ReadAhead starts fetching the bytes [off, off+n) in the background, in

@@ -496,3 +496,81 @@ func TestPrefetch(t *testing.T) {
 		})
 	}
 }
+
+// A Bounded reader's read-ahead stops at its end, where the File's runs up
+// to maxWindow past the reads; with end 0 each small read fetches just its
+// bytes. The bytes read are the file's either way.
+func TestBoundedReadAhead(t *testing.T) {
+	data := randomBytes(24<<20, 11)
+	o := newOrigin(t, data)
+	const from, to, end = 4 << 20, 6 << 20, 7<<20 + 100
+	fetched := func(bounded bool) int64 {
+		c := testClient(Options{})
+		f, err := c.Open(context.Background(), o.srv.URL+"/f.bin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		before := f.Stats().Bytes
+		var r io.ReaderAt = f
+		if bounded {
+			r = f.Bounded(end)
+		}
+		page := make([]byte, 4096)
+		for off := int64(from); off < to; off += int64(len(page)) {
+			if _, err := r.ReadAt(page, off); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(page, data[off:off+int64(len(page))]) {
+				t.Fatalf("wrong bytes at %d", off)
+			}
+		}
+		// Wait for the read-ahead under way.
+		for {
+			f.mu.Lock()
+			n := f.prefetching
+			f.mu.Unlock()
+			if n == 0 {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		return f.Stats().Bytes - before
+	}
+	// At most: the first page on its own (a random read), then the blocks
+	// from there to the one end falls in.
+	bs := int64(64 << 10)
+	most := (end+bs-1)/bs*bs - from + 4096
+	if got := fetched(true); got > most {
+		t.Errorf("bounded at %d, reads of [%d, %d) fetched %d bytes; want at most %d", end, from, to, got, most)
+	}
+	if got := fetched(false); got <= most {
+		t.Errorf("unbounded, reads of [%d, %d) fetched %d bytes: the read-ahead did not run past %d", from, to, got, end)
+	}
+
+	c := testClient(Options{})
+	f, err := c.Open(context.Background(), o.srv.URL+"/f.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	before := f.Stats()
+	r := f.Bounded(0)
+	page := make([]byte, 4096)
+	offs := []int64{9 << 20, 9<<20 + 4096, 20<<20 + 8192, 1 << 20, 1<<20 + 4096}
+	for _, off := range offs {
+		if _, err := r.ReadAt(page, off); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(page, data[off:off+4096]) {
+			t.Fatalf("wrong bytes at %d", off)
+		}
+	}
+	if _, err := r.ReadAt(page, offs[0]); err != nil { // kept: no request
+		t.Fatal(err)
+	}
+	st := f.Stats()
+	if b, q := st.Bytes-before.Bytes, st.Requests-before.Requests; b != int64(len(offs))*4096 || q != int64(len(offs)) {
+		t.Errorf("%d random page reads fetched %d bytes in %d requests; want %d in %d", len(offs), b, q, len(offs)*4096, len(offs))
+	}
+}

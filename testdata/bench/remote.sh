@@ -20,7 +20,8 @@
 #   download       the whole file (curl)
 #   plot 10 s      `bagscope plot URL /imu.linear_acceleration.x --range 100:110`,
 #                  beside the bytes of the chunks that hold /imu in that window
-#                  (testdata/bench/remotebench window)
+#                  (testdata/bench/remotebench window), or for a .db3 the
+#                  pages SQLite reads to answer the window's query
 #   check          `bagscope check --quick URL` under a bandwidth limit (BW kB/s),
 #                  beside curl downloading the file under the same limit
 #
@@ -147,15 +148,20 @@ done
 echo
 echo "| recording | plot /imu.linear_acceleration.x, 10 s window (100-110 s) | requests | round trips | fetched | time | chunks holding it |"
 echo "|---|---|---|---|---|---|---|"
-for f in mixed_ros2_1m_zstd.mcap mixed.bag mixed_lz4.bag; do
+# A .db3 is opened by its folder's metadata.yaml; what holds the window is
+# the pages SQLite itself reads for it (remotebench window FILE.db3).
+for f in mixed_ros2_1m_zstd.mcap mixed.bag mixed_lz4.bag mixed_ros2_db3/metadata.yaml; do
 	[[ -e "$bench/$f" ]] || continue
-	read -r n cb < <("$build/remotebench" window "$bench/$f" /imu 100 110)
+	src=$f
+	[[ $f == */metadata.yaml ]] && src=$(dirname "$f")/$(basename "$(dirname "$f")")_0.db3
+	read -r n cb < <("$build/remotebench" window "$bench/$src" /imu 100 110)
 	read -r q b t r < <(measure "$build/bagscope" plot "$base/$f" /imu.linear_acceleration.x --range 100:110 -o "$run/plot.png")
 	# The opening (a suffix, the first block, the index) is info's; the
 	# window's own bytes are the rest.
 	read -r oq ob ot or < <(measure "$build/bagscope" info "$base/$f")
 	printf '| %s | bagscope plot | %s | %s | %s (%.2fx; %.2fx without the opening'"'"'s %s) | %s | %s chunks, %s |\n' "$f" "$q" "$r" "$(kb "$b")" "$(echo "$b / $cb" | bc -l)" "$(echo "($b - $ob) / $cb" | bc -l)" "$(kb "$ob")" "$(ms "$t")" "$n" "$(kb "$cb")"
 done
+echo "(chunks holding it: for the .db3, the pages SQLite reads for the window)"
 echo
 api POST /proxies/nginx/toxics "{\"name\":\"bw\",\"type\":\"bandwidth\",\"stream\":\"downstream\",\"toxicity\":1,\"attributes\":{\"rate\":$bw}}"
 echo "| recording | full read under $bw kB/s | requests | fetched | time | share of the link |"

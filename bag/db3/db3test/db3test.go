@@ -1,6 +1,7 @@
 // Package db3test makes damaged copies of healthy rosbag2 .db3 files and
 // the metadata.yaml of a one-file bag folder, for the tests of bag/db3 and
-// of the commands that read it. It is imported by tests only.
+// of the commands that read it, and counts the pages a query reads
+// (PagesRead). It is imported by tests and benchmark tools only.
 package db3test
 
 import (

@@ -6,16 +6,21 @@
 //
 // prints the number and bytes of the chunks holding TOPIC's messages
 // between FROM and TO seconds from the recording's start: what a plot of
-// that window must fetch at least.
+// that window must fetch at least. For a .db3 (which has no chunks) it
+// prints the pages SQLite itself reads to answer the query of the window
+// (the index's and the table's leaf, interior and overflow pages that hold
+// it; bag/db3/db3test.PagesRead) and their bytes.
 package main
 
 import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/bagscope/bagscope/bag"
 	_ "github.com/bagscope/bagscope/bag/db3"
+	"github.com/bagscope/bagscope/bag/db3/db3test"
 	_ "github.com/bagscope/bagscope/bag/mcap"
 	_ "github.com/bagscope/bagscope/bag/ros1"
 	_ "github.com/bagscope/bagscope/bag/rosbag2"
@@ -51,6 +56,15 @@ func main() {
 	}
 	lo := sum.Start.Nanos() + int64(from*1e9)
 	hi := sum.Start.Nanos() + int64(to*1e9)
+	if strings.HasSuffix(os.Args[2], ".db3") {
+		n, bytes, err := db3test.PagesRead(os.Args[2], db3test.WindowQuery, os.Args[3], lo, hi)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "remotebench:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("%d %d\n", n, bytes)
+		return
+	}
 	var n int
 	var bytes int64
 	for _, b := range s.Blocks() {
