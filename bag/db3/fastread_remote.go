@@ -36,7 +36,7 @@ func (it *fastIter) boundRemote() error {
 	defer func() { it.p = main }()
 	main.r, main.ra = bag.ReadAheadUpTo(it.s.r, -1), nil
 	firstID, okFirst := it.firstInWindow()
-	lastID, _, okLast := it.lastInWindow()
+	lastID, lastLeaf, okLast := it.lastInWindow()
 	if !okFirst || !okLast || firstID > lastID {
 		return nil // an empty window, or an index the iteration will judge
 	}
@@ -45,6 +45,13 @@ func (it *fastIter) boundRemote() error {
 	ok := it.leavesIn(it.fp.index, it.indexSpan, &leaves, &budget, 0) &&
 		it.leavesIn(it.fp.table, tableSpan(&probe, firstID, lastID), &leaves, &budget, 0)
 	if !ok || len(leaves) == 0 {
+		// Too much to fetch ahead (or pages the iteration will judge):
+		// the read-ahead stops at the leaves of the window's last entry
+		// and of its row, where a file written in time order ends it.
+		if _, _, err := it.row(lastID); err != nil {
+			return err
+		}
+		main.r = bag.ReadAheadUpTo(it.s.r, max(probe.offset(lastLeaf), probe.offset(it.leafNo))+int64(probe.pageSize))
 		return nil
 	}
 	slices.Sort(leaves)
