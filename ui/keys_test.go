@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/bag/sweeptest"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/echo"
 	"github.com/bagscope/bagscope/ui/diagview"
@@ -589,10 +590,20 @@ func init() {
 func winStart(tv *timeline.View) int64 { t0, _ := tv.Window(); return t0 }
 func winEnd(tv *timeline.View) int64   { _, t1 := tv.Window(); return t1 }
 
-// TestHelpKeys presses every key Help > Keyboard and mouse lists and
-// checks that it does what Help says.
+// helpKeysEvery: without -long, TestHelpKeys presses one in so many of
+// the keys Help lists (each in a window of its own, 6-26 s each under
+// -race at load 20), in Help's order; BAGSCOPE_SAMPLE=K picks another
+// fixed sample, and go test -long (make test-long) presses every one.
+const helpKeysEvery = 3
+
+// TestHelpKeys presses the keys Help > Keyboard and mouse lists (a fixed
+// sample of them without -long, see helpKeysEvery) and checks that each
+// does what Help says. Every key Help lists has a check, and every check
+// is of a key Help lists, sampled or not.
 func TestHelpKeys(t *testing.T) {
+	sweeptest.Note(t, helpKeysEvery, "the keys Help lists")
 	listed := map[string]bool{}
+	i := 0
 	for _, row := range keyHelp {
 		if row.Mouse {
 			continue
@@ -601,6 +612,10 @@ func TestHelpKeys(t *testing.T) {
 		check := keyChecks[row.Keys]
 		if check == nil {
 			t.Errorf("Help lists %q (%s) but no test presses it", row.Keys, row.What)
+			continue
+		}
+		i++
+		if !sweeptest.Keep(i-1, helpKeysEvery) {
 			continue
 		}
 		t.Run(row.Keys, func(t *testing.T) {
