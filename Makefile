@@ -4,7 +4,7 @@
 #   make build    build ./bagscope (headless commands, static, no Fyne) and ./bagscope-gui (the window);
 #                 installs the missing Debian packages first (make apt-deps)
 #   make run      open the sample bag in the window (or print its info without a display)
-#   make test     gofmt, go vet, staticcheck, import check, go test -race and each benchmark once (under Xvfb if no display)
+#   make test     gofmt, then go vet, staticcheck and the import checks beside go test -race and each benchmark once (under Xvfb if no display)
 #   make test-long  the long sweeps whole: every shared recording, every damaged copy (make test runs a fixed sample)
 #   make fuzz     run every fuzz target for FUZZTIME each (default 10m) and print its executions
 #   make bench    Go benchmarks once, then the commands vs the peers: C++/Python rosbag, mcap, sqlite3 (BENCHMARKS.md)
@@ -55,7 +55,7 @@ HEADLESS_PKGS := ./bag/... ./model/... $(if $(wildcard plot/*.go plot/*/*.go),./
 
 export BAGSCOPE_ORACLES = $(ORACLE_DIR)/node_modules
 
-.PHONY: oracles remote-servers deps apt-deps build run test test-long lint unit fuzz bench install install-desktop package clean screenshots
+.PHONY: oracles remote-servers deps apt-deps build run test test-long gofmt lint unit fuzz bench install install-desktop package clean screenshots
 
 deps: apt-deps
 	# The modules this platform builds and tests, not `go mod download`'s
@@ -148,12 +148,32 @@ run: deps build
 		./bagscope info assets/sample.bag
 	fi
 
-test: deps lint unit
+# The lint (vet, staticcheck, the import checks: 66 s on an idle machine,
+# 260 s at load 11-17, partly on one core) runs beside the tests, not
+# before them: its output is kept and printed after the tests', and either
+# failing fails make test. gofmt (a second) runs first, so a file left
+# unformatted stops the run before any test starts.
+test: deps gofmt
+	lintlog=$$(mktemp "$${TMPDIR:-/tmp}/bagscope-lint.XXXXXX")
+	trap 'rm -f "$$lintlog"' EXIT
+	echo "== lint beside the tests (its output follows theirs)"
+	$(MAKE) --no-print-directory lint >"$$lintlog" 2>&1 &
+	lintpid=$$!
+	unit=0
+	$(MAKE) --no-print-directory unit || unit=$$?
+	lint=0
+	wait "$$lintpid" || lint=$$?
+	cat "$$lintlog"
+	if (( lint != 0 )); then echo "== make test: the lint failed (exit $$lint)"; fi
+	if (( unit != 0 )); then echo "== make test: the tests failed (exit $$unit)"; fi
+	(( lint == 0 && unit == 0 ))
 
-lint:
+gofmt:
 	echo "== gofmt"
 	bad=$$(gofmt -l .)
 	if [[ -n "$$bad" ]]; then echo "gofmt: these files need formatting:"; echo "$$bad"; exit 1; fi
+
+lint: gofmt
 	echo "== go vet ($${SECONDS}s)"
 	go vet $(LINT_FLAGS) ./...
 	echo "== staticcheck $(STATICCHECK_VERSION) ($${SECONDS}s)"
@@ -197,15 +217,18 @@ lint:
 # each killed recording and half its comparisons with rosbag reindex,
 # TestCatMCAPMatchesOracle one in 2 cut copies of each generated fixture,
 # bag/ros1's TestMessagesMatchReference one in 3 shared bags (and every
-# fixture and damaged one) against the reference.
+# fixture and damaged one) against the reference,
+# TestOnePassSaysWhatTheDoctorSays half of each recording's damaged copies
+# (onePassEvery; 252 s whole at load 17), and ui's TestHelpKeys one in 3 of
+# the keys Help lists (helpKeysEvery; each key is a window of its own).
 # TestHeadlessCommandsMemory runs check and plot --stats on an MCAP of 1M
 # tiny messages, with -long every headless command on 4M, MCAP and ROS 1
 # (peak RSS at most 64 MiB, issue 29).
 # BAGSCOPE_SAMPLE=K runs another fixed sample.
 # One of them whole:  go test -race -run '^TestDamageSweep$$' ./model/cli/ -long
-LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo|TestRemoteCatEqualsLocal|TestDamageSweep|TestSweepCutAndCorrupt|TestCutEverywhere|TestFlipBytesInEveryRecord|TestHeadlessCommandsMemory|TestScanKilledRecordings|TestMessagesMatchReference
+LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo|TestRemoteCatEqualsLocal|TestDamageSweep|TestSweepCutAndCorrupt|TestCutEverywhere|TestFlipBytesInEveryRecord|TestHeadlessCommandsMemory|TestScanKilledRecordings|TestMessagesMatchReference|TestOnePassSaysWhatTheDoctorSays|TestHelpKeys
 # The packages that hold them (each test binary knows -long).
-LONG_PKGS := ./model/cli/ ./bag/ros1/
+LONG_PKGS := ./model/cli/ ./bag/ros1/ ./ui/
 
 # The shared-recording sweeps take about 6 minutes on a quiet 2-core
 # machine (over 25 at load 15), the whole damage sweep about 33 more.
