@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,26 +24,6 @@ func missing(t *testing.T, format string, args ...any) {
 		t.Fatalf("%s: the reference tools are required in CI (make deps installs them)", msg)
 	}
 	t.Skipf("skipping: %s; run `make deps`. CI never skips this.", msg)
-}
-
-func oraclesDir() string {
-	if d := os.Getenv("BAGSCOPE_ORACLES"); d != "" {
-		return d
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-}
-
-func requireNode(t *testing.T, pkgs ...string) {
-	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		missing(t, "node is not installed")
-	}
-	for _, p := range pkgs {
-		if _, err := os.Stat(filepath.Join(oraclesDir(), p, "package.json")); err != nil {
-			missing(t, "npm package %s is not installed in %s", p, oraclesDir())
-		}
-	}
 }
 
 // jsonLines parses JSON lines with exact numbers.
@@ -75,9 +54,8 @@ type result struct {
 // in one process, and returns each one's column types and rows.
 func duckdb(t *testing.T, sql ...string) []result {
 	t.Helper()
-	requireNode(t, "@duckdb/node-api")
-	cmd := reftest.NodeCommand(testdata+"/oracle/duckdb_query.mjs", sql...)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oraclesDir())
+	reftest.RequireOracles(t, "@duckdb/node-api")
+	cmd := reftest.OracleCommand("duckdb_query.mjs", sql...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -114,9 +92,8 @@ func reference(t *testing.T, file string) map[string][]map[string]any {
 		}
 		cmd = exec.Command("/usr/bin/python3", testdata+"/genpy_dump.py", file)
 	} else {
-		requireNode(t, "@mcap/core", "@foxglove/rosmsg2-serialization")
-		cmd = reftest.NodeCommand(testdata+"/oracle/mcap_cat.mjs", file)
-		cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oraclesDir())
+		reftest.RequireOracles(t, "@mcap/core", "@foxglove/rosmsg2-serialization")
+		cmd = reftest.OracleCommand("mcap_cat.mjs", file)
 	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -38,14 +38,8 @@ func rawDump(t *testing.T, file string) ([]rawConn, []rawMsg) {
 	t.Helper()
 	var cmd *exec.Cmd
 	if strings.HasSuffix(file, ".mcap") {
-		if _, err := exec.LookPath("node"); err != nil {
-			requireRef(t, "node", err)
-		}
-		if _, err := os.Stat(filepath.Join(oracles(), "@mcap/core")); err != nil {
-			requireRef(t, "the npm oracles (make oracles)", err)
-		}
-		cmd = reftest.NodeCommand(testdata+"/oracle/mcap_raw.mjs", file)
-		cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oracles())
+		reftest.RequireOracles(t)
+		cmd = reftest.OracleCommand("mcap_raw.mjs", file)
 	} else {
 		if _, err := os.Stat("/usr/bin/python3"); err != nil {
 			requireRef(t, "/usr/bin/python3 (python3-rosbag)", err)

@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -47,14 +46,6 @@ func requireRef(t *testing.T, what string, err error) {
 	t.Skipf("skipping: %s; CI never skips this", msg)
 }
 
-func oracles() string {
-	if d := os.Getenv("BAGSCOPE_ORACLES"); d != "" {
-		return d
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-}
-
 // refMessages decodes topic of file with the reference reader.
 func refMessages(t *testing.T, file, topic string) []refMsg {
 	t.Helper()
@@ -65,14 +56,8 @@ func refMessages(t *testing.T, file, topic string) []refMsg {
 		}
 		cmd = exec.Command("/usr/bin/python3", testdata+"/genpy_dump.py", file, "--topic", topic)
 	} else {
-		if _, err := exec.LookPath("node"); err != nil {
-			requireRef(t, "node", err)
-		}
-		if _, err := os.Stat(filepath.Join(oracles(), "@mcap/core")); err != nil {
-			requireRef(t, "the npm oracles (make oracles)", err)
-		}
-		cmd = reftest.NodeCommand(testdata+"/oracle/mcap_cat.mjs", file)
-		cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oracles())
+		reftest.RequireOracles(t)
+		cmd = reftest.OracleCommand("mcap_cat.mjs", file)
 	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
