@@ -292,7 +292,7 @@ func (c *checker) chunks() error {
 				return err
 			}
 			ch := chunks[next]
-			if idx := sb.scannedIndex(ch.Offset); cv.fits(ch, idx) {
+			if idx, d := sb.scannedDigests(ch.Offset); cv.fits(ch, idx, d) {
 				done += int64(ch.DataLen)
 				if c.progress != nil {
 					c.progress(done, total)
@@ -339,7 +339,7 @@ func (c *checker) chunks() error {
 			// The worker walked the chunk as below and found nothing
 			// to say of it alone: what is left depends on the chunks
 			// before it and on the index data records after it.
-			if cv.fits(ch, sb.scannedIndex(p)) {
+			if idx, d := sb.scannedDigests(p); cv.fits(ch, idx, d) {
 				c.applyVouch(ch, cv, conns)
 				return nil
 			}

@@ -155,3 +155,48 @@ func scanHeader(b []byte) (op Op, conn uint32, t Time, hasConn, hasTime, ok bool
 	ok = true
 	return
 }
+
+// scanHeaderPlain is scanHeader that also says whether the header is plain
+// as scanMessageHeader takes it (each field with its '=', op once and not
+// 0, a message data record's conn and time once each, each of its size):
+// then op, conn and t are also scanMessageHeader's. One scan serves the
+// read (chunkCursor.collect) and the vouch built beside it.
+func scanHeaderPlain(b []byte) (op Op, conn uint32, t Time, hasConn, hasTime, ok, plain bool) {
+	var nop, nconn, ntime int
+	odd := false // a field named op, conn or time of another size
+	pos := 0
+	for pos < len(b) {
+		if len(b)-pos < 4 {
+			return
+		}
+		n := int(le32(b[pos:]))
+		if n < 0 || n > len(b)-pos-4 {
+			return
+		}
+		f := b[pos+4 : pos+4+n]
+		pos += 4 + n
+		switch {
+		case len(f) == 4 && f[0] == 'o' && f[1] == 'p' && f[2] == '=':
+			op = Op(f[3])
+			nop++
+		case len(f) == 9 && string(f[:5]) == "conn=":
+			conn, hasConn = le32(f[5:]), true
+			nconn++
+		case len(f) == 13 && string(f[:5]) == "time=":
+			t, hasTime = parseTime(f[5:]), true
+			ntime++
+		default:
+			eq := bytes.IndexByte(f, '=')
+			if eq < 0 {
+				return
+			}
+			switch string(f[:eq]) {
+			case "op", "conn", "time":
+				odd = true
+			}
+		}
+	}
+	ok = true
+	plain = !odd && nop == 1 && op != 0 && (op != OpMessageData || nconn == 1 && ntime == 1)
+	return
+}

@@ -521,15 +521,26 @@ func (c *chunkCursor) load() error {
 	if err != nil && !isFormatError(err) {
 		return err
 	}
-	if err == nil {
-		b.vouchChunk(ch, c.data)
+	// The chunk's vouch, when the bag keeps them, is made by collect's walk
+	// of the records (one scan of each header for both).
+	var vb *vouchBuilder
+	if err == nil && b.wantsVouch(ch) {
+		vb = newVouchBuilder(ch)
 	}
 	if c.q.hook != nil && c.data != nil {
 		if err := c.q.hook(&LoadedChunk{Info: c.ci, Chunk: ch, Data: c.data}); err != nil {
 			return err
 		}
 	}
-	c.collect(ch, err)
+	cv := c.collectVouching(ch, err, vb)
+	if vb != nil {
+		if cv == nil {
+			// A record walkVouchFast gives up at: the doctor's walker
+			// decides, as walkVouch does.
+			cv = walkVouchSlow(ch, c.data)
+		}
+		b.keepVouch(ch, cv)
+	}
 	if c.q.prep != nil {
 		c.prepare()
 	}
@@ -628,6 +639,13 @@ func (c *chunkCursor) selectedCount(idx []*IndexData) uint64 {
 // walk goes on at the next offset the chunk's index data records name that
 // holds a readable message record.
 func (c *chunkCursor) collect(ch *Chunk, derr error) {
+	c.collectVouching(ch, derr, nil)
+}
+
+// collectVouching is collect that, given vb, also adds every record to it
+// as walkVouchFast does, and returns the vouch (nil when walkVouchFast
+// would give up: a record not plain, or one the doctor notes).
+func (c *chunkCursor) collectVouching(ch *Chunk, derr error, vb *vouchBuilder) *chunkVouch {
 	q := c.q
 	data := c.data
 	// Room for every message the chunk info promises, in one allocation;
@@ -670,10 +688,14 @@ func (c *chunkCursor) collect(ch *Chunk, derr error) {
 	for off := 0; off < len(data); {
 		dstart, end, ok := recordAt(data, off)
 		if !ok {
+			vb = nil
 			off = damage(off, preciseErr(data, off, ch))
 			continue
 		}
-		op, conn, t, hasConn, hasTime, ok := scanHeader(data[off+4 : dstart-4])
+		op, conn, t, hasConn, hasTime, ok, plain := scanHeaderPlain(data[off+4 : dstart-4])
+		if vb != nil && (!plain || !vb.record(data, off, dstart, end, op, conn, t)) {
+			vb = nil
+		}
 		// Chunks hold message data and connection records only.
 		if !ok || op != OpMessageData && op != OpConnection || op == OpMessageData && (!hasConn || !hasTime) {
 			off = damage(off, preciseErr(data, off, ch))
@@ -721,6 +743,10 @@ func (c *chunkCursor) collect(ch *Chunk, derr error) {
 			return 0
 		})
 	}
+	if vb == nil {
+		return nil
+	}
+	return vb.done()
 }
 
 // gap is a run of a chunk's uncompressed data that could not be read.

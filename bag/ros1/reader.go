@@ -56,6 +56,10 @@ type Bag struct {
 	// after each closed chunk, by chunk position (for Check), without their
 	// entries (scannedIndex reads them again).
 	scanIndex map[int64][]*IndexData
+	// scanDigest holds, beside each of those records, the sum of its
+	// entries' entryDigest, which is all a vouch needs of them
+	// (chunkVouch.fits): the doctor need not read them again.
+	scanDigest map[int64][]uint64
 	// trustedIndex says which of those chunks' index data the scan trusted
 	// (complete, and naming only known connections).
 	trustedIndex map[int64]bool

@@ -115,7 +115,7 @@ func (b *Bag) checkChunkHeaders() error {
 // works like an indexed Bag; its Scan field says what was found. reason
 // is recorded as the report's Reason.
 func Scan(r io.ReaderAt, size int64, reason error) (*Bag, error) {
-	b := &Bag{r: r, size: size, chunks: map[int64]*Chunk{}, connByID: map[uint32]*Connection{}, scanIndex: map[int64][]*IndexData{}, trustedIndex: map[int64]bool{}}
+	b := &Bag{r: r, size: size, chunks: map[int64]*Chunk{}, connByID: map[uint32]*Connection{}, scanIndex: map[int64][]*IndexData{}, scanDigest: map[int64][]uint64{}, trustedIndex: map[int64]bool{}}
 	v, err := ReadVersion(r, size)
 	if err != nil {
 		return nil, err
@@ -397,6 +397,7 @@ func (s *scanner) chunk(rec Record) int64 {
 		off = r.End()
 	}
 	b.scanIndex[ch.Offset] = withoutEntries(idx)
+	b.scanDigest[ch.Offset] = entryDigests(idx)
 	// Trust the index data only when a whole record follows it: at the end
 	// of the file, or before bytes that do not parse, some of it may be
 	// missing.
@@ -469,6 +470,22 @@ func withoutEntries(idx []*IndexData) []*IndexData {
 		out[i] = &y
 	}
 	return out
+}
+
+// entryDigests returns, for each index data record, the sum of its
+// entries' entryDigest.
+func entryDigests(idx []*IndexData) []uint64 {
+	out := make([]uint64, len(idx))
+	for i, x := range idx {
+		out[i] = x.digest()
+	}
+	return out
+}
+
+// scannedDigests returns the index data records the scan found after the
+// chunk at pos, without their entries, and each one's entryDigests.
+func (b *Bag) scannedDigests(pos int64) ([]*IndexData, []uint64) {
+	return b.scanIndex[pos], b.scanDigest[pos]
 }
 
 // scannedIndex returns the index data records the scan found after the

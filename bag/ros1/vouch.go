@@ -95,28 +95,33 @@ func (b *Bag) VouchReads() {
 	}
 }
 
-// vouchChunk keeps the vouch of chunk ch read whole as data, when the bag
-// keeps vouches and the chunk has one (see chunkVouch).
-func (b *Bag) vouchChunk(ch *Chunk, data []byte) {
+// wantsVouch reports whether the bag keeps vouches and would keep one for
+// chunk ch: it has none for it yet, has room, and the chunk is closed.
+func (b *Bag) wantsVouch(ch *Chunk) bool {
 	b.mu.Lock()
 	v := b.vouch
 	b.mu.Unlock()
-	if v == nil {
-		return
+	if v == nil || ch.Open {
+		return false
 	}
 	v.mu.Lock()
+	defer v.mu.Unlock()
 	_, have := v.m[ch.Offset]
-	full := len(v.m) >= maxVouches
-	v.mu.Unlock()
-	if have || full || ch.Open {
-		return
-	}
-	cv := walkVouch(ch, data)
-	if cv == nil {
+	return !have && len(v.m) < maxVouches
+}
+
+// keepVouch keeps cv (nil: none) as the vouch of chunk ch.
+func (b *Bag) keepVouch(ch *Chunk, cv *chunkVouch) {
+	b.mu.Lock()
+	v := b.vouch
+	b.mu.Unlock()
+	if v == nil || cv == nil {
 		return
 	}
 	v.mu.Lock()
-	v.m[ch.Offset] = cv
+	if _, have := v.m[ch.Offset]; !have && len(v.m) < maxVouches {
+		v.m[ch.Offset] = cv
+	}
 	v.mu.Unlock()
 }
 
@@ -224,28 +229,32 @@ func walkVouchFast(ch *Chunk, data []byte) (cv *chunkVouch, ok bool) {
 			return nil, false
 		}
 		op, conn, t, ok := scanMessageHeader(data[off+4 : dstart-4])
-		if !ok {
-			return nil, false
-		}
-		switch op {
-		case OpMessageData:
-			if !vb.message(off, conn, t, uint32(end-dstart)) {
-				return nil, false
-			}
-		case OpConnection:
-			rec, _, err := parseRecordBytes(data, off, nil)
-			if err != nil {
-				return nil, false
-			}
-			if c, err := ParseConnection(rec, data[rec.DataOffset:rec.End()]); err == nil {
-				vb.define(c.ID)
-			}
-		default:
+		if !ok || !vb.record(data, off, dstart, end, op, conn, t) {
 			return nil, false
 		}
 		off = end
 	}
 	return vb.done(), true
+}
+
+// record adds the plain record data[off:end] (its data from dstart; op,
+// conn and t from its header) to the vouch as walkVouchFast does; false
+// when walkVouchFast would give up at it.
+func (vb *vouchBuilder) record(data []byte, off, dstart, end int, op Op, conn uint32, t Time) bool {
+	switch op {
+	case OpMessageData:
+		return vb.message(off, conn, t, uint32(end-dstart))
+	case OpConnection:
+		rec, _, err := parseRecordBytes(data, off, nil)
+		if err != nil {
+			return false
+		}
+		if c, err := ParseConnection(rec, data[rec.DataOffset:rec.End()]); err == nil {
+			vb.define(c.ID)
+		}
+		return true
+	}
+	return false
 }
 
 // walkVouchSlow is walkVouch with the doctor's walker.
@@ -275,28 +284,35 @@ func walkVouchSlow(ch *Chunk, data []byte) *chunkVouch {
 }
 
 // fits reports whether the vouch is of chunk ch, and whether the index
-// data records found after it (idx, each with its entries) list exactly
-// the chunk's messages: then the doctor's check of them finds nothing.
-func (cv *chunkVouch) fits(ch *Chunk, idx []*IndexData) bool {
+// data records found after it (idx, each with the sum of its entries'
+// entryDigest in digests) list exactly the chunk's messages: then the
+// doctor's check of them finds nothing.
+func (cv *chunkVouch) fits(ch *Chunk, idx []*IndexData, digests []uint64) bool {
 	if ch.Offset != cv.offset || ch.DataLen != cv.dataLen || ch.Size != cv.size || ch.Compression != cv.compression || ch.Open {
 		return false
 	}
+	if len(digests) != len(idx) {
+		return false
+	}
 	seen := make(map[uint32]bool, len(cv.conns))
-	for _, x := range idx {
+	for i, x := range idx {
+		// A parsed record has Count entries (ParseIndexData).
 		c := cv.conn(x.Conn)
-		if c == nil || x.Count != c.n || len(x.Entries) != int(c.n) {
-			return false
-		}
-		var d uint64
-		for _, e := range x.Entries {
-			d += entryDigest(e.Offset, e.Time)
-		}
-		if d != c.digest {
+		if c == nil || x.Count != c.n || digests[i] != c.digest {
 			return false
 		}
 		seen[x.Conn] = true
 	}
 	return len(seen) == len(cv.conns)
+}
+
+// digest is the sum of the entries' entryDigest.
+func (x *IndexData) digest() uint64 {
+	var d uint64
+	for _, e := range x.Entries {
+		d += entryDigest(e.Offset, e.Time)
+	}
+	return d
 }
 
 // conn returns the vouch's messages of connection id, or nil.
