@@ -91,28 +91,33 @@ func CheckContext(ctx context.Context, r io.ReaderAt, size int64, progress func(
 // chunk. The report's visited says whether every message was handed on:
 // every chunk read whole, its records walked to the end, and visit true.
 func checkVisiting(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64), visit func(ch *Chunk, data []byte) bool) (*CheckReport, error) {
-	return checkVouched(ctx, r, size, progress, visit, nil)
+	return checkVouched(ctx, r, size, progress, visit, nil, nil)
 }
 
 // checkVouched is checkVisiting that takes the vouches of chunks a read
 // decompressed already (see chunkVouch) instead of their data, when the
 // check is quick and hands no visitor the messages.
-func checkVouched(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64), visit func(ch *Chunk, data []byte) bool, vouched map[int64]*chunkVouch) (*CheckReport, error) {
-	if _, err := ReadVersion(r, size); err != nil {
-		return nil, err
-	}
+//
+// pre, if not nil, is the structure read beside the read that vouched
+// (see preScan): a quick check without a visitor takes it instead of
+// reading it.
+func checkVouched(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64), visit func(ch *Chunk, data []byte) bool, vouched map[int64]*chunkVouch, pre *preScan) (*CheckReport, error) {
 	if visit != nil || !bag.QuickCheck(ctx) {
-		vouched = nil
+		vouched, pre = nil, nil
 	}
-	c := &checker{rep: &CheckReport{Bytes: map[uint32]uint64{}}, ctx: ctx, progress: progress, visit: visit, visited: visit != nil, vouched: vouched}
-	idx, idxErr := NewReader(r, size)
-	if idxErr == nil {
-		idx.prefetchLayout()
+	var st *structure
+	if pre != nil {
+		if st = pre.wait(ctx); st == nil {
+			return nil, ctx.Err()
+		}
+	} else {
+		st = readStructure(r, size)
 	}
-	sb, err := Scan(r, size, idxErr)
+	idx, idxErr, sb, err := st.idx, st.idxErr, st.sb, st.err
 	if err != nil {
 		return nil, err
 	}
+	c := &checker{rep: &CheckReport{Bytes: map[uint32]uint64{}}, ctx: ctx, progress: progress, visit: visit, visited: visit != nil, vouched: vouched}
 	c.scanned = sb
 	if idxErr != nil {
 		hint := ""

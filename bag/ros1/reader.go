@@ -69,6 +69,11 @@ type Bag struct {
 	// vouch, once VouchReads is called, keeps what reads found of the
 	// chunks they decompressed, for the quick doctor after them.
 	vouch *vouches
+	// pre is the doctor's reading of the structure, started beside a read
+	// when vouches are kept (preScanRead), or nil; preTaken says a check
+	// took it.
+	pre      *preScan
+	preTaken bool
 }
 
 // Open opens the bag file at path. Close it when done.

@@ -212,6 +212,7 @@ func (s *Store) BlockIndex(blk *bag.Block) ([]bag.IndexEntry, error) {
 
 // Messages iterates over messages in receive-time order.
 func (s *Store) Messages(f bag.MessageFilter) bag.MessageIter {
+	s.Bag.preScanRead(f)
 	it := s.Bag.Messages(MessageFilter{Topics: f.Topics, Conns: f.Conns, Start: f.Start, End: f.End})
 	return &storeIter{it: it, s: s}
 }
@@ -222,6 +223,7 @@ func (s *Store) Messages(f bag.MessageFilter) bag.MessageIter {
 // it and counts against ChunkBudget once merged; a prepared read keeps one
 // chunk per core ahead, as what is prepared can be several times a chunk.
 func (s *Store) PreparedMessages(f bag.MessageFilter, prep bag.Prepare) bag.PreparedIter {
+	s.Bag.preScanRead(f)
 	it := s.Bag.Messages(MessageFilter{Topics: f.Topics, Conns: f.Conns, Start: f.Start, End: f.End})
 	it.ahead = min(it.ahead, runtime.GOMAXPROCS(0))
 	it.q.prep = func(m *Message, dst []byte) ([]byte, bool) {
@@ -352,7 +354,7 @@ func (s *Store) Check(ctx context.Context, progress func(done, total int64)) (*b
 	if fn := bag.MessageVisitorOf(ctx); fn != nil {
 		visit = func(ch *Chunk, data []byte) bool { return s.visitChunk(ch, data, fn) }
 	}
-	r, err := checkVouched(ctx, s.Bag.r, s.Bag.size, progress, visit, s.Bag.taken())
+	r, err := checkVouched(ctx, s.Bag.r, s.Bag.size, progress, visit, s.Bag.taken(), s.Bag.takePreScan())
 	if err != nil {
 		return nil, err
 	}
