@@ -2,6 +2,8 @@ package ros1
 
 // Parsing of typed records from a Record and its data bytes.
 
+import "slices"
+
 // field returns a required header field of exactly size bytes (size<0: any).
 func (r *Record) field(name string, size int) ([]byte, error) {
 	v, ok := r.Header.Get(name)
@@ -142,11 +144,44 @@ func ParseIndexData(r Record, data []byte) (*IndexData, error) {
 		return nil, errAt(r.DataOffset, r.Op, ErrMalformed, "index data count %d needs %d bytes, record has %d", x.Count, uint64(x.Count)*12, len(data))
 	}
 	x.Entries = make([]IndexEntry, x.Count)
-	for i := range x.Entries {
-		b := data[i*12:]
-		x.Entries[i] = IndexEntry{Time: parseTime(b), Offset: le32(b[8:])}
-	}
+	parseIndexEntries(x.Entries, data)
 	return x, nil
+}
+
+// parseIndexDataInto is ParseIndexData with the entries appended to buf
+// (x.Entries is the appended part), for a caller that keeps them no longer
+// than buf: the scan, which keeps only their sums.
+func parseIndexDataInto(r Record, data []byte, buf []IndexEntry) (*IndexData, []IndexEntry, error) {
+	x := &IndexData{Record: r}
+	var err error
+	if x.Ver, err = x.u32("ver"); err != nil {
+		return nil, buf, err
+	}
+	if x.Ver != 1 {
+		return nil, buf, errAt(r.HeaderOffset, r.Op, ErrMalformed, "index data version %d, want 1", x.Ver)
+	}
+	if x.Conn, err = x.u32("conn"); err != nil {
+		return nil, buf, err
+	}
+	if x.Count, err = x.u32("count"); err != nil {
+		return nil, buf, err
+	}
+	if uint64(x.Count)*12 != uint64(len(data)) {
+		return nil, buf, errAt(r.DataOffset, r.Op, ErrMalformed, "index data count %d needs %d bytes, record has %d", x.Count, uint64(x.Count)*12, len(data))
+	}
+	start := len(buf)
+	buf = slices.Grow(buf, int(x.Count))[:start+int(x.Count)]
+	x.Entries = buf[start:len(buf):len(buf)]
+	parseIndexEntries(x.Entries, data)
+	return x, buf, nil
+}
+
+// parseIndexEntries fills entries from an index data record's data.
+func parseIndexEntries(entries []IndexEntry, data []byte) {
+	for i := range entries {
+		b := data[i*12:]
+		entries[i] = IndexEntry{Time: parseTime(b), Offset: le32(b[8:])}
+	}
 }
 
 // ParseChunk interprets r as a chunk record header.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -144,6 +145,9 @@ type scanner struct {
 	// index section that is still there).
 	pending []unresolvedChunk
 	infos   []*ChunkInfo
+	// entries holds the entries of the index data records after the
+	// chunk being scanned.
+	entries []IndexEntry
 }
 
 // unresolvedChunk is a chunk kept for its index data records, once their
@@ -379,6 +383,9 @@ func (s *scanner) chunk(rec Record) int64 {
 	// The index data records after the chunk.
 	off := ch.End()
 	var idx []*IndexData
+	// The entries are parsed into the scanner's buffer: only a pending
+	// chunk keeps them past this chunk (cloned there).
+	s.entries = s.entries[:0]
 	for off < b.size {
 		r, _, err := b.readRecord(off, nil)
 		if err != nil || r.Op != OpIndexData {
@@ -388,7 +395,8 @@ func (s *scanner) chunk(rec Record) int64 {
 		if err != nil {
 			break
 		}
-		x, err := ParseIndexData(r, data)
+		var x *IndexData
+		x, s.entries, err = parseIndexDataInto(r, data, s.entries)
 		if err != nil {
 			s.note(r.Offset, OpIndexData, "index data record cannot be read: %v", err)
 			break
@@ -431,7 +439,7 @@ func (s *scanner) chunk(rec Record) int64 {
 				// Its connections may be defined later (in the index
 				// section, when the chunk that defined them is lost):
 				// decided once the whole file is scanned.
-				s.pending = append(s.pending, unresolvedChunk{ci, idx})
+				s.pending = append(s.pending, unresolvedChunk{ci, withOwnEntries(idx)})
 			}
 			s.note(ch.Offset, OpChunk, "chunk is damaged (%v); its messages are read up to the damage and, after it, where its index data records locate them", err)
 		} else if err != nil {
@@ -467,6 +475,18 @@ func withoutEntries(idx []*IndexData) []*IndexData {
 	for i, x := range idx {
 		y := *x
 		y.Entries = nil
+		out[i] = &y
+	}
+	return out
+}
+
+// withOwnEntries returns copies of the index data records idx with their
+// entries copied too.
+func withOwnEntries(idx []*IndexData) []*IndexData {
+	out := make([]*IndexData, len(idx))
+	for i, x := range idx {
+		y := *x
+		y.Entries = slices.Clone(x.Entries)
 		out[i] = &y
 	}
 	return out
