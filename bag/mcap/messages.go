@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -16,12 +17,11 @@ import (
 // Bounds on the parallel reading of chunks.
 const (
 	// readBudget bounds the bytes of the chunks read ahead of the
-	// time-ordered reader (records, decompressed, their message lists):
-	// about eight 1 MiB chunks of small messages, so the memory does not
-	// grow with the cores. At least minWindow chunks are read ahead
-	// (two cores busy), whatever their size.
+	// time-ordered reader (records, decompressed, their message lists;
+	// flightCost): a 4 MiB chunk counts as four 1 MiB ones, so the memory
+	// grows neither with the cores nor with the chunks' size. Two chunks
+	// of 4 MiB (two cores busy), eight of 1 MiB (four: the window).
 	readBudget = 16 << 20
-	minWindow  = 4
 	// looseSegment is the most file bytes read at once for messages
 	// outside chunks.
 	looseSegment = 8 << 20
@@ -58,6 +58,13 @@ type job struct {
 	loose []looseMsg
 	start uint64 // no message in it is earlier
 	done  chan *result
+	// flight is flightCost, cost what the job counts against the budget,
+	// msgs how many messages it selects at most (when known): worked out
+	// once, when the read is made, as the chunk's counts may be filled
+	// in later by another goroutine.
+	flight, cost int64
+	msgs         uint64
+	msgsKnown    bool
 }
 
 type result struct {
@@ -177,6 +184,16 @@ func (x *Reader) Iter(f bag.MessageFilter) *MessageIter {
 	}
 	flush()
 	sort.SliceStable(it.jobs, func(i, j int) bool { return it.jobs[i].start < it.jobs[j].start })
+	sel := it.selected
+	if it.sel == nil {
+		sel = nil
+	}
+	for _, j := range it.jobs {
+		j.flight = flightCost(j)
+		if j.c != nil {
+			j.msgs, j.msgsKnown = chunkMessages(j.c, sel)
+		}
+	}
 	return it
 }
 
@@ -218,26 +235,17 @@ func (it *MessageIter) begin() {
 	}
 	it.prefetchWindow()
 	workers := min(runtime.GOMAXPROCS(0), len(it.jobs))
+	// The read-ahead is bounded in bytes (budget), whatever the chunks'
+	// size: a 4 MiB chunk weighs four 1 MiB ones. The window only caps the
+	// count of chunks of small ones, two per core.
 	it.window = 2 * runtime.GOMAXPROCS(0)
-	// A chunk in flight weighs its record, its decompressed records and
-	// their list of messages (about half as much again for records of
-	// tens of bytes).
-	var total uint64
-	var n int
-	for _, j := range it.jobs {
-		if j.c != nil {
-			total += j.c.USize + uint64(j.c.Length) + j.c.USize/2
-			n++
-		}
-	}
-	if n > 0 && total/uint64(n) > 0 {
-		it.window = max(1, min(it.window, max(minWindow, int(readBudget/(total/uint64(n))))))
-	}
+	limit := int64(readBudget)
 	if it.prep != nil {
 		// What is prepared of a chunk (text) can be several times its
 		// size: one chunk per core read ahead, within the budget (the
 		// chunks the merge holds are held besides).
 		it.window = min(it.window, runtime.GOMAXPROCS(0))
+		limit = preparedBudget
 	}
 	it.jobCh = make(chan *job)
 	it.sem = make(chan struct{}, it.window)
@@ -245,12 +253,13 @@ func (it *MessageIter) begin() {
 	it.free = make(chan []byte, 2*it.window+4)
 	it.freeRaw = make(chan []byte, 2*it.window+4)
 	it.freeEnt = make(chan []ent, 2*it.window+4)
+	it.budget = newBudget(limit, it.stop)
 	if it.prep != nil {
 		it.freeSeg = make(chan []byte, maxPooledSegs)
-		it.budget = newBudget(preparedBudget, it.stop)
 	}
 	for _, j := range it.jobs {
 		j.done = make(chan *result, 1)
+		j.cost = it.cost(j)
 	}
 	go func() {
 		defer close(it.jobCh)
@@ -260,7 +269,7 @@ func (it *MessageIter) begin() {
 			case <-it.stop:
 				return
 			}
-			if it.budget != nil && !it.budget.acquire(jobCost(j)) {
+			if !it.budget.acquire(j.cost) {
 				return
 			}
 			select {
@@ -278,8 +287,15 @@ func (it *MessageIter) begin() {
 			var scratch []byte
 			for j := range it.jobCh {
 				r := it.work(j, d, nil)
+				r.cost = j.cost
+				// The chunk record is done with once decompressed: back to
+				// the pool now rather than when the merge takes the chunk.
+				if r.raw != nil {
+					it.putBuf(it.freeRaw, r.raw)
+					r.raw = nil
+				}
 				if it.prep != nil {
-					scratch = it.prepare(r, &m, jobCost(j), scratch)
+					scratch = it.prepare(r, &m, r.cost, scratch)
 				}
 				j.done <- r
 			}
@@ -295,9 +311,65 @@ func (it *MessageIter) getBuf(free chan []byte, n int64) []byte {
 		}
 	default:
 	}
-	// Room to spare, so the buffer fits the next chunk of about the
-	// same size too.
-	return make([]byte, n, n+n/4+4096)
+	return make([]byte, n, bufCap(n))
+}
+
+// bufCap is the capacity of a new buffer of n bytes: room to spare, so it
+// fits the next chunk of about the same size too (a writer closes a chunk
+// at the first message past its size, so chunks differ by a message).
+func bufCap(n int64) int64 { return n + n/16 + 4096 }
+
+// entSize is the bytes of one entry of a job's message list.
+const entSize = int64(unsafe.Sizeof(ent{}))
+
+// cost is what a job counts against the read-ahead budget until the
+// merge takes it.
+func (it *MessageIter) cost(j *job) int64 {
+	if it.prep != nil {
+		return jobCost(j)
+	}
+	return j.flight
+}
+
+// flightCost is the bytes a job holds once read: the chunk record, its
+// records decompressed and its list of messages (or the run of messages
+// outside chunks and theirs).
+func flightCost(j *job) int64 {
+	if j.c == nil {
+		first, last := j.loose[0], j.loose[len(j.loose)-1]
+		return bufCap(last.Offset+last.Len-first.Offset) + int64(len(j.loose))*entSize
+	}
+	c := j.c
+	n := bufCap(c.Length)
+	if c.Compression != "" {
+		n += bufCap(int64(min(c.USize, preallocLimit)))
+	}
+	// The messages, else as many as records of tens of bytes make.
+	msgs, ok := chunkMessages(c, nil)
+	if !ok {
+		msgs = c.USize / 96
+	}
+	return n + int64(min(msgs, preallocLimit))*entSize
+}
+
+// chunkMessages is how many of a chunk's messages selected (nil: all)
+// takes, at most: from the counts, else, for all of them, from the
+// message index's length (16 bytes a message); false when not known.
+func chunkMessages(c *chunk, selected func(uint16) bool) (uint64, bool) {
+	var msgs uint64
+	switch {
+	case c.counts != nil:
+		for id, k := range c.counts {
+			if selected == nil || selected(id) {
+				msgs += k
+			}
+		}
+	case c.MsgIdxLen > 0 && selected == nil:
+		msgs = c.MsgIdxLen / 16
+	default:
+		return 0, false
+	}
+	return msgs, true
 }
 
 func (it *MessageIter) putBuf(free chan []byte, b []byte) {
@@ -340,6 +412,11 @@ func (it *MessageIter) work(j *job, d *decoders, visit func(r *result, off int, 
 	select {
 	case r.ents = <-it.freeEnt:
 	default:
+	}
+	// The list sized once when the index says how many messages there
+	// are: appending doubles it, leaving as much again of garbage.
+	if want := j.msgs; j.msgsKnown && visit == nil && uint64(cap(r.ents)) < want && want <= c.USize/messageHeaderLen {
+		r.ents = make([]ent, 0, want)
 	}
 	if c.Length > MaxRecordSize {
 		r.skipped = append(r.skipped, bag.ByteRange{Start: c.Offset, End: c.Offset + c.Length, Why: "chunk over the size limit"})
@@ -541,13 +618,11 @@ func (it *MessageIter) Next() bool {
 		it.next++
 		r := <-j.done
 		<-it.sem
-		if it.prep != nil {
-			// The budget bounds what is read ahead, as the window does:
-			// a chunk held by the merge (chunks that overlap in time are
-			// held together) no longer counts, or the read could wait
-			// for a chunk the budget keeps from being read.
-			it.budget.release(r.cost + int64(len(r.side))*sideSeg)
-		}
+		// The budget bounds what is read ahead: a chunk held by the merge
+		// (chunks that overlap in time are held together) no longer
+		// counts, or the read could wait for a chunk the budget keeps
+		// from being read.
+		it.budget.release(r.cost + int64(len(r.side))*sideSeg)
 		it.jobs[it.next-1] = nil
 		it.skipped = append(it.skipped, r.skipped...)
 		if r.raw != nil {
@@ -727,9 +802,7 @@ func (it *MessageIter) Close() {
 	if it.stop != nil {
 		it.stopped.Do(func() {
 			close(it.stop)
-			if it.budget != nil {
-				it.budget.wake()
-			}
+			it.budget.wake()
 		})
 	}
 	// The buffers kept for reuse go now, not when the iterator is
