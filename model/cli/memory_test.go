@@ -52,12 +52,26 @@ const tinyROS2Def = "std_msgs/Header header\nfloat64 x\n" +
 // on /tiny in 1 MiB zstd chunks, as rosbag2 writes them.
 func writeTinyMCAP(t *testing.T, path string, n int) {
 	t.Helper()
+	writeTinyMCAPChunks(t, path, n, 1<<20, mcap.CompressionZSTD)
+}
+
+// writeBigChunkMCAP writes them in 4 MiB lz4 chunks (the mcap CLI's and
+// bagscope convert's chunk size): a chunk decompresses to four times a
+// rosbag2 chunk, so a read-ahead counted in chunks holds four times the
+// bytes.
+func writeBigChunkMCAP(t *testing.T, path string, n int) {
+	t.Helper()
+	writeTinyMCAPChunks(t, path, n, 4<<20, mcap.CompressionLZ4)
+}
+
+func writeTinyMCAPChunks(t *testing.T, path string, n int, chunkSize int64, comp mcap.CompressionFormat) {
+	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := mcap.NewWriter(f, &mcap.WriterOptions{Chunked: true, ChunkSize: 1 << 20, Compression: mcap.CompressionZSTD, IncludeCRC: true})
+	w, err := mcap.NewWriter(f, &mcap.WriterOptions{Chunked: true, ChunkSize: chunkSize, Compression: comp, IncludeCRC: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,12 +156,19 @@ func TestHeadlessCommandsMemory(t *testing.T) {
 		}
 	}
 	n := tinyMessages()
-	files := map[string]func(*testing.T, string, int){".mcap": writeTinyMCAP}
+	files := map[string]func(*testing.T, string, int){".mcap": writeTinyMCAP, "-4MiB-lz4.mcap": writeBigChunkMCAP}
 	if sweeptest.Long() {
 		files[".bag"] = writeTinyBag
 	}
 	for ext, write := range files {
 		path := filepath.Join(dir, "tiny"+ext)
+		dst := filepath.Join(dir, "out"+filepath.Ext(ext))
+		n := n
+		if ext == "-4MiB-lz4.mcap" && !sweeptest.Long() {
+			// Fifteen chunks: more than the read-ahead holds (what
+			// grew was per chunk, not per message).
+			n /= 4
+		}
 		write(t, path, n)
 		st, err := os.Stat(path)
 		if err != nil {
@@ -160,6 +181,14 @@ func TestHeadlessCommandsMemory(t *testing.T) {
 			// Every message a hit: more than find holds to sort.
 			{"find", path, "@t >= 0", "--max-hits", "8000000"},
 		}
+		if ext == "-4MiB-lz4.mcap" && !sweeptest.Long() {
+			// The large chunks: the commands that read in time order and
+			// write (the read-ahead and the writer's buffers).
+			commands = [][]string{
+				{"verify", path},
+				{"fix", "--force", path, dst},
+			}
+		}
 		if sweeptest.Long() {
 			commands = append(commands,
 				[]string{"info", path},
@@ -168,6 +197,8 @@ func TestHeadlessCommandsMemory(t *testing.T) {
 				[]string{"cat", path},
 				[]string{"find", path, "/tiny.x > 124.8"},
 				[]string{"plot", path, "/tiny.x", "--csv", filepath.Join(dir, "p.csv")},
+				[]string{"fix", "--force", path, dst},
+				[]string{"filter", "--force", path, dst, "--topics", "/tiny"},
 			)
 		}
 		for _, args := range commands {
