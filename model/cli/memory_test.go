@@ -146,7 +146,8 @@ func writeTinyBag(t *testing.T, path string, n int) {
 // (GOMAXPROCS=2), the machine of issue 29, whatever the test's machine:
 // the read-ahead of chunks grows with the cores (see BENCHMARKS.md).
 // Without -long it runs a sample: check, plot --stats and a find that
-// every message matches on the MCAP.
+// every message matches on the MCAP, verify and fix on the MCAP of 4 MiB
+// lz4 chunks.
 func TestHeadlessCommandsMemory(t *testing.T) {
 	dir := t.TempDir()
 	bin, meter := filepath.Join(dir, "bagscope"), filepath.Join(dir, "peakrss")
