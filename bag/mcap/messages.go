@@ -21,11 +21,18 @@ const (
 	// flightCost): a 4 MiB chunk counts as four 1 MiB ones, so the memory
 	// grows neither with the cores nor with the chunks' size. Two chunks
 	// of 4 MiB (two cores busy), eight of 1 MiB (four: the window).
+	// The time-ordered reads of a process under way together share it
+	// (activeReads): diff's two readers hold no more than one.
 	readBudget = 16 << 20
 	// looseSegment is the most file bytes read at once for messages
 	// outside chunks.
 	looseSegment = 8 << 20
 )
+
+// activeReads counts the plain time-ordered reads begun and not yet
+// closed (at the end of their messages, or by Close), which share
+// readBudget.
+var activeReads atomic.Int64
 
 // preparedBudget caps the bytes a prepared read holds ahead of the merge:
 // the chunks decompressed and what was prepared of them, until the merge
@@ -254,6 +261,10 @@ func (it *MessageIter) begin() {
 	it.freeRaw = make(chan []byte, 2*it.window+4)
 	it.freeEnt = make(chan []ent, 2*it.window+4)
 	it.budget = newBudget(limit, it.stop)
+	if it.prep == nil {
+		activeReads.Add(1)
+		it.budget.shares = &activeReads
+	}
 	if it.prep != nil {
 		it.freeSeg = make(chan []byte, maxPooledSegs)
 	}
@@ -801,6 +812,9 @@ func (it *MessageIter) Suspects() uint64 { return it.suspects }
 func (it *MessageIter) Close() {
 	if it.stop != nil {
 		it.stopped.Do(func() {
+			if it.budget.shares != nil {
+				it.budget.shares.Add(-1)
+			}
 			close(it.stop)
 			it.budget.wake()
 		})

@@ -2,6 +2,7 @@ package mcap
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -144,6 +145,9 @@ type budget struct {
 	cond        sync.Cond
 	used, limit int64
 	stop        <-chan struct{}
+	// shares, when not nil, counts the reads the limit is shared by
+	// (activeReads): each may hold limit/shares.
+	shares *atomic.Int64
 }
 
 func newBudget(limit int64, stop <-chan struct{}) *budget {
@@ -156,7 +160,7 @@ func newBudget(limit int64, stop <-chan struct{}) *budget {
 func (b *budget) acquire(n int64) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for b.used > 0 && b.used+n > b.limit {
+	for b.used > 0 && b.used+n > b.share() {
 		select {
 		case <-b.stop:
 			return false
@@ -166,6 +170,14 @@ func (b *budget) acquire(n int64) bool {
 	}
 	b.used += n
 	return true
+}
+
+// share is what this read may hold of the limit.
+func (b *budget) share() int64 {
+	if b.shares == nil {
+		return b.limit
+	}
+	return b.limit / max(1, b.shares.Load())
 }
 
 // add counts n more bytes held (a side buffer), without waiting.
