@@ -45,7 +45,8 @@ func exportInputs(e *env, cmd *cobra.Command, sel *selection, inputs []string, d
 		return true, err
 	}
 	found, lerr := catalog.Find(context.Background(), inputs)
-	if !sharded && len(inputs) == 1 && (lerr != nil || len(found) == 1 && found[0].Path == strings.TrimSuffix(inputs[0], "/")) {
+	// A remote rosbag2 folder is listed as its prefix, with its "/".
+	if !sharded && len(inputs) == 1 && (lerr != nil || len(found) == 1 && strings.TrimSuffix(found[0].Path, "/") == strings.TrimSuffix(inputs[0], "/")) {
 		return false, nil
 	}
 	if lerr != nil {
