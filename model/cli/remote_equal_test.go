@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -12,7 +13,7 @@ import (
 	"testing"
 )
 
-// TestRemoteCommandsEqualLocal: find, plot, export, filter and diff on the
+// TestRemoteCommandsEqualLocal: find, plot, export, filter, sql and diff on the
 // URLs of one recording of each format and layout (nginx and S3) do what
 // they do on the local file, write only where they are told, and leave the
 // served folder as it was (issue 25).
@@ -22,6 +23,11 @@ func TestRemoteCommandsEqualLocal(t *testing.T) {
 	}
 	srv := startServers(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	sqlBin := filepath.Join(t.TempDir(), "bagscope-sql")
+	if out, err := exec.Command("go", "build", "-o", sqlBin, "./bagscope-sql").CombinedOutput(); err != nil {
+		t.Fatalf("go build bagscope-sql: %v\n%s", err, out)
+	}
+	t.Setenv("BAGSCOPE_SQL", sqlBin)
 	before := tree(t, srv.root)
 	work := t.TempDir()
 	asked := map[string]bool{}
@@ -115,6 +121,12 @@ func TestRemoteCommandsEqualLocal(t *testing.T) {
 					got, _, _ := run("cat", "--json", r)
 					if want == "" || got != want {
 						t.Fatalf("the filtered copy of the URL reads otherwise than of the local file:\nremote:\n%s\nlocal:\n%s", clipText(got), clipText(want))
+					}
+				})
+				t.Run("sql", func(t *testing.T) {
+					got, _ := same(t, []string{"sql", "--csv", "SELECT count(*) AS n, min(log_time) AS first, max(log_time) AS last FROM messages('FILE', '" + topic + "')"})
+					if !strings.HasPrefix(got, "n,first,last\n") {
+						t.Errorf("sql printed no table: %q", got)
 					}
 				})
 				t.Run("diff", func(t *testing.T) {

@@ -64,6 +64,10 @@ The query runs in bagscope-sql, a binary of its own that make build puts beside 
 		}
 		run := exec.Command(bin, append(argv, "--", args[0])...)
 		run.Stdin, run.Stdout, run.Stderr = os.Stdin, e.stdout, e.stderr
+		if ep, _ := cmd.Flags().GetString("endpoint-url"); ep != "" {
+			// The helper reads s3:// URLs from the store asked for.
+			run.Env = append(os.Environ(), "AWS_ENDPOINT_URL="+ep)
+		}
 		err = run.Run()
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
