@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,20 +23,45 @@ import (
 	"github.com/bagscope/bagscope/ui/library/query"
 )
 
-// buildSQLHelper builds bagscope-sql (cgo: DuckDB) as make build does and
-// points $BAGSCOPE_SQL at it; without a C compiler it skips, unless CI is
-// set.
+// sqlHelper is bagscope-sql built once for the package's tests (TestMain
+// removes it): three tests each linked their own copy of DuckDB.
+var sqlHelper struct {
+	once sync.Once
+	dir  string
+	bin  string
+	out  []byte
+	err  error
+}
+
+// buildSQLHelper builds bagscope-sql (cgo: DuckDB) as make build does,
+// once, and points $BAGSCOPE_SQL at it; without a C compiler it skips,
+// unless CI is set.
 func buildSQLHelper(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), sqlhelper.Name)
-	if out, err := exec.Command("go", "build", "-o", bin, "../../model/cli/bagscope-sql").CombinedOutput(); err != nil {
-		if os.Getenv("CI") == "" {
-			t.Skipf("skipping (CI never skips this): building bagscope-sql (cgo): %v\n%s", err, out)
+	sqlHelper.once.Do(func() {
+		if sqlHelper.dir, sqlHelper.err = os.MkdirTemp("", "bagscope-sql-test-"); sqlHelper.err != nil {
+			return
 		}
-		t.Fatalf("building bagscope-sql: %v\n%s", err, out)
+		sqlHelper.bin = filepath.Join(sqlHelper.dir, sqlhelper.Name)
+		sqlHelper.out, sqlHelper.err = exec.Command("go", "build", "-o", sqlHelper.bin, "../../model/cli/bagscope-sql").CombinedOutput()
+	})
+	if sqlHelper.err != nil {
+		if os.Getenv("CI") == "" {
+			t.Skipf("skipping (CI never skips this): building bagscope-sql (cgo): %v\n%s", sqlHelper.err, sqlHelper.out)
+		}
+		t.Fatalf("building bagscope-sql: %v\n%s", sqlHelper.err, sqlHelper.out)
 	}
-	t.Setenv("BAGSCOPE_SQL", bin)
-	return bin
+	t.Setenv("BAGSCOPE_SQL", sqlHelper.bin)
+	return sqlHelper.bin
+}
+
+// TestMain removes the bagscope-sql buildSQLHelper built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if sqlHelper.dir != "" {
+		os.RemoveAll(sqlHelper.dir)
+	}
+	os.Exit(code)
 }
 
 // sqlJSON is `bagscope sql --json [--catalog CATALOG] Q`'s rows as the
