@@ -1,19 +1,16 @@
 package cli
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
-	"github.com/bagscope/bagscope/bag/ros1"
-	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/bag/sweeptest"
-	"github.com/foxglove/mcap/go/mcap"
 )
 
 // maxCommandRSS is the peak resident memory every headless command stays
@@ -29,115 +26,6 @@ func tinyMessages() int {
 	return 1 << 20
 }
 
-// tinyStamp is the stamp of message i, received at tinyTime(i): 1 ms
-// before, but every 100,000th steps 5 ms back.
-func tinyTime(i int) int64 { return 1_600_000_000e9 + int64(i)*1e6 }
-
-func tinyStamp(i int) int64 {
-	if i%100_000 == 99_999 {
-		return tinyTime(i) - 5e6
-	}
-	return tinyTime(i) - 1e6
-}
-
-// tinyValue is message i's x: a saw-tooth, so that the recording
-// compresses to a few MB in the test's temporary folder.
-func tinyValue(i int) float64 { return float64(i%1000) / 8 }
-
-const tinyROS2Def = "std_msgs/Header header\nfloat64 x\n" +
-	"================================================================================\nMSG: std_msgs/Header\nbuiltin_interfaces/Time stamp\nstring frame_id\n" +
-	"================================================================================\nMSG: builtin_interfaces/Time\nint32 sec\nuint32 nanosec\n"
-
-// writeTinyMCAP writes n messages of 28 bytes (a header and a float64, CDR)
-// on /tiny in 1 MiB zstd chunks, as rosbag2 writes them.
-func writeTinyMCAP(t *testing.T, path string, n int) {
-	t.Helper()
-	writeTinyMCAPChunks(t, path, n, 1<<20, mcap.CompressionZSTD)
-}
-
-// writeBigChunkMCAP writes them in 4 MiB lz4 chunks (the mcap CLI's and
-// bagscope convert's chunk size): a chunk decompresses to four times a
-// rosbag2 chunk, so a read-ahead counted in chunks holds four times the
-// bytes.
-func writeBigChunkMCAP(t *testing.T, path string, n int) {
-	t.Helper()
-	writeTinyMCAPChunks(t, path, n, 4<<20, mcap.CompressionLZ4)
-}
-
-func writeTinyMCAPChunks(t *testing.T, path string, n int, chunkSize int64, comp mcap.CompressionFormat) {
-	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := mcap.NewWriter(f, &mcap.WriterOptions{Chunked: true, ChunkSize: chunkSize, Compression: comp, IncludeCRC: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.WriteHeader(&mcap.Header{Profile: "ros2"})
-	w.WriteSchema(&mcap.Schema{ID: 1, Name: "test_msgs/msg/Tiny", Encoding: "ros2msg", Data: []byte(tinyROS2Def)})
-	w.WriteChannel(&mcap.Channel{ID: 1, SchemaID: 1, Topic: "/tiny", MessageEncoding: "cdr"})
-	data := make([]byte, 28)
-	copy(data, []byte{0, 1, 0, 0})
-	binary.LittleEndian.PutUint32(data[12:], 1) // frame_id: "" and its NUL
-	for i := range n {
-		st := tinyStamp(i)
-		binary.LittleEndian.PutUint32(data[4:], uint32(st/1e9))
-		binary.LittleEndian.PutUint32(data[8:], uint32(st%1e9))
-		binary.LittleEndian.PutUint64(data[20:], math.Float64bits(tinyValue(i)))
-		lt := uint64(tinyTime(i))
-		if err := w.WriteMessage(&mcap.Message{ChannelID: 1, Sequence: uint32(i), LogTime: lt, PublishTime: lt, Data: data}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// writeTinyBag writes the same messages as a ROS 1 bag of lz4 chunks.
-func writeTinyBag(t *testing.T, path string, n int) {
-	t.Helper()
-	def := "Header header\nfloat64 x\n" + "================================================================================\n" +
-		"MSG: std_msgs/Header\nuint32 seq\ntime stamp\nstring frame_id"
-	plan, err := rosmsg.Compile("test_msgs/Tiny", def)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w, err := ros1.NewWriter(f, ros1.WriterOptions{Compression: "lz4"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &ros1.Connection{ID: 0, Topic: "/tiny", Type: plan.Type, MD5Sum: plan.MD5, MessageDefinition: def}
-	for _, kv := range [][2]string{{"topic", "/tiny"}, {"type", plan.Type}, {"md5sum", plan.MD5}, {"message_definition", def}} {
-		c.Fields = append(c.Fields, ros1.Field{Name: kv[0], Value: []byte(kv[1])})
-	}
-	if err := w.AddConnection(c); err != nil {
-		t.Fatal(err)
-	}
-	d := make([]byte, 24)
-	for i := range n {
-		st := tinyStamp(i)
-		binary.LittleEndian.PutUint32(d[0:], uint32(i))
-		binary.LittleEndian.PutUint32(d[4:], uint32(st/1e9))
-		binary.LittleEndian.PutUint32(d[8:], uint32(st%1e9))
-		binary.LittleEndian.PutUint64(d[16:], math.Float64bits(tinyValue(i)))
-		recv := tinyTime(i)
-		if err := w.WriteMessage(0, ros1.Time{Sec: uint32(recv / 1e9), NSec: uint32(recv % 1e9)}, d); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestHeadlessCommandsMemory runs every headless command the front binary
 // runs itself (export and catalog run in bagscope-gui) on recordings of a
 // million (with -long four million) tiny messages on one topic, and checks
@@ -150,18 +38,40 @@ func writeTinyBag(t *testing.T, path string, n int) {
 // lz4 chunks.
 func TestHeadlessCommandsMemory(t *testing.T) {
 	dir := t.TempDir()
-	bin, meter := filepath.Join(dir, "bagscope"), filepath.Join(dir, "peakrss")
-	for out, pkg := range map[string]string{bin: "./bagscope", meter: "../../testdata/peakrss"} {
-		if b, err := exec.Command("go", "build", "-tags", "bagscope_front", "-o", out, pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, b)
-		}
+	bin, meter, gen := filepath.Join(dir, "bagscope"), filepath.Join(dir, "peakrss"), filepath.Join(dir, "tinyrec")
+	// The three builds at once (the front as make build makes it, never
+	// with -race: a race binary's memory is not the product's).
+	builds := map[string][]string{
+		bin:   {"-tags", "bagscope_front", "./bagscope"},
+		meter: {"../../testdata/peakrss"},
+		gen:   {"../../testdata/tinyrec"},
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failed []string
+	for out, args := range builds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if b, err := exec.Command("go", append([]string{"build", "-o", out}, args...)...).CombinedOutput(); err != nil {
+				mu.Lock()
+				failed = append(failed, fmt.Sprintf("go build %s: %v\n%s", args[len(args)-1], err, b))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(failed) > 0 {
+		t.Fatal(strings.Join(failed, "\n"))
 	}
 	n := tinyMessages()
-	files := map[string]func(*testing.T, string, int){".mcap": writeTinyMCAP, "-4MiB-lz4.mcap": writeBigChunkMCAP}
+	// The recordings, written by tinyrec (built without -race: under it
+	// the test process took ~70 s to write them, tinyrec ~2 s).
+	files := map[string]string{".mcap": "mcap", "-4MiB-lz4.mcap": "mcap-4mib-lz4"}
 	if sweeptest.Long() {
-		files[".bag"] = writeTinyBag
+		files[".bag"] = "bag"
 	}
-	for ext, write := range files {
+	for ext, format := range files {
 		path := filepath.Join(dir, "tiny"+ext)
 		dst := filepath.Join(dir, "out"+filepath.Ext(ext))
 		n := n
@@ -170,7 +80,9 @@ func TestHeadlessCommandsMemory(t *testing.T) {
 			// grew was per chunk, not per message).
 			n /= 4
 		}
-		write(t, path, n)
+		if b, err := exec.Command(gen, "-format", format, "-n", strconv.Itoa(n), "-o", path).CombinedOutput(); err != nil {
+			t.Fatalf("tinyrec -format %s: %v\n%s", format, err, b)
+		}
 		st, err := os.Stat(path)
 		if err != nil {
 			t.Fatal(err)
