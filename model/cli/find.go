@@ -126,8 +126,10 @@ func runFind(b bag.Storage, path, src string, f bag.MessageFilter, mode string, 
 	case mode == "csv":
 		err = query.WriteHitsCSV(w, res.Hits, start)
 	default:
+		var buf []byte
 		for i := range res.Hits {
-			writeHitText(w, &res.Hits[i], start)
+			buf = appendHitText(buf[:0], &res.Hits[i], start)
+			w.Write(buf)
 		}
 	}
 	if ferr := w.Flush(); err == nil {
@@ -161,20 +163,23 @@ func runFind(b bag.Storage, path, src string, f bag.MessageFilter, mode string, 
 	return status(code)
 }
 
-// writeHitText writes a hit as find prints it: topic, time (and seconds
-// from start), then each value as name=value.
-func writeHitText(w *bufio.Writer, h *query.Hit, start bag.Time) {
-	w.WriteString(h.Topic)
-	fmt.Fprintf(w, "  %s (+%s)", h.Time, secondsText(h.Time.Nanos()-start.Nanos()))
-	var buf []byte
+// appendHitText appends a hit as find prints it: topic, time (and seconds
+// from start), then each value as name=value. It does not allocate (find
+// may print millions).
+func appendHitText(b []byte, h *query.Hit, start bag.Time) []byte {
+	b = append(b, h.Topic...)
+	b = append(b, "  "...)
+	b = appendTime(b, h.Time)
+	b = append(b, " (+"...)
+	b = appendSeconds(b, h.Time.Nanos()-start.Nanos())
+	b = append(b, ')')
 	for _, v := range h.Values {
-		w.WriteString("  ")
-		w.WriteString(v.Name)
-		w.WriteByte('=')
-		buf = v.AppendText(buf[:0])
-		w.Write(buf)
+		b = append(b, "  "...)
+		b = append(b, v.Name...)
+		b = append(b, '=')
+		b = v.AppendText(b)
 	}
-	w.WriteByte('\n')
+	return append(b, '\n')
 }
 
 // errEnough stops a time-ordered read of hits at the limit.
@@ -218,8 +223,9 @@ func writeOrderedHits(w *bufio.Writer, b bag.Storage, f bag.MessageFilter, res *
 		case "csv":
 			return hw.Write(h)
 		}
-		writeHitText(w, h, start)
-		return nil
+		buf = appendHitText(buf[:0], h, start)
+		_, err := w.Write(buf)
+		return err
 	})
 	if errors.Is(err, errEnough) {
 		err = nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -320,10 +321,43 @@ func checkRange(lo, hi, start, end bag.Time) error {
 // secondsText is ns nanoseconds as seconds, exact and without trailing
 // zeros: "9.98", "-5", "0.000000001".
 func secondsText(ns int64) string {
-	sign := ""
+	return string(appendSeconds(nil, ns))
+}
+
+// appendSeconds appends secondsText(ns) to b, without allocating (find
+// writes it for every hit).
+func appendSeconds(b []byte, ns int64) []byte {
+	u := uint64(ns)
 	if ns < 0 {
-		sign, ns = "-", -ns
+		b = append(b, '-')
+		u = -u
 	}
-	s := fmt.Sprintf("%s%d.%09d", sign, ns/1e9, ns%1e9)
-	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+	b = strconv.AppendUint(b, u/1e9, 10)
+	frac := u % 1e9
+	if frac == 0 {
+		return b
+	}
+	b = append(b, '.')
+	b = appendNine(b, frac)
+	for b[len(b)-1] == '0' {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// appendNine appends n (below 1e9) as nine digits, zero-padded.
+func appendNine(b []byte, n uint64) []byte {
+	var d [9]byte
+	for i := 8; i >= 0; i-- {
+		d[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, d[:]...)
+}
+
+// appendTime appends t as bag.Time.String writes it (sec.nnnnnnnnn).
+func appendTime(b []byte, t bag.Time) []byte {
+	b = strconv.AppendUint(b, uint64(t.Sec), 10)
+	b = append(b, '.')
+	return appendNine(b, uint64(t.NSec))
 }

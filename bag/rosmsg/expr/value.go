@@ -179,7 +179,12 @@ func (v Value) AppendText(b []byte) []byte {
 		sec, nsec := secsNsecs(v.Int)
 		b = strconv.AppendInt(b, sec, 10)
 		b = append(b, '.')
-		return append(b, fmt.Sprintf("%09d", nsec)...)
+		var d [9]byte // nsec as nine digits, without fmt's allocation
+		for i, n := 8, nsec; i >= 0; i-- {
+			d[i] = byte('0' + n%10)
+			n /= 10
+		}
+		return append(b, d[:]...)
 	}
 	return append(b, "none"...)
 }
