@@ -90,10 +90,11 @@ func exprUsage(src string, err error) error {
 	return usagef("%v", err)
 }
 
-// findSpill is how many hits find holds to sort them (a few MB); a search
+// findSpill is how many bytes of hits find holds to sort them (some
+// hundred thousand hits of a value or two: query.Options.Spill); a search
 // that finds more prints them from a second, time-ordered read, so that
 // find's memory is bounded whatever the recording (issue 29).
-const findSpill = 1 << 14
+const findSpill = 8 << 20
 
 // runFind runs find. onePass lets the search be the doctor's pass where it
 // can be (query.Options.Doctor): the file is read once; else (tests) the

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -63,10 +64,11 @@ type Options struct {
 	// OnHit (a hit of a set-aside pass would be said twice), Report is
 	// nil: the caller runs the doctor after the read, if it wants it.
 	Doctor bool
-	// Spill, when above 0, bounds the hits held in memory whatever
-	// MaxHits: a pass that finds more keeps none (Result.Spilled), and
-	// the caller takes them in time order from Compiled.OrderedHits,
-	// which reads the messages again.
+	// Spill, when above 0, bounds the bytes of hits held in memory
+	// whatever MaxHits (the hits, their values and the strings in them):
+	// a pass that finds more keeps none
+	// (Result.Spilled), and the caller takes them in time order from
+	// Compiled.OrderedHits, which reads the messages again.
 	Spill int
 }
 
@@ -79,7 +81,7 @@ type Result struct {
 	Dropped int64
 	// Found counts the hits, kept or not.
 	Found int64
-	// Spilled says the pass found more than Options.Spill hits and kept
+	// Spilled says the pass found more than Options.Spill bytes of hits and kept
 	// none: Hits is nil, Names lists the values' names in the order they
 	// first appear in time order (for a table's columns), and
 	// Compiled.OrderedHits gives the hits.
@@ -203,7 +205,8 @@ func (c *Compiled) newRun(s bag.Storage, vf bag.MessageFilter, clock *ClockIndex
 	total := selectedCount(s, vf)
 	res := &Result{Compiled: c}
 	var (
-		mu      sync.Mutex // guards res's hits, failures and names
+		mu      sync.Mutex // guards res's hits, failures, names and held
+		held    hitArena   // the kept hits' values
 		names   = firstNames{}
 		done    atomic.Int64
 		dropped atomic.Int64
@@ -249,10 +252,9 @@ func (c *Compiled) newRun(s bag.Storage, vf bag.MessageFilter, clock *ClockIndex
 		if ok {
 			sc.vals = st.Values(sc.vals[:0])
 			hit = Hit{Topic: m.Conn.Topic, Conn: m.Conn.ID, Time: m.Time, Publish: m.PublishTime, Loc: m.Loc,
-				Values: append([]expr.Value(nil), sc.vals...)}
+				Values: sc.vals}
 		}
 		sc.in.Data = nil
-		scratchPool.Put(sc)
 		switch {
 		case err != nil:
 			mu.Lock()
@@ -264,27 +266,32 @@ func (c *Compiled) newRun(s bag.Storage, vf bag.MessageFilter, clock *ClockIndex
 			mu.Unlock()
 		case ok:
 			if opt.OnHit != nil {
-				opt.OnHit(hit)
+				h := hit
+				h.Values = append([]expr.Value(nil), hit.Values...)
+				opt.OnHit(h)
 			}
 			mu.Lock()
 			res.Found++
 			switch {
 			case res.Spilled:
 				names.note(&hit)
-			case opt.Spill > 0 && res.Found > int64(opt.Spill):
+			case opt.Spill > 0 && held.bytes(len(res.Hits)+1, &hit) > int64(opt.Spill):
 				res.Spilled = true
 				for i := range res.Hits {
 					names.note(&res.Hits[i])
 				}
 				names.note(&hit)
 				res.Hits = nil
+				held = hitArena{}
 			case len(res.Hits) < maxHits:
+				hit.Values = held.keep(hit.Values)
 				res.Hits = append(res.Hits, hit)
 			default:
 				dropped.Add(1)
 			}
 			mu.Unlock()
 		}
+		scratchPool.Put(sc)
 	}
 	finish := func(skipped []bag.ByteRange, err error) *Result {
 		for _, sc := range all {
@@ -362,4 +369,54 @@ func selectedCount(s bag.Storage, f bag.MessageFilter) int64 {
 		}
 	}
 	return int64(n)
+}
+
+// hitArena holds the values of the hits a search keeps in slabs, so that
+// keeping a hit does not allocate, and counts the bytes they hold with
+// the strings in them (Options.Spill).
+type hitArena struct {
+	slab  []expr.Value
+	vals  int64 // values kept
+	strs  int64 // bytes of the strings in them
+	slabs int64 // values allocated in slabs
+}
+
+// arenaSlab is how many values a slab holds.
+const arenaSlab = 4096
+
+var (
+	hitSize   = int64(unsafe.Sizeof(Hit{}))
+	valueSize = int64(unsafe.Sizeof(expr.Value{}))
+)
+
+// keep copies vals into the arena and returns the copy (its capacity its
+// length, so that an append to it never writes over the next hit's).
+func (a *hitArena) keep(vals []expr.Value) []expr.Value {
+	if len(vals) == 0 {
+		return nil
+	}
+	if cap(a.slab)-len(a.slab) < len(vals) {
+		n := max(arenaSlab, len(vals))
+		a.slab = make([]expr.Value, 0, n)
+		a.slabs += int64(n)
+	}
+	i := len(a.slab)
+	a.slab = append(a.slab, vals...)
+	a.vals += int64(len(vals))
+	for _, v := range vals {
+		a.strs += int64(len(v.Str))
+	}
+	return a.slab[i:len(a.slab):len(a.slab)]
+}
+
+// bytes returns what n hits held, h the last of them, take: the hits (with
+// room for their slice to grow into), the arena's slabs (or h's values
+// beside the arena's) and the strings in the values; the topics and the
+// values' names are shared.
+func (a *hitArena) bytes(n int, h *Hit) int64 {
+	strs := a.strs
+	for _, v := range h.Values {
+		strs += int64(len(v.Str))
+	}
+	return 2*int64(n)*hitSize + max(a.slabs, a.vals+int64(len(h.Values)))*valueSize + strs
 }
