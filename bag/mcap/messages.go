@@ -108,6 +108,8 @@ type MessageIter struct {
 
 	sel        []bool // by channel ID; nil selects all
 	start, end uint64
+	// counted: every chunk's counts were known when Iter began (counts).
+	counted bool
 
 	started bool
 	window  int
@@ -148,7 +150,7 @@ func (x *Reader) Messages(f bag.MessageFilter) bag.MessageIter { return x.Iter(f
 
 // Iter is Messages returning the concrete iterator.
 func (x *Reader) Iter(f bag.MessageFilter) *MessageIter {
-	it := &MessageIter{x: x, start: uint64(f.Start.Nanos()), end: ^uint64(0)}
+	it := &MessageIter{x: x, start: uint64(f.Start.Nanos()), end: ^uint64(0), counted: x.counted.Load()}
 	if !f.End.IsZero() {
 		it.end = uint64(f.End.Nanos())
 	}
@@ -196,9 +198,9 @@ func (x *Reader) Iter(f bag.MessageFilter) *MessageIter {
 		sel = nil
 	}
 	for _, j := range it.jobs {
-		j.flight = flightCost(j)
+		j.flight = it.flightCost(j)
 		if j.c != nil {
-			j.msgs, j.msgsKnown = chunkMessages(j.c, sel)
+			j.msgs, j.msgsKnown = chunkMessages(it.counts(j.c), j.c, sel)
 		}
 	}
 	return it
@@ -211,13 +213,26 @@ func (it *MessageIter) selected(ch uint16) bool {
 	return it.sel == nil || it.sel[ch]
 }
 
+// counts is a chunk's message count per channel where the iterator may
+// read them: those the scan found at open (never written after), or all
+// of them when Blocks (or Stats) had counted every chunk before Iter; nil
+// when not known. A count that Blocks makes while the iterator is set up
+// is not read: Blocks writes it under its sync.Once, which the iterator
+// does not wait for.
+func (it *MessageIter) counts(c *chunk) map[uint16]uint64 {
+	if c.scanned || it.counted {
+		return c.counts
+	}
+	return nil
+}
+
 func (it *MessageIter) wantsChunk(c *chunk) bool {
 	if it.sel == nil {
 		return true
 	}
 	ids := c.MsgIdx
-	if c.counts != nil {
-		for id := range c.counts {
+	if counts := it.counts(c); counts != nil {
+		for id := range counts {
 			if it.selected(id) {
 				return true
 			}
@@ -345,7 +360,7 @@ func (it *MessageIter) cost(j *job) int64 {
 // flightCost is the bytes a job holds once read: the chunk record, its
 // records decompressed and its list of messages (or the run of messages
 // outside chunks and theirs).
-func flightCost(j *job) int64 {
+func (it *MessageIter) flightCost(j *job) int64 {
 	if j.c == nil {
 		first, last := j.loose[0], j.loose[len(j.loose)-1]
 		return bufCap(last.Offset+last.Len-first.Offset) + int64(len(j.loose))*entSize
@@ -356,7 +371,7 @@ func flightCost(j *job) int64 {
 		n += bufCap(int64(min(c.USize, preallocLimit)))
 	}
 	// The messages, else as many as records of tens of bytes make.
-	msgs, ok := chunkMessages(c, nil)
+	msgs, ok := chunkMessages(it.counts(c), c, nil)
 	if !ok {
 		msgs = c.USize / 96
 	}
@@ -364,13 +379,14 @@ func flightCost(j *job) int64 {
 }
 
 // chunkMessages is how many of a chunk's messages selected (nil: all)
-// takes, at most: from the counts, else, for all of them, from the
-// message index's length (16 bytes a message); false when not known.
-func chunkMessages(c *chunk, selected func(uint16) bool) (uint64, bool) {
+// takes, at most: from its counts (nil: not known), else, for all of
+// them, from the message index's length (16 bytes a message); false when
+// not known.
+func chunkMessages(counts map[uint16]uint64, c *chunk, selected func(uint16) bool) (uint64, bool) {
 	var msgs uint64
 	switch {
-	case c.counts != nil:
-		for id, k := range c.counts {
+	case counts != nil:
+		for id, k := range counts {
 			if selected == nil || selected(id) {
 				msgs += k
 			}

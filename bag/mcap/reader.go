@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bagscope/bagscope/bag"
 )
@@ -74,6 +75,10 @@ type Reader struct {
 
 	countsOnce sync.Once
 	blocks     []*bag.Block
+	// counted is set once countsOnce has filled every chunk's counts: an
+	// iterator reads counts it did not find at open only after it
+	// (MessageIter.counts), never while Blocks writes them.
+	counted atomic.Bool
 
 	cacheMu   sync.Mutex
 	cacheOff  int64
@@ -436,6 +441,7 @@ func (x *Reader) ensureCounts() {
 			}
 			x.blocks[i] = b
 		}
+		x.counted.Store(true)
 	})
 }
 
