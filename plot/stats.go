@@ -49,6 +49,26 @@ func (a *StatsAcc) Add(v float64) {
 	a.max = max(a.max, v)
 }
 
+// Merge adds to a the values b gathered: the figures are those of one
+// accumulator handed both's values, in any order (the sum stays exact),
+// so that several goroutines can each summarise a share of the points.
+// Only a sum whose partials overflow (values near ±MaxFloat64) depends on
+// the order, as it does for Add alone.
+func (a *StatsAcc) Merge(b *StatsAcc) {
+	a.points += b.points
+	a.nonFinite += b.nonFinite
+	if b.n == 0 {
+		return
+	}
+	if a.n == 0 {
+		a.min, a.max = b.min, b.max
+	}
+	a.min = min(a.min, b.min)
+	a.max = max(a.max, b.max)
+	a.n += b.n
+	a.sum.merge(&b.sum)
+}
+
 // Stats returns the summary of the values added.
 func (a *StatsAcc) Stats() Stats {
 	st := Stats{Points: a.points, NonFinite: a.nonFinite}
@@ -74,9 +94,25 @@ type exactSum struct {
 
 func (s *exactSum) add(x float64) {
 	s.naive += x
-	if s.overflow {
-		return
+	if !s.overflow {
+		s.addExact(x)
 	}
+}
+
+// merge adds o's exact sum (its partials, each exactly) to s's.
+func (s *exactSum) merge(o *exactSum) {
+	s.naive += o.naive
+	s.overflow = s.overflow || o.overflow
+	for _, p := range o.partials {
+		if s.overflow {
+			return
+		}
+		s.addExact(p)
+	}
+}
+
+// addExact adds x to the partials, or sets overflow.
+func (s *exactSum) addExact(x float64) {
 	i := 0
 	for _, y := range s.partials {
 		if math.Abs(x) < math.Abs(y) {

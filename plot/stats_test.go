@@ -91,3 +91,54 @@ func TestStatsAccExactSum(t *testing.T) {
 		})
 	}
 }
+
+// TestStatsAccMerge checks that accumulators merged give what one
+// accumulator given every value gives, bit for bit: the values of
+// TestStatsAccExactSum's kinds (cancelling, tiny on big, half an ulp,
+// noisy over 30 decades, -0 and 0, NaN and infinities) split into 1 to 8
+// shares at random places, shuffled, some shares empty, merged in a random
+// order.
+func TestStatsAccMerge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	cases := map[string][]float64{
+		"cancelling":  {1e16, 1, -1e16, 1, 3.5, -0.25},
+		"tiny on big": append([]float64{1e20}, slices.Repeat([]float64{1}, 1000)...),
+		"half ulp":    {1, 1.1102230246251565e-16, 1.1102230246251565e-16 * 1e-10, 1.1102230246251565e-16},
+		"zeros":       {0, math.Copysign(0, -1), 0},
+		"non-finite":  {math.NaN(), 2, math.Inf(-1), 3, math.Inf(1)},
+		"one":         {7},
+		"none":        {},
+	}
+	var noisy []float64
+	for range 50000 {
+		noisy = append(noisy, rng.NormFloat64()*math.Pow(10, float64(rng.IntN(30)-15)))
+	}
+	cases["noisy"] = noisy
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	for name, vs := range cases {
+		var one StatsAcc
+		for _, v := range vs {
+			one.Add(v)
+		}
+		want := one.Stats()
+		for round := range 20 {
+			parts := make([]StatsAcc, 1+rng.IntN(8))
+			order := slices.Clone(vs)
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			for _, v := range order {
+				parts[rng.IntN(len(parts))].Add(v)
+			}
+			var got StatsAcc
+			for _, i := range rng.Perm(len(parts)) {
+				got.Merge(&parts[i])
+			}
+			g := got.Stats()
+			if g.Points != want.Points || g.NonFinite != want.NonFinite || !same(g.Min, want.Min) || !same(g.Max, want.Max) ||
+				!same(g.Mean, want.Mean) || !same(g.Sum, want.Sum) {
+				t.Errorf("%s round %d (%d shares): merged %+v, one accumulator %+v", name, round, len(parts), g, want)
+			}
+		}
+	}
+}
