@@ -320,24 +320,84 @@ func writeRecord(w *bytes.Buffer, header, data []byte) {
 	w.Write(data)
 }
 
-// compressChunk compresses a chunk's records into z (emptied first).
+// compressChunk compresses a chunk's records into z (emptied first), with
+// a compressor from the pool.
 func compressChunk(compression string, z *bytes.Buffer, raw []byte) error {
 	z.Reset()
-	var zw io.WriteCloser
-	switch compression {
-	case CompressionBZ2:
-		bw, err := bzip2.NewWriter(z, &bzip2.WriterConfig{Level: 9})
+	pool := compressors[compression]
+	if pool == nil {
+		return fmt.Errorf("%w: cannot write %q chunks", ErrUnsupportedCompression, compression)
+	}
+	c := pool.Get().(chunkCompressor)
+	err := c.compress(z, raw)
+	if err == nil {
+		// A compressor that failed may hold a half-written stream.
+		pool.Put(c)
+	}
+	return err
+}
+
+// chunkCompressor compresses one chunk's records at a time and is reused
+// for the next: a new compressor per chunk allocated its tables per chunk
+// (dsnet's bzip2 writer at level 9: its 900 kB block, the block twice over
+// and a suffix array of 2×900k ints, 17 MB), and the garbage made fix of a
+// bz2 bag peak at 131 MB (issue 29).
+type chunkCompressor interface {
+	compress(z *bytes.Buffer, raw []byte) error
+}
+
+// compressors are the idle compressors, kept across collections and at
+// most GOMAXPROCS of each (decoderPool): the writer's workers take one each.
+var compressors = map[string]*decoderPool{
+	CompressionBZ2: {New: func() any { return &bz2Compressor{} }},
+	CompressionLZ4: {New: func() any { return &lz4Compressor{} }},
+}
+
+// bz2Level is the bzip2 level the writer compresses at: blocks of 400 kB
+// rather than the reference writer's 900 kB (level 9). dsnet's encoder
+// holds 20 bytes a byte of its block (the block twice over and a suffix
+// array of 2×n ints): 7 MB a worker rather than 17, which took fix of a
+// bz2 bag from 67 to 59 MiB of peak RSS. A 768 kB chunk is two blocks;
+// on mixed_bz2.bag the copy came out 0.2% larger and 20% faster (13.91
+// against 13.88 MB, 5.2 against 6.8 s of CPU). Any reader reads any
+// level: the stream header says it ("BZh4").
+const bz2Level = 4
+
+type bz2Compressor struct{ w *bzip2.Writer }
+
+func (c *bz2Compressor) compress(z *bytes.Buffer, raw []byte) error {
+	if c.w == nil {
+		w, err := bzip2.NewWriter(z, &bzip2.WriterConfig{Level: bz2Level})
 		if err != nil {
 			return err
 		}
-		zw = bw
-	case CompressionLZ4:
-		zw = lz4.NewWriter(z)
-	default:
-		return fmt.Errorf("%w: cannot write %q chunks", ErrUnsupportedCompression, compression)
-	}
-	if _, err := zw.Write(raw); err != nil {
+		c.w = w
+	} else if err := c.w.Reset(z); err != nil {
 		return err
 	}
-	return zw.Close()
+	if _, err := c.w.Write(raw); err != nil {
+		return err
+	}
+	return c.w.Close()
+}
+
+// lz4Compressor writes LZ4 frames of 1 MiB blocks, as roslz4 does
+// (block size ID 6), rather than pierrec/lz4's default 4 MiB, whose
+// buffers (a block and its compressed copy, 8 MiB a worker) held more
+// than a chunk of 768 kB needs.
+type lz4Compressor struct{ w *lz4.Writer }
+
+func (c *lz4Compressor) compress(z *bytes.Buffer, raw []byte) error {
+	if c.w == nil {
+		c.w = lz4.NewWriter(z)
+		if err := c.w.Apply(lz4.BlockSizeOption(lz4.Block1Mb)); err != nil {
+			return err
+		}
+	} else {
+		c.w.Reset(z)
+	}
+	if _, err := c.w.Write(raw); err != nil {
+		return err
+	}
+	return c.w.Close()
 }
