@@ -710,6 +710,10 @@ func (d *doctor) chunk(t *topRec, j *checkJob) {
 	}
 	if j.plain {
 		// Every record a message, walked whole by the worker.
+		if !j.listed {
+			j.msgs = listMessages(l.data, make([]msgAt, 0, len(l.data)/256))
+			j.listed = true
+		}
 		for i, m := range j.msgs {
 			next := len(l.data)
 			if i+1 < len(j.msgs) {

@@ -53,6 +53,9 @@ type checkJob struct {
 	// Being all message records, each ends where the next starts.
 	plain bool
 	msgs  []msgAt
+	// listed says msgs was made by the worker; else the doctor lists a
+	// plain chunk's messages itself when it needs them (listMessages).
+	listed bool
 	// vouch is what the walk found of a plain chunk, when it holds
 	// nothing the doctor notes of the chunk alone (see chunkVouch): the
 	// doctor then checks the chunk from it, and its message index records
@@ -195,16 +198,22 @@ func (p *checkPipe) work(j *checkJob, d *decoders, m *bag.Message) {
 	// messages listed for the doctor (when the chunk loaded whole) and
 	// handed to the visitor.
 	plain := j.load.err == nil
-	if plain {
+	var vb *vouchBuilder
+	if plain && !x.fullCheck && uint64(len(j.load.data)) <= 1<<32-1 {
+		vb = startVouch(j.off, j.n, &j.load)
+	}
+	// The messages are listed for the doctor only where no vouch is
+	// made: a vouch the doctor takes stands for them, and the few chunks
+	// whose vouch fails or is not taken are listed by the doctor
+	// (listMessages), so a read that vouches does not write 16 bytes a
+	// message it almost never needs (issue 24: find's pass).
+	listing := plain && vb == nil
+	if listing {
 		select {
 		case j.msgs = <-p.msgBufs:
 		default:
 			j.msgs = make([]msgAt, 0, len(j.load.data)/256) // grows for smaller records
 		}
-	}
-	var vb *vouchBuilder
-	if plain && !x.fullCheck && uint64(len(j.load.data)) <= 1<<32-1 {
-		vb = startVouch(j.off, j.n, &j.load)
 	}
 	_, werr := walkRecords(j.load.data, func(op Op, off int, content []byte) bool {
 		if vb != nil {
@@ -215,7 +224,7 @@ func (p *checkPipe) work(j *checkJob, d *decoders, m *bag.Message) {
 			return true
 		}
 		ch := binary.LittleEndian.Uint16(content)
-		if plain {
+		if listing && plain {
 			j.msgs = append(j.msgs, msgAt{uint32(off), ch, binary.LittleEndian.Uint64(content[6:])})
 		}
 		if p.visit == nil || int(ch) >= len(x.connTab) || x.connTab[ch] == nil || p.wanted != nil && !p.wanted[ch] {
@@ -231,9 +240,21 @@ func (p *checkPipe) work(j *checkJob, d *decoders, m *bag.Message) {
 		return true
 	})
 	j.plain = plain && werr == nil && uint64(len(j.load.data)) <= 1<<32-1
+	j.listed = listing
 	if j.plain && vb != nil {
 		if j.vouch = vb.done(); j.vouch != nil {
 			j.vouch.crc = j.crc
 		}
 	}
+}
+
+// listMessages lists the message records of a plain chunk's records data
+// (every record a message, walked whole: checkJob.plain) into buf, as the
+// pipe's workers list them.
+func listMessages(data []byte, buf []msgAt) []msgAt {
+	walkRecords(data, func(op Op, off int, content []byte) bool {
+		buf = append(buf, msgAt{uint32(off), binary.LittleEndian.Uint16(content), binary.LittleEndian.Uint64(content[6:])})
+		return true
+	})
+	return buf
 }

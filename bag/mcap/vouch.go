@@ -313,7 +313,11 @@ func (d *doctor) unvouch(c *seenChunk) {
 		c.readable = false
 		return
 	}
-	c.msgs = append(d.msgBuf[:0], j.msgs...)
+	if j.listed {
+		c.msgs = append(d.msgBuf[:0], j.msgs...)
+	} else {
+		c.msgs = listMessages(j.load.data, d.msgBuf[:0])
+	}
 	d.msgBuf = nil
 }
 
