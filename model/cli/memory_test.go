@@ -53,7 +53,7 @@ func TestHeadlessCommandsMemory(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if b, err := exec.Command("go", append([]string{"build", "-o", out}, args...)...).CombinedOutput(); err != nil {
+			if b, err := goBuild(append([]string{"-o", out}, args...)...).CombinedOutput(); err != nil {
 				mu.Lock()
 				failed = append(failed, fmt.Sprintf("go build %s: %v\n%s", args[len(args)-1], err, b))
 				mu.Unlock()

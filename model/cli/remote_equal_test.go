@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -23,11 +22,7 @@ func TestRemoteCommandsEqualLocal(t *testing.T) {
 	}
 	srv := startServers(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	sqlBin := filepath.Join(t.TempDir(), "bagscope-sql")
-	if out, err := exec.Command("go", "build", "-o", sqlBin, "./bagscope-sql").CombinedOutput(); err != nil {
-		t.Fatalf("go build bagscope-sql: %v\n%s", err, out)
-	}
-	t.Setenv("BAGSCOPE_SQL", sqlBin)
+	t.Setenv("BAGSCOPE_SQL", builtSQL(t))
 	before := tree(t, srv.root)
 	work := t.TempDir()
 	asked := map[string]bool{}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,10 +14,7 @@ func TestSQLRunsTheHelper(t *testing.T) {
 	if _, stderr, code := run("sql", "SELECT 1"); code != 1 || !strings.Contains(stderr, "bagscope-sql") {
 		t.Errorf("without the helper: exit %d, %q; want 1 naming bagscope-sql", code, stderr)
 	}
-	bin := filepath.Join(t.TempDir(), "bagscope-sql")
-	if out, err := exec.Command("go", "build", "-o", bin, "./bagscope-sql").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtSQL(t)
 	t.Setenv("BAGSCOPE_SQL", bin)
 	robot := testdata + "/robot.bag"
 	tests := []struct {
