@@ -220,7 +220,10 @@ lint: gofmt
 # fixture and damaged one) against the reference,
 # TestOnePassSaysWhatTheDoctorSays half of each recording's damaged copies
 # (onePassEvery; 252 s whole at load 17), and ui's TestHelpKeys one in 3 of
-# the keys Help lists (helpKeysEvery; each key is a window of its own).
+# the keys Help lists (helpKeysEvery; each key is a window of its own),
+# TestRemoteCatEqualsLocal one recording of each format and layout per
+# server (remoteSample), model/tf's TestHistoryLookupSeriesEqualsRead one
+# in 3 of each recording's pairs of frames (histSeriesEvery).
 # TestHeadlessCommandsMemory runs check and plot --stats on an MCAP of 1M
 # tiny messages, with -long every headless command on 4M, MCAP and ROS 1
 # (peak RSS at most 64 MiB, issue 29).
