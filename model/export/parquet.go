@@ -14,8 +14,8 @@ import (
 // together (a table of many topics writes smaller row groups), so memory
 // stays bounded whatever the recording's size.
 const (
-	rowGroupBytes = 32 << 20
-	allBuffered   = 256 << 20
+	rowGroupBytes = 8 << 20
+	allBuffered   = 32 << 20
 	minRowGroup   = 1 << 20
 )
 
