@@ -125,42 +125,17 @@ func fieldName(name []byte) string {
 	return string(name)
 }
 
-// scanHeader is the allocation-free form of parseHeader used on the hot
-// path: it finds the op, conn and time fields of a message data record.
-// It reports ok=false on any malformation; the caller then falls back to
-// parseHeader for a precise error.
-func scanHeader(b []byte) (op Op, conn uint32, t Time, hasConn, hasTime, ok bool) {
-	pos := 0
-	for pos < len(b) {
-		if len(b)-pos < 4 {
-			return
-		}
-		n := int(le32(b[pos:]))
-		if n < 0 || n > len(b)-pos-4 {
-			return
-		}
-		f := b[pos+4 : pos+4+n]
-		pos += 4 + n
-		switch {
-		case len(f) == 4 && f[0] == 'o' && f[1] == 'p' && f[2] == '=':
-			op = Op(f[3])
-		case len(f) == 9 && string(f[:5]) == "conn=":
-			conn, hasConn = le32(f[5:]), true
-		case len(f) == 13 && string(f[:5]) == "time=":
-			t, hasTime = parseTime(f[5:]), true
-		case bytes.IndexByte(f, '=') < 0:
-			return
-		}
-	}
-	ok = true
-	return
-}
-
-// scanHeaderPlain is scanHeader that also says whether the header is plain
-// as scanMessageHeader takes it (each field with its '=', op once and not
-// 0, a message data record's conn and time once each, each of its size):
-// then op, conn and t are also scanMessageHeader's. One scan serves the
-// read (chunkCursor.collect) and the vouch built beside it.
+// scanHeaderPlain is the allocation-free form of parseHeader used on the
+// hot paths: the one walk of a record header for the read
+// (chunkCursor.collect) and the vouch built beside it, the doctor's chunk
+// visits (visitChunk, walkVouchFast), the index check (checkEntry), the
+// validator and the resync after damage (readableMessage). It finds the op,
+// conn and time fields of a message data record; ok is false on any
+// malformation (a field cut off or without '='), and the caller then falls
+// back to parseHeader for a precise error. plain says the header is one the
+// doctor's walker frames without parsing it into fields: each field with its
+// '=', op once and not 0, a message data record's conn and time once each,
+// each of its size; then op, conn and t are those parseMessageData reads.
 func scanHeaderPlain(b []byte) (op Op, conn uint32, t Time, hasConn, hasTime, ok, plain bool) {
 	var nop, nconn, ntime int
 	odd := false // a field named op, conn or time of another size

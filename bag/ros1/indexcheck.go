@@ -48,7 +48,7 @@ func checkEntry(data []byte, e IndexEntry, conn uint32, ci *ChunkInfo) (what str
 	if hlen+8 > int64(len(data))-off {
 		return fmt.Sprintf("points at a record whose header length %d runs past the chunk's end", hlen), false
 	}
-	op, c, t, hasConn, hasTime, ok := scanHeader(data[off+4 : off+4+hlen])
+	op, c, t, hasConn, hasTime, ok, _ := scanHeaderPlain(data[off+4 : off+4+hlen])
 	switch {
 	case !ok:
 		return "points at a record with a malformed header", false

@@ -924,7 +924,7 @@ func readableMessage(data []byte, off int) bool {
 	if !ok {
 		return false
 	}
-	op, _, _, hasConn, hasTime, ok := scanHeader(data[off+4 : dstart-4])
+	op, _, _, hasConn, hasTime, ok, _ := scanHeaderPlain(data[off+4 : dstart-4])
 	return ok && op == OpMessageData && hasConn && hasTime
 }
 

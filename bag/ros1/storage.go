@@ -1,7 +1,6 @@
 package ros1
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -385,8 +384,8 @@ func (s *Store) visitChunk(ch *Chunk, data []byte, fn func(m *bag.Message)) bool
 		if !ok {
 			return false
 		}
-		op, conn, t, ok := scanMessageHeader(data[off+4 : dstart-4])
-		if !ok {
+		op, conn, t, _, _, _, plain := scanHeaderPlain(data[off+4 : dstart-4])
+		if !plain {
 			return false
 		}
 		if op == OpMessageData {
@@ -401,50 +400,6 @@ func (s *Store) visitChunk(ch *Chunk, data []byte, fn func(m *bag.Message)) bool
 		off = end
 	}
 	return true
-}
-
-// scanMessageHeader is scanHeader for visitChunk: ok only when every field
-// has a '=', op is there once, and a message data record has its conn and
-// time once each, of their sizes, so that its values are those
-// parseMessageData reads.
-func scanMessageHeader(b []byte) (op Op, conn uint32, t Time, ok bool) {
-	var nop, nconn, ntime int
-	for pos := 0; pos < len(b); {
-		if len(b)-pos < 4 {
-			return
-		}
-		n := int(le32(b[pos:]))
-		if n < 0 || n > len(b)-pos-4 {
-			return
-		}
-		f := b[pos+4 : pos+4+n]
-		pos += 4 + n
-		eq := bytes.IndexByte(f, '=')
-		if eq < 0 {
-			return
-		}
-		switch string(f[:eq]) {
-		case "op":
-			if nop++; len(f) != 4 {
-				return
-			}
-			op = Op(f[3])
-		case "conn":
-			if nconn++; len(f) != 9 {
-				return
-			}
-			conn = le32(f[5:])
-		case "time":
-			if ntime++; len(f) != 13 {
-				return
-			}
-			t = parseTime(f[5:])
-		}
-	}
-	if nop != 1 || op == 0 || op == OpMessageData && (nconn != 1 || ntime != 1) {
-		return
-	}
-	return op, conn, t, true
 }
 
 // SeamReport puts a ROS 1 check report in the seam's terms.

@@ -54,7 +54,7 @@ func (v *validator) chunk(l *loadedChunk) {
 		if !ok {
 			return
 		}
-		op, conn, _, hasConn, _, ok := scanHeader(data[off+4 : dstart-4])
+		op, conn, _, hasConn, _, ok, _ := scanHeaderPlain(data[off+4 : dstart-4])
 		if !ok || op == 0 {
 			return
 		}

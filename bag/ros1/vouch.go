@@ -143,7 +143,7 @@ func (b *Bag) taken() map[int64]*chunkVouch {
 // returns its vouch, or nil when the walk finds something the doctor
 // reports of the chunk alone. Records whose headers are plain (each field
 // with its '=', op once, a message's conn and time once each and of their
-// sizes: scanMessageHeader) are framed as the doctor's walker frames them
+// sizes: scanHeaderPlain's plain) are framed as the doctor's walker frames them
 // without parsing their headers into fields; a chunk with any other
 // record is walked with the doctor's own walker.
 func walkVouch(ch *Chunk, data []byte) *chunkVouch {
@@ -228,8 +228,8 @@ func walkVouchFast(ch *Chunk, data []byte) (cv *chunkVouch, ok bool) {
 		if !ok {
 			return nil, false
 		}
-		op, conn, t, ok := scanMessageHeader(data[off+4 : dstart-4])
-		if !ok || !vb.record(data, off, dstart, end, op, conn, t) {
+		op, conn, t, _, _, _, plain := scanHeaderPlain(data[off+4 : dstart-4])
+		if !plain || !vb.record(data, off, dstart, end, op, conn, t) {
 			return nil, false
 		}
 		off = end
