@@ -85,12 +85,17 @@ func CheckContext(ctx context.Context, r io.ReaderAt, size int64, progress func(
 	return checkVisiting(ctx, r, size, progress, nil)
 }
 
+// chunkVisit hands on the messages of a chunk's data (see checkVisiting).
+// visited is false when it could not hand on every message of the chunk.
+// With vouch, it also returns the chunk's vouch, walkVouch's, made in the
+// same walk of the records.
+type chunkVisit func(ch *Chunk, data []byte, vouch bool) (visited bool, cv *chunkVouch)
+
 // checkVisiting is CheckContext that hands visit every chunk it reads
-// whole, on the worker that decompressed it, in no particular order.
-// visit reports false when it could not hand on every message of the
-// chunk. The report's visited says whether every message was handed on:
-// every chunk read whole, its records walked to the end, and visit true.
-func checkVisiting(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64), visit func(ch *Chunk, data []byte) bool) (*CheckReport, error) {
+// whole, on the worker that decompressed it, in no particular order. The
+// report's visited says whether every message was handed on: every chunk
+// read whole, its records walked to the end, and visit's visited true.
+func checkVisiting(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64), visit chunkVisit) (*CheckReport, error) {
 	return checkVouched(ctx, r, size, progress, visit, nil, nil)
 }
 
@@ -101,7 +106,7 @@ func checkVisiting(ctx context.Context, r io.ReaderAt, size int64, progress func
 // pre, if not nil, is the structure read beside the read that vouched
 // (see preScan): a quick check without a visitor takes it instead of
 // reading it.
-func checkVouched(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64), visit func(ch *Chunk, data []byte) bool, vouched map[int64]*chunkVouch, pre *preScan) (*CheckReport, error) {
+func checkVouched(ctx context.Context, r io.ReaderAt, size int64, progress func(done, total int64), visit chunkVisit, vouched map[int64]*chunkVouch, pre *preScan) (*CheckReport, error) {
 	if visit != nil || !bag.QuickCheck(ctx) {
 		vouched, pre = nil, nil
 	}
@@ -155,7 +160,7 @@ type checker struct {
 	sums map[int64]chunkSum
 	// visit is checkVisiting's; visited stays true while every message
 	// has been handed to it.
-	visit   func(ch *Chunk, data []byte) bool
+	visit   chunkVisit
 	visited bool
 	// vouched are the vouches of chunks a read walked already, by
 	// position (see checkVouched), or nil.

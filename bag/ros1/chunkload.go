@@ -21,11 +21,11 @@ type loadedChunk struct {
 	// visit, when set, is handed the chunk's data on the worker that
 	// decompressed it (see checker.visit); missed is set when it could
 	// not hand on every message.
-	visit  func(ch *Chunk, data []byte) bool
+	visit  chunkVisit
 	missed bool
 	// walk asks the worker for the vouch of the chunk read whole (see
 	// walkVouch): the doctor's walk of its records, off the doctor's
-	// goroutine; vouch is it, or nil.
+	// goroutine, in visit's walk when there is one; vouch is it, or nil.
 	walk  bool
 	vouch *chunkVouch
 }
@@ -49,7 +49,7 @@ func (b *Bag) loadInOrder(ctx context.Context, chunks []*Chunk, fn func(ch *Chun
 // do not decode, found on the workers; with visit set, each chunk read
 // whole is handed to it on the worker too; with walk, the worker adds the
 // chunk's vouch.
-func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, visit func(ch *Chunk, data []byte) bool, walk bool, fn func(l *loadedChunk) error) error {
+func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, visit chunkVisit, walk bool, fn func(l *loadedChunk) error) error {
 	if len(chunks) == 0 {
 		return nil
 	}
@@ -59,12 +59,14 @@ func (b *Bag) loadChunks(ctx context.Context, chunks []*Chunk, v *validator, vis
 		if l.validate != nil && len(l.data) > 0 {
 			l.validate.chunk(l)
 		}
-		l.missed = false
-		if l.visit != nil && l.err == nil {
-			l.missed = !l.visit(l.ch, l.data)
-		}
-		l.vouch = nil
-		if l.walk && l.err == nil && !l.ch.Open {
+		l.missed, l.vouch = false, nil
+		vouch := l.walk && l.err == nil && !l.ch.Open
+		switch {
+		case l.visit != nil && l.err == nil:
+			// One walk of the records for both.
+			visited, cv := l.visit(l.ch, l.data, vouch)
+			l.missed, l.vouch = !visited, cv
+		case vouch:
 			l.vouch = walkVouch(l.ch, l.data)
 		}
 	})

@@ -349,9 +349,9 @@ func (s *Store) chunkData(pos int64) ([]byte, string, error) {
 
 // Check runs the doctor on the bag's file.
 func (s *Store) Check(ctx context.Context, progress func(done, total int64)) (*bag.CheckReport, error) {
-	var visit func(ch *Chunk, data []byte) bool
+	var visit chunkVisit
 	if fn := bag.MessageVisitorOf(ctx); fn != nil {
-		visit = func(ch *Chunk, data []byte) bool { return s.visitChunk(ch, data, fn) }
+		visit = func(ch *Chunk, data []byte, vouch bool) (bool, *chunkVouch) { return s.visitChunk(ch, data, fn, vouch) }
 	}
 	r, err := checkVouched(ctx, s.Bag.r, s.Bag.size, progress, visit, s.Bag.taken(), s.Bag.takePreScan())
 	if err != nil {
@@ -373,33 +373,52 @@ func (s *Store) VouchReads() { s.Bag.VouchReads() }
 func (s *Store) DoctorVisits() bool { return true }
 
 // visitChunk hands fn every message of a chunk's data as ReadMessage
-// reads it. It reports false, and leaves the rest of the chunk, at a
-// record it cannot read as ReadMessage would for certain (a malformed or
-// unusual header: the caller then reads the messages apart) or a message
-// of an unknown connection.
-func (s *Store) visitChunk(ch *Chunk, data []byte, fn func(m *bag.Message)) bool {
+// reads it. visited is false, and fn is handed none of the rest of the
+// chunk, from a record it cannot read as ReadMessage would for certain (a
+// malformed or unusual header: the caller then reads the messages apart)
+// or a message of an unknown connection. With vouch, it returns the
+// chunk's vouch too (walkVouch's), made from the same walk of the record
+// headers: the doctor's quick check with a visitor (find) walks each chunk
+// once.
+func (s *Store) visitChunk(ch *Chunk, data []byte, fn func(m *bag.Message), vouch bool) (visited bool, cv *chunkVouch) {
+	var vb *vouchBuilder // the vouch while walkVouchFast would go on
+	if vouch {
+		vb = newVouchBuilder(ch)
+	}
+	visited = true
 	var m bag.Message
-	for off := 0; off < len(data); {
+	for off := 0; off < len(data) && (visited || vb != nil); {
 		dstart, end, ok := recordAt(data, off)
 		if !ok {
-			return false
+			visited, vb = false, nil
+			break
 		}
 		op, conn, t, _, _, _, plain := scanHeaderPlain(data[off+4 : dstart-4])
 		if !plain {
-			return false
+			visited, vb = false, nil
+			break
 		}
-		if op == OpMessageData {
-			c := s.byID[conn]
-			if c == nil || off > math.MaxUint32 {
-				return false
+		if visited && op == OpMessageData {
+			if c := s.byID[conn]; c != nil && off <= math.MaxUint32 {
+				m = bag.Message{Conn: c, Time: t, PublishTime: t, Data: data[dstart:end],
+					Loc: bag.Loc{Block: ch.Offset, Offset: uint32(off)}, DataOffset: int64(dstart)}
+				fn(&m)
+			} else {
+				visited = false
 			}
-			m = bag.Message{Conn: c, Time: t, PublishTime: t, Data: data[dstart:end],
-				Loc: bag.Loc{Block: ch.Offset, Offset: uint32(off)}, DataOffset: int64(dstart)}
-			fn(&m)
+		}
+		if vb != nil && !vb.record(data, off, dstart, end, op, conn, t) {
+			vb = nil
 		}
 		off = end
 	}
-	return true
+	switch {
+	case vb != nil:
+		cv = vb.done()
+	case vouch:
+		cv = walkVouchSlow(ch, data)
+	}
+	return visited, cv
 }
 
 // SeamReport puts a ROS 1 check report in the seam's terms.

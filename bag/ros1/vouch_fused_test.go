@@ -2,10 +2,12 @@ package ros1
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
@@ -166,5 +168,124 @@ func TestScanHeaderPlain(t *testing.T) {
 	}
 	if plains < 100 || plains == len(headers) {
 		t.Fatalf("%d of %d headers plain: the mutations do not exercise both sides", plains, len(headers))
+	}
+}
+
+// TestVisitVouchesAreTheWalks checks the doctor's visit of a chunk with
+// its vouch made in the same walk (Store.visitChunk, as find's quick check
+// runs it): the vouch is the one walkVouch makes from the chunk's data
+// alone, and the messages handed on are those the ChunkWalker and
+// parseMessageData read, in order, all of them when the visit says so. On
+// every chunk of the ROS 1 bags shared with the project, on the renamed
+// connection record of TestReadVouchesAreTheWalks, and on chunks of the
+// testdata bags with bytes flipped in their records' headers.
+func TestVisitVouchesAreTheWalks(t *testing.T) {
+	type msg struct {
+		off  uint32
+		conn uint32
+		t    bag.Time
+		doff int64
+		data string
+	}
+	// want is what the walker and parseMessageData read of d, and whether
+	// they read every record.
+	want := func(s *Store, ch *Chunk, d []byte) (out []msg, whole bool) {
+		w := NewChunkWalker(d, ch.Offset)
+		for w.Next() {
+			rec := *w.Record()
+			if rec.Op != OpMessageData {
+				continue
+			}
+			md, err := parseMessageData(rec)
+			if err != nil || s.byID[md.Conn] == nil {
+				return out, false
+			}
+			out = append(out, msg{uint32(rec.Offset), md.Conn, md.Time, rec.DataOffset, string(w.Data())})
+		}
+		return out, w.Err() == nil
+	}
+	visits, whole, mutated := 0, 0, 0
+	check := func(name string, s *Store, ch *Chunk, d []byte) {
+		t.Helper()
+		var got []msg
+		visited, cv := s.visitChunk(ch, d, func(m *bag.Message) {
+			if m.Conn != s.byID[m.Conn.ID] || m.Loc.Block != ch.Offset || m.PublishTime != m.Time {
+				t.Errorf("%s: message at %d: conn %p, location %+v or publish time %v not the chunk's", name, m.Loc.Offset, m.Conn, m.Loc, m.PublishTime)
+			}
+			got = append(got, msg{m.Loc.Offset, m.Conn.ID, m.Time, m.DataOffset, string(m.Data)})
+		}, true)
+		if w := walkVouch(ch, d); !reflect.DeepEqual(cv, w) {
+			t.Errorf("%s: the visit vouched\n%+v\nwalkVouch says\n%+v", name, cv, w)
+		}
+		ref, all := want(s, ch, d)
+		if len(got) > len(ref) || !reflect.DeepEqual(got, ref[:len(got)]) {
+			t.Errorf("%s: the visit handed on %d messages, not a prefix of the walker's %d", name, len(got), len(ref))
+		}
+		if visited && (!all || len(got) != len(ref)) {
+			t.Errorf("%s: the visit says it handed on every message (%d), the walker reads %d (whole %v)", name, len(got), len(ref), all)
+		}
+		// A visit without the vouch hands on the same.
+		n := 0
+		if v, cv := s.visitChunk(ch, d, func(*bag.Message) { n++ }, false); v != visited || cv != nil || n != len(got) {
+			t.Errorf("%s: without the vouch the visit says %v (%d messages, vouch %v), with it %v (%d)", name, v, n, cv != nil, visited, len(got))
+		}
+		visits++
+		if visited {
+			whole++
+		}
+	}
+	rng := rand.New(rand.NewSource(31))
+	for _, p := range ros1Bags(t) {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := f.Stat()
+		b, err := NewReaderOrScan(f, st.Size())
+		if err != nil {
+			f.Close()
+			continue
+		}
+		s := NewStore(b)
+		for k, ci := range b.ChunkInfos {
+			ch, err := b.ChunkHeader(ci)
+			if err != nil {
+				continue
+			}
+			d, err := b.readChunkData(ch, nil)
+			if err != nil {
+				continue
+			}
+			check(fmt.Sprintf("%s: chunk at %d", p, ch.Offset), s, ch, d)
+			if !strings.HasPrefix(p, "../../testdata/") || k >= 4 {
+				continue
+			}
+			// Bytes flipped in the records' headers (the op, conn and
+			// time fields, their names and lengths).
+			var heads []int
+			for off := 0; off < len(d); {
+				dstart, end, ok := recordAt(d, off)
+				if !ok {
+					break
+				}
+				for i := off; i < dstart-4; i++ {
+					heads = append(heads, i)
+				}
+				off = end
+			}
+			for i := 0; i < 40 && len(heads) > 0; i++ {
+				m := append([]byte(nil), d...)
+				for j := rng.Intn(3); j >= 0; j-- {
+					m[heads[rng.Intn(len(heads))]] ^= byte(1 << rng.Intn(8))
+				}
+				check(fmt.Sprintf("%s: chunk at %d, mutation %d", p, ch.Offset, i), s, ch, m)
+				mutated++
+			}
+		}
+		b.Close()
+		f.Close()
+	}
+	if visits < 200 || whole < 100 || whole == visits || mutated < 100 {
+		t.Fatalf("%d chunks visited (%d mutated), %d of them whole: the cases do not exercise both sides", visits, mutated, whole)
 	}
 }
