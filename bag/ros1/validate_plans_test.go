@@ -1,0 +1,42 @@
+package ros1
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+)
+
+// TestChunkPlansAreTheValidators checks that the plans a chunk's
+// validation keeps by connection are the validator's own, for 40
+// connections (past the 16 kept in place) asked for in a random order,
+// the definitions differing per connection, one broken and one missing.
+func TestChunkPlansAreTheValidators(t *testing.T) {
+	conns := map[uint32]*Connection{}
+	for i := uint32(0); i < 40; i++ {
+		def := fmt.Sprintf("int32 a%d\nstring b%d\n", i, i)
+		switch i {
+		case 7:
+			def = "no_such_type x\n" // broken: no plan
+		case 23:
+			def = "" // missing: no plan
+		}
+		conns[i*3+1] = &Connection{ID: i*3 + 1, Type: fmt.Sprintf("test/T%d", i), MessageDefinition: def}
+	}
+	v := newValidator(conns)
+	var c chunkPlans
+	rng := rand.New(rand.NewSource(31))
+	nils := 0
+	for k := 0; k < 2000; k++ {
+		id := uint32(rng.Intn(130)) // also IDs with no connection
+		got, want := c.get(v, id), v.plan(id)
+		if got != want {
+			t.Fatalf("connection %d: the chunk's plan %p, the validator's %p", id, got, want)
+		}
+		if got == nil {
+			nils++
+		}
+	}
+	if c.n != len(c.first) || len(c.more) == 0 || nils == 0 || nils == 2000 {
+		t.Fatalf("%d plans in place, %d in the map, %d of 2000 nil: the cases do not exercise both sides", c.n, len(c.more), nils)
+	}
+}
