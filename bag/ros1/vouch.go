@@ -182,7 +182,16 @@ func (vb *vouchBuilder) define(id uint32) {
 func (vb *vouchBuilder) message(off int, conn uint32, t Time, dataLen uint32) bool {
 	cv := vb.cv
 	i, ok := vb.last, vb.lastOK && cv.conns[vb.last].id == conn
-	if !ok {
+	if !ok && len(cv.conns) <= 16 {
+		// The topics' messages interleave: a few connections are found
+		// faster in the slice than by hashing (2% of plot --stats's CPU).
+		for j := range cv.conns {
+			if cv.conns[j].id == conn {
+				i, ok = j, true
+				break
+			}
+		}
+	} else if !ok {
 		i, ok = vb.slot[conn]
 	}
 	if !ok {
