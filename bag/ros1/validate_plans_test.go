@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand"
 	"testing"
+
+	"github.com/bagscope/bagscope/bag"
 )
 
 // TestChunkPlansAreTheValidators checks that the plans a chunk's
@@ -38,5 +40,29 @@ func TestChunkPlansAreTheValidators(t *testing.T) {
 	}
 	if c.n != len(c.first) || len(c.more) == 0 || nils == 0 || nils == 2000 {
 		t.Fatalf("%d plans in place, %d in the map, %d of 2000 nil: the cases do not exercise both sides", c.n, len(c.more), nils)
+	}
+}
+
+// TestChunkConnsAreTheMaps checks visitChunk's connection lookup against
+// the map it keeps in place, for 40 connections (past the 16 kept) and IDs
+// with none, asked for in a random order.
+func TestChunkConnsAreTheMaps(t *testing.T) {
+	byID := map[uint32]*bag.Connection{}
+	for i := uint32(0); i < 40; i++ {
+		byID[i*3+1] = &bag.Connection{ID: i*3 + 1, Topic: fmt.Sprintf("/t%d", i)}
+	}
+	var c chunkConns
+	rng := rand.New(rand.NewSource(31))
+	nils := 0
+	for k := 0; k < 2000; k++ {
+		id := uint32(rng.Intn(130))
+		if got, want := c.get(byID, id), byID[id]; got != want {
+			t.Fatalf("connection %d: %p, the map's %p", id, got, want)
+		} else if got == nil {
+			nils++
+		}
+	}
+	if c.n != len(c.ids) || nils == 0 || nils == 2000 {
+		t.Fatalf("%d kept in place, %d of 2000 nil: the cases do not exercise both sides", c.n, nils)
 	}
 }
