@@ -223,7 +223,9 @@ lint: gofmt
 # the keys Help lists (helpKeysEvery; each key is a window of its own),
 # TestRemoteCatEqualsLocal one recording of each format and layout per
 # server (remoteSample), model/tf's TestHistoryLookupSeriesEqualsRead one
-# in 3 of each recording's pairs of frames (histSeriesEvery).
+# in 3 of each recording's pairs of frames (histSeriesEvery) and
+# TestLookupSeriesMatchesReference one in 2 of them read again in
+# stretches (stretchEvery).
 # TestHeadlessCommandsMemory runs check and plot --stats on an MCAP of 1M
 # tiny messages, with -long every headless command on 4M, MCAP and ROS 1
 # (peak RSS at most 64 MiB, issue 29).
