@@ -45,6 +45,30 @@ func VisitMessages(ctx context.Context, s Storage, f MessageFilter, fn func(m *M
 	return it.Err()
 }
 
+// ParallelVisit reports whether VisitMessages calls its function on the
+// goroutines that read s, in parallel (a MessageVisitor, through the
+// seam's own wrappers and those that delegate to what they wrap), rather
+// than in time order from the caller's goroutine (a plain iterator). A
+// caller that reads faster in order on workers (PreparedMessages) asks
+// this before choosing the visit.
+func ParallelVisit(s Storage) bool {
+	switch v := s.(type) {
+	case *fileStorage:
+		return ParallelVisit(v.Storage)
+	case singlePart:
+		return ParallelVisit(v.parts[0])
+	case *messageZstd:
+		return ParallelVisit(v.Storage)
+	}
+	if _, ok := s.(MessageVisitor); !ok {
+		return false
+	}
+	if u, ok := s.(interface{ Unwrap() Storage }); ok && u.Unwrap() != nil {
+		return ParallelVisit(u.Unwrap()) // a visitor that hands its visit on (a rosbag2 folder)
+	}
+	return true
+}
+
 // SkipVisitor is a MessageVisitor that also says which byte ranges (damaged
 // chunks) its visit could not read, as a message iterator's Skipped does.
 type SkipVisitor interface {

@@ -321,55 +321,9 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 	if req.Points != nil {
 		req.MaxPoints, req.KeepIndex, req.Compact = 0, false, false
 	}
-	byConn := map[uint32]*connSlots{}
-	var topics []string
-	var sinks []*refSink
-	for fi, ref := range req.Fields {
-		paths, err := compileRef(b, cache, ref)
-		if err != nil {
-			return nil, err
-		}
-		// Times other than the receive time are sorted once read, in a
-		// plain column, and made compact after.
-		r := &refSink{ref: ref, field: fi, keep: req.KeepIndex, byName: map[string]*Series{},
-			compact: req.Compact && req.Base == ReceiveTime,
-			whole:   req.MaxPoints <= 0 || req.Base != ReceiveTime || fi < len(req.Whole) && req.Whole[fi],
-			proto:   Series{base: req.Base, clock: req.Clock, paths: paths, stamps: map[uint32]Stamp{}, sink: req.Points}}
-		fixed := true
-		for _, sel := range paths {
-			if sel != nil && !sel.Fixed() {
-				fixed = false
-			}
-		}
-		if fixed {
-			r.fixed = &Series{Ref: ref, Name: seriesName(ref), base: req.Base, clock: req.Clock, paths: paths, stamps: r.proto.stamps, sink: req.Points}
-			r.series = []*Series{r.fixed}
-		}
-		sinks = append(sinks, r)
-		if !containsString(topics, ref.Topic) {
-			topics = append(topics, ref.Topic)
-		}
-		for id, sel := range paths {
-			cs := byConn[id]
-			if cs == nil {
-				cs = &connSlots{}
-				byConn[id] = cs
-			}
-			cs.slots = append(cs.slots, slot{r, sel})
-			if req.Base == HeaderStamp || ref.IsLatency() {
-				c := b.Connection(id)
-				plan, err := planFor(cache, c)
-				if err != nil {
-					return nil, err
-				}
-				sp, err := CompileStamp(plan)
-				if err != nil {
-					return nil, fmt.Errorf("%w: %s (%s) has no header.stamp; use the receive time base", ErrUnknownField, c.Topic, c.Type)
-				}
-				cs.stamp, cs.needStamp = sp, true
-				r.proto.stamps[id] = sp
-			}
-		}
+	byConn, topics, sinks, err := slotsFor(b, cache, req)
+	if err != nil {
+		return nil, err
 	}
 	f := bag.MessageFilter{Topics: topics, Start: req.Start, End: req.End}
 	lo, hi := set.BagStart.Nanos(), set.BagEnd.Nanos()
@@ -529,6 +483,64 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 		}
 	}
 	return set, nil
+}
+
+// slotsFor compiles req's fields against b's connections: what each
+// connection's messages feed (a slot per field reference it serves, and
+// its stamp when the time base or a latency series needs one), the
+// topics to read, and a sink per field, in req.Fields' order.
+func slotsFor(b bag.Storage, cache *rosmsg.Cache, req Request) (map[uint32]*connSlots, []string, []*refSink, error) {
+	byConn := map[uint32]*connSlots{}
+	var topics []string
+	var sinks []*refSink
+	for fi, ref := range req.Fields {
+		paths, err := compileRef(b, cache, ref)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		// Times other than the receive time are sorted once read, in a
+		// plain column, and made compact after.
+		r := &refSink{ref: ref, field: fi, keep: req.KeepIndex, byName: map[string]*Series{},
+			compact: req.Compact && req.Base == ReceiveTime,
+			whole:   req.MaxPoints <= 0 || req.Base != ReceiveTime || fi < len(req.Whole) && req.Whole[fi],
+			proto:   Series{base: req.Base, clock: req.Clock, paths: paths, stamps: map[uint32]Stamp{}, sink: req.Points}}
+		fixed := true
+		for _, sel := range paths {
+			if sel != nil && !sel.Fixed() {
+				fixed = false
+			}
+		}
+		if fixed {
+			r.fixed = &Series{Ref: ref, Name: seriesName(ref), base: req.Base, clock: req.Clock, paths: paths, stamps: r.proto.stamps, sink: req.Points}
+			r.series = []*Series{r.fixed}
+		}
+		sinks = append(sinks, r)
+		if !containsString(topics, ref.Topic) {
+			topics = append(topics, ref.Topic)
+		}
+		for id, sel := range paths {
+			cs := byConn[id]
+			if cs == nil {
+				cs = &connSlots{}
+				byConn[id] = cs
+			}
+			cs.slots = append(cs.slots, slot{r, sel})
+			if req.Base == HeaderStamp || ref.IsLatency() {
+				c := b.Connection(id)
+				plan, err := planFor(cache, c)
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				sp, err := CompileStamp(plan)
+				if err != nil {
+					return nil, nil, nil, fmt.Errorf("%w: %s (%s) has no header.stamp; use the receive time base", ErrUnknownField, c.Topic, c.Type)
+				}
+				cs.stamp, cs.needStamp = sp, true
+				r.proto.stamps[id] = sp
+			}
+		}
+	}
+	return byConn, topics, sinks, nil
 }
 
 // reserve sizes every fixed series for the messages the index counts for
