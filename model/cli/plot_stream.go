@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -50,9 +51,38 @@ func runPlotStream(o *plotOptions, path string, b bag.Storage, cache *rosmsg.Cac
 	bagStart, bagEnd := model.TimeRange(b)
 	win := plotWindow(req, tb, nil, bagStart, bagEnd)
 	receive := tb == series.ReceiveTime
-	var ext plot.Window
-	seen := false
-	accs := map[*series.Series]*plot.StatsAcc{}
+	// The figures gather in shares: one for a read in order (--csv),
+	// one per reading goroutine for --stats alone (no order needed: see
+	// series.ExtractUnordered), merged after the read.
+	var (
+		sharesMu sync.Mutex
+		shares   []*statsShare
+	)
+	newShare := func() *statsShare {
+		sh := &statsShare{accs: map[*series.Series]*plot.StatsAcc{}}
+		sharesMu.Lock()
+		shares = append(shares, sh)
+		sharesMu.Unlock()
+		return sh
+	}
+	add := func(sh *statsShare, s *series.Series, t int64, v float64) bool {
+		if receive && (t < win.T0 || t > win.T1) {
+			return false
+		}
+		if !sh.seen {
+			sh.ext, sh.seen = plot.Window{T0: t, T1: t}, true
+		}
+		sh.ext.T0, sh.ext.T1 = min(sh.ext.T0, t), max(sh.ext.T1, t)
+		if o.stats {
+			a := sh.accs[s]
+			if a == nil {
+				a = &plot.StatsAcc{}
+				sh.accs[s] = a
+			}
+			a.Add(v)
+		}
+		return true
+	}
 	// The CSV is created at the first point (or after the read), so
 	// that a field that does not exist leaves a file of that name alone.
 	var f *os.File
@@ -75,21 +105,10 @@ func runPlotStream(o *plotOptions, path string, b bag.Storage, cache *rosmsg.Cac
 			os.Remove(o.csvOut)
 		}
 	}
+	inOrder := newShare()
 	req.Points = func(field int, s *series.Series, t int64, v float64) {
-		if receive && (t < win.T0 || t > win.T1) {
+		if !add(inOrder, s, t, v) {
 			return
-		}
-		if !seen {
-			ext, seen = plot.Window{T0: t, T1: t}, true
-		}
-		ext.T0, ext.T1 = min(ext.T0, t), max(ext.T1, t)
-		if o.stats {
-			a := accs[s]
-			if a == nil {
-				a = &plot.StatsAcc{}
-				accs[s] = a
-			}
-			a.Add(v)
 		}
 		if o.csvOut != "" && csvErr == nil {
 			if cs == nil {
@@ -101,8 +120,35 @@ func runPlotStream(o *plotOptions, path string, b bag.Storage, cache *rosmsg.Cac
 		}
 	}
 	pl := newProgress(stderr, "reading")
-	set, err := series.Extract(context.Background(), b, cache, req, func(done, total int64, _ string) { pl.update(done, total) })
+	progress := func(done, total int64, _ string) { pl.update(done, total) }
+	var set *series.Set
+	var err error
+	if o.csvOut == "" {
+		set, err = series.ExtractUnordered(context.Background(), b, cache, req, func() func(int, *series.Series, int64, float64) {
+			sh := newShare()
+			return func(_ int, s *series.Series, t int64, v float64) { add(sh, s, t, v) }
+		}, progress)
+	} else {
+		set, err = series.Extract(context.Background(), b, cache, req, progress)
+	}
 	pl.end()
+	var ext plot.Window
+	seen := false
+	accs := map[*series.Series]*plot.StatsAcc{}
+	for _, sh := range shares {
+		if sh.seen {
+			if !seen {
+				ext, seen = sh.ext, true
+			}
+			ext.T0, ext.T1 = min(ext.T0, sh.ext.T0), max(ext.T1, sh.ext.T1)
+		}
+		for s, a := range sh.accs {
+			if accs[s] == nil {
+				accs[s] = &plot.StatsAcc{}
+			}
+			accs[s].Merge(a)
+		}
+	}
 	if err != nil {
 		dropCSV()
 		if errors.Is(err, series.ErrUnknownField) || errors.Is(err, series.ErrUnknownTopic) {
@@ -173,4 +219,12 @@ func runPlotStream(o *plotOptions, path string, b bag.Storage, cache *rosmsg.Cac
 		}
 	}
 	return status(code)
+}
+
+// statsShare is what one share of plot's points gathered: each series'
+// figures and the points' extent in time.
+type statsShare struct {
+	accs map[*series.Series]*plot.StatsAcc
+	ext  plot.Window
+	seen bool
 }
