@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/bag/sweeptest"
 )
 
@@ -91,25 +92,8 @@ func TestCatDB3MatchesOracle(t *testing.T) {
 // the Python that writes the fixtures are missing.
 func requireDB3Oracles(t testing.TB) {
 	t.Helper()
-	var why string
-	for _, p := range db3OraclePackages {
-		if _, err := os.Stat(filepath.Join(oraclesDir(), p, "package.json")); err != nil {
-			why = "npm package " + p + " is not installed in " + oraclesDir() + "; run `make oracles`"
-			break
-		}
-	}
-	if why == "" {
-		if err := exec.Command(refPython, "-c", "import sqlite3").Run(); err != nil {
-			why = refPython + " with its sqlite3 module is missing: " + err.Error()
-		}
-	}
-	if why == "" {
-		return
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s: required in CI", why)
-	}
-	t.Skipf("skipping: %s. CI never skips this.", why)
+	oracletest.Require(t, db3OraclePackages...)
+	oracletest.RequirePython(t, "sqlite3")
 }
 
 // sharedDB3Cases lists the shared .db3 and .db3.zstd files, and the

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bagscope/bagscope/model/internal/reftest"
+	"github.com/bagscope/bagscope/bag/oracletest"
 )
 
 // The `ros2 topic echo` oracle: a recording's messages decoded by
@@ -30,14 +30,7 @@ func requireROS2EchoOracle(t *testing.T) {
 	t.Helper()
 	requireNodeOracles(t)
 	requireDB3Oracles(t)
-	for _, m := range []struct{ module, pkg string }{{"yaml", "python3-yaml"}, {"numpy", "python3-numpy"}} {
-		if err := exec.Command(refPython, "-c", "import "+m.module).Run(); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s (%s) is required in CI: %s cannot import it: %v", m.module, m.pkg, refPython, err)
-			}
-			t.Skipf("skipping: %s cannot import %s (%v); install %s (make deps does). CI never skips this.", refPython, m.module, err, m.pkg)
-		}
-	}
+	oracletest.RequirePython(t, "yaml", "numpy") // python3-yaml, python3-numpy
 }
 
 // typedCache keeps the node oracle's typed lines of the recordings a test
@@ -85,7 +78,7 @@ func ros2Echo(t *testing.T, c typedCache, path string, args ...string) (string, 
 
 // oracleHang bounds one run of a node oracle. node 20 has been seen to hang
 // for good, idle in a futex wait, once in some tens of runs on a loaded
-// machine: a V8 deadlock that reftest.NodeFlags now avoids. Should another
+// machine: a V8 deadlock that oracletest.NodeFlags now avoids. Should another
 // hang come, a run that has not ended by then is killed and run again, once.
 // This bounds a hang; it times nothing the test checks.
 const oracleHang = 3 * time.Minute
@@ -95,8 +88,7 @@ func typedOracle(t *testing.T, script, path string) string {
 	t.Helper()
 	for try := 1; ; try++ {
 		ctx, cancel := context.WithTimeout(context.Background(), oracleHang)
-		cmd := exec.CommandContext(ctx, "node", append(reftest.NodeFlags, oracleScripts+"/"+script, "--typed", path)...)
-		cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oraclesDir())
+		cmd := oracletest.NodeCommandContext(ctx, oracleScripts+"/"+script, "--typed", path)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		err := cmd.Run()

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/sweeptest"
 )
@@ -18,18 +18,13 @@ import (
 const (
 	sharedBags = "../../../shared/bags"
 	testdata   = "../../testdata"
-	refPython  = "/usr/bin/python3"
+	refPython  = oracletest.Python
 )
 
 // requireRef skips when the reference rosbag is missing, except in CI.
 func requireRef(t testing.TB) {
 	t.Helper()
-	if err := exec.Command(refPython, "-c", "import rosbag").Run(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the reference rosbag is required in CI: %v (make deps installs it)", err)
-		}
-		t.Skipf("skipping: the reference rosbag is not installed (%v); run `make deps`. CI never skips this.", err)
-	}
+	oracletest.RequireRef(t)
 }
 
 // The -long flag (bag/sweeptest) makes the sweeps over the shared

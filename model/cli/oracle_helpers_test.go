@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/model/internal/reftest"
+	"github.com/bagscope/bagscope/bag/oracletest"
 )
 
 // The npm oracles (testdata/oracle/*.mjs): `make oracles` installs their
@@ -27,41 +25,17 @@ var oraclePackages = []string{
 	"lz4js", "fzstd", "@foxglove/wasm-zstd",
 }
 
-func oraclesDir() string {
-	if d := os.Getenv("BAGSCOPE_ORACLES"); d != "" {
-		return d
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-}
-
-// requireNodeOracles skips (fails in CI) when node or the npm packages are missing.
+// requireNodeOracles skips (fails in CI) when node or the npm packages are
+// missing.
 func requireNodeOracles(t testing.TB) {
 	t.Helper()
-	missing := func(format string, args ...any) {
-		t.Helper()
-		msg := fmt.Sprintf(format, args...)
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s: the npm oracles are required in CI (make oracles installs them)", msg)
-		}
-		t.Skipf("skipping: %s; run `make oracles`. CI never skips this.", msg)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		missing("node is not installed (%v)", err)
-	}
-	dir := oraclesDir()
-	for _, p := range oraclePackages {
-		if _, err := os.Stat(filepath.Join(dir, p, "package.json")); err != nil {
-			missing("npm package %s is not installed in %s", p, dir)
-		}
-	}
+	oracletest.Require(t, oraclePackages...)
 }
 
 // nodeOracle runs `node testdata/oracle/SCRIPT ARGS...` and returns its
 // stdout, stderr and exit status; err is set only when node could not run.
 func nodeOracle(script string, args ...string) (stdout, stderr string, code int, err error) {
-	cmd := reftest.NodeCommand(oracleScripts+"/"+script, args...)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oraclesDir())
+	cmd := oracletest.NodeCommand(oracleScripts+"/"+script, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/model/internal/reftest"
+	"github.com/bagscope/bagscope/bag/oracletest"
 )
 
 const testdata = "../../testdata"
@@ -54,8 +54,8 @@ type result struct {
 // in one process, and returns each one's column types and rows.
 func duckdb(t *testing.T, sql ...string) []result {
 	t.Helper()
-	reftest.RequireOracles(t, "@duckdb/node-api")
-	cmd := reftest.OracleCommand("duckdb_query.mjs", sql...)
+	oracletest.Require(t, "@duckdb/node-api")
+	cmd := oracletest.Command("duckdb_query.mjs", sql...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
@@ -92,8 +92,8 @@ func reference(t *testing.T, file string) map[string][]map[string]any {
 		}
 		cmd = exec.Command("/usr/bin/python3", testdata+"/genpy_dump.py", file)
 	} else {
-		reftest.RequireOracles(t, "@mcap/core", "@foxglove/rosmsg2-serialization")
-		cmd = reftest.OracleCommand("mcap_cat.mjs", file)
+		oracletest.Require(t, "@mcap/core", "@foxglove/rosmsg2-serialization")
+		cmd = oracletest.Command("mcap_cat.mjs", file)
 	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/model"
-	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 // rawMsg is one message as a reference reader reads it, payload untouched.
@@ -38,8 +38,8 @@ func rawDump(t *testing.T, file string) ([]rawConn, []rawMsg) {
 	t.Helper()
 	var cmd *exec.Cmd
 	if strings.HasSuffix(file, ".mcap") {
-		reftest.RequireOracles(t)
-		cmd = reftest.OracleCommand("mcap_raw.mjs", file)
+		oracletest.Require(t)
+		cmd = oracletest.Command("mcap_raw.mjs", file)
 	} else {
 		if _, err := os.Stat("/usr/bin/python3"); err != nil {
 			requireRef(t, "/usr/bin/python3 (python3-rosbag)", err)

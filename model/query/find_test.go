@@ -17,9 +17,9 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/bag/rosmsg/expr"
 	"github.com/bagscope/bagscope/model"
-	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 const testdata = "../../testdata"
@@ -56,8 +56,8 @@ func refMessages(t *testing.T, file, topic string) []refMsg {
 		}
 		cmd = exec.Command("/usr/bin/python3", testdata+"/genpy_dump.py", file, "--topic", topic)
 	} else {
-		reftest.RequireOracles(t)
-		cmd = reftest.OracleCommand("mcap_cat.mjs", file)
+		oracletest.Require(t)
+		cmd = oracletest.Command("mcap_cat.mjs", file)
 	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

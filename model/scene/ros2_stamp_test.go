@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
-	"github.com/bagscope/bagscope/model/internal/reftest"
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/model/tf"
 )
 
@@ -30,8 +30,8 @@ func rotateQ(q [4]float64, v Vec) Vec {
 // the one at the current time (marked extrapolated).
 func TestROS2StampedMessagesMatchOracle(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "stamped.mcap")
-	reftest.RunOracle(t, "make_stamped_mcap.mjs", path)
-	out := reftest.RunOracle(t, "mcap_cat.mjs", path)
+	oracletest.Run(t, "make_stamped_mcap.mjs", path)
+	out := oracletest.Run(t, "mcap_cat.mjs", path)
 	type stampT struct {
 		Sec     int64 `json:"sec"`
 		Nanosec int64 `json:"nanosec"`

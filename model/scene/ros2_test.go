@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/model"
-	"github.com/bagscope/bagscope/model/internal/reftest"
 	"github.com/bagscope/bagscope/model/tf"
 )
 
@@ -21,7 +21,7 @@ import (
 // through tf's lookup (odom -> base_link -> laser).
 func TestROS2OdometryMatchesOracle(t *testing.T) {
 	const path = "../../testdata/ros2-mixed.mcap"
-	out := reftest.RunOracle(t, "mcap_cat.mjs", path)
+	out := oracletest.Run(t, "mcap_cat.mjs", path)
 	d, x := openIndexed(t, path)
 	at := d.Summary.Start.Nanos() + 5e9
 	type odom struct {

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/bag/sweeptest"
 	"github.com/bagscope/bagscope/model"
-	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
 // makeLargeTFMCAP writes, as a ROS 2 MCAP by the npm oracles
@@ -76,7 +76,7 @@ func makeLargeTFMCAP(t *testing.T, n int) string {
 	if err := os.WriteFile(spec, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	reftest.RunOracle(t, "make_tf_mcap.mjs", spec, out)
+	oracletest.Run(t, "make_tf_mcap.mjs", spec, out)
 	return out
 }
 

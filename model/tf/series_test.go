@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/bag/sweeptest"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/internal/reftest"
@@ -34,7 +35,7 @@ func oracleArgs(t *testing.T, path string) []string {
 func mcapLines(t *testing.T, path string) string {
 	t.Helper()
 	lines := filepath.Join(t.TempDir(), "messages.jsonl")
-	if err := os.WriteFile(lines, reftest.RunOracle(t, "mcap_cat.mjs", path), 0o644); err != nil {
+	if err := os.WriteFile(lines, oracletest.Run(t, "mcap_cat.mjs", path), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return lines

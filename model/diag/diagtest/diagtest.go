@@ -19,6 +19,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/model/internal/reftest"
 )
 
@@ -133,7 +134,7 @@ func Bag(t testing.TB, msgs []Message) string {
 func MCAP(t testing.TB, msgs []Message) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "diag.mcap")
-	reftest.RunOracle(t, "make_diag_mcap.mjs", writeSpec(t, msgs), out)
+	oracletest.Run(t, "make_diag_mcap.mjs", writeSpec(t, msgs), out)
 	return out
 }
 
@@ -160,7 +161,7 @@ func Reference(t testing.TB, path string) []Message {
 		}
 		return msgs
 	}
-	out := reftest.RunOracle(t, "mcap_cat.mjs", path)
+	out := oracletest.Run(t, "mcap_cat.mjs", path)
 	var msgs []Message
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<26)

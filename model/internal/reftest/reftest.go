@@ -1,41 +1,36 @@
-// Package reftest holds what the tests of model and its rooms share: the
-// reference rosbag's Python, skipping (or failing, in CI) without it or
-// without the shared bags, and decoding one message of a fixture.
+// Package reftest holds what the tests of model and its rooms share
+// besides bag/oracletest (the references and the skip rule, which it
+// passes on): the shared bags and decoding one message of a fixture.
 package reftest
 
 import (
+	"fmt"
 	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/bag/ros1"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
 // Python is the Python that has the reference rosbag installed.
-const Python = "/usr/bin/python3"
+const Python = oracletest.Python
 
 // SkipOrFail skips a test that lacks what only CI must have (the reference
-// rosbag, the shared bags), and fails it in CI.
+// rosbag, the shared bags), and fails it in CI (oracletest.SkipOrFail).
 func SkipOrFail(t testing.TB, why any) {
 	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("required in CI (make deps installs the reference rosbag; the shared bags live in ../shared): %v", why)
-	}
-	t.Skipf("skipping (CI never skips this): %v", why)
+	oracletest.SkipOrFail(t, fmt.Sprintf("%v (make deps installs the reference rosbag; the shared bags live in ../shared)", why))
 }
 
 // RequireRef skips or fails (in CI) a test when the reference rosbag is
 // missing.
 func RequireRef(t testing.TB) {
 	t.Helper()
-	if err := exec.Command(Python, "-c", "import rosbag").Run(); err != nil {
-		SkipOrFail(t, "the reference rosbag is not installed: "+err.Error())
-	}
+	oracletest.RequireRef(t)
 }
 
 // SharedBagPaths lists every .bag and .bag.active file under dir, the
@@ -87,18 +82,4 @@ func DecodeNth(t *testing.T, path, topic string, n int) *rosmsg.Node {
 	}
 	t.Fatalf("%s has no message %d on %s", path, n, topic)
 	return nil
-}
-
-// NodeFlags go before the script in every run of a node oracle.
-// --no-concurrent-recompilation: node 20 (Debian's) deadlocks, idle for good,
-// once in some tens of runs on a loaded machine. Its main thread waits in
-// NodePlatform::DrainTasks for a background Turbofan job, and that job waits
-// for the main thread to collect garbage (CollectionBarrier::
-// AwaitCollectionBackground). Compiling on the main thread removes the
-// background job; the oracles' output is the same.
-var NodeFlags = []string{"--no-concurrent-recompilation"}
-
-// NodeCommand is `node NodeFlags... script args...`.
-func NodeCommand(script string, args ...string) *exec.Cmd {
-	return exec.Command("node", append(append(append([]string(nil), NodeFlags...), script), args...)...)
 }

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bagscope/bagscope/model/internal/reftest"
+	"github.com/bagscope/bagscope/bag/oracletest"
 )
 
 const eventSuffix = "/_service_event"
@@ -53,7 +53,7 @@ func Oracle(t testing.TB, path string) []RawMsg {
 	if fi.IsDir() && !strings.HasSuffix(path, ".mcap") || strings.HasSuffix(path, ".db3") {
 		script = "db3_cat.mjs"
 	}
-	out := reftest.RunOracle(t, script, path)
+	out := oracletest.Run(t, script, path)
 	var msgs []RawMsg
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<24)
