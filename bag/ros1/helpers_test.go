@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/bagscope/bagscope/bag/oracletest"
 )
 
 // sharedBags is where the real bags shared by the project live (beside the
@@ -14,18 +16,13 @@ import (
 const sharedBags = "../../../shared/bags"
 
 // refPython is the Python that has the reference rosbag installed.
-const refPython = "/usr/bin/python3"
+const refPython = oracletest.Python
 
 // requireRef skips the test when the reference rosbag is missing, unless
 // running in CI, where it must be there.
 func requireRef(t testing.TB) {
 	t.Helper()
-	if err := exec.Command(refPython, "-c", "import rosbag").Run(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the reference rosbag is required in CI: %s -c 'import rosbag': %v (make deps installs it)", refPython, err)
-		}
-		t.Skipf("skipping: the reference rosbag is not installed (%v); run `make deps`. CI never skips this.", err)
-	}
+	oracletest.RequireRef(t)
 }
 
 // requireShared skips the test when ../shared/bags is missing, unless in CI.

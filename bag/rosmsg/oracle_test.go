@@ -12,51 +12,21 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// oracleDir is where the npm oracles are installed ("make" installs them).
-func oracleDir() string {
-	if d := os.Getenv("BAGSCOPE_ORACLES"); d != "" {
-		return d
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-}
+	"github.com/bagscope/bagscope/bag/oracletest"
+)
 
 // runOracle runs testdata/cdr_oracle.mjs. Without node or the npm packages
 // the test is skipped, unless the CI environment variable is set, in which
-// case it fails.
+// case it fails (oracletest.SkipOrFail).
 func runOracle(t *testing.T, stdin string, args ...string) []map[string]any {
 	t.Helper()
-	missing := func(why string) {
-		t.Helper()
-		msg := "CDR oracle unavailable (" + why + "): install Node 20 and the npm packages @foxglove/rosmsg, " +
-			"@foxglove/rosmsg2-serialization and @foxglove/rosmsg-msgs-common into " + oracleDir() +
-			" (make does it) or point BAGSCOPE_ORACLES at their node_modules"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node not found")
-	}
-	for _, pkg := range []string{"rosmsg", "rosmsg2-serialization", "rosmsg-msgs-common"} {
-		if _, err := os.Stat(filepath.Join(oracleDir(), "@foxglove", pkg, "package.json")); err != nil {
-			missing("@foxglove/" + pkg + " not in " + oracleDir())
-		}
-	}
-	// --no-concurrent-recompilation: see NodeFlags in model/internal/reftest
-	// (node 20 can deadlock between the main thread and a background
-	// Turbofan job).
-	cmd := exec.Command(node, append([]string{"--no-concurrent-recompilation", "testdata/cdr_oracle.mjs"}, args...)...)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oracleDir())
+	oracletest.Require(t, "@foxglove/rosmsg", "@foxglove/rosmsg2-serialization", "@foxglove/rosmsg-msgs-common")
+	cmd := oracletest.NodeCommand("testdata/cdr_oracle.mjs", args...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -64,7 +34,7 @@ func runOracle(t *testing.T, stdin string, args ...string) []map[string]any {
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && ee.ExitCode() == 3 {
-			missing(strings.TrimSpace(stderr.String()))
+			oracletest.SkipOrFail(t, "CDR oracle unavailable: "+strings.TrimSpace(stderr.String()))
 		}
 		t.Fatalf("cdr_oracle.mjs %v: %v\n%s", args, err, stderr.String())
 	}

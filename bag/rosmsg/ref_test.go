@@ -8,34 +8,26 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bagscope/bagscope/bag/oracletest"
 )
 
-const python = "/usr/bin/python3"
+// refPackages are the Debian packages ref_types.py imports besides
+// python3-rosbag.
+const refPackages = "python3-sensor-msgs python3-geometry-msgs python3-nav-msgs python3-tf2-msgs python3-rosgraph-msgs"
 
 // runRef runs testdata/ref_types.py in the given mode. Without the reference
 // (python3, rosbag, message packages) the test is skipped, unless the CI
-// environment variable is set, in which case it fails.
+// environment variable is set, in which case it fails (oracletest.SkipOrFail).
 func runRef(t testing.TB, mode string, stdin string) []byte {
 	t.Helper()
-	missing := func(why string) {
-		t.Helper()
-		msg := "reference unavailable (" + why + "); install python3-rosbag python3-sensor-msgs python3-geometry-msgs " +
-			"python3-nav-msgs python3-tf2-msgs python3-rosgraph-msgs"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	if _, err := os.Stat(python); err != nil {
-		missing(python + " not found")
-	}
-	cmd := exec.Command(python, "testdata/ref_types.py", mode)
+	oracletest.RequireRef(t)
+	cmd := exec.Command(oracletest.Python, "testdata/ref_types.py", mode)
 	cmd.Stdin = strings.NewReader(stdin)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -43,7 +35,7 @@ func runRef(t testing.TB, mode string, stdin string) []byte {
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && ee.ExitCode() == 3 {
-			missing(strings.TrimSpace(stderr.String()))
+			oracletest.SkipOrFail(t, "reference unavailable ("+strings.TrimSpace(stderr.String())+"); install "+refPackages)
 		}
 		t.Fatalf("ref_types.py %s: %v\n%s", mode, err, stderr.String())
 	}

@@ -12,23 +12,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/model/catalog"
 )
 
 const (
 	testdata  = "../../testdata"
-	refPython = "/usr/bin/python3"
+	refPython = oracletest.Python
 )
 
 // requireRef skips when the reference rosbag is missing, except in CI.
 func requireRef(t *testing.T) {
 	t.Helper()
-	if err := exec.Command(refPython, "-c", "import rosbag").Run(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the reference rosbag is required in CI: %v (make deps installs it)", err)
-		}
-		t.Skipf("skipping: the reference rosbag is not installed (%v); run `make deps`. CI never skips this.", err)
-	}
+	oracletest.RequireRef(t)
 }
 
 // query runs q and returns its rows (--json).
