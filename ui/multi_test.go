@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/bag/remote/remotetest"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/cli"
@@ -40,14 +41,9 @@ type refPoint struct {
 // (python3-rosbag through testdata/field_ref.py).
 func refField(t *testing.T, file, topic, field string) []refPoint {
 	t.Helper()
-	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("/usr/bin/python3 with python3-rosbag is needed")
-		}
-		t.Skip("no /usr/bin/python3 (python3-rosbag): the reference reader is missing (CI is unset)")
-	}
+	oracletest.RequireRef(t)
 	var out, errb bytes.Buffer
-	cmd := exec.Command("/usr/bin/python3", "testdata/field_ref.py", file, topic, field)
+	cmd := exec.Command(oracletest.Python, "testdata/field_ref.py", file, topic, field)
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("field_ref.py %s %s: %v\n%s", file, topic, err, errb.String())
@@ -208,42 +204,38 @@ func TestAddRecordingFollowsTheTime(t *testing.T) {
 	}
 }
 
-// mcapTimes reads the receive times of topic's messages in an MCAP file
-// with the MCAP oracle (@mcap/core through testdata/oracle/mcap_cat.mjs).
-func mcapTimes(t *testing.T, file, topic string) []int64 {
+// mcapLine is one line of the MCAP oracle (testdata/oracle/mcap_cat.mjs:
+// @mcap/core, and @foxglove/rosmsg2-serialization for ROS 2 messages).
+type mcapLine struct {
+	Topic string
+	Time  struct{ Secs, Nsecs int64 }
+	Msg   json.RawMessage
+}
+
+// mcapLines reads topic's messages in an MCAP file with the MCAP oracle.
+func mcapLines(t *testing.T, file, topic string) []mcapLine {
 	t.Helper()
-	oracles := os.Getenv("BAGSCOPE_ORACLES")
-	if oracles == "" {
-		home, _ := os.UserHomeDir()
-		oracles = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-	}
-	_, errNode := exec.LookPath("node")
-	_, errPkg := os.Stat(filepath.Join(oracles, "@mcap", "core", "package.json"))
-	if errNode != nil || errPkg != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the MCAP oracle is needed: node %v, @mcap/core %v", errNode, errPkg)
-		}
-		t.Skip("no node or @mcap/core: the MCAP oracle is missing (CI is unset)")
-	}
-	var out, errb bytes.Buffer
-	cmd := exec.Command("node", "--no-concurrent-recompilation", "../testdata/oracle/mcap_cat.mjs", file)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oracles)
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("mcap_cat.mjs %s: %v\n%s", file, err, errb.String())
-	}
-	var ts []int64
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		var m struct {
-			Topic string
-			Time  struct{ Secs, Nsecs int64 }
-		}
+	out := oracletest.Run(t, "mcap_cat.mjs", file)
+	var ms []mcapLine
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m mcapLine
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("mcap_cat.mjs: %q: %v", line, err)
 		}
 		if m.Topic == topic {
-			ts = append(ts, m.Time.Secs*1e9+m.Time.Nsecs)
+			ms = append(ms, m)
 		}
+	}
+	return ms
+}
+
+// mcapTimes reads the receive times of topic's messages in an MCAP file
+// with the MCAP oracle.
+func mcapTimes(t *testing.T, file, topic string) []int64 {
+	t.Helper()
+	var ts []int64
+	for _, m := range mcapLines(t, file, topic) {
+		ts = append(ts, m.Time.Secs*1e9+m.Time.Nsecs)
 	}
 	return ts
 }
@@ -420,12 +412,7 @@ func TestAddRecordingKeptOnReload(t *testing.T) {
 // offers), in a temporary folder.
 func slashlessBag(t *testing.T, name string, start int) string {
 	t.Helper()
-	if err := exec.Command(uitest.RefPython, "-c", "import rosbag").Run(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the reference rosbag is required in CI: %v", err)
-		}
-		t.Skipf("skipping: no reference rosbag (%v); CI never skips this", err)
-	}
+	oracletest.RequireRef(t)
 	path := filepath.Join(t.TempDir(), name)
 	script := `import sys, rosbag, rospy
 from std_msgs.msg import Float64, String
@@ -578,37 +565,15 @@ func alignAtBookmarks(t *testing.T, a, b string) {
 }
 
 // mcapField reads topic's float field (a dotted path) from an MCAP file
-// of ROS 2 messages with the MCAP oracle (@mcap/core and
-// @foxglove/rosmsg2-serialization through testdata/oracle/mcap_cat.mjs).
+// of ROS 2 messages with the MCAP oracle.
 func mcapField(t *testing.T, file, topic, field string) []refPoint {
 	t.Helper()
-	mcapTimes(t, file, topic) // skips or fails as the oracle's times do
-	oracles := os.Getenv("BAGSCOPE_ORACLES")
-	if oracles == "" {
-		home, _ := os.UserHomeDir()
-		oracles = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-	}
-	var out, errb bytes.Buffer
-	cmd := exec.Command("node", "--no-concurrent-recompilation", "../testdata/oracle/mcap_cat.mjs", file)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+oracles)
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("mcap_cat.mjs %s: %v\n%s", file, err, errb.String())
-	}
 	var pts []refPoint
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		var m struct {
-			Topic string
-			Time  struct{ Secs, Nsecs int64 }
-			Msg   map[string]any
+	for _, m := range mcapLines(t, file, topic) {
+		var v any
+		if err := json.Unmarshal(m.Msg, &v); err != nil {
+			t.Fatalf("mcap_cat.mjs: %s's msg: %v", topic, err)
 		}
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("mcap_cat.mjs: %q: %v", line, err)
-		}
-		if m.Topic != topic {
-			continue
-		}
-		var v any = m.Msg
 		for _, k := range strings.Split(field, ".") {
 			obj, _ := v.(map[string]any)
 			v = obj[k]

@@ -60,3 +60,51 @@ func TestViewsDoNotImportEachOther(t *testing.T) {
 		t.Errorf("found %d view packages under ui, want the nine rooms at least", views)
 	}
 }
+
+// TestNoFyneInOracletest keeps bag/oracletest test support: it imports
+// the standard library only (no Fyne, nothing of bagscope's, so that bag's
+// tests can import it), and outside _test.go files only test-support
+// packages (whose names end in "test") import it, so that no program
+// links it.
+func TestNoFyneInOracletest(t *testing.T) {
+	const oracletest = "github.com/bagscope/bagscope/bag/oracletest"
+	users := 0
+	err := filepath.WalkDir("..", func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); p != ".." && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		af, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		inPkg := filepath.ToSlash(filepath.Dir(p)) == "../bag/oracletest"
+		for _, imp := range af.Imports {
+			ip, _ := strconv.Unquote(imp.Path.Value)
+			switch {
+			case inPkg && !strings.HasSuffix(p, "_test.go") && strings.Contains(strings.Split(ip, "/")[0], "."):
+				t.Errorf("%s imports %s: bag/oracletest uses the standard library only", p, ip)
+			case ip == oracletest:
+				users++
+				if !strings.HasSuffix(p, "_test.go") && !strings.HasSuffix(af.Name.Name, "test") {
+					t.Errorf("%s (package %s) imports bag/oracletest: only tests and test-support packages may", p, af.Name.Name)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if users == 0 {
+		t.Error("no file imports bag/oracletest: is the walk reading the repository?")
+	}
+}

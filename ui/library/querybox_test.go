@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/model/catalog"
 	"github.com/bagscope/bagscope/model/sqlhelper"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
@@ -46,10 +48,7 @@ func buildSQLHelper(t *testing.T) string {
 		sqlHelper.out, sqlHelper.err = exec.Command("go", "build", "-o", sqlHelper.bin, "../../model/cli/bagscope-sql").CombinedOutput()
 	})
 	if sqlHelper.err != nil {
-		if os.Getenv("CI") == "" {
-			t.Skipf("skipping (CI never skips this): building bagscope-sql (cgo): %v\n%s", sqlHelper.err, sqlHelper.out)
-		}
-		t.Fatalf("building bagscope-sql: %v\n%s", sqlHelper.err, sqlHelper.out)
+		oracletest.SkipOrFail(t, fmt.Sprintf("building bagscope-sql (cgo): %v\n%s", sqlHelper.err, sqlHelper.out))
 	}
 	t.Setenv("BAGSCOPE_SQL", sqlHelper.bin)
 	return sqlHelper.bin
@@ -174,11 +173,9 @@ import rosbag, sys
 for topic, msg, t in rosbag.Bag(sys.argv[1]).read_messages(topics=['/turtle1/pose']):
     print(t.to_nsec(), repr(msg.x), repr(msg.theta))
 `
-	out, err := exec.Command("/usr/bin/python3", "-c", script, bags[0]).Output()
+	oracletest.RequireRef(t)
+	out, err := exec.Command(oracletest.Python, "-c", script, bags[0]).Output()
 	if err != nil {
-		if os.Getenv("CI") == "" {
-			t.Skipf("skipping (CI never skips this): the reference rosbag: %v", err)
-		}
 		t.Fatalf("the reference rosbag: %v", err)
 	}
 	ref := strings.Split(strings.TrimSpace(string(out)), "\n")
@@ -223,28 +220,11 @@ for topic, msg, t in rosbag.Bag(sys.argv[1]).read_messages(topics=['/turtle1/pos
 // by message: the log time and decoded fields.
 func TestLibraryQueryBoxMCAP(t *testing.T) {
 	buildSQLHelper(t)
-	modules := os.Getenv("BAGSCOPE_ORACLES")
-	if modules == "" {
-		home, _ := os.UserHomeDir()
-		modules = filepath.Join(home, ".cache", "bagscope-npm", "node_modules")
-	}
-	if _, err := os.Stat(filepath.Join(modules, "@mcap", "core")); err != nil {
-		if os.Getenv("CI") == "" {
-			t.Skipf("skipping (CI never skips this): the npm oracles are not installed (make oracles): %v", err)
-		}
-		t.Fatalf("the npm oracles are not installed (make oracles): %v", err)
-	}
+	oracletest.Require(t)
 	dir := t.TempDir()
 	mcap := filepath.Join(dir, "ros2-mixed.mcap")
 	copyTo(t, "../../testdata/ros2-mixed.mcap", mcap)
-	// --no-concurrent-recompilation: as model/internal/reftest runs node
-	// (Debian's node 20 can deadlock without it on a loaded machine).
-	cmd := exec.Command("node", "--no-concurrent-recompilation", "../../testdata/oracle/mcap_cat.mjs", mcap)
-	cmd.Env = append(os.Environ(), "BAGSCOPE_ORACLES="+modules)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("the MCAP oracle: %v", err)
-	}
+	out := oracletest.Run(t, "mcap_cat.mjs", mcap)
 	type odom struct {
 		Topic string
 		Time  struct{ Secs, Nsecs int64 }

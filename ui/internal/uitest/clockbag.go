@@ -1,14 +1,15 @@
 package uitest
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/bagscope/bagscope/bag/oracletest"
 )
 
 // RefPython is the Debian python with the reference rosbag.
-const RefPython = "/usr/bin/python3"
+const RefPython = oracletest.Python
 
 // ClockScript writes and reads the /clock bag with the reference rosbag
 // (from a package two folders under the repository's root).
@@ -20,12 +21,7 @@ const ClockScript = "../../testdata/oracle/clock_points.py"
 // except in CI.
 func ClockBag(t testing.TB) string {
 	t.Helper()
-	if err := exec.Command(RefPython, "-c", "import rosbag").Run(); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the reference rosbag is required in CI: %v", err)
-		}
-		t.Skipf("skipping: no reference rosbag (%v); CI never skips this", err)
-	}
+	oracletest.RequireRef(t)
 	path := filepath.Join(t.TempDir(), "clock.bag")
 	if out, err := exec.Command(RefPython, ClockScript, "write", path).CombinedOutput(); err != nil {
 		t.Fatalf("clock_points.py write: %v\n%s", err, out)
