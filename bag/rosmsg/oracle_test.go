@@ -1,7 +1,6 @@
 package rosmsg
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
@@ -38,18 +37,7 @@ func runOracle(t *testing.T, stdin string, args ...string) []map[string]any {
 		}
 		t.Fatalf("cdr_oracle.mjs %v: %v\n%s", args, err, stderr.String())
 	}
-	var recs []map[string]any
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<26)
-	for sc.Scan() {
-		d := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		d.UseNumber()
-		var m map[string]any
-		if err := d.Decode(&m); err != nil {
-			t.Fatalf("bad line from cdr_oracle.mjs: %v", err)
-		}
-		recs = append(recs, m)
-	}
+	recs := oracletest.MustJSONLines(t, "cdr_oracle.mjs", out)
 	if len(recs) == 0 {
 		t.Fatalf("cdr_oracle.mjs %v printed nothing", args)
 	}

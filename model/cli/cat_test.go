@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os/exec"
@@ -9,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bagscope/bagscope/bag/oracletest"
 )
 
 // TestCatJSONMatchesReference compares `cat --json` with the reference's
@@ -56,22 +57,7 @@ func TestCatJSONMatchesReference(t *testing.T) {
 // jsonLines parses one JSON object per line, keeping numbers exact.
 func jsonLines(t *testing.T, s string) []map[string]any {
 	t.Helper()
-	var out []map[string]any
-	sc := bufio.NewScanner(strings.NewReader(s))
-	sc.Buffer(nil, 1<<28)
-	for sc.Scan() {
-		d := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		d.UseNumber()
-		var m map[string]any
-		if err := d.Decode(&m); err != nil {
-			t.Fatalf("line is not JSON: %v: %.200s", err, sc.Text())
-		}
-		out = append(out, m)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return oracletest.MustJSONLines(t, "JSON lines", []byte(s))
 }
 
 // sortJSONTies orders messages by time, then by their text, so that the

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -48,8 +47,7 @@ func nodeOracle(script string, args ...string) (stdout, stderr string, code int,
 // catLine is one line of `cat --json` (or of an oracle's output), parsed
 // with exact numbers.
 type catLine struct {
-	m   map[string]any
-	raw string
+	m map[string]any
 }
 
 func (l catLine) key() string {
@@ -66,19 +64,12 @@ func (l catLine) skipped() bool {
 }
 
 func parseCatLines(s string) ([]catLine, error) {
-	var out []catLine
-	sc := bufio.NewScanner(strings.NewReader(s))
-	sc.Buffer(nil, 1<<28)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		d := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		d.UseNumber()
-		var m map[string]any
-		if err := d.Decode(&m); err != nil {
-			return nil, fmt.Errorf("line %d is not a JSON object: %v: %.200s", len(out)+1, err, sc.Text())
-		}
+	lines, err := oracletest.JSONLines([]byte(s))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]catLine, 0, len(lines))
+	for _, m := range lines {
 		// "ns" (bagscope's) must be secs and nsecs in nanoseconds; the
 		// oracles give only those two.
 		if tm, ok := m["time"].(map[string]any); ok {
@@ -91,9 +82,9 @@ func parseCatLines(s string) ([]catLine, error) {
 				delete(tm, "ns")
 			}
 		}
-		out = append(out, catLine{m: m, raw: sc.Text()})
+		out = append(out, catLine{m: m})
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // alignSkipped drops the reference's skipped lines and, for each, one line

@@ -1,7 +1,6 @@
 package export
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -29,19 +28,7 @@ func missing(t *testing.T, format string, args ...any) {
 // jsonLines parses JSON lines with exact numbers.
 func jsonLines(t *testing.T, out []byte) []map[string]any {
 	t.Helper()
-	var lines []map[string]any
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<28)
-	for sc.Scan() {
-		d := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		d.UseNumber()
-		var m map[string]any
-		if err := d.Decode(&m); err != nil {
-			t.Fatalf("%v: %.300s", err, sc.Text())
-		}
-		lines = append(lines, m)
-	}
-	return lines
+	return oracletest.MustJSONLines(t, "JSON lines", out)
 }
 
 // result is what DuckDB returned for one statement.

@@ -1,7 +1,6 @@
 package sensor_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/bagscope/bagscope/model"
 	"github.com/bagscope/bagscope/model/internal/reftest"
@@ -31,18 +31,7 @@ func sensorRef(t *testing.T, args ...string) []map[string]any {
 	if err != nil {
 		t.Fatalf("sensor_ref.py %v: %v", args, err)
 	}
-	var rows []map[string]any
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 256<<20)
-	for sc.Scan() {
-		var m map[string]any
-		d := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		d.UseNumber()
-		if err := d.Decode(&m); err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, m)
-	}
+	rows := oracletest.MustJSONLines(t, "sensor_ref.py", out)
 	if len(rows) == 0 {
 		t.Fatalf("sensor_ref.py %v printed nothing", args)
 	}
