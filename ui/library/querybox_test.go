@@ -63,49 +63,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// sqlJSON is `bagscope sql --json [--catalog CATALOG] Q`'s rows as the
-// query box's cells.
-func sqlJSON(t *testing.T, bin, cat, q string) [][]sqlhelper.Cell {
-	t.Helper()
-	args := []string{"--json"}
-	if cat != "" {
-		args = append(args, "--catalog", cat)
-	}
-	out, err := exec.Command(bin, append(args, "--", q)...).Output()
-	if err != nil {
-		t.Fatalf("bagscope sql --json %q: %v", q, err)
-	}
-	var rows [][]sqlhelper.Cell
-	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
-		if len(line) == 0 {
-			continue
-		}
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.Token()
-		var row []sqlhelper.Cell
-		for dec.More() {
-			dec.Token()
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				t.Fatal(err)
-			}
-			var s string
-			switch {
-			case string(raw) == "null":
-				row = append(row, sqlhelper.Cell{Text: "NULL", Null: true})
-			case json.Unmarshal(raw, &s) == nil:
-				row = append(row, sqlhelper.Cell{Text: s})
-			default:
-				var b bytes.Buffer
-				json.Compact(&b, raw)
-				row = append(row, sqlhelper.Cell{Text: b.String()})
-			}
-		}
-		rows = append(rows, row)
-	}
-	return rows
-}
-
 // runQuery types q in the library's query box and runs it (Ctrl+Enter).
 func runQuery(t *testing.T, v *View, q string) *query.View {
 	t.Helper()
@@ -144,7 +101,7 @@ func TestLibraryQueryBox(t *testing.T) {
 		`SELECT path, format, messages, duration, healthy FROM recordings WHERE path NOT IN (SELECT path FROM topics WHERE topic = '/tf') ORDER BY path`,
 	} {
 		qv := runQuery(t, v, q)
-		want := sqlJSON(t, bin, cat, q)
+		_, want := uitest.SQLRows(t, bin, cat, q)
 		got := qv.Shown()
 		if len(got) != len(want) || len(want) == 0 {
 			t.Fatalf("%s: %d rows shown, bagscope sql --json printed %d", q, len(got), len(want))

@@ -2,7 +2,6 @@ package query
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -18,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/model/human"
 	"github.com/bagscope/bagscope/model/sqlhelper"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
@@ -54,59 +54,10 @@ func helper(t *testing.T) string {
 		}
 	})
 	if helperErr != nil {
-		if os.Getenv("CI") == "" {
-			t.Skipf("skipping (CI never skips this): building bagscope-sql (cgo): %v", helperErr)
-		}
-		t.Fatalf("building bagscope-sql: %v", helperErr)
+		oracletest.SkipOrFail(t, "building bagscope-sql (cgo): "+helperErr.Error())
 	}
 	t.Setenv("BAGSCOPE_SQL", bin)
 	return bin
-}
-
-// jsonRows runs `bagscope sql --json` (the helper, as the command runs it)
-// and returns its rows as the table's cells: strings as they are, NULL,
-// other values as compact JSON.
-func jsonRows(t *testing.T, bin, catalog, q string) (cols []string, rows [][]sqlhelper.Cell) {
-	t.Helper()
-	args := []string{"--json"}
-	if catalog != "" {
-		args = append(args, "--catalog", catalog)
-	}
-	out, err := exec.Command(bin, append(args, "--", q)...).Output()
-	if err != nil {
-		t.Fatalf("bagscope sql --json %q: %v", q, err)
-	}
-	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
-		if len(line) == 0 {
-			continue
-		}
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.Token() // {
-		var names []string
-		var row []sqlhelper.Cell
-		for dec.More() {
-			k, _ := dec.Token()
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				t.Fatal(err)
-			}
-			names = append(names, k.(string))
-			var s string
-			switch {
-			case string(raw) == "null":
-				row = append(row, sqlhelper.Cell{Text: "NULL", Null: true})
-			case json.Unmarshal(raw, &s) == nil:
-				row = append(row, sqlhelper.Cell{Text: s})
-			default:
-				var b bytes.Buffer
-				json.Compact(&b, raw)
-				row = append(row, sqlhelper.Cell{Text: b.String()})
-			}
-		}
-		cols = names
-		rows = append(rows, row)
-	}
-	return cols, rows
 }
 
 func newBox(t *testing.T, acts Actions) (*View, fyne.Window) {
@@ -150,7 +101,7 @@ func TestQueryBoxShowsWhatSQLPrints(t *testing.T) {
 		if msg := v.Message(); msg != "" {
 			t.Fatalf("%s: the box says %q", q, msg)
 		}
-		cols, want := jsonRows(t, bin, "", q)
+		cols, want := uitest.SQLRows(t, bin, "", q)
 		res := v.Result()
 		if strings.Join(res.Columns, ",") != strings.Join(cols, ",") {
 			t.Errorf("%s: columns %q, bagscope sql --json %q", q, res.Columns, cols)
@@ -197,7 +148,7 @@ func TestQueryBoxShowsWhatSQLPrints(t *testing.T) {
 	runSync(t, v, queries[0])
 	for _, dir := range []string{"ASC", "DESC"} {
 		v.SortBy(4)
-		_, want := jsonRows(t, bin, "", queries[0]+" ORDER BY m "+dir+", i")
+		_, want := uitest.SQLRows(t, bin, "", queries[0]+" ORDER BY m "+dir+", i")
 		for i, r := range v.Shown() {
 			if r[4] != want[i][4] {
 				t.Errorf("sorted by m %s: row %d m = %v, ORDER BY says %v", dir, i, r[4], want[i][4])
