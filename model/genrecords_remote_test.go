@@ -24,18 +24,13 @@ import (
 // file (the page map the listing was built from read every page; issue
 // 25).
 func TestRemoteDb3RecordsReadWhatTheyShow(t *testing.T) {
-	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
-		t.Skip("python3 is needed to write the .db3")
-	}
 	// A folder whose metadata.yaml lets it open without counting its rows
 	// (which reads the file).
 	root := t.TempDir()
 	dir := filepath.Join(root, "run")
 	os.Mkdir(dir, 0o755)
 	file := filepath.Join(dir, "run_0.db3")
-	if out, err := exec.Command("/usr/bin/python3", "../bag/db3/testdata/mkdb3.py", file, "12000").CombinedOutput(); err != nil {
-		t.Fatalf("mkdb3.py: %v\n%s", err, out)
-	}
+	db3test.Write(t, file, 12000)
 	// The reference: each page's type, as SQLite sees it.
 	out, err := exec.Command("/usr/bin/python3", "-c", `import sqlite3, sys
 db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)

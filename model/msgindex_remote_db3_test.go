@@ -27,16 +27,11 @@ import (
 // the table's pages in 4 requests; here, of the leaves only the parts
 // the times are in).
 func TestRemoteDb3MessageIndexReadsTheFileOnce(t *testing.T) {
-	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
-		t.Skip("python3 is needed to write the .db3")
-	}
 	root := t.TempDir()
 	dir := filepath.Join(root, "run")
 	os.Mkdir(dir, 0o755)
 	file := filepath.Join(dir, "run_0.db3")
-	if out, err := exec.Command("/usr/bin/python3", "../bag/db3/testdata/mkdb3.py", file, "6000").CombinedOutput(); err != nil {
-		t.Fatalf("mkdb3.py: %v\n%s", err, out)
-	}
+	db3test.Write(t, file, 6000)
 	fi, err := os.Stat(file)
 	if err != nil {
 		t.Fatal(err)

@@ -167,17 +167,12 @@ func checkAsked(t *testing.T, v *bagView, ld *model.Document, indexBytes, chunkB
 // Records tab the file again, and the sample of the empty topic the file
 // again (issue 25).
 func TestRemoteDb3WindowReadsWhatItShows(t *testing.T) {
-	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
-		t.Skip("python3 is needed to write the .db3")
-	}
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	root := t.TempDir()
 	dir := filepath.Join(root, "run")
 	os.Mkdir(dir, 0o755)
 	file := filepath.Join(dir, "run_0.db3")
-	if out, err := exec.Command("/usr/bin/python3", "../bag/db3/testdata/mkdb3.py", file, "60000").CombinedOutput(); err != nil {
-		t.Fatalf("mkdb3.py: %v\n%s", err, out)
-	}
+	db3test.Write(t, file, 60000)
 	out, err := exec.Command("/usr/bin/python3", "-c", `import sqlite3, sys
 db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
 print(db.execute("SELECT count(*) FROM dbstat WHERE name = 'messages' AND pagetype IN ('internal', 'leaf')").fetchone()[0])

@@ -12,27 +12,24 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/db3/db3test"
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/klauspost/compress/zstd"
 )
 
-const python = "/usr/bin/python3"
+const python = oracletest.Python
 
-// needPython skips the test when python3 with sqlite3 is missing.
+// needPython skips the test when python3 with sqlite3 is missing, unless
+// CI is set.
 func needPython(t testing.TB) {
 	t.Helper()
-	if err := exec.Command(python, "-c", "import sqlite3").Run(); err != nil {
-		t.Skipf("python3 with sqlite3 is needed: %v", err)
-	}
+	oracletest.RequirePython(t, "sqlite3")
 }
 
 // makeBag writes a .db3 with testdata/mkdb3.py.
 func makeBag(t testing.TB, path string, n int, opts ...string) {
 	t.Helper()
-	needPython(t)
-	args := append([]string{"testdata/mkdb3.py", path, strconv.Itoa(n)}, opts...)
-	if out, err := exec.Command(python, args...).CombinedOutput(); err != nil {
-		t.Fatalf("mkdb3.py: %v\n%s", err, out)
-	}
+	db3test.Write(t, path, n, opts...)
 }
 
 // row is a messages row.

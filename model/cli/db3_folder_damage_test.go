@@ -16,13 +16,8 @@ import (
 // fixture script and returns its bytes and its folder's metadata.yaml.
 func damagedDB3Healthy(t *testing.T) ([]byte, string) {
 	t.Helper()
-	if err := exec.Command(refPython, "-c", "import sqlite3").Run(); err != nil {
-		t.Skipf("python3 with sqlite3 is needed: %v", err)
-	}
 	p := filepath.Join(t.TempDir(), "h.db3")
-	if out, err := exec.Command(refPython, "../../bag/db3/testdata/mkdb3.py", p, "3000").CombinedOutput(); err != nil {
-		t.Fatalf("mkdb3.py: %v\n%s", err, out)
-	}
+	db3test.Write(t, p, 3000)
 	out, err := exec.Command(refPython, "-c", `import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 print(*db.execute("SELECT min(timestamp), max(timestamp) FROM messages").fetchone())

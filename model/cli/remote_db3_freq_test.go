@@ -2,7 +2,6 @@ package cli
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,23 +34,16 @@ func TestRemoteDb3FreqEqualsLocal(t *testing.T) {
 		}
 		t.Skip("skipping: no shared .db3 files in " + sharedBags)
 	}
-	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
-		t.Skip("python3 is needed to write the .db3 files")
-	}
 	gen := t.TempDir()
-	mk := func(name string, n string, opts ...string) string {
-		p := filepath.Join(gen, name)
-		args := append([]string{"../../bag/db3/testdata/mkdb3.py", p, n}, opts...)
-		if out, err := exec.Command("/usr/bin/python3", args...).CombinedOutput(); err != nil {
-			t.Fatalf("mkdb3.py: %v\n%s", err, out)
-		}
+	mk := func(name string, n int, opts ...string) string {
+		db3test.Write(t, filepath.Join(gen, name), n, opts...)
 		return name
 	}
 	generated := []string{
-		mk("large.db3", "4000"),
-		mk("small.db3", "20000", "--small"),
-		mk("pages512.db3", "2000", "--page-size", "512"),
-		mk("unknown.db3", "3000", "--unknown-topic"),
+		mk("large.db3", 4000),
+		mk("small.db3", 20000, "--small"),
+		mk("pages512.db3", 2000, "--page-size", "512"),
+		mk("unknown.db3", 3000, "--unknown-topic"),
 	}
 	healthy, err := os.ReadFile(filepath.Join(gen, "large.db3"))
 	if err != nil {

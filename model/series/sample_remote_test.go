@@ -24,16 +24,11 @@ import (
 // every row, and over the network every page: the window's Plots tab did
 // so on opening a remote .db3; issue 25).
 func TestSampleFieldsRemoteDb3(t *testing.T) {
-	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
-		t.Skip("python3 is needed to write the .db3")
-	}
 	root := t.TempDir()
 	dir := filepath.Join(root, "run")
 	os.Mkdir(dir, 0o755)
 	file := filepath.Join(dir, "run_0.db3")
-	if out, err := exec.Command("/usr/bin/python3", "../../bag/db3/testdata/mkdb3.py", file, "24000").CombinedOutput(); err != nil {
-		t.Fatalf("mkdb3.py: %v\n%s", err, out)
-	}
+	db3test.Write(t, file, 24000)
 	// The folder's metadata.yaml from the reference's counts.
 	out, err := exec.Command("/usr/bin/python3", "-c", `import sqlite3, sys
 db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
