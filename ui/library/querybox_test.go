@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,39 +25,12 @@ import (
 
 // sqlHelper is bagscope-sql built once for the package's tests (TestMain
 // removes it): three tests each linked their own copy of DuckDB.
-var sqlHelper struct {
-	once sync.Once
-	dir  string
-	bin  string
-	out  []byte
-	err  error
-}
+var sqlHelper uitest.SQLHelper
 
-// buildSQLHelper builds bagscope-sql (cgo: DuckDB) as make build does,
-// once, and points $BAGSCOPE_SQL at it; without a C compiler it skips,
-// unless CI is set.
-func buildSQLHelper(t *testing.T) string {
-	t.Helper()
-	sqlHelper.once.Do(func() {
-		if sqlHelper.dir, sqlHelper.err = os.MkdirTemp("", "bagscope-sql-test-"); sqlHelper.err != nil {
-			return
-		}
-		sqlHelper.bin = filepath.Join(sqlHelper.dir, sqlhelper.Name)
-		sqlHelper.out, sqlHelper.err = exec.Command("go", "build", "-o", sqlHelper.bin, "../../model/cli/bagscope-sql").CombinedOutput()
-	})
-	if sqlHelper.err != nil {
-		oracletest.SkipOrFail(t, fmt.Sprintf("building bagscope-sql (cgo): %v\n%s", sqlHelper.err, sqlHelper.out))
-	}
-	t.Setenv("BAGSCOPE_SQL", sqlHelper.bin)
-	return sqlHelper.bin
-}
-
-// TestMain removes the bagscope-sql buildSQLHelper built.
+// TestMain removes the bagscope-sql sqlHelper built.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if sqlHelper.dir != "" {
-		os.RemoveAll(sqlHelper.dir)
-	}
+	sqlHelper.Remove()
 	os.Exit(code)
 }
 
@@ -87,7 +58,7 @@ func runQuery(t *testing.T, v *View, q string) *query.View {
 // query against the reference rosbag's messages. A double click on a row
 // with a path opens that recording.
 func TestLibraryQueryBox(t *testing.T) {
-	bin := buildSQLHelper(t)
+	bin := sqlHelper.Build(t)
 	dir, bags := fleet(t)
 	var opened []string
 	v, w := newLibrary(t, dir, &opened)
@@ -176,7 +147,7 @@ for topic, msg, t in rosbag.Bag(sys.argv[1]).read_messages(topics=['/turtle1/pos
 // @foxglove/rosmsg2-serialization: testdata/oracle/mcap_cat.mjs), message
 // by message: the log time and decoded fields.
 func TestLibraryQueryBoxMCAP(t *testing.T) {
-	buildSQLHelper(t)
+	sqlHelper.Build(t)
 	oracletest.Require(t)
 	dir := t.TempDir()
 	mcap := filepath.Join(dir, "ros2-mixed.mcap")
@@ -234,7 +205,7 @@ FROM messages(`+sqlhelper.Quote(mcap)+`, '/odom') ORDER BY log_time`)
 // runs (the one that asks for a field name gets DuckDB's error naming the
 // columns there are).
 func TestLibraryQueryExamples(t *testing.T) {
-	buildSQLHelper(t)
+	sqlHelper.Build(t)
 	dir, _ := fleet(t)
 	var opened []string
 	v, w := newLibrary(t, dir, &opened)

@@ -3,9 +3,14 @@ package uitest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"sync"
 	"testing"
 
+	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/model/sqlhelper"
 )
 
@@ -54,4 +59,42 @@ func SQLRows(t testing.TB, bin, catalog, q string) (cols []string, rows [][]sqlh
 		rows = append(rows, row)
 	}
 	return cols, rows
+}
+
+// SQLHelper is bagscope-sql (cgo: DuckDB) built once for a package's
+// tests, as make build builds it: each build links DuckDB anew. The
+// package's TestMain calls Remove.
+type SQLHelper struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// Build builds bagscope-sql the first time it is called and points
+// $BAGSCOPE_SQL at it, as the window finds it so, and returns its path.
+// Without a C compiler t skips, unless CI is set (oracletest.SkipOrFail).
+func (h *SQLHelper) Build(t testing.TB) string {
+	t.Helper()
+	h.once.Do(func() {
+		if h.dir, h.err = os.MkdirTemp("", "bagscope-sql-test-"); h.err != nil {
+			return
+		}
+		h.bin = filepath.Join(h.dir, sqlhelper.Name)
+		src := filepath.Join(Root(t), "model", "cli", "bagscope-sql")
+		if out, err := exec.Command("go", "build", "-o", h.bin, src).CombinedOutput(); err != nil {
+			h.err = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if h.err != nil {
+		oracletest.SkipOrFail(t, "building bagscope-sql (cgo): "+h.err.Error())
+	}
+	t.Setenv("BAGSCOPE_SQL", h.bin)
+	return h.bin
+}
+
+// Remove removes what Build built.
+func (h *SQLHelper) Remove() {
+	if h.dir != "" {
+		os.RemoveAll(h.dir)
+	}
 }

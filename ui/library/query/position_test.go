@@ -10,7 +10,7 @@ import (
 // query, for errors on the first and a later line, and on a long line
 // DuckDB cuts around the position; the messages are DuckDB's own.
 func TestErrorAt(t *testing.T) {
-	bin := helper(t)
+	bin := sqlHelper.Build(t)
 	long := "SELECT " + strings.Repeat("1 + ", 60) + "nope FROM range(3)"
 	tests := []struct {
 		q        string

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,47 +16,19 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/bagscope/bagscope/bag/oracletest"
 	"github.com/bagscope/bagscope/model/human"
-	"github.com/bagscope/bagscope/model/sqlhelper"
 	"github.com/bagscope/bagscope/ui/internal/uitest"
 )
 
-var (
-	helperDir  string
-	helperOnce sync.Once
-	helperErr  error
-)
+// sqlHelper is bagscope-sql built once for the package's tests (TestMain
+// removes it).
+var sqlHelper uitest.SQLHelper
 
 func TestMain(m *testing.M) {
 	ProgressEvery = 0 // the test driver runs fyne.Do on the caller's goroutine
-	dir, err := os.MkdirTemp("", "bagscope-query-test-")
-	if err != nil {
-		panic(err)
-	}
-	helperDir = dir
 	code := m.Run()
-	os.RemoveAll(dir)
+	sqlHelper.Remove()
 	os.Exit(code)
-}
-
-// helper builds bagscope-sql (cgo: DuckDB) as make build builds it, once,
-// and points $BAGSCOPE_SQL at it, as the window finds it so. Without a
-// C compiler it skips, unless CI is set.
-func helper(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(helperDir, sqlhelper.Name)
-	helperOnce.Do(func() {
-		out, err := exec.Command("go", "build", "-o", bin, "../../../model/cli/bagscope-sql").CombinedOutput()
-		if err != nil {
-			helperErr = errors.New(err.Error() + "\n" + string(out))
-		}
-	})
-	if helperErr != nil {
-		oracletest.SkipOrFail(t, "building bagscope-sql (cgo): "+helperErr.Error())
-	}
-	t.Setenv("BAGSCOPE_SQL", bin)
-	return bin
 }
 
 func newBox(t *testing.T, acts Actions) (*View, fyne.Window) {
@@ -90,7 +61,7 @@ func runSync(t *testing.T, v *View, q string) {
 // the values, NULL shown as NULL (dimmed, italic), numbers right-aligned,
 // a sort by a column, the row count, and the first Limit rows of more.
 func TestQueryBoxShowsWhatSQLPrints(t *testing.T) {
-	bin := helper(t)
+	bin := sqlHelper.Build(t)
 	v, w := newBox(t, Actions{})
 	queries := []string{
 		`SELECT i, i * 1.5 AS half, CASE WHEN i % 2 = 0 THEN NULL ELSE 'odd ' || i END AS s, [i, i + 1] AS l, (i * 7) % 5 AS m FROM range(7) t(i)`,
@@ -172,7 +143,7 @@ func TestQueryBoxShowsWhatSQLPrints(t *testing.T) {
 // the command prints it, with the line and the caret under the position;
 // no table is left shown.
 func TestQueryBoxShowsDuckDBErrors(t *testing.T) {
-	bin := helper(t)
+	bin := sqlHelper.Build(t)
 	v, _ := newBox(t, Actions{})
 	for _, q := range []string{"SELECT 1 FRM x", "SELECT nope FROM range(3)"} {
 		runSync(t, v, q)
@@ -199,7 +170,7 @@ func TestQueryBoxShowsDuckDBErrors(t *testing.T) {
 // bagscope-sql process (it is gone once the run ends) and leaves none of
 // its temporary files.
 func TestQueryBoxCancelKillsTheHelper(t *testing.T) {
-	helper(t)
+	sqlHelper.Build(t)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	v, _ := newBox(t, Actions{})
@@ -250,7 +221,7 @@ func TestQueryBoxWithoutHelper(t *testing.T) {
 // TestQueryBoxExportCSV: Export CSV… writes every row (more than the box
 // shows) as `bagscope sql --csv` prints them.
 func TestQueryBoxExportCSV(t *testing.T) {
-	bin := helper(t)
+	bin := sqlHelper.Build(t)
 	old := Limit
 	Limit = 5
 	t.Cleanup(func() { Limit = old })
@@ -291,7 +262,7 @@ func TestQueryBoxExportCSV(t *testing.T) {
 // with a path column opens that path; a NULL path opens nothing, and a
 // result without a path column opens nothing.
 func TestQueryBoxDoubleClickOpensPath(t *testing.T) {
-	helper(t)
+	sqlHelper.Build(t)
 	var opened []string
 	v, w := newBox(t, Actions{Open: func(p string) { opened = append(opened, p) }})
 	tapRow := func(row int) {
