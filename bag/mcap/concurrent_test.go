@@ -84,8 +84,9 @@ func TestBlocksBesideIter(t *testing.T) {
 	}
 }
 
-// readRecs is ourRecs for a goroutine other than the test's: it returns
-// what ourRecs would fail with.
+// readRecs reads every message through Messages and checks their order;
+// it returns the error (a goroutine other than the test's cannot fail it),
+// which ourRecs fails the test with.
 func readRecs(s bag.Storage, f bag.MessageFilter) ([]rec, []bag.ByteRange, error) {
 	it := s.Messages(f)
 	defer it.Close()

@@ -88,26 +88,15 @@ func libRecs(t testing.TB, data []byte) []rec {
 	return out
 }
 
-// ourRecs reads every message through Messages and checks their order.
+// ourRecs reads every message through Messages and checks their order
+// (readRecs, failing the test on its error).
 func ourRecs(t testing.TB, s bag.Storage, f bag.MessageFilter) ([]rec, []bag.ByteRange) {
 	t.Helper()
-	it := s.Messages(f)
-	defer it.Close()
-	var out []rec
-	var last uint64
-	for it.Next() {
-		m := it.Message()
-		ts := uint64(m.Time.Nanos())
-		if ts < last {
-			t.Fatalf("message %d at %d comes after one at %d", len(out), ts, last)
-		}
-		last = ts
-		out = append(out, rec{Time: ts, Pub: uint64(m.PublishTime.Nanos()), Topic: m.Conn.Topic, CRC: crc32.ChecksumIEEE(m.Data), Len: len(m.Data), Suspect: m.Suspect != ""})
+	out, skipped, err := readRecs(s, f)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := it.Err(); err != nil {
-		t.Fatalf("Err: %v", err)
-	}
-	return out, it.(*MessageIter).Skipped()
+	return out, skipped
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
