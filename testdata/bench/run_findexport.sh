@@ -2,9 +2,12 @@
 # Benchmark issue 24's goals side by side in one run, on the 1M-message bench
 # files (BENCHMARKS.md, "Find and export"):
 #
-#   - find against check's decoding pass on the same topics
-#     (testdata/bench/findbench: bag.VisitMessages + model.PayloadCheck, as
-#     `bagscope check` runs it), goal: find ≤ 1.2x;
+#   - find against check, goal: find ≤ 1.2x, in two rows each: what users
+#     run, `bagscope find FILE EXPR` against `bagscope check FILE` (check has
+#     no topic option, so it decodes every topic and find one or two; both
+#     run the quick doctor), and find against check's bare decoding pass on
+#     the same topics (testdata/bench/findbench: bag.VisitMessages +
+#     model.PayloadCheck, as `bagscope check` runs it, without the doctor);
 #   - `export --format parquet` of a ROS 2 MCAP against @mcap/core +
 #     @foxglove/rosmsg2-serialization + hyparquet-writer
 #     (testdata/bench/export_node.mjs), goal: ≥ 5x faster;
@@ -20,7 +23,7 @@
 # sides taking turns; the table gives the median wall time, the median CPU
 # (user+system), the peak RSS and the ratios. Needs go, node with `make
 # oracles`, /usr/bin/python3 with python3-rosbag and python3-pandas, and GNU
-# time.
+# time. FIND_ONLY=1 runs the find rows alone.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -80,12 +83,15 @@ for c in 1m_zstd 1m_lz4; do
 		measure "check_$c" 1 "$build/findbench" -topics /imu "$f"
 		measure "findo_$c" 1 "$build/bagscope" find "$f" 'norm(/odom.twist.twist.linear) > 100'
 		measure "checko_$c" 1 "$build/findbench" -topics /odom "$f"
+		measure "checkcmd_$c" 1 "$build/bagscope" check "$f"
 	done
 done
 for ((r = 0; r < runs; r++)); do
 	measure find_bag 1 "$build/bagscope" find "$bench/mixed.bag" '/imu.linear_acceleration.z > 12 || /imu.angular_velocity.x < -50'
 	measure check_bag 1 "$build/findbench" -topics /imu "$bench/mixed.bag"
+	measure checkcmd_bag 1 "$build/bagscope" check "$bench/mixed.bag"
 done
+[[ ${FIND_ONLY:-} ]] && peer_runs=0
 for ((r = 0; r < peer_runs; r++)); do
 	measure export_zstd 1 "$build/bagscope" export "$bench/mixed_ros2_1m_zstd.mcap" "$out" --topics /imu,/odom
 	measure node_zstd 1 node --no-concurrent-recompilation "$repo/testdata/bench/export_node.mjs" "$bench/mixed_ros2_1m_zstd.mcap" "$out" /imu /odom
@@ -96,13 +102,19 @@ written=$("$py" -c 'import pyarrow' 2>/dev/null && echo "written by pyarrow" || 
 
 echo "Load average before: $load0; after: $(cut -d' ' -f1-3 /proc/loadavg). $(nproc) cores. Medians of $runs runs (peers $peer_runs)."
 echo
-echo "| find | bagscope find | check's decoding pass (findbench) | find / check, wall | CPU |"
+echo "| find | bagscope find | bagscope check FILE (all topics), or check's decoding pass of the topic (findbench) | find / check, wall | CPU |"
 echo "|---|---|---|---|---|"
+rowf "find /imu (2 terms), ROS 2 MCAP zstd, vs \`check FILE\`" find_1m_zstd checkcmd_1m_zstd
+rowf "find /odom (norm), ROS 2 MCAP zstd, vs \`check FILE\`" findo_1m_zstd checkcmd_1m_zstd
+rowf "find /imu (2 terms), ROS 2 MCAP lz4, vs \`check FILE\`" find_1m_lz4 checkcmd_1m_lz4
+rowf "find /odom (norm), ROS 2 MCAP lz4, vs \`check FILE\`" findo_1m_lz4 checkcmd_1m_lz4
+rowf "find /imu (2 terms), ROS 1 mixed.bag, vs \`check FILE\`" find_bag checkcmd_bag
 rowf "find /imu (2 terms), ROS 2 MCAP zstd, vs check's decoding of /imu" find_1m_zstd check_1m_zstd
 rowf "find /odom (norm), ROS 2 MCAP zstd, vs check's decoding of /odom" findo_1m_zstd checko_1m_zstd
 rowf "find /imu (2 terms), ROS 2 MCAP lz4, vs check's decoding of /imu" find_1m_lz4 check_1m_lz4
 rowf "find /odom (norm), ROS 2 MCAP lz4, vs check's decoding of /odom" findo_1m_lz4 checko_1m_lz4
 rowf "find /imu (2 terms), ROS 1 mixed.bag, vs check's decoding of /imu" find_bag check_bag
+[[ ${FIND_ONLY:-} ]] && exit 0
 echo
 echo "| export | bagscope export | peer | peer / bagscope, wall | CPU |"
 echo "|---|---|---|---|---|"
