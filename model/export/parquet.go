@@ -19,6 +19,9 @@ const (
 	minRowGroup   = 1 << 20
 )
 
+// pageCodec compresses every table's pages (zstd.go).
+var pageCodec = &zstdCodec{}
+
 // pqTable writes one table as Parquet: each message a row.
 type pqTable struct {
 	l        *layout
@@ -33,7 +36,7 @@ type pqTable struct {
 func newPQTable(l *layout, out io.Writer, definition, recording string, tables int) *pqTable {
 	t := &pqTable{l: l, cols: make([][]parquet.Value, l.nleaf), limit: min(rowGroupBytes, max(minRowGroup, allBuffered/max(tables, 1)))}
 	t.w = parquet.NewGenericWriter[any](out, l.parquetSchema(),
-		parquet.Compression(&parquet.Zstd),
+		parquet.Compression(pageCodec),
 		parquet.CreatedBy("bagscope", "", ""),
 		parquet.KeyValueMetadata("ros.type", l.plan.Type),
 		parquet.KeyValueMetadata("ros.definition", definition),
