@@ -16,7 +16,9 @@ import (
 // MCAP file and on a generated one whole and with bytes of its message
 // index records changed (lengths, channels, entry offsets), so that both
 // the walk's checks and BlockIndex's fallback to the chunk's records are
-// met.
+// met. Each block is counted by a reader whose Blocks has counted every
+// chunk (the counts taken from it) and by one that has not (the records
+// read).
 func TestBlockIndexCountsCountBlockIndex(t *testing.T) {
 	files := map[string][]byte{}
 	for _, p := range sharedMCAPs(t) {
@@ -50,6 +52,10 @@ func TestBlockIndexCountsCountBlockIndex(t *testing.T) {
 		if err != nil {
 			continue
 		}
+		fresh, err := NewReader(bytes.NewReader(d), int64(len(d)), "")
+		if err != nil {
+			t.Fatalf("%s: opened once, not twice: %v", name, err)
+		}
 		for _, b := range r.Blocks() {
 			ents, werr := r.BlockIndex(b)
 			want := map[uint32]uint64{}
@@ -61,11 +67,19 @@ func TestBlockIndexCountsCountBlockIndex(t *testing.T) {
 			if fmt.Sprint(werr) != fmt.Sprint(gerr) || !maps.Equal(got, want) {
 				t.Errorf("%s: block at %d: BlockIndexCounts %v, %v; BlockIndex counted %v, %v", name, b.Offset, got, gerr, want, werr)
 			}
+			got, gerr = fresh.BlockIndexCounts(b)
+			if fresh.counted.Load() {
+				t.Fatalf("%s: BlockIndexCounts counted every chunk", name)
+			}
+			if fmt.Sprint(werr) != fmt.Sprint(gerr) || !maps.Equal(got, want) {
+				t.Errorf("%s: block at %d, Blocks not called: BlockIndexCounts %v, %v; BlockIndex counted %v, %v", name, b.Offset, got, gerr, want, werr)
+			}
 			if c := r.chunkAt(b.Offset); c == nil || r.walkMessageIndex(c, func(uint16, []byte) bool { return true }) != nil {
 				failed++ // BlockIndex's fallback: the chunk's own records
 			}
 		}
 		r.Close()
+		fresh.Close()
 	}
 	if failed == 0 || compared < 20 {
 		t.Errorf("%d blocks compared, %d of them with message index records that do not read: the damage must make some", compared, failed)

@@ -102,6 +102,7 @@ type chunk struct {
 	MsgIdx         map[uint16]uint64
 	MsgIdxLen      uint64
 	counts         map[uint16]uint64 // nil until known
+	indexed        bool              // counts are indexCounts' (the message index records read and checked)
 	Err            error             // damage found by the scan
 	IndexAt        int64             // file offset of its chunk index record, 0 when none
 	scanned        bool
@@ -419,7 +420,7 @@ func (x *Reader) ensureCounts() {
 				continue
 			}
 			if counts, err := x.indexCounts(c); err == nil {
-				c.counts = counts
+				c.counts, c.indexed = counts, true
 				continue
 			}
 			c.counts = map[uint16]uint64{}
@@ -732,10 +733,19 @@ func (x *Reader) BlockIndex(b *bag.Block) ([]bag.IndexEntry, error) {
 // b and the error it returns, without listing and sorting them when the
 // chunk's message index records read (bag.BlockIndexCounter): the walk
 // and checks are BlockIndex's, so where they fail, BlockIndex's own
-// entries are counted.
+// entries are counted. Where Blocks has counted the chunk from those
+// records already (verify asks for both), its counts are taken rather
+// than the records read again.
 func (x *Reader) BlockIndexCounts(b *bag.Block) (map[uint32]uint64, error) {
 	if c := x.chunkAt(b.Offset); c != nil {
-		if counts, err := x.indexCounts(c); err == nil {
+		var counts map[uint16]uint64
+		var err error
+		if x.counted.Load() && c.indexed {
+			counts = c.counts // written before counted was set, never after
+		} else {
+			counts, err = x.indexCounts(c)
+		}
+		if err == nil {
 			out := make(map[uint32]uint64, len(counts))
 			for id, n := range counts {
 				if n > 0 {
