@@ -242,15 +242,18 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 			problems = append(problems, errs...)
 			return nil
 		})
-	} else if blocks := b.Blocks(); len(blocks) == 0 {
-		checkIndex = false
 	} else if ic := bag.IndexCounter(b); ic != nil {
-		// Counted by a goroutine of its own while the messages are
-		// read (on the cores the read leaves idle), joined after.
+		// Listed and counted by a goroutine of its own while the
+		// messages are read (on the cores the read leaves idle), joined
+		// after: on MCAP, Blocks reads every chunk's message index
+		// records and BlockIndexCounts takes its counts.
 		var counted sync.WaitGroup
 		var errs []error
 		counts := map[uint32]uint64{}
+		noBlocks := false
 		counted.Go(func() {
+			blocks := b.Blocks()
+			noBlocks = len(blocks) == 0
 			for _, blk := range blocks {
 				n, err := ic.BlockIndexCounts(blk)
 				if err != nil {
@@ -263,6 +266,9 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 		})
 		joinIndex = func() {
 			counted.Wait()
+			if noBlocks {
+				checkIndex = false
+			}
 			problems = append(problems, errs...)
 			for id, k := range counts {
 				if selected[id] {
@@ -270,6 +276,8 @@ func verify(b bag.Storage, f bag.MessageFilter, progress func(done, total int64)
 				}
 			}
 		}
+	} else if blocks := b.Blocks(); len(blocks) == 0 {
+		checkIndex = false
 	} else {
 		for _, blk := range blocks {
 			idx, err := b.BlockIndex(blk)
