@@ -28,6 +28,9 @@ func newProgress(stderr io.Writer, what string) *progressLine {
 	return p
 }
 
+// on reports whether the line is shown at all (stderr is a terminal).
+func (p *progressLine) on() bool { return p.w != nil }
+
 // update shows done out of total (units as the job counts them).
 func (p *progressLine) update(done, total int64) {
 	if p.w == nil || total <= 0 || time.Since(p.last) < 100*time.Millisecond {

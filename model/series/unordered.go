@@ -22,14 +22,21 @@ import (
 //
 // The Set's series count their Points and Missing as Extract's do and keep
 // none; Skipped lists the ranges the visit could not read (in no
-// particular order); LostMessages stays 0. Where the order matters or the
+// particular order); LostMessages stays 0. On the clock time base the
+// reading goroutines share req.Clock, whose At must be safe for
+// concurrent use (query.ClockIndex's is: it only reads), and the series
+// count BeforeClock as Extract's do. Where the order matters or the
 // visit would not run in parallel, it is Extract in time order with one
-// sink: on the clock time base (its /clock lookup), for a path of several
-// elements (their series are made in the order the elements first
-// appear), a remote file (the ordered read fetches its window ahead) and
-// a storage that does not visit in parallel (bag.ParallelVisit), where
-// Extract reads the fields on the workers while this would read them on
-// one goroutine. req.Points is ignored.
+// sink: for a path of several elements (their series are made in the
+// order the elements first appear), a remote file (the ordered read
+// fetches its window ahead) and a storage that does not visit in parallel
+// (bag.ParallelVisit), where Extract reads the fields on the workers while
+// this would read them on one goroutine. req.Points is ignored.
+//
+// The messages that progress counts up to are counted from the index
+// (Blocks: on MCAP every chunk's message index records) on a goroutine
+// of its own beside the read, or not at all when progress is nil, so
+// that the count costs the read no wall time.
 func ExtractUnordered(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Request,
 	newSink func() func(field int, s *Series, t int64, v float64), progress func(done, total int64, stage string)) (*Set, error) {
 	ordered := func() (*Set, error) {
@@ -37,7 +44,7 @@ func ExtractUnordered(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, r
 		req.Points = sink
 		return Extract(ctx, b, cache, req, progress)
 	}
-	if req.Base == ClockTime || !bag.ParallelVisit(b) || bag.TransferOf(b).Remote {
+	if req.Base == ClockTime && req.Clock == nil || !bag.ParallelVisit(b) || bag.TransferOf(b).Remote {
 		return ordered()
 	}
 	req.MaxPoints, req.KeepIndex, req.Compact, req.Points = 0, false, false, nil
@@ -62,7 +69,13 @@ func ExtractUnordered(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, r
 	if !req.End.IsZero() {
 		hi = req.End.Nanos()
 	}
-	total := reserve(b, f, byConn, false, func(_ *refSink, n int) int { return 0 })
+	var (
+		total   atomic.Int64 // the index's count, once counted
+		counted sync.WaitGroup
+	)
+	if progress != nil {
+		counted.Go(func() { total.Store(messageCount(b, f, byConn)) })
+	}
 
 	var (
 		mu      sync.Mutex // guards workers and progress's calls
@@ -70,7 +83,8 @@ func ExtractUnordered(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, r
 		done    atomic.Int64 // messages, counted by the workers 1024 at a time
 	)
 	pool := sync.Pool{New: func() any {
-		w := &visitWorker{sink: newSink(), series: series, points: make([]int, len(sinks)), missing: make([]int, len(sinks))}
+		w := &visitWorker{sink: newSink(), series: series, clock: req.Clock,
+			points: make([]int, len(sinks)), missing: make([]int, len(sinks)), noClock: make([]int, len(sinks))}
 		mu.Lock()
 		workers = append(workers, w)
 		mu.Unlock()
@@ -85,7 +99,7 @@ func ExtractUnordered(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, r
 		if w.n++; w.n&1023 == 0 {
 			if n := done.Add(1024); progress != nil && n&16383 == 0 {
 				mu.Lock()
-				progress(n, total, StageExtract)
+				progress(n, total.Load(), StageExtract)
 				mu.Unlock()
 			}
 		}
@@ -95,41 +109,46 @@ func ExtractUnordered(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, r
 		pool.Put(w)
 	}
 	skipped, err := bag.VisitMessagesSkipped(ctx, b, f, visit)
+	counted.Wait()
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	points, missing := make([]int, len(sinks)), make([]int, len(sinks))
+	points, missing, noClock := make([]int, len(sinks)), make([]int, len(sinks)), make([]int, len(sinks))
 	for _, w := range workers {
 		set.Messages += w.n
 		for i := range sinks {
 			points[i] += w.points[i]
 			missing[i] += w.missing[i]
+			noClock[i] += w.noClock[i]
 		}
 	}
 	for i, r := range sinks {
-		r.fixed.Points, r.fixed.Missing = points[i], missing[i]
+		r.fixed.Points, r.fixed.Missing, r.fixed.BeforeClock = points[i], missing[i], noClock[i]
 		set.Series = append(set.Series, r.fixed)
 		set.Field = append(set.Field, i)
 	}
 	set.Skipped = skipped
 	if progress != nil {
-		progress(set.Messages, max(total, set.Messages), StageExtract)
+		progress(set.Messages, max(total.Load(), set.Messages), StageExtract)
 	}
 	return set, nil
 }
 
 // visitWorker is one reading goroutine's share of ExtractUnordered: its
-// sink and, per field, the points it handed on and the messages the
-// field could not be read from. It is the rosmsg Sink its walks call.
+// sink and, per field, the points it handed on, the messages the field
+// could not be read from and those received before the first /clock
+// (ClockTime). It is the rosmsg Sink its walks call.
 type visitWorker struct {
 	sink    func(field int, s *Series, t int64, v float64)
 	series  []*Series // by field
+	clock   Clock     // the ClockTime base's
 	n       int64     // messages
 	points  []int
 	missing []int
+	noClock []int
 	name    []byte
 	// The value being walked.
 	field int
@@ -159,8 +178,17 @@ func (w *visitWorker) message(cs *connSlots, base TimeBase, m *bag.Message, recv
 			t = stamp
 		}
 	}
-	if base == PublishTime {
+	switch base {
+	case PublishTime:
 		t = m.PublishTime.Nanos()
+	case ClockTime:
+		var ok bool
+		if t, ok = w.clock.At(recv); !ok {
+			for _, sl := range cs.slots {
+				w.noClock[sl.r.field]++
+			}
+			return
+		}
 	}
 	for _, sl := range cs.slots {
 		w.field, w.t, w.got = sl.r.field, t, 0
@@ -176,4 +204,21 @@ func (w *visitWorker) message(cs *connSlots, base TimeBase, m *bag.Message, recv
 			w.missing[sl.r.field]++
 		}
 	}
+}
+
+// messageCount is the number of messages the index counts for byConn's
+// connections in the blocks f reads, as reserve's total.
+func messageCount(b bag.Storage, f bag.MessageFilter, byConn map[uint32]*connSlots) int64 {
+	var total int64
+	for _, blk := range b.Blocks() {
+		if !f.End.IsZero() && f.End.Before(blk.Start) || !f.Start.IsZero() && blk.End.Before(f.Start) {
+			continue
+		}
+		for conn, n := range blk.Counts {
+			if byConn[conn] != nil {
+				total += int64(n)
+			}
+		}
+	}
+	return total
 }

@@ -21,6 +21,7 @@ import (
 type summary struct {
 	stats          map[string]plot.Stats
 	points, miss   map[string]int
+	beforeClock    map[string]int
 	t0, t1         int64
 	messages       int64
 	skipped        []string
@@ -34,8 +35,9 @@ type summary struct {
 // reading goroutines must be Extract's bit for bit (exact sum, mean, min,
 // max), and so must the points, the messages that lack the field, the
 // messages read, the ranges skipped and the points' extent in time, on
-// every time base and inside a window. The fields include a header stamp,
-// a latency series and a path that fails on some messages.
+// every time base (on the clock base, the messages received before the
+// first /clock too) and inside a window. The fields include a header
+// stamp, a latency series and a path that fails on some messages.
 func TestExtractUnorderedAddsUpToExtract(t *testing.T) {
 	dir := t.TempDir()
 	src, err := OpenStorage("../../testdata/ros2-mixed.mcap")
@@ -92,6 +94,9 @@ func TestExtractUnorderedAddsUpToExtract(t *testing.T) {
 		"receive": {Fields: fields},
 		"stamp":   {Fields: fields[:4], Base: HeaderStamp},
 		"publish": {Fields: fields, Base: PublishTime},
+		// A /clock from a third of the way in: the messages before it
+		// have no point.
+		"clock": {Fields: fields, Base: ClockTime, Clock: halfClock{start.Nanos() + span/3}},
 		"window": {Fields: fields, Start: bag.TimeFromUnixNanos(uint64(start.Nanos() + span/3)),
 			End: bag.TimeFromUnixNanos(uint64(start.Nanos() + span/2))},
 	}
@@ -110,9 +115,15 @@ func TestExtractUnorderedAddsUpToExtract(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: Extract: %v", fname, rname, err)
 			}
-			got, sinks, err := unorderedSummary(s, &cache, req)
+			got, sinks, last, err := unorderedSummary(s, &cache, req)
 			if err != nil {
 				t.Fatalf("%s %s: ExtractUnordered: %v", fname, rname, err)
+			}
+			// The last progress: every message read, out of the index's
+			// count (counted beside the read), which is the messages read
+			// on the whole file.
+			if last[0] != got.messages || last[1] < last[0] || fname == "whole" && rname == "receive" && last[1] != got.messages {
+				t.Errorf("%s %s: last progress %d of %d; %d messages read", fname, rname, last[0], last[1], got.messages)
 			}
 			compared++
 			if sinks == 0 {
@@ -120,6 +131,9 @@ func TestExtractUnorderedAddsUpToExtract(t *testing.T) {
 			}
 			if msg := sameSummary(got, want); msg != "" {
 				t.Errorf("%s %s: %s", fname, rname, msg)
+			}
+			if rname == "clock" && want.beforeClock[want.series[0]] == 0 {
+				t.Errorf("%s: no message before the first /clock: the test does not check their count", fname)
 			}
 			if fname != "whole" && rname == "receive" && len(want.skipped) == 0 {
 				t.Errorf("%s: the read skipped nothing: the file is not damaged where the test means it to be", fname)
@@ -151,14 +165,21 @@ func orderedSummary(s bag.Storage, cache *rosmsg.Cache, req Request) (*summary, 
 }
 
 // unorderedSummary summarises ExtractUnordered's points, merging its
-// sinks', and returns how many sinks it made.
-func unorderedSummary(s bag.Storage, cache *rosmsg.Cache, req Request) (*summary, int, error) {
+// sinks', and returns how many sinks it made and the last progress it
+// reported (done, total).
+func unorderedSummary(s bag.Storage, cache *rosmsg.Cache, req Request) (*summary, int, [2]int64, error) {
 	type share struct {
 		accs   map[*Series]*plot.StatsAcc
 		t0, t1 int64
 	}
 	var mu sync.Mutex
 	var shares []*share
+	var last [2]int64
+	progress := func(done, total int64, _ string) {
+		mu.Lock()
+		last = [2]int64{done, total}
+		mu.Unlock()
+	}
 	set, err := ExtractUnordered(context.Background(), s, cache, req, func() func(int, *Series, int64, float64) {
 		sh := &share{accs: map[*Series]*plot.StatsAcc{}, t0: math.MaxInt64, t1: math.MinInt64}
 		mu.Lock()
@@ -171,9 +192,9 @@ func unorderedSummary(s bag.Storage, cache *rosmsg.Cache, req Request) (*summary
 			sh.accs[se].Add(v)
 			sh.t0, sh.t1 = min(sh.t0, t), max(sh.t1, t)
 		}
-	}, nil)
+	}, progress)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, last, err
 	}
 	accs := map[*Series]*plot.StatsAcc{}
 	var t0, t1 int64 = math.MaxInt64, math.MinInt64
@@ -186,18 +207,19 @@ func unorderedSummary(s bag.Storage, cache *rosmsg.Cache, req Request) (*summary
 		}
 		t0, t1 = min(t0, sh.t0), max(t1, sh.t1)
 	}
-	return summarise(set, accs, t0, t1), len(shares), nil
+	return summarise(set, accs, t0, t1), len(shares), last, nil
 }
 
 func summarise(set *Set, accs map[*Series]*plot.StatsAcc, t0, t1 int64) *summary {
-	out := &summary{stats: map[string]plot.Stats{}, points: map[string]int{}, miss: map[string]int{}, t0: t0, t1: t1, messages: set.Messages}
+	out := &summary{stats: map[string]plot.Stats{}, points: map[string]int{}, miss: map[string]int{}, beforeClock: map[string]int{},
+		t0: t0, t1: t1, messages: set.Messages}
 	for i, se := range set.Series {
 		a := accs[se]
 		if a == nil {
 			a = &plot.StatsAcc{}
 		}
 		out.stats[se.Name] = a.Stats()
-		out.points[se.Name], out.miss[se.Name] = se.Points, se.Missing
+		out.points[se.Name], out.miss[se.Name], out.beforeClock[se.Name] = se.Points, se.Missing, se.BeforeClock
 		out.series = append(out.series, se.Name)
 		out.fields = append(out.fields, fmt.Sprint(set.Field[i]))
 	}
@@ -221,8 +243,9 @@ func sameSummary(got, want *summary) string {
 		if g.Points != w.Points || g.NonFinite != w.NonFinite || !same(g.Min, w.Min) || !same(g.Max, w.Max) || !same(g.Mean, w.Mean) || !same(g.Sum, w.Sum) {
 			return fmt.Sprintf("%s: %+v, want %+v", name, g, w)
 		}
-		if got.points[name] != want.points[name] || got.miss[name] != want.miss[name] {
-			return fmt.Sprintf("%s: %d points, %d missing; want %d, %d", name, got.points[name], got.miss[name], want.points[name], want.miss[name])
+		if got.points[name] != want.points[name] || got.miss[name] != want.miss[name] || got.beforeClock[name] != want.beforeClock[name] {
+			return fmt.Sprintf("%s: %d points, %d missing, %d before the clock; want %d, %d, %d", name, got.points[name], got.miss[name],
+				got.beforeClock[name], want.points[name], want.miss[name], want.beforeClock[name])
 		}
 		if w.Points == 0 {
 			return fmt.Sprintf("%s: no point: the test reads nothing of it", name)
