@@ -1,0 +1,5 @@
+//go:build !race
+
+package ros1
+
+const raceEnabled = false
