@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/sweeptest"
 )
 
 // bothPaths reads a store's messages with a filter through the fast path
@@ -86,6 +87,14 @@ func TestFastPathSharedBags(t *testing.T) {
 	}
 }
 
+// fastDamageEvery: without -long, TestFastPathGenerated damages one in
+// so many of its leaf pages (index leaves and every 7th table leaf; the
+// sample shifts with BAGSCOPE_SAMPLE), and every interior page: each
+// damaged copy is opened and read by both paths, SQLite's under -race
+// and checkptr, and the whole sweep was bag/db3's longest test (361 s at
+// load 30). go test -long (make test-long) damages every one.
+const fastDamageEvery = 3
+
 // TestFastPathGenerated compares the paths on generated bags: plain,
 // many messages (deep trees, overflow pages), WAL (which must read SQL),
 // and files whose index or table pages are damaged where SQLite still
@@ -131,7 +140,11 @@ func TestFastPathGenerated(t *testing.T) {
 			targets = append(targets, n)
 		}
 	}
-	for _, n := range targets {
+	sweeptest.Note(t, fastDamageEvery, "the damaged leaf pages (every interior page is damaged)")
+	for i, n := range targets {
+		if typ := healthy[(n-1)*ps]; typ != pageIndexInterior && !sweeptest.Keep(i, fastDamageEvery) {
+			continue
+		}
 		for _, how := range []string{"type", "cells", "pointer"} {
 			b := bytes.Clone(healthy)
 			pg := b[(n-1)*ps : n*ps]
