@@ -2,6 +2,7 @@ package series
 
 import (
 	"context"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -25,13 +26,18 @@ import (
 // particular order); LostMessages stays 0. On the clock time base the
 // reading goroutines share req.Clock, whose At must be safe for
 // concurrent use (query.ClockIndex's is: it only reads), and the series
-// count BeforeClock as Extract's do. Where the order matters or the
+// count BeforeClock as Extract's do. A path of several elements makes
+// its series as the reading goroutines meet the elements, and orders them
+// after the read as Extract does, in the order the elements first appear
+// in the time-ordered read: each element's first message in that order
+// (receive time, then place in the file, as the MCAP reader merges its
+// chunks) and its place in that message's walk; a recording of several
+// files, whose order this does not know, is read in time order. Where the
 // visit would not run in parallel, it is Extract in time order with one
-// sink: for a path of several elements (their series are made in the
-// order the elements first appear), a remote file (the ordered read
-// fetches its window ahead) and a storage that does not visit in parallel
-// (bag.ParallelVisit), where Extract reads the fields on the workers while
-// this would read them on one goroutine. req.Points is ignored.
+// sink: a remote file (the ordered read fetches its window ahead) and a
+// storage that does not visit in parallel (bag.ParallelVisit), where
+// Extract reads the fields on the workers while this would read them on
+// one goroutine. req.Points is ignored.
 //
 // The messages that progress counts up to are counted from the index
 // (Blocks: on MCAP every chunk's message index records) on a goroutine
@@ -53,9 +59,14 @@ func ExtractUnordered(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, r
 		return nil, err
 	}
 	series := make([]*Series, len(sinks))
+	elems := make([]*elementSeries, len(sinks))
 	for i, r := range sinks {
 		if r.fixed == nil {
-			return ordered()
+			if bag.AsMulti(b) != nil {
+				return ordered()
+			}
+			elems[i] = &elementSeries{r: r, byName: map[string]*Series{}}
+			continue
 		}
 		series[i] = r.fixed
 	}
@@ -83,8 +94,13 @@ func ExtractUnordered(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, r
 		done    atomic.Int64 // messages, counted by the workers 1024 at a time
 	)
 	pool := sync.Pool{New: func() any {
-		w := &visitWorker{sink: newSink(), series: series, clock: req.Clock,
+		w := &visitWorker{sink: newSink(), series: series, elems: elems, seen: make([]map[string]*seenElement, len(sinks)), clock: req.Clock,
 			points: make([]int, len(sinks)), missing: make([]int, len(sinks)), noClock: make([]int, len(sinks))}
+		for i, e := range elems {
+			if e != nil {
+				w.seen[i] = map[string]*seenElement{}
+			}
+		}
 		mu.Lock()
 		workers = append(workers, w)
 		mu.Unlock()
@@ -126,9 +142,40 @@ func ExtractUnordered(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, r
 		}
 	}
 	for i, r := range sinks {
-		r.fixed.Points, r.fixed.Missing, r.fixed.BeforeClock = points[i], missing[i], noClock[i]
-		set.Series = append(set.Series, r.fixed)
-		set.Field = append(set.Field, i)
+		if r.fixed != nil {
+			r.fixed.Points, r.fixed.Missing, r.fixed.BeforeClock = points[i], missing[i], noClock[i]
+			set.Series = append(set.Series, r.fixed)
+			set.Field = append(set.Field, i)
+			continue
+		}
+		// The elements' series in the order of their first appearance.
+		first := map[*Series]*seenElement{}
+		for _, w := range workers {
+			for _, e := range w.seen[i] {
+				if f := first[e.s]; f == nil {
+					c := *e
+					first[e.s] = &c
+				} else {
+					f.points += e.points
+					if e.at.before(f.at) {
+						f.at = e.at
+					}
+				}
+			}
+		}
+		ss := make([]*seenElement, 0, len(first))
+		for _, e := range first {
+			ss = append(ss, e)
+		}
+		sort.Slice(ss, func(a, b int) bool { return ss[a].at.before(ss[b].at) })
+		for _, e := range ss {
+			e.s.Points, e.s.Missing, e.s.BeforeClock = e.points, missing[i], noClock[i]
+			set.Series = append(set.Series, e.s)
+			set.Field = append(set.Field, i)
+		}
+		if len(ss) == 0 {
+			set.Empty = append(set.Empty, r.ref)
+		}
 	}
 	set.Skipped = skipped
 	if progress != nil {
@@ -143,9 +190,12 @@ func ExtractUnordered(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, r
 // (ClockTime). It is the rosmsg Sink its walks call.
 type visitWorker struct {
 	sink    func(field int, s *Series, t int64, v float64)
-	series  []*Series // by field
-	clock   Clock     // the ClockTime base's
-	n       int64     // messages
+	series  []*Series                 // by field: a field of one value's
+	elems   []*elementSeries          // by field: a path of several elements'
+	seen    []map[string]*seenElement // by field: the elements this worker met
+	at      elementAt                 // the message being read, and the value's place in its walk
+	clock   Clock                     // the ClockTime base's
+	n       int64                     // messages
 	points  []int
 	missing []int
 	noClock []int
@@ -157,10 +207,77 @@ type visitWorker struct {
 }
 
 // Value hands a walked value to the sink.
-func (w *visitWorker) Value(_ []byte, v float64) {
+func (w *visitWorker) Value(name []byte, v float64) {
 	w.got++
 	w.points[w.field]++
-	w.sink(w.field, w.series[w.field], w.t, v)
+	s := w.series[w.field]
+	if s == nil {
+		at := w.at
+		at.pos = w.got
+		e := w.seen[w.field][string(name)]
+		if e == nil {
+			e = &seenElement{s: w.elems[w.field].get(string(name)), at: at}
+			w.seen[w.field][string(name)] = e
+		} else if at.before(e.at) {
+			e.at = at
+		}
+		e.points++
+		s = e.s
+	}
+	w.sink(w.field, s, w.t, v)
+}
+
+// elementSeries makes the series of a path of several elements, one per
+// element, shared by the reading goroutines.
+type elementSeries struct {
+	r      *refSink
+	mu     sync.Mutex
+	byName map[string]*Series
+}
+
+// get returns the series of the element name, made at its first call.
+func (e *elementSeries) get(name string) *Series {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := e.byName[name]
+	if s == nil {
+		r := e.r
+		s = &Series{Ref: FieldRef{Topic: r.ref.Topic, Path: name[len(r.ref.Topic)+1:]}, Name: name,
+			base: r.proto.base, clock: r.proto.clock, paths: r.proto.paths, stamps: r.proto.stamps}
+		e.byName[name] = s
+	}
+	return s
+}
+
+// elementAt is where a value was met in the time-ordered read: its
+// message's receive time and place in the file (the MCAP reader's order
+// of messages received at the same time) and its place in the walk.
+type elementAt struct {
+	t     int64
+	block int64
+	off   uint32
+	pos   int
+}
+
+func (a elementAt) before(b elementAt) bool {
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	if a.block != b.block {
+		return a.block < b.block
+	}
+	if a.off != b.off {
+		return a.off < b.off
+	}
+	return a.pos < b.pos
+}
+
+// seenElement is what one worker met of an element: its series, where it
+// first met it in the time-ordered read's order, and its points.
+type seenElement struct {
+	s      *Series
+	at     elementAt
+	points int
 }
 
 // message reads one message's fields as Extract's loop does.
@@ -190,6 +307,7 @@ func (w *visitWorker) message(cs *connSlots, base TimeBase, m *bag.Message, recv
 			return
 		}
 	}
+	w.at = elementAt{t: recv, block: m.Loc.Block, off: m.Loc.Offset}
 	for _, sl := range cs.slots {
 		w.field, w.t, w.got = sl.r.field, t, 0
 		if sl.sel == nil {
@@ -200,7 +318,9 @@ func (w *visitWorker) message(cs *connSlots, base TimeBase, m *bag.Message, recv
 		w.name = append(w.name, '.')
 		var err error
 		w.name, err = sl.sel.Walk(m.Data, w.name, w)
-		if err != nil || w.got == 0 {
+		// A path of several elements misses only where it cannot be
+		// read, as Extract counts it.
+		if err != nil || sl.r.fixed != nil && w.got == 0 {
 			w.missing[sl.r.field]++
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -22,6 +23,7 @@ type summary struct {
 	stats          map[string]plot.Stats
 	points, miss   map[string]int
 	beforeClock    map[string]int
+	empty          []string
 	t0, t1         int64
 	messages       int64
 	skipped        []string
@@ -36,7 +38,9 @@ type summary struct {
 // max), and so must the points, the messages that lack the field, the
 // messages read, the ranges skipped and the points' extent in time, on
 // every time base (on the clock base, the messages received before the
-// first /clock too) and inside a window. The fields include a header
+// first /clock too) and inside a window, and so must the series of paths
+// of several elements and their order (the elements' first appearance in
+// time order) and the paths that select nothing. The fields include a header
 // stamp, a latency series and a path that fails on some messages.
 func TestExtractUnorderedAddsUpToExtract(t *testing.T) {
 	dir := t.TempDir()
@@ -88,6 +92,10 @@ func TestExtractUnorderedAddsUpToExtract(t *testing.T) {
 		{"/odom", "twist.covariance[35]"}, {"/cmd", "linear.x"}, {"/tf", "transforms[0].transform.translation.x"},
 		{"/tf", "transforms[1].transform.rotation.w"}, // one transform in some messages: missing there
 		{"/imu", LatencyPath},
+		// Paths of several elements: transforms that come and go, a
+		// range, and one that selects nothing.
+		{"/tf", "transforms[*].transform.translation.x"}, {"/odom", "twist.covariance[0:3]"},
+		{"/tf", "transforms[4:].transform.translation.x"},
 	}
 	span := end.Nanos() - start.Nanos()
 	requests := map[string]Request{
@@ -131,6 +139,11 @@ func TestExtractUnorderedAddsUpToExtract(t *testing.T) {
 			}
 			if msg := sameSummary(got, want); msg != "" {
 				t.Errorf("%s %s: %s", fname, rname, msg)
+			}
+			if elements := len(slices.DeleteFunc(slices.Clone(want.series), func(n string) bool {
+				return !strings.HasPrefix(n, "/tf.transforms[child_frame_id=")
+			})); rname == "receive" && elements < 2 {
+				t.Errorf("%s: %d series of /tf's transforms: the test means several", fname, elements)
 			}
 			if rname == "clock" && want.beforeClock[want.series[0]] == 0 {
 				t.Errorf("%s: no message before the first /clock: the test does not check their count", fname)
@@ -223,6 +236,9 @@ func summarise(set *Set, accs map[*Series]*plot.StatsAcc, t0, t1 int64) *summary
 		out.series = append(out.series, se.Name)
 		out.fields = append(out.fields, fmt.Sprint(set.Field[i]))
 	}
+	for _, r := range set.Empty {
+		out.empty = append(out.empty, r.String())
+	}
 	for _, r := range set.Skipped {
 		out.skipped = append(out.skipped, fmt.Sprintf("%d-%d %s", r.Start, r.End, r.Why))
 	}
@@ -253,6 +269,9 @@ func sameSummary(got, want *summary) string {
 	}
 	if got.t0 != want.t0 || got.t1 != want.t1 || got.messages != want.messages {
 		return fmt.Sprintf("extent %d..%d, %d messages; want %d..%d, %d", got.t0, got.t1, got.messages, want.t0, want.t1, want.messages)
+	}
+	if !slices.Equal(got.empty, want.empty) {
+		return fmt.Sprintf("empty %v, want %v", got.empty, want.empty)
 	}
 	if !slices.Equal(got.skipped, want.skipped) {
 		return fmt.Sprintf("skipped %v, want %v", got.skipped, want.skipped)
