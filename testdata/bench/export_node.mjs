@@ -8,7 +8,10 @@
 //
 //   node testdata/bench/export_node.mjs FILE.mcap OUTDIR [TOPIC...]
 //
-// Prints the rows written per topic.
+// Prints the rows written per topic. With EXPORT_FORMAT=csv in the
+// environment it writes CSV instead (a header of the column names, then a
+// line a message; text quoted as RFC 4180 says), the peer of `bagscope
+// export --format csv`.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -73,6 +76,24 @@ for await (const m of reader.readMessages({ topics })) {
 }
 
 fs.mkdirSync(outdir, { recursive: true });
+function csvField(v) {
+  if (v === undefined || v === null) return "";
+  if (v instanceof Uint8Array) v = json(v);
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? '"' + s.replaceAll('"', '""') + '"' : s;
+}
+if (process.env.EXPORT_FORMAT === "csv") {
+  for (const [topic, t] of tables) {
+    const cols = [...t.cols.values()];
+    const n = t.cols.get("log_time").length;
+    const lines = [[...t.cols.keys()].map(csvField).join(",")];
+    for (let i = 0; i < n; i++) lines.push(cols.map((c) => csvField(c[i])).join(","));
+    const out = path.join(outdir, topic.replace(/^\//, "").replaceAll("/", "_") + ".csv");
+    fs.writeFileSync(out, lines.join("\n") + "\n");
+    process.stdout.write(`${out} ${n} rows\n`);
+  }
+  process.exit(0);
+}
 for (const [topic, t] of tables) {
   const columnData = [];
   for (const [name, values] of t.cols) {

@@ -5,6 +5,9 @@ field, nested messages flattened with '.', arrays kept as lists) and writes it w
 
 Usage: PYTHON export_pandas.py FILE.bag OUTDIR [TOPIC...]
 
+With EXPORT_FORMAT=csv in the environment it writes CSV with pandas' to_csv instead (which needs no
+pyarrow), the peer of `bagscope export --format csv`.
+
 PYTHON needs python3-rosbag (Debian) and pandas with pyarrow, e.g. a venv made with
 --system-site-packages and `pip install pandas pyarrow`. Without pyarrow (Debian 12 has no package of it)
 the tables are built but not written, and each line says so: the time is then a lower bound on the peer's.
@@ -51,6 +54,7 @@ def flat_value(x):
 
 def main():
     path, outdir, topics = sys.argv[1], sys.argv[2], sys.argv[3:] or None
+    csv = os.environ.get("EXPORT_FORMAT") == "csv"
     os.makedirs(outdir, exist_ok=True)
     rows = {}
     bag = rosbag.Bag(path)
@@ -61,8 +65,11 @@ def main():
     for topic, rs in rows.items():
         df = pd.DataFrame(rs)
         df["log_time"] = pd.to_datetime(df["log_time"], unit="ns")
-        out = os.path.join(outdir, topic.strip("/").replace("/", "_") + ".parquet")
-        if WRITE:
+        out = os.path.join(outdir, topic.strip("/").replace("/", "_") + (".csv" if csv else ".parquet"))
+        if csv:
+            df.to_csv(out, index=False)
+            print(out, len(df), "rows")
+        elif WRITE:
             df.to_parquet(out, engine="pyarrow")
             print(out, len(df), "rows")
         else:

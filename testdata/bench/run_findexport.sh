@@ -12,7 +12,9 @@
 #     @foxglove/rosmsg2-serialization + hyparquet-writer
 #     (testdata/bench/export_node.mjs), goal: ≥ 5x faster;
 #   - `export --format parquet` of a ROS 1 bag against rosbag + pandas
-#     (testdata/bench/export_pandas.py), goal: ≥ 10x faster.
+#     (testdata/bench/export_pandas.py), goal: ≥ 10x faster;
+#   - `export --format csv` against the same peers writing CSV
+#     (EXPORT_FORMAT=csv: a line a message in node, pandas' to_csv).
 #
 #   testdata/bench/run_findexport.sh [BENCH_DIR]
 #
@@ -23,7 +25,7 @@
 # sides taking turns; the table gives the median wall time, the median CPU
 # (user+system), the peak RSS and the ratios. Needs go, node with `make
 # oracles`, /usr/bin/python3 with python3-rosbag and python3-pandas, and GNU
-# time. FIND_ONLY=1 runs the find rows alone.
+# time. FIND_ONLY=1 runs the find rows alone, EXPORT_ONLY=1 the export rows.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -76,6 +78,7 @@ rowf() {
 }
 rm -f "$build"/*.times
 
+[[ ${EXPORT_ONLY:-} ]] && runs=0
 for c in 1m_zstd 1m_lz4; do
 	f=$bench/mixed_ros2_$c.mcap
 	for ((r = 0; r < runs; r++)); do
@@ -97,11 +100,16 @@ for ((r = 0; r < peer_runs; r++)); do
 	measure node_zstd 1 node --no-concurrent-recompilation "$repo/testdata/bench/export_node.mjs" "$bench/mixed_ros2_1m_zstd.mcap" "$out" /imu /odom
 	measure export_bag 1 "$build/bagscope" export "$bench/mixed.bag" "$out" --topics /imu,/odom
 	measure pandas_bag 1 "$py" "$repo/testdata/bench/export_pandas.py" "$bench/mixed.bag" "$out" /imu /odom
+	measure exportc_zstd 1 "$build/bagscope" export "$bench/mixed_ros2_1m_zstd.mcap" "$out" --format csv --topics /imu,/odom
+	measure nodec_zstd 1 env EXPORT_FORMAT=csv node --no-concurrent-recompilation "$repo/testdata/bench/export_node.mjs" "$bench/mixed_ros2_1m_zstd.mcap" "$out" /imu /odom
+	measure exportc_bag 1 "$build/bagscope" export "$bench/mixed.bag" "$out" --format csv --topics /imu,/odom
+	measure pandasc_bag 1 env EXPORT_FORMAT=csv "$py" "$repo/testdata/bench/export_pandas.py" "$bench/mixed.bag" "$out" /imu /odom
 done
 written=$("$py" -c 'import pyarrow' 2>/dev/null && echo "written by pyarrow" || echo "built, not written: no pyarrow, so a lower bound")
 
 echo "Load average before: $load0; after: $(cut -d' ' -f1-3 /proc/loadavg). $(nproc) cores. Medians of $runs runs (peers $peer_runs)."
 echo
+if [[ -z ${EXPORT_ONLY:-} ]]; then
 echo "| find | bagscope find | bagscope check FILE (all topics), or check's decoding pass of the topic (findbench) | find / check, wall | CPU |"
 echo "|---|---|---|---|---|"
 rowf "find /imu (2 terms), ROS 2 MCAP zstd, vs \`check FILE\`" find_1m_zstd checkcmd_1m_zstd
@@ -116,7 +124,10 @@ rowf "find /odom (norm), ROS 2 MCAP lz4, vs check's decoding of /odom" findo_1m_
 rowf "find /imu (2 terms), ROS 1 mixed.bag, vs check's decoding of /imu" find_bag check_bag
 [[ ${FIND_ONLY:-} ]] && exit 0
 echo
+fi
 echo "| export | bagscope export | peer | peer / bagscope, wall | CPU |"
 echo "|---|---|---|---|---|"
 row "export Parquet /imu+/odom, ROS 2 MCAP zstd, vs node (@mcap/core + rosmsg2-serialization + hyparquet-writer)" export_zstd node_zstd
 row "export Parquet /imu+/odom, ROS 1 mixed.bag, vs rosbag + pandas (tables $written)" export_bag pandas_bag
+row "export CSV /imu+/odom, ROS 2 MCAP zstd, vs node writing CSV" exportc_zstd nodec_zstd
+row "export CSV /imu+/odom, ROS 1 mixed.bag, vs rosbag + pandas to_csv" exportc_bag pandasc_bag
