@@ -4,11 +4,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/bagscope/bagscope/bag/oracletest"
+	"github.com/bagscope/bagscope/bag/sweeptest"
 )
 
 // sharedBags is where the real bags shared by the project live (beside the
@@ -60,6 +62,32 @@ func ros1Bags(t testing.TB) []string {
 	sort.Strings(out)
 	if len(out) < 10 {
 		t.Fatalf("found only %d bags under %s and ../testdata", len(out), sharedBags)
+	}
+	return out
+}
+
+// damagedBagName matches the names of the shared bags that say they are
+// damaged.
+var damagedBagName = regexp.MustCompile(`(?i)trunc|unindex|empty|corrupt|broken|bad|cut|active|invalid|crash|damag`)
+
+// sampledROS1Bags is ros1Bags for the sweeps that read every bag: without
+// -long, the fixtures, every shared bag whose name says it is damaged, and
+// one in every of the other shared bags (in path order, the same every
+// run; BAGSCOPE_SAMPLE shifts which); -long (make test-long) every one.
+// what names them in the test's log.
+func sampledROS1Bags(t testing.TB, every int, what string) []string {
+	t.Helper()
+	sweeptest.Note(t, every, what)
+	var out []string
+	i := 0
+	for _, p := range ros1Bags(t) {
+		if strings.HasPrefix(p, sharedBags) && !damagedBagName.MatchString(filepath.Base(p)) {
+			i++
+			if !sweeptest.Keep(i-1, every) {
+				continue
+			}
+		}
+		out = append(out, p)
 	}
 	return out
 }

@@ -6,13 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/bagscope/bagscope/bag/sweeptest"
 )
 
 // TestMessagesMatchReference reads every message of every real bag and
@@ -26,19 +22,7 @@ import (
 func TestMessagesMatchReference(t *testing.T) {
 	requireRef(t)
 	const refSample = 3
-	sweeptest.Note(t, refSample, "the shared bags not named as damaged")
-	damaged := regexp.MustCompile(`(?i)trunc|unindex|empty|corrupt|broken|bad|cut|active|invalid|crash|damag`)
-	var bags []string
-	i := 0
-	for _, p := range ros1Bags(t) {
-		if strings.HasPrefix(p, sharedBags) && !damaged.MatchString(filepath.Base(p)) {
-			i++
-			if !sweeptest.Keep(i-1, refSample) {
-				continue
-			}
-		}
-		bags = append(bags, p)
-	}
+	bags := sampledROS1Bags(t, refSample, "the shared bags not named as damaged")
 	for _, p := range bags {
 		t.Run(shortName(p), func(t *testing.T) {
 			t.Parallel()

@@ -20,7 +20,7 @@ import (
 // one walkVouchFast takes (the doctor's walker then decides); and that a
 // whole read keeps a vouch of every chunk walkVouch vouches for.
 func TestReadVouchesAreTheWalks(t *testing.T) {
-	paths := ros1Bags(t)
+	paths := sampledROS1Bags(t, vouchSample, "the shared bags not named as damaged")
 	// A copy of a multi-chunk bag whose first chunk's connection record
 	// has another ID: walkVouchSlow's case.
 	src := "../../testdata/none-multichunk.bag"
@@ -235,7 +235,7 @@ func TestVisitVouchesAreTheWalks(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewSource(31))
-	for _, p := range ros1Bags(t) {
+	for _, p := range sampledROS1Bags(t, vouchSample, "the shared bags not named as damaged") {
 		f, err := os.Open(p)
 		if err != nil {
 			t.Fatal(err)
