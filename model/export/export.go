@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"os"
 	"path/filepath"
@@ -73,6 +74,12 @@ type Report struct {
 	// counts the messages known to be in them.
 	Lost         []bag.ByteRange
 	LostMessages uint64
+}
+
+// newParquetTable makes a Parquet table's writer (the tests compare it with
+// a row-at-a-time writer).
+var newParquetTable = func(l *layout, out io.Writer, definition, recording string, tables int) table {
+	return newPQTable(l, out, definition, recording, tables)
 }
 
 // table is one table being written.
@@ -201,7 +208,7 @@ func Export(ctx context.Context, s bag.Storage, dir string, opt Options) (*Repor
 			}
 		}
 		if opt.Format == Parquet {
-			ts.t = newPQTable(ts.l, f, def, recording, len(order))
+			ts.t = newParquetTable(ts.l, f, def, recording, len(order))
 		} else if ts.t, err = newCSVTable(ts.l, f); err != nil {
 			cleanup()
 			return nil, err

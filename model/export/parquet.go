@@ -22,19 +22,37 @@ const (
 // pageCodec compresses every table's pages (zstd.go).
 var pageCodec = &zstdCodec{}
 
+// Rows are handed to parquet-go a column at a time, in batches of at most
+// batchRows rows or batchBytes of byte values (a table's share of it when
+// its row groups are small): one WriteRowValues per column and batch
+// instead of a parquet.Row per message, which parquet-go would take apart
+// into its columns again.
+const (
+	batchBytes = 1 << 20
+	arenaChunk = 64 << 10
+)
+
+// batchRows is a var for the tests, which also write batches of a few rows.
+var batchRows = 256
+
 // pqTable writes one table as Parquet: each message a row.
 type pqTable struct {
 	l        *layout
 	w        *parquet.GenericWriter[any]
-	cols     [][]parquet.Value // the current row's values, per leaf column
-	row      parquet.Row
-	rows     [1]parquet.Row
-	buffered int // bytes buffered since the last row group, roughly
-	limit    int // when buffered reaches it, the row group is written
+	cols     [][]parquet.Value // the values of the rows batched, per leaf column
+	mark     []int             // len(cols[i]) before the current row
+	rows     int               // rows batched
+	arena    [][]byte          // copies of the batch's byte values (the message data is not kept)
+	used     int               // chunks of arena in use
+	copied   int               // bytes in arena
+	maxBytes int               // copied bytes that end a batch
+	buffered int               // bytes buffered since the last row group, roughly
+	limit    int               // when buffered reaches it, the row group is written
 }
 
 func newPQTable(l *layout, out io.Writer, definition, recording string, tables int) *pqTable {
-	t := &pqTable{l: l, cols: make([][]parquet.Value, l.nleaf), limit: min(rowGroupBytes, max(minRowGroup, allBuffered/max(tables, 1)))}
+	t := &pqTable{l: l, cols: make([][]parquet.Value, l.nleaf), mark: make([]int, l.nleaf), limit: min(rowGroupBytes, max(minRowGroup, allBuffered/max(tables, 1)))}
+	t.maxBytes = min(batchBytes, t.limit/8)
 	t.w = parquet.NewGenericWriter[any](out, l.parquetSchema(),
 		parquet.Compression(pageCodec),
 		parquet.CreatedBy("bagscope", "", ""),
@@ -68,7 +86,29 @@ func (t *pqTable) bytes(leaf int, b []byte, str bool, rep, def int) {
 		b = []byte(rosmsg.DecodeText(b))
 	}
 	t.buffered += len(b)
-	t.cols[leaf] = append(t.cols[leaf], parquet.ByteArrayValue(b).Level(rep, def, leaf))
+	t.cols[leaf] = append(t.cols[leaf], parquet.ByteArrayValue(t.keep(b)).Level(rep, def, leaf))
+}
+
+// keep copies b into the arena, where it stays until the batch is written.
+func (t *pqTable) keep(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	t.copied += len(b)
+	if len(b) > arenaChunk/4 {
+		return append([]byte(nil), b...)
+	}
+	if t.used == 0 || cap(t.arena[t.used-1])-len(t.arena[t.used-1]) < len(b) {
+		if t.used == len(t.arena) {
+			t.arena = append(t.arena, make([]byte, 0, arenaChunk))
+		}
+		t.used++
+	}
+	c := t.arena[t.used-1]
+	n := len(c)
+	c = append(c, b...)
+	t.arena[t.used-1] = c
+	return c[n:len(c):len(c)]
 }
 
 func (t *pqTable) null(leaf int, rep, def int) {
@@ -90,32 +130,59 @@ func (t *pqTable) times(ts []int64, ok []bool) {
 	}
 }
 
-// end writes the row whose values were handed over (the values refer to
-// the message data, which WriteRows copies).
+// end ends the row whose values were handed over, writing the batch when
+// it is full and the row group at its bound.
 func (t *pqTable) end() error {
-	row := t.row[:0]
 	for i, c := range t.cols {
-		row = append(row, c...)
-		t.buffered += 8 * len(c)
-		t.cols[i] = c[:0]
+		t.buffered += 8 * (len(c) - t.mark[i])
+		t.mark[i] = len(c)
 	}
-	t.row = row
-	t.rows[0] = row
-	if _, err := t.w.WriteRows(t.rows[:]); err != nil {
-		return err
-	}
+	t.rows++
 	if t.buffered >= t.limit {
+		if err := t.flushBatch(); err != nil {
+			return err
+		}
 		t.buffered = 0
 		return t.w.Flush()
 	}
+	if t.rows >= batchRows || t.copied >= t.maxBytes {
+		return t.flushBatch()
+	}
+	return nil
+}
+
+// flushBatch writes the rows batched, a column at a time (the column
+// writers copy the values).
+func (t *pqTable) flushBatch() error {
+	if t.rows == 0 {
+		return nil
+	}
+	for i, w := range t.w.ColumnWriters() {
+		if _, err := w.WriteRowValues(t.cols[i]); err != nil {
+			return err
+		}
+		clear(t.cols[i]) // the values point into the arena
+		t.cols[i] = t.cols[i][:0]
+		t.mark[i] = 0
+	}
+	t.rows = 0
+	for i := range t.used {
+		t.arena[i] = t.arena[i][:0]
+	}
+	t.used, t.copied = 0, 0
 	return nil
 }
 
 // drop forgets the values of a row that will not be written.
 func (t *pqTable) drop() {
 	for i, c := range t.cols {
-		t.cols[i] = c[:0]
+		t.cols[i] = c[:t.mark[i]]
 	}
 }
 
-func (t *pqTable) close() error { return t.w.Close() }
+func (t *pqTable) close() error {
+	if err := t.flushBatch(); err != nil {
+		return err
+	}
+	return t.w.Close()
+}
