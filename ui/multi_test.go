@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -37,11 +38,27 @@ type refPoint struct {
 	v  float64
 }
 
+// refs keeps what the reference reader and `info --json` said of each
+// shared recording, read once per test binary: the added-recording tests
+// ask the same of the same two bags (each read a few seconds under -race
+// at load).
+var refs struct {
+	sync.Mutex
+	fields map[string][]refPoint
+	infos  map[string]infoJSON
+}
+
 // refField reads topic's field from file with the reference reader
-// (python3-rosbag through testdata/field_ref.py).
+// (python3-rosbag through testdata/field_ref.py), once per test binary.
 func refField(t *testing.T, file, topic, field string) []refPoint {
 	t.Helper()
 	oracletest.RequireRef(t)
+	key := file + "\x00" + topic + "\x00" + field
+	refs.Lock()
+	defer refs.Unlock()
+	if pts, ok := refs.fields[key]; ok {
+		return slices.Clone(pts)
+	}
 	var out, errb bytes.Buffer
 	cmd := exec.Command(oracletest.Python, "testdata/field_ref.py", file, topic, field)
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -58,7 +75,11 @@ func refField(t *testing.T, file, topic, field string) []refPoint {
 		}
 		pts = append(pts, refPoint{n, f})
 	}
-	return pts
+	if refs.fields == nil {
+		refs.fields = map[string][]refPoint{}
+	}
+	refs.fields[key] = pts
+	return slices.Clone(pts)
 }
 
 // infoJSON is what `bagscope info --json FILE` says of the recording's
@@ -73,8 +94,14 @@ type infoJSON struct {
 	} `json:"topics"`
 }
 
+// infoOf is `bagscope info --json file`, run once per test binary.
 func infoOf(t *testing.T, file string) infoJSON {
 	t.Helper()
+	refs.Lock()
+	defer refs.Unlock()
+	if info, ok := refs.infos[file]; ok {
+		return info
+	}
 	var out, errb bytes.Buffer
 	if code := cli.Run([]string{"info", "--json", file}, &out, &errb); code != 0 {
 		t.Fatalf("bagscope info --json %s: exit %d: %s", file, code, errb.String())
@@ -83,6 +110,10 @@ func infoOf(t *testing.T, file string) infoJSON {
 	if err := json.Unmarshal(out.Bytes(), &info); err != nil {
 		t.Fatal(err)
 	}
+	if refs.infos == nil {
+		refs.infos = map[string]infoJSON{}
+	}
+	refs.infos[file] = info
 	return info
 }
 
@@ -113,7 +144,10 @@ func openWithAdded(t *testing.T, a, b string) (*controller, *bagView) {
 // time to a B message's time plus the offset shows that message
 // (compared with the reference reader's times), with its own time in the
 // Message tab; aligning by a typed offset re-aligns the same opened
-// files; removing B shows A alone.
+// files; File › Reload keeps B (keptOnReload); removing B, after the
+// reload, shows A alone. One window serves every step: each opening of A
+// with B decompresses both bz2 bags under -race (the reload test had its
+// own window, 68 s at load 4-15, most of it opening).
 func TestAddRecordingFollowsTheTime(t *testing.T) {
 	a := uitest.SharedBags(t, "cra-ros-pkg__robot_localization/test/test2.bag")
 	b := uitest.SharedBags(t, "cra-ros-pkg__robot_localization/test/test1.bag")
@@ -198,9 +232,59 @@ func TestAddRecordingFollowsTheTime(t *testing.T) {
 		t.Fatalf("event offset %d (%v), the reference's first messages say %d", ev, err, refA[0].ns-ref[0].ns)
 	}
 
+	if !t.Run("kept on reload", func(t *testing.T) { keptOnReload(t, v, a, b) }) {
+		return
+	}
+
 	v.removeMember("B:")
 	if v.members != nil || len(v.doc.Topics) != len(infoA.Topics) || v.doc.Name != "test2.bag" {
 		t.Errorf("after removing B: %d members, %d topics, %q", len(v.members), len(v.doc.Topics), v.doc.Name)
+	}
+}
+
+// keptOnReload reloads v, a window showing A with B added, after
+// aligning B by a typed offset (File › Reload, as adding a definition
+// folder does): B is opened again under B: at the same offset, its
+// topics listed with the counts `info --json` gives of B alone, and the
+// time set to a B message's time plus the offset shows that message
+// (the reference reader's times).
+func keptOnReload(t *testing.T, v *bagView, a, b string) {
+	off := v.members[1].Offset + 1_250_000_000
+	v.setOffset("B:", off)
+	oldB := v.members[1].Doc
+
+	v.reload()
+	if len(v.members) != 2 {
+		t.Fatalf("after a reload the window shows %d recordings, want A and B", len(v.members))
+	}
+	if m := v.members[1]; m.Prefix != "B:" || m.Offset != off || m.Doc == oldB || m.Doc.Path != oldB.Path {
+		t.Fatalf("after a reload B is %q at %d (%s, reopened %v), want B: at %d", m.Prefix, m.Offset, m.Doc.Path, m.Doc != oldB, off)
+	}
+	counts := map[string]uint64{}
+	for _, tp := range v.doc.Topics {
+		counts[tp.Topic] = tp.Messages
+	}
+	infoB := infoOf(t, b)
+	for _, tp := range infoB.Topics {
+		if got, ok := counts["B:"+tp.Topic]; !ok || got != tp.Messages {
+			t.Errorf("after a reload B:%s: %d messages (listed %v), info --json of B says %d", tp.Topic, got, ok, tp.Messages)
+		}
+	}
+	if want := len(infoOf(t, a).Topics) + len(infoB.Topics); len(v.doc.Topics) != want {
+		t.Errorf("after a reload %d topics, want %d", len(v.doc.Topics), want)
+	}
+	ref := refField(t, b, "/imu/data", "linear_acceleration.x")
+	at := ref[100].ns + off
+	v.link.SetTime(at, []string{"B:/imu/data"})
+	if m, ok := v.link.Message(); !ok || m.T != at || v.link.TopicName(m) != "B:/imu/data" {
+		t.Errorf("after a reload the time at B's message 100 (%d + %d) selected %s at %d", ref[100].ns, off, v.link.TopicName(m), m.T)
+	}
+	var labels []string
+	for _, it := range v.c.mainMenu(v.win).Items[0].Items {
+		labels = append(labels, it.Label)
+	}
+	if got := strings.Join(labels, "|"); !strings.Contains(got, "|Align B (test1.bag)…|Remove B (test1.bag)|") {
+		t.Errorf("after a reload the File menu = %q", got)
 	}
 }
 
@@ -355,55 +439,6 @@ func TestDropOnRecordingAsks(t *testing.T) {
 	test.Tap(uitest.FindButton(t, top, "Add to this window"))
 	if len(v.members) != 2 || v.members[1].Prefix != "B:" || v.members[1].Doc.Name != "test1.bag" {
 		t.Fatalf("after Add to this window: %d recordings", len(v.members))
-	}
-}
-
-// TestAddRecordingKeptOnReload reloads a window showing A with B added
-// and aligned by a typed offset (File › Reload, as adding a definition
-// folder does): B is opened again under B: at the same offset, its
-// topics listed with the counts `info --json` gives of B alone, and the
-// time set to a B message's time plus the offset shows that message
-// (the reference reader's times).
-func TestAddRecordingKeptOnReload(t *testing.T) {
-	a := uitest.SharedBags(t, "cra-ros-pkg__robot_localization/test/test2.bag")
-	b := uitest.SharedBags(t, "cra-ros-pkg__robot_localization/test/test1.bag")
-	_, v := openWithAdded(t, a, b)
-	off := v.members[1].Offset + 1_250_000_000
-	v.setOffset("B:", off)
-	oldB := v.members[1].Doc
-
-	v.reload()
-	if len(v.members) != 2 {
-		t.Fatalf("after a reload the window shows %d recordings, want A and B", len(v.members))
-	}
-	if m := v.members[1]; m.Prefix != "B:" || m.Offset != off || m.Doc == oldB || m.Doc.Path != oldB.Path {
-		t.Fatalf("after a reload B is %q at %d (%s, reopened %v), want B: at %d", m.Prefix, m.Offset, m.Doc.Path, m.Doc != oldB, off)
-	}
-	counts := map[string]uint64{}
-	for _, tp := range v.doc.Topics {
-		counts[tp.Topic] = tp.Messages
-	}
-	infoB := infoOf(t, b)
-	for _, tp := range infoB.Topics {
-		if got, ok := counts["B:"+tp.Topic]; !ok || got != tp.Messages {
-			t.Errorf("after a reload B:%s: %d messages (listed %v), info --json of B says %d", tp.Topic, got, ok, tp.Messages)
-		}
-	}
-	if want := len(infoOf(t, a).Topics) + len(infoB.Topics); len(v.doc.Topics) != want {
-		t.Errorf("after a reload %d topics, want %d", len(v.doc.Topics), want)
-	}
-	ref := refField(t, b, "/imu/data", "linear_acceleration.x")
-	at := ref[100].ns + off
-	v.link.SetTime(at, []string{"B:/imu/data"})
-	if m, ok := v.link.Message(); !ok || m.T != at || v.link.TopicName(m) != "B:/imu/data" {
-		t.Errorf("after a reload the time at B's message 100 (%d + %d) selected %s at %d", ref[100].ns, off, v.link.TopicName(m), m.T)
-	}
-	var labels []string
-	for _, it := range v.c.mainMenu(v.win).Items[0].Items {
-		labels = append(labels, it.Label)
-	}
-	if got := strings.Join(labels, "|"); !strings.Contains(got, "|Align B (test1.bag)…|Remove B (test1.bag)|") {
-		t.Errorf("after a reload the File menu = %q", got)
 	}
 }
 
