@@ -231,7 +231,7 @@ lint: gofmt
 # (peak RSS at most 64 MiB, issue 29).
 # BAGSCOPE_SAMPLE=K runs another fixed sample.
 # One of them whole:  go test -race -run '^TestDamageSweep$$' ./model/cli/ -long
-LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo|TestRemoteCatEqualsLocal|TestDamageSweep|TestSweepCutAndCorrupt|TestCutEverywhere|TestFlipBytesInEveryRecord|TestHeadlessCommandsMemory|TestScanKilledRecordings|TestMessagesMatchReference|TestOnePassSaysWhatTheDoctorSays|TestHelpKeys|TestDecodeLZ4FrameDamage|TestDecompressionBomb|TestVouchedDoctorSaysTheSame|TestReadVouchesAreTheWalks|TestVisitVouchesAreTheWalks|TestFastPathGenerated|TestHistoryLookupSeriesEqualsRead|TestLookupSeriesMatchesReference
+LONG_SWEEPS := TestCatJSONMatchesReference|TestCatDB3MatchesOracle|TestCatMCAPMatchesOracle|TestInfoTextMatchesRosbag|TestInfoJSONMatchesReference|TestInfoFreqMatchesReference|TestInfoFreqMCAP|TestVerifyCountsMatchInfo|TestRemoteCatEqualsLocal|TestDamageSweep|TestSweepCutAndCorrupt|TestCutEverywhere|TestFlipBytesInEveryRecord|TestHeadlessCommandsMemory|TestScanKilledRecordings|TestMessagesMatchReference|TestOnePassSaysWhatTheDoctorSays|TestHelpKeys|TestDecodeLZ4FrameDamage|TestDecompressionBomb|TestVouchedDoctorSaysTheSame|TestReadVouchesAreTheWalks|TestVisitVouchesAreTheWalks|TestCheckCleanBags|TestWalkAndIndexAgree|TestVouchedDoctorOnDamage|TestFastPathGenerated|TestHistoryLookupSeriesEqualsRead|TestLookupSeriesMatchesReference
 # The packages that hold them (each test binary knows -long).
 LONG_PKGS := ./model/cli/ ./bag/ros1/ ./ui/ ./model/tf/ ./bag/db3/
 
