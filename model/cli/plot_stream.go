@@ -121,17 +121,16 @@ func runPlotStream(o *plotOptions, path string, b bag.Storage, cache *rosmsg.Cac
 	}
 	pl := newProgress(stderr, "reading")
 	progress := func(done, total int64, _ string) { pl.update(done, total) }
+	if !pl.on() {
+		progress = nil // no line to show: the read counts no messages ahead
+	}
 	var set *series.Set
 	var err error
 	if o.csvOut == "" {
-		unorderedProgress := progress
-		if !pl.on() {
-			unorderedProgress = nil // no line to show: the read counts no messages ahead
-		}
 		set, err = series.ExtractUnordered(context.Background(), b, cache, req, func() func(int, *series.Series, int64, float64) {
 			sh := newShare()
 			return func(_ int, s *series.Series, t int64, v float64) { add(sh, s, t, v) }
-		}, unorderedProgress)
+		}, progress)
 	} else {
 		set, err = series.Extract(context.Background(), b, cache, req, progress)
 	}

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/bagscope/bagscope/bag"
 	"github.com/bagscope/bagscope/bag/rosmsg"
@@ -333,26 +335,26 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 	if !req.End.IsZero() {
 		hi = min(hi, req.End.Nanos())
 	}
-	total := reserve(b, f, byConn, req.KeepIndex, func(r *refSink, n int) int {
-		if r.whole {
-			return n
+	// A caller handed the points (req.Points) keeps no series to size
+	// and no suspect point: the index's count is then only the
+	// progress's, made beside the read (or not at all without progress),
+	// and no message's unit is asked about (Distrust reads every block's
+	// counts and damage first), so that the merging goroutine only merges.
+	var (
+		total   atomic.Int64
+		counted sync.WaitGroup
+	)
+	defer counted.Wait()
+	if req.Points != nil {
+		if progress != nil {
+			counted.Go(func() { total.Store(messageCount(b, f, byConn)) })
 		}
-		if r.fixed == nil {
-			// Elements multiply the points: decided once the first
-			// message shows how many (see elementBudget).
-			r.budget = &elementBudget{lo: lo, hi: hi, max: req.MaxPoints}
-			return n
-		}
-		if n <= req.MaxPoints {
-			return n
-		}
-		r.reduce = newReduction(lo, hi, req.MaxPoints)
-		r.fixed.red = newReducer(r.reduce)
-		return req.MaxPoints
-	})
+	} else {
+		total.Store(reserve(b, f, byConn, req.KeepIndex, keepPoints(req, lo, hi)))
+	}
 
 	distrust := req.Distrust
-	if distrust == nil {
+	if distrust == nil && req.Points == nil {
 		distrust = bag.NewDistrust(b)
 	}
 	// The fields are read on the goroutines that read the messages
@@ -371,7 +373,7 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 				return nil, err
 			}
 			if progress != nil && done&16383 == 0 {
-				progress(done, total, StageExtract)
+				progress(done, total.Load(), StageExtract)
 			}
 		}
 		if cs == nil {
@@ -410,7 +412,7 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 			}
 		}
 		loc := msgref.Loc{ChunkPos: m.Loc.Block, Offset: m.Loc.Offset, Conn: m.Conn.ID}
-		suspect := distrust.Why(m) != ""
+		suspect := distrust != nil && distrust.Why(m) != ""
 		for _, sl := range cs.slots {
 			r := sl.r
 			r.t, r.loc, r.pos, r.suspect = t, loc, 0, suspect
@@ -463,8 +465,9 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 	if l, ok := it.(interface{ LostMessages() uint64 }); ok {
 		set.LostMessages = l.LostMessages()
 	}
+	counted.Wait()
 	if progress != nil {
-		progress(done, max(total, done), StageExtract)
+		progress(done, max(total.Load(), done), StageExtract)
 	}
 	for i, s := range set.Series {
 		if red := sinks[set.Field[i]].reduce; red != nil {
@@ -483,6 +486,28 @@ func Extract(ctx context.Context, b bag.Storage, cache *rosmsg.Cache, req Reques
 		}
 	}
 	return set, nil
+}
+
+// keepPoints is reserve's keep for Extract: how many points of n a
+// field's series keep, its reduction set up when MaxPoints bounds them.
+func keepPoints(req Request, lo, hi int64) func(r *refSink, n int) int {
+	return func(r *refSink, n int) int {
+		if r.whole {
+			return n
+		}
+		if r.fixed == nil {
+			// Elements multiply the points: decided once the first
+			// message shows how many (see elementBudget).
+			r.budget = &elementBudget{lo: lo, hi: hi, max: req.MaxPoints}
+			return n
+		}
+		if n <= req.MaxPoints {
+			return n
+		}
+		r.reduce = newReduction(lo, hi, req.MaxPoints)
+		r.fixed.red = newReducer(r.reduce)
+		return req.MaxPoints
+	}
 }
 
 // slotsFor compiles req's fields against b's connections: what each

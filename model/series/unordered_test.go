@@ -119,9 +119,12 @@ func TestExtractUnorderedAddsUpToExtract(t *testing.T) {
 			t.Fatalf("%s: the MCAP reader does not visit in parallel", fname)
 		}
 		for rname, req := range requests {
-			want, err := orderedSummary(s, &cache, req)
+			want, wantLast, err := orderedSummary(s, &cache, req)
 			if err != nil {
 				t.Fatalf("%s %s: Extract: %v", fname, rname, err)
+			}
+			if wantLast[0] != want.messages || wantLast[1] < wantLast[0] || fname == "whole" && rname == "receive" && wantLast[1] != want.messages {
+				t.Errorf("%s %s: Extract's last progress %d of %d; %d messages read", fname, rname, wantLast[0], wantLast[1], want.messages)
 			}
 			got, sinks, last, err := unorderedSummary(s, &cache, req)
 			if err != nil {
@@ -159,8 +162,9 @@ func TestExtractUnorderedAddsUpToExtract(t *testing.T) {
 	}
 }
 
-// orderedSummary summarises Extract's points, handed in time order.
-func orderedSummary(s bag.Storage, cache *rosmsg.Cache, req Request) (*summary, error) {
+// orderedSummary summarises Extract's points, handed in time order, and
+// returns the last progress it reported (done, total).
+func orderedSummary(s bag.Storage, cache *rosmsg.Cache, req Request) (*summary, [2]int64, error) {
 	accs := map[*Series]*plot.StatsAcc{}
 	var t0, t1 int64 = math.MaxInt64, math.MinInt64
 	req.Points = func(_ int, se *Series, t int64, v float64) {
@@ -170,11 +174,12 @@ func orderedSummary(s bag.Storage, cache *rosmsg.Cache, req Request) (*summary, 
 		accs[se].Add(v)
 		t0, t1 = min(t0, t), max(t1, t)
 	}
-	set, err := Extract(context.Background(), s, cache, req, nil)
+	var last [2]int64
+	set, err := Extract(context.Background(), s, cache, req, func(done, total int64, _ string) { last = [2]int64{done, total} })
 	if err != nil {
-		return nil, err
+		return nil, last, err
 	}
-	return summarise(set, accs, t0, t1), nil
+	return summarise(set, accs, t0, t1), last, nil
 }
 
 // unorderedSummary summarises ExtractUnordered's points, merging its
