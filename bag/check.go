@@ -56,6 +56,11 @@ type CheckReport struct {
 	// Visited says every message the doctor could read was handed to the
 	// context's message visitor (WithMessageVisitor).
 	Visited bool
+	// Ordered says the doctor found every connection's messages in the
+	// order of their times in the file (the doctors that say: ROS 1's), so
+	// a visitor that took each chunk's messages in file order met each
+	// connection's as a read in time order meets them.
+	Ordered bool
 	// Undecoded counts the messages that do not decode against their
 	// definitions: each is suspect, so a loss.
 	Undecoded uint64

@@ -34,6 +34,37 @@ func AddContentFindings(ctx context.Context, rep *bag.CheckReport, s bag.Storage
 	return rep, nil
 }
 
+// AddVisitedStampFindings is AddStampFindings for a doctor that decodes
+// the payloads itself and handed sc every message as it read them: sc's
+// findings are taken when they are those of a read (StampsAsRead), else
+// the stamps take a pass of their own.
+func AddVisitedStampFindings(ctx context.Context, rep *bag.CheckReport, s bag.Storage, sc *StampCheck) (*bag.CheckReport, error) {
+	if sc == nil || !StampsAsRead(rep) {
+		return AddStampFindings(ctx, rep, s)
+	}
+	rep.Findings = append(rep.Findings, sc.Findings()...)
+	sort.SliceStable(rep.Findings, func(i, j int) bool { return rep.Findings[i].Offset < rep.Findings[j].Offset })
+	return rep, nil
+}
+
+// StampsAsRead reports whether a StampCheck the doctor that made rep
+// visited says what one of a read (VisitMessages) would: the doctor handed
+// on every message (rep.Visited), found each connection's in time order in
+// the file (rep.Ordered: the stamps then follow one another as in a read)
+// and found nothing wrong (no warning or error), so a read through the
+// index meets the messages the doctor's walk met.
+func StampsAsRead(rep *bag.CheckReport) bool {
+	if !rep.Visited || !rep.Ordered {
+		return false
+	}
+	for _, f := range rep.Findings {
+		if f.Severity >= bag.Warning {
+			return false
+		}
+	}
+	return true
+}
+
 // AddStampFindings adds to rep the findings of the header stamps of s's
 // messages, read in a pass of their own over the connections that have
 // them (for a doctor that decodes the payloads itself).

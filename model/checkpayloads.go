@@ -31,11 +31,19 @@ func CheckStorage(ctx context.Context, s bag.Storage, progress func(done, total 
 		return s.Check(ctx, progress)
 	}
 	if pc, ok := bag.Underlying(s).(payloadChecker); ok && pc.ChecksPayloads() {
-		rep, err := s.Check(ctx, progress)
+		// The doctor decodes the payloads; it hands the stamps their
+		// messages as it reads them, where it can.
+		dctx := ctx
+		var sc *StampCheck
+		if bag.DoctorVisits(s) {
+			sc = NewStampCheck(s)
+			dctx = bag.WithMessageVisitor(ctx, sc.Visit)
+		}
+		rep, err := s.Check(dctx, progress)
 		if err != nil {
 			return rep, err
 		}
-		return AddStampFindings(ctx, rep, s)
+		return AddVisitedStampFindings(ctx, rep, s, sc)
 	}
 	var pc *PayloadCheck
 	var sc *StampCheck

@@ -81,9 +81,10 @@ func stampedBag(t *testing.T) string {
 
 // TestStampFindings: the doctor flags stamps in 1970, after their receive
 // time and going backwards, per topic, at the chunk of the first message
-// concerned, for a ROS 1 bag (whose doctor decodes the payloads itself:
-// the stamps take a pass of their own) and for the same recording as MCAP
-// (read once: the stamps are looked at where the chunks are decompressed).
+// concerned, for a ROS 1 bag (whose doctor decodes the payloads itself
+// and hands the stamps their messages as it reads them, model.StampsAsRead)
+// and for the same recording as MCAP (read once too: the stamps are looked
+// at where the chunks are decompressed).
 func TestStampFindings(t *testing.T) {
 	path := stampedBag(t)
 	src, err := OpenStorage(path)

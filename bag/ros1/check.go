@@ -47,6 +47,12 @@ type CheckReport struct {
 	Messages uint64
 	// Bytes adds up the payload bytes of those messages per connection ID.
 	Bytes map[uint32]uint64
+	// Counts counts those messages per connection ID.
+	Counts map[uint32]uint64
+	// Backwards says that time runs backwards on a connection somewhere in
+	// the file (an info finding says where): its messages are not in the
+	// order of their times in the file.
+	Backwards bool
 	// Undecoded counts the messages that do not decode against their
 	// definitions.
 	Undecoded uint64
@@ -122,7 +128,7 @@ func checkVouched(ctx context.Context, r io.ReaderAt, size int64, progress func(
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{rep: &CheckReport{Bytes: map[uint32]uint64{}}, ctx: ctx, progress: progress, visit: visit, visited: visit != nil, vouched: vouched}
+	c := &checker{rep: &CheckReport{Bytes: map[uint32]uint64{}, Counts: map[uint32]uint64{}}, ctx: ctx, progress: progress, visit: visit, visited: visit != nil, vouched: vouched}
 	c.scanned = sb
 	if idxErr != nil {
 		hint := ""
@@ -375,11 +381,13 @@ func (c *checker) chunks() error {
 					cs.defined = true
 				}
 				if lt := cs.last; cs.hasLast && m.Time.Before(lt) {
+					c.rep.Backwards = true
 					c.add(Info, p, OpChunk, "time runs backwards on connection %d: a message at %s follows one at %s (offset %d of the chunk's data)", m.Conn, m.Time, lt, r.Offset)
 				}
 				cs.last, cs.hasLast = m.Time, true
 				msgs = append(msgs, chunkMsg{uint32(r.Offset), m.Conn, m.Time})
 				cs.bytes += uint64(r.DataLen)
+				cs.n++
 				cs.counted = true
 			default:
 				c.add(Error, p, OpChunk, "unexpected %s record at offset %d of the chunk's data", r.Op, r.Offset)
@@ -428,6 +436,7 @@ func (c *checker) chunks() error {
 	conns.each(func(id uint32, cs *connState) {
 		if cs.counted {
 			c.rep.Bytes[id] += cs.bytes
+			c.rep.Counts[id] += cs.n
 		}
 	})
 	// In connection order, so that two checks of one file say the same.
@@ -445,6 +454,7 @@ type connState struct {
 	hasLast bool
 	last    Time   // the time of its last message, when hasLast
 	bytes   uint64 // its messages' data bytes, when counted
+	n       uint64 // its messages, when counted
 	counted bool
 }
 

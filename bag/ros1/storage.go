@@ -448,7 +448,7 @@ func (c *chunkConns) get(byID map[uint32]*bag.Connection, id uint32) *bag.Connec
 
 // SeamReport puts a ROS 1 check report in the seam's terms.
 func SeamReport(r *CheckReport) *bag.CheckReport {
-	out := &bag.CheckReport{Indexed: r.Indexed, Messages: r.Messages, Bytes: r.Bytes, Undecoded: r.Undecoded}
+	out := &bag.CheckReport{Indexed: r.Indexed, Messages: r.Messages, Bytes: r.Bytes, Counts: r.Counts, Ordered: !r.Backwards, Undecoded: r.Undecoded}
 	for _, f := range r.Findings {
 		rec := ""
 		if f.Op != 0 {

@@ -349,10 +349,12 @@ func (c *checker) applyVouch(ch *Chunk, cv *chunkVouch, conns *connStates) {
 		}
 		cs.defined = true
 		if lt := cs.last; cs.hasLast && vc.firstT.Before(lt) {
+			c.rep.Backwards = true
 			c.add(Info, p, OpChunk, "time runs backwards on connection %d: a message at %s follows one at %s (offset %d of the chunk's data)", vc.id, vc.firstT, lt, vc.first)
 		}
 		cs.last, cs.hasLast = vc.last, true
 		cs.bytes += vc.bytes
+		cs.n += uint64(vc.n)
 		cs.counted = true
 	}
 	for _, id := range cv.defined {

@@ -152,20 +152,31 @@ func runCheck(path string, asJSON, quick bool, stdout, stderr io.Writer) int {
 		// (bag.WithMessageVisitor), else in a pass of their own.
 		var pc *model.PayloadCheck
 		var sc *model.StampCheck
+		// own: the doctor decodes the payloads itself (ROS 1's) and
+		// runs on the opened recording, handing the stamps their
+		// messages as it reads them (model.CheckStorage).
+		own := false
 		if !quick {
 			if o, oerr := model.OpenStorageWith(path, open); oerr == nil {
 				s = o
 				defer s.Close()
-				if !checksPayloads(s) {
+				switch {
+				case !checksPayloads(s):
 					pc, sc = model.NewPayloadCheck(s), model.NewStampCheck(s)
 					ctx = bag.WithMessageVisitor(ctx, bag.DecompressingVisitorCounting(model.Visitors(pc.Visit, sc.Visit), &dropped))
 					visited = true
+				case oneReadPass && bag.DoctorVisits(s):
+					own, visited = true, true
 				}
 			}
 		}
-		rep, err = bag.CheckReader(ctx, f, st.Size(), pl.update)
+		if own {
+			rep, err = model.CheckStorage(ctx, s, pl.update)
+		} else {
+			rep, err = bag.CheckReader(ctx, f, st.Size(), pl.update)
+		}
 		switch {
-		case err != nil || s == nil:
+		case err != nil || s == nil || own:
 		case checksPayloads(s):
 			// The doctor decoded the payloads; the stamps take a pass.
 			rep, err = model.AddStampFindings(ctx, rep, s)
