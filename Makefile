@@ -1,7 +1,8 @@
 # bagscope: build, test, run and install. GNU make.
 #
 #   make deps     install missing Debian packages (apt-get), download Go modules
-#   make build    build ./bagscope (headless commands, static, no Fyne) and ./bagscope-gui (the window);
+#   make build    build ./bagscope (headless commands, static, no Fyne), ./bagscope-gui (the window),
+#                 ./bagscope-tables (export, catalog) and ./bagscope-sql (sql);
 #                 installs the missing Debian packages first (make apt-deps)
 #   make run      open the sample bag in the window (or print its info without a display)
 #   make test     gofmt, then go vet, staticcheck and the import checks beside go test -race and each benchmark once (under Xvfb if no display)
@@ -119,16 +120,20 @@ remote-servers:
 	build versitygw github.com/versity/versitygw/cmd/versitygw $(VERSITYGW_VERSION)
 	build toxiproxy-server github.com/Shopify/toxiproxy/v2/cmd/server $(TOXIPROXY_VERSION)
 
-# Two binaries: bagscope-gui is the whole program (the window and every
+# Four binaries: bagscope-gui is the whole program (the window and every
 # command; it is what `go build .` and `fyne package` make), bagscope the fast
-# front for the commands, which executes bagscope-gui beside it for the window.
+# front for the commands, which executes bagscope-gui beside it for the window,
+# bagscope-tables (the front with the Parquet writer, FRONT_TAGS plus
+# bagscope_tables: model/cli/bagscope-tables) for export and catalog, and
+# bagscope-sql (DuckDB) for sql.
 # The window is built without Fyne's bundled colour emoji font (no_emoji): it
 # costs ~20 MB of memory in every window (BENCHMARKS.md, GUI memory), and
 # emoji in a bag's strings are rare; they show as boxes.
 GUI_TAGS ?= no_emoji
 # The front is built without the AWS SDK (bagscope_front): its package
 # initialisers cost every command 665 KB before main; a command line that
-# names an s3:// or gs:// URL runs in bagscope-gui (bag/remote/s3_front.go).
+# names an s3:// or gs:// URL runs in bagscope-gui (bag/remote/s3_front.go),
+# export and catalog of such a URL too.
 FRONT_TAGS ?= bagscope_front
 # --version names the commit (GOFLAGS may say -buildvcs=false).
 COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && { git diff --quiet HEAD 2>/dev/null || c=$$c-dirty; echo $$c; })
@@ -137,6 +142,8 @@ build: apt-deps
 	echo "go build -tags $(GUI_TAGS) -o bagscope-gui . && go build -tags $(FRONT_TAGS) -o bagscope ./model/cli/bagscope"
 	go build -tags "$(GUI_TAGS)" -ldflags "$(LDFLAGS)" -o bagscope-gui .
 	CGO_ENABLED=0 go build -tags "$(FRONT_TAGS)" -ldflags "$(LDFLAGS)" -o bagscope ./model/cli/bagscope
+	echo "go build -tags $(FRONT_TAGS),bagscope_tables -o bagscope-tables ./model/cli/bagscope-tables"
+	CGO_ENABLED=0 go build -tags "$(FRONT_TAGS),bagscope_tables" -ldflags "$(LDFLAGS)" -o bagscope-tables ./model/cli/bagscope-tables
 	echo "go build -o bagscope-sql ./model/cli/bagscope-sql"
 	go build -ldflags "$(LDFLAGS)" -o bagscope-sql ./model/cli/bagscope-sql
 
@@ -199,7 +206,12 @@ lint: gofmt
 		echo "./model/cli/bagscope built with -tags $(FRONT_TAGS) must not link the AWS SDK: see bag/remote/s3_front.go"; exit 1
 	fi
 	if go list -deps -tags "$(FRONT_TAGS)" ./model/cli/bagscope | grep -E '^(github\.com/parquet-go/|google\.golang\.org/protobuf)'; then
-		echo "./model/cli/bagscope built with -tags $(FRONT_TAGS) must not link Parquet: export and catalog run in bagscope-gui (model/cli/tables_front.go)"; exit 1
+		echo "./model/cli/bagscope built with -tags $(FRONT_TAGS) must not link Parquet: export and catalog run in bagscope-tables (model/cli/tables_front.go)"; exit 1
+	fi
+	echo "== bagscope-tables as make build makes it: vet, no Fyne, gonum/plot, AWS SDK nor DuckDB ($${SECONDS}s)"
+	go vet $(LINT_FLAGS) -tags "$(FRONT_TAGS),bagscope_tables" ./model/cli/bagscope-tables/
+	if go list -deps -tags "$(FRONT_TAGS),bagscope_tables" ./model/cli/bagscope-tables | grep -E '^(fyne\.io|gonum\.org/v1/plot|github\.com/aws/|github\.com/duckdb/)'; then
+		echo "./model/cli/bagscope-tables must link none of these: its start is part of export's and catalog's memory (model/cli/bagscope-tables/main.go)"; exit 1
 	fi
 	echo "== lint done in $${SECONDS}s"
 
@@ -336,6 +348,7 @@ install: build
 	echo "== install to $(DESTDIR)$(PREFIX)"
 	install -Dm755 bagscope "$(DESTDIR)$(PREFIX)/bin/bagscope"
 	install -Dm755 bagscope-gui "$(DESTDIR)$(PREFIX)/libexec/bagscope/bagscope-gui"
+	install -Dm755 bagscope-tables "$(DESTDIR)$(PREFIX)/libexec/bagscope/bagscope-tables"
 	install -Dm755 bagscope-sql "$(DESTDIR)$(PREFIX)/libexec/bagscope/bagscope-sql"
 	# Man pages (one per command) and bash, zsh and fish completions, made
 	# from the command line's own help.
@@ -395,12 +408,15 @@ install-desktop:
 	as_user xdg-mime default bagscope.desktop application/x-rosbag application/x-mcap
 	echo "installed: .bag and .mcap files open with bagscope; .db3 files and rosbag2 metadata.yaml offer it (Open With)"
 
+# The package holds the whole program alone (main.go, under the app's name):
+# it runs every command itself, export and catalog included (it links
+# Parquet), so it needs neither the front nor bagscope-tables.
 package:
 	echo "== fyne package -os linux --tags $(GUI_TAGS)"
 	go tool fyne package -os linux --tags "$(GUI_TAGS)"
 
 clean:
-	rm -f bagscope bagscope-gui bagscope-sql bagscope.tar.xz
+	rm -f bagscope bagscope-gui bagscope-tables bagscope-sql bagscope.tar.xz
 
 # The README's pictures of the window, each made by the real binary with --screenshot.
 SHOTS := assets/screenshots

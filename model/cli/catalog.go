@@ -64,7 +64,7 @@ Exit 1 when a recording could not be read (its row says why).`,
 			return err
 		}
 		if !tablesLinked {
-			return handOff("write a catalogue (Parquet)")
+			return handOffTables("write a catalogue (Parquet)")
 		}
 		return writeCatalog(e, args, catalogRequest{out: *out, shard: *shard, i: i, n: n, scan: *scan, readAll: *readAll, jobs: *jobs, asJSON: *asJSON})
 	}

@@ -1,4 +1,4 @@
-//go:build !bagscope_front
+//go:build !bagscope_front || bagscope_tables
 
 package cli
 

@@ -79,7 +79,7 @@ data or could not be read. --json prints one object listing each recording's tab
 			return usagef("%s is a file: OUTDIR is a folder", dir)
 		}
 		if !tablesLinked {
-			return handOff("write Parquet or CSV tables")
+			return handOffTables("write Parquet or CSV tables")
 		}
 		req := exportRequest{format: fmtName, hive: *hive, recording: *recording, force: *force, clock: *clock}
 		if many, err := exportInputs(e, cmd, sel, inputs, dir, req, *asJSON, *shard, cmd.Flags().Changed("shard")); many {

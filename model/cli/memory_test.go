@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,25 +27,29 @@ func tinyMessages() int {
 	return 1 << 20
 }
 
-// TestHeadlessCommandsMemory runs every headless command the front binary
-// runs itself (export and catalog run in bagscope-gui) on recordings of a
+// TestHeadlessCommandsMemory runs every headless command of the front
+// binary (export and catalog in bagscope-tables beside it, which the front
+// executes for them) on recordings of a
 // million (with -long four million) tiny messages on one topic, and checks
 // each child's peak resident memory (rusage, through testdata/peakrss) is at most 64 MiB: nothing a
 // command keeps may grow with the messages. The children run on two cores
 // (GOMAXPROCS=2), the machine of issue 29, whatever the test's machine:
 // the read-ahead of chunks grows with the cores (see BENCHMARKS.md).
 // Without -long it runs a sample: check, plot --stats and a find that
-// every message matches on the MCAP, verify and fix on the MCAP of 4 MiB
-// lz4 chunks, and fix of a ROS 1 bag to bz2 chunks.
+// every message matches on the MCAP, export to Parquet and CSV and catalog
+// of it, verify and fix on the MCAP of 4 MiB lz4 chunks, and fix of a ROS 1
+// bag to bz2 chunks.
 func TestHeadlessCommandsMemory(t *testing.T) {
 	dir := t.TempDir()
 	bin, meter, gen := filepath.Join(dir, "bagscope"), filepath.Join(dir, "peakrss"), filepath.Join(dir, "tinyrec")
-	// The three builds at once (the front as make build makes it, never
-	// with -race: a race binary's memory is not the product's).
+	// The four builds at once (the front and bagscope-tables as make
+	// build makes them, never with -race: a race binary's memory is not
+	// the product's).
 	builds := map[string][]string{
-		bin:   {"-tags", "bagscope_front", "./bagscope"},
-		meter: {"../../testdata/peakrss"},
-		gen:   {"../../testdata/tinyrec"},
+		bin:                                   {"-tags", "bagscope_front", "./bagscope"},
+		filepath.Join(dir, "bagscope-tables"): {"-tags", "bagscope_front,bagscope_tables", "./bagscope-tables"},
+		meter:                                 {"../../testdata/peakrss"},
+		gen:                                   {"../../testdata/tinyrec"},
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -85,11 +90,17 @@ func TestHeadlessCommandsMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%s: %d messages, %.1f MB", path, n, float64(st.Size())/1e6)
+		tables := filepath.Join(dir, "tables")
 		commands := [][]string{
 			{"check", path},
 			{"plot", path, "/tiny.x", "--stats"},
 			// Every message a hit: more than find holds to sort.
 			{"find", path, "@t >= 0", "--max-hits", "8000000"},
+			// The table writers: Parquet's row groups, bounded in bytes,
+			// and CSV's; catalog's index and interval statistics.
+			{"export", "--force", path, tables},
+			{"export", "--force", "--format", "csv", path, tables},
+			{"catalog", path, "-o", filepath.Join(dir, "catalog")},
 		}
 		if ext == "-4MiB-lz4.mcap" && !sweeptest.Long() {
 			// The large chunks: the commands that read in time order and
@@ -122,7 +133,11 @@ func TestHeadlessCommandsMemory(t *testing.T) {
 			}
 		}
 		for _, args := range commands {
-			t.Run(ext+" "+strings.Join(args[:1], " "), func(t *testing.T) {
+			name := args[0]
+			if args[0] == "export" && slices.Contains(args, "csv") {
+				name = "export csv"
+			}
+			t.Run(ext+" "+name, func(t *testing.T) {
 				// Measured by peakrss (see there), stdout thrown away.
 				cmd := exec.Command(meter, append([]string{bin}, args...)...)
 				cmd.Env = append(os.Environ(), "GOMAXPROCS=2")

@@ -24,6 +24,10 @@ var (
 	// replacing this process, and returns only on failure, with the exit
 	// status to use; nil in the full binary.
 	FullBinary func() int
+	// TablesBinary runs it so in bagscope-tables, which writes tables
+	// (export, catalog) for a build that does not link them
+	// (tables_front.go); nil in the builds that do.
+	TablesBinary func() int
 )
 
 // errNoRenderer is the error of a build that has neither the writers nor
@@ -38,4 +42,14 @@ func handOff(what string) error {
 		return fmt.Errorf("this build of bagscope cannot %s (build the full binary: make build)", what)
 	}
 	return status(FullBinary())
+}
+
+// handOffTables runs this process's command line in bagscope-tables (or,
+// when this build has no TablesBinary, as handOff does), for export and
+// catalog in a build that does not link the Parquet writer.
+func handOffTables(what string) error {
+	if TablesBinary == nil {
+		return handOff(what)
+	}
+	return status(TablesBinary())
 }

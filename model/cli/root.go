@@ -31,7 +31,7 @@ type Options struct {
 	MemoryLimit int64
 }
 
-// commandMemoryLimit is Main's MemoryLimit: with peak RSS at most 64 MB
+// CommandMemoryLimit is Main's MemoryLimit: with peak RSS at most 64 MB
 // for every headless command (issue 29), the runtime's and the binary's own
 // pages (about 12 MB: `info`'s RSS) leave the heap about 50. The collector
 // then runs when the heap nears it, rather than when it doubles what was
@@ -40,14 +40,9 @@ type Options struct {
 // half of it, so the limit costs them no CPU, and it makes the runtime
 // return freed pages to the system before the RSS passes it. A soft
 // limit: a command that must hold more still runs, the collector's CPU
-// capped by the runtime.
-const commandMemoryLimit = 48 << 20
-
-// unlimitedCommands run without the memory limit: export and catalog build
-// Parquet row groups in memory, more than the limit, and under it the
-// collector ran without end (export --format parquet: 2.8 s of CPU became
-// 8.3 s). Their memory is not yet within 64 MB (BENCHMARKS.md).
-var unlimitedCommands = map[string]bool{"export": true, "catalog": true}
+// capped by the runtime. A program whose own pages are more sets it lower
+// before Main (bagscope-tables).
+var CommandMemoryLimit int64 = 48 << 20
 
 // env is what every command is built with: where it writes, and how the
 // root opens the window.
@@ -78,7 +73,7 @@ func Main(window func(args []string) int) (code int) {
 		// The front does not link the AWS SDK (bag/remote/s3_front.go).
 		return FullBinary()
 	}
-	return Execute(os.Args[1:], Options{Stdout: os.Stdout, Stderr: os.Stderr, Window: window, MemoryLimit: commandMemoryLimit})
+	return Execute(os.Args[1:], Options{Stdout: os.Stdout, Stderr: os.Stderr, Window: window, MemoryLimit: CommandMemoryLimit})
 }
 
 // namesBucketURL says whether a command line names an s3:// or gs:// URL,
@@ -119,7 +114,7 @@ func Execute(args []string, o Options) int {
 	if o.MemoryLimit > 0 && e.getenv("GOMEMLIMIT") == "" {
 		// A headless command only: the window (the root) has its own
 		// budget, and after exec another process.
-		if c, _, err := root.Find(args); err == nil && c != root && !unlimitedCommands[c.Name()] {
+		if c, _, err := root.Find(args); err == nil && c != root {
 			debug.SetMemoryLimit(o.MemoryLimit)
 		}
 	}

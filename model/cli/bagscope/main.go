@@ -1,7 +1,9 @@
 // Command bagscope is the fast start of bagscope: it runs the headless
-// commands (info, cat, plot, ...) itself and starts the window by executing
-// the full bagscope, built from the repository root and installed as
-// bagscope-gui beside it or in ../libexec/bagscope.
+// commands (info, cat, plot, ...) itself, and executes the programs built
+// beside it for the rest: bagscope-gui (the full bagscope, built from the
+// repository root) for the window, plot images and s3:// URLs, and
+// bagscope-tables (model/cli/bagscope-tables) for export and catalog; both
+// beside it or in ../libexec/bagscope.
 //
 // It exists for start-up time: the full binary links Fyne's GL and X11
 // libraries and runs Fyne's package initialisers (translations, fonts,
@@ -11,7 +13,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,34 +21,54 @@ import (
 	"github.com/bagscope/bagscope/model/cli"
 )
 
-// guiName is the name of the full, windowed bagscope.
-const guiName = "bagscope-gui"
+// The programs this one executes, and what each is needed for.
+const (
+	// guiName is the full, windowed bagscope.
+	guiName = "bagscope-gui"
+	// tablesName is the front with the Parquet writer, without Fyne.
+	tablesName = "bagscope-tables"
+)
+
+var (
+	gui    = sibling{name: guiName, need: "the window, plot images and s3:// URLs need", build: "go build -o bagscope-gui ."}
+	tables = sibling{name: tablesName, need: "export and catalog need", build: "CGO_ENABLED=0 go build -tags bagscope_front,bagscope_tables -o bagscope-tables ./model/cli/bagscope-tables"}
+)
 
 func main() {
 	// An image from plot is drawn by the full binary: this one does not
-	// link gonum/plot (model/cli/render_hook.go).
-	cli.FullBinary = func() int { return execGUI(os.Args[1:]) }
-	os.Exit(cli.Main(execGUI))
+	// link gonum/plot (model/cli/render_hook.go); tables are written by
+	// bagscope-tables: this one does not link parquet-go
+	// (model/cli/tables_front.go).
+	cli.FullBinary = func() int { return gui.exec(os.Args[1:]) }
+	cli.TablesBinary = func() int { return tables.exec(os.Args[1:]) }
+	os.Exit(cli.Main(gui.exec))
 }
 
-// execGUI replaces this process with bagscope-gui running args (the
-// window's, as model/cli parsed them, or a whole command line); it returns
-// only on failure.
-func execGUI(args []string) int {
-	gui, err := findGUI()
+// sibling is a program this one executes.
+type sibling struct {
+	name  string // its file name
+	need  string // what needs it, said when it is missing
+	build string // how to build it alone
+}
+
+// exec replaces this process with the program running args (the window's,
+// as model/cli parsed them, or a whole command line); it returns only on
+// failure.
+func (s sibling) exec(args []string) int {
+	path, err := s.find()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "bagscope: the window and plot images need %s: %v\n", guiName, err)
+		fmt.Fprintf(os.Stderr, "bagscope: %s %s: %v\n", s.need, s.name, err)
 		return cli.ExitProblems
 	}
-	err = syscall.Exec(gui, append([]string{gui}, args...), os.Environ())
-	fmt.Fprintf(os.Stderr, "bagscope: starting %s: %v\n", gui, err)
+	err = syscall.Exec(path, append([]string{path}, args...), os.Environ())
+	fmt.Fprintf(os.Stderr, "bagscope: starting %s: %v\n", path, err)
 	return cli.ExitProblems
 }
 
-// findGUI returns the path of bagscope-gui: beside this executable (as
-// `make build` leaves them), in ../libexec/bagscope (as `make install` puts
+// find returns the program's path: beside this executable (as `make
+// build` leaves them), or in ../libexec/bagscope (as `make install` puts
 // it), following symbolic links to this executable.
-func findGUI() (string, error) {
+func (s sibling) find() (string, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return "", err
@@ -57,13 +78,13 @@ func findGUI() (string, error) {
 	}
 	dir := filepath.Dir(self)
 	tried := []string{
-		filepath.Join(dir, guiName),
-		filepath.Join(dir, "..", "libexec", "bagscope", guiName),
+		filepath.Join(dir, s.name),
+		filepath.Join(dir, "..", "libexec", "bagscope", s.name),
 	}
 	for _, p := range tried {
 		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
 			return p, nil
 		}
 	}
-	return "", errors.New("not found at " + tried[0] + " or " + tried[1] + " (run `make build`, or build it with `go build -o bagscope-gui .`)")
+	return "", fmt.Errorf("not found at %s or %s (run `make build`, or build it with `%s`)", tried[0], tried[1], s.build)
 }

@@ -79,9 +79,31 @@ func TestNoFyne(t *testing.T) {
 	}
 }
 
+// TestTablesBinaryLinks: bagscope-tables, as make build builds it, links
+// the Parquet writer and nothing that the front leaves out for its
+// start-up or memory: not Fyne, gonum/plot nor the AWS SDK.
+func TestTablesBinaryLinks(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-tags", "bagscope_front,bagscope_tables", "../bagscope-tables").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parquet := false
+	for _, p := range strings.Fields(string(out)) {
+		parquet = parquet || strings.HasPrefix(p, "github.com/parquet-go/parquet-go")
+		if strings.HasPrefix(p, "fyne.io/") || strings.Contains(p, "go-gl/") || strings.HasPrefix(p, "github.com/aws/") ||
+			strings.HasPrefix(p, "gonum.org/v1/plot") || strings.HasPrefix(p, "github.com/duckdb/") {
+			t.Errorf("model/cli/bagscope-tables depends on %s", p)
+		}
+	}
+	if !parquet {
+		t.Error("model/cli/bagscope-tables does not link parquet-go: it could not write tables")
+	}
+}
+
 // TestCommandsAndWindow runs a command in the front itself and hands
 // everything else, arguments intact, to bagscope-gui beside it (or in
-// ../libexec/bagscope); a stand-in script plays bagscope-gui.
+// ../libexec/bagscope), export and catalog to bagscope-tables there;
+// stand-in scripts play them.
 func TestCommandsAndWindow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
@@ -99,9 +121,13 @@ func TestCommandsAndWindow(t *testing.T) {
 				if err := os.MkdirAll(guiDir, 0o755); err != nil {
 					t.Fatal(err)
 				}
-				script := "#!/bin/sh\necho \"gui:$*\"\n"
-				if err := os.WriteFile(filepath.Join(guiDir, guiName), []byte(script), 0o755); err != nil {
-					t.Fatal(err)
+				for name, script := range map[string]string{
+					guiName:    "#!/bin/sh\necho \"gui:$*\"\n",
+					tablesName: "#!/bin/sh\necho \"tables:$*\"\n",
+				} {
+					if err := os.WriteFile(filepath.Join(guiDir, name), []byte(script), 0o755); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 
@@ -118,8 +144,12 @@ func TestCommandsAndWindow(t *testing.T) {
 			cmd.Env = append(os.Environ(), "DISPLAY=:0")
 			out, err = cmd.CombinedOutput()
 			if layout == "missing" {
-				if err == nil || !strings.Contains(string(out), "the window and plot images need bagscope-gui") {
+				if err == nil || !strings.Contains(string(out), "the window, plot images and s3:// URLs need bagscope-gui: not found at ") {
 					t.Fatalf("without bagscope-gui: %v\n%s", err, out)
+				}
+				out, err = exec.Command(front, "export", "../../../testdata/robot.bag", filepath.Join(dir, "tables")).CombinedOutput()
+				if err == nil || !strings.Contains(string(out), "export and catalog need bagscope-tables: not found at ") || !strings.Contains(string(out), "make build") {
+					t.Fatalf("without bagscope-tables: %v\n%s", err, out)
 				}
 				return
 			}
@@ -128,17 +158,22 @@ func TestCommandsAndWindow(t *testing.T) {
 				t.Fatalf("window: %v, output %q, want %q", err, out, want)
 			}
 			// A bucket URL is read by bagscope-gui, which links the AWS
-			// SDK, and tables are written by it, which links Parquet: the
-			// whole command line, as it was given.
-			for _, args := range [][]string{
-				{"info", "s3://bucket/x.bag", "--json"},
-				{"cat", "--topics", "/a", "GS://bucket/folder/"},
-				{"export", "../../../testdata/robot.bag", filepath.Join(dir, "tables"), "--format", "csv"},
-				{"catalog", "../../../testdata", "-o", filepath.Join(dir, "catalog"), "--json"},
+			// SDK (export and catalog too), and tables are written by
+			// bagscope-tables, which links Parquet: the whole command
+			// line, as it was given.
+			for _, tc := range []struct {
+				to   string
+				args []string
+			}{
+				{"gui", []string{"info", "s3://bucket/x.bag", "--json"}},
+				{"gui", []string{"cat", "--topics", "/a", "GS://bucket/folder/"}},
+				{"gui", []string{"export", "s3://bucket/x.bag", filepath.Join(dir, "tables")}},
+				{"tables", []string{"export", "../../../testdata/robot.bag", filepath.Join(dir, "tables"), "--format", "csv"}},
+				{"tables", []string{"catalog", "../../../testdata", "-o", filepath.Join(dir, "catalog"), "--json"}},
 			} {
-				out, err = exec.Command(front, args...).CombinedOutput()
-				if want := "gui:" + strings.Join(args, " ") + "\n"; err != nil || string(out) != want {
-					t.Fatalf("%v: %v, output %q, want %q", args, err, out, want)
+				out, err = exec.Command(front, tc.args...).CombinedOutput()
+				if want := tc.to + ":" + strings.Join(tc.args, " ") + "\n"; err != nil || string(out) != want {
+					t.Fatalf("%v: %v, output %q, want %q", tc.args, err, out, want)
 				}
 			}
 		})
