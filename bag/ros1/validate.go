@@ -49,7 +49,7 @@ func (v *validator) chunk(l *loadedChunk) {
 	var lastConn uint32
 	var lastPlan *rosmsg.Plan
 	havePlan := false
-	var plans chunkPlans
+	var plans chunkConns[*rosmsg.Plan]
 	for off := 0; off+8 <= len(data); {
 		dstart, end, ok := recordAt(data, off)
 		if !ok {
@@ -61,7 +61,12 @@ func (v *validator) chunk(l *loadedChunk) {
 		}
 		if op == OpMessageData && hasConn {
 			if !havePlan || conn != lastConn {
-				lastConn, lastPlan, havePlan = conn, plans.get(v, conn), true
+				p, ok := plans.find(conn)
+				if !ok {
+					p = v.plan(conn)
+					plans.keep(conn, p)
+				}
+				lastConn, lastPlan, havePlan = conn, p, true
 			}
 			if lastPlan != nil {
 				if err := lastPlan.Validate(data[dstart:end]); err != nil {
@@ -75,43 +80,4 @@ func (v *validator) chunk(l *loadedChunk) {
 		}
 		off = end
 	}
-}
-
-// chunkPlans keeps the plans one validator.chunk has looked up, by
-// connection: the messages of a recording's topics interleave, and the
-// validator's cache keys its plans by the definition's whole text, which
-// it would hash at every change of connection (12% of check's CPU on the
-// bench's mixed.bag).
-type chunkPlans struct {
-	n     int
-	first [16]connPlan
-	more  map[uint32]*rosmsg.Plan // past the first 16
-}
-
-type connPlan struct {
-	conn uint32
-	plan *rosmsg.Plan
-}
-
-// get returns v.plan(conn), looked up once per chunk.
-func (c *chunkPlans) get(v *validator, conn uint32) *rosmsg.Plan {
-	for i := range c.first[:c.n] {
-		if c.first[i].conn == conn {
-			return c.first[i].plan
-		}
-	}
-	if p, ok := c.more[conn]; ok {
-		return p
-	}
-	p := v.plan(conn)
-	if c.n < len(c.first) {
-		c.first[c.n] = connPlan{conn, p}
-		c.n++
-	} else {
-		if c.more == nil {
-			c.more = map[uint32]*rosmsg.Plan{}
-		}
-		c.more[conn] = p
-	}
-	return p
 }

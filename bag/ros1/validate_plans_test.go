@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bagscope/bagscope/bag"
+	"github.com/bagscope/bagscope/bag/rosmsg"
 )
 
 // TestChunkPlansAreTheValidators checks that the plans a chunk's
@@ -25,12 +26,17 @@ func TestChunkPlansAreTheValidators(t *testing.T) {
 		conns[i*3+1] = &Connection{ID: i*3 + 1, Type: fmt.Sprintf("test/T%d", i), MessageDefinition: def}
 	}
 	v := newValidator(conns)
-	var c chunkPlans
+	var c chunkConns[*rosmsg.Plan]
 	rng := rand.New(rand.NewSource(31))
 	nils := 0
 	for k := 0; k < 2000; k++ {
 		id := uint32(rng.Intn(130)) // also IDs with no connection
-		got, want := c.get(v, id), v.plan(id)
+		got, ok := c.find(id)
+		if !ok {
+			got = v.plan(id)
+			c.keep(id, got)
+		}
+		want := v.plan(id)
 		if got != want {
 			t.Fatalf("connection %d: the chunk's plan %p, the validator's %p", id, got, want)
 		}
@@ -38,31 +44,36 @@ func TestChunkPlansAreTheValidators(t *testing.T) {
 			nils++
 		}
 	}
-	if c.n != len(c.first) || len(c.more) == 0 || nils == 0 || nils == 2000 {
+	if c.n != len(c.ids) || len(c.more) == 0 || nils == 0 || nils == 2000 {
 		t.Fatalf("%d plans in place, %d in the map, %d of 2000 nil: the cases do not exercise both sides", c.n, len(c.more), nils)
 	}
 }
 
 // TestChunkConnsAreTheMaps checks visitChunk's connection lookup against
-// the map it keeps in place, for 40 connections (past the 16 kept) and IDs
-// with none, asked for in a random order.
+// the map it keeps in place, for 40 connections (past the 16 kept in
+// place) and IDs with none, asked for in a random order.
 func TestChunkConnsAreTheMaps(t *testing.T) {
 	byID := map[uint32]*bag.Connection{}
 	for i := uint32(0); i < 40; i++ {
 		byID[i*3+1] = &bag.Connection{ID: i*3 + 1, Topic: fmt.Sprintf("/t%d", i)}
 	}
-	var c chunkConns
+	var c chunkConns[*bag.Connection]
 	rng := rand.New(rand.NewSource(31))
 	nils := 0
 	for k := 0; k < 2000; k++ {
 		id := uint32(rng.Intn(130))
-		if got, want := c.get(byID, id), byID[id]; got != want {
+		got, ok := c.find(id)
+		if !ok {
+			got = byID[id]
+			c.keep(id, got)
+		}
+		if want := byID[id]; got != want {
 			t.Fatalf("connection %d: %p, the map's %p", id, got, want)
 		} else if got == nil {
 			nils++
 		}
 	}
-	if c.n != len(c.ids) || nils == 0 || nils == 2000 {
-		t.Fatalf("%d kept in place, %d of 2000 nil: the cases do not exercise both sides", c.n, nils)
+	if c.n != len(c.ids) || len(c.more) == 0 || nils == 0 || nils == 2000 {
+		t.Fatalf("%d kept in place, %d in the map, %d of 2000 nil: the cases do not exercise both sides", c.n, len(c.more), nils)
 	}
 }
