@@ -105,17 +105,21 @@ func (t *rowTable) drop() {
 func (t *rowTable) close() error { return t.w.Close() }
 
 // TestColumnsMatchRows exports each shared recording with the column
-// writer (in batches of 256 rows and of 3) and with the row writer it
-// replaced, and has DuckDB compare the two: the same Parquet schema
+// writer (in batches of 256 rows and of 3, its values written in place
+// and, in batches of 3, with parquet-go's constructors) and with the row
+// writer it replaced, and has DuckDB compare the two: the same Parquet schema
 // (parquet_schema: every node's type, repetition and logical type) and
 // the same rows in the same order, lists' nulls and empties included.
 func TestColumnsMatchRows(t *testing.T) {
 	for _, tc := range exportCases {
-		for _, batch := range []int{256, 3} {
-			t.Run(fmt.Sprintf("%s/batch%d", filepath.Base(tc.file), batch), func(t *testing.T) {
-				orig, origBatch := newParquetTable, batchRows
-				defer func() { newParquetTable, batchRows = orig, origBatch }()
-				batchRows = batch
+		for _, v := range []struct {
+			batch  int
+			mirror bool
+		}{{256, mirrorOK}, {3, mirrorOK}, {3, false}} {
+			t.Run(fmt.Sprintf("%s/batch%d/mirror=%v", filepath.Base(tc.file), v.batch, v.mirror), func(t *testing.T) {
+				orig, origBatch, origMirror := newParquetTable, batchRows, mirrorOK
+				defer func() { newParquetTable, batchRows, mirrorOK = orig, origBatch, origMirror }()
+				batchRows, mirrorOK = v.batch, v.mirror
 				newParquetTable = orig
 				cols, _ := exportFile(t, tc.file, Parquet, Options{})
 				newParquetTable = newRowTable
@@ -148,5 +152,14 @@ func TestColumnsMatchRows(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestValueMirror: the pinned parquet-go's Value still has the layout
+// rawValue mirrors (otherwise export falls back to the library's
+// constructors: correct, but slower, which no other test would notice).
+func TestValueMirror(t *testing.T) {
+	if !mirrorMatches() {
+		t.Fatal("parquet.Value's layout no longer matches rawValue: update value.go for the new parquet-go")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"math"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/bagscope/bagscope/bag/rosmsg"
 	"github.com/parquet-go/parquet-go"
@@ -89,20 +90,50 @@ func blobColumns(s *parquet.Schema) [][]string {
 }
 
 func (t *pqTable) scalar(leaf int, k rosmsg.Kind, bits uint64, rep, def int) {
-	var v parquet.Value
+	kind := parquet.Int32 // 8, 16 and 32 bits, signed or not: INT32 holds the bits
 	switch k {
 	case rosmsg.KindBool:
-		v = parquet.BooleanValue(bits != 0)
+		kind = parquet.Boolean
+		if bits != 0 {
+			bits = 1
+		}
 	case rosmsg.KindInt64, rosmsg.KindUint64:
-		v = parquet.Int64Value(int64(bits))
+		kind = parquet.Int64
 	case rosmsg.KindFloat32:
-		v = parquet.FloatValue(math.Float32frombits(uint32(bits)))
+		kind, bits = parquet.Float, uint64(uint32(bits))
 	case rosmsg.KindFloat64:
-		v = parquet.DoubleValue(math.Float64frombits(bits))
-	default: // 8, 16 and 32 bits, signed or not: INT32 holds the bits
-		v = parquet.Int32Value(int32(uint32(bits)))
+		kind = parquet.Double
+	default:
+		bits = uint64(int64(int32(uint32(bits))))
 	}
-	t.cols[leaf] = append(t.cols[leaf], v.Level(rep, def, leaf))
+	t.add(leaf, kind, nil, bits, rep, def)
+}
+
+// add appends a value of the given kind (bits as parquet.Value holds
+// them: ptr and length for a byte array) to leaf's column.
+func (t *pqTable) add(leaf int, kind parquet.Kind, ptr *byte, bits uint64, rep, def int) {
+	c := append(t.cols[leaf], parquet.Value{})
+	t.cols[leaf] = c
+	v := &c[len(c)-1]
+	if mirrorOK && uint(rep)|uint(def) <= parquet.MaxDefinitionLevel && uint(leaf) <= parquet.MaxColumnIndex {
+		setValue(v, ^int8(kind), ptr, bits, rep, def, leaf)
+		return
+	}
+	switch kind {
+	case parquet.Boolean:
+		*v = parquet.BooleanValue(bits != 0)
+	case parquet.Int32:
+		*v = parquet.Int32Value(int32(bits))
+	case parquet.Int64:
+		*v = parquet.Int64Value(int64(bits))
+	case parquet.Float:
+		*v = parquet.FloatValue(math.Float32frombits(uint32(bits)))
+	case parquet.Double:
+		*v = parquet.DoubleValue(math.Float64frombits(bits))
+	case parquet.ByteArray:
+		*v = parquet.ByteArrayValue(unsafe.Slice(ptr, bits))
+	}
+	*v = v.Level(rep, def, leaf)
 }
 
 func (t *pqTable) bytes(leaf int, b []byte, str bool, rep, def int) {
@@ -110,7 +141,8 @@ func (t *pqTable) bytes(leaf int, b []byte, str bool, rep, def int) {
 		b = []byte(rosmsg.DecodeText(b))
 	}
 	t.buffered += len(b)
-	t.cols[leaf] = append(t.cols[leaf], parquet.ByteArrayValue(t.keep(b)).Level(rep, def, leaf))
+	b = t.keep(b)
+	t.add(leaf, parquet.ByteArray, unsafe.SliceData(b), uint64(len(b)), rep, def)
 }
 
 // keep copies b into the arena, where it stays until the batch is written.
@@ -136,6 +168,12 @@ func (t *pqTable) keep(b []byte) []byte {
 }
 
 func (t *pqTable) null(leaf int, rep, def int) {
+	if mirrorOK && uint(rep)|uint(def) <= parquet.MaxDefinitionLevel && uint(leaf) <= parquet.MaxColumnIndex {
+		c := append(t.cols[leaf], parquet.Value{})
+		t.cols[leaf] = c
+		setValue(&c[len(c)-1], 0, nil, 0, rep, def, leaf)
+		return
+	}
 	t.cols[leaf] = append(t.cols[leaf], parquet.NullValue().Level(rep, def, leaf))
 }
 
@@ -145,11 +183,11 @@ func (t *pqTable) times(ts []int64, ok []bool) {
 	for i := 0; i < t.l.nfixed; i++ {
 		switch {
 		case t.l.clock && i == t.l.nfixed-1 && !ok[i]:
-			t.cols[i] = append(t.cols[i], parquet.NullValue().Level(0, 0, i))
+			t.null(i, 0, 0)
 		case t.l.clock && i == t.l.nfixed-1:
-			t.cols[i] = append(t.cols[i], parquet.Int64Value(ts[i]).Level(0, 1, i))
+			t.add(i, parquet.Int64, nil, uint64(ts[i]), 0, 1)
 		default:
-			t.cols[i] = append(t.cols[i], parquet.Int64Value(ts[i]).Level(0, 0, i))
+			t.add(i, parquet.Int64, nil, uint64(ts[i]), 0, 0)
 		}
 	}
 }
