@@ -55,6 +55,10 @@ type Store struct {
 
 	conns []*bag.Connection
 	byID  map[uint32]*bag.Connection
+	// dense holds byID's connections of small IDs by ID (the usual ones):
+	// a read looks one up per message, and the map access was 1.1% of
+	// verify's CPU on the bench's mixed.bag (perf).
+	dense []*bag.Connection
 
 	blocksOnce sync.Once
 	blocks     []*bag.Block
@@ -79,6 +83,12 @@ func NewStore(b *Bag) *Store {
 		sc := SeamConnection(c)
 		s.conns = append(s.conns, sc)
 		s.byID[c.ID] = sc
+		if c.ID < 1<<12 {
+			if int(c.ID) >= len(s.dense) {
+				s.dense = append(s.dense, make([]*bag.Connection, int(c.ID)+1-len(s.dense))...)
+			}
+			s.dense[c.ID] = sc
+		}
 	}
 	s.last.pos = -1
 	return s
@@ -232,10 +242,18 @@ func (s *Store) PreparedMessages(f bag.MessageFilter, prep bag.Prepare) bag.Prep
 	return &storeIter{it: it, s: s}
 }
 
+// conn returns byID[id].
+func (s *Store) conn(id uint32) *bag.Connection {
+	if id < uint32(len(s.dense)) {
+		return s.dense[id]
+	}
+	return s.byID[id]
+}
+
 // seamMessage is m as the seam gives it.
 func (s *Store) seamMessage(m *Message) bag.Message {
 	return bag.Message{
-		Conn: s.byID[m.Conn.ID], Time: m.Time, PublishTime: m.Time, Data: m.Data,
+		Conn: s.conn(m.Conn.ID), Time: m.Time, PublishTime: m.Time, Data: m.Data,
 		Loc: bag.Loc{Block: m.ChunkPos, Offset: m.Offset}, DataOffset: int64(m.DataOffset),
 		Suspect: m.Suspect,
 	}
