@@ -27,10 +27,10 @@ import (
 func TestRemoteWindow(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	root := t.TempDir()
-	// 200 s (27 MB): larger than what opening fetches and keeps (the
-	// index, the chunks shown and the file's read-ahead), so that a read
-	// of every message fetches more.
-	remotetest.WindowMCAP(t, filepath.Join(root, "w.mcap"), 200)
+	// Larger than what opening fetches and keeps (the index, the chunks
+	// shown and the file's read-ahead), so that a read of every message
+	// fetches more: the one TestRemoteWindowReadsWhatItShows reads too.
+	linkWindowMCAP(t, filepath.Join(root, "w.mcap"))
 	robot, err := os.ReadFile(uitest.Testdata(t, "robot.bag"))
 	if err != nil {
 		t.Fatal(err)

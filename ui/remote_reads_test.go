@@ -30,7 +30,7 @@ func TestRemoteWindowReadsWhatItShows(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	root := t.TempDir()
 	local := filepath.Join(root, "w.mcap")
-	remotetest.WindowMCAP(t, local, 400)
+	linkWindowMCAP(t, local)
 	web := remotetest.Nginx(t, root)
 	defer remote.SetDefault(nil)
 	remote.SetDefault(remote.NewClient(remote.Options{}))
