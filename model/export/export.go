@@ -223,7 +223,12 @@ func Export(ctx context.Context, s bag.Storage, dir string, opt Options) (*Repor
 	w := &walker{}
 	times, valid := make([]int64, 0, 4), make([]bool, 0, 4)
 	it := s.Messages(bag.MessageFilter{Conns: conns, Start: opt.Filter.Start, End: opt.Filter.End})
-	defer it.Close()
+	closed := false
+	defer func() {
+		if !closed {
+			it.Close()
+		}
+	}()
 	var err error
 	for it.Next() {
 		if rep.Messages&1023 == 0 {
@@ -293,6 +298,16 @@ func Export(ctx context.Context, s bag.Storage, dir string, opt Options) (*Repor
 	if sk, ok := it.(interface{ Skipped() []bag.ByteRange }); ok {
 		rep.Lost = append(rep.Lost, sk.Skipped()...)
 	}
+	// The read's buffers (its chunks in flight) and the tables' go before
+	// AddScanLoss's pass over the recording, which has buffers of its own:
+	// held together they took an export of 4 MiB chunks of small messages
+	// past the 64 MiB bound (TestHeadlessCommandsMemory, -long).
+	it.Close()
+	closed = true
+	for _, ts := range order {
+		ts.t = nil
+	}
+	clear(byConn)
 	sort.SliceStable(rep.Tables, func(i, j int) bool { return rep.Tables[i].Path < rep.Tables[j].Path })
 	rep.Lost, rep.LostMessages = query.AddScanLoss(rep.Lost, s)
 	return rep, nil
