@@ -62,19 +62,7 @@ func TestCheckROS1InOnePass(t *testing.T) {
 				cmds = append(cmds, []string{"check", dp})
 			}
 			for _, args := range cmds {
-				var got [2]struct {
-					stdout, stderr string
-					code           int
-				}
-				for i, one := range []bool{false, true} {
-					oneReadPass = one
-					g := &got[i]
-					g.stdout, g.stderr, g.code = run(args...)
-				}
-				if got[0] != got[1] {
-					t.Errorf("%s, %s: %v: reading again, exit %d, stderr\n%s\nstdout %.3000s\nin one pass, exit %d, stderr\n%s\nstdout %.3000s",
-						name(p), damage, args[:len(args)-1], got[0].code, got[0].stderr, got[0].stdout, got[1].code, got[1].stderr, got[1].stdout)
-				}
+				got := bothPasses(t, name(p)+", "+damage, args)
 				if got[0].code != 0 {
 					lost++
 				}

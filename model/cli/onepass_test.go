@@ -233,19 +233,7 @@ func TestCheckInOnePassSaysWhatTheSurveySays(t *testing.T) {
 	for _, p := range paths {
 		for damage, dp := range onePassDamages(t, p) {
 			for _, args := range [][]string{{"check", dp}, {"check", "--json", dp}} {
-				var got [2]struct {
-					stdout, stderr string
-					code           int
-				}
-				for i, one := range []bool{false, true} {
-					oneReadPass = one
-					g := &got[i]
-					g.stdout, g.stderr, g.code = run(args...)
-				}
-				if got[0] != got[1] {
-					t.Errorf("%s, %s: %v: reading again, exit %d, stderr\n%s\nstdout %.3000s\nin one pass, exit %d, stderr\n%s\nstdout %.3000s",
-						p, damage, args[:len(args)-1], got[0].code, got[0].stderr, got[0].stdout, got[1].code, got[1].stderr, got[1].stdout)
-				}
+				got := bothPasses(t, p+", "+damage, args)
 				if got[0].code != 0 {
 					lost++
 				}
@@ -266,4 +254,29 @@ func TestCheckInOnePassSaysWhatTheSurveySays(t *testing.T) {
 	if lost == 0 {
 		t.Error("no damaged copy made check report anything")
 	}
+}
+
+// checkRun is one run of a command: its output and exit status.
+type checkRun struct {
+	stdout, stderr string
+	code           int
+}
+
+// bothPasses runs args twice, reading the recording again for the survey
+// (oneReadPass false) and with the doctor's pass standing for it (true),
+// and fails the test, naming what, when the two runs differ. It returns
+// both runs, in that order.
+func bothPasses(t *testing.T, what string, args []string) [2]checkRun {
+	t.Helper()
+	var got [2]checkRun
+	for i, one := range []bool{false, true} {
+		oneReadPass = one
+		g := &got[i]
+		g.stdout, g.stderr, g.code = run(args...)
+	}
+	if got[0] != got[1] {
+		t.Errorf("%s: %v: reading again, exit %d, stderr\n%s\nstdout %.3000s\nin one pass, exit %d, stderr\n%s\nstdout %.3000s",
+			what, args[:len(args)-1], got[0].code, got[0].stderr, got[0].stdout, got[1].code, got[1].stderr, got[1].stdout)
+	}
+	return got
 }

@@ -25,14 +25,7 @@ type rowTable struct {
 
 func newRowTable(l *layout, out io.Writer, definition, recording string, tables int) table {
 	t := &rowTable{l: l, cols: make([][]parquet.Value, l.nleaf), limit: min(rowGroupBytes, max(minRowGroup, allBuffered/max(tables, 1)))}
-	t.w = parquet.NewGenericWriter[any](out, l.parquetSchema(),
-		parquet.Compression(pageCodec),
-		parquet.CreatedBy("bagscope", "", ""),
-		parquet.KeyValueMetadata("ros.type", l.plan.Type),
-		parquet.KeyValueMetadata("ros.definition", definition),
-		parquet.KeyValueMetadata("ros.schema_encoding", l.plan.SchemaEncoding),
-		parquet.KeyValueMetadata("ros.recording", recording),
-	)
+	t.w = parquet.NewGenericWriter[any](out, writerOptions(l, definition, recording)...)
 	return t
 }
 

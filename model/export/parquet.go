@@ -53,9 +53,16 @@ type pqTable struct {
 
 func newPQTable(l *layout, out io.Writer, definition, recording string, tables int) *pqTable {
 	t := &pqTable{l: l, cols: make([][]parquet.Value, l.nleaf), mark: make([]int, l.nleaf), limit: min(rowGroupBytes, max(minRowGroup, allBuffered/max(tables, 1)))}
-	schema := l.parquetSchema()
-	blobs := blobColumns(schema)
 	t.maxBytes = min(batchBytes, t.limit/8)
+	t.w = parquet.NewGenericWriter[any](out, writerOptions(l, definition, recording)...)
+	return t
+}
+
+// writerOptions are a table's schema, compression and key-value metadata
+// (the message type, its definition and encoding, the recording), with
+// the byte columns' bounds and statistics left out (blobColumns).
+func writerOptions(l *layout, definition, recording string) []parquet.WriterOption {
+	schema := l.parquetSchema()
 	opts := []parquet.WriterOption{
 		schema,
 		parquet.Compression(pageCodec),
@@ -65,11 +72,10 @@ func newPQTable(l *layout, out io.Writer, definition, recording string, tables i
 		parquet.KeyValueMetadata("ros.schema_encoding", l.plan.SchemaEncoding),
 		parquet.KeyValueMetadata("ros.recording", recording),
 	}
-	for _, path := range blobs {
+	for _, path := range blobColumns(schema) {
 		opts = append(opts, parquet.SkipPageBounds(path...), parquet.SkipPageStatistics(path...))
 	}
-	t.w = parquet.NewGenericWriter[any](out, opts...)
-	return t
+	return opts
 }
 
 // blobColumns returns the paths of the schema's byte-array columns that
